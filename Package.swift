@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// AppFlip Conformance: the toolchain only, no package dependencies.
+import PackageDescription
+
+let package = Package(
+    name: "AppFlipConformance",
+    products: [
+        .library(name: "AppFlipConformance", targets: ["AppFlipCLI"]),
+        .executable(name: "appflip-conformance", targets: ["appflip-conformance"]),
+        .executable(name: "appflip-reference", targets: ["appflip-reference"]),
+    ],
+    targets: [
+        // Layers, one direction: syntax -> model -> (runner + targets) and (reporting) -> command line.
+        .target(name: "AppFlipSyntax"),
+        .target(name: "AppFlipModel", dependencies: ["AppFlipSyntax"]),
+        .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference"]),
+        .target(name: "AppFlipReporting", dependencies: ["AppFlipModel"]),
+        .target(name: "AppFlipReference"),
+        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReporting", "AppFlipReference"]),
+        .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
+        .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference"]),
+
+        // Test support and the deliberately broken handlers live under Tests/.
+        .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI"], path: "Tests/AppFlipTestSupport"),
+        .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
+        .testTarget(
+            name: "AppFlipConformanceTests",
+            dependencies: ["AppFlipTestSupport", "broken-handler", "appflip-reference"],
+            path: "Tests/AppFlipConformanceTests"
+        ),
+    ]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,79 @@
+/// A small argument reader: `--name value`, `--flag`, positionals, and everything after `--`.
+struct Arguments {
+    struct UsageError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    private(set) var options: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+    private(set) var command: [String] = []
+    private(set) var hasSeparator = false
+
+    /// Parses `arguments` knowing which options take a value and which are flags; anything else is an error.
+    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" {
+                hasSeparator = true
+                command = Array(arguments[(index + 1)...])
+                return
+            }
+            if argument.hasPrefix("-"), argument.count > 1 {
+                var name = argument
+                var inlineValue: String?
+                if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                    name = String(argument[..<equals])
+                    inlineValue = String(argument[argument.index(after: equals)...])
+                }
+                if valueOptions.contains(name) {
+                    guard let value = inlineValue ?? (index + 1 < arguments.count ? arguments[index + 1] : nil) else {
+                        throw UsageError(message: "\(name) needs a value")
+                    }
+                    options[name, default: []].append(value)
+                    index += inlineValue == nil ? 2 : 1
+                    continue
+                }
+                if flagOptions.contains(name), inlineValue == nil {
+                    flags.insert(name)
+                    index += 1
+                    continue
+                }
+                let known = Array(valueOptions) + Array(flagOptions)
+                let hint = closest(name, known).map { " (did you mean '\($0)'?)" } ?? ""
+                throw UsageError(message: "unknown option '\(name)'\(hint)")
+            }
+            positionals.append(argument)
+            index += 1
+        }
+    }
+
+    func value(_ name: String) throws(UsageError) -> String? {
+        guard let values = options[name] else { return nil }
+        guard values.count == 1 else { throw UsageError(message: "\(name) is given \(values.count) times") }
+        return values[0]
+    }
+
+    func values(_ name: String) -> [String] { options[name] ?? [] }
+
+    private func closest(_ name: String, _ known: [String]) -> String? {
+        known.min { distance(name, $0) < distance(name, $1) }.flatMap { distance(name, $0) <= 3 ? $0 : nil }
+    }
+
+    private func distance(_ lhs: String, _ rhs: String) -> Int {
+        let a = Array(lhs), b = Array(rhs)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
+    }
+}

@@ -1,0 +1,44 @@
+import AppFlipModel
+import AppFlipReference
+import Foundation
+
+/// The `appflip-conformance` command: parses the arguments, runs a subcommand, returns the exit code.
+public enum Command {
+    public static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
+        guard let name = arguments.first else {
+            console.err(Usage.main)
+            return ExitStatus.usage.rawValue
+        }
+        let rest = Array(arguments.dropFirst())
+        switch name {
+        case "run": return RunCommand.main(rest, console: console)
+        case "lint": return LintCommand.main(rest, console: console)
+        case "list": return ListCommand.main(rest, console: console)
+        case "reference-handler":
+            // Internal: the built-in reference handler behind the adapter contract (used by --target reference).
+            switch ReferenceArguments.parse(rest) {
+            case .success(let clientID): return AdapterLoop.serve(LinkHandler(clientID: clientID))
+            case .failure(let error):
+                console.err("error: \(error.message)\n\(ReferenceArguments.usage)")
+                return ExitStatus.usage.rawValue
+            }
+        case "help", "-h", "--help":
+            let topic = rest.first
+            console.out(topic == "run" ? Usage.run : topic == "lint" ? Usage.lint : topic == "list" ? Usage.list : Usage.main)
+            return 0
+        case "--version", "version":
+            console.out("appflip-conformance \(SuiteVersion.current)")
+            return 0
+        default:
+            let hint = Suggestion.closest(to: name, among: ["run", "lint", "list", "help"]).map { " (did you mean '\($0)'?)" } ?? ""
+            console.err("error: unknown command '\(name)'\(hint)\n\n\(Usage.main)")
+            return ExitStatus.usage.rawValue
+        }
+    }
+
+    /// Prints a usage error with the command's help; returns exit code 2.
+    static func usageError(_ message: String, usage: String, console: Console) -> Int32 {
+        console.err("error: \(message)\n\n\(usage)")
+        return ExitStatus.usage.rawValue
+    }
+}

@@ -1,0 +1,59 @@
+/// The command's help text.
+enum Usage {
+    static let main = """
+        usage: appflip-conformance <command> [options]
+
+        commands:
+          run     run the conformance cases against a link handler and write reports
+          lint    check case files (and the requirement catalog) without running anything
+          list    list the cases that a run would execute
+          help    show this help, or `help <command>`
+
+        Exit codes: 0 conformant, 1 a MUST/MUST NOT failed, 2 bad invocation/configuration/case files,
+        3 no failure but a target error (inconclusive). See README.md.
+        """
+
+    static let run = """
+        usage: appflip-conformance run --target reference [options]
+               appflip-conformance run --link URL --client-id ID [options] -- HANDLER [HANDLER-ARGS...]
+
+        The handler command after `--` is started directly (never through a shell) and speaks the JSON Lines
+        adapter contract described in README.md.
+
+        target:
+          --target reference      run against the built-in reference handler
+          --link URL              the partner's App Flip universal link, without a query (required with --)
+          --client-id ID          the client ID registered for Google (required with --)
+          --scope SCOPE           the scope the valid link requests (default: devices)
+          --redirect-uri URI      the flip URI the valid link carries; one of the twelve allowed
+                                  (default: https://oauth-redirect.googleusercontent.com/a/com.google.OPA)
+          --mode MODE             one-shot (default: a fresh process per case) or persistent (one per worker)
+          --timeout SECONDS       time a handler has to answer one case (default: 10)
+
+        run:
+          --cases PATH            a case file or directory (default: Conformance/cases)
+          --catalog PATH          the requirement catalog (default: Conformance/requirements.catalog)
+          --filter PATTERN        run only cases whose ID matches (glob with * and ?, or a prefix), or that
+                                  check a requirement ID; repeatable
+          --jobs N                cases run concurrently (default: the number of cores)
+          --seed N                seed for generated values such as state (default: 1)
+
+        reports:
+          --reports DIR           where junit.xml and report.md go (default: Reports)
+          --reproducible          write zero times and no timestamps, for byte-identical reports
+          --junit-file-attributes add file/line attributes to <testcase> (outside the Jenkins schema)
+        """
+
+    static let lint = """
+        usage: appflip-conformance lint [PATH] [--catalog PATH]
+
+        Checks case files (default: Conformance/cases) against the format and the requirement catalog.
+        Prints every diagnostic as `file:line:column: error: message` and exits 2 if there is any.
+        """
+
+    static let list = """
+        usage: appflip-conformance list [PATH] [--catalog PATH] [--filter PATTERN]...
+
+        Lists case IDs with the requirements they check, one per line.
+        """
+}

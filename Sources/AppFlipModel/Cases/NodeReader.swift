@@ -1,0 +1,87 @@
+import AppFlipSyntax
+
+/// Typed access to a parsed node tree that records a diagnostic for every mismatch instead of stopping.
+struct NodeReader {
+    var diagnostics: [Diagnostic] = []
+    /// Source text by file, for the offending line under each diagnostic.
+    let lineText: (SourceLocation) -> String
+
+    mutating func error(at location: SourceLocation, _ message: String) {
+        diagnostics.append(Diagnostic(at: location, message, lineText: lineText(location)))
+    }
+
+    mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
+        if case .mapping(let mapping) = node { return mapping }
+        error(at: node.location, "\(what) must be a mapping of 'key: value' entries, not \(node.kindName)")
+        return nil
+    }
+
+    mutating func sequence(_ node: Node, _ what: String) -> Node.Sequence? {
+        if case .sequence(let sequence) = node { return sequence }
+        error(at: node.location, "\(what) must be a list, not \(node.kindName)")
+        return nil
+    }
+
+    mutating func scalar(_ node: Node, _ what: String) -> Node.Scalar? {
+        if case .scalar(let scalar) = node { return scalar }
+        error(at: node.location, "\(what) must be a single value, not \(node.kindName)")
+        return nil
+    }
+
+    /// A scalar or a one-item-per-entry list of scalars.
+    mutating func scalarList(_ node: Node, _ what: String) -> [Node.Scalar]? {
+        switch node {
+        case .scalar(let scalar): return [scalar]
+        case .sequence(let sequence):
+            var result: [Node.Scalar] = []
+            for item in sequence.items {
+                guard let scalar = scalar(item, "an item of \(what)") else { return nil }
+                result.append(scalar)
+            }
+            return result
+        case .mapping:
+            error(at: node.location, "\(what) must be a value or a list of values, not a mapping")
+            return nil
+        }
+    }
+
+    /// Reports keys outside `allowed` (with a suggestion) and missing `required` keys. Returns false on any error.
+    @discardableResult
+    mutating func checkKeys(_ mapping: Node.Mapping, allowed: [String], required: [String] = [], in what: String) -> Bool {
+        var ok = true
+        for entry in mapping.entries where !allowed.contains(entry.key.text) {
+            let hint = Suggestion.closest(to: entry.key.text, among: allowed).map { " (did you mean '\($0)'?)" }
+                ?? "; expected one of: \(allowed.joined(separator: ", "))"
+            error(at: entry.key.location, "unknown key '\(entry.key.text)' in \(what)\(hint)")
+            ok = false
+        }
+        for key in required where mapping[key] == nil {
+            error(at: mapping.location, "\(what) is missing the required key '\(key)'")
+            ok = false
+        }
+        return ok
+    }
+
+    mutating func enumValue<T: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, as type: T.Type) -> T?
+    where T.RawValue == String {
+        guard let scalar = scalar(node, what) else { return nil }
+        if let value = T(rawValue: scalar.text) { return value }
+        let names = T.allCases.map(\.rawValue)
+        let hint = Suggestion.closest(to: scalar.text, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        error(at: scalar.location, "'\(scalar.text)' is not a valid \(what)\(hint); expected one of: \(names.joined(separator: ", "))")
+        return nil
+    }
+
+    /// Parses a scalar as a template, pointing a failure at the right column where the scalar is on one line.
+    mutating func template(_ scalar: Node.Scalar) -> Template? {
+        do {
+            return try Template.parse(scalar.text)
+        } catch {
+            var location = scalar.location
+            if scalar.style == .plain { location.column += error.offset }
+            else if scalar.style != .block { location.column += error.offset + 1 }
+            self.error(at: location, error.message)
+            return nil
+        }
+    }
+}

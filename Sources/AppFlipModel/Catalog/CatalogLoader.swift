@@ -1,0 +1,99 @@
+import AppFlipSyntax
+import Foundation
+
+/// Reads the requirement catalog (`Conformance/requirements.catalog`), written in the case-file syntax.
+///
+/// ```
+/// sources:
+///   - key: RFC6749
+///     title: The OAuth 2.0 Authorization Framework
+///     url: https://www.rfc-editor.org/rfc/rfc6749
+/// requirements:
+///   - id: AF-LINK-004
+///     level: MUST
+///     profile: app-link
+///     title: …
+///     statement: …
+///     sources: ["RFC6749 §3.1.2.3", "AF-iOS Modify your iOS app, step 3"]
+///     decision: …          # optional: how a conflict between sources was resolved
+///     not_observable: …    # optional: why the profile's contract cannot observe it
+/// ```
+public enum CatalogLoader {
+    public static func load(path: String) throws(DiagnosticList) -> Catalog {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DiagnosticList([Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read the requirement catalog")])
+        }
+        return try load(bytes: [UInt8](data), file: path)
+    }
+
+    public static func load(bytes: [UInt8], file: String) throws(DiagnosticList) -> Catalog {
+        let node = try Parser.parse(bytes: bytes, file: file)
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var reader = NodeReader(lineText: { location in
+            location.line >= 1 && location.line <= lines.count ? lines[location.line - 1] : ""
+        })
+        var sources: [SourceDocument] = []
+        var requirements: [Requirement] = []
+        if let document = reader.mapping(node, "the catalog"),
+           reader.checkKeys(document, allowed: ["sources", "requirements"], required: ["sources", "requirements"], in: "the catalog") {
+            if let list = document["sources"].flatMap({ reader.sequence($0, "'sources'") }) {
+                for item in list.items {
+                    guard let mapping = reader.mapping(item, "a source"),
+                          reader.checkKeys(mapping, allowed: ["key", "title", "url"], required: ["key", "title", "url"], in: "a source"),
+                          let key = mapping["key"].flatMap({ reader.scalar($0, "'key'") }),
+                          let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
+                          let url = mapping["url"].flatMap({ reader.scalar($0, "'url'") }) else { continue }
+                    if sources.contains(where: { $0.key == key.text }) {
+                        reader.error(at: key.location, "duplicate source key '\(key.text)'")
+                    }
+                    sources.append(SourceDocument(key: key.text, title: title.text, url: url.text))
+                }
+            }
+            let sourceKeys = sources.map(\.key)
+            if let list = document["requirements"].flatMap({ reader.sequence($0, "'requirements'") }) {
+                for item in list.items {
+                    guard let requirement = requirement(item, sourceKeys: sourceKeys, reader: &reader) else { continue }
+                    if requirements.contains(where: { $0.id == requirement.id }) {
+                        reader.error(at: item.location, "duplicate requirement ID '\(requirement.id)'")
+                    }
+                    requirements.append(requirement)
+                }
+            }
+        }
+        if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
+        return Catalog(requirements: requirements, sources: sources)
+    }
+
+    private static func requirement(_ node: Node, sourceKeys: [String], reader: inout NodeReader) -> Requirement? {
+        let allowed = ["id", "level", "profile", "title", "statement", "sources", "decision", "not_observable"]
+        guard let mapping = reader.mapping(node, "a requirement"),
+              reader.checkKeys(mapping, allowed: allowed, required: ["id", "level", "profile", "title", "statement", "sources"],
+                               in: "a requirement"),
+              let id = mapping["id"].flatMap({ reader.scalar($0, "'id'") }),
+              let level = mapping["level"].flatMap({ reader.enumValue($0, "level", as: Level.self) }),
+              let profile = mapping["profile"].flatMap({ reader.enumValue($0, "profile", as: Profile.self) }),
+              let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
+              let statement = mapping["statement"].flatMap({ reader.scalar($0, "'statement'") }),
+              let citations = mapping["sources"].flatMap({ reader.scalarList($0, "'sources'") }) else { return nil }
+        guard RequirementReference.isWellFormedID(id.text) else {
+            reader.error(at: id.location, "requirement ID '\(id.text)' must be upper-case words and digits joined by '-'")
+            return nil
+        }
+        var parsed: [Citation] = []
+        for citation in citations {
+            let key = String(citation.text.prefix { $0 != " " })
+            guard sourceKeys.contains(key) else {
+                let hint = Suggestion.closest(to: key, among: sourceKeys).map { " (did you mean '\($0)'?)" } ?? ""
+                reader.error(at: citation.location, "citation must start with a source key; '\(key)' is not one\(hint)")
+                continue
+            }
+            parsed.append(Citation(sourceKey: key, section: String(citation.text.dropFirst(key.count)).trimmingCharacters(in: .whitespaces)))
+        }
+        let decision = mapping["decision"].flatMap { reader.scalar($0, "'decision'") }?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let notObservable = mapping["not_observable"].flatMap { reader.scalar($0, "'not_observable'") }?.text
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return Requirement(id: id.text, level: level, profile: profile.rawValue, title: title.text,
+                           statement: statement.text.trimmingCharacters(in: .whitespacesAndNewlines),
+                           citations: parsed, decision: decision, notObservable: notObservable)
+    }
+}

@@ -1,0 +1,61 @@
+/// One thing a case expects of the handler's answer.
+public enum Assertion: Sendable, Hashable {
+    public enum Action: String, Sendable, Hashable {
+        /// The handler opens a URL.
+        case open
+        /// The handler does not handle the link and opens nothing.
+        case decline
+    }
+
+    public enum Presence: String, Sendable, Hashable {
+        case present
+        case absent
+    }
+
+    public enum StateExpectation: String, Sendable, Hashable {
+        /// Exactly one `state` whose once-decoded bytes equal the once-decoded bytes of the `state` sent.
+        case echoed
+        /// No `state` parameter.
+        case absent
+        /// Either echoed exactly, or absent; never altered.
+        case echoedIfPresent = "echoed-if-present"
+    }
+
+    /// `action: open | decline`.
+    case action(Action)
+    /// `url_base: …`: the opened URL up to `?` or `#` equals this text exactly.
+    case urlBase(Template)
+    /// `code: present | absent`: exactly one non-empty `code` of visible ASCII characters (RFC 6749 App. A.11).
+    case code(Presence)
+    /// `state: echoed | absent | echoed-if-present`.
+    case state(StateExpectation)
+    /// `error: absent`, `error: NAME` or `error: [A, B]`: the `error` parameter.
+    case error(Set<String>?)
+    /// `error_description: rfc6749-charset`: when present, only %x20-21 / %x23-5B / %x5D-7E after decoding.
+    case errorDescriptionCharset
+    /// `params: strict`: only the parameters a result may carry, none repeated, every escape valid.
+    case strictParameters
+    /// `fragment: absent`: the opened URL has no `#`.
+    case noFragment
+    /// `universal_links_only: true`: the answer says the URL is opened universal-links-only.
+    case universalLinksOnly
+}
+
+/// The expectations of one check group: all assertions must hold, or one of several alternatives must.
+public enum Expectation: Sendable, Hashable {
+    case all([Assertion])
+    case oneOf([[Assertion]])
+}
+
+/// A requirement and the expectations that test it. One case may carry several, at different levels.
+public struct CheckGroup: Sendable, Hashable {
+    public var requirement: RequirementReference
+    public var expectation: Expectation
+    public var location: SourceLocationValue
+
+    public init(requirement: RequirementReference, expectation: Expectation, location: SourceLocationValue) {
+        self.requirement = requirement
+        self.expectation = expectation
+        self.location = location
+    }
+}

@@ -1,0 +1,58 @@
+/// `application/x-www-form-urlencoded` encoding and decoding over bytes (RFC 6749 Appendix B).
+public enum FormEncoding {
+    /// Percent-encodes every byte except the unreserved set `A-Z a-z 0-9 - . _ ~`; hex digits upper-case.
+    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var result = ""
+        for byte in bytes {
+            if isUnreserved(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + hexDigits[Int(byte >> 4)] + hexDigits[Int(byte & 0x0F)]
+            }
+        }
+        return result
+    }
+
+    public static func encode(_ text: String) -> String { encode(text.utf8) }
+
+    /// Decodes once: `+` is a space, `%HH` a byte (either hex case). Nil when a `%` is not followed by two hex digits.
+    public static func decode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"):
+                result.append(0x20)
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                result.append(high << 4 | low)
+            default:
+                result.append(byte)
+            }
+        }
+        return result
+    }
+
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static let hexDigits = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

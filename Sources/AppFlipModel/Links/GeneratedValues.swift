@@ -1,0 +1,33 @@
+import AppFlipSyntax
+
+/// Values generated per case that are deterministic for the same seed and case ID.
+public struct GeneratedValues: Sendable, Hashable {
+    public var state: String
+    public var nonce: String
+
+    public init(seed: UInt64, caseID: String) {
+        state = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "state")
+        nonce = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "nonce")
+    }
+
+    /// 24 URL-safe characters (144 bits) from SHA-256 over the seed, the purpose and the case ID.
+    static func derive(seed: UInt64, caseID: String, purpose: String) -> String {
+        var hasher = SHA256()
+        hasher.update((0..<8).map { UInt8(truncatingIfNeeded: seed >> (UInt64($0) * 8)) })
+        hasher.update(Array(purpose.utf8) + [0] + Array(caseID.utf8))
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let digest = hasher.finalize()
+        var text = ""
+        var bits = 0
+        var accumulator = 0
+        for byte in digest.prefix(18) {
+            accumulator = accumulator << 8 | Int(byte)
+            bits += 8
+            while bits >= 6 {
+                bits -= 6
+                text.append(alphabet[(accumulator >> bits) & 0x3F])
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,32 @@
+/// How a case's incoming link is made: from the profile's valid base link, with edits, or from raw text.
+///
+/// The base link is `${link}?client_id=…&scope=…&state=…&redirect_uri=…`, every value form-encoded.
+/// Edits apply in a fixed order: `remove`, then `set`/`set_raw`, then `append`/`append_raw`, then `order`.
+/// `query` replaces the whole query with exact text; `raw` replaces the whole link.
+public struct LinkRecipe: Sendable, Hashable {
+    public struct Parameter: Sendable, Hashable {
+        public var name: String
+        public var value: Template
+        /// When true the value is inserted exactly as written (already percent-encoded), else form-encoded.
+        public var isRaw: Bool
+
+        public init(name: String, value: Template, isRaw: Bool) {
+            self.name = name
+            self.value = value
+            self.isRaw = isRaw
+        }
+    }
+
+    public var remove: [String] = []
+    public var set: [Parameter] = []
+    public var append: [Parameter] = []
+    public var order: [String] = []
+    public var query: Template?
+    public var fragment: Template?
+    public var raw: Template?
+
+    public init() {}
+
+    /// The valid base link, with no edits.
+    public static let base = LinkRecipe()
+}

@@ -1,0 +1,38 @@
+/// One `name=value` pair of a query, raw as written and decoded once.
+public struct QueryParameter: Sendable, Hashable {
+    public var rawName: Substring
+    /// Nil when the pair has no `=`.
+    public var rawValue: Substring?
+    /// Nil when the name has an invalid percent-escape.
+    public var name: [UInt8]?
+    /// Nil when the value has an invalid percent-escape; empty when there is no `=` or nothing after it.
+    public var value: [UInt8]?
+
+    /// The decoded name as text, for comparisons with ASCII parameter names.
+    public var nameText: String? { name.flatMap { String(validating: $0, as: UTF8.self) } }
+
+    /// Splits a query on `&` (empty pieces are skipped, as browsers do) and decodes each pair once.
+    public static func parse<Text: StringProtocol>(query: Text) -> [QueryParameter] where Text.SubSequence == Substring {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { piece in
+            let name: Substring
+            let value: Substring?
+            if let equals = piece.firstIndex(of: "=") {
+                name = piece[..<equals]
+                value = piece[piece.index(after: equals)...]
+            } else {
+                name = piece
+                value = nil
+            }
+            let decodedValue: [UInt8]? = if let value { FormEncoding.decode(value) } else { [] }
+            return QueryParameter(rawName: name, rawValue: value, name: FormEncoding.decode(name), value: decodedValue)
+        }
+    }
+}
+
+extension Array where Element == QueryParameter {
+    /// Every parameter whose decoded name is `name`.
+    public func all(named name: String) -> [QueryParameter] {
+        let bytes = [UInt8](name.utf8)
+        return filter { $0.name == bytes }
+    }
+}

@@ -1,0 +1,22 @@
+/// What a run knows about the partner's target: the values the valid base link is made of, and the seed.
+public struct RunConfiguration: Sendable, Hashable {
+    /// The partner's App Flip universal link, without a query, e.g. `https://app.example/flip`.
+    public var link: String
+    /// The client ID the partner registered for Google.
+    public var clientID: String
+    /// The scope the base link requests.
+    public var scope: String
+    /// The flip URI the base link carries (one of the twelve allowed).
+    public var redirectURI: String
+    /// Generated values (state, nonce) derive from this and the case ID.
+    public var seed: UInt64
+
+    public init(link: String, clientID: String, scope: String = "devices",
+                redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1) {
+        self.link = link
+        self.clientID = clientID
+        self.scope = scope
+        self.redirectURI = redirectURI
+        self.seed = seed
+    }
+}

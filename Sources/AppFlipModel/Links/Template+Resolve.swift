@@ -1,0 +1,49 @@
+extension Template {
+    /// What templates resolve against.
+    public struct Context: Sendable {
+        public var configuration: RunConfiguration
+        public var generated: GeneratedValues
+        /// The parameters of the link that was sent; available only when judging.
+        public var sent: [QueryParameter]
+
+        public init(configuration: RunConfiguration, generated: GeneratedValues, sent: [QueryParameter] = []) {
+            self.configuration = configuration
+            self.generated = generated
+            self.sent = sent
+        }
+    }
+
+    /// The text with every variable replaced. `${sent.NAME}` resolves to the single decoded value sent under
+    /// that name, or to nothing when it was not sent exactly once.
+    ///
+    /// - Parameter encodingValues: when true (raw query text), every variable but `${link}` is inserted
+    ///   form-encoded, so `client_id=${client_id}` stays one well-formed parameter; literal text is untouched.
+    public func resolve(in context: Context, encodingValues: Bool = false) -> String {
+        var text = ""
+        for part in parts {
+            switch part {
+            case .literal(let literal):
+                text += literal
+            case .variable(.link):
+                text += context.configuration.link
+            case .variable(let variable):
+                var value = ""
+                switch variable {
+                case .clientID: value = context.configuration.clientID
+                case .link: value = context.configuration.link
+                case .redirectURI: value = context.configuration.redirectURI
+                case .scope: value = context.configuration.scope
+                case .state: value = context.generated.state
+                case .nonce: value = context.generated.nonce
+                case .sent(let name):
+                    let matches = context.sent.all(named: name)
+                    if matches.count == 1, let bytes = matches[0].value { value = String(decoding: bytes, as: UTF8.self) }
+                case .repeat(let count, let unit):
+                    value = String(repeating: unit, count: count)
+                }
+                text += encodingValues ? FormEncoding.encode(value) : value
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,140 @@
+/// A value from a case file that may refer to the run's configuration and generated values: `${client_id}`.
+///
+/// Templates only substitute text; nothing in them is ever executed. `$$` writes a literal `$`.
+public struct Template: Sendable, Hashable, CustomStringConvertible {
+    public enum Variable: Sendable, Hashable {
+        /// The client ID the partner registered for Google (`--client-id`).
+        case clientID
+        /// The partner's App Flip universal link, without a query (`--link`).
+        case link
+        /// The flip URI the valid base link carries.
+        case redirectURI
+        /// The scope the valid base link carries.
+        case scope
+        /// The state generated for this case from the seed and the case ID.
+        case state
+        /// A second generated value for this case, for probes that need another opaque value.
+        case nonce
+        /// The value of a parameter in the link that was sent, after one decoding: `${sent.state}`.
+        case sent(String)
+        /// `${repeat:2048:A}`: the text repeated.
+        case `repeat`(count: Int, text: String)
+    }
+
+    public enum Part: Sendable, Hashable {
+        case literal(String)
+        case variable(Variable)
+    }
+
+    public var parts: [Part]
+
+    public init(parts: [Part]) {
+        self.parts = parts
+    }
+
+    public init(literal: String) {
+        self.parts = [.literal(literal)]
+    }
+
+    /// The names a case file may use, for error messages and suggestions.
+    public static let variableNames = ["client_id", "link", "redirect_uri", "scope", "state", "nonce",
+                                       "sent.<parameter>", "repeat:<count>:<text>"]
+
+    /// Upper bound on the length of one `${repeat:...}` expansion.
+    public static let maximumRepeatLength = 1 << 20
+
+    /// A parse error at a character offset within the text.
+    public struct ParseError: Error, Sendable {
+        public var offset: Int
+        public var message: String
+    }
+
+    /// Parses `text`; `${row.NAME}` must already have been substituted.
+    public static func parse(_ text: String) throws(ParseError) -> Template {
+        var parts: [Part] = []
+        var literal = ""
+        let characters = Array(text)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            guard character == "$", index + 1 < characters.count else {
+                literal.append(character)
+                index += 1
+                continue
+            }
+            if characters[index + 1] == "$" {
+                literal.append("$")
+                index += 2
+                continue
+            }
+            guard characters[index + 1] == "{" else {
+                literal.append(character)
+                index += 1
+                continue
+            }
+            guard let close = characters[(index + 2)...].firstIndex(of: "}") else {
+                throw ParseError(offset: index, message: "'${' without a closing '}'")
+            }
+            let name = String(characters[(index + 2)..<close])
+            guard let variable = variable(named: name) else {
+                let suggestion = Suggestion.closest(to: name, among: ["client_id", "link", "redirect_uri", "scope", "state", "nonce"])
+                    .map { " (did you mean '${\($0)}'?)" } ?? ""
+                throw ParseError(offset: index, message: "unknown variable '${\(name)}'\(suggestion); known: \(variableNames.joined(separator: ", "))")
+            }
+            if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
+            parts.append(.variable(variable))
+            index = close + 1
+        }
+        if !literal.isEmpty || parts.isEmpty { parts.append(.literal(literal)) }
+        return Template(parts: parts)
+    }
+
+    private static func variable(named name: String) -> Variable? {
+        switch name {
+        case "client_id": return .clientID
+        case "link": return .link
+        case "redirect_uri": return .redirectURI
+        case "scope": return .scope
+        case "state": return .state
+        case "nonce": return .nonce
+        default: break
+        }
+        if name.hasPrefix("sent."), name.count > 5 { return .sent(String(name.dropFirst(5))) }
+        if name.hasPrefix("repeat:") {
+            let pieces = name.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard pieces.count == 3, let count = Int(pieces[1]), count >= 0, !pieces[2].isEmpty,
+                  count * pieces[2].utf8.count <= maximumRepeatLength else { return nil }
+            return .repeat(count: count, text: String(pieces[2]))
+        }
+        return nil
+    }
+
+    /// True when the template needs the link that was sent (so it can only be resolved when judging).
+    public var refersToSentLink: Bool {
+        parts.contains { if case .variable(.sent) = $0 { true } else { false } }
+    }
+
+    public var description: String {
+        parts.map { part in
+            switch part {
+            case .literal(let text): text.replacingOccurrences(of: "$", with: "$$")
+            case .variable(let variable): "${\(variable.name)}"
+            }
+        }.joined()
+    }
+}
+
+extension Template.Variable {
+    var name: String {
+        switch self {
+        case .clientID: "client_id"
+        case .link: "link"
+        case .redirectURI: "redirect_uri"
+        case .scope: "scope"
+        case .state: "state"
+        case .nonce: "nonce"
+        case .sent(let parameter): "sent.\(parameter)"
+        case .repeat(let count, let text): "repeat:\(count):\(text)"
+        }
+    }
+}

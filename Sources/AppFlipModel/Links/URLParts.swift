@@ -1,0 +1,32 @@
+/// A URL split the way the checks need it, without normalizing anything (no platform URL parser involved).
+public struct URLParts: Sendable, Hashable {
+    /// Everything before the first `?` or `#`.
+    public var base: Substring
+    /// Between the first `?` and the first `#`; nil when there is no `?` before any `#`.
+    public var query: Substring?
+    /// After the first `#`; nil when there is none.
+    public var fragment: Substring?
+
+    public init(_ url: String) {
+        let fragmentStart = url.firstIndex(of: "#")
+        let beforeFragment = url[..<(fragmentStart ?? url.endIndex)]
+        if let questionMark = beforeFragment.firstIndex(of: "?") {
+            base = beforeFragment[..<questionMark]
+            query = beforeFragment[beforeFragment.index(after: questionMark)...]
+        } else {
+            base = beforeFragment
+            query = nil
+        }
+        fragment = fragmentStart.map { url[url.index(after: $0)...] }
+    }
+
+    public var parameters: [QueryParameter] { query.map { QueryParameter.parse(query: $0) } ?? [] }
+
+    /// True when every character of the query is one RFC 3986 allows there (unreserved, sub-delims, `:@/?`, `%`).
+    public var queryIsURISafe: Bool {
+        guard let query else { return true }
+        return query.utf8.allSatisfy { byte in
+            FormEncoding.isUnreserved(byte) || "!$&'()*+,;=:@/?%".utf8.contains(byte)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// What a report shows a reviewer about one exchange, already bounded and redacted.
+public struct Evidence: Sendable, Hashable {
+    /// The exact link sent (credential values redacted).
+    public var link: String
+    /// The handler's answer line, or a description of what came instead (redacted, bounded).
+    public var answer: String
+    /// An excerpt of the handler's stderr (redacted, bounded).
+    public var stderr: String
+
+    public init(link: String = "", answer: String = "", stderr: String = "") {
+        self.link = link
+        self.answer = answer
+        self.stderr = stderr
+    }
+
+    /// Cuts text to `limit` UTF-8 bytes on a character boundary and says how much was cut.
+    public static func bounded(_ text: String, limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var cut = ""
+        var used = 0
+        for character in text {
+            let size = character.utf8.count
+            if used + size > limit { break }
+            cut.append(character)
+            used += size
+        }
+        return cut + "\n… [truncated: \(text.utf8.count - used) more bytes]"
+    }
+}

@@ -1,0 +1,11 @@
+/// The command's exit codes, documented in the README.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// No fail and no error (warnings and infos allowed).
+    case conformant = 0
+    /// At least one MUST or MUST NOT check failed.
+    case nonConformant = 1
+    /// Bad invocation, configuration or case files; nothing was run.
+    case usage = 2
+    /// No fail, but at least one case ended in error (the target misbehaved): inconclusive.
+    case inconclusive = 3
+}

@@ -1,0 +1,30 @@
+/// Where a run's results come from, so a reviewer can trust and reproduce them.
+public struct Provenance: Sendable, Hashable {
+    public var suiteVersion: String
+    public var caseDigest: String
+    public var caseFileCount: Int
+    public var seed: UInt64
+    public var target: String
+    public var mode: String
+    public var jobs: Int
+    public var filter: String?
+    /// ISO 8601 UTC, e.g. `2026-11-22T05:34:37Z`.
+    public var startedAt: String
+    public var duration: Double
+    public var command: String
+
+    public init(suiteVersion: String, caseDigest: String, caseFileCount: Int, seed: UInt64, target: String, mode: String,
+                jobs: Int, filter: String?, startedAt: String, duration: Double, command: String) {
+        self.suiteVersion = suiteVersion
+        self.caseDigest = caseDigest
+        self.caseFileCount = caseFileCount
+        self.seed = seed
+        self.target = target
+        self.mode = mode
+        self.jobs = jobs
+        self.filter = filter
+        self.startedAt = startedAt
+        self.duration = duration
+        self.command = command
+    }
+}

@@ -1,0 +1,34 @@
+/// Everything a report writer needs: the results in case order, the catalog and the provenance.
+public struct RunResult: Sendable {
+    public var results: [CaseResult]
+    public var catalog: Catalog
+    public var provenance: Provenance
+    /// True when the run stopped before every case finished.
+    public var incomplete: Bool
+
+    public init(results: [CaseResult], catalog: Catalog, provenance: Provenance, incomplete: Bool = false) {
+        self.results = results
+        self.catalog = catalog
+        self.provenance = provenance
+        self.incomplete = incomplete
+    }
+
+    public func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict }.count }
+
+    /// The run's overall verdict: fail beats error beats warn; a run with no cases is an error.
+    public var overall: Verdict {
+        if results.isEmpty { return .error }
+        if count(.fail) > 0 { return .fail }
+        if count(.error) > 0 { return .error }
+        if count(.warn) > 0 { return .warn }
+        return .pass
+    }
+
+    public var exitStatus: ExitStatus {
+        switch overall {
+        case .fail: .nonConformant
+        case .error: .inconclusive
+        default: .conformant
+        }
+    }
+}

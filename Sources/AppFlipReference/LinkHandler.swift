@@ -1,0 +1,120 @@
+/// The reference App Flip link handler: what a correct partner app does with an incoming universal link.
+///
+/// It is deliberately written apart from the suite's own checking code (it parses and encodes on its own), so a
+/// mistake in one is not silently mirrored in the other. Each policy is a separate, replaceable stage; the
+/// deliberately broken handlers under `Tests/` replace exactly one stage each.
+public struct LinkHandler: Sendable {
+    /// The flip URIs the handler may open: the twelve Google publishes, compared byte for byte.
+    public static let allowedRedirectURIs: Set<String> = Set(
+        ["oauth-redirect.googleusercontent.com", "oauth-redirect-sandbox.googleusercontent.com"].flatMap { host in
+            ["com.google.Chromecast.dev", "com.google.Chromecast.enterprise", "com.google.Chromecast",
+             "com.google.OPA.dev", "com.google.OPA.enterprise", "com.google.OPA"].map { "https://\(host)/a/\($0)" }
+        })
+
+    /// The parameters App Flip defines for the incoming link.
+    public static let definedParameters = ["client_id", "scope", "state", "redirect_uri"]
+
+    /// The client ID the partner registered for Google.
+    public var clientID: String
+    /// Decides whether a decoded redirect_uri may be opened.
+    public var acceptsRedirectURI: @Sendable (String) -> Bool
+    /// Decides whether a decoded client_id is Google's.
+    public var acceptsClientID: @Sendable (_ received: String, _ expected: String) -> Bool
+    /// Decides what to do when a parameter is repeated: true rejects the request.
+    public var rejectsRepeatedParameters: Bool
+    /// Encodes one value for the result query.
+    public var encodeValue: @Sendable ([UInt8]) -> String
+    /// The error code for a scenario that does not end in consent.
+    public var errorCode: @Sendable (Scenario) -> String
+    /// Mints an authorization code.
+    public var mintCode: @Sendable () -> String
+    /// Whether results are opened universal-links-only.
+    public var universalLinksOnly: Bool
+
+    public enum Scenario: String, Sendable {
+        case consent
+        case deny
+        case cancel
+        case disabledAccount = "disabled-account"
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        case open(url: String, universalLinksOnly: Bool)
+        case decline
+    }
+
+    public init(clientID: String) {
+        self.clientID = clientID
+        acceptsRedirectURI = { LinkHandler.allowedRedirectURIs.contains($0) }
+        acceptsClientID = { $0 == $1 }
+        rejectsRepeatedParameters = true
+        encodeValue = QueryCodec.encode
+        errorCode = { scenario in
+            switch scenario {
+            case .consent: "invalid_request"
+            case .deny: "access_denied"
+            case .cancel: "cancelled"
+            case .disabledAccount: "unrecoverable"
+            }
+        }
+        mintCode = CodeMinter.mint
+        universalLinksOnly = true
+    }
+
+    /// Handles one incoming link for one scenario.
+    public func handle(link: String, scenario: Scenario) -> Outcome {
+        let query = QueryCodec.query(of: link)
+        let pairs = QueryCodec.pairs(query)
+        func values(_ name: String) -> [[UInt8]?] { pairs.filter { $0.name == Array(name.utf8) }.map(\.value) }
+
+        // 1. The redirect URI comes first: if it cannot be trusted, nothing is opened at all (RFC 6749 §4.1.2.1).
+        let redirects = values("redirect_uri")
+        guard let chosen = rejectsRepeatedParameters ? (redirects.count == 1 ? redirects[0] : nil) : redirects.first ?? nil,
+              let redirectURI = String(validating: chosen, as: UTF8.self), acceptsRedirectURI(redirectURI) else {
+            return .decline
+        }
+
+        // 2. From here every outcome goes back to that URI.
+        let states = values("state")
+        let state: [UInt8]?
+        if rejectsRepeatedParameters {
+            state = states.count == 1 ? states[0].flatMap { $0.isEmpty ? nil : $0 } : nil
+        } else {
+            state = states.first.flatMap { $0 }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        func result(_ parameters: [(String, [UInt8])]) -> Outcome {
+            var all = parameters
+            if let state { all.append(("state", state)) }
+            let query = all.map { "\($0.0)=\(encodeValue($0.1))" }.joined(separator: "&")
+            return .open(url: redirectURI + "?" + query, universalLinksOnly: universalLinksOnly)
+        }
+        func invalidRequest() -> Outcome {
+            result([("error", Array("invalid_request".utf8)), ("error_description", Array("Invalid Request".utf8))])
+        }
+
+        // RFC 6749 §3.1 (Errata 5708): the parameters the protocol defines must not repeat or be malformed;
+        // parameters the app does not know are ignored, however they are written.
+        for name in LinkHandler.definedParameters {
+            let copies = values(name)
+            if rejectsRepeatedParameters, copies.count > 1 { return invalidRequest() }
+            if copies.contains(where: { $0 == nil }) { return invalidRequest() }
+        }
+        let clientIDs = values("client_id")
+        guard let received = clientIDs.first ?? nil, !received.isEmpty,
+              let receivedText = String(validating: received, as: UTF8.self), acceptsClientID(receivedText, clientID) else {
+            return invalidRequest()
+        }
+        guard state != nil else { return invalidRequest() }
+        if let scope = values("scope").first ?? nil, !scope.isEmpty, !QueryCodec.isValidScope(scope) {
+            return invalidRequest()
+        }
+
+        // 3. The simulated user decides.
+        switch scenario {
+        case .consent:
+            return result([("code", Array(mintCode().utf8))])
+        case .deny, .cancel, .disabledAccount:
+            return result([("error", Array(errorCode(scenario).utf8))])
+        }
+    }
+}

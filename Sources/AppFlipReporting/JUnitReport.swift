@@ -1,0 +1,119 @@
+import AppFlipModel
+
+/// Writes a run as JUnit XML that validates against the Jenkins xunit `junit-10.xsd`.
+///
+/// One `<testsuite>` per case group (the case file's directory), one `<testcase>` per case. That schema allows
+/// `<properties>` and `file` only on `<testsuite>`, so requirement IDs, levels and sources go in the suite's
+/// properties, and each case's file and line lead its failure text and its `<system-out>`. `fileAttributes`
+/// adds `file` and `line` attributes to `<testcase>` (read by GitLab and some GitHub reporters), which that
+/// schema does not allow.
+public struct JUnitReport: Sendable {
+    public var run: RunResult
+    /// When true, times are written as 0 and no timestamp is written, so output is byte-identical across runs.
+    public var reproducible: Bool
+    public var fileAttributes: Bool
+
+    public init(run: RunResult, reproducible: Bool = false, fileAttributes: Bool = false) {
+        self.run = run
+        self.reproducible = reproducible
+        self.fileAttributes = fileAttributes
+    }
+
+    public func render() -> String {
+        let results = run.results
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"AppFlip Conformance\" tests=\"\(results.count)\" failures=\"\(run.count(.fail))\""
+        xml += " errors=\"\(run.count(.error))\" time=\"\(time(results.reduce(0) { $0 + $1.duration }))\">\n"
+        for group in ReportFormatting.groups(results) {
+            xml += suite(group.name, group.results)
+        }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    private func time(_ seconds: Double) -> String {
+        reproducible ? "0.000" : ReportFormatting.seconds(seconds)
+    }
+
+    private func suite(_ name: String, _ results: [CaseResult]) -> String {
+        let failures = results.filter { $0.verdict == .fail }.count
+        let errors = results.filter { $0.verdict == .error }.count
+        let skipped = results.filter { $0.verdict == .skip }.count
+        var xml = "  <testsuite name=\"\(XMLText.attribute(name))\" tests=\"\(results.count)\" failures=\"\(failures)\""
+        xml += " errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time(results.reduce(0) { $0 + $1.duration }))\""
+        if !reproducible { xml += " timestamp=\"\(XMLText.attribute(run.provenance.startedAt))\"" }
+        let files = Set(results.map(\.conformanceCase.location.file))
+        if files.count == 1, let file = files.first { xml += " file=\"\(XMLText.attribute(file))\"" }
+        xml += ">\n    <properties>\n"
+        let provenance = run.provenance
+        for (key, value) in [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
+                             ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest)] {
+            xml += "      <property name=\"\(key)\" value=\"\(XMLText.attribute(value))\"/>\n"
+        }
+        var seen = Set<String>()
+        for reference in results.flatMap(\.conformanceCase.requirements) where seen.insert(reference.id).inserted {
+            let requirement = run.catalog[reference.id]
+            let value = "\(reference.level.rawValue) · \(requirement?.title ?? "") · \(run.catalog.citationText(for: reference.id))"
+            xml += "      <property name=\"requirement.\(XMLText.attribute(reference.id))\" value=\"\(XMLText.attribute(value))\"/>\n"
+        }
+        xml += "    </properties>\n"
+        for result in results { xml += testcase(result) }
+        xml += "  </testsuite>\n"
+        return xml
+    }
+
+    private func testcase(_ result: CaseResult) -> String {
+        let conformanceCase = result.conformanceCase
+        var xml = "    <testcase classname=\"\(XMLText.attribute(ReportFormatting.className(conformanceCase.group)))\""
+        xml += " name=\"\(XMLText.attribute("\(conformanceCase.id) — \(conformanceCase.title)"))\" time=\"\(time(result.duration))\""
+        if fileAttributes {
+            xml += " file=\"\(XMLText.attribute(conformanceCase.location.file))\" line=\"\(conformanceCase.location.line)\""
+        }
+        xml += ">\n"
+        let location = ReportFormatting.location(conformanceCase)
+        switch result.verdict {
+        case .fail:
+            let failures = result.findings.filter { $0.verdict == .fail }
+            let first = failures.first
+            let message = first.map { "\($0.requirement): expected \($0.expected); observed \($0.observed)" } ?? "failed"
+            let type = first.map { $0.requirement.description } ?? "conformance"
+            var body = ""
+            for finding in failures {
+                body += "\(location): \(finding.requirement) violated\n  expected: \(finding.expected)\n  observed: \(finding.observed)\n"
+            }
+            xml += "      <failure type=\"\(XMLText.attribute(type))\" message=\"\(XMLText.attribute(bounded(message)))\">"
+            xml += XMLText.text(body) + "</failure>\n"
+        case .error:
+            let message = "target error: " + (result.message ?? "no answer")
+            xml += "      <error type=\"target-error\" message=\"\(XMLText.attribute(bounded(message)))\">"
+            xml += XMLText.text("\(location): \(message)\nrequirements this case checks: \(ReportFormatting.requirementList(conformanceCase))\n")
+            xml += "</error>\n"
+        case .skip:
+            xml += "      <skipped message=\"\(XMLText.attribute(result.message ?? "skipped"))\"/>\n"
+        case .pass, .warn, .info:
+            break
+        }
+        xml += "      <system-out>" + XMLText.text(systemOut(result)) + "</system-out>\n"
+        xml += "    </testcase>\n"
+        return xml
+    }
+
+    private func bounded(_ text: String) -> String {
+        Evidence.bounded(text, limit: 1024)
+    }
+
+    private func systemOut(_ result: CaseResult) -> String {
+        let conformanceCase = result.conformanceCase
+        var text = "case: \(ReportFormatting.location(conformanceCase))\n"
+        text += "verdict: \(result.verdict.rawValue)\n"
+        text += "scenario: \(conformanceCase.scenario.rawValue)\n"
+        text += "requirements: \(ReportFormatting.requirementList(conformanceCase))\n"
+        for finding in result.findings where finding.verdict == .warn || finding.verdict == .info {
+            text += "\(finding.verdict.rawValue.uppercased()) \(finding.requirement): expected \(finding.expected); observed \(finding.observed)\n"
+        }
+        text += "link: \(result.evidence.link)\n"
+        if !result.evidence.answer.isEmpty { text += "answer: \(result.evidence.answer)\n" }
+        if !result.evidence.stderr.isEmpty { text += "stderr:\n\(result.evidence.stderr)\n" }
+        return text
+    }
+}

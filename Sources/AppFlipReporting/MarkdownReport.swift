@@ -1,0 +1,163 @@
+import AppFlipModel
+
+/// Writes a run as a Markdown report for a certification reviewer: the verdict first, then counts, findings
+/// with evidence, the requirement matrix and the run's provenance.
+public struct MarkdownReport: Sendable {
+    public var run: RunResult
+    /// The profiles this run covered; the matrix lists their requirements.
+    public var profiles: [String]
+
+    public init(run: RunResult, profiles: [String]) {
+        self.run = run
+        self.profiles = profiles
+    }
+
+    public func render() -> String {
+        var text = "# AppFlip Conformance report\n\n"
+        text += verdictSection()
+        text += countsSection()
+        text += findingsSection()
+        text += matrixSection()
+        text += provenanceSection()
+        text += allCasesSection()
+        return text
+    }
+
+    private static let icons: [Verdict: String] = [.pass: "✅", .info: "ℹ️", .warn: "⚠️", .skip: "⏭️", .fail: "❌", .error: "💥"]
+
+    private func verdictSection() -> String {
+        let total = run.results.count
+        var text: String
+        switch run.overall {
+        case .fail:
+            text = "**Verdict: ❌ NOT CONFORMANT** — \(run.count(.fail)) of \(total) cases violate a MUST or MUST NOT requirement."
+        case .error:
+            text = total == 0 ? "**Verdict: 💥 INCONCLUSIVE** — no case ran."
+                : "**Verdict: 💥 INCONCLUSIVE** — no requirement failed, but \(run.count(.error)) of \(total) cases ended in a target error (crash, timeout or unusable answer)."
+        case .warn:
+            text = "**Verdict: ✅ CONFORMANT, with warnings** — every MUST held; \(run.count(.warn)) cases break a SHOULD."
+        default:
+            text = "**Verdict: ✅ CONFORMANT** — every check of all \(total) cases held."
+        }
+        if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran." }
+        return text + "\n\nExit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target)).\n\n"
+    }
+
+    private func countsSection() -> String {
+        var text = "## Counts\n\n| Verdict | Cases |\n| --- | ---: |\n"
+        for verdict in Verdict.allCases.reversed() {
+            text += "| \(Self.icons[verdict] ?? "") \(verdict.rawValue) | \(run.count(verdict)) |\n"
+        }
+        text += "| **total** | **\(run.results.count)** |\n\n"
+        text += "| Group | Cases | pass | info | warn | skip | fail | error |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        for group in ReportFormatting.groups(run.results) {
+            let counts = Verdict.allCases.map { verdict in group.results.filter { $0.verdict == verdict }.count }
+            text += "| `\(group.name)` | \(group.results.count) | " + counts.map(String.init).joined(separator: " | ") + " |\n"
+        }
+        return text + "\n"
+    }
+
+    private func findingsSection() -> String {
+        let serious = run.results.filter { $0.verdict == .fail || $0.verdict == .error }
+        let minor = run.results.filter { $0.verdict == .warn || $0.verdict == .info }
+        var text = "## Failures and errors\n\n"
+        if serious.isEmpty { text += "None.\n\n" }
+        for result in serious { text += finding(result) }
+        text += "## Warnings and observations\n\n"
+        if minor.isEmpty { text += "None.\n\n" }
+        for result in minor { text += finding(result) }
+        return text
+    }
+
+    private func finding(_ result: CaseResult) -> String {
+        let conformanceCase = result.conformanceCase
+        var text = "### \(Self.icons[result.verdict] ?? "") `\(conformanceCase.id)` — \(MarkdownText.inline(conformanceCase.title))\n\n"
+        text += "- Verdict: **\(result.verdict.rawValue)**\n"
+        text += "- Case file: `\(ReportFormatting.location(conformanceCase))` (scenario `\(conformanceCase.scenario.rawValue)`)\n"
+        if result.verdict == .error {
+            text += "- Target error: \(MarkdownText.inline(result.message ?? "no answer"))\n"
+            text += "- Requirements this case checks: \(ReportFormatting.requirementList(conformanceCase))\n"
+        }
+        for check in result.findings {
+            let requirement = run.catalog[check.requirement.id]
+            text += "- **\(check.requirement)** (\(check.verdict.rawValue))"
+            if let requirement { text += " — \(MarkdownText.inline(requirement.title)) [\(MarkdownText.inline(run.catalog.citationText(for: requirement.id)))]" }
+            text += "\n  - Expected: \(MarkdownText.inline(check.expected))\n  - Observed: \(MarkdownText.inline(check.observed))\n"
+        }
+        var evidence = "link: \(result.evidence.link)\n"
+        if !result.evidence.answer.isEmpty { evidence += "answer: \(result.evidence.answer)\n" }
+        if !result.evidence.stderr.isEmpty { evidence += "stderr:\n\(result.evidence.stderr)\n" }
+        text += "\nEvidence:\n\n" + MarkdownText.codeBlock(evidence) + "\n"
+        return text
+    }
+
+    private func matrixSection() -> String {
+        var text = "## Requirement matrix\n\n"
+        text += "| ID | Level | Requirement | Source | Cases | Result |\n| --- | --- | --- | --- | ---: | --- |\n"
+        var uncovered: [Requirement] = []
+        for requirement in run.catalog.requirements where profiles.contains(requirement.profile) {
+            let cases = run.results.filter { $0.conformanceCase.requirements.contains { $0.id == requirement.id } }
+            if cases.isEmpty { uncovered.append(requirement) }
+            let result: String
+            if cases.isEmpty {
+                result = "not covered"
+            } else {
+                // The requirement's result is the worst of its own checks, or error if a case could not be judged.
+                let checkVerdicts = cases.flatMap { $0.checks.filter { $0.requirement.id == requirement.id }.map(\.verdict) }
+                let caseErrors = cases.filter { $0.verdict == .error || $0.verdict == .skip }.map(\.verdict)
+                let worst = (checkVerdicts + caseErrors).max() ?? .pass
+                result = "\(Self.icons[worst] ?? "") \(worst.rawValue)"
+            }
+            text += "| \(requirement.id) | \(requirement.level.rawValue) | \(MarkdownText.inline(requirement.title)) | "
+            text += "\(MarkdownText.inline(run.catalog.citationText(for: requirement.id))) | \(cases.count) | \(result) |\n"
+        }
+        text += "\n"
+        if !uncovered.isEmpty {
+            text += "### Requirements no case in this run covers\n\n"
+            for requirement in uncovered {
+                let reason = requirement.notObservable ?? "No case in this run names it (check --filter and the case files)."
+                text += "- **\(requirement.id)** (\(requirement.level.rawValue)) \(MarkdownText.inline(requirement.title)): \(MarkdownText.inline(reason, limit: 1000))\n"
+            }
+            text += "\n"
+        }
+        let decisions = run.catalog.requirements.filter { profiles.contains($0.profile) && $0.decision != nil }
+        if !decisions.isEmpty {
+            text += "### Decisions where sources conflict\n\n"
+            for requirement in decisions {
+                text += "- **\(requirement.id)**: \(MarkdownText.inline(requirement.decision ?? "", limit: 2000))\n"
+            }
+            text += "\n"
+        }
+        return text
+    }
+
+    private func provenanceSection() -> String {
+        let provenance = run.provenance
+        var text = "## Provenance\n\n| | |\n| --- | --- |\n"
+        let rows: [(String, String)] = [
+            ("Suite version", provenance.suiteVersion),
+            ("Case files", "\(provenance.caseFileCount) files, sha256 `\(provenance.caseDigest)`"),
+            ("Seed", String(provenance.seed)),
+            ("Target", provenance.target),
+            ("Mode", provenance.mode),
+            ("Jobs", String(provenance.jobs)),
+            ("Filter", provenance.filter ?? "(none)"),
+            ("Started (UTC)", provenance.startedAt),
+            ("Wall time", ReportFormatting.seconds(provenance.duration) + " s"),
+        ]
+        for (name, value) in rows {
+            text += "| \(name) | \(name == "Case files" ? value : MarkdownText.inline(value)) |\n"
+        }
+        text += "\nReproduce with:\n\n" + MarkdownText.codeBlock(provenance.command) + "\n"
+        return text
+    }
+
+    private func allCasesSection() -> String {
+        var text = "## All cases\n\n| Case | Verdict | Requirements | Time (s) |\n| --- | --- | --- | ---: |\n"
+        for result in run.results {
+            text += "| `\(result.conformanceCase.id)` | \(Self.icons[result.verdict] ?? "") \(result.verdict.rawValue) | "
+            text += "\(ReportFormatting.requirementList(result.conformanceCase)) | \(ReportFormatting.seconds(result.duration)) |\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A handler process in its own process group, with non-blocking pipes and bounded buffers.
+///
+/// Every wait has a deadline; nothing here can block forever. `kill()` ends the whole process group.
+final class ChildProcess {
+    /// How a read for a line ended.
+    enum LineResult {
+        case line([UInt8])
+        /// stdout closed before a full line arrived; carries any partial line.
+        case endOfOutput(partial: [UInt8])
+        case timedOut(partial: [UInt8])
+        case tooLong(limit: Int)
+    }
+
+    enum Exit: Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+
+        var description: String {
+            switch self {
+            case .exited(let code): "exited with status \(code)"
+            case .signaled(let signal): "was killed by \(Platform.signalName(signal))"
+            }
+        }
+    }
+
+    let pid: pid_t
+    private var stdinFD: Int32
+    private let stdoutFD: Int32
+    private let stderrFD: Int32
+    private var stdoutOpen = true
+    private var stderrOpen = true
+    private var pending: [UInt8] = []
+    private(set) var exit: Exit?
+
+    /// stderr kept as evidence: the first `stderrLimit` bytes, then a count of what was dropped.
+    private(set) var stderr: [UInt8] = []
+    private(set) var stderrDropped = 0
+    let stderrLimit: Int
+
+    private init(pid: pid_t, stdin: Int32, stdout: Int32, stderr: Int32, stderrLimit: Int) {
+        self.pid = pid
+        self.stdinFD = stdin
+        self.stdoutFD = stdout
+        self.stderrFD = stderr
+        self.stderrLimit = stderrLimit
+    }
+
+    deinit {
+        kill()
+        for fd in [stdinFD, stdoutFD, stderrFD] where fd >= 0 { close(fd) }
+    }
+
+    struct LaunchError: Error {
+        var message: String
+    }
+
+    /// Held across pipe creation and spawn so that no child inherits another child's pipe ends.
+    private static let spawnLock = NSLock()
+
+    static func launch(path: String, arguments: [String], environment: [String], stderrLimit: Int = 64 * 1024) throws(LaunchError) -> ChildProcess {
+        spawnLock.lock()
+        defer { spawnLock.unlock() }
+        guard let input = Platform.makePipe(), let output = Platform.makePipe(), let errors = Platform.makePipe() else {
+            throw LaunchError(message: "cannot create pipes: \(String(cString: strerror(errno)))")
+        }
+        let result = Platform.spawn(path: path, argv: [path] + arguments, environment: environment,
+                                    stdin: input.read, stdout: output.write, stderr: errors.write)
+        close(input.read)
+        close(output.write)
+        close(errors.write)
+        switch result {
+        case .failure(let failure):
+            close(input.write)
+            close(output.read)
+            close(errors.read)
+            throw LaunchError(message: "cannot start \(path): \(failure.message)")
+        case .success(let pid):
+            for fd in [input.write, output.read, errors.read] {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            }
+            return ChildProcess(pid: pid, stdin: input.write, stdout: output.read, stderr: errors.read, stderrLimit: stderrLimit)
+        }
+    }
+
+    /// Writes all of `bytes` to the handler's stdin before `deadline`. False when it could not (closed, or too slow).
+    func write(_ bytes: [UInt8], deadline: Double) -> Bool {
+        guard stdinFD >= 0 else { return false }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { buffer in
+                Glibc_write(stdinFD, buffer.baseAddress, buffer.count)
+            }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            if written < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return false }
+            // Keep draining output while the handler's stdin is full, or both sides could stall.
+            guard pollOnce(wantWrite: true, deadline: deadline) else { return false }
+        }
+        return true
+    }
+
+    func closeStdin() {
+        if stdinFD >= 0 {
+            close(stdinFD)
+            stdinFD = -1
+        }
+    }
+
+    /// Reads one line from stdout (up to `limit` bytes), collecting stderr meanwhile.
+    func readLine(deadline: Double, limit: Int) -> LineResult {
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                return .line(line.last == 0x0D ? Array(line.dropLast()) : line)
+            }
+            if pending.count > limit { return .tooLong(limit: limit) }
+            if !stdoutOpen { return .endOfOutput(partial: pending) }
+            if !pollOnce(wantWrite: false, deadline: deadline) { return .timedOut(partial: pending) }
+        }
+    }
+
+    /// Waits for stderr to close and the process to exit, up to `deadline`. True when it exited.
+    func waitForExit(deadline: Double) -> Bool {
+        while true {
+            if reap() { 
+                // Collect what is left in stderr without waiting for grandchildren that hold it open.
+                drain(stderrFD, isStdout: false)
+                return true
+            }
+            if !pollOnce(wantWrite: false, deadline: deadline, maxWait: 0.02) {
+                if Platform.monotonicSeconds() >= deadline { return reap() }
+            }
+        }
+    }
+
+    /// Ends the whole process group: SIGTERM, a short grace, then SIGKILL; then reaps.
+    func kill() {
+        guard exit == nil else {
+            _ = Glibc_kill(-pid, SIGKILL)
+            return
+        }
+        _ = Glibc_kill(-pid, SIGTERM)
+        let graceEnd = Platform.monotonicSeconds() + 0.2
+        while Platform.monotonicSeconds() < graceEnd {
+            if reap() { break }
+            usleep(5_000)
+        }
+        _ = Glibc_kill(-pid, SIGKILL)
+        while exit == nil {
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, 0)
+            if result == pid { exit = Self.decode(status) } else if result < 0, errno != EINTR { break }
+        }
+        drain(stderrFD, isStdout: false)
+    }
+
+    /// True once the process has exited (and records how).
+    @discardableResult
+    func reap() -> Bool {
+        if exit != nil { return true }
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        guard result == pid else { return false }
+        exit = Self.decode(status)
+        return true
+    }
+
+    private static func decode(_ status: Int32) -> Exit {
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
+    }
+
+    /// Waits until a stream is readable (or stdin writable), reads what is there. False on deadline.
+    private func pollOnce(wantWrite: Bool, deadline: Double, maxWait: Double? = nil) -> Bool {
+        var fds: [pollfd] = []
+        if stdoutOpen { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
+        if stderrOpen { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
+        if wantWrite, stdinFD >= 0 { fds.append(pollfd(fd: stdinFD, events: Int16(POLLOUT), revents: 0)) }
+        let remaining = deadline - Platform.monotonicSeconds()
+        guard remaining > 0 else { return false }
+        let wait = min(remaining, maxWait ?? remaining)
+        if fds.isEmpty {
+            usleep(UInt32(min(wait, 0.01) * 1_000_000))
+            return Platform.monotonicSeconds() < deadline
+        }
+        let ready = poll(&fds, nfds_t(fds.count), Int32(max(1, min(wait * 1000, 60_000))))
+        if ready < 0, errno != EINTR { return false }
+        for entry in fds where entry.revents != 0 {
+            if entry.fd == stdoutFD { drain(stdoutFD, isStdout: true) }
+            if entry.fd == stderrFD { drain(stderrFD, isStdout: false) }
+            if entry.fd == stdinFD, entry.revents & Int16(POLLERR | POLLHUP) != 0 { return false }
+        }
+        return true
+    }
+
+    /// Reads everything currently available from one stream.
+    private func drain(_ fd: Int32, isStdout: Bool) {
+        guard isStdout ? stdoutOpen : stderrOpen else { return }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                if isStdout {
+                    pending += buffer[..<count]
+                    if pending.count > 16 * 1024 * 1024 { return }  // the line limit check will stop the reader
+                } else {
+                    let room = max(0, stderrLimit - stderr.count)
+                    stderr += buffer[..<min(count, room)]
+                    stderrDropped += count - min(count, room)
+                }
+                continue
+            }
+            if count == 0 {
+                if isStdout { stdoutOpen = false } else { stderrOpen = false }
+            } else if errno == EINTR {
+                continue
+            }
+            return
+        }
+    }
+}
+
+// Unqualified `read`, `write` and `kill` collide with methods of this class.
+@inline(__always) private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+@inline(__always) private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}
+
+@inline(__always) private func Glibc_kill(_ pid: pid_t, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
+}

@@ -1,0 +1,36 @@
+import AppFlipModel
+import AppFlipReference
+
+/// The reference handler called in-process: no subprocess, no JSON. For fast tests of the cases themselves.
+public struct InProcessTarget: LinkHandlerTarget {
+    public var handler: LinkHandler
+
+    public init(handler: LinkHandler) {
+        self.handler = handler
+    }
+
+    public var description: String { "in-process reference handler" }
+
+    public func makeSession() -> any LinkHandlerSession { InProcessSession(handler: handler) }
+}
+
+final class InProcessSession: LinkHandlerSession {
+    let handler: LinkHandler
+
+    init(handler: LinkHandler) {
+        self.handler = handler
+    }
+
+    func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
+        let scenario = LinkHandler.Scenario(rawValue: request.scenario.rawValue) ?? .consent
+        switch handler.handle(link: request.link, scenario: scenario) {
+        case .decline:
+            return TargetExchange(answer: HandlerAnswer(action: .decline), rawAnswer: "decline")
+        case .open(let url, let universalLinksOnly):
+            return TargetExchange(answer: HandlerAnswer(action: .open, url: url, universalLinksOnly: universalLinksOnly),
+                                  rawAnswer: "open \(url)")
+        }
+    }
+
+    func close() {}
+}

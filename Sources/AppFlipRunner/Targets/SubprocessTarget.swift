@@ -1,0 +1,162 @@
+import AppFlipModel
+import Foundation
+
+/// A link handler run as a subprocess speaking the JSON Lines adapter contract. Never started through a shell.
+public struct SubprocessTarget: LinkHandlerTarget {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// A fresh process per case; stdin closes after the one request.
+        case oneShot = "one-shot"
+        /// One process per worker, requests one after another; restarted if it dies or hangs.
+        case persistent
+    }
+
+    /// The absolute path of the executable and its arguments.
+    public var executable: String
+    public var arguments: [String]
+    public var mode: Mode
+    /// The environment the handler gets (see `minimalEnvironment`).
+    public var environment: [String]
+    /// The longest answer line accepted.
+    public var lineLimit: Int
+    /// How much stderr is kept as evidence.
+    public var stderrLimit: Int
+    /// What the report calls this target.
+    public var label: String
+
+    public init(executable: String, arguments: [String], mode: Mode, environment: [String] = SubprocessTarget.minimalEnvironment(),
+                lineLimit: Int = 1 << 20, stderrLimit: Int = 64 * 1024, label: String? = nil) {
+        self.executable = executable
+        self.arguments = arguments
+        self.mode = mode
+        self.environment = environment
+        self.lineLimit = lineLimit
+        self.stderrLimit = stderrLimit
+        self.label = label ?? ([executable] + arguments).joined(separator: " ")
+    }
+
+    public var description: String { "subprocess \(label) (\(mode.rawValue))" }
+
+    public func makeSession() -> any LinkHandlerSession {
+        SubprocessSession(target: self)
+    }
+
+    /// The variables a handler gets: PATH, HOME, TMPDIR and the locale ones, when set; nothing else.
+    public static func minimalEnvironment(from environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE"].compactMap { name in
+            environment[name].map { "\(name)=\($0)" }
+        }
+    }
+
+    /// Resolves a command name the way a shell would look it up (PATH search when it has no `/`), without a shell.
+    public static func resolve(_ command: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        let manager = FileManager.default
+        if command.contains("/") {
+            let absolute = command.hasPrefix("/") ? command : manager.currentDirectoryPath + "/" + command
+            return manager.isExecutableFile(atPath: absolute) && !isDirectory(absolute) ? (absolute as NSString).standardizingPath : nil
+        }
+        for directory in (path ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = String(directory) + "/" + command
+            if manager.isExecutableFile(atPath: candidate), !isDirectory(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+    }
+}
+
+/// One worker's use of a subprocess target.
+final class SubprocessSession: LinkHandlerSession {
+    private let target: SubprocessTarget
+    private var process: ChildProcess?
+
+    init(target: SubprocessTarget) {
+        self.target = target
+        Platform.ignoreSIGPIPE()
+    }
+
+    func close() {
+        process?.closeStdin()
+        if let process { _ = process.waitForExit(deadline: Platform.monotonicSeconds() + 1) }
+        process?.kill()
+        process = nil
+    }
+
+    func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
+        let deadline = Platform.monotonicSeconds() + timeout
+        let child: ChildProcess
+        if let existing = process, target.mode == .persistent, !existing.reap() {
+            child = existing
+        } else {
+            process?.kill()
+            do {
+                child = try ChildProcess.launch(path: target.executable, arguments: target.arguments,
+                                                environment: target.environment, stderrLimit: target.stderrLimit)
+            } catch {
+                process = nil
+                return TargetExchange(failure: error.message)
+            }
+            process = child
+        }
+        let stderrBefore = child.stderr.count
+        var outcome = exchange(request, with: child, deadline: deadline, timeout: timeout)
+        if target.mode == .oneShot || outcome.failure != nil {
+            if outcome.failure == nil {
+                _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
+            }
+            child.kill()
+            process = nil
+        }
+        outcome.log = log(of: child, from: target.mode == .persistent ? stderrBefore : 0)
+        return outcome
+    }
+
+    private func exchange(_ request: HandlerRequest, with child: ChildProcess, deadline: Double, timeout: Double) -> TargetExchange {
+        guard child.write(request.jsonLine, deadline: deadline) else {
+            if Platform.monotonicSeconds() >= deadline {
+                return TargetExchange(failure: "the handler did not read the request within \(format(timeout)) s")
+            }
+            _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
+            return TargetExchange(failure: "the handler closed its input before reading the request" + exitSuffix(child))
+        }
+        if target.mode == .oneShot { child.closeStdin() }
+        switch child.readLine(deadline: deadline, limit: target.lineLimit) {
+        case .line(let line):
+            let raw = Evidence.bounded(String(decoding: line, as: UTF8.self), limit: 4096)
+            switch AnswerParser.parse(line, expectedID: request.id) {
+            case .success(let answer):
+                return TargetExchange(answer: answer, rawAnswer: raw)
+            case .failure(let problem):
+                return TargetExchange(failure: "unusable answer: \(problem.message)", rawAnswer: raw)
+            }
+        case .endOfOutput(let partial):
+            _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
+            let what = partial.isEmpty ? "without answering" : "after a partial answer line (\(partial.count) bytes, no newline)"
+            return TargetExchange(failure: "the handler closed its output \(what)" + exitSuffix(child),
+                                  rawAnswer: Evidence.bounded(String(decoding: partial, as: UTF8.self), limit: 4096))
+        case .timedOut(let partial):
+            let what = partial.isEmpty ? "no answer" : "only a partial answer line (\(partial.count) bytes)"
+            return TargetExchange(failure: "timed out after \(format(timeout)) s with \(what); the handler's process group was killed",
+                                  rawAnswer: Evidence.bounded(String(decoding: partial, as: UTF8.self), limit: 4096))
+        case .tooLong(let limit):
+            return TargetExchange(failure: "the answer line exceeded \(limit) bytes; the handler's process group was killed")
+        }
+    }
+
+    private func exitSuffix(_ child: ChildProcess) -> String {
+        child.exit.map { " (the process \($0.description))" } ?? ""
+    }
+
+    private func log(of child: ChildProcess, from start: Int) -> String {
+        let bytes = child.stderr.count > start ? Array(child.stderr[start...]) : []
+        var text = String(decoding: bytes, as: UTF8.self)
+        if child.stderrDropped > 0 { text += "\n… [stderr truncated: \(child.stderrDropped) more bytes]" }
+        return text
+    }
+
+    private func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.3g", seconds)
+    }
+}

@@ -1,0 +1,34 @@
+import AppFlipModel
+
+/// What happened when one request was sent to a target.
+public struct TargetExchange: Sendable {
+    /// The answer, when the target gave a well-formed one.
+    public var answer: HandlerAnswer?
+    /// Why there is no usable answer (crash, timeout, garbage): the case's `error` message.
+    public var failure: String?
+    /// The raw answer line as received (bounded), for evidence.
+    public var rawAnswer: String
+    /// The target's log output (bounded), for evidence.
+    public var log: String
+
+    public init(answer: HandlerAnswer? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "") {
+        self.answer = answer
+        self.failure = failure
+        self.rawAnswer = rawAnswer
+        self.log = log
+    }
+}
+
+/// A link handler under test. A target hands out sessions; each worker of a run uses its own session.
+public protocol LinkHandlerTarget: Sendable {
+    /// One line for the report, e.g. `subprocess ./my-adapter --test-mode (one-shot)`.
+    var description: String { get }
+    func makeSession() -> any LinkHandlerSession
+}
+
+/// A worker's connection to a target. Not shared between threads.
+public protocol LinkHandlerSession: AnyObject {
+    func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange
+    /// Ends whatever the session keeps alive (a persistent process).
+    func close()
+}

@@ -1,0 +1,4 @@
+import AppFlipCLI
+import Foundation
+
+exit(Command.main(Array(CommandLine.arguments.dropFirst())))

@@ -26,7 +26,8 @@ let package = Package(
         .testTarget(
             name: "AppFlipConformanceTests",
             dependencies: ["AppFlipTestSupport", "broken-handler", "appflip-reference"],
-            path: "Tests/AppFlipConformanceTests"
+            path: "Tests/AppFlipConformanceTests",
+            exclude: ["Golden"]
         ),
     ]
 )

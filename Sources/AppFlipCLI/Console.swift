@@ -11,6 +11,7 @@ public struct Console: Sendable {
     }
 
     public static let standard = Console(
-        out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-        err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        // A closed pipe (`| head`) must not crash the run: write errors are ignored, never trapped.
+        out: { try? FileHandle.standardOutput.write(contentsOf: Data(($0 + "\n").utf8)) },
+        err: { try? FileHandle.standardError.write(contentsOf: Data(($0 + "\n").utf8)) })
 }

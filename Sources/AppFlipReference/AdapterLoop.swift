@@ -10,10 +10,11 @@ public enum AdapterLoop {
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             guard let answer = answer(to: line, handler) else {
-                log.write(Data("appflip-reference: ignoring a request that is not a JSON object with string 'id', 'link' and 'scenario'\n".utf8))
+                try? log.write(contentsOf: Data("appflip-reference: ignoring a request that is not a JSON object with string 'id', 'link' and 'scenario'\n".utf8))
                 continue
             }
-            output.write(answer + Data("\n".utf8))
+            // When the suite has gone away there is nobody left to answer: stop quietly.
+            do { try output.write(contentsOf: answer + Data("\n".utf8)) } catch { return 0 }
         }
         return 0
     }

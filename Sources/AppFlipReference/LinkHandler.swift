@@ -30,6 +30,12 @@ public struct LinkHandler: Sendable {
     public var mintCode: @Sendable () -> String
     /// Whether results are opened universal-links-only.
     public var universalLinksOnly: Bool
+    /// Whether state is written before code/error in the result (either order is correct).
+    public var stateFirst: Bool
+    /// Whether error results carry the optional error_description.
+    public var includesErrorDescription: Bool
+    /// Whether a missing or empty scope gets the default grant (true) or invalid_request (false); both are correct.
+    public var grantsDefaultScope: Bool
 
     public enum Scenario: String, Sendable {
         case consent
@@ -59,6 +65,9 @@ public struct LinkHandler: Sendable {
         }
         mintCode = CodeMinter.mint
         universalLinksOnly = true
+        stateFirst = false
+        includesErrorDescription = true
+        grantsDefaultScope = true
     }
 
     /// Handles one incoming link for one scenario.
@@ -84,12 +93,15 @@ public struct LinkHandler: Sendable {
         }
         func result(_ parameters: [(String, [UInt8])]) -> Outcome {
             var all = parameters
-            if let state { all.append(("state", state)) }
+            if let state {
+                if stateFirst { all.insert(("state", state), at: 0) } else { all.append(("state", state)) }
+            }
             let query = all.map { "\($0.0)=\(encodeValue($0.1))" }.joined(separator: "&")
             return .open(url: redirectURI + "?" + query, universalLinksOnly: universalLinksOnly)
         }
         func invalidRequest() -> Outcome {
-            result([("error", Array("invalid_request".utf8)), ("error_description", Array("Invalid Request".utf8))])
+            result([("error", Array("invalid_request".utf8))]
+                   + (includesErrorDescription ? [("error_description", Array("Invalid Request".utf8))] : []))
         }
 
         // RFC 6749 §3.1 (Errata 5708): the parameters the protocol defines must not repeat or be malformed;
@@ -105,9 +117,9 @@ public struct LinkHandler: Sendable {
             return invalidRequest()
         }
         guard state != nil else { return invalidRequest() }
-        if let scope = values("scope").first ?? nil, !scope.isEmpty, !QueryCodec.isValidScope(scope) {
-            return invalidRequest()
-        }
+        let scope = values("scope").first ?? nil
+        if let scope, !scope.isEmpty, !QueryCodec.isValidScope(scope) { return invalidRequest() }
+        if !grantsDefaultScope, scope?.isEmpty ?? true { return invalidRequest() }
 
         // 3. The simulated user decides.
         switch scenario {

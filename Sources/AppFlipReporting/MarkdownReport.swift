@@ -102,11 +102,8 @@ public struct MarkdownReport: Sendable {
             if cases.isEmpty {
                 result = "not covered"
             } else {
-                // The requirement's result is the worst of its own checks, or error if a case could not be judged.
-                let checkVerdicts = cases.flatMap { $0.checks.filter { $0.requirement.id == requirement.id }.map(\.verdict) }
-                let caseErrors = cases.filter { $0.verdict == .error || $0.verdict == .skip }.map(\.verdict)
-                let worst = (checkVerdicts + caseErrors).max() ?? .pass
-                result = "\(Self.icons[worst] ?? "") \(worst.rawValue)"
+                let verdict = Self.requirementVerdict(requirement.id, in: cases)
+                result = "\(Self.icons[verdict] ?? "") \(verdict.rawValue)"
             }
             text += "| \(requirement.id) | \(requirement.level.rawValue) | \(MarkdownText.inline(requirement.title)) | "
             text += "\(MarkdownText.inline(run.catalog.citationText(for: requirement.id))) | \(cases.count) | \(result) |\n"
@@ -129,6 +126,17 @@ public struct MarkdownReport: Sendable {
             text += "\n"
         }
         return text
+    }
+
+    /// A requirement fails when any of its checks failed (a shown violation outweighs an inconclusive case);
+    /// otherwise it is in error when a case that checks it could not be judged; otherwise it takes its worst
+    /// check; it is skipped only when every case that checks it was skipped.
+    static func requirementVerdict(_ id: String, in cases: [CaseResult]) -> Verdict {
+        let checks = cases.flatMap { $0.checks.filter { $0.requirement.id == id }.map(\.verdict) }
+        if checks.contains(.fail) { return .fail }
+        if cases.contains(where: { $0.verdict == .error }) { return .error }
+        if let worst = checks.max() { return worst }
+        return cases.allSatisfy { $0.verdict == .skip } ? .skip : .pass
     }
 
     private func provenanceSection() -> String {

@@ -18,8 +18,7 @@ enum MarkdownText {
             case "&": result += "&amp;"
             default:
                 if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-                   scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                    || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) {
+                   scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || isBidiControl(scalar) {
                     // Control and bidirectional-override characters are shown, not obeyed.
                     result += "U+" + String(scalar.value, radix: 16, uppercase: true)
                 } else {
@@ -39,9 +38,26 @@ enum MarkdownText {
             longest = max(longest, run)
         }
         let fence = String(repeating: "`", count: max(3, longest + 1))
-        let cleaned = String(value.unicodeScalars.map { scalar -> Character in
-            (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || scalar.value == 0x7F ? "\u{FFFD}" : Character(scalar)
-        })
+        // Control characters become U+FFFD; bidirectional controls are named, so they cannot reorder what a
+        // reviewer sees (the "Trojan Source" trick).
+        var cleaned = ""
+        for scalar in value.unicodeScalars {
+            if (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+                cleaned += "\u{FFFD}"
+            } else if isBidiControl(scalar) {
+                cleaned += "<U+" + String(scalar.value, radix: 16, uppercase: true) + ">"
+            } else {
+                cleaned.unicodeScalars.append(scalar)
+            }
+        }
         return fence + "text\n" + cleaned + (cleaned.hasSuffix("\n") ? "" : "\n") + fence + "\n"
+    }
+
+    /// U+061C, U+200E-200F, U+202A-202E, U+2066-2069: characters that change the display order of text.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

@@ -1,1 +1,124 @@
-print("")
+// Deliberately broken App Flip link handlers, each with exactly one defect, to prove the suite catches it.
+//
+//   broken-handler --defect NAME [--client-id ID]
+//
+// Each defect replaces one stage of the reference handler (or its adapter loop) and nothing else.
+import AppFlipReference
+import Foundation
+
+let defects: [String: String] = [
+    "lookalike-host": "accepts any https host that starts with Google's redirect host (suffix look-alikes)",
+    "prefix-bundle": "matches the flip URI list by prefix, so com.google.OPA.evil passes",
+    "any-redirect": "opens whatever redirect_uri it is given",
+    "no-client-check": "never checks client_id, as Google's published sample does",
+    "silent-bad-client": "opens nothing when client_id is wrong, as Google's inline sample does",
+    "raw-state": "appends values without percent-encoding, as Google's sample app does",
+    "reencodes-state": "percent-encodes values twice",
+    "user-not-authorized": "answers a refusal with error=user_not_authorized, as Google's sample app does",
+    "deny-as-cancelled": "answers a refusal with error=cancelled",
+    "first-of-repeated": "takes the first copy of a repeated parameter",
+    "empty-code": "returns an empty code",
+    "no-universal-links": "opens results without universal-links-only",
+    "crash-long-state": "crashes (SIGABRT) on a state longer than 4096 characters",
+    "hang": "never answers",
+    "garbage": "answers with a line that is not JSON",
+    // Not a defect: every choice below is legitimate, so this handler must pass every case.
+    "legitimate-variant": "state first, '+' for spaces, lower-case hex, no error_description, invalid_request for a missing scope",
+]
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var defect = ""
+var clientID = ReferenceArguments.defaultClientID
+while !arguments.isEmpty {
+    let name = arguments.removeFirst()
+    guard !arguments.isEmpty else { break }
+    let value = arguments.removeFirst()
+    if name == "--defect" { defect = value } else if name == "--client-id" { clientID = value }
+}
+guard defects[defect] != nil else {
+    let list = defects.keys.sorted().map { "  \($0): \(defects[$0] ?? "")" }.joined(separator: "\n")
+    try? FileHandle.standardError.write(contentsOf: Data("usage: broken-handler --defect NAME [--client-id ID]\n\(list)\n".utf8))
+    exit(2)
+}
+
+var handler = LinkHandler(clientID: clientID)
+let listed = LinkHandler.allowedRedirectURIs
+switch defect {
+case "lookalike-host":
+    handler.acceptsRedirectURI = { uri in
+        uri.hasPrefix("https://oauth-redirect.googleusercontent.com") || uri.hasPrefix("https://oauth-redirect-sandbox.googleusercontent.com")
+    }
+case "prefix-bundle":
+    handler.acceptsRedirectURI = { uri in listed.contains { uri.hasPrefix($0) } }
+case "any-redirect":
+    handler.acceptsRedirectURI = { _ in true }
+case "no-client-check":
+    handler.acceptsClientID = { _, _ in true }
+case "raw-state":
+    handler.encodeValue = { String(decoding: $0, as: UTF8.self) }
+case "reencodes-state":
+    handler.encodeValue = { QueryCodec.encode(Array(QueryCodec.encode($0).utf8)) }
+case "user-not-authorized":
+    let original = handler.errorCode
+    handler.errorCode = { $0 == .deny ? "user_not_authorized" : original($0) }
+case "deny-as-cancelled":
+    let original = handler.errorCode
+    handler.errorCode = { $0 == .deny ? "cancelled" : original($0) }
+case "first-of-repeated":
+    handler.rejectsRepeatedParameters = false
+case "empty-code":
+    handler.mintCode = { "" }
+case "no-universal-links":
+    handler.universalLinksOnly = false
+case "legitimate-variant":
+    handler.stateFirst = true
+    handler.includesErrorDescription = false
+    handler.grantsDefaultScope = false
+    handler.encodeValue = { bytes in
+        // Form encoding with '+' for a space, lower-case hex digits, and '*' left as is (as some encoders do).
+        var text = ""
+        for byte in bytes {
+            switch byte {
+            case 0x20: text += "+"
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x2A: text.unicodeScalars.append(Unicode.Scalar(byte))
+            default: text += (byte < 0x10 ? "%0" : "%") + String(byte, radix: 16, uppercase: false)
+            }
+        }
+        return text
+    }
+default:
+    break
+}
+
+while let line = readLine(strippingNewline: true) {
+    switch defect {
+    case "hang":
+        Thread.sleep(forTimeInterval: 3600)
+    case "garbage":
+        try? FileHandle.standardOutput.write(contentsOf: Data("this is not JSON <html>\n".utf8))
+        continue
+    case "crash-long-state":
+        if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+           let link = object["link"] as? String,
+           let state = QueryCodec.pairs(QueryCodec.query(of: link)).first(where: { $0.name == Array("state".utf8) })?.value,
+           state.count > 4096 {
+            try? FileHandle.standardError.write(contentsOf: Data("broken-handler: state too long, aborting\n".utf8))
+            abort()
+        }
+    case "silent-bad-client":
+        if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+           let id = object["id"] as? String, let link = object["link"] as? String,
+           let received = QueryCodec.pairs(QueryCodec.query(of: link)).first(where: { $0.name == Array("client_id".utf8) })?.value,
+           received != Array(clientID.utf8) {
+            if let decline = try? JSONSerialization.data(withJSONObject: ["id": id, "action": "decline"]) {
+                try? FileHandle.standardOutput.write(contentsOf: decline + Data("\n".utf8))
+            }
+            continue
+        }
+    default:
+        break
+    }
+    if let answer = AdapterLoop.answer(to: line, handler) {
+        try? FileHandle.standardOutput.write(contentsOf: answer + Data("\n".utf8))
+    }
+}

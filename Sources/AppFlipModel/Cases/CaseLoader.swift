@@ -405,16 +405,16 @@ public struct CaseLoader {
             if mapping.entries.count > 1 {
                 reader.error(at: raw.location, "'raw' gives the whole link; it cannot be combined with other edits")
             }
-            recipe.raw = reader.scalar(raw, "'raw'").flatMap { reader.template($0) }
+            recipe.raw = reader.scalar(raw, "'raw'").flatMap { linkTemplate($0) }
         }
         if let query = mapping["query"] {
             for other in ["set", "set_raw", "remove", "append", "append_raw", "order"] where mapping[other] != nil {
                 reader.error(at: query.location, "'query' gives the exact query; it cannot be combined with '\(other)'")
             }
-            recipe.query = reader.scalar(query, "'query'").flatMap { reader.template($0) }
+            recipe.query = reader.scalar(query, "'query'").flatMap { linkTemplate($0) }
         }
         if let fragment = mapping["fragment"] {
-            recipe.fragment = reader.scalar(fragment, "'fragment'").flatMap { reader.template($0) }
+            recipe.fragment = reader.scalar(fragment, "'fragment'").flatMap { linkTemplate($0) }
         }
         if let remove = mapping["remove"] {
             recipe.remove = reader.scalarList(remove, "'remove'")?.map(\.text) ?? []
@@ -424,11 +424,17 @@ public struct CaseLoader {
         }
         recipe.set = parameters(mapping["set"], "set", raw: false) + parameters(mapping["set_raw"], "set_raw", raw: true)
         recipe.append = appended(mapping["append"], "append", raw: false) + appended(mapping["append_raw"], "append_raw", raw: true)
-        let templates = [recipe.raw, recipe.query, recipe.fragment].compactMap { $0 } + (recipe.set + recipe.append).map(\.value)
-        if templates.contains(where: \.refersToSentLink) {
-            reader.error(at: node.location, "'${sent.…}' refers to the link that was sent; it can be used in 'expect', not in 'link'")
-        }
         return reader.diagnostics.count == before ? recipe : nil
+    }
+
+    /// A template used to build the link: it cannot refer to the link itself.
+    private mutating func linkTemplate(_ scalar: Node.Scalar) -> Template? {
+        guard let template = reader.template(scalar) else { return nil }
+        if template.refersToSentLink {
+            reader.error(at: scalar.location, "'${sent.…}' refers to the link that was sent; it can be used in 'expect', not in 'link'")
+            return nil
+        }
+        return template
     }
 
     /// `set: {name: value, …}`.
@@ -436,7 +442,7 @@ public struct CaseLoader {
         guard let node, let mapping = reader.mapping(node, "'\(what)'") else { return [] }
         return mapping.entries.compactMap { entry in
             guard let scalar = reader.scalar(entry.value, "the value of '\(entry.key.text)'"),
-                  let template = reader.template(scalar) else { return nil }
+                  let template = linkTemplate(scalar) else { return nil }
             return LinkRecipe.Parameter(name: entry.key.text, value: template, isRaw: raw)
         }
     }

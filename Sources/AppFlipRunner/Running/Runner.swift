@@ -71,7 +71,7 @@ public struct Runner: Sendable {
         let judge = Judge(sentLink: link, configuration: configuration, generated: generated)
         let secrets = exchange.answer?.url.map(Redaction.secrets(in:)) ?? []
         let evidence = Evidence(
-            link: Evidence.bounded(Redaction.redact(url: link), limit: 4096),
+            link: Evidence.bounded(Redaction.redact(url: link), limit: 1024),
             answer: exchange.answer.map(judge.summary) ?? Redaction.scrubText(exchange.rawAnswer, secrets: secrets),
             stderr: Evidence.bounded(Redaction.scrubText(exchange.log, secrets: secrets), limit: logExcerptLimit))
         guard let answer = exchange.answer else {

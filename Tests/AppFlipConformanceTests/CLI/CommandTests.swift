@@ -1,0 +1,103 @@
+import AppFlipCLI
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// Captures what a command prints.
+final class Captured: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outLines: [String] = []
+    private var errLines: [String] = []
+
+    var console: Console {
+        Console(out: { line in self.lock.withLock { self.outLines.append(line) } },
+                err: { line in self.lock.withLock { self.errLines.append(line) } })
+    }
+
+    var out: String { lock.withLock { outLines.joined(separator: "\n") } }
+    var err: String { lock.withLock { errLines.joined(separator: "\n") } }
+}
+
+@Suite("Command line", .serialized)
+struct CommandTests {
+    private func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
+        let captured = Captured()
+        let status = Command.main(arguments, console: captured.console)
+        return (status, captured.out, captured.err)
+    }
+
+    private let paths = ["--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog]
+
+    @Test("A bad flag gets usage help and exit 2, with a suggestion")
+    func badFlag() {
+        let result = run(["run", "--target", "reference", "--jbos", "2"])
+        #expect(result.status == 2)
+        #expect(result.err.contains("unknown option '--jbos' (did you mean '--jobs'?)"))
+        #expect(result.err.contains("usage: appflip-conformance run"))
+    }
+
+    @Test("Bad values and combinations are usage errors", arguments: [
+        ["run"], ["run", "--target", "other"], ["run", "--mode", "forever", "--target", "reference"],
+        ["run", "--timeout", "0", "--target", "reference"], ["run", "--jobs", "x", "--target", "reference"],
+        ["run", "--link", "http://app.example/flip", "--client-id", "c", "--", "/bin/sh"],
+        ["run", "--client-id", "c", "--", "/bin/sh"], ["run", "--target", "reference", "--redirect-uri", "https://evil.example/"],
+        ["frobnicate"], ["lint", "a", "b"],
+    ])
+    func usageErrors(_ arguments: [String]) {
+        let result = run(arguments)
+        #expect(result.status == 2, "\(result.err)")
+        #expect(result.err.contains("error:"))
+    }
+
+    @Test("A missing handler executable is a clear exit 2")
+    func missingExecutable() {
+        let result = run(["run", "--link", "https://app.example/flip", "--client-id", "c"] + paths + ["--", "./no-such-handler"])
+        #expect(result.status == 2)
+        #expect(result.err.contains("cannot find the handler executable './no-such-handler'"))
+    }
+
+    @Test("A malformed case file is an exit 2 with file:line:column, the line and a caret")
+    func malformedCaseFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("bad.case").path
+        try "id: a/b\ntitle: t\nprofile: app-link\nscenario: consent\nlink: base\nrequirement: AF-LINK-005 MUST NOT\nexpct:\n  action: decline\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let result = run(["lint", file, "--catalog", PackageRoot.catalog])
+        #expect(result.status == 2)
+        #expect(result.err.contains("\(file):7:1: error: unknown key 'expct' in a case (did you mean 'expect'?)\n    expct:\n    ^"))
+        let runResult = run(["run", "--target", "reference", "--cases", file, "--catalog", PackageRoot.catalog])
+        #expect(runResult.status == 2)
+    }
+
+    @Test("lint reports the project's cases clean")
+    func lintProject() {
+        let result = run(["lint", PackageRoot.cases, "--catalog", PackageRoot.catalog])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.contains("no problems"))
+    }
+
+    @Test("list honours --filter by ID prefix, glob and requirement")
+    func list() {
+        let byPrefix = run(["list", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--filter", "app-link/baseline"])
+        #expect(byPrefix.out.split(separator: "\n").count == 1)
+        let byGlob = run(["list", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--filter", "app-link/redirect-uri/allowed/*"])
+        #expect(byGlob.out.split(separator: "\n").count == 12)
+        let byRequirement = run(["list", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--filter", "AF-LINK-014"])
+        #expect(byRequirement.out.split(separator: "\n").count == 2)
+    }
+
+    @Test("A run against a handler writes both reports, and a filter that matches nothing is exit 2")
+    func runWritesReports() throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        let result = run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--reports", reports,
+                          "--filter", "app-link/scenario"] + paths + ["--", BuiltProducts.path("appflip-reference")])
+        #expect(result.status == 0, "\(result.err)")
+        #expect(FileManager.default.fileExists(atPath: reports + "/junit.xml"))
+        #expect(FileManager.default.fileExists(atPath: reports + "/report.md"))
+        let none = run(["run", "--target", "reference", "--filter", "nothing/matches"] + paths)
+        #expect(none.status == 2)
+    }
+}

@@ -1,0 +1,135 @@
+import AppFlipModel
+import AppFlipSyntax
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+@Suite("Case loader")
+struct CaseLoaderTests {
+    let catalog = Catalog(
+        requirements: [
+            Requirement(id: "AF-LINK-005", level: .mustNot, profile: "app-link", title: "t", statement: "s", citations: []),
+            Requirement(id: "AF-LINK-010", level: .must, profile: "app-link", title: "t", statement: "s", citations: []),
+        ],
+        sources: [])
+
+    static let valid = """
+        id: app-link/x/one
+        title: One
+        profile: app-link
+        scenario: consent
+        link:
+          set:
+            redirect_uri: https://evil.example/
+        requirement: AF-LINK-005 MUST NOT
+        expect:
+          action: decline
+
+        """
+
+    /// Loads `text` as a case file through the public entry point, which throws every diagnostic.
+    private func load(_ text: String) throws(DiagnosticList) -> [ConformanceCase] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loader-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("t.case").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return try CaseLoader.load(from: path, catalog: catalog).cases
+    }
+
+    @Test("A valid case becomes a case with its requirement and expectations")
+    func validCase() throws {
+        let cases = try load(Self.valid)
+        #expect(cases.count == 1)
+        #expect(cases.first?.id == "app-link/x/one")
+        #expect(cases.first?.requirements == [RequirementReference(id: "AF-LINK-005", level: .mustNot)])
+        #expect(cases.first?.checks.first?.expectation == .all([.action(.decline)]))
+    }
+
+    struct Bad: Sendable, CustomTestStringConvertible {
+        var marked: String
+        var message: String
+        var testDescription: String { message }
+    }
+
+    static let badCases: [Bad] = [
+        Bad(marked: valid.replacingOccurrences(of: "expect:\n  action", with: "expect:\n  1️⃣acton"),
+            message: "unknown key 'acton' in 'expect' (did you mean 'action'?)"),
+        Bad(marked: valid.replacingOccurrences(of: "expect:", with: "1️⃣expct:"),
+            message: "unknown key 'expct' in a case (did you mean 'expect'?)"),
+        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-005 MUST"),
+            message: "AF-LINK-005 is MUST NOT in the catalog, not MUST"),
+        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-006 MUST NOT"),
+            message: "unknown requirement 'AF-LINK-006' (did you mean 'AF-LINK-005'?)"),
+        Bad(marked: valid.replacingOccurrences(of: "scenario: consent", with: "scenario: 1️⃣consnet"),
+            message: "'consnet' is not a valid scenario (did you mean 'consent'?)"),
+        Bad(marked: valid.replacingOccurrences(of: "action: decline", with: "action: 1️⃣close"),
+            message: "'close' is not a valid action"),
+        Bad(marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${clientid}"),
+            message: "unknown variable '${clientid}' (did you mean '${client_id}'?)"),
+        Bad(marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${sent.state}"),
+            message: "'${sent.…}' refers to the link that was sent"),
+        Bad(marked: valid.replacingOccurrences(of: "id: app-link/x/one", with: "id: 1️⃣App Link"),
+            message: "case ID 'App Link' must be segments"),
+        Bad(marked: "1️⃣" + valid.replacingOccurrences(of: "profile: app-link\n", with: ""),
+            message: "a case is missing the required key 'profile'"),
+        Bad(marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${row.nope}") + "table:\n  - key: a\n",
+            message: "the table has no column 'nope'"),
+    ]
+
+    @Test("Each malformed case gets a located diagnostic", arguments: badCases)
+    func diagnostics(_ bad: Bad) {
+        let marked = MarkedText(bad.marked)
+        do {
+            let cases = try load(marked.text)
+            Issue.record("loaded \(cases.count) cases without an error")
+        } catch {
+            let first = error.diagnostics.first
+            #expect(first?.message.contains(bad.message) == true, "got: \(error)")
+            #expect(first?.location.line == marked.line, "got: \(error)")
+            #expect(first?.location.column == marked.column, "got: \(error)")
+            #expect(first?.lineText.isEmpty == false, "the diagnostic shows the offending line")
+        }
+    }
+
+    @Test("A table expands into one case per row, located at the row")
+    func tableExpansion() throws {
+        let text = Self.valid.replacingOccurrences(of: "app-link/x/one", with: "app-link/x/${row.key}")
+            .replacingOccurrences(of: "https://evil.example/", with: "${row.uri}")
+            + "table:\n  - key: a\n    uri: https://a.example/\n  - key: b\n    uri: https://b.example/\n"
+        let cases = try load(text)
+        #expect(cases.map(\.id) == ["app-link/x/a", "app-link/x/b"])
+        #expect(cases.map(\.location.line) == [12, 14])
+        #expect(cases.last?.link.set.first?.value == Template(literal: "https://b.example/"))
+    }
+
+    @Test("The built-in table of allowed flip URIs gives twelve cases")
+    func builtInTable() throws {
+        let text = Self.valid.replacingOccurrences(of: "app-link/x/one", with: "app-link/x/${row.key}")
+            .replacingOccurrences(of: "https://evil.example/", with: "${row.uri}") + "table: allowed_flip_uris\n"
+        #expect(try load(text).count == 12)
+    }
+
+    @Test("Two rows that give the same ID are a duplicate-ID error")
+    func duplicateIDs() {
+        let text = Self.valid + "table:\n  - key: a\n  - key: b\n"
+        #expect(throws: DiagnosticList.self) { try load(text) }
+    }
+
+    @Test("The project's case files load with no diagnostics, and IDs are unique")
+    func projectCases() throws {
+        let (_, suite) = try SuiteRun.load()
+        #expect(suite.cases.count >= 100)
+        #expect(Set(suite.cases.map(\.id)).count == suite.cases.count)
+        #expect(suite.digest.count == 64)
+    }
+
+    @Test("Every observable app-link requirement in the catalog has at least one case")
+    func coverage() throws {
+        let (catalog, suite) = try SuiteRun.load()
+        let covered = Set(suite.cases.flatMap(\.requirements).map(\.id))
+        for requirement in catalog.requirements where requirement.profile == "app-link" && requirement.notObservable == nil {
+            #expect(covered.contains(requirement.id), "\(requirement.id) has no case")
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import AppFlipModel
+import Testing
+
+@Suite("Form encoding, queries and URLs")
+struct EncodingTests {
+    @Test("Encoding keeps only unreserved characters and uses upper-case hex")
+    func encode() {
+        #expect(FormEncoding.encode("a+b c&d=é~._-") == "a%2Bb%20c%26d%3D%C3%A9~._-")
+    }
+
+    @Test("Decoding takes '+' as space, either hex case, and rejects broken escapes")
+    func decode() {
+        #expect(FormEncoding.decode("a+b%2b%2Bc") == Array("a b++c".utf8))
+        #expect(FormEncoding.decode("%FF%fe") == [0xFF, 0xFE])
+        #expect(FormEncoding.decode("%G1") == nil)
+        #expect(FormEncoding.decode("abc%") == nil)
+        #expect(FormEncoding.decode("abc%4") == nil)
+    }
+
+    @Test("Query parsing keeps order, repeats and empty values, and skips empty pieces")
+    func query() {
+        let parameters = QueryParameter.parse(query: "a=1&&a=2&b=&c&d=%ZZ" as Substring)
+        #expect(parameters.map(\.nameText) == ["a", "a", "b", "c", "d"])
+        #expect(parameters.all(named: "a").map(\.value) == [Array("1".utf8), Array("2".utf8)])
+        #expect(parameters[2].value == [])
+        #expect(parameters[3].rawValue == nil)
+        #expect(parameters[4].value == nil)
+    }
+
+    @Test("URLs split at the first '?' and the first '#', without normalizing")
+    func urlParts() {
+        let parts = URLParts("HTTPS://Host:443/a/b?x=1?y#frag?z")
+        #expect(parts.base == "HTTPS://Host:443/a/b")
+        #expect(parts.query == "x=1?y")
+        #expect(parts.fragment == "frag?z")
+        #expect(URLParts("https://h/p#a?b").query == nil)
+        #expect(URLParts("https://h/p?a b").queryIsURISafe == false)
+        #expect(URLParts("https://h/p?a=%20&b=c/d:e@f").queryIsURISafe)
+    }
+}
+
+@Suite("SHA-256")
+struct SHA256Tests {
+    @Test("NIST FIPS 180-4 example vectors")
+    func nistVectors() {
+        #expect(SHA256.hexDigest(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hexDigest([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hexDigest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hexDigest([UInt8](repeating: 0x61, count: 1_000_000))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test("Input split across updates hashes the same as in one piece")
+    func incremental() {
+        var hasher = SHA256()
+        for chunk in ["ab", "", "c"] { hasher.update(Array(chunk.utf8)) }
+        #expect(hasher.finalize() == SHA256.hash(Array("abc".utf8)))
+    }
+}

@@ -1,0 +1,78 @@
+import AppFlipModel
+import AppFlipReporting
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+@Suite("JUnit report")
+struct JUnitReportTests {
+    @Test("The report matches the golden file (fixed clock and ordering)")
+    func golden() throws {
+        try Golden.check(JUnitReport(run: Fixtures.mixedRun()).render(), against: "junit.xml")
+    }
+
+    @Test("Reproducible output has zero times and no timestamp, and is the same for the same inputs")
+    func reproducible() {
+        let first = JUnitReport(run: Fixtures.mixedRun(), reproducible: true).render()
+        #expect(first == JUnitReport(run: Fixtures.mixedRun(), reproducible: true).render())
+        #expect(!first.contains("timestamp="))
+        #expect(!first.contains("time=\"0.200\""))
+    }
+
+    @Test("Counts, verdict elements and properties are where CI reporters look for them")
+    func structure() {
+        let xml = JUnitReport(run: Fixtures.mixedRun()).render()
+        #expect(xml.contains("<testsuites name=\"AppFlip Conformance\" tests=\"5\" failures=\"1\" errors=\"1\""))
+        #expect(xml.contains("<testsuite name=\"app-link/demo\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\""))
+        #expect(xml.contains("<failure type=\"AF-LINK-005 MUST NOT\" message=\"AF-LINK-005 MUST NOT: expected declines (opens nothing); observed"))
+        #expect(xml.contains("<error type=\"target-error\" message=\"target error: timed out"))
+        #expect(xml.contains("<skipped message=\"needs a sandbox account\"/>"))
+        #expect(xml.contains("<property name=\"requirement.AF-LINK-005\" value=\"MUST NOT · Unlisted redirect_uri never opened · RFC6749 §4.1.2.1\"/>"))
+        #expect(xml.contains("Conformance/cases/app-link/demo/demo.case:10: AF-LINK-005 MUST NOT violated"))
+        #expect(xml.contains("name=\"app-link/demo/fail — Title of app-link/demo/fail\""))
+        #expect(xml.contains("time=\"0.012\""))
+    }
+
+    @Test("Text from a target cannot break out of the document or carry characters XML forbids")
+    func hostileText() {
+        let xml = JUnitReport(run: Fixtures.mixedRun()).render()
+        #expect(!xml.unicodeScalars.contains { $0.value == 1 })
+        #expect(xml.contains("bad \u{FFFD} bytes ]]&gt; &lt;/system-out&gt; &lt;x&gt;"))
+        #expect(xml.components(separatedBy: "</system-out>").count - 1 == 5)
+    }
+
+    @Test("The opt-in file attributes add file and line to each test case")
+    func fileAttributes() {
+        let xml = JUnitReport(run: Fixtures.mixedRun(), fileAttributes: true).render()
+        #expect(xml.contains("file=\"Conformance/cases/app-link/demo/demo.case\" line=\"10\""))
+    }
+
+    @Test("The report validates against the Jenkins xunit schema", .enabled(if: XMLLint.available))
+    func schema() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("junit-\(UUID().uuidString).xml").path
+        try JUnitReport(run: Fixtures.mixedRun()).render().write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try XMLLint.validate(path, schema: PackageRoot.junitSchema)
+        #expect(result.status == 0, "\(result.output)")
+    }
+}
+
+/// Runs `xmllint --schema` when it is installed (CI installs it; see .ci/run).
+enum XMLLint {
+    static var available: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") && FileManager.default.fileExists(atPath: PackageRoot.junitSchema)
+    }
+
+    static func validate(_ path: String, schema: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
+        process.arguments = ["--noout", "--schema", schema, path]
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,51 @@
+import AppFlipModel
+import AppFlipReporting
+import AppFlipTestSupport
+import Testing
+
+@Suite("Markdown report")
+struct MarkdownReportTests {
+    let markdown = MarkdownReport(run: Fixtures.mixedRun(), profiles: ["app-link"]).render()
+
+    @Test("The report matches the golden file (fixed clock and ordering)")
+    func golden() throws {
+        try Golden.check(markdown, against: "report.md")
+    }
+
+    @Test("The verdict comes first")
+    func verdictFirst() {
+        let lines = markdown.split(separator: "\n")
+        #expect(lines.count > 2)
+        #expect(lines[1].hasPrefix("**Verdict: ❌ NOT CONFORMANT**"))
+    }
+
+    @Test("The matrix lists every requirement, and says why an uncovered one is not covered")
+    func matrix() {
+        #expect(markdown.contains("| AF-LINK-005 | MUST NOT | Unlisted redirect\\_uri never opened | RFC6749 §4.1.2.1 | 4 | ❌ fail |"))
+        #expect(markdown.contains("| AF-LINK-021 | MUST | Consent names Google | AF-Ovw Design | 0 | not covered |"))
+        #expect(markdown.contains("- **AF-LINK-021** (MUST) Consent names Google: A user-interface requirement."))
+        #expect(markdown.contains("- **AF-LINK-005**: Allowlist first."))
+    }
+
+    @Test("Failures show expected versus observed, the case file and evidence")
+    func findings() {
+        #expect(markdown.contains("### ❌ `app-link/demo/fail`"))
+        #expect(markdown.contains("- Case file: `Conformance/cases/app-link/demo/demo.case:10` (scenario `consent`)"))
+        #expect(markdown.contains("  - Expected: declines (opens nothing)"))
+        #expect(markdown.contains("- Target error: timed out after 10 s"))
+    }
+
+    @Test("Target text cannot close a code fence, forge a table row or smuggle control characters")
+    func hostileText() {
+        #expect(markdown.contains("````text\nlink:"))
+        #expect(!markdown.unicodeScalars.contains { $0.value == 1 || $0.value == 0x202E })
+    }
+
+    @Test("Provenance names the version, case digest, seed, target and command")
+    func provenance() {
+        #expect(markdown.contains("| Suite version | 0.1.0 |"))
+        #expect(markdown.contains("| Seed | 42 |"))
+        #expect(markdown.contains("sha256 `\(String(repeating: "ab", count: 32))`"))
+        #expect(markdown.contains("appflip-conformance run --target reference"))
+    }
+}

@@ -1,0 +1,84 @@
+import AppFlipModel
+import AppFlipRunner
+import AppFlipTestSupport
+import Testing
+
+/// The proof that the suite catches defects: each broken handler has one defect, and the run names it.
+@Suite("Broken handlers are caught", .serialized)
+struct BrokenHandlerTests {
+    struct Defect: Sendable, CustomTestStringConvertible {
+        var name: String
+        var status: AppFlipModel.ExitStatus
+        /// A requirement that must appear in a failing (or, for SHOULD, warning) check.
+        var requirement: String
+        var testDescription: String { name }
+    }
+
+    static let defects: [Defect] = [
+        Defect(name: "lookalike-host", status: .nonConformant, requirement: "AF-LINK-005"),
+        Defect(name: "prefix-bundle", status: .nonConformant, requirement: "AF-LINK-005"),
+        Defect(name: "any-redirect", status: .nonConformant, requirement: "AF-LINK-005"),
+        Defect(name: "no-client-check", status: .nonConformant, requirement: "AF-LINK-003"),
+        Defect(name: "silent-bad-client", status: .nonConformant, requirement: "AF-LINK-018"),
+        Defect(name: "raw-state", status: .nonConformant, requirement: "AF-LINK-010"),
+        Defect(name: "reencodes-state", status: .nonConformant, requirement: "AF-LINK-010"),
+        Defect(name: "user-not-authorized", status: .nonConformant, requirement: "AF-LINK-013"),
+        Defect(name: "deny-as-cancelled", status: .nonConformant, requirement: "AF-LINK-014"),
+        Defect(name: "first-of-repeated", status: .nonConformant, requirement: "AF-LINK-007"),
+        Defect(name: "empty-code", status: .nonConformant, requirement: "AF-LINK-012"),
+        Defect(name: "no-universal-links", status: .conformant, requirement: "AF-LINK-019"),
+        Defect(name: "crash-long-state", status: .inconclusive, requirement: "AF-LINK-023"),
+        Defect(name: "garbage", status: .inconclusive, requirement: "AF-LINK-002"),
+    ]
+
+    @Test("The run's exit status and findings name the defect", arguments: defects)
+    func caught(_ defect: Defect) throws {
+        let target = SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", defect.name],
+                                      mode: .persistent)
+        let run = try SuiteRun.run(target, timeout: 5)
+        #expect(run.exitStatus == defect.status)
+        switch defect.status {
+        case .inconclusive:
+            let errored = run.results.filter { $0.verdict == .error }
+            #expect(!errored.isEmpty)
+            #expect(errored.contains { $0.conformanceCase.requirements.contains { $0.id == defect.requirement } })
+            #expect(run.count(.fail) == 0, "a target error must not be reported as a requirement failure")
+        case .conformant:
+            let warned = run.results.flatMap(\.findings).filter { $0.verdict == .warn }
+            #expect(warned.contains { $0.requirement.id == defect.requirement })
+        default:
+            let failed = run.results.flatMap(\.findings).filter { $0.verdict == .fail }
+            #expect(failed.contains { $0.requirement.id == defect.requirement },
+                    "failed requirements: \(Set(failed.map(\.requirement.id)).sorted())")
+        }
+    }
+
+    @Test("A handler that makes different legitimate choices passes every case")
+    func legitimateVariant() throws {
+        let target = SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "legitimate-variant"],
+                                      mode: .persistent)
+        let run = try SuiteRun.run(target)
+        #expect(run.exitStatus == .conformant)
+        let notPassing = run.results.filter { $0.verdict != .pass }
+        #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.findings.map(\.observed))" })")
+    }
+
+    @Test("A hanging handler makes every case an error, each within its time limit")
+    func hang() throws {
+        let (_, suite) = try SuiteRun.load()
+        let cases = Array(suite.cases.prefix(4))
+        let target = SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "hang"], mode: .oneShot)
+        let run = try SuiteRun.run(target, cases: cases, timeout: 0.5, jobs: 4)
+        #expect(run.exitStatus == .inconclusive)
+        #expect(run.results.allSatisfy { $0.verdict == .error && $0.duration < 1.5 })
+    }
+
+    @Test("The reference handler passes every case in both modes", arguments: SubprocessTarget.Mode.allCases)
+    func reference(_ mode: SubprocessTarget.Mode) throws {
+        let target = SubprocessTarget(executable: BuiltProducts.path("appflip-reference"), arguments: ["--client-id", "google-client"],
+                                      mode: mode)
+        let run = try SuiteRun.run(target)
+        #expect(run.exitStatus == .conformant)
+        #expect(run.count(.pass) == run.results.count, "\(run.results.filter { $0.verdict != .pass }.map(\.conformanceCase.id))")
+    }
+}

@@ -1,0 +1,129 @@
+import AppFlipModel
+import AppFlipRunner
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+@Suite("Subprocess target", .serialized)
+struct SubprocessTargetTests {
+    let reference = BuiltProducts.path("appflip-reference")
+    let broken = BuiltProducts.path("broken-handler")
+
+    private func request(_ id: String = "case/1") -> HandlerRequest {
+        let link = LinkRecipe.base.build(in: Template.Context(configuration: SuiteRun.configuration,
+                                                               generated: GeneratedValues(seed: 1, caseID: id)))
+        return HandlerRequest(id: id, link: link, scenario: .consent)
+    }
+
+    @Test("The reference executable answers in one-shot and in persistent mode", arguments: SubprocessTarget.Mode.allCases)
+    func referenceModes(_ mode: SubprocessTarget.Mode) {
+        let target = SubprocessTarget(executable: reference, arguments: ["--client-id", "google-client"], mode: mode)
+        let session = target.makeSession()
+        defer { session.close() }
+        for index in 0..<3 {
+            let exchange = session.exchange(request("case/\(index)"), timeout: 5)
+            #expect(exchange.failure == nil, "\(exchange.failure ?? "")")
+            #expect(exchange.answer?.action == .open)
+        }
+    }
+
+    @Test("A handler that never answers is an error within the timeout, and its process group is killed")
+    func hang() {
+        let target = SubprocessTarget(executable: broken, arguments: ["--defect", "hang"], mode: .persistent)
+        let session = target.makeSession()
+        defer { session.close() }
+        let started = Date()
+        let exchange = session.exchange(request(), timeout: 0.5)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(exchange.answer == nil)
+        #expect(exchange.failure?.contains("timed out after 0.5 s") == true, "\(exchange.failure ?? "")")
+        #expect(elapsed < 2.0, "took \(elapsed) s")
+        // The next request gets a fresh process (and times out again, rather than hanging forever).
+        #expect(session.exchange(request("case/2"), timeout: 0.3).failure?.contains("timed out") == true)
+    }
+
+    @Test("A crash is an error that names the signal, with stderr kept as evidence")
+    func crash() {
+        var request = request()
+        request.link += "&x=" + String(repeating: "A", count: 10) // keep the link valid
+        request.link = request.link.replacingOccurrences(of: "state=", with: "state=" + String(repeating: "S", count: 5000))
+        let target = SubprocessTarget(executable: broken, arguments: ["--defect", "crash-long-state"], mode: .oneShot)
+        let session = target.makeSession()
+        defer { session.close() }
+        let exchange = session.exchange(request, timeout: 5)
+        #expect(exchange.failure?.contains("SIGABRT") == true, "\(exchange.failure ?? "")")
+        #expect(exchange.log.contains("state too long"))
+    }
+
+    @Test("An answer that is not JSON is an error that says so, with the raw line as evidence")
+    func garbage() {
+        let target = SubprocessTarget(executable: broken, arguments: ["--defect", "garbage"], mode: .oneShot)
+        let session = target.makeSession()
+        defer { session.close() }
+        let exchange = session.exchange(request(), timeout: 5)
+        #expect(exchange.failure == "unusable answer: the answer line is not a JSON object")
+        #expect(exchange.rawAnswer.contains("this is not JSON"))
+    }
+
+    @Test("A program that exits without answering is an error with its exit status")
+    func exitsEarly() {
+        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", "echo oops >&2; exit 7"], mode: .oneShot)
+        let session = target.makeSession()
+        defer { session.close() }
+        let exchange = session.exchange(request(), timeout: 5)
+        #expect(exchange.failure?.contains("exited with status 7") == true, "\(exchange.failure ?? "")")
+        #expect(exchange.log.contains("oops"))
+    }
+
+    @Test("A missing executable is reported, not crashed on")
+    func missingExecutable() {
+        #expect(SubprocessTarget.resolve("definitely-not-a-command-\(UUID().uuidString)") == nil)
+        #expect(SubprocessTarget.resolve("/") == nil)
+        #expect(SubprocessTarget.resolve("sh") != nil)
+    }
+
+    @Test("The handler gets a minimal environment")
+    func environment() {
+        let environment = SubprocessTarget.minimalEnvironment(from: ["PATH": "/bin", "SECRET_TOKEN": "x", "HOME": "/h"])
+        #expect(environment == ["PATH=/bin", "HOME=/h"])
+    }
+}
+
+@Suite("Answer parser")
+struct AnswerParserTests {
+    private func parse(_ line: String, id: String = "a") -> Result<HandlerAnswer, AnswerParser.AnswerError> {
+        AnswerParser.parse(Array(line.utf8), expectedID: id)
+    }
+
+    @Test("Well-formed answers parse, unknown fields ignored")
+    func valid() throws {
+        let open = try parse(#"{"id":"a","action":"open","url":"https://x/?code=1","universal_links_only":true,"extra":[1]}"#).get()
+        #expect(open == HandlerAnswer(action: .open, url: "https://x/?code=1", universalLinksOnly: true))
+        #expect(try parse(#"{"id":"a","action":"decline"}"#).get() == HandlerAnswer(action: .decline))
+    }
+
+    @Test("Every contract violation is a precise error", arguments: [
+        (#"{"id":"b","action":"decline"}"#, "not for the request sent"),
+        (#"{"action":"decline"}"#, "no string \"id\""),
+        (#"{"id":"a","action":"close"}"#, "the contract allows"),
+        (#"{"id":"a","action":"open"}"#, "needs a non-empty string \"url\""),
+        (#"{"id":"a","action":"open","url":"u","universal_links_only":1}"#, "must be true or false"),
+        (#"["id"]"#, "not a JSON object"),
+    ])
+    func invalid(_ line: String, _ message: String) {
+        guard case .failure(let error) = parse(line) else {
+            Issue.record("parsed \(line)")
+            return
+        }
+        #expect(error.message.contains(message), "\(error.message)")
+    }
+
+    @Test("Invalid UTF-8 is an error, not a crash")
+    func invalidUTF8() {
+        guard case .failure(let error) = AnswerParser.parse([0x7B, 0xFF, 0x7D], expectedID: "a") else {
+            Issue.record("parsed invalid UTF-8")
+            return
+        }
+        #expect(error.message.contains("UTF-8"))
+    }
+}

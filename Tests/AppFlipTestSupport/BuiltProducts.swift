@@ -1,0 +1,20 @@
+import Foundation
+
+/// Finds executables that SwiftPM built next to the test bundle (`appflip-reference`, `broken-handler`).
+public enum BuiltProducts {
+    /// The directory holding the build's products.
+    public static var directory: URL {
+        #if os(macOS)
+        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        return executable.deletingLastPathComponent()
+    }
+
+    /// The absolute path of a built executable product.
+    public static func path(_ name: String) -> String {
+        directory.appendingPathComponent(name).path
+    }
+}

@@ -1,0 +1,30 @@
+import AppFlipCLI
+import AppFlipModel
+import AppFlipRunner
+import Foundation
+
+/// Runs the project's own cases through the library, as the command does, for end-to-end tests.
+public enum SuiteRun {
+    /// The catalog and every case in `Conformance/`.
+    public static func load() throws -> (Catalog, CaseSuite) {
+        let catalog = try CatalogLoader.load(path: PackageRoot.catalog)
+        let suite = try CaseLoader.load(from: PackageRoot.cases, catalog: catalog)
+        return (catalog, suite)
+    }
+
+    /// The configuration the reference and the broken handlers expect.
+    public static let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "google-client", seed: 7)
+
+    /// Runs `cases` (default: all) against `target`.
+    public static func run(_ target: any LinkHandlerTarget, cases selected: [ConformanceCase]? = nil, timeout: Double = 5,
+                           jobs: Int = 2) throws -> RunResult {
+        let (catalog, suite) = try load()
+        let cases = selected ?? suite.cases
+        let runner = Runner(configuration: configuration, timeout: timeout, jobs: jobs)
+        let results = runner.run(cases, on: target)
+        let provenance = Provenance(suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count,
+                                    seed: configuration.seed, target: target.description, mode: "test", jobs: jobs, filter: nil,
+                                    startedAt: "2026-01-01T00:00:00Z", duration: 0, command: "swift test")
+        return RunResult(results: results, catalog: catalog, provenance: provenance)
+    }
+}

@@ -45,7 +45,7 @@ enum Usage {
         """
 
     static let lint = """
-        usage: appflip-conformance lint [PATH] [--catalog PATH]
+        usage: appflip-conformance lint [PATH] [--catalog PATH] [--filter PATTERN]...
 
         Checks case files (default: Conformance/cases) against the format and the requirement catalog.
         Prints every diagnostic as `file:line:column: error: message` and exits 2 if there is any.

@@ -6,10 +6,13 @@ public struct MarkdownReport: Sendable {
     public var run: RunResult
     /// The profiles this run covered; the matrix lists their requirements.
     public var profiles: [String]
+    /// When true, times and the start timestamp are left out, so the same inputs give the same bytes.
+    public var reproducible: Bool
 
-    public init(run: RunResult, profiles: [String]) {
+    public init(run: RunResult, profiles: [String], reproducible: Bool = false) {
         self.run = run
         self.profiles = profiles
+        self.reproducible = reproducible
     }
 
     public func render() -> String {
@@ -150,9 +153,10 @@ public struct MarkdownReport: Sendable {
             ("Mode", provenance.mode),
             ("Jobs", String(provenance.jobs)),
             ("Filter", provenance.filter ?? "(none)"),
+        ] + (reproducible ? [] : [
             ("Started (UTC)", provenance.startedAt),
             ("Wall time", ReportFormatting.seconds(provenance.duration) + " s"),
-        ]
+        ])
         for (name, value) in rows {
             text += "| \(name) | \(name == "Case files" ? value : MarkdownText.inline(value)) |\n"
         }
@@ -164,7 +168,7 @@ public struct MarkdownReport: Sendable {
         var text = "## All cases\n\n| Case | Verdict | Requirements | Time (s) |\n| --- | --- | --- | ---: |\n"
         for result in run.results {
             text += "| `\(result.conformanceCase.id)` | \(Self.icons[result.verdict] ?? "") \(result.verdict.rawValue) | "
-            text += "\(ReportFormatting.requirementList(result.conformanceCase)) | \(ReportFormatting.seconds(result.duration)) |\n"
+            text += "\(ReportFormatting.requirementList(result.conformanceCase)) | \(ReportFormatting.seconds(reproducible ? 0 : result.duration)) |\n"
         }
         return text
     }

@@ -22,7 +22,8 @@ let defects: [String: String] = [
     "crash-long-state": "crashes (SIGABRT) on a state longer than 4096 characters",
     "hang": "never answers",
     "garbage": "answers with a line that is not JSON",
-    // Not a defect: every choice below is legitimate, so this handler must pass every case.
+    // Fixtures, not defects for the link profile: this handler must pass every case.
+    "fixed-code": "the reference, but every code is the same fixed value, so reports can be compared byte for byte",
     "legitimate-variant": "state first, '+' for spaces, lower-case hex, no error_description, invalid_request for a missing scope",
 ]
 
@@ -68,6 +69,8 @@ case "first-of-repeated":
     handler.rejectsRepeatedParameters = false
 case "empty-code":
     handler.mintCode = { "" }
+case "fixed-code":
+    handler.mintCode = { "fixed-test-code-0001" }
 case "no-universal-links":
     handler.universalLinksOnly = false
 case "legitimate-variant":

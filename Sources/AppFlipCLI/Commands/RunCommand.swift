@@ -66,10 +66,12 @@ enum RunCommand {
         let run = RunResult(results: results, catalog: catalog, provenance: provenance, incomplete: results.count < cases.count)
         let junitPath = options.reports + "/junit.xml"
         let markdownPath = options.reports + "/report.md"
+        let writing = Date()
         do {
             try AtomicFile.write(JUnitReport(run: run, reproducible: options.reproducible, fileAttributes: options.fileAttributes).render(),
                                  to: junitPath)
-            try AtomicFile.write(MarkdownReport(run: run, profiles: Array(Set(cases.map(\.profile.rawValue))).sorted()).render(),
+            try AtomicFile.write(MarkdownReport(run: run, profiles: Array(Set(cases.map(\.profile.rawValue))).sorted(),
+                                                reproducible: options.reproducible).render(),
                                  to: markdownPath)
         } catch {
             console.err("error: cannot write reports to \(options.reports): \(error.localizedDescription)")
@@ -84,7 +86,9 @@ enum RunCommand {
         case .usage: word = "invalid"
         }
         console.out("\(results.count) cases: \(counts) — \(word) (exit \(run.exitStatus.rawValue))")
-        console.out("reports: \(junitPath), \(markdownPath) (wall time \(String(format: "%.2f", provenance.duration)) s)")
+        let writeMilliseconds = Date().timeIntervalSince(writing) * 1000
+        console.out("reports: \(junitPath), \(markdownPath) (written in \(String(format: "%.1f", writeMilliseconds)) ms; "
+                    + "cases ran in \(String(format: "%.2f", provenance.duration)) s)")
         return run.exitStatus.rawValue
     }
 

@@ -33,3 +33,31 @@ enum SuiteLoading {
         console.err("\(errors) error\(errors == 1 ? "" : "s")")
     }
 }
+
+extension SuiteLoading {
+    enum Inspection {
+        case loaded(Catalog, CaseSuite, CaseFilter)
+        case exit(Int32)
+    }
+
+    /// Reads `[PATH] [--catalog PATH] [--filter PATTERN]...` for the commands that only look at the cases
+    /// (`lint`, `list`), prints help or errors, and loads the suite.
+    static func loadForInspection(_ arguments: [String], usage: String, console: Console) -> Inspection {
+        do {
+            let parsed = try Arguments(arguments, valueOptions: ["--catalog", "--filter"], flagOptions: ["-h", "--help"])
+            if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
+                console.out(usage)
+                return .exit(0)
+            }
+            guard parsed.positionals.count <= 1, !parsed.hasSeparator else {
+                return .exit(Command.usageError("this command takes at most one PATH", usage: usage, console: console))
+            }
+            guard let (catalog, suite) = load(cases: parsed.positionals.first, catalog: try parsed.value("--catalog"), console: console) else {
+                return .exit(ExitStatus.usage.rawValue)
+            }
+            return .loaded(catalog, suite, CaseFilter(patterns: parsed.values("--filter")))
+        } catch {
+            return .exit(Command.usageError(error.message, usage: usage, console: console))
+        }
+    }
+}

@@ -61,7 +61,8 @@ public struct CaseLoader {
                 continue
             }
             let bytes = [UInt8](data)
-            hasher.update(Array(file.utf8) + [0])
+            // Paths relative to the cases root, so the digest does not depend on where the checkout is.
+            hasher.update(Array(relativePath(of: file, to: base).utf8) + [0])
             hasher.update(bytes)
             cases += loader.load(bytes: bytes, file: file, group: group(of: file, relativeTo: base))
             if cases.count > maximumCases {
@@ -85,6 +86,13 @@ public struct CaseLoader {
             }
         }
         return files.sorted()
+    }
+
+    static func relativePath(of file: String, to base: String) -> String {
+        let standardFile = (file as NSString).standardizingPath
+        let standardBase = (base as NSString).standardizingPath
+        return standardFile.hasPrefix(standardBase + "/") ? String(standardFile.dropFirst(standardBase.count + 1))
+            : (standardFile as NSString).lastPathComponent
     }
 
     static func group(of file: String, relativeTo base: String) -> String {

@@ -27,6 +27,7 @@ public struct Runner: Sendable {
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
         let results = Locked<[CaseResult?]>(Array(repeating: nil, count: cases.count))
         let next = Locked(0)
+        let reporting = Locked(())
         let group = DispatchGroup()
         let runner = self
         for _ in 0..<min(jobs, max(cases.count, 1)) {
@@ -45,7 +46,7 @@ public struct Runner: Sendable {
                     guard index < cases.count else { return }
                     let result = runner.run(cases[index], session: session)
                     results.withLock { $0[index] = result }
-                    progress(result)
+                    reporting.withLock { _ in progress(result) }
                 }
             }
             thread.stackSize = 8 << 20

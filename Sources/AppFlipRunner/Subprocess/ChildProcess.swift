@@ -1,11 +1,6 @@
+// Foundation re-exports the C library (Glibc on Linux, Darwin on macOS); the calls used here exist on both.
+// Where the two differ, the difference lives in Platform.swift.
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A handler process in its own process group, with non-blocking pipes and bounded buffers.
 ///
@@ -97,7 +92,7 @@ final class ChildProcess {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { buffer in
-                Glibc_write(stdinFD, buffer.baseAddress, buffer.count)
+                cWrite(stdinFD, buffer.baseAddress, buffer.count)
             }
             if written > 0 {
                 offset += written
@@ -108,6 +103,12 @@ final class ChildProcess {
             guard pollOnce(wantWrite: true, deadline: deadline) else { return false }
         }
         return true
+    }
+
+    /// Starts a fresh stderr excerpt (a persistent handler's log is kept per request, not per process).
+    func resetStderr() {
+        stderr.removeAll(keepingCapacity: true)
+        stderrDropped = 0
     }
 
     func closeStdin() {
@@ -148,16 +149,16 @@ final class ChildProcess {
     /// Ends the whole process group: SIGTERM, a short grace, then SIGKILL; then reaps.
     func kill() {
         guard exit == nil else {
-            _ = Glibc_kill(-pid, SIGKILL)
+            _ = cKill(-pid, SIGKILL)
             return
         }
-        _ = Glibc_kill(-pid, SIGTERM)
+        _ = cKill(-pid, SIGTERM)
         let graceEnd = Platform.monotonicSeconds() + 0.2
         while Platform.monotonicSeconds() < graceEnd {
             if reap() { break }
             usleep(5_000)
         }
-        _ = Glibc_kill(-pid, SIGKILL)
+        _ = cKill(-pid, SIGKILL)
         while exit == nil {
             var status: Int32 = 0
             let result = waitpid(pid, &status, 0)
@@ -210,7 +211,7 @@ final class ChildProcess {
         guard isStdout ? stdoutOpen : stderrOpen else { return }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { cRead(fd, $0.baseAddress, $0.count) }
             if count > 0 {
                 if isStdout {
                     pending += buffer[..<count]
@@ -232,15 +233,15 @@ final class ChildProcess {
     }
 }
 
-// Unqualified `read`, `write` and `kill` collide with methods of this class.
-@inline(__always) private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+// Unqualified `read`, `write` and `kill` collide with methods of this class; these name the C functions.
+@inline(__always) private func cRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buffer, count)
 }
 
-@inline(__always) private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+@inline(__always) private func cWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     write(fd, buffer, count)
 }
 
-@inline(__always) private func Glibc_kill(_ pid: pid_t, _ signal: Int32) -> Int32 {
+@inline(__always) private func cKill(_ pid: pid_t, _ signal: Int32) -> Int32 {
     kill(pid, signal)
 }

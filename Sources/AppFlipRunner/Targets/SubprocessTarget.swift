@@ -100,7 +100,7 @@ final class SubprocessSession: LinkHandlerSession {
             }
             process = child
         }
-        let stderrBefore = child.stderr.count
+        child.resetStderr()
         var outcome = exchange(request, with: child, deadline: deadline, timeout: timeout)
         if target.mode == .oneShot || outcome.failure != nil {
             if outcome.failure == nil {
@@ -109,7 +109,7 @@ final class SubprocessSession: LinkHandlerSession {
             child.kill()
             process = nil
         }
-        outcome.log = log(of: child, from: target.mode == .persistent ? stderrBefore : 0)
+        outcome.log = log(of: child)
         return outcome
     }
 
@@ -149,9 +149,8 @@ final class SubprocessSession: LinkHandlerSession {
         child.exit.map { " (the process \($0.description))" } ?? ""
     }
 
-    private func log(of child: ChildProcess, from start: Int) -> String {
-        let bytes = child.stderr.count > start ? Array(child.stderr[start...]) : []
-        var text = String(decoding: bytes, as: UTF8.self)
+    private func log(of child: ChildProcess) -> String {
+        var text = String(decoding: child.stderr, as: UTF8.self)
         if child.stderrDropped > 0 { text += "\n… [stderr truncated: \(child.stderrDropped) more bytes]" }
         return text
     }

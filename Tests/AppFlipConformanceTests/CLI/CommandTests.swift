@@ -88,6 +88,26 @@ struct CommandTests {
         #expect(byRequirement.out.split(separator: "\n").count == 2)
     }
 
+    @Test("Two runs with the same inputs and seed write byte-identical reports when --reproducible is given")
+    func deterministicReports() throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("repro-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        var outputs: [[String]] = []
+        for _ in 0..<2 {
+            // The answers must be the same too: the reference mints random codes, this fixture a fixed one.
+            let result = run(["run", "--reproducible", "--seed", "99", "--jobs", "2", "--reports", reports, "--mode", "persistent",
+                              "--link", "https://app.example/flip", "--client-id", "google-client"] + paths
+                             + ["--", BuiltProducts.path("broken-handler"), "--defect", "fixed-code"])
+            #expect(result.status == 0, "\(result.err)")
+            outputs.append(try ["junit.xml", "report.md"].map { try String(contentsOfFile: reports + "/" + $0, encoding: .utf8) })
+        }
+        for (first, second) in zip(outputs[0], outputs[1]) where first != second {
+            let difference = zip(first.split(separator: "\n"), second.split(separator: "\n")).first { $0.0 != $0.1 }
+            Issue.record("reports differ: \(String(describing: difference))")
+        }
+        #expect(outputs[0].first?.contains("timestamp=") == false)
+    }
+
     @Test("A run against a handler writes both reports, and a filter that matches nothing is exit 2")
     func runWritesReports() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)").path

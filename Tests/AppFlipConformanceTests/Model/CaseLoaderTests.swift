@@ -124,6 +124,15 @@ struct CaseLoaderTests {
         #expect(suite.digest.count == 64)
     }
 
+    @Test("The case digest does not depend on how the cases path is spelled")
+    func digestIsPathIndependent() throws {
+        let catalog = try CatalogLoader.load(path: PackageRoot.catalog)
+        let plain = try CaseLoader.load(from: PackageRoot.cases, catalog: catalog)
+        let roundabout = try CaseLoader.load(from: PackageRoot.url.appendingPathComponent("Conformance/cases/../cases/").path, catalog: catalog)
+        #expect(plain.digest == roundabout.digest)
+        #expect(plain.cases.map(\.group) == roundabout.cases.map(\.group))
+    }
+
     @Test("Every observable app-link requirement in the catalog has at least one case")
     func coverage() throws {
         let (catalog, suite) = try SuiteRun.load()

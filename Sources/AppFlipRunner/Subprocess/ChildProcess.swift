@@ -135,13 +135,14 @@ final class ChildProcess {
     /// Waits for stderr to close and the process to exit, up to `deadline`. True when it exited.
     func waitForExit(deadline: Double) -> Bool {
         while true {
-            if reap() { 
+            if reap() {
                 // Collect what is left in stderr without waiting for grandchildren that hold it open.
                 drain(stderrFD, isStdout: false)
                 return true
             }
             if !pollOnce(wantWrite: false, deadline: deadline, maxWait: 0.02) {
                 if Platform.monotonicSeconds() >= deadline { return reap() }
+                usleep(10_000)  // poll itself failed: do not spin
             }
         }
     }

@@ -70,7 +70,7 @@ struct BrokenHandlerTests {
         let target = SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "hang"], mode: .oneShot)
         let run = try SuiteRun.run(target, cases: cases, timeout: 0.5, jobs: 4)
         #expect(run.exitStatus == .inconclusive)
-        #expect(run.results.allSatisfy { $0.verdict == .error && $0.duration < 1.5 })
+        #expect(run.results.allSatisfy { $0.verdict == .error && $0.duration < 3.0 })  // 0.5 s limit plus margin
     }
 
     @Test("The reference handler passes every case in both modes", arguments: SubprocessTarget.Mode.allCases)

@@ -11,21 +11,25 @@ let package = Package(
     ],
     targets: [
         // Layers, one direction: syntax -> model -> (runner + targets) and (reporting) -> command line.
+        // AppFlipSystem (OS calls) and AppFlipHTTP (the wire) sit below the runner and the reference server.
         .target(name: "AppFlipSyntax"),
+        .target(name: "AppFlipSystem"),
+        .target(name: "AppFlipHTTP", dependencies: ["AppFlipSystem"]),
         .target(name: "AppFlipModel", dependencies: ["AppFlipSyntax"]),
-        .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference"]),
+        .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP"]),
         .target(name: "AppFlipReporting", dependencies: ["AppFlipModel"]),
         .target(name: "AppFlipReference"),
+        .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP"]),
         .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReporting", "AppFlipReference"]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
-        .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference"]),
+        .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer"]),
 
         // Test support and the deliberately broken handlers live under Tests/.
-        .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI"], path: "Tests/AppFlipTestSupport"),
+        .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
         .testTarget(
             name: "AppFlipConformanceTests",
-            dependencies: ["AppFlipTestSupport", "broken-handler", "appflip-reference"],
+            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "broken-handler", "appflip-reference"],
             path: "Tests/AppFlipConformanceTests",
             exclude: ["Golden"]
         ),

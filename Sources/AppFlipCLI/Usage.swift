@@ -16,18 +16,21 @@ enum Usage {
     static let run = """
         usage: appflip-conformance run --target reference [options]
                appflip-conformance run --link URL --client-id ID [options] -- HANDLER [HANDLER-ARGS...]
+               appflip-conformance run --link URL --client-id ID --handler-url URL [options]
 
         The handler command after `--` is started directly (never through a shell) and speaks the JSON Lines
         adapter contract described in README.md.
 
         target:
           --target reference      run against the built-in reference handler
-          --link URL              the partner's App Flip universal link, without a query (required with --)
-          --client-id ID          the client ID registered for Google (required with --)
+          --handler-url URL       POST each request to this http:// URL and read the answer from the response
+          --link URL              the partner's App Flip universal link, without a query (required for your handler)
+          --client-id ID          the client ID registered for Google (required for your handler)
           --scope SCOPE           the scope the valid link requests (default: devices)
           --redirect-uri URI      the flip URI the valid link carries; one of the twelve allowed
                                   (default: https://oauth-redirect.googleusercontent.com/a/com.google.OPA)
-          --mode MODE             one-shot (default: a fresh process per case) or persistent (one per worker)
+          --mode MODE             one-shot (default: a fresh process per case) or persistent (one per worker);
+                                  for a handler command only
           --timeout SECONDS       time a handler has to answer one case (default: 10)
 
         run:

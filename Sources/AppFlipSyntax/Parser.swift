@@ -105,10 +105,8 @@ public struct Parser {
 
     private mutating func split(_ text: String) {
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for lineText in SourceLines.split(text) {
             number += 1
-            var lineText = String(raw)
-            if lineText.hasSuffix("\r") { lineText.removeLast() }
             let characters = Array(lineText)
             var indent = 0
             while indent < characters.count, characters[indent] == " " { indent += 1 }

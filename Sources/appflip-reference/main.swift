@@ -1,11 +1,59 @@
+import AppFlipHTTP
 import AppFlipReference
+import AppFlipReferenceServer
 import Foundation
 
-switch ReferenceArguments.parse(Array(CommandLine.arguments.dropFirst())) {
-case .success(let clientID):
-    exit(AdapterLoop.serve(LinkHandler(clientID: clientID)))
-case .failure(let error):
-    let text = (error.message.isEmpty ? "" : "error: \(error.message)\n") + ReferenceArguments.usage + "\n"
-    try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
-    exit(error.message.isEmpty ? 0 : 2)
+var arguments = Array(CommandLine.arguments.dropFirst())
+let serving = arguments.first == "serve"
+if serving { arguments.removeFirst() }
+
+let usage = """
+    \(ReferenceArguments.usage)
+
+    usage: appflip-reference serve [--client-id ID] [--host 127.0.0.1] [--port 8080]
+
+    Serves the same handler over HTTP: POST \(ReferenceServer.linkHandlerPath) with the JSON request; the body of a
+    200 answer is the JSON answer. Prints "listening on http://HOST:PORT" once ready (--port 0 picks a free port).
+    """
+
+func fail(_ message: String) -> Never {
+    try? FileHandle.standardError.write(contentsOf: Data("error: \(message)\n\n\(usage)\n".utf8))
+    exit(2)
+}
+
+if !serving {
+    switch ReferenceArguments.parse(arguments) {
+    case .success(let clientID):
+        exit(AdapterLoop.serve(LinkHandler(clientID: clientID)))
+    case .failure(let error):
+        if error.message.isEmpty {
+            try? FileHandle.standardOutput.write(contentsOf: Data((usage + "\n").utf8))
+            exit(0)
+        }
+        fail(error.message)
+    }
+}
+
+var clientID = ReferenceArguments.defaultClientID
+var host = "127.0.0.1"
+var port = 8080
+while !arguments.isEmpty {
+    let name = arguments.removeFirst()
+    guard !arguments.isEmpty else { fail("\(name) needs a value") }
+    let value = arguments.removeFirst()
+    switch name {
+    case "--client-id": clientID = value
+    case "--host": host = value
+    case "--port":
+        guard let number = Int(value), (0...65_535).contains(number) else { fail("--port takes 0 to 65535") }
+        port = number
+    default: fail("unknown argument '\(name)'")
+    }
+}
+do {
+    let server = try HTTPServer(host: host, port: port, handler: ReferenceServer.handler(clientID: clientID))
+    try? FileHandle.standardOutput.write(contentsOf: Data("listening on http://\(host):\(server.port)\n".utf8))
+    server.run()
+} catch {
+    fail("cannot listen on \(host):\(port): \(error)")
 }

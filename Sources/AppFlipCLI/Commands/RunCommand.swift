@@ -25,7 +25,7 @@ enum RunCommand {
         do {
             let parsed = try Arguments(
                 arguments,
-                valueOptions: ["--target", "--link", "--client-id", "--scope", "--redirect-uri", "--mode", "--timeout",
+                valueOptions: ["--target", "--handler-url", "--link", "--client-id", "--scope", "--redirect-uri", "--mode", "--timeout",
                                "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports"],
                 flagOptions: ["--reproducible", "--junit-file-attributes", "-h", "--help"])
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
@@ -130,7 +130,20 @@ enum RunCommand {
 
         let target: any LinkHandlerTarget
         let configuration: RunConfiguration
-        if let targetName = try parsed.value("--target") {
+        if let url = try parsed.value("--handler-url") {
+            guard try parsed.value("--target") == nil, !parsed.hasSeparator else {
+                throw Arguments.UsageError(message: "--handler-url cannot be combined with --target or a handler command after '--'")
+            }
+            guard let http = HTTPLinkHandlerTarget(url: url) else {
+                throw Arguments.UsageError(message: "--handler-url must be an absolute http:// URL without userinfo, e.g. http://127.0.0.1:8080/link-handler")
+            }
+            guard http.origin.scheme == "http" else {
+                throw Arguments.UsageError(message: "--handler-url: \(http.origin.scheme):// is not supported by this version; use http:// (see README, \"HTTP targets\")")
+            }
+            let (link, clientID) = try linkAndClient(parsed)
+            target = http
+            configuration = RunConfiguration(link: link, clientID: clientID, scope: scope, redirectURI: redirectURI, seed: seed)
+        } else if let targetName = try parsed.value("--target") {
             guard targetName == "reference" else {
                 throw Arguments.UsageError(message: "--target takes 'reference'; for your own handler give --link, --client-id and the command after '--'")
             }
@@ -147,15 +160,9 @@ enum RunCommand {
                                              scope: scope, redirectURI: redirectURI, seed: seed)
         } else {
             guard parsed.hasSeparator, let program = parsed.command.first else {
-                throw Arguments.UsageError(message: "give --target reference, or the handler command after '--'")
+                throw Arguments.UsageError(message: "give --target reference, --handler-url URL, or the handler command after '--'")
             }
-            guard let link = try parsed.value("--link") else { throw Arguments.UsageError(message: "--link URL is required with a handler command") }
-            guard let clientID = try parsed.value("--client-id") else {
-                throw Arguments.UsageError(message: "--client-id ID is required with a handler command")
-            }
-            guard link.hasPrefix("https://"), link.count > 8, !link.contains("?"), !link.contains("#") else {
-                throw Arguments.UsageError(message: "--link must be the https universal link without a query or fragment, e.g. https://app.example/flip")
-            }
+            let (link, clientID) = try linkAndClient(parsed)
             guard let executable = SubprocessTarget.resolve(program) else {
                 throw Arguments.UsageError(message: "cannot find the handler executable '\(program)' (not found, not a file, or not executable)")
             }
@@ -167,6 +174,18 @@ enum RunCommand {
                        cases: try parsed.value("--cases"), catalog: try parsed.value("--catalog"), filters: parsed.values("--filter"),
                        reports: try parsed.value("--reports") ?? "Reports", reproducible: parsed.flags.contains("--reproducible"),
                        fileAttributes: parsed.flags.contains("--junit-file-attributes"))
+    }
+
+    /// `--link` and `--client-id`, required for a partner's handler.
+    private static func linkAndClient(_ parsed: Arguments) throws(Arguments.UsageError) -> (String, String) {
+        guard let link = try parsed.value("--link") else { throw Arguments.UsageError(message: "--link URL is required for your handler") }
+        guard let clientID = try parsed.value("--client-id") else {
+            throw Arguments.UsageError(message: "--client-id ID is required for your handler")
+        }
+        guard link.hasPrefix("https://"), link.count > 8, !link.contains("?"), !link.contains("#") else {
+            throw Arguments.UsageError(message: "--link must be the https universal link without a query or fragment, e.g. https://app.example/flip")
+        }
+        return (link, clientID)
     }
 
     private static func number(_ name: String, _ parsed: Arguments, default fallback: Double,

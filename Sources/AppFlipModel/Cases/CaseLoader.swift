@@ -110,8 +110,7 @@ public struct CaseLoader {
 
     /// Parses and validates one file's bytes; diagnostics accumulate in the loader.
     public mutating func load(bytes: [UInt8], file: String, group: String) -> [ConformanceCase] {
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        sources[file] = lines.map { $0.hasSuffix("\r") ? String($0.dropLast()) : String($0) }
+        sources[file] = SourceLines.split(String(decoding: bytes, as: UTF8.self))
         let table = sources
         reader = NodeReader(diagnostics: reader.diagnostics, lineText: { location in
             guard let fileLines = table[location.file], location.line >= 1, location.line <= fileLines.count else { return "" }

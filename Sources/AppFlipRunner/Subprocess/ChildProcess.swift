@@ -1,5 +1,6 @@
 // Foundation re-exports the C library (Glibc on Linux, Darwin on macOS); the calls used here exist on both.
 // Where the two differ, the difference lives in Platform.swift.
+import AppFlipSystem
 import Foundation
 
 /// A handler process in its own process group, with non-blocking pipes and bounded buffers.

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipSystem
 import Foundation
 
 /// A link handler run as a subprocess speaking the JSON Lines adapter contract. Never started through a shell.

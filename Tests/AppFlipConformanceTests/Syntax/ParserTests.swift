@@ -49,6 +49,15 @@ struct ParserTests {
         #expect(text(checks.items.last) == "plain item")
     }
 
+    @Test("CR LF line endings parse like LF, with the same line numbers")
+    func crlf() throws {
+        let root = try #require(mapping(try parse("a: 1\r\nb:\r\n  c: two words\r\n")))
+        #expect(text(root["a"]) == "1")
+        let inner = try #require(root["b"].flatMap(mapping))
+        #expect(text(inner["c"]) == "two words")
+        #expect(inner.entries.first?.key.location.line == 3)
+    }
+
     @Test("Block strings keep lines and honour chomping")
     func blockStrings() throws {
         let root = try #require(mapping(try parse("a: |\n  one\n    two\n\n  three\nb: |-\n  x\nc: |+\n  y\n")))

@@ -7,12 +7,13 @@ import Musl
 import Darwin
 #endif
 
-enum Platform {
+/// The operating-system calls whose spelling differs between Linux (Glibc) and macOS (Darwin).
+public enum Platform {
     /// A pipe whose two ends are close-on-exec, so no other child inherits them.
     ///
     /// `pipe2` is not visible from Swift's Glibc module, so the flag is set right after `pipe`; callers hold
-    /// `ChildProcess.spawnLock` across pipe creation and spawn, so no concurrent spawn can inherit the ends.
-    static func makePipe() -> (read: Int32, write: Int32)? {
+    /// `ChildProcess.spawnLock` (AppFlipRunner) across pipe creation and spawn, so no concurrent spawn can inherit the ends.
+    public static func makePipe() -> (read: Int32, write: Int32)? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -20,7 +21,7 @@ enum Platform {
     }
 
     /// Spawns `argv` in a new process group with the given standard streams. Returns the pid or an errno.
-    static func spawn(path: String, argv: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32)
+    public static func spawn(path: String, argv: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32)
         -> Result<pid_t, SpawnFailure> {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
@@ -63,26 +64,54 @@ enum Platform {
         return status == 0 ? .success(pid) : .failure(SpawnFailure(errno: status))
     }
 
-    struct SpawnFailure: Error {
-        var errno: Int32
-        var message: String { String(cString: strerror(errno)) }
+    public struct SpawnFailure: Error {
+        public var errno: Int32
+        public var message: String { String(cString: strerror(errno)) }
     }
 
     /// Writing to a handler that has exited must be an error result, not a signal that kills the suite.
-    static func ignoreSIGPIPE() {
+    public static func ignoreSIGPIPE() {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
-    static func monotonicSeconds() -> Double {
+    public static func monotonicSeconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    static func signalName(_ number: Int32) -> String {
+    public static func signalName(_ number: Int32) -> String {
         let names: [Int32: String] = [SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
                                       SIGILL: "SIGILL", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP",
                                       SIGINT: "SIGINT", SIGPIPE: "SIGPIPE", SIGHUP: "SIGHUP"]
         return names[number] ?? "signal \(number)"
+    }
+
+    // MARK: Sockets
+
+    /// `SOCK_STREAM` as `socket(2)` and `getaddrinfo(3)` take it.
+    public static var streamSocketType: Int32 {
+        #if canImport(Darwin)
+        SOCK_STREAM
+        #else
+        Int32(SOCK_STREAM.rawValue)
+        #endif
+    }
+
+    /// Flags for `send(2)` so a peer that closed its end gives EPIPE, not SIGPIPE.
+    public static var sendFlags: Int32 {
+        #if canImport(Darwin)
+        0
+        #else
+        Int32(MSG_NOSIGNAL)
+        #endif
+    }
+
+    /// Per-socket SIGPIPE suppression where `send` has no flag for it.
+    public static func suppressSIGPIPE(on fd: Int32) {
+        #if canImport(Darwin)
+        var on: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
     }
 }

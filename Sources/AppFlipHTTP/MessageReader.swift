@@ -1,0 +1,223 @@
+import Foundation
+import AppFlipSystem
+
+/// Reads HTTP/1.1 messages from a byte stream within limits, for both the client and the server.
+struct MessageReader {
+    typealias Source = () throws(SocketError) -> [UInt8]
+
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private(set) var sawEnd = false
+    let limits: HTTPLimits
+
+    init(limits: HTTPLimits) {
+        self.limits = limits
+    }
+
+    struct Head {
+        var startLine: String
+        var headers: HTTPHeaders
+    }
+
+    private var available: Int { buffer.count - start }
+
+    /// Appends the next chunk from `source`; false at end of stream.
+    private mutating func fill(_ source: Source) throws(SocketError) -> Bool {
+        if sawEnd { return false }
+        let chunk = try source()
+        if chunk.isEmpty {
+            sawEnd = true
+            return false
+        }
+        if start > 65_536, start > buffer.count / 2 {
+            buffer.removeSubrange(..<start)
+            start = 0
+        }
+        buffer += chunk
+        return true
+    }
+
+    private mutating func take(_ count: Int) -> ArraySlice<UInt8> {
+        let slice = buffer[start..<(start + count)]
+        start += count
+        return slice
+    }
+
+    /// Reads a start line and headers. Nil when the stream ended cleanly before the first byte.
+    mutating func readHead(_ source: Source) throws -> Head? {
+        var scanFrom = start
+        while true {
+            if let end = headEnd(from: scanFrom) {
+                let headBytes = take(end.headLength)
+                start += end.terminatorLength
+                return try parseHead(headBytes)
+            }
+            scanFrom = max(start, buffer.count - 3)
+            if available > limits.maximumHeadBytes {
+                throw HTTPError("the header section exceeds \(limits.maximumHeadBytes) bytes")
+            }
+            guard try fill(source) else {
+                if available == 0 { return nil }
+                throw HTTPError("the connection closed in the middle of the header section (\(available) bytes received)")
+            }
+        }
+    }
+
+    private func headEnd(from: Int) -> (headLength: Int, terminatorLength: Int)? {
+        var index = max(from, start)
+        while index < buffer.count {
+            if buffer[index] == 0x0A {
+                if index + 1 < buffer.count, buffer[index + 1] == 0x0A { return (index - start + 1, 1) }
+                if index + 2 < buffer.count, buffer[index + 1] == 0x0D, buffer[index + 2] == 0x0A { return (index - start + 1, 2) }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func parseHead(_ bytes: ArraySlice<UInt8>) throws -> Head {
+        guard let text = String(validating: bytes, as: UTF8.self) ?? String(bytes: bytes, encoding: .isoLatin1) else {
+            throw HTTPError("the header section is not text")
+        }
+        // "\r\n" is one Character in Swift, so lines are split on either ending, never on "\n" alone.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        guard let startLine = lines.first, !startLine.isEmpty else { throw HTTPError("the message has no start line") }
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() {
+            if line.first == " " || line.first == "\t" {
+                throw HTTPError("obsolete line folding in the header section: \(Self.show(line))")
+            }
+            guard let colon = line.firstIndex(of: ":") else {
+                throw HTTPError("a header line has no ':': \(Self.show(line))")
+            }
+            let name = line[..<colon]
+            guard !name.isEmpty, name.allSatisfy(Self.isTokenCharacter) else {
+                throw HTTPError("invalid header name: \(Self.show(line))")
+            }
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
+            headers.append(String(name), value)
+            if headers.fields.count > limits.maximumHeaderCount {
+                throw HTTPError("more than \(limits.maximumHeaderCount) header fields")
+            }
+        }
+        return Head(startLine: String(startLine), headers: headers)
+    }
+
+    static func isTokenCharacter(_ character: Character) -> Bool {
+        guard let ascii = character.asciiValue, ascii > 0x20, ascii < 0x7F else { return false }
+        return !"\"(),/:;<=>?@[\\]{}".contains(character)
+    }
+
+    static func show(_ line: Substring) -> String {
+        let cut = line.prefix(80)
+        return "\"" + cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+            + (line.count > 80 ? "…" : "") + "\""
+    }
+
+    enum Framing {
+        case none
+        case length(Int)
+        case chunked
+        case untilClose
+    }
+
+    /// Decides how the body is delimited (RFC 9112 §6.3).
+    static func framing(_ headers: HTTPHeaders, isResponse: Bool) throws -> Framing {
+        let codings = headers.values("Transfer-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: " \t").lowercased() }
+        if !codings.isEmpty {
+            guard codings.last == "chunked" else {
+                if isResponse { return .untilClose }
+                throw HTTPError("Transfer-Encoding \(codings.joined(separator: ", ")) without chunked")
+            }
+            return .chunked
+        }
+        let lengths = Set(headers.values("Content-Length").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: " \t") })
+        if lengths.count > 1 { throw HTTPError("conflicting Content-Length values: \(lengths.sorted().joined(separator: ", "))") }
+        if let text = lengths.first {
+            guard let length = Int(text), length >= 0, text.allSatisfy(\.isASCII) else {
+                throw HTTPError("invalid Content-Length: \(text)")
+            }
+            return .length(length)
+        }
+        return isResponse ? .untilClose : .none
+    }
+
+    /// Reads a body with the given framing, within the body limit.
+    mutating func readBody(_ framing: Framing, _ source: Source) throws -> [UInt8] {
+        switch framing {
+        case .none:
+            return []
+        case .length(let length):
+            guard length <= limits.maximumBodyBytes else {
+                throw HTTPError("the body is \(length) bytes; the limit is \(limits.maximumBodyBytes)")
+            }
+            while available < length {
+                guard try fill(source) else {
+                    throw HTTPError("the connection closed after \(available) of \(length) body bytes")
+                }
+            }
+            return Array(take(length))
+        case .untilClose:
+            while try fill(source) {
+                if available > limits.maximumBodyBytes {
+                    throw HTTPError("the body exceeds \(limits.maximumBodyBytes) bytes")
+                }
+            }
+            return Array(take(available))
+        case .chunked:
+            return try readChunked(source)
+        }
+    }
+
+    private mutating func readLine(_ source: Source, what: String) throws -> String {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                var line = take(newline - start)
+                start += 1
+                if line.last == 0x0D { line = line.dropLast() }
+                return String(decoding: line, as: UTF8.self)
+            }
+            if available > 4096 { throw HTTPError("chunked encoding: \(what) line longer than 4096 bytes") }
+            guard try fill(source) else { throw HTTPError("chunked encoding: the connection closed before the \(what)") }
+        }
+    }
+
+    private mutating func readChunked(_ source: Source) throws -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            let sizeLine = try readLine(source, what: "chunk size")
+            let sizeText = sizeLine.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: " \t") } ?? ""
+            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16), size >= 0 else {
+                throw HTTPError("chunked encoding: invalid chunk size \(Self.show(Substring(sizeLine)))")
+            }
+            if size == 0 {
+                while try !readLine(source, what: "trailer").isEmpty {}
+                return body
+            }
+            guard body.count + size <= limits.maximumBodyBytes else {
+                throw HTTPError("the body exceeds \(limits.maximumBodyBytes) bytes")
+            }
+            while available < size + 2 {
+                guard try fill(source) else { throw HTTPError("chunked encoding: the connection closed inside a chunk") }
+            }
+            body += take(size)
+            let terminator = take(2)
+            guard terminator.elementsEqual([0x0D, 0x0A]) || terminator.first == 0x0A else {
+                throw HTTPError("chunked encoding: a chunk is not followed by CRLF")
+            }
+            if terminator.first == 0x0A { start -= 1 }
+        }
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        var text = Substring(self)
+        while let first = text.first, set.contains(first) { text = text.dropFirst() }
+        while let last = text.last, set.contains(last) { text = text.dropLast() }
+        return String(text)
+    }
+}

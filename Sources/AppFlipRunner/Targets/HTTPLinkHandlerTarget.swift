@@ -1,0 +1,81 @@
+import AppFlipHTTP
+import AppFlipModel
+import Foundation
+
+/// A link handler behind an HTTP endpoint: each request of the adapter contract is `POST`ed as JSON to one URL,
+/// and the response body is the contract's JSON answer. Traffic goes to that URL's origin only.
+public struct HTTPLinkHandlerTarget: LinkHandlerTarget {
+    public var origin: HTTPOrigin
+    /// The request target, e.g. `/appflip/handle`.
+    public var target: String
+    public var limits: HTTPLimits
+    public var connectTimeout: Double
+
+    /// Nil when `url` is not an absolute http(s) URL without userinfo.
+    public init?(url: String, limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20), connectTimeout: Double = 5) {
+        guard let (origin, target) = HTTPOrigin.split(url) else { return nil }
+        self.origin = origin
+        self.target = target
+        self.limits = limits
+        self.connectTimeout = connectTimeout
+    }
+
+    public var description: String { "HTTP POST \(origin)\(target)" }
+
+    public func makeSession() -> any LinkHandlerSession {
+        HTTPLinkHandlerSession(target: self)
+    }
+}
+
+final class HTTPLinkHandlerSession: LinkHandlerSession {
+    private let target: HTTPLinkHandlerTarget
+    private var client: HTTPClient?
+
+    init(target: HTTPLinkHandlerTarget) {
+        self.target = target
+    }
+
+    func close() {
+        client?.close()
+        client = nil
+    }
+
+    func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
+        let client: HTTPClient
+        if let existing = self.client {
+            client = existing
+        } else {
+            do {
+                client = try HTTPClient(origin: target.origin, limits: target.limits,
+                                        timeouts: HTTPClient.Timeouts(connect: min(target.connectTimeout, timeout), total: timeout))
+            } catch {
+                return TargetExchange(failure: error.message)
+            }
+            self.client = client
+        }
+        client.timeouts.total = timeout
+        var line = request.jsonLine
+        line.removeLast()  // the body is the JSON object; the newline only frames lines on a pipe
+        let post = HTTPRequest(method: "POST", target: target.target,
+                               headers: HTTPHeaders([("Content-Type", "application/json"), ("Accept", "application/json")]), body: line)
+        let response: HTTPResponse
+        do {
+            response = try client.send(post)
+        } catch {
+            return TargetExchange(failure: error.message)
+        }
+        let raw = Evidence.bounded(String(decoding: response.body, as: UTF8.self), limit: 4096)
+        let log = "HTTP \(response.status) \(response.reason)"
+        guard response.status == 200 else {
+            return TargetExchange(failure: "the handler answered HTTP \(response.status), not 200 with a JSON answer", rawAnswer: raw, log: log)
+        }
+        var body = response.body
+        while let last = body.last, last == 0x0A || last == 0x0D || last == 0x20 { body.removeLast() }
+        switch AnswerParser.parse(body, expectedID: request.id) {
+        case .success(let answer):
+            return TargetExchange(answer: answer, rawAnswer: raw, log: log)
+        case .failure(let problem):
+            return TargetExchange(failure: "unusable answer: \(problem.message)", rawAnswer: raw, log: log)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+// Foundation re-exports the C library on both platforms; spellings that differ are in Platform.swift.
+import Foundation
+
+/// Why a socket operation failed, in words a report can show.
+public struct SocketError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case resolve
+        case refused
+        case timedOut
+        case reset
+        case closed
+        case other
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    static func fromErrno(_ what: String, _ code: Int32 = errno) -> SocketError {
+        let text = "\(what): \(String(cString: strerror(code)))"
+        switch code {
+        case ECONNREFUSED: return SocketError(.refused, text)
+        case ECONNRESET, EPIPE: return SocketError(.reset, text)
+        case ETIMEDOUT: return SocketError(.timedOut, text)
+        default: return SocketError(.other, text)
+        }
+    }
+}
+
+/// A connected TCP stream with deadline-bounded, non-blocking reads and writes. Not shared between threads.
+public final class TCPSocket: @unchecked Sendable {
+    public private(set) var fd: Int32
+    /// `host:port` of the peer as given when connecting (or the client's address when accepted).
+    public let peer: String
+
+    init(fd: Int32, peer: String) {
+        self.fd = fd
+        self.peer = peer
+        Platform.suppressSIGPIPE(on: fd)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { close() }
+
+    public var isOpen: Bool { fd >= 0 }
+
+    /// Connects to `host:port`, trying each resolved address in turn, giving up at `deadline` (monotonic seconds).
+    public static func connect(host: String, port: Int, deadline: Double) throws(SocketError) -> TCPSocket {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Platform.streamSocketType
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            throw SocketError(.resolve, "cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = SocketError(.other, "no address for \(host)")
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let entry = cursor {
+            cursor = entry.pointee.ai_next
+            let fd = socket(entry.pointee.ai_family, Platform.streamSocketType, 0)
+            guard fd >= 0 else {
+                lastError = .fromErrno("socket")
+                continue
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            let result = Foundation.connect(fd, entry.pointee.ai_addr, entry.pointee.ai_addrlen)
+            if result == 0 || errno == EINPROGRESS {
+                if result != 0 {
+                    var pollEntry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    let remaining = deadline - Platform.monotonicSeconds()
+                    let ready = remaining > 0 ? poll(&pollEntry, 1, Int32(max(1, min(remaining * 1000, 600_000)))) : 0
+                    if ready <= 0 {
+                        Foundation.close(fd)
+                        throw SocketError(.timedOut, "connecting to \(host):\(port) timed out")
+                    }
+                    var error: Int32 = 0
+                    var length = socklen_t(MemoryLayout<Int32>.size)
+                    getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+                    if error != 0 {
+                        lastError = .fromErrno("connecting to \(host):\(port)", error)
+                        Foundation.close(fd)
+                        continue
+                    }
+                }
+                return TCPSocket(fd: fd, peer: "\(host):\(port)")
+            }
+            lastError = .fromErrno("connecting to \(host):\(port)")
+            Foundation.close(fd)
+        }
+        throw lastError
+    }
+
+    /// Writes every byte before `deadline`.
+    public func write(_ bytes: [UInt8], deadline: Double) throws(SocketError) {
+        var offset = 0
+        while offset < bytes.count {
+            guard fd >= 0 else { throw SocketError(.closed, "the connection is closed") }
+            let sent = bytes[offset...].withUnsafeBytes { buffer in
+                send(fd, buffer.baseAddress, buffer.count, Platform.sendFlags)
+            }
+            if sent > 0 {
+                offset += sent
+                continue
+            }
+            if sent < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { throw .fromErrno("sending") }
+            try wait(for: Int16(POLLOUT), deadline: deadline, what: "sending")
+        }
+    }
+
+    /// Reads up to `maximum` bytes; an empty result means the peer closed its end.
+    public func read(maximum: Int = 65_536, deadline: Double) throws(SocketError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        while true {
+            guard fd >= 0 else { throw SocketError(.closed, "the connection is closed") }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count >= 0 { return Array(buffer[..<count]) }
+            if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { throw .fromErrno("receiving") }
+            try wait(for: Int16(POLLIN), deadline: deadline, what: "waiting for data")
+        }
+    }
+
+    /// True when the peer has closed or sent something unexpected while the connection sat idle.
+    public var isStale: Bool {
+        guard fd >= 0 else { return true }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) != 0
+    }
+
+    public func close() {
+        if fd >= 0 {
+            Foundation.close(fd)
+            fd = -1
+        }
+    }
+
+    private func wait(for events: Int16, deadline: Double, what: String) throws(SocketError) {
+        let remaining = deadline - Platform.monotonicSeconds()
+        guard remaining > 0 else { throw SocketError(.timedOut, "timed out \(what)") }
+        var entry = pollfd(fd: fd, events: events, revents: 0)
+        let ready = poll(&entry, 1, Int32(max(1, min(remaining * 1000, 600_000))))
+        if ready == 0, Platform.monotonicSeconds() >= deadline { throw SocketError(.timedOut, "timed out \(what)") }
+        if ready < 0, errno != EINTR { throw .fromErrno(what) }
+    }
+}
+
+/// A listening TCP socket on a local address.
+public final class TCPListener: @unchecked Sendable {
+    public private(set) var fd: Int32
+    public let port: Int
+    public let host: String
+
+    /// Listens on `host` (an IP literal such as 127.0.0.1) and `port` (0 picks a free one).
+    public init(host: String = "127.0.0.1", port: Int = 0) throws(SocketError) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Platform.streamSocketType
+        hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let entry = list else {
+            throw SocketError(.resolve, "cannot listen on \(host): not an IP address")
+        }
+        defer { freeaddrinfo(list) }
+        let fd = socket(entry.pointee.ai_family, Platform.streamSocketType, 0)
+        guard fd >= 0 else { throw .fromErrno("socket") }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        guard bind(fd, entry.pointee.ai_addr, entry.pointee.ai_addrlen) == 0, listen(fd, 128) == 0 else {
+            let error = SocketError.fromErrno("listening on \(host):\(port)")
+            Foundation.close(fd)
+            throw error
+        }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let boundPort = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        } == 0 ? TCPListener.port(of: address) : port
+        self.fd = fd
+        self.port = boundPort
+        self.host = host
+    }
+
+    deinit { close() }
+
+    /// Waits for the next connection; nil once the listener is closed or the wait times out.
+    public func accept(timeout: Double? = nil) -> TCPSocket? {
+        while fd >= 0 {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, timeout.map { Int32(max(0, $0 * 1000)) } ?? 200)
+            if ready == 0 {
+                if timeout != nil { return nil }
+                continue
+            }
+            if ready < 0 { if errno == EINTR { continue } else { return nil } }
+            let client = Foundation.accept(fd, nil, nil)
+            if client >= 0 {
+                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+                return TCPSocket(fd: client, peer: "client")
+            }
+        }
+        return nil
+    }
+
+    public func close() {
+        if fd >= 0 {
+            Foundation.close(fd)
+            fd = -1
+        }
+    }
+
+    private static func port(of address: sockaddr_storage) -> Int {
+        var copy = address
+        return withUnsafePointer(to: &copy) { pointer in
+            if Int32(address.ss_family) == AF_INET {
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+        }
+    }
+}

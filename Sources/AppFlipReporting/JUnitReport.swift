@@ -111,8 +111,9 @@ public struct JUnitReport: Sendable {
         for finding in result.findings where finding.verdict == .warn || finding.verdict == .info {
             text += "\(finding.verdict.rawValue.uppercased()) \(finding.requirement): expected \(finding.expected); observed \(finding.observed)\n"
         }
-        text += "link: \(result.evidence.link)\n"
+        if !result.evidence.link.isEmpty { text += "link: \(result.evidence.link)\n" }
         if !result.evidence.answer.isEmpty { text += "answer: \(result.evidence.answer)\n" }
+        for exchange in result.evidence.exchanges { text += "request: \(exchange)\n" }
         if !result.evidence.stderr.isEmpty { text += "stderr:\n\(result.evidence.stderr)\n" }
         return text
     }

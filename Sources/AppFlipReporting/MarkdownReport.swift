@@ -77,8 +77,8 @@ public struct MarkdownReport: Sendable {
         var text = "### \(Self.icons[result.verdict] ?? "") `\(conformanceCase.id)` — \(MarkdownText.inline(conformanceCase.title))\n\n"
         text += "- Verdict: **\(result.verdict.rawValue)**\n"
         text += "- Case file: `\(ReportFormatting.location(conformanceCase))` (scenario `\(conformanceCase.scenario.rawValue)`)\n"
-        if result.verdict == .error {
-            text += "- Target error: \(MarkdownText.inline(result.message ?? "no answer"))\n"
+        if result.verdict == .error || (result.verdict == .fail && result.message != nil) {
+            text += "- \(result.verdict == .error ? "Target error" : "Then"): \(MarkdownText.inline(result.message ?? "no answer"))\n"
             text += "- Requirements this case checks: \(ReportFormatting.requirementList(conformanceCase))\n"
         }
         for check in result.findings {
@@ -87,8 +87,9 @@ public struct MarkdownReport: Sendable {
             if let requirement { text += " — \(MarkdownText.inline(requirement.title)) [\(MarkdownText.inline(run.catalog.citationText(for: requirement.id)))]" }
             text += "\n  - Expected: \(MarkdownText.inline(check.expected))\n  - Observed: \(MarkdownText.inline(check.observed))\n"
         }
-        var evidence = "link: \(result.evidence.link)\n"
+        var evidence = result.evidence.link.isEmpty ? "" : "link: \(result.evidence.link)\n"
         if !result.evidence.answer.isEmpty { evidence += "answer: \(result.evidence.answer)\n" }
+        for exchange in result.evidence.exchanges { evidence += "request: \(exchange)\n" }
         if !result.evidence.stderr.isEmpty { evidence += "stderr:\n\(result.evidence.stderr)\n" }
         text += "\nEvidence:\n\n" + MarkdownText.codeBlock(evidence) + "\n"
         return text

@@ -24,7 +24,7 @@ public struct CaseLoader {
 
     private let catalog: Catalog?
     private var sources: [String: [String]] = [:]
-    private var reader: NodeReader
+    var reader: NodeReader
 
     /// - Parameter catalog: when given, every requirement a case names must exist there at the same level.
     public init(catalog: Catalog?) {
@@ -124,9 +124,12 @@ public struct CaseLoader {
             return []
         }
         guard let document = reader.mapping(node, "a case file") else { return [] }
-        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "skip", "table"]
-        guard reader.checkKeys(document, allowed: allowed, required: ["id", "title", "profile", "scenario", "link"],
-                               in: "a case") else { return [] }
+        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "steps", "skip", "table"]
+        guard reader.checkKeys(document, allowed: allowed, required: ["id", "title", "profile", "scenario"], in: "a case") else { return [] }
+        if document["link"] == nil, document["steps"] == nil {
+            reader.error(at: document.location, "a case needs 'link' (with its checks) or 'steps'")
+            return []
+        }
 
         guard let tableNode = document["table"] else {
             let location = document.entries.first { $0.key.text == "id" }?.key.location ?? document.location
@@ -244,16 +247,27 @@ public struct CaseLoader {
         }
         let profile = document["profile"].flatMap { reader.enumValue($0, "profile", as: Profile.self) }
         let scenario = document["scenario"].flatMap { reader.enumValue($0, "scenario", as: Scenario.self) }
-        let link = document["link"].flatMap { linkRecipe($0) }
-        let checks = checkGroups(document, profile: profile)
+        let steps: [Step]?
+        if let stepsNode = document["steps"] {
+            for key in ["link", "requirement", "expect", "checks"] {
+                if let other = document.entries.first(where: { $0.key.text == key }) {
+                    reader.error(at: other.key.location, "'\(key)' belongs inside a step when a case has 'steps'")
+                }
+            }
+            steps = parseSteps(stepsNode, profile: profile)
+        } else {
+            let link = document["link"].flatMap { linkRecipe($0, defaultBase: .appLink) }
+            let checks = checkGroups(document, profile: profile)
+            steps = link.flatMap { link in checks.map { [Step(action: .link(link), checks: $0, location: location)] } }
+        }
         var skip: String?
         if let skipNode = document["skip"], let scalar = reader.scalar(skipNode, "'skip'") {
             if scalar.text.isEmpty { reader.error(at: scalar.location, "'skip' needs a reason") }
             skip = scalar.text
         }
-        guard reader.diagnostics.count == before, let profile, let scenario, let link, let checks else { return nil }
+        guard reader.diagnostics.count == before, let profile, let scenario, let steps else { return nil }
         return ConformanceCase(id: idScalar.text, title: titleScalar.text, profile: profile, scenario: scenario,
-                               link: link, checks: checks, skipReason: skip, location: location, group: group)
+                               steps: steps, skipReason: skip, location: location, group: group)
     }
 
     static func isValidCaseID(_ id: String) -> Bool {
@@ -265,7 +279,7 @@ public struct CaseLoader {
         }
     }
 
-    private mutating func checkGroups(_ document: Node.Mapping, profile: Profile?) -> [CheckGroup]? {
+    mutating func checkGroups(_ document: Node.Mapping, profile: Profile?) -> [CheckGroup]? {
         let short = document["requirement"] != nil || document["expect"] != nil
         if short, let checksNode = document["checks"] {
             reader.error(at: checksNode.location, "write either 'requirement' with 'expect', or 'checks', not both")
@@ -323,7 +337,8 @@ public struct CaseLoader {
     }
 
     private static let assertionKeys = ["action", "url_base", "code", "state", "error", "error_description", "params",
-                                        "fragment", "universal_links_only"]
+                                        "fragment", "universal_links_only", "status", "headers", "json", "navigation",
+                                        "body_excludes", "framing", "site_association", "body_at_most"]
 
     private mutating func expectation(_ node: Node) -> Expectation? {
         guard let mapping = reader.mapping(node, "'expect'") else { return nil }
@@ -387,6 +402,9 @@ public struct CaseLoader {
             case "universal_links_only":
                 guard reader.enumValue(entry.value, "universal_links_only expectation", as: TrueWord.self) != nil else { return nil }
                 result.append(.universalLinksOnly)
+            case "status", "headers", "json", "navigation", "body_excludes", "framing", "site_association", "body_at_most":
+                guard let parsed = httpAssertions(key, entry.value) else { return nil }
+                result += parsed
             default:
                 reader.error(at: entry.key.location, "'one_of' cannot be nested")
                 return nil
@@ -395,18 +413,21 @@ public struct CaseLoader {
         return result
     }
 
-    private mutating func linkRecipe(_ node: Node) -> LinkRecipe? {
+    mutating func linkRecipe(_ node: Node, defaultBase: ParameterBase, what: String = "'link'") -> LinkRecipe? {
         if case .scalar(let scalar) = node {
             guard scalar.text == "base" else {
-                reader.error(at: scalar.location, "'link' is 'base' (the valid base link) or a block of edits")
+                reader.error(at: scalar.location, "\(what) is 'base' (the valid parameters) or a block of edits")
                 return nil
             }
-            return .base
+            return .base(defaultBase)
         }
-        guard let mapping = reader.mapping(node, "'link'") else { return nil }
-        let allowed = ["set", "set_raw", "remove", "append", "append_raw", "order", "query", "fragment", "raw"]
-        guard reader.checkKeys(mapping, allowed: allowed, in: "'link'") else { return nil }
-        var recipe = LinkRecipe()
+        guard let mapping = reader.mapping(node, what) else { return nil }
+        let allowed = ["base", "set", "set_raw", "remove", "append", "append_raw", "order", "query", "fragment", "raw"]
+        guard reader.checkKeys(mapping, allowed: allowed, in: what) else { return nil }
+        var recipe = LinkRecipe.base(defaultBase)
+        if let baseNode = mapping["base"] {
+            if let base = reader.enumValue(baseNode, "parameter base", as: ParameterBase.self) { recipe.base = base }
+        }
         let before = reader.diagnostics.count
         if let raw = mapping["raw"] {
             if mapping.entries.count > 1 {

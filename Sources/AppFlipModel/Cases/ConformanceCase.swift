@@ -9,8 +9,8 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     public var title: String
     public var profile: Profile
     public var scenario: Scenario
-    public var link: LinkRecipe
-    public var checks: [CheckGroup]
+    /// What the case does, in order. An app-link case written with `link` and checks is one link step.
+    public var steps: [Step]
     /// When set, the case is reported as skipped with this reason and not sent.
     public var skipReason: String?
     /// Where the case (or, for a table, its row) is written.
@@ -18,18 +18,28 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     /// The case file's directory under the cases root, e.g. `app-link/redirect-uri`.
     public var group: String
 
-    public init(id: String, title: String, profile: Profile, scenario: Scenario, link: LinkRecipe,
-                checks: [CheckGroup], skipReason: String? = nil, location: SourceLocation, group: String) {
+    public init(id: String, title: String, profile: Profile, scenario: Scenario, steps: [Step], skipReason: String? = nil,
+                location: SourceLocation, group: String) {
         self.id = id
         self.title = title
         self.profile = profile
         self.scenario = scenario
-        self.link = link
-        self.checks = checks
+        self.steps = steps
         self.skipReason = skipReason
         self.location = location
         self.group = group
     }
+
+    /// A one-step case that sends a link and judges the answer.
+    public init(id: String, title: String, profile: Profile, scenario: Scenario, link: LinkRecipe,
+                checks: [CheckGroup], skipReason: String? = nil, location: SourceLocation, group: String) {
+        self.init(id: id, title: title, profile: profile, scenario: scenario,
+                  steps: [Step(action: .link(link), checks: checks, location: location)], skipReason: skipReason,
+                  location: location, group: group)
+    }
+
+    /// Every check of every step.
+    public var checks: [CheckGroup] { steps.flatMap(\.checks) }
 
     /// The requirements the case checks, in the order first named.
     public var requirements: [RequirementReference] {

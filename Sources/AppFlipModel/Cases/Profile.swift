@@ -2,4 +2,26 @@
 public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// The App Flip universal-link handler, driven through the JSON Lines adapter contract.
     case appLink = "app-link"
+    /// The partner's OAuth authorization endpoint, as Google's browser linking calls it.
+    case authorize
+    /// The partner's token and revocation endpoints.
+    case token
+    /// The apple-app-site-association file on the App Flip link's domain.
+    case siteAssociation = "site-association"
+    /// The link handler's code redeemed at the token endpoint, end to end.
+    case flip
+
+    /// The endpoints a profile needs; a run skips the profile when one is not configured.
+    public var endpoints: [Endpoint] {
+        switch self {
+        case .appLink: []
+        case .authorize: [.authorize]
+        case .token: [.authorize, .token, .revoke]
+        case .siteAssociation: [.siteAssociation]
+        case .flip: [.token]
+        }
+    }
+
+    /// Whether the profile drives the link handler.
+    public var usesLinkHandler: Bool { self == .appLink || self == .flip }
 }

@@ -39,6 +39,62 @@ public enum Assertion: Sendable, Hashable {
     case noFragment
     /// `universal_links_only: true`: the answer says the URL is opened universal-links-only.
     case universalLinksOnly
+
+    // HTTP responses.
+
+    /// `status: 302`, `status: [302, 303]`, `status: 4xx`: the response status.
+    case status(StatusExpectation)
+    /// `headers: {Name: …}`: one response header.
+    case header(String, HeaderExpectation)
+    /// `json: {member: …}`: one top-level member of a JSON response body.
+    case json(String, JSONExpectation)
+    /// `navigation: none`: no Location header, no meta refresh, no script that navigates.
+    case noNavigation
+    /// `body_excludes: text`: the body does not contain the text verbatim (an echoed value left unescaped).
+    case bodyExcludes(Template)
+    /// `framing: denied`: X-Frame-Options DENY/SAMEORIGIN or CSP frame-ancestors 'none'/'self'.
+    case framingDenied
+    /// `site_association: covers`: the apple-app-site-association JSON lets the configured app handle the link's path.
+    case siteAssociationCovers
+    /// `body_at_most: N`: the body is at most N bytes.
+    case bodyAtMost(Int)
+
+    public struct StatusExpectation: Sendable, Hashable {
+        public var codes: Set<Int>
+        /// Whole classes: 2 for 2xx, 4 for 4xx.
+        public var classes: Set<Int>
+
+        public init(codes: Set<Int> = [], classes: Set<Int> = []) {
+            self.codes = codes
+            self.classes = classes
+        }
+
+        public func matches(_ status: Int) -> Bool { codes.contains(status) || classes.contains(status / 100) }
+
+        public var description: String {
+            (codes.sorted().map(String.init) + classes.sorted().map { "\($0)xx" }).joined(separator: " or ")
+        }
+    }
+
+    public enum HeaderExpectation: Sendable, Hashable {
+        case present
+        case absent
+        /// Case-insensitive substring.
+        case contains(String)
+        /// Case-insensitive prefix.
+        case startsWith(String)
+    }
+
+    public enum JSONExpectation: Sendable, Hashable {
+        /// A non-empty string (or a number).
+        case present
+        case absent
+        case equals(String)
+        case equalsIgnoringCase(String)
+        case oneOf(Set<String>)
+        /// A JSON number that is a whole number above zero.
+        case positiveInteger
+    }
 }
 
 /// The expectations of one check group: all assertions must hold, or one of several alternatives must.

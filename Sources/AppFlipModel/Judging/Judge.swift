@@ -10,26 +10,38 @@ public struct Judge: Sendable {
         self.context = Template.Context(configuration: configuration, generated: generated, sent: sent)
     }
 
-    /// One result per assertion of an `all` group, one per `one_of` group.
+    /// A judge for any step: `context.sent` holds the parameters that were sent (query or form).
+    public init(context: Template.Context) {
+        self.sentLink = ""
+        self.context = context
+    }
+
+    /// Judges a link handler's answer.
     public func judge(_ checks: [CheckGroup], answer: HandlerAnswer) -> [CheckResult] {
+        judge(checks, observation: .link(answer))
+    }
+
+    /// One result per assertion of an `all` group, one per `one_of` group.
+    public func judge(_ checks: [CheckGroup], observation: Observation) -> [CheckResult] {
+        let answer = observation.answer
         var results: [CheckResult] = []
         for group in checks {
             switch group.expectation {
             case .all(let assertions):
                 for assertion in assertions {
-                    let outcome = evaluate(assertion, answer)
+                    let outcome = evaluate(assertion, observation)
                     results.append(CheckResult(requirement: group.requirement, expected: outcome.expected, observed: outcome.observed,
                                                verdict: outcome.held ? .pass : group.requirement.level.violationVerdict))
                 }
             case .oneOf(let alternatives):
-                let outcomes = alternatives.map { alternative in alternative.map { evaluate($0, answer) } }
+                let outcomes = alternatives.map { alternative in alternative.map { evaluate($0, observation) } }
                 let held = outcomes.contains { $0.allSatisfy(\.held) }
                 let expected = "one of: " + outcomes.enumerated().map { index, alternative in
                     "(\(index + 1)) " + alternative.map(\.expected).joined(separator: ", ")
                 }.joined(separator: "; ")
                 let observed: String
                 if held {
-                    observed = summary(answer)
+                    observed = summary(observation)
                 } else {
                     // Name, for each alternative, the first thing that did not hold.
                     observed = outcomes.enumerated().map { index, alternative in
@@ -58,9 +70,39 @@ public struct Judge: Sendable {
         }
     }
 
+    /// A one-line, redacted description of what a step observed.
+    public func summary(_ observation: Observation) -> String {
+        switch observation {
+        case .link(let answer):
+            return summary(answer)
+        case .http(let response):
+            var text = "HTTP \(response.status)"
+            if let location = response.header("Location") { text += ", Location: \(Redaction.redact(url: location))" }
+            if let type = response.header("Content-Type") { text += ", \(type)" }
+            return text + ", \(response.body.count) body bytes"
+        }
+    }
+
+    func evaluate(_ assertion: Assertion, _ observation: Observation) -> Outcome {
+        switch assertion {
+        case .status, .header, .json, .noNavigation, .bodyExcludes, .framingDenied, .siteAssociationCovers, .bodyAtMost:
+            guard case .http(let response) = observation else {
+                return Outcome(held: false, expected: describe(assertion), observed: "not an HTTP step")
+            }
+            return HTTPJudging.evaluate(assertion, response, judge: self)
+        default:
+            if case .http(let response) = observation, case .action(let action) = assertion {
+                let redirected = response.asAnswer.action == .open
+                let held = (action == .open) == redirected
+                return Outcome(held: held, expected: action == .open ? "redirects (3xx with Location)" : "does not redirect",
+                               observed: summary(observation))
+            }
+            return evaluate(assertion, observation.answer)
+        }
+    }
+
     private var sentParameters: [QueryParameter] { context.sent }
 
-    // swiftlint:disable:next cyclomatic_complexity
     func evaluate(_ assertion: Assertion, _ answer: HandlerAnswer) -> Outcome {
         if case .action(let expected) = assertion {
             let text = expected == .open ? "opens a URL" : "declines (opens nothing)"
@@ -80,7 +122,8 @@ public struct Judge: Sendable {
         let parts = URLParts(url)
         let parameters = parts.parameters
         switch assertion {
-        case .action, .universalLinksOnly:
+        case .action, .universalLinksOnly, .status, .header, .json, .noNavigation, .bodyExcludes, .framingDenied,
+             .siteAssociationCovers, .bodyAtMost:
             return Outcome(held: true, expected: expectedText, observed: "")
         case .urlBase(let template):
             let expected = template.resolve(in: context)
@@ -217,6 +260,28 @@ public struct Judge: Sendable {
         case .strictParameters: "only code+state or error(+error_description)+state (iss allowed), none repeated, all encoded"
         case .noFragment: "no fragment"
         case .universalLinksOnly: "opened universal-links-only"
+        case .status(let expectation): "HTTP status \(expectation.description)"
+        case .header(let name, let expectation):
+            switch expectation {
+            case .present: "header \(name) present"
+            case .absent: "no \(name) header"
+            case .contains(let text): "header \(name) contains \"\(text)\""
+            case .startsWith(let text): "header \(name) starts with \"\(text)\""
+            }
+        case .json(let member, let expectation):
+            switch expectation {
+            case .present: "JSON member \(member) present and not empty"
+            case .absent: "no JSON member \(member)"
+            case .equals(let text): "JSON \(member) = \"\(text)\""
+            case .equalsIgnoringCase(let text): "JSON \(member) = \"\(text)\" (any case)"
+            case .oneOf(let values): "JSON \(member) one of \(values.sorted().joined(separator: ", "))"
+            case .positiveInteger: "JSON \(member) a whole number above 0"
+            }
+        case .noNavigation: "no redirect of any kind: no Location, no meta refresh, no script navigation"
+        case .bodyExcludes(let template): "the body does not contain \(ByteText.display(template.resolve(in: context), limit: 60)) unescaped"
+        case .framingDenied: "framing denied: X-Frame-Options DENY/SAMEORIGIN or CSP frame-ancestors 'none'/'self'"
+        case .siteAssociationCovers: "applinks lets \(context.configuration.appID.isEmpty ? "the app" : context.configuration.appID) open the link's path"
+        case .bodyAtMost(let limit): "body at most \(limit) bytes"
         }
     }
 }

@@ -4,10 +4,14 @@ import AppFlipSyntax
 public struct GeneratedValues: Sendable, Hashable {
     public var state: String
     public var nonce: String
+    /// A PKCE code verifier: 48 unreserved characters (RFC 7636 §4.1).
+    public var codeVerifier: String
 
     public init(seed: UInt64, caseID: String) {
         state = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "state")
         nonce = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "nonce")
+        codeVerifier = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "verifier-1")
+            + GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "verifier-2")
     }
 
     /// 24 URL-safe characters (144 bits) from SHA-256 over the seed, the purpose and the case ID.

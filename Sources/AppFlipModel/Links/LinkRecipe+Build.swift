@@ -2,17 +2,42 @@ extension LinkRecipe {
     /// Makes the exact link to send: the valid base link with the recipe's edits, or the raw text.
     public func build(in context: Template.Context) -> String {
         if let raw { return raw.resolve(in: context, encodingValues: true) }
+        var link = context.configuration.link + "?" + buildQuery(in: context)
+        if let fragment { link += "#" + fragment.resolve(in: context, encodingValues: true) }
+        return link
+    }
+
+    /// The base pairs, values already form-encoded.
+    func basePairs(in context: Template.Context) -> [(name: String, value: String)] {
         let configuration = context.configuration
-        var query: String
+        let pairs: [(String, String)]
+        switch base {
+        case .appLink:
+            pairs = [("client_id", configuration.clientID), ("scope", configuration.scope), ("state", context.generated.state),
+                     ("redirect_uri", configuration.redirectURI)]
+        case .authorize:
+            pairs = [("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", configuration.webRedirectURI),
+                     ("scope", configuration.scope), ("state", context.generated.state)]
+        case .code:
+            pairs = [("grant_type", "authorization_code"), ("code", context.captured["code"] ?? ""),
+                     ("redirect_uri", configuration.webRedirectURI)]
+        case .refresh:
+            pairs = [("grant_type", "refresh_token"), ("refresh_token", context.captured["refresh_token"] ?? "")]
+        case .revoke:
+            pairs = [("token", context.captured["access_token"] ?? "")]
+        case .none:
+            pairs = []
+        }
+        return pairs.map { ($0.0, FormEncoding.encode($0.1)) }
+    }
+
+    /// The query (or form body) alone: the base parameters with the edits, or the exact `query` text.
+    public func buildQuery(in context: Template.Context) -> String {
+        let query: String
         if let exact = self.query {
             query = exact.resolve(in: context, encodingValues: true)
         } else {
-            var pairs: [(name: String, value: String)] = [
-                ("client_id", FormEncoding.encode(configuration.clientID)),
-                ("scope", FormEncoding.encode(configuration.scope)),
-                ("state", FormEncoding.encode(context.generated.state)),
-                ("redirect_uri", FormEncoding.encode(configuration.redirectURI)),
-            ]
+            var pairs = basePairs(in: context)
             pairs.removeAll { remove.contains($0.name) }
             for parameter in set {
                 let value = encodedValue(parameter, context)
@@ -35,9 +60,7 @@ extension LinkRecipe {
                 return name + "=" + pair.value
             }.joined(separator: "&")
         }
-        var link = configuration.link + "?" + query
-        if let fragment { link += "#" + fragment.resolve(in: context, encodingValues: true) }
-        return link
+        return query
     }
 
     private func encodedValue(_ parameter: Parameter, _ context: Template.Context) -> String {

@@ -17,6 +17,8 @@ public struct LinkRecipe: Sendable, Hashable {
         }
     }
 
+    /// The valid parameters the edits start from.
+    public var base: ParameterBase = .appLink
     public var remove: [String] = []
     public var set: [Parameter] = []
     public var append: [Parameter] = []
@@ -29,4 +31,27 @@ public struct LinkRecipe: Sendable, Hashable {
 
     /// The valid base link, with no edits.
     public static let base = LinkRecipe()
+
+    /// The valid parameters of one kind of request, with no edits.
+    public static func base(_ base: ParameterBase) -> LinkRecipe {
+        var recipe = LinkRecipe()
+        recipe.base = base
+        return recipe
+    }
+}
+
+/// The valid parameter sets edits start from, one per kind of request.
+public enum ParameterBase: String, Sendable, Hashable, CaseIterable {
+    /// `client_id, scope, state, redirect_uri` (the flip URI): the App Flip universal link Google opens.
+    case appLink = "app-link"
+    /// `response_type=code, client_id, redirect_uri` (Google's browser-linking URI), `scope, state`.
+    case authorize
+    /// `grant_type=authorization_code, code=${captured.code}, redirect_uri=${web_redirect_uri}`.
+    case code
+    /// `grant_type=refresh_token, refresh_token=${captured.refresh_token}`.
+    case refresh
+    /// `token=${captured.access_token}` (RFC 7009).
+    case revoke
+    /// No parameters.
+    case none
 }

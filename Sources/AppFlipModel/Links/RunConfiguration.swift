@@ -10,13 +10,22 @@ public struct RunConfiguration: Sendable, Hashable {
     public var redirectURI: String
     /// Generated values (state, nonce) derive from this and the case ID.
     public var seed: UInt64
+    /// The project ID in Google's browser-linking redirect URI.
+    public var projectID: String
+    /// The iOS app ID (`TEAMID.bundle`) for the site association.
+    public var appID: String
 
     public init(link: String, clientID: String, scope: String = "devices",
-                redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1) {
+                redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1, projectID: String = "", appID: String = "") {
         self.link = link
         self.clientID = clientID
         self.scope = scope
         self.redirectURI = redirectURI
         self.seed = seed
+        self.projectID = projectID
+        self.appID = appID
     }
+
+    /// Google's browser-linking redirect URI for the project: `https://oauth-redirect.googleusercontent.com/r/<PROJECT_ID>`.
+    public var webRedirectURI: String { "https://oauth-redirect.googleusercontent.com/r/" + projectID }
 }

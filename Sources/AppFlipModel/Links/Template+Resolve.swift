@@ -3,13 +3,17 @@ extension Template {
     public struct Context: Sendable {
         public var configuration: RunConfiguration
         public var generated: GeneratedValues
-        /// The parameters of the link that was sent; available only when judging.
+        /// The parameters of the link or request that was sent; available only when judging.
         public var sent: [QueryParameter]
+        /// Values earlier steps captured.
+        public var captured: [String: String]
 
-        public init(configuration: RunConfiguration, generated: GeneratedValues, sent: [QueryParameter] = []) {
+        public init(configuration: RunConfiguration, generated: GeneratedValues, sent: [QueryParameter] = [],
+                    captured: [String: String] = [:]) {
             self.configuration = configuration
             self.generated = generated
             self.sent = sent
+            self.captured = captured
         }
     }
 
@@ -35,6 +39,12 @@ extension Template {
                 case .scope: value = context.configuration.scope
                 case .state: value = context.generated.state
                 case .nonce: value = context.generated.nonce
+                case .projectID: value = context.configuration.projectID
+                case .webRedirectURI: value = context.configuration.webRedirectURI
+                case .appID: value = context.configuration.appID
+                case .codeVerifier: value = context.generated.codeVerifier
+                case .codeChallenge: value = PKCE.s256Challenge(for: context.generated.codeVerifier)
+                case .captured(let name): value = context.captured[name] ?? ""
                 case .sent(let name):
                     let matches = context.sent.all(named: name)
                     if matches.count == 1, let bytes = matches[0].value { value = String(decoding: bytes, as: UTF8.self) }

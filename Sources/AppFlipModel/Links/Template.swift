@@ -15,6 +15,17 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         case state
         /// A second generated value for this case, for probes that need another opaque value.
         case nonce
+        /// The project ID in Google's browser-linking redirect URI.
+        case projectID
+        /// `https://oauth-redirect.googleusercontent.com/r/${project_id}`.
+        case webRedirectURI
+        /// The iOS app ID (`TEAMID.bundle`).
+        case appID
+        /// A PKCE verifier generated for this case, and its S256 challenge.
+        case codeVerifier
+        case codeChallenge
+        /// A value an earlier step captured: `${captured.code}`.
+        case captured(String)
         /// The value of a parameter in the link that was sent, after one decoding: `${sent.state}`.
         case sent(String)
         /// `${repeat:2048:A}`: the text repeated.
@@ -37,7 +48,8 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The names a case file may use, for error messages and suggestions.
-    public static let variableNames = ["client_id", "link", "redirect_uri", "scope", "state", "nonce",
+    public static let variableNames = ["client_id", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
+                                       "web_redirect_uri", "app_id", "code_verifier", "code_challenge", "captured.<name>",
                                        "sent.<parameter>", "repeat:<count>:<text>"]
 
     /// Upper bound on the length of one `${repeat:...}` expansion.
@@ -77,7 +89,9 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
             }
             let name = String(characters[(index + 2)..<close])
             guard let variable = variable(named: name) else {
-                let suggestion = Suggestion.closest(to: name, among: ["client_id", "link", "redirect_uri", "scope", "state", "nonce"])
+                let suggestion = Suggestion.closest(to: name, among: ["client_id", "link", "redirect_uri", "scope", "state", "nonce",
+                                                                      "project_id", "web_redirect_uri", "app_id", "code_verifier",
+                                                                      "code_challenge"])
                     .map { " (did you mean '${\($0)}'?)" } ?? ""
                 throw ParseError(offset: index, message: "unknown variable '${\(name)}'\(suggestion); known: \(variableNames.joined(separator: ", "))")
             }
@@ -97,8 +111,14 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         case "scope": return .scope
         case "state": return .state
         case "nonce": return .nonce
+        case "project_id": return .projectID
+        case "web_redirect_uri": return .webRedirectURI
+        case "app_id": return .appID
+        case "code_verifier": return .codeVerifier
+        case "code_challenge": return .codeChallenge
         default: break
         }
+        if name.hasPrefix("captured."), name.count > 9 { return .captured(String(name.dropFirst(9))) }
         if name.hasPrefix("sent."), name.count > 5 { return .sent(String(name.dropFirst(5))) }
         if name.hasPrefix("repeat:") {
             let pieces = name.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
@@ -133,6 +153,12 @@ extension Template.Variable {
         case .scope: "scope"
         case .state: "state"
         case .nonce: "nonce"
+        case .projectID: "project_id"
+        case .webRedirectURI: "web_redirect_uri"
+        case .appID: "app_id"
+        case .codeVerifier: "code_verifier"
+        case .codeChallenge: "code_challenge"
+        case .captured(let name): "captured.\(name)"
         case .sent(let parameter): "sent.\(parameter)"
         case .repeat(let count, let text): "repeat:\(count):\(text)"
         }

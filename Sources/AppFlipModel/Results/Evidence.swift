@@ -6,11 +6,14 @@ public struct Evidence: Sendable, Hashable {
     public var answer: String
     /// An excerpt of the handler's stderr (redacted, bounded).
     public var stderr: String
+    /// For cases with HTTP steps: each request and response, one entry per step (redacted, bounded).
+    public var exchanges: [String]
 
-    public init(link: String = "", answer: String = "", stderr: String = "") {
+    public init(link: String = "", answer: String = "", stderr: String = "", exchanges: [String] = []) {
         self.link = link
         self.answer = answer
         self.stderr = stderr
+        self.exchanges = exchanges
     }
 
     /// Cuts text to `limit` UTF-8 bytes on a character boundary and says how much was cut.

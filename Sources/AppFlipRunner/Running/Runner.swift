@@ -20,9 +20,16 @@ public struct Runner: Sendable {
         self.logExcerptLimit = logExcerptLimit
     }
 
-    /// Runs every case and returns the results in case order. `progress` is called as each case finishes
-    /// (from worker threads, one call at a time). `shouldStop` is polled between cases.
+    /// Runs every case against a link handler (app-link cases).
     public func run(_ cases: [ConformanceCase], on target: any LinkHandlerTarget,
+                    shouldStop: @escaping @Sendable () -> Bool = { false },
+                    progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
+        run(cases, targets: Targets(linkHandler: target), shouldStop: shouldStop, progress: progress)
+    }
+
+    /// Runs every case and returns the results in case order. `progress` is called as each case finishes, one call
+    /// at a time. `shouldStop` is polled between cases.
+    public func run(_ cases: [ConformanceCase], targets: Targets,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
         let results = Locked<[CaseResult?]>(Array(repeating: nil, count: cases.count))
@@ -33,9 +40,9 @@ public struct Runner: Sendable {
         for _ in 0..<min(jobs, max(cases.count, 1)) {
             group.enter()
             let thread = Thread {
-                let session = target.makeSession()
+                let worker = Worker(runner: runner, targets: targets)
                 defer {
-                    session.close()
+                    worker.close()
                     group.leave()
                 }
                 while !shouldStop() {
@@ -44,7 +51,7 @@ public struct Runner: Sendable {
                         return value
                     }
                     guard index < cases.count else { return }
-                    let result = runner.run(cases[index], session: session)
+                    let result = worker.run(cases[index])
                     results.withLock { $0[index] = result }
                     reporting.withLock { _ in progress(result) }
                 }
@@ -56,30 +63,38 @@ public struct Runner: Sendable {
         return results.withLock { $0.compactMap { $0 } }
     }
 
-    /// Runs one case on a session.
-    public func run(_ conformanceCase: ConformanceCase, session: any LinkHandlerSession) -> CaseResult {
-        let generated = GeneratedValues(seed: configuration.seed, caseID: conformanceCase.id)
-        let context = Template.Context(configuration: configuration, generated: generated)
-        let link = conformanceCase.link.build(in: context)
-        if let reason = conformanceCase.skipReason {
-            return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason,
-                              evidence: Evidence(link: Redaction.redact(url: link)), duration: 0)
+    /// One worker's connections (a link-handler process or connection, HTTP clients); not shared between threads.
+    public final class Worker {
+        private let runner: Runner
+        private let targets: Targets
+        private let executor: StepExecutor
+
+        public init(runner: Runner, targets: Targets) {
+            self.runner = runner
+            self.targets = targets
+            executor = StepExecutor(targets: targets, configuration: runner.configuration, timeout: runner.timeout,
+                                    logExcerptLimit: runner.logExcerptLimit)
         }
-        let request = HandlerRequest(id: conformanceCase.id, link: link, scenario: conformanceCase.scenario)
-        let started = Date()
-        let exchange = session.exchange(request, timeout: timeout)
-        let duration = Date().timeIntervalSince(started)
-        let judge = Judge(sentLink: link, configuration: configuration, generated: generated)
-        let secrets = exchange.answer?.url.map(Redaction.secrets(in:)) ?? []
-        let evidence = Evidence(
-            link: Evidence.bounded(Redaction.redact(url: link), limit: 1024),
-            answer: exchange.answer.map(judge.summary) ?? Redaction.scrubText(exchange.rawAnswer, secrets: secrets),
-            stderr: Evidence.bounded(Redaction.scrubText(exchange.log, secrets: secrets), limit: logExcerptLimit))
-        guard let answer = exchange.answer else {
-            return CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
-                              message: exchange.failure ?? "no answer", evidence: evidence, duration: duration)
+
+        public func close() { executor.close() }
+
+        /// Runs one case: skipped when marked so or when its target is not configured; error when the target
+        /// misbehaved; otherwise judged by its worst check.
+        public func run(_ conformanceCase: ConformanceCase) -> CaseResult {
+            if let reason = conformanceCase.skipReason ?? targets.unavailability(of: conformanceCase) {
+                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: Evidence(),
+                                  duration: 0)
+            }
+            let started = Date()
+            let outcome = executor.run(conformanceCase)
+            let duration = Date().timeIntervalSince(started)
+            if let failure = outcome.failure {
+                // A violation already shown outweighs a later step that could not run.
+                let verdict: Verdict = outcome.checks.contains { $0.verdict == .fail } ? .fail : .error
+                return CaseResult(conformanceCase: conformanceCase, verdict: verdict, checks: outcome.checks, message: failure,
+                                  evidence: outcome.evidence, duration: duration)
+            }
+            return CaseResult.judged(conformanceCase, checks: outcome.checks, evidence: outcome.evidence, duration: duration)
         }
-        return CaseResult.judged(conformanceCase, checks: judge.judge(conformanceCase.checks, answer: answer),
-                                 evidence: evidence, duration: duration)
     }
 }

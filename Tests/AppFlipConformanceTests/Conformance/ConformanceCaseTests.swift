@@ -28,9 +28,9 @@ struct ConformanceCaseTests {
 
     @Test(.tags(.conformance), arguments: ProjectCases.all)
     func conformanceCase(_ conformanceCase: ConformanceCase) {
-        let session = Self.target.makeSession()
-        defer { session.close() }
-        let result = Self.runner.run(conformanceCase, session: session)
+        let worker = Runner.Worker(runner: Self.runner, targets: Targets(linkHandler: Self.target))
+        defer { worker.close() }
+        let result = worker.run(conformanceCase)
         let location = Testing.SourceLocation(
             fileID: "Conformance/\((conformanceCase.location.file as NSString).lastPathComponent)",
             filePath: PackageRoot.url.appendingPathComponent(conformanceCase.location.file).path,

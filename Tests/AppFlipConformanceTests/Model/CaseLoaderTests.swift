@@ -100,7 +100,11 @@ struct CaseLoaderTests {
         let cases = try load(text)
         #expect(cases.map(\.id) == ["app-link/x/a", "app-link/x/b"])
         #expect(cases.map(\.location.line) == [12, 14])
-        #expect(cases.last?.link.set.first?.value == Template(literal: "https://b.example/"))
+        guard case .link(let recipe)? = cases.last?.steps.first?.action else {
+            Issue.record("the case is not one link step")
+            return
+        }
+        #expect(recipe.set.first?.value == Template(literal: "https://b.example/"))
     }
 
     @Test("The built-in table of allowed flip URIs gives twelve cases")

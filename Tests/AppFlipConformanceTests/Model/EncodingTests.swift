@@ -58,3 +58,42 @@ struct SHA256Tests {
         #expect(hasher.finalize() == SHA256.hash(Array("abc".utf8)))
     }
 }
+
+@Suite("base64url and PKCE")
+struct PKCETests {
+    @Test("RFC 7636 Appendix B: the verifier's S256 challenge")
+    func appendixB() {
+        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        #expect(PKCE.s256Challenge(for: verifier) == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        #expect(PKCE.isValidVerifier(verifier))
+    }
+
+    @Test("RFC 7636 Appendix B: the verifier is the base64url of the 32 octets given there")
+    func appendixBOctets() {
+        let octets: [UInt8] = [116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77,
+                               105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121]
+        #expect(Base64URL.encode(octets) == "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        #expect(Base64URL.decode("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == octets)
+    }
+
+    @Test("RFC 4648 §10 vectors, unpadded, and rejection of other alphabets")
+    func rfc4648() {
+        let vectors = ["": "", "f": "Zg", "fo": "Zm8", "foo": "Zm9v", "foob": "Zm9vYg", "fooba": "Zm9vYmE", "foobar": "Zm9vYmFy"]
+        for (plain, encoded) in vectors {
+            #expect(Base64URL.encode(Array(plain.utf8)) == encoded)
+            #expect(Base64URL.decode(encoded) == Array(plain.utf8))
+        }
+        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
+        #expect(Base64URL.decode("a+b/") == nil)
+        #expect(Base64URL.decode("Zg==") == nil)
+        #expect(Base64URL.decode("Z") == nil)
+    }
+
+    @Test("Verifier syntax: length 43 to 128, unreserved characters only")
+    func verifierSyntax() {
+        #expect(!PKCE.isValidVerifier(String(repeating: "a", count: 42)))
+        #expect(PKCE.isValidVerifier(String(repeating: "a", count: 128)))
+        #expect(!PKCE.isValidVerifier(String(repeating: "a", count: 129)))
+        #expect(!PKCE.isValidVerifier(String(repeating: "a", count: 42) + "+"))
+    }
+}

@@ -1,0 +1,106 @@
+import AppFlipSyntax
+
+/// One step of a case: send something to the target, capture values from the answer, judge it.
+public struct Step: Sendable, Hashable {
+    public enum Action: Sendable, Hashable {
+        /// Send a link to the link handler (adapter contract).
+        case link(LinkRecipe)
+        /// Send an HTTP request to one of the configured endpoints.
+        case http(HTTPStepRequest)
+    }
+
+    public var action: Action
+    /// Values taken from the answer for later steps: `${captured.NAME}`.
+    public var captures: [Capture]
+    public var checks: [CheckGroup]
+    public var location: SourceLocation
+
+    public init(action: Action, captures: [Capture] = [], checks: [CheckGroup], location: SourceLocation) {
+        self.action = action
+        self.captures = captures
+        self.checks = checks
+        self.location = location
+    }
+}
+
+/// A value to take from an answer.
+public struct Capture: Sendable, Hashable {
+    public enum Source: Sendable, Hashable {
+        /// A query parameter of the URL the handler opened, or of an HTTP redirect's `Location`.
+        case urlParameter(String)
+        /// A top-level string or number member of a JSON response body.
+        case jsonMember(String)
+        /// A response header.
+        case header(String)
+    }
+
+    public var name: String
+    public var source: Source
+
+    public init(name: String, source: Source) {
+        self.name = name
+        self.source = source
+    }
+}
+
+/// An HTTP request a step sends to a configured endpoint.
+public struct HTTPStepRequest: Sendable, Hashable {
+    public enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
+        /// The configured method (`token_auth`), as Google sends it.
+        case configured
+        /// client_id and client_secret in the form body.
+        case post
+        /// HTTP Basic with form-encoded client_id and client_secret (RFC 6749 §2.3.1).
+        case basic
+        /// Both at once (RFC 6749 §2.3 forbids more than one method per request).
+        case both
+        /// No client credentials.
+        case none
+    }
+
+    public var endpoint: Endpoint
+    public var method: String
+    /// The query, built from a base parameter set and edits.
+    public var query: LinkRecipe?
+    /// The `application/x-www-form-urlencoded` body, built the same way.
+    public var form: LinkRecipe?
+    public var authentication: ClientAuthentication
+    /// Overrides for probes: a client ID or secret other than the configured one (never the real secret).
+    public var authenticationClientID: Template?
+    public var authenticationSecret: Template?
+    public var headers: [Header]
+    /// Whose decoration headers to add.
+    public var user: User
+
+    public enum User: Sendable, Hashable {
+        /// The case's scenario (the default at the authorization endpoint).
+        case caseScenario
+        /// No decoration: an anonymous browser.
+        case none
+        case scenario(Scenario)
+    }
+
+    public struct Header: Sendable, Hashable {
+        public var name: String
+        public var value: Template
+
+        public init(name: String, value: Template) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(endpoint: Endpoint, method: String, query: LinkRecipe? = nil, form: LinkRecipe? = nil,
+                authentication: ClientAuthentication = .none, authenticationClientID: Template? = nil,
+                authenticationSecret: Template? = nil, headers: [Header] = [], user: User = .none) {
+        self.endpoint = endpoint
+        self.method = method
+        self.query = query
+        self.form = form
+        self.authentication = authentication
+        self.authenticationClientID = authenticationClientID
+        self.authenticationSecret = authenticationSecret
+        self.headers = headers
+        self.user = user
+    }
+}

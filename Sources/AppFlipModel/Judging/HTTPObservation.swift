@@ -1,0 +1,55 @@
+/// What an endpoint answered, as the checks see it.
+public struct HTTPObservation: Sendable, Hashable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func == (lhs: HTTPObservation, rhs: HTTPObservation) -> Bool {
+        lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers.map(\.name) == rhs.headers.map(\.name)
+            && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(status)
+        hasher.combine(body)
+    }
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    public func headerValues(_ name: String) -> [String] {
+        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    }
+
+    /// A redirect (3xx with a Location) seen as "the URL the app would open"; anything else opens nothing.
+    public var asAnswer: HandlerAnswer {
+        if (300...399).contains(status), let location = header("Location") {
+            return HandlerAnswer(action: .open, url: location)
+        }
+        return HandlerAnswer(action: .decline)
+    }
+
+    /// The body as text (invalid UTF-8 replaced).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// What a step observed.
+public enum Observation: Sendable, Hashable {
+    case link(HandlerAnswer)
+    case http(HTTPObservation)
+
+    /// The answer the URL assertions judge: the link handler's, or an HTTP redirect's `Location`.
+    public var answer: HandlerAnswer {
+        switch self {
+        case .link(let answer): answer
+        case .http(let observation): observation.asAnswer
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Reads an apple-app-site-association file and decides whether it lets an app open a link.
+///
+/// Both forms Apple documents are read: `applinks.details[].components` (iOS 13+; `/` path, `?` query, `exclude`)
+/// and the legacy `applinks.details[].paths` (patterns, `NOT ` prefix excludes). Rules apply in order; the first
+/// that matches decides. `*` matches any run of characters, `?` one character.
+enum SiteAssociation {
+    static func covers(_ body: [UInt8], appID: String, link: String,
+                       outcome: (Bool, String) -> Judge.Outcome) -> Judge.Outcome {
+        guard !appID.isEmpty else { return outcome(false, "no app_id is configured to look for") }
+        guard let root = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            return outcome(false, "the file is not a JSON object")
+        }
+        guard let applinks = root["applinks"] as? [String: Any], let details = applinks["details"] as? [Any] else {
+            return outcome(false, "no applinks.details array")
+        }
+        let parts = URLParts(link)
+        let afterScheme = parts.base.drop { $0 != ":" }.dropFirst(3)
+        let path = afterScheme.firstIndex(of: "/").map { String(afterScheme[$0...]) } ?? "/"
+        let query = "client_id=x&scope=x&state=x&redirect_uri=x"
+        var listed = false
+        for case let entry as [String: Any] in details {
+            let ids = (entry["appIDs"] as? [String] ?? []) + [entry["appID"] as? String].compactMap { $0 }
+            guard ids.contains(appID) else { continue }
+            listed = true
+            if let components = entry["components"] as? [[String: Any]] {
+                for component in components {
+                    let pathPattern = component["/"] as? String ?? "*"
+                    guard glob(Array(pathPattern), Array(path)) else { continue }
+                    if let queryPattern = component["?"], !queryMatches(queryPattern, query) { continue }
+                    let excluded = component["exclude"] as? Bool ?? false
+                    return outcome(!excluded, excluded ? "an exclude rule matches \(path)" : "component \"/\": \"\(pathPattern)\" matches \(path)")
+                }
+            } else if let paths = entry["paths"] as? [String] {
+                for pattern in paths {
+                    let excluded = pattern.hasPrefix("NOT ")
+                    let body = excluded ? String(pattern.dropFirst(4)) : pattern
+                    guard glob(Array(body), Array(path)) else { continue }
+                    return outcome(!excluded, excluded ? "\"\(pattern)\" excludes \(path)" : "paths entry \"\(pattern)\" matches \(path)")
+                }
+            }
+        }
+        return outcome(false, listed ? "\(appID) is listed, but no rule covers \(path)" : "\(appID) is not listed in applinks.details")
+    }
+
+    /// A `?` rule: a string pattern for the whole query, or a dictionary of parameter patterns.
+    private static func queryMatches(_ pattern: Any, _ query: String) -> Bool {
+        if let text = pattern as? String { return glob(Array(text), Array(query)) }
+        guard let rules = pattern as? [String: String] else { return true }
+        let names = Set(query.split(separator: "&").map { String($0.split(separator: "=").first ?? "") })
+        return rules.keys.allSatisfy { names.contains($0) || (rules[$0] ?? "") == "*" }
+    }
+
+    static func glob(_ pattern: [Character], _ text: [Character]) -> Bool {
+        var p = 0, t = 0
+        var star: Int?
+        var resume = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if p < pattern.count, pattern[p] == "*" {
+                star = p
+                resume = t
+                p += 1
+            } else if let star {
+                p = star + 1
+                resume += 1
+                t = resume
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+}

@@ -1,0 +1,43 @@
+/// Everything the suite knows about a partner's target: identities, endpoints, how Google authenticates, and the
+/// per-scenario request decorations that log in a test user. Secrets come from the environment only.
+public struct TargetConfiguration: Sendable {
+    public enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
+        /// client_id and client_secret in the form body (`client_secret_post`), as Google sends them.
+        case post
+        /// HTTP Basic (`client_secret_basic`).
+        case basic
+    }
+
+    public var clientID: String
+    /// The client secret, read from the environment variable the file names.
+    public var clientSecret: String?
+    /// The Actions/Cloud project ID in Google's browser-linking redirect URI `…/r/<PROJECT_ID>`.
+    public var projectID: String?
+    /// The iOS app ID (`TEAMID.bundle`) the site association must list.
+    public var appID: String?
+    /// The App Flip universal link, without a query.
+    public var link: String
+    public var scope: String
+    /// Endpoint URLs by kind; a profile whose endpoint is missing is skipped.
+    public var endpoints: [Endpoint: String]
+    public var tokenAuthentication: ClientAuthentication
+    /// Request headers per scenario (a test user who approves, refuses, …).
+    public var decorations: [Scenario: [(name: String, value: String)]]
+    /// Every value that came from the environment, for redaction.
+    public var secrets: [String]
+
+    public init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
+                scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,
+                decorations: [Scenario: [(name: String, value: String)]] = [:], secrets: [String] = []) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.projectID = projectID
+        self.appID = appID
+        self.link = link
+        self.scope = scope
+        self.endpoints = endpoints
+        self.tokenAuthentication = tokenAuthentication
+        self.decorations = decorations
+        self.secrets = secrets + [clientSecret].compactMap { $0 }
+    }
+}

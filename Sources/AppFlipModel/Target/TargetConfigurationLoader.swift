@@ -1,0 +1,128 @@
+import AppFlipSyntax
+import Foundation
+
+/// Reads a target configuration file (`appflip-target.conf`), written in the case-file syntax:
+///
+/// ```
+/// client_id: 1234-google.apps.example
+/// client_secret_env: APPFLIP_CLIENT_SECRET      # the secret is read from this environment variable
+/// project_id: my-smart-home-project
+/// app_id: ABCDE12345.com.example.app
+/// link: https://app.example/flip
+/// scope: devices
+/// token_auth: post                              # or basic
+/// endpoints:
+///   authorize: http://127.0.0.1:8080/oauth/authorize
+///   token: http://127.0.0.1:8080/oauth/token
+///   revoke: http://127.0.0.1:8080/oauth/revoke
+///   site_association: http://127.0.0.1:8080/.well-known/apple-app-site-association
+/// scenarios:
+///   consent:
+///     Cookie: session=${env:APPFLIP_APPROVING_USER_SESSION}
+///   deny:
+///     Cookie: session=${env:APPFLIP_REFUSING_USER_SESSION}
+/// ```
+///
+/// Credentials never sit in the file: `client_secret` is refused, and header values take `${env:NAME}`.
+public enum TargetConfigurationLoader {
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(DiagnosticList) -> TargetConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DiagnosticList([Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read the target configuration")])
+        }
+        return try load(bytes: [UInt8](data), file: path, environment: environment)
+    }
+
+    public static func load(bytes: [UInt8], file: String, environment: [String: String]) throws(DiagnosticList) -> TargetConfiguration {
+        let node = try Parser.parse(bytes: bytes, file: file)
+        let lines = SourceLines.split(String(decoding: bytes, as: UTF8.self))
+        var reader = NodeReader(lineText: { location in
+            location.line >= 1 && location.line <= lines.count ? lines[location.line - 1] : ""
+        })
+        guard let document = reader.mapping(node, "the target configuration") else { throw DiagnosticList(reader.diagnostics) }
+        if let secret = document.entries.first(where: { $0.key.text == "client_secret" }) {
+            reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
+        }
+        let allowed = ["client_id", "client_secret_env", "project_id", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios"]
+        reader.checkKeys(document, allowed: allowed + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
+        var secrets: [String] = []
+        func text(_ key: String) -> Node.Scalar? { document[key].flatMap { reader.scalar($0, "'\(key)'") } }
+        func expand(_ scalar: Node.Scalar) -> String {
+            substituteEnvironment(scalar, environment: environment, secrets: &secrets, reader: &reader)
+        }
+        let clientID = text("client_id").map(expand) ?? ""
+        var clientSecret: String?
+        if let name = text("client_secret_env") {
+            if let value = environment[name.text], !value.isEmpty {
+                clientSecret = value
+                secrets.append(value)
+            } else {
+                reader.error(at: name.location, "the environment variable '\(name.text)' (the client secret) is not set")
+            }
+        }
+        let link = text("link").map(expand) ?? ""
+        if let linkNode = text("link"), !link.hasPrefix("https://") || link.contains("?") || link.contains("#") {
+            reader.error(at: linkNode.location, "'link' must be the https universal link without a query or fragment")
+        }
+        let authentication = document["token_auth"].flatMap { reader.enumValue($0, "token_auth", as: TargetConfiguration.ClientAuthentication.self) }
+        var endpoints: [Endpoint: String] = [:]
+        if let node = document["endpoints"], let mapping = reader.mapping(node, "'endpoints'") {
+            reader.checkKeys(mapping, allowed: Endpoint.allCases.map(\.rawValue), in: "'endpoints'")
+            for entry in mapping.entries {
+                guard let endpoint = Endpoint(rawValue: entry.key.text), let scalar = reader.scalar(entry.value, "an endpoint URL") else { continue }
+                let url = expand(scalar)
+                let lower = url.lowercased()
+                if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")) || url.contains("@") || url.contains("#") {
+                    reader.error(at: scalar.location, "an endpoint is an absolute http(s) URL without userinfo or fragment")
+                }
+                endpoints[endpoint] = url
+            }
+        }
+        var decorations: [Scenario: [(name: String, value: String)]] = [:]
+        if let node = document["scenarios"], let mapping = reader.mapping(node, "'scenarios'") {
+            for entry in mapping.entries {
+                guard let scenario = reader.enumValue(.scalar(entry.key), "scenario", as: Scenario.self),
+                      let headers = reader.mapping(entry.value, "the headers of scenario '\(entry.key.text)'") else { continue }
+                decorations[scenario] = headers.entries.compactMap { header in
+                    guard let value = reader.scalar(header.value, "header '\(header.key.text)'") else { return nil }
+                    if header.key.text.contains(where: { $0 == ":" || $0 == " " || $0 == "\r" || $0 == "\n" }) {
+                        reader.error(at: header.key.location, "'\(header.key.text)' is not a header name")
+                    }
+                    let expanded = expand(value)
+                    if expanded.contains(where: { $0 == "\r" || $0 == "\n" }) {
+                        reader.error(at: value.location, "a header value cannot contain a line break")
+                    }
+                    return (header.key.text, expanded)
+                }
+            }
+        }
+        if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
+        return TargetConfiguration(clientID: clientID, clientSecret: clientSecret, projectID: text("project_id").map(expand),
+                                   appID: text("app_id").map(expand), link: link, scope: text("scope").map(expand) ?? "devices",
+                                   endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
+                                   secrets: secrets)
+    }
+
+    /// Replaces `${env:NAME}` with the variable's value (recorded as a secret); an unset variable is an error.
+    private static func substituteEnvironment(_ scalar: Node.Scalar, environment: [String: String], secrets: inout [String],
+                                              reader: inout NodeReader) -> String {
+        var result = ""
+        var rest = Substring(scalar.text)
+        while let start = rest.range(of: "${env:") {
+            result += rest[..<start.lowerBound]
+            guard let close = rest[start.upperBound...].firstIndex(of: "}") else {
+                reader.error(at: scalar.location, "'${env:' without a closing '}'")
+                return result
+            }
+            let name = String(rest[start.upperBound..<close])
+            if let value = environment[name], !value.isEmpty {
+                result += value
+                secrets.append(value)
+            } else {
+                reader.error(at: scalar.location, "the environment variable '\(name)' is not set")
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,51 @@
+import AppFlipHTTP
+import AppFlipModel
+
+/// Everything a run talks to: the link handler (for app-link and flip cases) and the HTTP endpoints.
+public struct Targets: Sendable {
+    public var linkHandler: (any LinkHandlerTarget)?
+    /// Endpoint URLs by kind, as configured.
+    public var endpoints: [Endpoint: String]
+    public var clientSecret: String?
+    public var tokenAuthentication: TargetConfiguration.ClientAuthentication
+    /// Request headers per scenario.
+    public var decorations: [Scenario: [(name: String, value: String)]]
+    /// Values never to show in evidence (the secret, decoration values).
+    public var secrets: [String]
+    /// Bounds on every HTTP response.
+    public var limits: HTTPLimits
+
+    public init(linkHandler: (any LinkHandlerTarget)? = nil, endpoints: [Endpoint: String] = [:], clientSecret: String? = nil,
+                tokenAuthentication: TargetConfiguration.ClientAuthentication = .post,
+                decorations: [Scenario: [(name: String, value: String)]] = [:], secrets: [String] = [],
+                limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20)) {
+        self.linkHandler = linkHandler
+        self.endpoints = endpoints
+        self.clientSecret = clientSecret
+        self.tokenAuthentication = tokenAuthentication
+        self.decorations = decorations
+        self.secrets = secrets + [clientSecret].compactMap { $0 } + decorations.values.flatMap { $0.map(\.value) }
+        self.limits = limits
+    }
+
+    /// One line for the report.
+    public var description: String {
+        var parts: [String] = []
+        if let linkHandler { parts.append("link handler: \(linkHandler.description)") }
+        for endpoint in Endpoint.allCases { if let url = endpoints[endpoint] { parts.append("\(endpoint.rawValue): \(url)") } }
+        return parts.joined(separator: "; ")
+    }
+
+    /// Why a case cannot run here, or nil when it can.
+    public func unavailability(of conformanceCase: ConformanceCase) -> String? {
+        for step in conformanceCase.steps {
+            switch step.action {
+            case .link:
+                if linkHandler == nil { return "no link handler is configured" }
+            case .http(let request):
+                if endpoints[request.endpoint] == nil { return "the \(request.endpoint.rawValue) endpoint is not configured" }
+            }
+        }
+        return nil
+    }
+}

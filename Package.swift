@@ -14,13 +14,15 @@ let package = Package(
         // AppFlipSystem (OS calls) and AppFlipHTTP (the wire) sit below the runner and the reference server.
         .target(name: "AppFlipSyntax"),
         .target(name: "AppFlipSystem"),
+        .target(name: "AppFlipDigest"),
         .target(name: "AppFlipHTTP", dependencies: ["AppFlipSystem"]),
-        .target(name: "AppFlipModel", dependencies: ["AppFlipSyntax"]),
+        .target(name: "AppFlipModel", dependencies: ["AppFlipSyntax", "AppFlipDigest"]),
         .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP"]),
         .target(name: "AppFlipReporting", dependencies: ["AppFlipModel"]),
         .target(name: "AppFlipReference"),
-        .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP"]),
-        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReporting", "AppFlipReference"]),
+        .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
+        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
+                                                   "AppFlipReferenceServer", "AppFlipHTTP", "AppFlipSystem"]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
         .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer"]),
 
@@ -29,7 +31,7 @@ let package = Package(
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
         .testTarget(
             name: "AppFlipConformanceTests",
-            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "broken-handler", "appflip-reference"],
+            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "appflip-reference"],
             path: "Tests/AppFlipConformanceTests",
             exclude: ["Golden"]
         ),

@@ -16,12 +16,7 @@ public enum Command {
         case "list": return ListCommand.main(rest, console: console)
         case "reference-handler":
             // Internal: the built-in reference handler behind the adapter contract (used by --target reference).
-            switch ReferenceArguments.parse(rest) {
-            case .success(let clientID): return AdapterLoop.serve(LinkHandler(clientID: clientID))
-            case .failure(let error):
-                console.err("error: \(error.message)\n\(ReferenceArguments.usage)")
-                return ExitStatus.usage.rawValue
-            }
+            return ReferenceHandlerCommand.main(rest, console: console)
         case "help", "-h", "--help":
             let topic = rest.first
             console.out(topic == "run" ? Usage.run : topic == "lint" ? Usage.lint : topic == "list" ? Usage.list : Usage.main)

@@ -26,8 +26,8 @@ public struct LinkHandler: Sendable {
     public var encodeValue: @Sendable ([UInt8]) -> String
     /// The error code for a scenario that does not end in consent.
     public var errorCode: @Sendable (Scenario) -> String
-    /// Mints an authorization code.
-    public var mintCode: @Sendable () -> String
+    /// Mints an authorization code for the flip URI and the requested scope (nil when none was sent).
+    public var mintCode: @Sendable (_ redirectURI: String, _ scope: String?) -> String
     /// Whether results are opened universal-links-only.
     public var universalLinksOnly: Bool
     /// Whether state is written before code/error in the result (either order is correct).
@@ -63,7 +63,7 @@ public struct LinkHandler: Sendable {
             case .disabledAccount: "unrecoverable"
             }
         }
-        mintCode = CodeMinter.mint
+        mintCode = { _, _ in CodeMinter.mint() }
         universalLinksOnly = true
         stateFirst = false
         includesErrorDescription = true
@@ -124,7 +124,8 @@ public struct LinkHandler: Sendable {
         // 3. The simulated user decides.
         switch scenario {
         case .consent:
-            return result([("code", Array(mintCode().utf8))])
+            let scopeText = scope.flatMap { $0.isEmpty ? nil : String(validating: $0, as: UTF8.self) }
+            return result([("code", Array(mintCode(redirectURI, scopeText).utf8))])
         case .deny, .cancel, .disabledAccount:
             return result([("error", Array(errorCode(scenario).utf8))])
         }

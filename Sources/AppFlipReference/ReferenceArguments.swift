@@ -1,24 +1,35 @@
 /// Parses the reference handler's own arguments: `--client-id ID`.
 public enum ReferenceArguments {
     public static let usage = """
-        usage: appflip-reference [--client-id ID]
+        usage: appflip-reference [--client-id ID] [--code-server URL]
 
         The reference App Flip link handler. Reads one JSON request per line on standard input and answers one
         JSON line per request on standard output (see README, "The adapter contract"). Runs until input closes.
-          --client-id ID   the client ID registered for Google (default: google-client)
+          --client-id ID     the client ID registered for Google (default: google-client)
+          --code-server URL  mint codes at a reference server (POST URL) so its token endpoint redeems them
         """
 
     public static let defaultClientID = "google-client"
 
     /// The client ID, or nil with a message when the arguments are wrong.
     public static func parse(_ arguments: [String]) -> Result<String, UsageError> {
-        var clientID = defaultClientID
+        parseOptions(arguments).map(\.clientID)
+    }
+
+    public struct Options: Sendable {
+        public var clientID = ReferenceArguments.defaultClientID
+        /// Where to mint codes (`POST …/reference/flip-code`), so a reference server redeems them; nil mints locally.
+        public var codeServer: String?
+    }
+
+    public static func parseOptions(_ arguments: [String]) -> Result<Options, UsageError> {
+        var options = Options()
         var index = 0
         while index < arguments.count {
             switch arguments[index] {
-            case "--client-id":
-                guard index + 1 < arguments.count else { return .failure(UsageError(message: "--client-id needs a value")) }
-                clientID = arguments[index + 1]
+            case "--client-id", "--code-server":
+                guard index + 1 < arguments.count else { return .failure(UsageError(message: "\(arguments[index]) needs a value")) }
+                if arguments[index] == "--client-id" { options.clientID = arguments[index + 1] } else { options.codeServer = arguments[index + 1] }
                 index += 2
             case "-h", "--help":
                 return .failure(UsageError(message: ""))
@@ -26,7 +37,7 @@ public enum ReferenceArguments {
                 return .failure(UsageError(message: "unknown argument '\(arguments[index])'"))
             }
         }
-        return .success(clientID)
+        return .success(options)
     }
 
     public struct UsageError: Error, Sendable {

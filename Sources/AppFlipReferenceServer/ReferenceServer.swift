@@ -2,11 +2,68 @@ import AppFlipHTTP
 import AppFlipReference
 import Foundation
 
-/// The reference handler served over HTTP: `POST /link-handler` takes the adapter contract's JSON request and
-/// answers its JSON answer. Everything else is 404.
-public enum ReferenceServer {
+/// The reference server: every endpoint a partner implements, correct, with in-memory state.
+///
+/// | Path | What |
+/// | --- | --- |
+/// | `GET /oauth/authorize` | authorization endpoint (cookie `reference-user=approver`, `refuser` or `disabled`) |
+/// | `POST /oauth/token` | token endpoint: authorization_code (PKCE S256/plain) and refresh_token |
+/// | `POST /oauth/revoke` | revocation (RFC 7009) |
+/// | `GET /.well-known/apple-app-site-association` | the site association for the App Flip link path |
+/// | `POST /link-handler` | the link-handler adapter contract over HTTP; its codes redeem at `/oauth/token` |
+/// | `POST /reference/flip-code` | mints a flip code (form `redirect_uri`, `scope`) for a reference handler in another process |
+public final class ReferenceServer: Sendable {
     public static let linkHandlerPath = "/link-handler"
+    public static let mintPath = "/reference/flip-code"
 
+    public let configuration: ReferenceServerConfiguration
+    private let state = OAuthState()
+
+    public init(configuration: ReferenceServerConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// The link handler whose codes this server will redeem.
+    public var linkHandler: LinkHandler {
+        var handler = LinkHandler(clientID: configuration.clientID)
+        let state = self.state
+        let clientID = configuration.clientID
+        handler.mintCode = { redirectURI, scope in
+            state.storeCode(OAuthState.IssuedCode(clientID: clientID, redirectURI: redirectURI, scope: scope ?? "devices", challenge: nil,
+                                                  method: nil, expires: Date().addingTimeInterval(600)))
+        }
+        return handler
+    }
+
+    /// Routes one request.
+    public var handler: HTTPServer.Handler {
+        let authorization = AuthorizationEndpoint(configuration: configuration, state: state)
+        let token = TokenEndpoint(configuration: configuration, state: state)
+        let revocation = RevocationEndpoint(configuration: configuration, state: state)
+        let siteAssociation = SiteAssociationEndpoint(configuration: configuration)
+        let linkHandler = self.linkHandler
+        return { request in
+            switch request.path {
+            case "/oauth/authorize": return authorization.handle(request)
+            case "/oauth/token": return token.handle(request)
+            case "/oauth/revoke": return revocation.handle(request)
+            case "/.well-known/apple-app-site-association": return siteAssociation.handle(request)
+            case ReferenceServer.linkHandlerPath: return ReferenceServer.linkHandlerResponse(request, linkHandler)
+            case ReferenceServer.mintPath:
+                let form = RequestParameters(Substring(String(decoding: request.body, as: UTF8.self)))
+                guard request.method == "POST", let redirectURI = form.text("redirect_uri") else {
+                    return HTTPResponse(status: 400, body: Array("POST redirect_uri (and scope)\n".utf8))
+                }
+                return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain")]),
+                                    body: Array(linkHandler.mintCode(redirectURI, form.text("scope")).utf8))
+            default:
+                return HTTPResponse(status: 404, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+                                    body: Array("not found\n".utf8))
+            }
+        }
+    }
+
+    /// The link handler only (no OAuth endpoints), for serving the adapter contract alone.
     public static func handler(clientID: String) -> HTTPServer.Handler {
         let linkHandler = LinkHandler(clientID: clientID)
         return { request in
@@ -14,15 +71,19 @@ public enum ReferenceServer {
                 return HTTPResponse(status: 404, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
                                     body: Array("not found\n".utf8))
             }
-            guard request.method == "POST" else {
-                return HTTPResponse(status: 405, headers: HTTPHeaders([("Allow", "POST")]))
-            }
-            guard let answer = AdapterLoop.answer(to: String(decoding: request.body, as: UTF8.self), linkHandler) else {
-                return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
-                                    body: Array("expected a JSON object with string id, link and scenario\n".utf8))
-            }
-            return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
-                                body: [UInt8](answer))
+            return linkHandlerResponse(request, linkHandler)
         }
+    }
+
+    static func linkHandlerResponse(_ request: HTTPRequest, _ linkHandler: LinkHandler) -> HTTPResponse {
+        guard request.method == "POST" else {
+            return HTTPResponse(status: 405, headers: HTTPHeaders([("Allow", "POST")]))
+        }
+        guard let answer = AdapterLoop.answer(to: String(decoding: request.body, as: UTF8.self), linkHandler) else {
+            return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+                                body: Array("expected a JSON object with string id, link and scenario\n".utf8))
+        }
+        return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                            body: [UInt8](answer))
     }
 }

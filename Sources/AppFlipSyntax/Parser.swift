@@ -332,7 +332,16 @@ public struct Parser {
             error(line, column: column, "empty key")
             return nil
         }
-        if let bad = characters[column..<index].firstIndex(where: { $0 == "\t" || $0 == "#" || $0 == "[" || $0 == "]" || $0 == "{" || $0 == "}" || $0 == "," }) {
+        // Braces are allowed only as part of a `${…}` variable, which a table row substitutes into keys.
+        let keyCharacters = Array(characters[column..<index])
+        func isVariableBrace(_ offset: Int) -> Bool {
+            let character = keyCharacters[offset]
+            if character == "{" { return offset > 0 && keyCharacters[offset - 1] == "$" }
+            if character == "}" { return keyCharacters[..<offset].lastIndex(of: "{").map { $0 > 0 && keyCharacters[$0 - 1] == "$" } ?? false }
+            return false
+        }
+        if let offset = keyCharacters.indices.first(where: { "\t#[],".contains(keyCharacters[$0]) || ("{}".contains(keyCharacters[$0]) && !isVariableBrace($0)) }) {
+            let bad = column + offset
             error(line, column: bad, "character '\(characters[bad] == "\t" ? "\\t" : String(characters[bad]))' is not allowed in a plain key; quote the key")
             return nil
         }

@@ -10,10 +10,13 @@ if serving { arguments.removeFirst() }
 let usage = """
     \(ReferenceArguments.usage)
 
-    usage: appflip-reference serve [--client-id ID] [--host 127.0.0.1] [--port 8080]
+    usage: appflip-reference serve [--client-id ID] [--project-id ID] [--app-id ID] [--host 127.0.0.1] [--port 8080]
 
-    Serves the same handler over HTTP: POST \(ReferenceServer.linkHandlerPath) with the JSON request; the body of a
-    200 answer is the JSON answer. Prints "listening on http://HOST:PORT" once ready (--port 0 picks a free port).
+    Serves every endpoint a partner implements, correctly, with in-memory state: GET /oauth/authorize,
+    POST /oauth/token, POST /oauth/revoke, GET /.well-known/apple-app-site-association, and the link handler at
+    POST \(ReferenceServer.linkHandlerPath). The client secret is APPFLIP_REFERENCE_CLIENT_SECRET, or
+    "reference-secret". Test users: the cookie reference-user=approver (approves), refuser (refuses),
+    disabled (disabled account). Prints "listening on http://HOST:PORT" once ready (--port 0 picks a free port).
     """
 
 func fail(_ message: String) -> Never {
@@ -35,6 +38,8 @@ if !serving {
 }
 
 var clientID = ReferenceArguments.defaultClientID
+var projectID = "reference-project"
+var appID = "ABCDE12345.com.example.reference"
 var host = "127.0.0.1"
 var port = 8080
 while !arguments.isEmpty {
@@ -43,6 +48,8 @@ while !arguments.isEmpty {
     let value = arguments.removeFirst()
     switch name {
     case "--client-id": clientID = value
+    case "--project-id": projectID = value
+    case "--app-id": appID = value
     case "--host": host = value
     case "--port":
         guard let number = Int(value), (0...65_535).contains(number) else { fail("--port takes 0 to 65535") }
@@ -51,7 +58,10 @@ while !arguments.isEmpty {
     }
 }
 do {
-    let server = try HTTPServer(host: host, port: port, handler: ReferenceServer.handler(clientID: clientID))
+    let secret = ProcessInfo.processInfo.environment["APPFLIP_REFERENCE_CLIENT_SECRET"] ?? "reference-secret"
+    let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientID: clientID, clientSecret: secret,
+                                                                                projectID: projectID, appID: appID))
+    let server = try HTTPServer(host: host, port: port, handler: reference.handler)
     try? FileHandle.standardOutput.write(contentsOf: Data("listening on http://\(host):\(server.port)\n".utf8))
     server.run()
 } catch {

@@ -15,15 +15,21 @@ public enum SuiteRun {
     /// The configuration the reference and the broken handlers expect.
     public static let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "google-client", seed: 7)
 
-    /// Runs `cases` (default: all) against `target`.
+    /// Runs `cases` (default: every app-link case) against a link handler.
     public static func run(_ target: any LinkHandlerTarget, cases selected: [ConformanceCase]? = nil, timeout: Double = 5,
                            jobs: Int = 2) throws -> RunResult {
+        let cases = try selected ?? load().1.cases.filter { $0.profile == .appLink }
+        return try run(Targets(linkHandler: target), cases: cases, timeout: timeout, jobs: jobs)
+    }
+
+    /// Runs `cases` against `targets`, with `configuration` (default: the one the reference expects).
+    public static func run(_ targets: Targets, cases: [ConformanceCase], configuration: RunConfiguration = SuiteRun.configuration,
+                           timeout: Double = 5, jobs: Int = 2) throws -> RunResult {
         let (catalog, suite) = try load()
-        let cases = selected ?? suite.cases
         let runner = Runner(configuration: configuration, timeout: timeout, jobs: jobs)
-        let results = runner.run(cases, on: target)
+        let results = runner.run(cases, targets: targets)
         let provenance = Provenance(suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count,
-                                    seed: configuration.seed, target: target.description, mode: "test", jobs: jobs, filter: nil,
+                                    seed: configuration.seed, target: targets.description, mode: "test", jobs: jobs, filter: nil,
                                     startedAt: "2026-01-01T00:00:00Z", duration: 0, command: "swift test")
         return RunResult(results: results, catalog: catalog, provenance: provenance)
     }

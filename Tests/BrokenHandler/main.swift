@@ -68,9 +68,9 @@ case "deny-as-cancelled":
 case "first-of-repeated":
     handler.rejectsRepeatedParameters = false
 case "empty-code":
-    handler.mintCode = { "" }
+    handler.mintCode = { _, _ in "" }
 case "fixed-code":
-    handler.mintCode = { "fixed-test-code-0001" }
+    handler.mintCode = { _, _ in "fixed-test-code-0001" }
 case "no-universal-links":
     handler.universalLinksOnly = false
 case "legitimate-variant":

@@ -7,8 +7,8 @@ import Foundation
 /// `run`: runs the cases against a link handler, writes `junit.xml` and `report.md`, exits with the verdict.
 enum RunCommand {
     struct Options {
-        var target: any LinkHandlerTarget
-        var configuration: RunConfiguration
+        var assembly: TargetAssembly
+        var profiles: [Profile]
         var mode: SubprocessTarget.Mode
         var timeout: Double
         var jobs: Int
@@ -25,8 +25,8 @@ enum RunCommand {
         do {
             let parsed = try Arguments(
                 arguments,
-                valueOptions: ["--target", "--handler-url", "--link", "--client-id", "--scope", "--redirect-uri", "--mode", "--timeout",
-                               "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports"],
+                valueOptions: ["--target", "--config", "--profile", "--handler-url", "--link", "--client-id", "--scope", "--redirect-uri",
+                               "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports"],
                 flagOptions: ["--reproducible", "--junit-file-attributes", "-h", "--help"])
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
                 console.out(Usage.run)
@@ -39,10 +39,12 @@ enum RunCommand {
         guard let (catalog, suite) = SuiteLoading.load(cases: options.cases, catalog: options.catalog, console: console) else {
             return ExitStatus.usage.rawValue
         }
+        defer { options.assembly.referenceServer?.stop() }
         let filter = CaseFilter(patterns: options.filters)
-        let selected = suite.cases.filter(filter.matches)
+        let selected = suite.cases.filter { options.profiles.contains($0.profile) && filter.matches($0) }
         guard !selected.isEmpty else {
-            console.err("error: no case matches --filter \(options.filters.joined(separator: " --filter "))")
+            console.err("error: no case matches the profiles (\(options.profiles.map(\.rawValue).joined(separator: ", ")))"
+                        + (options.filters.isEmpty ? "" : " and --filter \(options.filters.joined(separator: " --filter "))"))
             return ExitStatus.usage.rawValue
         }
         return execute(selected, suite: suite, catalog: catalog, options: options, arguments: arguments, console: console)
@@ -50,17 +52,18 @@ enum RunCommand {
 
     private static func execute(_ cases: [ConformanceCase], suite: CaseSuite, catalog: Catalog, options: Options,
                                 arguments: [String], console: Console) -> Int32 {
-        let runner = Runner(configuration: options.configuration, timeout: options.timeout, jobs: options.jobs)
+        let targets = options.assembly.targets
+        let runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
         let startedAt = ISO8601DateFormatter().string(from: Date())
         let clock = Date()
-        console.err("running \(cases.count) cases against \(options.target.description) with \(options.jobs) jobs")
-        let results = runner.run(cases, on: options.target, progress: { result in
+        console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(targets.description) with \(options.jobs) jobs")
+        let results = runner.run(cases, targets: targets, progress: { result in
             guard result.verdict != .pass else { return }
             console.err(progressLine(result))
         })
         let provenance = Provenance(
             suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count,
-            seed: options.configuration.seed, target: options.target.description, mode: options.mode.rawValue, jobs: options.jobs,
+            seed: options.assembly.configuration.seed, target: targets.description, mode: options.mode.rawValue, jobs: options.jobs,
             filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: startedAt,
             duration: Date().timeIntervalSince(clock), command: commandLine(arguments))
         let run = RunResult(results: results, catalog: catalog, provenance: provenance, incomplete: results.count < cases.count)
@@ -126,66 +129,31 @@ enum RunCommand {
         guard AllowedFlipURIs.all.contains(redirectURI) else {
             throw Arguments.UsageError(message: "--redirect-uri must be one of the twelve App Flip URIs Google publishes, e.g. \(AllowedFlipURIs.default)")
         }
-        let scope = try parsed.value("--scope") ?? "devices"
-
-        let target: any LinkHandlerTarget
-        let configuration: RunConfiguration
-        if let url = try parsed.value("--handler-url") {
-            guard try parsed.value("--target") == nil, !parsed.hasSeparator else {
-                throw Arguments.UsageError(message: "--handler-url cannot be combined with --target or a handler command after '--'")
-            }
-            guard let http = HTTPLinkHandlerTarget(url: url) else {
-                throw Arguments.UsageError(message: "--handler-url must be an absolute http:// URL without userinfo, e.g. http://127.0.0.1:8080/link-handler")
-            }
-            guard http.origin.scheme == "http" else {
-                throw Arguments.UsageError(message: "--handler-url: \(http.origin.scheme):// is not supported by this version; use http:// (see README, \"HTTP targets\")")
-            }
-            let (link, clientID) = try linkAndClient(parsed)
-            target = http
-            configuration = RunConfiguration(link: link, clientID: clientID, scope: scope, redirectURI: redirectURI, seed: seed)
-        } else if let targetName = try parsed.value("--target") {
+        let assembly: TargetAssembly
+        if let targetName = try parsed.value("--target") {
             guard targetName == "reference" else {
-                throw Arguments.UsageError(message: "--target takes 'reference'; for your own handler give --link, --client-id and the command after '--'")
+                throw Arguments.UsageError(message: "--target takes 'reference'; for your own target give --link, --client-id and a handler command, --handler-url or --config")
             }
-            guard !parsed.hasSeparator else {
-                throw Arguments.UsageError(message: "--target reference and a handler command after '--' cannot be combined")
-            }
-            let clientID = try parsed.value("--client-id") ?? ReferenceArguments.defaultClientID
-            guard let executable = Bundle.main.executablePath else {
-                throw Arguments.UsageError(message: "cannot locate this executable to start the reference handler")
-            }
-            target = SubprocessTarget(executable: executable, arguments: ["reference-handler", "--client-id", clientID], mode: mode,
-                                      label: "appflip-conformance reference-handler --client-id \(clientID)")
-            configuration = RunConfiguration(link: try parsed.value("--link") ?? "https://app.example/flip", clientID: clientID,
-                                             scope: scope, redirectURI: redirectURI, seed: seed)
+            assembly = try TargetAssembly.reference(parsed, mode: mode, seed: seed, scope: try parsed.value("--scope") ?? "devices",
+                                                    redirectURI: redirectURI)
         } else {
-            guard parsed.hasSeparator, let program = parsed.command.first else {
-                throw Arguments.UsageError(message: "give --target reference, --handler-url URL, or the handler command after '--'")
-            }
-            let (link, clientID) = try linkAndClient(parsed)
-            guard let executable = SubprocessTarget.resolve(program) else {
-                throw Arguments.UsageError(message: "cannot find the handler executable '\(program)' (not found, not a file, or not executable)")
-            }
-            target = SubprocessTarget(executable: executable, arguments: Array(parsed.command.dropFirst()), mode: mode,
-                                      label: parsed.command.joined(separator: " "))
-            configuration = RunConfiguration(link: link, clientID: clientID, scope: scope, redirectURI: redirectURI, seed: seed)
+            assembly = try TargetAssembly.partner(parsed, mode: mode, seed: seed, scope: try parsed.value("--scope"), redirectURI: redirectURI)
         }
-        return Options(target: target, configuration: configuration, mode: mode, timeout: timeout, jobs: jobs,
+        var profiles: [Profile] = Profile.allCases
+        if !parsed.values("--profile").isEmpty {
+            profiles = []
+            for name in parsed.values("--profile") {
+                guard let profile = Profile(rawValue: name) else {
+                    assembly.referenceServer?.stop()
+                    throw Arguments.UsageError(message: "--profile takes one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+                }
+                profiles.append(profile)
+            }
+        }
+        return Options(assembly: assembly, profiles: profiles, mode: mode, timeout: timeout, jobs: jobs,
                        cases: try parsed.value("--cases"), catalog: try parsed.value("--catalog"), filters: parsed.values("--filter"),
                        reports: try parsed.value("--reports") ?? "Reports", reproducible: parsed.flags.contains("--reproducible"),
                        fileAttributes: parsed.flags.contains("--junit-file-attributes"))
-    }
-
-    /// `--link` and `--client-id`, required for a partner's handler.
-    private static func linkAndClient(_ parsed: Arguments) throws(Arguments.UsageError) -> (String, String) {
-        guard let link = try parsed.value("--link") else { throw Arguments.UsageError(message: "--link URL is required for your handler") }
-        guard let clientID = try parsed.value("--client-id") else {
-            throw Arguments.UsageError(message: "--client-id ID is required for your handler")
-        }
-        guard link.hasPrefix("https://"), link.count > 8, !link.contains("?"), !link.contains("#") else {
-            throw Arguments.UsageError(message: "--link must be the https universal link without a query or fragment, e.g. https://app.example/flip")
-        }
-        return (link, clientID)
     }
 
     private static func number(_ name: String, _ parsed: Arguments, default fallback: Double,

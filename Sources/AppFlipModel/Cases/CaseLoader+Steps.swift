@@ -150,7 +150,14 @@ extension CaseLoader {
             guard let mapping = reader.mapping(node, "'json'") else { return nil }
             var result: [Assertion] = []
             for entry in mapping.entries {
+                let isListText: Bool
+                if case .scalar(let scalar) = entry.value { isListText = scalar.style == .plain && scalar.text.hasPrefix("[") } else { isListText = false }
                 if case .sequence = entry.value {
+                    guard let values = reader.scalarList(entry.value, "JSON values") else { return nil }
+                    result.append(.json(entry.key.text, .oneOf(Set(values.map(\.text)))))
+                    continue
+                }
+                if isListText {
                     guard let values = reader.scalarList(entry.value, "JSON values") else { return nil }
                     result.append(.json(entry.key.text, .oneOf(Set(values.map(\.text)))))
                     continue

@@ -1,3 +1,4 @@
+import AppFlipDigest
 import AppFlipSyntax
 import Foundation
 
@@ -324,8 +325,8 @@ public struct CaseLoader {
                 if known.level != reference.level {
                     reader.error(at: scalar.location, "\(reference.id) is \(known.level.rawValue) in the catalog, not \(reference.level.rawValue)")
                 }
-                if let profile, known.profile != profile.rawValue {
-                    reader.error(at: scalar.location, "\(reference.id) belongs to profile '\(known.profile)', not '\(profile.rawValue)'")
+                if let profile, !profile.checkableProfiles.map(\.rawValue).contains(known.profile) {
+                    reader.error(at: scalar.location, "\(reference.id) belongs to profile '\(known.profile)'; a '\(profile.rawValue)' case can check requirements of: \(profile.checkableProfiles.map(\.rawValue).sorted().joined(separator: ", "))")
                 }
             } else {
                 let hint = Suggestion.closest(to: reference.id, among: catalog.requirements.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""

@@ -28,10 +28,17 @@ struct NodeReader {
         return nil
     }
 
-    /// A scalar or a one-item-per-entry list of scalars.
+    /// A scalar or a one-item-per-entry list of scalars. A plain scalar that reads `[a, b]` (which only a table
+    /// row's substitution can produce, since the parser reads a written `[` as a list) counts as that list.
     mutating func scalarList(_ node: Node, _ what: String) -> [Node.Scalar]? {
         switch node {
-        case .scalar(let scalar): return [scalar]
+        case .scalar(let scalar):
+            if scalar.style == .plain, scalar.text.hasPrefix("["), scalar.text.hasSuffix("]") {
+                return scalar.text.dropFirst().dropLast().split(separator: ",").map { item in
+                    Node.Scalar(text: item.trimmingCharacters(in: .whitespaces), style: .plain, location: scalar.location)
+                }
+            }
+            return [scalar]
         case .sequence(let sequence):
             var result: [Node.Scalar] = []
             for item in sequence.items {

@@ -22,6 +22,15 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The profiles whose requirements a case of this profile may check (its steps may go through their endpoints).
+    public var checkableProfiles: Set<Profile> {
+        switch self {
+        case .token: [.token, .authorize]
+        case .flip: [.flip, .appLink, .token]
+        default: [self]
+        }
+    }
+
     /// Whether the profile drives the link handler.
     public var usesLinkHandler: Bool { self == .appLink || self == .flip }
 }

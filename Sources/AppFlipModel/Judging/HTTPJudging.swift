@@ -61,6 +61,7 @@ enum HTTPJudging {
     private static func json(_ member: String, _ expectation: Assertion.JSONExpectation, _ response: HTTPObservation,
                              _ outcome: (Bool, String) -> Judge.Outcome) -> Judge.Outcome {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else {
+            if case .absent = expectation { return outcome(true, "no JSON object, so no member \(member)") }
             return outcome(false, "the body is not a JSON object (\(response.body.count) bytes, Content-Type \(response.header("Content-Type") ?? "none"))")
         }
         let value = object[member]

@@ -1,3 +1,4 @@
+import AppFlipDigest
 import Foundation
 import AppFlipSyntax
 

@@ -11,7 +11,7 @@ extension ConformanceCase: CustomTestStringConvertible {
 
 /// Every case in `Conformance/cases`, loaded when the tests start; empty (and reported) if they do not load.
 enum ProjectCases {
-    static let all: [ConformanceCase] = (try? SuiteRun.load().1.cases) ?? []
+    static let all: [ConformanceCase] = (try? SuiteRun.load().1.cases.filter { $0.profile == .appLink }) ?? []
 }
 
 /// The Swift Testing runner: every conformance case, run against the reference handler, one test per case ID.

@@ -1,3 +1,4 @@
+import AppFlipDigest
 import AppFlipModel
 import Testing
 

@@ -1,0 +1,109 @@
+import AppFlipHTTP
+import AppFlipReference
+import Foundation
+
+/// `GET /oauth/authorize` (RFC 6749 §4.1.1), in the order the catalog asks for: client and redirect URI first,
+/// with an error page and no redirect when either is wrong; then the user is authenticated; then every other error
+/// is redirected to the verified redirect URI with the state.
+struct AuthorizationEndpoint {
+    let configuration: ReferenceServerConfiguration
+    let state: OAuthState
+
+    static let defined = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"]
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" else {
+            var response = HTML.page(status: 405, title: "Method not allowed", message: "The authorization endpoint takes GET.")
+            response.headers.append("Allow", "GET")
+            return response
+        }
+        let parameters = RequestParameters(request.query ?? "")
+        guard case .value(let clientID) = parameters.single("client_id"), clientID == configuration.clientID else {
+            return HTML.page(status: 400, title: "Unknown client", message: "The client_id is missing, repeated or not registered: "
+                             + (parameters.values("client_id").first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? "(none)"))
+        }
+        guard case .value(let redirectURI) = parameters.single("redirect_uri"), configuration.registeredRedirectURIs.contains(redirectURI) else {
+            let shown = parameters.values("redirect_uri").first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? "(none)"
+            return HTML.page(status: 400, title: "Invalid redirect URI",
+                             message: "The redirect_uri is missing, repeated or not registered for this client: \(shown)")
+        }
+        // The user is authenticated before any redirect (RFC 9700 §4.11.2).
+        guard let user = Self.user(request) else {
+            return HTML.page(status: 200, title: "Sign in", message: "Sign in to link your account with Google.")
+        }
+        let stateValue = parameters.text("state")
+        func redirect(_ pairs: [(String, String)]) -> HTTPResponse {
+            var all = pairs
+            if let stateValue { all.append(("state", stateValue)) }
+            let query = all.map { "\($0.0)=\(QueryCodec.encode(Array($0.1.utf8)))" }.joined(separator: "&")
+            var headers = HTML.pageHeaders(contentType: "text/plain; charset=utf-8")
+            headers.append("Location", redirectURI + "?" + query)
+            return HTTPResponse(status: 302, headers: headers)
+        }
+        func error(_ code: String, _ description: String) -> HTTPResponse {
+            redirect([("error", code), ("error_description", description)])
+        }
+        if !parameters.repeated(among: Self.defined).isEmpty {
+            return error("invalid_request", "A parameter was sent more than once")
+        }
+        if parameters.pairs.contains(where: { $0.name.map { Self.defined.contains(String(decoding: $0, as: UTF8.self)) } ?? false && $0.value == nil }) {
+            return error("invalid_request", "A parameter has a malformed percent-escape")
+        }
+        switch parameters.single("response_type") {
+        case .value("code"): break
+        case .value: return error("unsupported_response_type", "Only response_type=code is supported")
+        default: return error("invalid_request", "response_type is required")
+        }
+        let scope = parameters.text("scope") ?? "devices"
+        if !QueryCodec.isValidScope(Array(scope.utf8)) { return error("invalid_scope", "The scope is malformed") }
+        let challenge = parameters.text("code_challenge")
+        let method = parameters.text("code_challenge_method")
+        if challenge == nil, method != nil { return error("invalid_request", "code_challenge_method without code_challenge") }
+        if let challenge {
+            switch method ?? "plain" {
+            case "S256":
+                guard challenge.utf8.count == 43, challenge.utf8.allSatisfy(Self.isBase64URL) else {
+                    return error("invalid_request", "An S256 code_challenge is 43 base64url characters")
+                }
+            case "plain":
+                guard (43...128).contains(challenge.utf8.count), challenge.utf8.allSatisfy(Self.isUnreserved) else {
+                    return error("invalid_request", "A plain code_challenge is 43 to 128 unreserved characters")
+                }
+            default:
+                return error("invalid_request", "code_challenge_method must be S256 or plain")
+            }
+        }
+        switch user {
+        case "approver":
+            let code = state.storeCode(OAuthState.IssuedCode(clientID: clientID, redirectURI: redirectURI, scope: scope, challenge: challenge,
+                                                             method: challenge == nil ? nil : (method ?? "plain"),
+                                                             expires: Date().addingTimeInterval(600)))
+            return redirect([("code", code)])
+        default:
+            return error("access_denied", "The user refused")
+        }
+    }
+
+    /// The test user the request's cookie names, if any.
+    static func user(_ request: HTTPRequest) -> String? {
+        for header in request.headers.values("Cookie") {
+            for pair in header.split(separator: ";") {
+                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0] == ReferenceServerConfiguration.userCookie { return String(parts[1]) }
+            }
+        }
+        return nil
+    }
+
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        isBase64URL(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "~")
+    }
+
+    static func isBase64URL(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import AppFlipHTTP
+import Foundation
+
+/// Client authentication at the token and revocation endpoints (RFC 6749 §2.3.1): HTTP Basic or the form body,
+/// never both in one request.
+enum ClientAuthentication {
+    enum Outcome {
+        case authenticated(clientID: String)
+        case failed(HTTPResponse)
+    }
+
+    static func authenticate(_ request: HTTPRequest, _ form: RequestParameters, configuration: ReferenceServerConfiguration) -> Outcome {
+        let basic = request.headers["Authorization"].flatMap { header -> String? in
+            header.lowercased().hasPrefix("basic ") ? String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces) : nil
+        }
+        let bodySecret = form.single("client_secret")
+        let bodyHasSecret: Bool
+        if case .missing = bodySecret { bodyHasSecret = false } else { bodyHasSecret = true }
+        if basic != nil, bodyHasSecret {
+            return .failed(TokenResponses.error(400, "invalid_request", "Use one client authentication method per request"))
+        }
+        if let basic {
+            guard let decoded = Data(base64Encoded: basic).flatMap({ String(data: $0, encoding: .utf8) }),
+                  let colon = decoded.firstIndex(of: ":"),
+                  let id = AppFlipReferenceDecoding.decode(decoded[..<colon]),
+                  let secret = AppFlipReferenceDecoding.decode(decoded[decoded.index(after: colon)...]),
+                  id == configuration.clientID, secret == configuration.clientSecret else {
+                var response = TokenResponses.error(401, "invalid_client", "Client authentication failed")
+                response.headers.append("WWW-Authenticate", "Basic realm=\"appflip-reference\"")
+                return .failed(response)
+            }
+            return .authenticated(clientID: id)
+        }
+        guard case .value(let id) = form.single("client_id"), case .value(let secret) = bodySecret,
+              id == configuration.clientID, secret == configuration.clientSecret else {
+            return .failed(TokenResponses.error(401, "invalid_client", "Client authentication failed"))
+        }
+        return .authenticated(clientID: id)
+    }
+}

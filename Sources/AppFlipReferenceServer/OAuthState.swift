@@ -1,0 +1,90 @@
+import AppFlipReference
+import Foundation
+
+/// The reference OAuth server's in-memory state: issued codes and tokens, behind one lock.
+final class OAuthState: @unchecked Sendable {
+    struct IssuedCode {
+        var clientID: String
+        var redirectURI: String
+        var scope: String
+        var challenge: String?
+        var method: String?
+        var expires: Date
+        var used = false
+        /// Tokens issued for this code, revoked if the code is replayed (RFC 6749 §4.1.2).
+        var tokens: [String] = []
+    }
+
+    struct IssuedToken {
+        var clientID: String
+        var scope: String
+        var isRefresh: Bool
+        var expires: Date?
+        var revoked = false
+        /// For a refresh token: the access tokens minted from it.
+        var children: [String] = []
+    }
+
+    private let lock = NSLock()
+    private var codes: [String: IssuedCode] = [:]
+    private var tokens: [String: IssuedToken] = [:]
+
+    func withLock<Result>(_ body: (OAuthState) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(self)
+    }
+
+    func storeCode(_ code: IssuedCode) -> String {
+        let value = CodeMinter.mint()
+        withLock { $0.codes[value] = code }
+        return value
+    }
+
+    /// Takes the code for redemption: nil when unknown; marks it used and returns its previous record.
+    func redeem(_ value: String) -> IssuedCode? {
+        withLock { state in
+            guard let code = state.codes[value] else { return nil }
+            state.codes[value]?.used = true
+            return code
+        }
+    }
+
+    func revokeTokens(of codeValue: String) {
+        withLock { state in
+            for token in state.codes[codeValue]?.tokens ?? [] { state.revokeLocked(token) }
+        }
+    }
+
+    func attach(tokens issued: [String], toCode codeValue: String) {
+        withLock { $0.codes[codeValue]?.tokens += issued }
+    }
+
+    func issueTokens(clientID: String, scope: String, refresh existingRefresh: String? = nil) -> (access: String, refresh: String) {
+        withLock { state in
+            let access = "at-" + CodeMinter.mint()
+            state.tokens[access] = IssuedToken(clientID: clientID, scope: scope, isRefresh: false, expires: Date().addingTimeInterval(3600))
+            let refresh = existingRefresh ?? ("rt-" + CodeMinter.mint())
+            if existingRefresh == nil {
+                state.tokens[refresh] = IssuedToken(clientID: clientID, scope: scope, isRefresh: true, expires: nil)
+            }
+            state.tokens[refresh]?.children.append(access)
+            return (access, refresh)
+        }
+    }
+
+    func token(_ value: String) -> IssuedToken? {
+        withLock { $0.tokens[value] }
+    }
+
+    /// Revokes a token (and, for a refresh token, the access tokens minted from it).
+    func revoke(_ value: String) {
+        withLock { $0.revokeLocked(value) }
+    }
+
+    private func revokeLocked(_ value: String) {
+        guard tokens[value] != nil else { return }
+        tokens[value]?.revoked = true
+        for child in tokens[value]?.children ?? [] { tokens[child]?.revoked = true }
+    }
+}

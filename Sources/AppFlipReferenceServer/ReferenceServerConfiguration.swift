@@ -1,0 +1,40 @@
+import AppFlipReference
+
+/// What the reference server is set up with: its client, secret, project and app, and the test users.
+///
+/// Scenario decorations (documented in the README): the cookie `reference-user` logs in a test user —
+/// `approver` approves consent, `refuser` refuses it, `disabled` owns a disabled account. Without it, the
+/// authorization endpoint shows its sign-in page and redirects nowhere.
+public struct ReferenceServerConfiguration: Sendable {
+    public var clientID: String
+    public var clientSecret: String
+    public var projectID: String
+    public var appID: String
+    /// The App Flip link path the site association covers.
+    public var linkPath: String
+
+    public init(clientID: String = "google-client", clientSecret: String, projectID: String = "reference-project",
+                appID: String = "ABCDE12345.com.example.reference", linkPath: String = "/flip") {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.projectID = projectID
+        self.appID = appID
+        self.linkPath = linkPath
+    }
+
+    /// Google's browser-linking redirect URIs for the project, production and sandbox.
+    public var webRedirectURIs: Set<String> {
+        ["https://oauth-redirect.googleusercontent.com/r/\(projectID)", "https://oauth-redirect-sandbox.googleusercontent.com/r/\(projectID)"]
+    }
+
+    /// Every redirect URI registered for Google's client: the web ones and the twelve App Flip URIs.
+    public var registeredRedirectURIs: Set<String> { webRedirectURIs.union(LinkHandlerURIs.all) }
+
+    /// The cookie each scenario's test user sends.
+    public static let userCookie = "reference-user"
+}
+
+/// The twelve App Flip URIs, as the reference link handler knows them.
+enum LinkHandlerURIs {
+    static let all: Set<String> = LinkHandler.allowedRedirectURIs
+}

@@ -1,0 +1,116 @@
+import AppFlipHTTP
+import AppFlipModel
+import AppFlipReferenceServer
+import AppFlipRunner
+import AppFlipSyntax
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// The HTTP profiles against the reference server, and against broken servers that must be caught.
+@Suite("HTTP profiles", .serialized)
+struct HTTPProfileTests {
+    static let settings = ReferenceServerConfiguration(clientID: SuiteRun.configuration.clientID, clientSecret: "test-secret-value")
+
+    /// Serves the reference (wrapped by `wrap`) on loopback and runs every non-app-link case against it.
+    private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }) throws -> RunResult {
+        let reference = ReferenceServer(configuration: Self.settings)
+        let server = try HTTPServer(handler: wrap(reference.handler))
+        server.start()
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        let targets = Targets(
+            linkHandler: InProcessTarget(handler: reference.linkHandler),
+            endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
+                        .siteAssociation: base + "/.well-known/apple-app-site-association"],
+            clientSecret: Self.settings.clientSecret,
+            decorations: [.consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")]])
+        var configuration = SuiteRun.configuration
+        configuration.projectID = Self.settings.projectID
+        configuration.appID = Self.settings.appID
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile != .appLink }
+        return try SuiteRun.run(targets, cases: cases, configuration: configuration)
+    }
+
+    @Test("Every HTTP profile passes against the reference server")
+    func reference() throws {
+        let run = try run()
+        #expect(run.results.count >= 60)
+        #expect(run.exitStatus == .conformant)
+        let notPassing = run.results.filter { $0.verdict != .pass }
+        #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
+        for profile in [Profile.authorize, .token, .siteAssociation, .flip] {
+            #expect(run.results.contains { $0.conformanceCase.profile == profile }, "no \(profile.rawValue) case ran")
+        }
+    }
+
+    @Test("Each broken server is caught, naming the requirement it breaks", arguments: BrokenServers.all)
+    func broken(_ defect: BrokenServers.Defect) throws {
+        let run = try run(wrap: defect.wrap)
+        #expect(run.exitStatus == .nonConformant)
+        let failed = Set(run.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
+        #expect(failed.contains(defect.requirement), "failed: \(failed.sorted())")
+    }
+
+    @Test("The client secret and tokens never appear in evidence")
+    func secretsRedacted() throws {
+        let run = try run()
+        let texts = run.results.flatMap { [$0.evidence.link, $0.evidence.answer, $0.evidence.stderr] + $0.evidence.exchanges }
+            + run.results.flatMap(\.checks).map(\.observed)
+        #expect(!texts.contains { $0.contains(Self.settings.clientSecret) })
+        #expect(!texts.contains { $0.contains("at-") && $0.range(of: #"at-[A-Za-z0-9_-]{32}"#, options: .regularExpression) != nil })
+        #expect(!texts.contains { $0.range(of: #"rt-[A-Za-z0-9_-]{32}"#, options: .regularExpression) != nil })
+        #expect(!texts.contains { $0.contains("reference-user=approver") })
+    }
+
+    @Test("A case whose endpoint is not configured is skipped and says why")
+    func unconfiguredProfileSkipped() throws {
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .token }.prefix(2)
+        let run = try SuiteRun.run(Targets(), cases: Array(cases))
+        #expect(run.results.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("not configured") })
+    }
+}
+
+@Suite("Target configuration")
+struct TargetConfigurationTests {
+    private func load(_ text: String, environment: [String: String] = [:]) throws(DiagnosticList) -> TargetConfiguration {
+        try TargetConfigurationLoader.load(bytes: Array(text.utf8), file: "target.conf", environment: environment)
+    }
+
+    @Test("A complete configuration loads, secrets from the environment")
+    func complete() throws {
+        let configuration = try load("""
+            client_id: google-client
+            client_secret_env: SECRET
+            project_id: p1
+            app_id: TEAM.com.example
+            link: https://app.example/flip
+            token_auth: basic
+            endpoints:
+              authorize: http://127.0.0.1:1/a
+              token: http://127.0.0.1:1/t
+            scenarios:
+              consent:
+                Cookie: session=${env:SESSION}
+            """, environment: ["SECRET": "s3cret", "SESSION": "abc123"])
+        #expect(configuration.clientSecret == "s3cret")
+        #expect(configuration.tokenAuthentication == .basic)
+        #expect(configuration.endpoints[.token] == "http://127.0.0.1:1/t")
+        #expect(configuration.decorations[.consent]?.first?.value == "session=abc123")
+        #expect(configuration.secrets.contains("s3cret") && configuration.secrets.contains("abc123"))
+    }
+
+    @Test("A secret written in the file, or a missing variable, is an error with a location")
+    func secretsNeverInTheFile() {
+        #expect(throws: DiagnosticList.self) { try load("client_id: c\nclient_secret: oops\nlink: https://a.example/f\n") }
+        do {
+            _ = try load("client_id: c\nclient_secret_env: NOT_SET\nlink: https://a.example/f\n")
+            Issue.record("loaded without the variable")
+        } catch {
+            #expect(error.diagnostics.first?.location.line == 2)
+            #expect(error.diagnostics.first?.message.contains("NOT_SET") == true)
+        }
+    }
+}
+
+

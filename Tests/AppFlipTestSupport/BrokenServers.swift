@@ -1,0 +1,113 @@
+import AppFlipHTTP
+import Foundation
+
+/// The reference server with exactly one defect each, made by wrapping its request handler.
+public enum BrokenServers {
+    public struct Defect: Sendable, CustomStringConvertible {
+        public var name: String
+        /// The requirement a run against this server must report as failed.
+        public var requirement: String
+        public var wrap: @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler
+        public var description: String { name }
+    }
+
+    public static let all: [Defect] = [
+        Defect(name: "any-redirect-uri", requirement: "AF-AUTHZ-005") { reference in
+            { request in
+                // Authorizes against the registered URI whatever was sent, then redirects to what was sent.
+                guard request.path == "/oauth/authorize", let query = request.query else { return reference(request) }
+                var sent: String?
+                let pairs = query.split(separator: "&").map { pair -> String in
+                    guard pair.hasPrefix("redirect_uri=") else { return String(pair) }
+                    sent = String(pair.dropFirst("redirect_uri=".count)).removingPercentEncoding
+                    return "redirect_uri=https%3A%2F%2Foauth-redirect.googleusercontent.com%2Fr%2Freference-project"
+                }
+                var forwarded = request
+                forwarded.target = "/oauth/authorize?" + pairs.joined(separator: "&")
+                var response = reference(forwarded)
+                if let sent, let location = response.headers["Location"], let mark = location.firstIndex(of: "?") {
+                    response.headers.fields.removeAll { $0.name == "Location" }
+                    response.headers.append("Location", sent + location[mark...])
+                }
+                return response
+            }
+        },
+        Defect(name: "redirects-unknown-client", requirement: "AF-AUTHZ-003") { reference in
+            { request in
+                let response = reference(request)
+                guard request.path == "/oauth/authorize", response.status == 400,
+                      let redirect = request.query?.split(separator: "&").first(where: { $0.hasPrefix("redirect_uri=") }) else { return response }
+                let target = String(redirect.dropFirst("redirect_uri=".count)).removingPercentEncoding ?? ""
+                return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", target + "?error=unauthorized_client")]))
+            }
+        },
+        Defect(name: "reusable-codes", requirement: "TOK-CODE-004") { reference in
+            let cache = ResponseCache()
+            return { request in
+                guard request.path == "/oauth/token" else { return reference(request) }
+                let key = String(decoding: request.body, as: UTF8.self)
+                if let cached = cache.get(key) { return cached }
+                let response = reference(request)
+                if response.status == 200 { cache.set(key, response) }
+                return response
+            }
+        },
+        Defect(name: "pkce-not-verified", requirement: "TOK-PKCE-001") { reference in
+            { request in
+                // Drops PKCE on the way in, so any verifier (or none) is accepted.
+                var forwarded = request
+                if request.path == "/oauth/authorize", let query = request.query {
+                    forwarded.target = "/oauth/authorize?" + query.split(separator: "&").filter { !$0.hasPrefix("code_challenge") }.joined(separator: "&")
+                }
+                if request.path == "/oauth/token" {
+                    let body = String(decoding: request.body, as: UTF8.self)
+                    forwarded.body = Array(body.split(separator: "&").filter { !$0.hasPrefix("code_verifier=") }.joined(separator: "&").utf8)
+                }
+                return reference(forwarded)
+            }
+        },
+        Defect(name: "no-no-store", requirement: "TOK-GEN-007") { reference in
+            { request in
+                var response = reference(request)
+                if request.path == "/oauth/token" { response.headers.fields.removeAll { $0.name == "Cache-Control" || $0.name == "Pragma" } }
+                return response
+            }
+        },
+        Defect(name: "revoke-unknown-400", requirement: "TOK-REV-003") { reference in
+            { request in
+                let body = String(decoding: request.body, as: UTF8.self)
+                if request.path == "/oauth/revoke", !body.contains("token=at-"), !body.contains("token=rt-"), body.contains("token=") {
+                    return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "application/json")]),
+                                        body: Array(#"{"error":"invalid_request"}"#.utf8))
+                }
+                return reference(request)
+            }
+        },
+        Defect(name: "framable-pages", requirement: "AF-AUTHZ-021") { reference in
+            { request in
+                var response = reference(request)
+                response.headers.fields.removeAll { $0.name == "X-Frame-Options" || $0.name == "Content-Security-Policy" }
+                return response
+            }
+        },
+        Defect(name: "basic-without-www-authenticate", requirement: "TOK-GEN-005") { reference in
+            { request in
+                var response = reference(request)
+                if response.status == 401 {
+                    response.status = 400
+                    response.headers.fields.removeAll { $0.name == "WWW-Authenticate" }
+                }
+                return response
+            }
+        },
+    ]
+}
+
+/// A thread-safe map from request body to response.
+final class ResponseCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: HTTPResponse] = [:]
+
+    func get(_ key: String) -> HTTPResponse? { lock.withLock { entries[key] } }
+    func set(_ key: String, _ value: HTTPResponse) { lock.withLock { entries[key] = value } }
+}

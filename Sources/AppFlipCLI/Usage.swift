@@ -22,7 +22,9 @@ enum Usage {
         adapter contract described in README.md.
 
         target:
-          --target reference      run against the built-in reference handler
+          --target reference      run every profile against the built-in reference server and handler
+          --config FILE           the target configuration: endpoints, IDs, scenario decorations (README)
+          --profile NAME          app-link, authorize, token, site-association or flip (default: all); repeatable
           --handler-url URL       POST each request to this http:// URL and read the answer from the response
           --link URL              the partner's App Flip universal link, without a query (required for your handler)
           --client-id ID          the client ID registered for Google (required for your handler)

@@ -100,6 +100,15 @@ struct TargetConfigurationTests {
         #expect(configuration.secrets.contains("s3cret") && configuration.secrets.contains("abc123"))
     }
 
+    @Test("The README's example configuration loads")
+    func example() throws {
+        let environment = ["APPFLIP_CLIENT_SECRET": "x", "APPFLIP_APPROVING_USER_SESSION": "a", "APPFLIP_REFUSING_USER_SESSION": "r"]
+        let configuration = try TargetConfigurationLoader.load(
+            path: PackageRoot.url.appendingPathComponent("Conformance/examples/staging.target").path, environment: environment)
+        #expect(configuration.endpoints.count == 4)
+        #expect(configuration.decorations[.deny]?.first?.value == "session=r")
+    }
+
     @Test("A secret written in the file, or a missing variable, is an error with a location")
     func secretsNeverInTheFile() {
         #expect(throws: DiagnosticList.self) { try load("client_id: c\nclient_secret: oops\nlink: https://a.example/f\n") }

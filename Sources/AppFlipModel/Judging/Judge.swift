@@ -23,7 +23,6 @@ public struct Judge: Sendable {
 
     /// One result per assertion of an `all` group, one per `one_of` group.
     public func judge(_ checks: [CheckGroup], observation: Observation) -> [CheckResult] {
-        let answer = observation.answer
         var results: [CheckResult] = []
         for group in checks {
             switch group.expectation {

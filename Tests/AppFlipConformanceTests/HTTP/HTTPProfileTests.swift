@@ -123,3 +123,22 @@ struct TargetConfigurationTests {
 }
 
 
+
+@Suite("Reach")
+struct ReachTests {
+    @Test("A redirect to another host is observed, never followed: that host sees no connection")
+    func redirectsAreNotFollowed() throws {
+        let elsewhere = try RecordingServer { _ in RecordingServer.ok("should never be asked") }
+        defer { elsewhere.stop() }
+        let target = try RecordingServer { _ in
+            .bytes(Array("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:\(elsewhere.port)/steal?code=x\r\nContent-Length: 0\r\n\r\n".utf8))
+        }
+        defer { target.stop() }
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .authorize }
+        let targets = Targets(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
+                              decorations: [.consent: [("Cookie", "session=x")]])
+        _ = try SuiteRun.run(targets, cases: cases)
+        #expect(target.requests.count == cases.count)
+        #expect(elsewhere.connectionCount == 0)
+    }
+}

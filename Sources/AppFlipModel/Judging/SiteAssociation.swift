@@ -27,7 +27,7 @@ enum SiteAssociation {
             if let components = entry["components"] as? [[String: Any]] {
                 for component in components {
                     let pathPattern = component["/"] as? String ?? "*"
-                    guard glob(Array(pathPattern), Array(path)) else { continue }
+                    guard Glob.matches(pathPattern, path) else { continue }
                     if let queryPattern = component["?"], !queryMatches(queryPattern, query) { continue }
                     let excluded = component["exclude"] as? Bool ?? false
                     return outcome(!excluded, excluded ? "an exclude rule matches \(path)" : "component \"/\": \"\(pathPattern)\" matches \(path)")
@@ -36,7 +36,7 @@ enum SiteAssociation {
                 for pattern in paths {
                     let excluded = pattern.hasPrefix("NOT ")
                     let body = excluded ? String(pattern.dropFirst(4)) : pattern
-                    guard glob(Array(body), Array(path)) else { continue }
+                    guard Glob.matches(body, path) else { continue }
                     return outcome(!excluded, excluded ? "\"\(pattern)\" excludes \(path)" : "paths entry \"\(pattern)\" matches \(path)")
                 }
             }
@@ -46,33 +46,9 @@ enum SiteAssociation {
 
     /// A `?` rule: a string pattern for the whole query, or a dictionary of parameter patterns.
     private static func queryMatches(_ pattern: Any, _ query: String) -> Bool {
-        if let text = pattern as? String { return glob(Array(text), Array(query)) }
+        if let text = pattern as? String { return Glob.matches(text, query) }
         guard let rules = pattern as? [String: String] else { return true }
         let names = Set(query.split(separator: "&").map { String($0.split(separator: "=").first ?? "") })
         return rules.keys.allSatisfy { names.contains($0) || (rules[$0] ?? "") == "*" }
-    }
-
-    static func glob(_ pattern: [Character], _ text: [Character]) -> Bool {
-        var p = 0, t = 0
-        var star: Int?
-        var resume = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if p < pattern.count, pattern[p] == "*" {
-                star = p
-                resume = t
-                p += 1
-            } else if let star {
-                p = star + 1
-                resume += 1
-                t = resume
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
-        return p == pattern.count
     }
 }

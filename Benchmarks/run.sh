@@ -21,7 +21,9 @@ elapsed_ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", (b - a) / 1e6 }
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   rm -rf "$scratch"
   start=$(now)
-  swift build -c release --scratch-path "$scratch" --product appflip-conformance >/dev/null
+  build_log=$(mktemp)
+  swift build -c release --scratch-path "$scratch" --product appflip-conformance >"$build_log" 2>&1 \
+    || { cat "$build_log" >&2; echo "benchmark: the release build failed" >&2; exit 1; }
   build_s=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.1f\n", (b - a) / 1e9 }')
 else
   build_s="(skipped)"

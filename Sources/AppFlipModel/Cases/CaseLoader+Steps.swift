@@ -11,7 +11,7 @@ extension CaseLoader {
         var steps: [Step] = []
         for item in list.items {
             guard let mapping = reader.mapping(item, "a step"),
-                  reader.checkKeys(mapping, allowed: ["link", "request", "capture", "checks", "requirement", "expect"], in: "a step")
+                  reader.checkKeys(mapping, allowed: ["link", "request", "capture", "checks", "requirement", "expect", "repeat"], in: "a step")
             else { continue }
             let action: Step.Action?
             switch (mapping["link"], mapping["request"]) {
@@ -24,8 +24,14 @@ extension CaseLoader {
                 action = nil
             }
             let captures = mapping["capture"].flatMap { parseCaptures($0) } ?? []
+            var repeatCount = 1
+            if let repeatNode = mapping["repeat"], let scalar = reader.scalar(repeatNode, "'repeat'") {
+                if let count = Int(scalar.text), (1...200).contains(count) { repeatCount = count } else {
+                    reader.error(at: scalar.location, "'repeat' takes a count from 1 to 200")
+                }
+            }
             guard let checks = checkGroups(mapping, profile: profile), let action else { continue }
-            steps.append(Step(action: action, captures: captures, checks: checks, location: mapping.location))
+            steps.append(Step(action: action, captures: captures, checks: checks, location: mapping.location, repeatCount: repeatCount))
         }
         return steps.count == list.items.count ? steps : nil
     }
@@ -195,6 +201,20 @@ extension CaseLoader {
             guard let scalar = reader.scalar(node, "'site_association'") else { return nil }
             guard scalar.text == "covers" else { reader.error(at: scalar.location, "'site_association' takes 'covers'"); return nil }
             return [.siteAssociationCovers]
+        case "distinct":
+            guard let scalar = reader.scalar(node, "'distinct'"), !scalar.text.isEmpty else { return nil }
+            return [.distinct(scalar.text)]
+        case "entropy_bits":
+            guard let mapping = reader.mapping(node, "'entropy_bits'") else { return nil }
+            var result: [Assertion] = []
+            for entry in mapping.entries {
+                guard let scalar = reader.scalar(entry.value, "a number of bits"), let bits = Int(scalar.text), bits > 0 else {
+                    reader.error(at: entry.value.location, "'entropy_bits' maps a captured name to a number of bits")
+                    return nil
+                }
+                result.append(.entropyBits(entry.key.text, bits))
+            }
+            return result
         case "body_at_most":
             guard let scalar = reader.scalar(node, "'body_at_most'") else { return nil }
             guard let limit = Int(scalar.text), limit >= 0 else { reader.error(at: scalar.location, "'body_at_most' takes a number of bytes"); return nil }

@@ -339,7 +339,7 @@ public struct CaseLoader {
 
     private static let assertionKeys = ["action", "url_base", "code", "state", "error", "error_description", "params",
                                         "fragment", "universal_links_only", "status", "headers", "json", "navigation",
-                                        "body_excludes", "framing", "site_association", "body_at_most"]
+                                        "body_excludes", "framing", "site_association", "body_at_most", "distinct", "entropy_bits"]
 
     private mutating func expectation(_ node: Node) -> Expectation? {
         guard let mapping = reader.mapping(node, "'expect'") else { return nil }
@@ -403,7 +403,8 @@ public struct CaseLoader {
             case "universal_links_only":
                 guard reader.enumValue(entry.value, "universal_links_only expectation", as: TrueWord.self) != nil else { return nil }
                 result.append(.universalLinksOnly)
-            case "status", "headers", "json", "navigation", "body_excludes", "framing", "site_association", "body_at_most":
+            case "status", "headers", "json", "navigation", "body_excludes", "framing", "site_association", "body_at_most", "distinct",
+                 "entropy_bits":
                 guard let parsed = httpAssertions(key, entry.value) else { return nil }
                 result += parsed
             default:

@@ -14,12 +14,15 @@ public struct Step: Sendable, Hashable {
     public var captures: [Capture]
     public var checks: [CheckGroup]
     public var location: SourceLocation
+    /// How many times the step is sent (for samples: distinct codes, entropy). Checks must hold every time.
+    public var repeatCount: Int
 
-    public init(action: Action, captures: [Capture] = [], checks: [CheckGroup], location: SourceLocation) {
+    public init(action: Action, captures: [Capture] = [], checks: [CheckGroup], location: SourceLocation, repeatCount: Int = 1) {
         self.action = action
         self.captures = captures
         self.checks = checks
         self.location = location
+        self.repeatCount = repeatCount
     }
 }
 

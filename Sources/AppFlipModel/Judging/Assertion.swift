@@ -58,6 +58,10 @@ public enum Assertion: Sendable, Hashable {
     case siteAssociationCovers
     /// `body_at_most: N`: the body is at most N bytes.
     case bodyAtMost(Int)
+    /// `distinct: NAME`: every value a repeated step captured as NAME differs from the others.
+    case distinct(String)
+    /// `entropy_bits: {NAME: BITS}`: a conservative estimate of the captured values' entropy reaches BITS.
+    case entropyBits(String, Int)
 
     public struct StatusExpectation: Sendable, Hashable {
         public var codes: Set<Int>

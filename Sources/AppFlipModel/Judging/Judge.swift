@@ -84,6 +84,8 @@ public struct Judge: Sendable {
 
     func evaluate(_ assertion: Assertion, _ observation: Observation) -> Outcome {
         switch assertion {
+        case .distinct, .entropyBits:
+            return SampleJudging.evaluate(assertion, samples: context.samples, expected: describe(assertion))
         case .status, .header, .json, .noNavigation, .bodyExcludes, .framingDenied, .siteAssociationCovers, .bodyAtMost:
             guard case .http(let response) = observation else {
                 return Outcome(held: false, expected: describe(assertion), observed: "not an HTTP step")
@@ -122,7 +124,7 @@ public struct Judge: Sendable {
         let parameters = parts.parameters
         switch assertion {
         case .action, .universalLinksOnly, .status, .header, .json, .noNavigation, .bodyExcludes, .framingDenied,
-             .siteAssociationCovers, .bodyAtMost:
+             .siteAssociationCovers, .bodyAtMost, .distinct, .entropyBits:
             return Outcome(held: true, expected: expectedText, observed: "")
         case .urlBase(let template):
             let expected = template.resolve(in: context)
@@ -281,6 +283,8 @@ public struct Judge: Sendable {
         case .framingDenied: "framing denied: X-Frame-Options DENY/SAMEORIGIN or CSP frame-ancestors 'none'/'self'"
         case .siteAssociationCovers: "applinks lets \(context.configuration.appID.isEmpty ? "the app" : context.configuration.appID) open the link's path"
         case .bodyAtMost(let limit): "body at most \(limit) bytes"
+        case .distinct(let name): "every captured \(name) differs from the others"
+        case .entropyBits(let name, let bits): "the captured \(name) values carry at least \(bits) bits of entropy (estimated)"
         }
     }
 }

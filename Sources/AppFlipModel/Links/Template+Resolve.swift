@@ -5,15 +5,18 @@ extension Template {
         public var generated: GeneratedValues
         /// The parameters of the link or request that was sent; available only when judging.
         public var sent: [QueryParameter]
-        /// Values earlier steps captured.
+        /// Values earlier steps captured (the last one, for a repeated step).
         public var captured: [String: String]
+        /// Every value captured under each name, in order (a repeated step captures many).
+        public var samples: [String: [String]]
 
         public init(configuration: RunConfiguration, generated: GeneratedValues, sent: [QueryParameter] = [],
-                    captured: [String: String] = [:]) {
+                    captured: [String: String] = [:], samples: [String: [String]] = [:]) {
             self.configuration = configuration
             self.generated = generated
             self.sent = sent
             self.captured = captured
+            self.samples = samples
         }
     }
 

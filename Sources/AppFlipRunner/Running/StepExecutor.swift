@@ -36,66 +36,118 @@ final class StepExecutor {
 
     func run(_ conformanceCase: ConformanceCase) -> Outcome {
         let generated = GeneratedValues(seed: configuration.seed, caseID: conformanceCase.id)
-        var outcome = Outcome()
-        var captured: [String: String] = [:]
-        var secrets = targets.secrets
+        var state = CaseState(outcome: Outcome(), secrets: targets.secrets)
         for (index, step) in conformanceCase.steps.enumerated() {
-            let context = Template.Context(configuration: configuration, generated: generated, captured: captured)
             let label = conformanceCase.steps.count > 1 ? "step \(index + 1): " : ""
-            let observation: Observation
-            let sent: [QueryParameter]
-            switch step.action {
-            case .link(let recipe):
-                let link = recipe.build(in: context)
-                let exchange = linkExchange(HandlerRequest(id: conformanceCase.id, link: link, scenario: conformanceCase.scenario))
-                secrets += exchange.answer?.url.map(Redaction.secrets(in:)) ?? []
-                outcome.evidence.link = Evidence.bounded(Redaction.redact(url: link), limit: 1024)
-                outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(exchange.log, secrets: secrets), limit: logExcerptLimit)
-                guard let answer = exchange.answer else {
-                    outcome.evidence.answer = Redaction.scrubText(exchange.rawAnswer, secrets: secrets)
-                    outcome.failure = label + (exchange.failure ?? "no answer")
-                    return outcome
+            let sampleFlags = Self.sampleFlags(step.checks)
+            var merged: [CheckResult] = []
+            for repetition in 0..<step.repeatCount {
+                guard let (observation, sent) = send(step, of: conformanceCase, label: label, generated: generated,
+                                                     recordEvidence: repetition == 0 || step.repeatCount == 1, state: &state) else {
+                    state.outcome.checks += merged
+                    return state.outcome
                 }
-                observation = .link(answer)
-                sent = URLParts(link).parameters
-                outcome.evidence.answer = Judge(context: context).summary(observation)
-            case .http(let request):
-                let built = build(request, conformanceCase: conformanceCase, context: context)
-                guard case .success(let prepared) = built else {
-                    if case .failure(let problem) = built { outcome.failure = label + problem.message }
-                    return outcome
+                var missing: Capture?
+                for capture in step.captures {
+                    if let value = value(of: capture.source, in: observation) {
+                        state.captured[capture.name] = value
+                        state.samples[capture.name, default: []].append(value)
+                    } else if missing == nil {
+                        missing = capture
+                    }
                 }
-                let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
-                switch send(prepared) {
-                case .failure(let problem):
-                    outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → no response: \(problem.message)", secrets: secrets))
-                    outcome.failure = label + problem.message
-                    return outcome
-                case .success(let response):
-                    let http = HTTPObservation(status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
-                                               body: response.body)
-                    observation = .http(http)
-                    sent = prepared.sentParameters
-                    secrets += secretsIn(http)
-                    outcome.evidence.exchanges.append(Redaction.scrubText(
-                        transcript + (prepared.request.body.isEmpty ? "" : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self))))
-                            + "\n  → " + Judge(context: context).summary(observation) + bodyExcerpt(http), secrets: secrets))
+                let judge = Judge(context: Template.Context(configuration: configuration, generated: generated, sent: sent,
+                                                            captured: state.captured, samples: state.samples))
+                let results = judge.judge(step.checks, observation: observation)
+                merged = merged.isEmpty ? results : zip(merged, zip(results, sampleFlags)).map { earlier, pair in
+                    // Ordinary checks must hold every time: keep the first failure. Sample checks count at the end.
+                    let (latest, isSample) = pair
+                    return isSample || earlier.held ? latest : earlier
+                }
+                if let missing {
+                    state.outcome.checks += merged
+                    if merged.contains(where: { $0.verdict == .fail }) { return state.outcome }  // the failed check explains it
+                    state.outcome.failure = label + "could not capture '\(missing.name)' (\(describe(missing.source))) from the answer, so later steps cannot run"
+                    return state.outcome
                 }
             }
-            let judge = Judge(context: Template.Context(configuration: configuration, generated: generated, sent: sent, captured: captured))
-            let results = judge.judge(step.checks, observation: observation)
-            outcome.checks += results
-            for capture in step.captures {
-                if let value = value(of: capture.source, in: observation) {
-                    captured[capture.name] = value
-                    continue
+            state.outcome.checks += merged
+        }
+        return state.outcome
+    }
+
+    /// What a case accumulates from step to step.
+    struct CaseState {
+        var outcome: Outcome
+        var secrets: [String]
+        var captured: [String: String] = [:]
+        var samples: [String: [String]] = [:]
+    }
+
+    /// For each result `judge` returns for `checks`, whether it is a sample check (judged once, at the end).
+    static func sampleFlags(_ checks: [CheckGroup]) -> [Bool] {
+        checks.flatMap { group -> [Bool] in
+            switch group.expectation {
+            case .all(let assertions):
+                return assertions.map { assertion in
+                    switch assertion {
+                    case .distinct, .entropyBits: true
+                    default: false
+                    }
                 }
-                if results.contains(where: { $0.verdict == .fail }) { return outcome }  // the failed check explains it
-                outcome.failure = label + "could not capture '\(capture.name)' (\(describe(capture.source))) from the answer, so later steps cannot run"
-                return outcome
+            case .oneOf:
+                return [false]
             }
         }
-        return outcome
+    }
+
+    /// Sends one step once; nil when the target failed (the outcome then says why).
+    private func send(_ step: Step, of conformanceCase: ConformanceCase, label: String, generated: GeneratedValues,
+                      recordEvidence: Bool, state: inout CaseState) -> (Observation, [QueryParameter])? {
+        let context = Template.Context(configuration: configuration, generated: generated, captured: state.captured, samples: state.samples)
+        switch step.action {
+        case .link(let recipe):
+            let link = recipe.build(in: context)
+            let exchange = linkExchange(HandlerRequest(id: conformanceCase.id, link: link, scenario: conformanceCase.scenario))
+            state.secrets += exchange.answer?.url.map(Redaction.secrets(in:)) ?? []
+            state.outcome.evidence.link = Evidence.bounded(Redaction.redact(url: link), limit: 1024)
+            state.outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(exchange.log, secrets: state.secrets), limit: logExcerptLimit)
+            guard let answer = exchange.answer else {
+                state.outcome.evidence.answer = Redaction.scrubText(exchange.rawAnswer, secrets: state.secrets)
+                state.outcome.failure = label + (exchange.failure ?? "no answer")
+                return nil
+            }
+            let observation = Observation.link(answer)
+            state.outcome.evidence.answer = Judge(context: context).summary(observation)
+            return (observation, URLParts(link).parameters)
+        case .http(let request):
+            let built = build(request, conformanceCase: conformanceCase, context: context)
+            guard case .success(let prepared) = built else {
+                if case .failure(let problem) = built { state.outcome.failure = label + problem.message }
+                return nil
+            }
+            let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
+            switch send(prepared) {
+            case .failure(let problem):
+                state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → no response: \(problem.message)", secrets: state.secrets))
+                state.outcome.failure = label + problem.message
+                return nil
+            case .success(let response):
+                let http = HTTPObservation(status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
+                                           body: response.body)
+                let observation = Observation.http(http)
+                state.secrets += secretsIn(http)
+                if recordEvidence {
+                    let body = prepared.request.body.isEmpty ? ""
+                        : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self)))
+                    let repeated = step.repeatCount > 1 ? " (first of \(step.repeatCount))" : ""
+                    state.outcome.evidence.exchanges.append(Redaction.scrubText(
+                        transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation) + bodyExcerpt(http),
+                        secrets: state.secrets))
+                }
+                return (observation, prepared.sentParameters)
+            }
+        }
     }
 
     // MARK: - Link steps

@@ -1,4 +1,5 @@
 import AppFlipModel
+import Foundation
 import Testing
 
 @Suite("Judge")
@@ -134,5 +135,37 @@ struct JudgeTests {
         for result in results {
             #expect(!result.observed.contains("SECRETCODE123"), "\(result.observed)")
         }
+    }
+}
+
+@Suite("Samples")
+struct SampleTests {
+    private func judge(_ values: [String], _ assertion: Assertion) -> CheckResult? {
+        let context = Template.Context(configuration: RunConfiguration(link: "https://a.example/f", clientID: "c"),
+                                       generated: GeneratedValues(seed: 1, caseID: "x"), samples: ["code": values])
+        let group = CheckGroup(requirement: RequirementReference(id: "AF-AUTHZ-014", level: .must), expectation: .all([assertion]),
+                               location: .init(file: "f", line: 1, column: 1))
+        return Judge(context: context).judge([group], observation: .http(HTTPObservation(status: 302, headers: [], body: []))).first
+    }
+
+    @Test("A counter is distinct but scores far below 128 bits")
+    func counter() {
+        let codes = (1...20).map { "code-" + String(format: "%06d", $0) }
+        #expect(judge(codes, .distinct("code"))?.held == true)
+        #expect(judge(codes, .entropyBits("code", 128))?.held == false)
+    }
+
+    @Test("Random base64url codes of 32 characters score above 160 bits")
+    func random() {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var generator = SystemRandomNumberGenerator()
+        let codes = (0..<20).map { _ in String((0..<32).map { _ in alphabet[Int(generator.next() % 64)] }) }
+        #expect(judge(codes, .entropyBits("code", 160))?.held == true)
+    }
+
+    @Test("A repeated code is caught, and one value is not a sample")
+    func duplicates() {
+        #expect(judge(["a", "b", "a"], .distinct("code"))?.held == false)
+        #expect(judge(["only"], .distinct("code"))?.held == false)
     }
 }

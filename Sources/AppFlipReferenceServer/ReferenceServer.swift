@@ -63,18 +63,6 @@ public final class ReferenceServer: Sendable {
         }
     }
 
-    /// The link handler only (no OAuth endpoints), for serving the adapter contract alone.
-    public static func handler(clientID: String) -> HTTPServer.Handler {
-        let linkHandler = LinkHandler(clientID: clientID)
-        return { request in
-            guard request.path == linkHandlerPath else {
-                return HTTPResponse(status: 404, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
-                                    body: Array("not found\n".utf8))
-            }
-            return linkHandlerResponse(request, linkHandler)
-        }
-    }
-
     static func linkHandlerResponse(_ request: HTTPRequest, _ linkHandler: LinkHandler) -> HTTPResponse {
         guard request.method == "POST" else {
             return HTTPResponse(status: 405, headers: HTTPHeaders([("Allow", "POST")]))

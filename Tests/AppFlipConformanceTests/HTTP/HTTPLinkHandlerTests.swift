@@ -10,7 +10,9 @@ import Testing
 struct HTTPLinkHandlerTests {
     @Test("The reference handler served over HTTP passes every case")
     func reference() throws {
-        let server = try HTTPServer(handler: ReferenceServer.handler(clientID: SuiteRun.configuration.clientID))
+        let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientID: SuiteRun.configuration.clientID,
+                                                                                    clientSecret: "unused"))
+        let server = try HTTPServer(handler: reference.handler)
         server.start()
         defer { server.stop() }
         let target = try #require(HTTPLinkHandlerTarget(url: "http://127.0.0.1:\(server.port)\(ReferenceServer.linkHandlerPath)"))

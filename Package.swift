@@ -31,7 +31,8 @@ let package = Package(
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
         .testTarget(
             name: "AppFlipConformanceTests",
-            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "appflip-reference"],
+            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "appflip-reference",
+                           "appflip-conformance"],
             path: "Tests/AppFlipConformanceTests",
             exclude: ["Golden"]
         ),

@@ -16,7 +16,20 @@ public final class HTTPClient {
 
     /// Why an exchange produced no response.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        public enum Kind: Sendable, Equatable {
+            /// The request could not be sent byte for byte (over https), so it was not sent.
+            case inexact
+            case other
+        }
+
         public var message: String
+        public var kind: Kind
+
+        public init(message: String, kind: Kind = .other) {
+            self.message = message
+            self.kind = kind
+        }
+
         public var description: String { message }
     }
 
@@ -24,27 +37,40 @@ public final class HTTPClient {
     public var limits: HTTPLimits
     public var timeouts: Timeouts
     private var idle: TCPSocket?
+    /// For https: the platform's HTTPS stack.
+    private var tls: TLSTransport?
     /// How many connections this client opened, for tests of reuse.
     public private(set) var connectionsOpened = 0
 
     public init(origin: HTTPOrigin, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts()) throws(Failure) {
-        guard origin.scheme == "http" else {
-            throw Failure(message: "\(origin.scheme):// targets are not supported by this version: only http:// (see README, \"HTTP targets\")")
+        guard origin.scheme == "http" || origin.scheme == "https" else {
+            throw Failure(message: "\(origin.scheme):// targets are not supported; use http:// or https://")
         }
         self.origin = origin
         self.limits = limits
         self.timeouts = timeouts
+        if origin.scheme == "https" { tls = TLSTransport(limits: limits, timeouts: timeouts) }
     }
 
-    deinit { idle?.close() }
+    deinit {
+        idle?.close()
+        tls?.close()
+    }
 
     public func close() {
         idle?.close()
         idle = nil
+        tls?.close()
+        tls = nil
     }
 
     /// Sends one request and reads the response.
     public func send(_ request: HTTPRequest) throws(Failure) -> HTTPResponse {
+        if origin.scheme == "https" {
+            if tls == nil { tls = TLSTransport(limits: limits, timeouts: timeouts) }
+            guard let tls else { throw Failure(message: "no TLS transport") }
+            return try tls.send(request, origin: origin, total: timeouts.total)
+        }
         let deadline = Platform.monotonicSeconds() + timeouts.total
         if let reused = idle, !reused.isStale {
             idle = nil

@@ -88,6 +88,10 @@ public struct Runner: Sendable {
             let started = Date()
             let outcome = executor.run(conformanceCase)
             let duration = Date().timeIntervalSince(started)
+            if let reason = outcome.skipReason {
+                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: outcome.evidence,
+                                  duration: duration)
+            }
             if let failure = outcome.failure {
                 // A violation already shown outweighs a later step that could not run.
                 let verdict: Verdict = outcome.checks.contains { $0.verdict == .fail } ? .fail : .error

@@ -31,6 +31,8 @@ final class StepExecutor {
         var checks: [CheckResult] = []
         /// Set when the target misbehaved, or a needed capture was missing without a failed check to explain it.
         var failure: String?
+        /// Set when a step could not be sent as written (https cannot carry it byte for byte): the case does not apply.
+        var skipReason: String?
         var evidence = Evidence()
     }
 
@@ -129,6 +131,11 @@ final class StepExecutor {
             let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
             switch send(prepared) {
             case .failure(let problem):
+                if problem.inexact {
+                    // The platform could not carry the request or its answer as is: the case does not apply here.
+                    state.outcome.skipReason = label + Redaction.scrubText(problem.message, secrets: state.secrets)
+                    return nil
+                }
                 state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → no response: \(problem.message)", secrets: state.secrets))
                 state.outcome.failure = label + problem.message
                 return nil
@@ -168,6 +175,7 @@ final class StepExecutor {
 
     struct Problem: Error {
         var message: String
+        var inexact = false
     }
 
     private func build(_ step: HTTPStepRequest, conformanceCase: ConformanceCase, context: Template.Context) -> Result<Prepared, Problem> {
@@ -239,7 +247,7 @@ final class StepExecutor {
         do {
             return .success(try client.send(prepared.request))
         } catch {
-            return .failure(Problem(message: error.message))
+            return .failure(Problem(message: error.message, inexact: error.kind == .inexact))
         }
     }
 

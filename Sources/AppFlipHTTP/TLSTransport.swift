@@ -1,0 +1,151 @@
+// https:// goes through the platform's HTTPS stack (URLSession: libcurl on Linux, the system on macOS), because
+// the package carries no TLS implementation of its own. This file is the only place that imports
+// FoundationNetworking.
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends one request at a time over TLS with certificate verification on, never following redirects, within a
+/// body limit and the client's timeouts. A request the platform would alter on the way out is refused, not sent.
+final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var body: [UInt8] = []
+    private var response: HTTPURLResponse?
+    private var problem: String?
+    /// True when the problem is the platform's, not the target's (the request or answer cannot pass as is).
+    private var problemIsPlatform = false
+    private var finished = DispatchSemaphore(value: 0)
+    /// The task whose callbacks count; a cancelled earlier task's late callbacks are ignored.
+    private var current: Int?
+    private let limits: HTTPLimits
+    private var session: URLSession?
+
+    init(limits: HTTPLimits, timeouts: HTTPClient.Timeouts) {
+        self.limits = limits
+        super.init()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeouts.connect
+        configuration.timeoutIntervalForResource = timeouts.total
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+    }
+
+    func close() {
+        session?.invalidateAndCancel()
+        session = nil
+    }
+
+    func send(_ request: HTTPRequest, origin: HTTPOrigin, total: Double) throws(HTTPClient.Failure) -> HTTPResponse {
+        let intended = origin.description + request.target
+        guard let url = URL(string: intended), url.absoluteString == intended else {
+            let altered = URL(string: intended)?.absoluteString ?? "(refused)"
+            throw HTTPClient.Failure(message: "over https the platform HTTPS stack would send \(altered) instead of \(intended), so this request is not sent",
+                                     kind: .inexact)
+        }
+        if ["GET", "HEAD"].contains(request.method), !request.body.isEmpty {
+            throw HTTPClient.Failure(message: "over https the platform HTTPS stack refuses a \(request.method) with a body, so this request is not sent",
+                                     kind: .inexact)
+        }
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = request.method
+        for field in request.headers where !["host", "content-length"].contains(field.name.lowercased()) {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
+        lock.withLock {
+            self.body = []
+            self.response = nil
+            self.problem = nil
+            self.problemIsPlatform = false
+            self.finished = DispatchSemaphore(value: 0)
+        }
+        guard let session else { throw HTTPClient.Failure(message: "the connection is closed", kind: .other) }
+        let task = session.dataTask(with: urlRequest)
+        lock.withLock { current = task.taskIdentifier }
+        task.resume()
+        if lock.withLock({ finished }).wait(timeout: .now() + total + 1) == .timedOut {
+            task.cancel()
+            throw HTTPClient.Failure(message: "no complete response within \(total) s", kind: .other)
+        }
+        let (problem, isPlatform, response, body) = lock.withLock { (self.problem, self.problemIsPlatform, self.response, self.body) }
+        if let problem { throw HTTPClient.Failure(message: problem, kind: isPlatform ? .inexact : .other) }
+        guard let response else { throw HTTPClient.Failure(message: "no response", kind: .other) }
+        var headers = HTTPHeaders()
+        for (name, value) in response.allHeaderFields {
+            headers.append(String(describing: name), String(describing: value))
+        }
+        headers.fields.sort { $0.name.lowercased() < $1.name.lowercased() }
+        return HTTPResponse(status: response.statusCode, headers: headers, body: body)
+    }
+
+    // MARK: URLSessionDataDelegate
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)  // a redirect is the observation, never followed
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        // Server trust keeps the platform's verification (the constant's value on Darwin; swift-corelibs-foundation
+        // does not declare it). An HTTP authentication challenge (a 401 with WWW-Authenticate) is taken over by the
+        // platform stack, which cannot hand the 401 back unanswered: the exchange is reported as not observable.
+        if challenge.protectionSpace.authenticationMethod == "NSURLAuthenticationMethodServerTrust" {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        lock.withLock {
+            if current == task.taskIdentifier {
+                problem = "over https the platform HTTPS stack takes over a 401 with WWW-Authenticate "
+                    + "(\(challenge.protectionSpace.authenticationMethod)) and cannot return it as sent, so this answer cannot be judged"
+                problemIsPlatform = true
+            }
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        lock.withLock { if current == dataTask.taskIdentifier { self.response = response as? HTTPURLResponse } }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let over = lock.withLock { () -> Bool in
+            guard current == dataTask.taskIdentifier else { return false }
+            body += data
+            if body.count > limits.maximumBodyBytes {
+                problem = "the body exceeds \(limits.maximumBodyBytes) bytes"
+                return true
+            }
+            return false
+        }
+        if over { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.withLock {
+            guard current == task.taskIdentifier else { return }
+            if let error, problem == nil { problem = Self.describe(error) }
+            finished.signal()
+        }
+    }
+
+    /// The most specific message an NSError chain carries ("SSL certificate problem: …", "timed out").
+    static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if nsError.code == NSURLErrorTimedOut { return "no complete response in time (\(nsError.localizedDescription))" }
+        var current: NSError? = nsError
+        while let candidate = current {
+            if let text = candidate.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty, text != "(null)" { return "TLS/HTTP failure: \(text)" }
+            current = candidate.userInfo[NSUnderlyingErrorKey] as? NSError
+        }
+        return "TLS/HTTP failure: \(nsError.domain) \(nsError.code)"
+    }
+}

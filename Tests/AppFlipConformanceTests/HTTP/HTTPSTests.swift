@@ -1,0 +1,150 @@
+import AppFlipHTTP
+import AppFlipReferenceServer
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// HTTPS through the platform stack: verification on by default, and the profiles end to end over TLS.
+///
+/// The success path needs the test CA trusted without touching the machine's trust store: the suite runs in a
+/// private mount namespace (`unshare -m`, root on Linux) where the CA is bind-mounted over the system bundle.
+@Suite("HTTPS", .serialized, .enabled(if: TLSFixture.available))
+struct HTTPSTests {
+    @Test("A self-signed certificate is refused: verification is on by default")
+    func verificationOn() throws {
+        let fixture = try TLSFixture()
+        defer { fixture.stop() }
+        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: fixture.port))
+        defer { client.close() }
+        do {
+            _ = try client.send(HTTPRequest(method: "GET", target: "/.well-known/apple-app-site-association"))
+            Issue.record("an untrusted certificate was accepted")
+        } catch {
+            #expect(error.message.lowercased().contains("certificate"), "\(error.message)")
+        }
+    }
+
+    @Test("A target that would be re-encoded is not sent over https, and says why")
+    func inexactRefused() throws {
+        let fixture = try TLSFixture()
+        defer { fixture.stop() }
+        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: fixture.port))
+        defer { client.close() }
+        do {
+            _ = try client.send(HTTPRequest(method: "GET", target: "/oauth/authorize?x=%ZZ"))
+            Issue.record("sent")
+        } catch {
+            #expect(error.kind == .inexact, "\(error.message)")
+        }
+    }
+
+    @Test("Every HTTP profile passes over https when the staging CA is trusted", .enabled(if: TLSFixture.canIsolateTrustStore))
+    func profilesOverTLS() throws {
+        let fixture = try TLSFixture()
+        defer { fixture.stop() }
+        let directory = fixture.directory
+        let base = "https://127.0.0.1:\(fixture.port)"
+        let configuration = """
+            client_id: google-client
+            client_secret_env: APPFLIP_TEST_SECRET
+            project_id: reference-project
+            app_id: ABCDE12345.com.example.reference
+            link: https://app.example/flip
+            endpoints:
+              authorize: \(base)/oauth/authorize
+              token: \(base)/oauth/token
+              revoke: \(base)/oauth/revoke
+              site_association: \(base)/.well-known/apple-app-site-association
+            scenarios:
+              consent:
+                Cookie: reference-user=approver
+              deny:
+                Cookie: reference-user=refuser
+            """
+        try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
+        let command = "mount --bind \"$1\" /etc/ssl/certs/ca-certificates.crt && shift && exec \"$@\""
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-m", "/bin/sh", "-c", command, "sh", directory + "/cert.pem", BuiltProducts.path("appflip-conformance"),
+                             "run", "--config", directory + "/target.conf", "--profile", "authorize", "--profile", "token",
+                             "--profile", "site-association", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+                             "--reports", directory + "/reports"]
+        process.environment = ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains(" 0 fail, 0 error"), "\(text)")
+    }
+}
+
+/// A throwaway CA-signed certificate, the reference server on loopback, and a TLS proxy in front of it.
+final class TLSFixture: @unchecked Sendable {
+    let directory: String
+    let port: Int
+    private let server: HTTPServer
+    private let proxy: Process
+
+    static var available: Bool {
+        #if os(Linux)
+        ["/usr/bin/openssl", "/usr/bin/env"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } && python3 != nil
+        #else
+        false
+        #endif
+    }
+
+    static var canIsolateTrustStore: Bool {
+        available && geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+            && FileManager.default.fileExists(atPath: "/etc/ssl/certs/ca-certificates.crt")
+    }
+
+    static var python3: String? {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            let candidate = "\(directory)/python3"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
+                             "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        openssl.standardError = FileHandle.nullDevice
+        openssl.standardOutput = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: "reference-secret"))
+        server = try HTTPServer(handler: reference.handler)
+        server.start()
+        proxy = Process()
+        proxy.executableURL = URL(fileURLWithPath: Self.python3 ?? "/usr/bin/python3")
+        proxy.arguments = [PackageRoot.url.appendingPathComponent("Tests/Fixtures/tls_proxy.py").path, directory + "/cert.pem",
+                           directory + "/key.pem", String(server.port)]
+        let output = Pipe()
+        proxy.standardOutput = output
+        try proxy.run()
+        var line: [UInt8] = []
+        while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            proxy.terminate()
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        self.port = port
+    }
+
+    func stop() {
+        // Foundation's Process hands the spawning thread's blocked signals to the child, so SIGTERM may never
+        // arrive; SIGKILL cannot be blocked.
+        kill(proxy.processIdentifier, SIGKILL)
+        proxy.waitUntilExit()
+        server.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}

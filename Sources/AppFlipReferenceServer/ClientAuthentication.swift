@@ -24,7 +24,7 @@ enum ClientAuthentication {
                   let colon = decoded.firstIndex(of: ":"),
                   let id = AppFlipReferenceDecoding.decode(decoded[..<colon]),
                   let secret = AppFlipReferenceDecoding.decode(decoded[decoded.index(after: colon)...]),
-                  id == configuration.clientID, secret == configuration.clientSecret else {
+                  configuration.clientSecrets[id] == secret else {
                 var response = TokenResponses.error(401, "invalid_client", "Client authentication failed")
                 response.headers.append("WWW-Authenticate", "Basic realm=\"appflip-reference\"")
                 return .failed(response)
@@ -32,7 +32,7 @@ enum ClientAuthentication {
             return .authenticated(clientID: id)
         }
         guard case .value(let id) = form.single("client_id"), case .value(let secret) = bodySecret,
-              id == configuration.clientID, secret == configuration.clientSecret else {
+              configuration.clientSecrets[id] == secret else {
             return .failed(TokenResponses.error(401, "invalid_client", "Client authentication failed"))
         }
         return .authenticated(clientID: id)

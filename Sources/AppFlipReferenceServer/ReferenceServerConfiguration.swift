@@ -32,6 +32,13 @@ public struct ReferenceServerConfiguration: Sendable {
 
     /// The cookie each scenario's test user sends.
     public static let userCookie = "reference-user"
+
+    /// A second registered client, so a run can check that a code redeems only for the client it was issued to.
+    public static let secondClientID = "other-client"
+    public static let secondClientSecret = "other-client-secret"
+
+    /// The secret of each registered client.
+    var clientSecrets: [String: String] { [clientID: clientSecret, Self.secondClientID: Self.secondClientSecret] }
 }
 
 /// The twelve App Flip URIs, as the reference link handler knows them.

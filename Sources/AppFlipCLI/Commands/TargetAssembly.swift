@@ -45,7 +45,8 @@ struct TargetAssembly {
                         .siteAssociation: base + "/.well-known/apple-app-site-association"],
             clientSecret: referenceSecret, tokenAuthentication: .post,
             decorations: [.consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
-                          .disabledAccount: [("Cookie", "\(cookie)=disabled")]])
+                          .disabledAccount: [("Cookie", "\(cookie)=disabled")]],
+            secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
         let configuration = RunConfiguration(link: try parsed.value("--link") ?? "https://app.example/flip", clientID: clientID,
                                              scope: scope, redirectURI: redirectURI, seed: seed, projectID: settings.projectID,
                                              appID: settings.appID)
@@ -103,7 +104,7 @@ struct TargetAssembly {
         }
         let targets = Targets(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
                               tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
-                              secrets: file?.secrets ?? [])
+                              secrets: file?.secrets ?? [], secondClient: file?.secondClient)
         let configuration = RunConfiguration(link: link, clientID: clientID, scope: flagScope ?? file?.scope ?? "devices",
                                              redirectURI: redirectURI, seed: seed, projectID: file?.projectID ?? "",
                                              appID: file?.appID ?? "")

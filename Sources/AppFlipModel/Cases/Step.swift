@@ -59,6 +59,8 @@ public struct HTTPStepRequest: Sendable, Hashable {
         case both
         /// No client credentials.
         case none
+        /// The second client's credentials in the body (a client the code was not issued to).
+        case secondClient = "second-client"
     }
 
     public var endpoint: Endpoint

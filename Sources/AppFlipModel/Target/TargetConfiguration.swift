@@ -25,6 +25,8 @@ public struct TargetConfiguration: Sendable {
     public var decorations: [Scenario: [(name: String, value: String)]]
     /// Every value that came from the environment, for redaction.
     public var secrets: [String]
+    /// Another client registered at the partner, for "a code redeems only for its client" (optional).
+    public var secondClient: (id: String, secret: String)?
 
     public init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
                 scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,
@@ -39,5 +41,6 @@ public struct TargetConfiguration: Sendable {
         self.tokenAuthentication = tokenAuthentication
         self.decorations = decorations
         self.secrets = secrets + [clientSecret].compactMap { $0 }
+        self.secondClient = nil
     }
 }

@@ -43,7 +43,8 @@ public enum TargetConfigurationLoader {
         if let secret = document.entries.first(where: { $0.key.text == "client_secret" }) {
             reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
         }
-        let allowed = ["client_id", "client_secret_env", "project_id", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios"]
+        let allowed = ["client_id", "client_secret_env", "project_id", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
+                       "second_client_id", "second_client_secret_env"]
         reader.checkKeys(document, allowed: allowed + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
         var secrets: [String] = []
         func text(_ key: String) -> Node.Scalar? { document[key].flatMap { reader.scalar($0, "'\(key)'") } }
@@ -96,11 +97,26 @@ public enum TargetConfigurationLoader {
                 }
             }
         }
+        var secondClient: (id: String, secret: String)?
+        if let secondID = text("second_client_id").map(expand) {
+            if let name = text("second_client_secret_env") {
+                if let value = environment[name.text], !value.isEmpty {
+                    secondClient = (secondID, value)
+                    secrets.append(value)
+                } else {
+                    reader.error(at: name.location, "the environment variable '\(name.text)' (the second client's secret) is not set")
+                }
+            } else {
+                reader.error(at: document.location, "'second_client_id' needs 'second_client_secret_env'")
+            }
+        }
         if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
-        return TargetConfiguration(clientID: clientID, clientSecret: clientSecret, projectID: text("project_id").map(expand),
+        var configuration = TargetConfiguration(clientID: clientID, clientSecret: clientSecret, projectID: text("project_id").map(expand),
                                    appID: text("app_id").map(expand), link: link, scope: text("scope").map(expand) ?? "devices",
                                    endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
                                    secrets: secrets)
+        configuration.secondClient = secondClient
+        return configuration
     }
 
     /// Replaces `${env:NAME}` with the variable's value (recorded as a secret); an unset variable is an error.

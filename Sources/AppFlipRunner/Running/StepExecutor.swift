@@ -200,7 +200,11 @@ final class StepExecutor {
         case .configured: authentication = targets.tokenAuthentication == .basic ? .basic : .post
         default: authentication = step.authentication
         }
-        if authentication != .none {
+        if authentication == .secondClient {
+            guard let second = targets.secondClient else { return .failure(Problem(message: "no second client is configured")) }
+            let credentials = "client_id=\(FormEncoding.encode(second.id))&client_secret=\(FormEncoding.encode(second.secret))"
+            form = (form?.isEmpty ?? true) ? credentials : (form ?? "") + "&" + credentials
+        } else if authentication != .none {
             let clientID = step.authenticationClientID?.resolve(in: context) ?? context.configuration.clientID
             guard let secret = step.authenticationSecret?.resolve(in: context) ?? targets.clientSecret else {
                 return .failure(Problem(message: "this step authenticates the client, but no client secret is configured (client_secret_env)"))

@@ -14,11 +14,13 @@ public struct Targets: Sendable {
     public var secrets: [String]
     /// Bounds on every HTTP response.
     public var limits: HTTPLimits
+    /// Another client registered at the partner, when configured.
+    public var secondClient: (id: String, secret: String)?
 
     public init(linkHandler: (any LinkHandlerTarget)? = nil, endpoints: [Endpoint: String] = [:], clientSecret: String? = nil,
                 tokenAuthentication: TargetConfiguration.ClientAuthentication = .post,
                 decorations: [Scenario: [(name: String, value: String)]] = [:], secrets: [String] = [],
-                limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20)) {
+                limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20), secondClient: (id: String, secret: String)? = nil) {
         self.linkHandler = linkHandler
         self.endpoints = endpoints
         self.clientSecret = clientSecret
@@ -26,6 +28,8 @@ public struct Targets: Sendable {
         self.decorations = decorations
         self.secrets = secrets + [clientSecret].compactMap { $0 } + decorations.values.flatMap { $0.map(\.value) }
         self.limits = limits
+        self.secondClient = secondClient
+        if let secondClient { self.secrets.append(secondClient.secret) }
     }
 
     /// One line for the report.
@@ -44,6 +48,9 @@ public struct Targets: Sendable {
                 if linkHandler == nil { return "no link handler is configured" }
             case .http(let request):
                 if endpoints[request.endpoint] == nil { return "the \(request.endpoint.rawValue) endpoint is not configured" }
+                if request.authentication == .secondClient, secondClient == nil {
+                    return "no second client is configured (second_client_id, second_client_secret_env)"
+                }
             }
         }
         return nil

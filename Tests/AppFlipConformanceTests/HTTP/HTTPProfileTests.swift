@@ -24,7 +24,8 @@ struct HTTPProfileTests {
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
                         .siteAssociation: base + "/.well-known/apple-app-site-association"],
             clientSecret: Self.settings.clientSecret,
-            decorations: [.consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")]])
+            decorations: [.consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")]],
+            secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
         var configuration = SuiteRun.configuration
         configuration.projectID = Self.settings.projectID
         configuration.appID = Self.settings.appID
@@ -102,11 +103,13 @@ struct TargetConfigurationTests {
 
     @Test("The README's example configuration loads")
     func example() throws {
-        let environment = ["APPFLIP_CLIENT_SECRET": "x", "APPFLIP_APPROVING_USER_SESSION": "a", "APPFLIP_REFUSING_USER_SESSION": "r"]
+        let environment = ["APPFLIP_CLIENT_SECRET": "x", "APPFLIP_APPROVING_USER_SESSION": "a", "APPFLIP_REFUSING_USER_SESSION": "r",
+                           "APPFLIP_SECOND_CLIENT_SECRET": "s"]
         let configuration = try TargetConfigurationLoader.load(
             path: PackageRoot.url.appendingPathComponent("Conformance/examples/staging.target").path, environment: environment)
         #expect(configuration.endpoints.count == 4)
         #expect(configuration.decorations[.deny]?.first?.value == "session=r")
+        #expect(configuration.secondClient?.id == "conformance-other-client")
     }
 
     @Test("A secret written in the file, or a missing variable, is an error with a location")

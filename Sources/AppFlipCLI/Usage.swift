@@ -10,7 +10,7 @@ enum Usage {
           help    show this help, or `help <command>`
 
         Exit codes: 0 conformant, 1 a MUST/MUST NOT failed, 2 bad invocation/configuration/case files,
-        3 no failure but a target error (inconclusive). See README.md.
+        3 no failure but a target error (inconclusive), 130 interrupted (reports marked incomplete). See README.md.
         """
 
     static let run = """

@@ -21,14 +21,25 @@ public struct JUnitReport: Sendable {
 
     public func render() -> String {
         let results = run.results
+        let interrupted = run.incomplete ? 1 : 0
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"AppFlip Conformance\" tests=\"\(results.count)\" failures=\"\(run.count(.fail))\""
-        xml += " errors=\"\(run.count(.error))\" time=\"\(time(results.reduce(0) { $0 + $1.duration }))\">\n"
+        xml += "<testsuites name=\"AppFlip Conformance\" tests=\"\(results.count + interrupted)\" failures=\"\(run.count(.fail))\""
+        xml += " errors=\"\(run.count(.error) + interrupted)\" time=\"\(time(results.reduce(0) { $0 + $1.duration }))\">\n"
+        if run.incomplete { xml += interruptionSuite() }
         for group in ReportFormatting.groups(results) {
             xml += suite(group.name, group.results)
         }
         xml += "</testsuites>\n"
         return xml
+    }
+
+    /// An interrupted run says so where CI looks: one test case in error, whatever else ran.
+    private func interruptionSuite() -> String {
+        let message = "the run was interrupted after \(run.results.count) cases; the cases not listed did not run"
+        return "  <testsuite name=\"(run)\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">\n"
+            + "    <testcase classname=\"run\" name=\"run interrupted\" time=\"0.000\">\n"
+            + "      <error type=\"interrupted\" message=\"\(XMLText.attribute(message))\"/>\n"
+            + "    </testcase>\n  </testsuite>\n"
     }
 
     private func time(_ seconds: Double) -> String {
@@ -46,8 +57,10 @@ public struct JUnitReport: Sendable {
         if files.count == 1, let file = files.first { xml += " file=\"\(XMLText.attribute(file))\"" }
         xml += ">\n    <properties>\n"
         let provenance = run.provenance
-        for (key, value) in [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
-                             ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest)] {
+        var properties = [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
+                          ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest)]
+        if run.incomplete { properties.append(("run.incomplete", "true: interrupted; only the cases listed ran")) }
+        for (key, value) in properties {
             xml += "      <property name=\"\(key)\" value=\"\(XMLText.attribute(value))\"/>\n"
         }
         var seen = Set<String>()

@@ -114,4 +114,18 @@ public enum Platform {
         _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
     }
+
+    // MARK: Signals
+
+    /// Unblocks SIGINT and SIGTERM for this thread and the threads it starts (a parent may have blocked them).
+    public static func unblockTerminationSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// The signal's conventional exit status when a command is ended by it (128 + number).
+    public static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
 }

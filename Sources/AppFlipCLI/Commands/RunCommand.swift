@@ -56,8 +56,11 @@ enum RunCommand {
         let runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
         let startedAt = ISO8601DateFormatter().string(from: Date())
         let clock = Date()
+        let interruption = Interruption()
+        interruption.start(console: console)
+        defer { interruption.stop() }
         console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(targets.description) with \(options.jobs) jobs")
-        let results = runner.run(cases, targets: targets, progress: { result in
+        let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: { result in
             guard result.verdict != .pass else { return }
             console.err(progressLine(result))
         })
@@ -66,7 +69,8 @@ enum RunCommand {
             seed: options.assembly.configuration.seed, target: targets.description, mode: options.mode.rawValue, jobs: options.jobs,
             filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: startedAt,
             duration: Date().timeIntervalSince(clock), command: commandLine(arguments))
-        let run = RunResult(results: results, catalog: catalog, provenance: provenance, incomplete: results.count < cases.count)
+        let run = RunResult(results: results, catalog: catalog, provenance: provenance,
+                            incomplete: interruption.signal != nil || results.count < cases.count)
         let junitPath = options.reports + "/junit.xml"
         let markdownPath = options.reports + "/report.md"
         let writing = Date()
@@ -87,6 +91,7 @@ enum RunCommand {
         case .nonConformant: word = "NOT conformant"
         case .inconclusive: word = "inconclusive"
         case .usage: word = "invalid"
+        case .interrupted: word = "INTERRUPTED: \(results.count) of \(cases.count) cases ran; reports are marked incomplete"
         }
         console.out("\(results.count) cases: \(counts) — \(word) (exit \(run.exitStatus.rawValue))")
         let writeMilliseconds = Date().timeIntervalSince(writing) * 1000

@@ -8,4 +8,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case usage = 2
     /// No fail, but at least one case ended in error (the target misbehaved): inconclusive.
     case inconclusive = 3
+    /// The run was interrupted (SIGINT or SIGTERM); the reports hold the cases completed so far, marked incomplete.
+    case interrupted = 130
 }

@@ -25,10 +25,11 @@ public struct RunResult: Sendable {
     }
 
     public var exitStatus: ExitStatus {
+        if incomplete { return .interrupted }
         switch overall {
-        case .fail: .nonConformant
-        case .error: .inconclusive
-        default: .conformant
+        case .fail: return .nonConformant
+        case .error: return .inconclusive
+        default: return .conformant
         }
     }
 }

@@ -52,6 +52,8 @@ public struct Runner: Sendable {
                     }
                     guard index < cases.count else { return }
                     let result = worker.run(cases[index])
+                    // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
+                    if shouldStop() { return }
                     results.withLock { $0[index] = result }
                     reporting.withLock { _ in progress(result) }
                 }

@@ -83,6 +83,7 @@ final class ChildProcess {
             for fd in [input.write, output.read, errors.read] {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
+            ProcessGroups.register(pid)
             return ChildProcess(pid: pid, stdin: input.write, stdout: output.read, stderr: errors.read, stderrLimit: stderrLimit)
         }
     }
@@ -150,6 +151,7 @@ final class ChildProcess {
 
     /// Ends the whole process group: SIGTERM, a short grace, then SIGKILL; then reaps.
     func kill() {
+        defer { ProcessGroups.unregister(pid) }
         guard exit == nil else {
             _ = cKill(-pid, SIGKILL)
             return

@@ -121,3 +121,43 @@ struct CommandTests {
         #expect(none.status == 2)
     }
 }
+
+/// SIGINT and SIGTERM during a run: children are stopped, the reports are written and marked incomplete, exit 130.
+@Suite("Interruption", .serialized)
+struct InterruptionTests {
+    @Test("An interrupted run stops its handlers, writes incomplete reports and exits 130", arguments: [SIGINT, SIGTERM])
+    func interrupted(_ signal: Int32) throws {
+        let marker = "interrupt-\(UUID().uuidString)"
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent(marker).path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
+        process.arguments = ["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--timeout", "60",
+                             "--profile", "app-link", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+                             "--", BuiltProducts.path("broken-handler"), "--defect", "hang", "--client-id", marker]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(Self.processes(containing: marker) > 0, "the hanging handlers should be running before the signal")
+        let sent = Date()
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(sent) < 5)
+        #expect(process.terminationStatus == 130)
+        #expect(Self.processes(containing: marker) == 0, "a handler outlived the run")
+        let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
+        #expect(markdown.contains("This run is incomplete"))
+        let junit = try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8)
+        #expect(junit.contains("<error type=\"interrupted\""))
+    }
+
+    /// Processes whose command line contains `marker` (Linux /proc; 0 elsewhere).
+    static func processes(containing marker: String) -> Int {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return 0 }
+        return entries.filter { entry in
+            guard entry.allSatisfy(\.isNumber), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
+            return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).contains(marker)
+        }.count
+    }
+}

@@ -1,0 +1,39 @@
+import AppFlipRunner
+import AppFlipSystem
+import Foundation
+
+/// Turns SIGINT and SIGTERM into an orderly stop: no new case starts, every handler process group is killed at
+/// once, and the run writes its reports marked incomplete.
+final class Interruption: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: Int32?
+    private var sources: [any DispatchSourceSignal] = []
+
+    /// The signal that interrupted the run, if any.
+    var signal: Int32? { lock.withLock { received } }
+
+    /// Starts listening; call `stop()` when the run is over.
+    func start(console: Console) {
+        Platform.unblockTerminationSignals()
+        for number in [SIGINT, SIGTERM] {
+            Foundation.signal(number, SIG_IGN)  // handled by the dispatch source below instead
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                let first = lock.withLock { () -> Bool in
+                    defer { if received == nil { received = number } }
+                    return received == nil
+                }
+                ProcessGroups.killAll()
+                if first { console.err("interrupted by \(Platform.signalName(number)): stopping; the reports will be marked incomplete") }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func stop() {
+        for source in sources { source.cancel() }
+        sources = []
+        for number in [SIGINT, SIGTERM] { Foundation.signal(number, SIG_DFL) }
+    }
+}

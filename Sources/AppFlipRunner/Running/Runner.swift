@@ -54,7 +54,16 @@ public struct Runner: Sendable {
                     let result = worker.run(cases[index])
                     // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
                     if shouldStop() { return }
-                    results.withLock { $0[index] = result }
+                    results.withLock { all in
+                        all[index] = result
+                        // Extra output found now belongs to the request this worker sent before.
+                        if let fault = worker.takePreviousCaseFault(), let previous = worker.previousIndex, var earlier = all[previous] {
+                            earlier.verdict = .error
+                            earlier.message = fault
+                            all[previous] = earlier
+                        }
+                        worker.previousIndex = index
+                    }
                     reporting.withLock { _ in progress(result) }
                 }
             }
@@ -70,6 +79,15 @@ public struct Runner: Sendable {
         private let runner: Runner
         private let targets: Targets
         private let executor: StepExecutor
+        private var previousCaseFault: String?
+        /// The index of the case this worker ran last, for faults found while running the next.
+        var previousIndex: Int?
+
+        /// A fault of the case this worker ran before the last one, found while running the last (taken once).
+        func takePreviousCaseFault() -> String? {
+            defer { previousCaseFault = nil }
+            return previousCaseFault
+        }
 
         public init(runner: Runner, targets: Targets) {
             self.runner = runner
@@ -90,6 +108,7 @@ public struct Runner: Sendable {
             let started = Date()
             let outcome = executor.run(conformanceCase)
             let duration = Date().timeIntervalSince(started)
+            previousCaseFault = outcome.previousRequestFault
             if let reason = outcome.skipReason {
                 return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: outcome.evidence,
                                   duration: duration)

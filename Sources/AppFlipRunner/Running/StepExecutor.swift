@@ -33,6 +33,8 @@ final class StepExecutor {
         var failure: String?
         /// Set when a step could not be sent as written (https cannot carry it byte for byte): the case does not apply.
         var skipReason: String?
+        /// A fault of the request this worker sent before (a persistent handler's extra output).
+        var previousRequestFault: String?
         var evidence = Evidence()
     }
 
@@ -111,6 +113,7 @@ final class StepExecutor {
         case .link(let recipe):
             let link = recipe.build(in: context)
             let exchange = linkExchange(HandlerRequest(id: conformanceCase.id, link: link, scenario: conformanceCase.scenario))
+            if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = Redaction.scrubText(fault, secrets: state.secrets) }
             state.secrets += exchange.answer?.url.map(Redaction.secrets(in:)) ?? []
             state.outcome.evidence.link = Evidence.bounded(Redaction.redact(url: link), limit: 1024)
             state.outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(exchange.log, secrets: state.secrets), limit: logExcerptLimit)

@@ -107,6 +107,14 @@ final class ChildProcess {
         return true
     }
 
+    /// Output the handler wrote that no request asked for: what is buffered plus what is readable right now.
+    func takeUnrequestedOutput() -> [UInt8] {
+        if stdoutOpen { drain(stdoutFD, isStdout: true) }
+        let bytes = pending
+        pending.removeAll()
+        return bytes
+    }
+
     /// Starts a fresh stderr excerpt (a persistent handler's log is kept per request, not per process).
     func resetStderr() {
         stderr.removeAll(keepingCapacity: true)

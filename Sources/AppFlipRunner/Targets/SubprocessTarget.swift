@@ -88,8 +88,14 @@ final class SubprocessSession: LinkHandlerSession {
     func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
         let deadline = Platform.monotonicSeconds() + timeout
         let child: ChildProcess
+        var previousFault: String?
         if let existing = process, target.mode == .persistent, !existing.reap() {
             child = existing
+            let stale = existing.takeUnrequestedOutput()
+            if !stale.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) {
+                previousFault = "the handler wrote more after its answer (\(stale.count) bytes: "
+                    + ByteText.display(stale, limit: 120) + "); one answer line per request"
+            }
         } else {
             process?.kill()
             do {
@@ -103,9 +109,16 @@ final class SubprocessSession: LinkHandlerSession {
         }
         child.resetStderr()
         var outcome = exchange(request, with: child, deadline: deadline, timeout: timeout)
+        outcome.previousRequestFault = previousFault
         if target.mode == .oneShot || outcome.failure != nil {
             if outcome.failure == nil {
                 _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
+                let extra = child.takeUnrequestedOutput()
+                if target.mode == .oneShot, !extra.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) {
+                    outcome.failure = "the handler wrote more than one answer line (\(extra.count) more bytes: "
+                        + ByteText.display(extra, limit: 120) + "); the contract is one answer line per request"
+                    outcome.answer = nil
+                }
             }
             child.kill()
             process = nil

@@ -10,12 +10,16 @@ public struct TargetExchange: Sendable {
     public var rawAnswer: String
     /// The target's log output (bounded), for evidence.
     public var log: String
+    /// Set when a persistent handler had written output after its previous answer: that request's fault.
+    public var previousRequestFault: String?
 
-    public init(answer: HandlerAnswer? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "") {
+    public init(answer: HandlerAnswer? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "",
+                previousRequestFault: String? = nil) {
         self.answer = answer
         self.failure = failure
         self.rawAnswer = rawAnswer
         self.log = log
+        self.previousRequestFault = previousRequestFault
     }
 }
 

@@ -1,0 +1,119 @@
+import AppFlipModel
+import AppFlipRunner
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// Handlers that misbehave in every way a handler under development does. Each must yield an `error` for that
+/// request only, within the time limit plus a small margin, in bounded memory, with no process left behind.
+@Suite("Subprocess faults", .serialized)
+struct SubprocessFaultTests {
+    /// A handler written as a shell script; `$id` is the request's id, so scripts can answer well-formed lines.
+    static let readID = #"read -r line; id=$(printf '%s' "$line" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p');"#
+
+    struct Fault: Sendable, CustomTestStringConvertible {
+        var name: String
+        var script: String
+        var message: String
+        var testDescription: String { name }
+    }
+
+    static let faults: [Fault] = [
+        Fault(name: "partial line then silence", script: readID + #" printf '{"id":"%s","act' "$id"; sleep 30"#,
+              message: "only a partial answer line"),
+        Fault(name: "one byte per second", script: readID + #" for c in a b c d e f g h i j; do printf %s "$c"; sleep 1; done"#,
+              message: "timed out"),
+        Fault(name: "exits before answering", script: readID + " exit 3", message: "exited with status 3"),
+        Fault(name: "killed by a signal", script: readID + " kill -SEGV $$", message: "SIGSEGV"),
+        Fault(name: "closes stdin and stdout at once", script: "exec 0<&- 1>&-; sleep 30", message: "closed its"),
+        Fault(name: "invalid UTF-8", script: readID + #" printf '{"id":"%s","action":"decline","x":"\377"}\n' "$id""#,
+              message: "not valid UTF-8"),
+        Fault(name: "wrong id", script: readID + #" printf '{"id":"someone-else","action":"decline"}\n'"#, message: "not for the request sent"),
+        Fault(name: "missing id", script: readID + #" printf '{"action":"decline"}\n'"#, message: "no string \"id\""),
+        Fault(name: "ignores SIGTERM and hangs", script: "trap '' TERM; " + readID + " sleep 30", message: "timed out"),
+        Fault(name: "a line of 100 MB", script: readID + " head -c 104857600 /dev/zero | tr '\\\\0' x", message: "exceeded"),
+    ]
+
+    private func request(_ id: String = "fault/case") -> HandlerRequest {
+        HandlerRequest(id: id, link: "https://app.example/flip?state=s", scenario: .consent)
+    }
+
+    @Test("Each fault is an error with a precise message, within the time limit plus a margin", arguments: faults)
+    func fault(_ fault: Fault) {
+        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", fault.script], mode: .oneShot)
+        let session = target.makeSession()
+        defer { session.close() }
+        let started = Date()
+        let exchange = session.exchange(request(), timeout: 2)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(exchange.answer == nil)
+        #expect(exchange.failure?.contains(fault.message) == true, "\(exchange.failure ?? "no failure")")
+        #expect(elapsed < 4, "took \(elapsed) s")
+        #expect(exchange.rawAnswer.utf8.count <= 8192, "evidence is bounded")
+        #expect(ProcessGroups.count == 0, "a process group outlived the request")
+    }
+
+    @Test("100 MB on stderr next to a good answer: the answer counts, the log is cut with a marker")
+    func floodedStderr() {
+        let script = Self.readID + #" head -c 104857600 /dev/zero >&2; printf '{"id":"%s","action":"decline"}\n' "$id""#
+        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .oneShot)
+        let session = target.makeSession()
+        defer { session.close() }
+        let exchange = session.exchange(request(), timeout: 10)
+        #expect(exchange.answer?.action == .decline, "\(exchange.failure ?? "")")
+        #expect(exchange.log.contains("[stderr truncated"))
+        #expect(exchange.log.utf8.count < 128 * 1024)
+    }
+
+    @Test("A grandchild that keeps the pipes open is ended with its group")
+    func grandchild() {
+        let marker = "grandchild-\(UUID().uuidString)"
+        let script = Self.readID + " sh -c 'sleep 60 # \(marker)' & printf '{\"id\":\"%s\",\"action\":\"decline\"}\\n' \"$id\"; sleep 60"
+        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .oneShot)
+        let session = target.makeSession()
+        let started = Date()
+        let exchange = session.exchange(request(), timeout: 5)
+        session.close()
+        #expect(exchange.answer?.action == .decline, "\(exchange.failure ?? "")")
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(InterruptionTests.processes(containing: marker) == 0, "the grandchild outlived the case")
+    }
+
+    @Test("A persistent handler that crashes is restarted for the next request")
+    func persistentRestart() {
+        // Answers the first request, crashes on the second; a fresh process answers the third.
+        let script = #"n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p'); "#
+            + #"if [ -f "$TMPDIR/crashed-$PPID" ] || [ $n -ne 2 ]; then printf '{"id":"%s","action":"decline"}\n' "$id"; "#
+            + #"else : > "$TMPDIR/crashed-$PPID"; kill -KILL $$; fi; done"#
+        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .persistent,
+                                      environment: ["PATH=/usr/bin:/bin", "TMPDIR=" + FileManager.default.temporaryDirectory.path])
+        let session = target.makeSession()
+        defer { session.close() }
+        #expect(session.exchange(request("a"), timeout: 3).answer != nil)
+        #expect(session.exchange(request("b"), timeout: 3).failure?.contains("SIGKILL") == true)
+        #expect(session.exchange(request("c"), timeout: 3).answer?.action == .decline)
+    }
+
+    @Test("Two answer lines for one request in one-shot mode are an error for that request")
+    func extraAnswerOneShot() {
+        let script = Self.readID + #" printf '{"id":"%s","action":"decline"}\n{"id":"%s","action":"decline"}\n' "$id" "$id""#
+        let session = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .oneShot).makeSession()
+        defer { session.close() }
+        let exchange = session.exchange(request(), timeout: 3)
+        #expect(exchange.answer == nil)
+        #expect(exchange.failure?.contains("more than one answer line") == true, "\(exchange.failure ?? "")")
+    }
+
+    @Test("In persistent mode an extra answer is charged to the request it followed, not to the next one")
+    func extraAnswerPersistent() throws {
+        // Answers the first request twice, every later request once.
+        let script = #"n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p'); "#
+            + #"printf '{"id":"%s","action":"decline"}\n' "$id"; if [ $n -eq 1 ]; then printf '{"id":"%s","action":"decline"}\n' "$id"; fi; done"#
+        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .persistent)
+        let cases = try SuiteRun.load().1.cases.filter { $0.id.hasPrefix("app-link/redirect-uri/rejected/") }.prefix(3)
+        let runner = Runner(configuration: SuiteRun.configuration, timeout: 3, jobs: 1)
+        let results = runner.run(Array(cases), on: target)
+        #expect(results.map(\.verdict) == [.error, .pass, .pass], "\(results.map { "\($0.verdict): \($0.message ?? "")" })")
+        #expect(results.first?.message?.contains("wrote more after its answer") == true)
+    }
+}

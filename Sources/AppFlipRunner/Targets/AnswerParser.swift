@@ -39,6 +39,11 @@ public enum AnswerParser {
         }
     }
 
+    /// The `id` of an answer line, if the line is a JSON object with a string id.
+    public static func answerID(_ line: [UInt8]) -> String? {
+        ((try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any])?["id"] as? String
+    }
+
     public struct AnswerError: Error, Sendable {
         public var message: String
         init(_ message: String) { self.message = message }

@@ -72,6 +72,10 @@ public struct SubprocessTarget: LinkHandlerTarget {
 final class SubprocessSession: LinkHandlerSession {
     private let target: SubprocessTarget
     private var process: ChildProcess?
+    /// The id of the request this session sent before the current one (persistent mode).
+    private var previousRequestID: String?
+    /// Set while reading when a line answers the previous request again.
+    private var lateExtraAnswer: String?
 
     init(target: SubprocessTarget) {
         self.target = target
@@ -108,8 +112,10 @@ final class SubprocessSession: LinkHandlerSession {
             process = child
         }
         child.resetStderr()
+        lateExtraAnswer = nil
         var outcome = exchange(request, with: child, deadline: deadline, timeout: timeout)
-        outcome.previousRequestFault = previousFault
+        outcome.previousRequestFault = previousFault ?? lateExtraAnswer
+        previousRequestID = target.mode == .persistent ? request.id : nil
         if target.mode == .oneShot || outcome.failure != nil {
             if outcome.failure == nil {
                 _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
@@ -136,7 +142,14 @@ final class SubprocessSession: LinkHandlerSession {
             return TargetExchange(failure: "the handler closed its input before reading the request" + exitSuffix(child))
         }
         if target.mode == .oneShot { child.closeStdin() }
-        switch child.readLine(deadline: deadline, limit: target.lineLimit) {
+        var result = child.readLine(deadline: deadline, limit: target.lineLimit)
+        // A persistent handler's extra answer to the previous request may arrive late: charge it to that request.
+        while case .line(let line) = result, let previous = previousRequestID, previous != request.id,
+              AnswerParser.answerID(line) == previous {
+            lateExtraAnswer = "the handler answered this request a second time, after the next request was sent"
+            result = child.readLine(deadline: deadline, limit: target.lineLimit)
+        }
+        switch result {
         case .line(let line):
             let raw = Evidence.bounded(String(decoding: line, as: UTF8.self), limit: 4096)
             switch AnswerParser.parse(line, expectedID: request.id) {

@@ -27,6 +27,9 @@ public struct CaseLoader {
     private var sources: [String: [String]] = [:]
     var reader: NodeReader
 
+    /// Every diagnostic found so far.
+    public var diagnostics: [Diagnostic] { reader.diagnostics }
+
     /// - Parameter catalog: when given, every requirement a case names must exist there at the same level.
     public init(catalog: Catalog?) {
         self.catalog = catalog

@@ -10,6 +10,8 @@ public final class RecordingServer: @unchecked Sendable {
         case bytes([UInt8], close: Bool = false)
         case closeWithoutAnswer
         case stall(seconds: Double)
+        /// Sends these bytes, then resets the connection (RST, not an orderly close).
+        case reset(after: [UInt8])
     }
 
     public let port: Int
@@ -59,6 +61,11 @@ public final class RecordingServer: @unchecked Sendable {
                 return
             case .stall(let seconds):
                 Thread.sleep(forTimeInterval: seconds)
+                return
+            case .reset(let bytes):
+                try? socket.write(bytes, deadline: deadline)
+                var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
+                setsockopt(socket.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
                 return
             }
         }

@@ -1,4 +1,5 @@
 import AppFlipCLI
+import AppFlipModel
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -159,5 +160,91 @@ struct InterruptionTests {
             guard entry.allSatisfy(\.isNumber), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
             return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).contains(marker)
         }.count
+    }
+}
+
+/// Secrets never reach the console or the reports, wherever they appear, including a target's own output.
+@Suite("Secrets in output", .serialized)
+struct SecretsInOutputTests {
+    @Test("A code the handler also writes to its log appears nowhere: console, junit.xml, report.md")
+    func codeInHandlerLog() throws {
+        let code = "SECRET-CODE-\(UUID().uuidString)"
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("secrets-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        // The handler mints its code at run time (read from a file, so the code is not in its command line), answers
+        // with it and logs it to stderr, as careless adapters do.
+        let codeFile = reports + "/code.txt"
+        try code.write(toFile: codeFile, atomically: true, encoding: .utf8)
+        let script = #"read -r line; code=$(cat "$1"); id=$(printf '%s' "$line" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p'); "#
+            + #"echo "minted code=$code for $id" >&2; echo "raw $code" >&2; "#
+            + #"printf '{"id":"%s","action":"open","url":"https://evil.example/cb?code=%s&state=x"}\n' "$id" "$code""#
+        let captured = Captured()
+        let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                                   "--filter", "app-link/redirect-uri/rejected/suffix-host", "--filter", "app-link/baseline",
+                                   "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+                                   "--", "/bin/sh", "-c", script, "handler", codeFile], console: captured.console)
+        #expect(status == 1)
+        let outputs = [captured.out, captured.err, try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8),
+                       try String(contentsOfFile: reports + "/report.md", encoding: .utf8)]
+        for output in outputs { #expect(!output.contains(code), "the code leaked") }
+        #expect(outputs[3].contains("‹redacted"), "the report shows the placeholder instead")
+    }
+}
+
+@Suite("Bounds on case files")
+struct CaseFileBoundsTests {
+    @Test("A table that expands past the case limit is refused with a location")
+    func hugeTable() throws {
+        let rows = String(repeating: "  - k: v\n", count: CaseLoader.maximumCases + 1)
+        let text = "id: app-link/x/${row.k}\ntitle: t\nprofile: app-link\nscenario: consent\nlink: base\n"
+            + "requirement: AF-LINK-005 MUST NOT\nexpect:\n  action: decline\ntable:\n" + rows
+        var loader = CaseLoader(catalog: nil)
+        let cases = loader.load(bytes: Array(text.utf8), file: "huge.case", group: "g")
+        #expect(cases.isEmpty)
+        #expect(loader.diagnostics.first?.message.contains("the limit is \(CaseLoader.maximumCases)") == true,
+                "\(loader.diagnostics.first?.description ?? "no diagnostic")")
+        #expect(loader.diagnostics.first?.location.line == 10)
+    }
+}
+
+@Suite("No shell")
+struct NoShellTests {
+    @Test("Shell syntax in a case file is sent as text to the handler and never executed")
+    func shellSyntaxIsInert() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("noshell-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let canary = directory + "/pwned"
+        let text = """
+            id: app-link/noshell/${row.k}
+            title: Shell syntax stays text
+            profile: app-link
+            scenario: consent
+            link:
+              set:
+                state: ${row.v}
+            requirement: AF-LINK-010 MUST
+            expect:
+              action: open
+              state: echoed
+            table:
+              - k: substitution
+                v: "$(touch \(canary))"
+              - k: backticks
+                v: "`touch \(canary)`"
+              - k: separator
+                v: "x; touch \(canary)"
+              - k: pipe
+                v: "x | touch \(canary)"
+            """
+        try text.write(toFile: directory + "/noshell.case", atomically: true, encoding: .utf8)
+        let captured = Captured()
+        // (`--target reference` would start this test binary; the reference executable is the same handler.)
+        let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                                   "--cases", directory, "--catalog", PackageRoot.catalog, "--reports", directory + "/reports",
+                                   "--", BuiltProducts.path("appflip-reference")], console: captured.console)
+        #expect(status == 0, "\(captured.err)")
+        #expect(!FileManager.default.fileExists(atPath: canary))
     }
 }

@@ -86,7 +86,12 @@ struct HTTPClientTests {
         Broken(name: "closed mid-body", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc".utf8), close: true),
                message: "closed after 3 of 10 body bytes"),
         Broken(name: "closed without answer", reply: .closeWithoutAnswer, message: "closed the connection without a response"),
+        Broken(name: "reset mid-response", reply: .reset(after: Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc".utf8)),
+               message: "reset"),
         Broken(name: "no answer in time", reply: .stall(seconds: 3), message: "no complete response within 0.5 s"),
+        Broken(name: "headers that never end (slowloris)",
+               reply: .bytes(Array(("HTTP/1.1 200 OK\r\n" + String(repeating: "X-Padding: a\r\n", count: 5000)).utf8)),
+               message: "the header section exceeds"),
     ]
 
     @Test("A broken response is a precise failure, never a crash or a hang", arguments: broken)

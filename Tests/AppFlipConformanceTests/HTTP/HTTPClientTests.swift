@@ -86,6 +86,8 @@ struct HTTPClientTests {
         Broken(name: "closed mid-body", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc".utf8), close: true),
                message: "closed after 3 of 10 body bytes"),
         Broken(name: "closed without answer", reply: .closeWithoutAnswer, message: "closed the connection without a response"),
+        Broken(name: "a body that never ends", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\nabc".utf8)),
+               message: "no complete response within 0.5 s"),
         Broken(name: "reset mid-response", reply: .reset(after: Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc".utf8)),
                message: "reset"),
         Broken(name: "no answer in time", reply: .stall(seconds: 3), message: "no complete response within 0.5 s"),

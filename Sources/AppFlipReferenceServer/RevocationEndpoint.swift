@@ -6,15 +6,11 @@ struct RevocationEndpoint {
     let state: OAuthState
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.method == "POST" else {
-            var response = TokenResponses.error(405, "invalid_request", "The revocation endpoint takes POST")
-            response.headers.append("Allow", "POST")
-            return response
+        let form: RequestParameters
+        switch FormEndpoint.form(request, endpoint: "revocation") {
+        case .failure(let rejection): return rejection.response
+        case .success(let parameters): form = parameters
         }
-        guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
-            return TokenResponses.error(400, "invalid_request", "The body must be application/x-www-form-urlencoded")
-        }
-        let form = RequestParameters(Substring(String(decoding: request.body, as: UTF8.self)))
         let clientID: String
         switch ClientAuthentication.authenticate(request, form, configuration: configuration) {
         case .failed(let response): return response

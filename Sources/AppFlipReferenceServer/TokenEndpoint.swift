@@ -11,18 +11,14 @@ struct TokenEndpoint {
     static let defined = ["grant_type", "code", "redirect_uri", "client_id", "client_secret", "code_verifier", "refresh_token", "scope"]
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.method == "POST" else {
-            var response = TokenResponses.error(405, "invalid_request", "The token endpoint takes POST")
-            response.headers.append("Allow", "POST")
-            return response
-        }
-        guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
-            return TokenResponses.error(400, "invalid_request", "The body must be application/x-www-form-urlencoded")
+        let form: RequestParameters
+        switch FormEndpoint.form(request, endpoint: "token") {
+        case .failure(let rejection): return rejection.response
+        case .success(let parameters): form = parameters
         }
         if request.query.map({ !$0.isEmpty }) ?? false {
             return TokenResponses.error(400, "invalid_request", "Parameters belong in the body, not the query")
         }
-        let form = RequestParameters(Substring(String(decoding: request.body, as: UTF8.self)))
         if !form.repeated(among: Self.defined).isEmpty {
             return TokenResponses.error(400, "invalid_request", "A parameter was sent more than once")
         }

@@ -1,3 +1,4 @@
+import Foundation
 import AppFlipModel
 
 /// Small formatting helpers shared by the report writers.
@@ -12,7 +13,7 @@ enum ReportFormatting {
 
     /// `app-link/redirect-uri` → `app-link.redirect-uri`.
     static func className(_ group: String) -> String {
-        group.replacingAll("/", with: ".")
+        group.replacingOccurrences(of: "/", with: ".")
     }
 
     /// `AF-LINK-005 MUST NOT`.
@@ -34,30 +35,5 @@ enum ReportFormatting {
             byGroup[group, default: []].append(result)
         }
         return order.map { ($0, byGroup[$0] ?? []) }
-    }
-}
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        return components(separatedByString: target).joined(separator: replacement)
-    }
-
-    private func components(separatedByString separator: String) -> [String] {
-        var parts: [String] = []
-        var current = ""
-        var index = startIndex
-        while index < endIndex {
-            if self[index...].hasPrefix(separator) {
-                parts.append(current)
-                current = ""
-                index = self.index(index, offsetBy: separator.count)
-            } else {
-                current.append(self[index])
-                index = self.index(after: index)
-            }
-        }
-        parts.append(current)
-        return parts
     }
 }

@@ -56,23 +56,9 @@ public enum Redaction {
     public static func scrub(_ text: String, secrets: [String]) -> String {
         var result = text
         for secret in secrets.sorted(by: { $0.count > $1.count }) where !secret.isEmpty {
-            result = result.replacingAll(secret, with: placeholder(for: Array(secret.utf8)))
+            result = result.replacingOccurrences(of: secret, with: placeholder(for: Array(secret.utf8)))
         }
         return result
-    }
-}
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.range(of: target) {
-            result += rest[..<range.lowerBound]
-            result += replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }
 

@@ -36,11 +36,17 @@ public final class HTTPClient {
     public let origin: HTTPOrigin
     public var limits: HTTPLimits
     public var timeouts: Timeouts
-    private var idle: TCPSocket?
+    /// The kept-alive connection with its reader, which may hold bytes the server sent past the last response.
+    private var idle: Connection?
     /// For https: the platform's HTTPS stack.
     private var tls: TLSTransport?
     /// How many connections this client opened, for tests of reuse.
     public private(set) var connectionsOpened = 0
+
+    private struct Connection {
+        var socket: TCPSocket
+        var reader: MessageReader
+    }
 
     public init(origin: HTTPOrigin, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts()) throws(Failure) {
         guard origin.scheme == "http" || origin.scheme == "https" else {
@@ -53,12 +59,12 @@ public final class HTTPClient {
     }
 
     deinit {
-        idle?.close()
+        idle?.socket.close()
         tls?.close()
     }
 
     public func close() {
-        idle?.close()
+        idle?.socket.close()
         idle = nil
         tls?.close()
         tls = nil
@@ -71,68 +77,137 @@ public final class HTTPClient {
             guard let tls else { throw Failure(message: "no TLS transport") }
             return try tls.send(request, origin: origin, total: timeouts.total)
         }
-        let deadline = Platform.monotonicSeconds() + timeouts.total
-        if let reused = idle, !reused.isStale {
+        let started = Platform.monotonicSeconds()
+        let deadline = started + timeouts.total
+        if let reused = idle, !reused.socket.isStale {
             idle = nil
             do {
                 return try exchange(request, on: reused, deadline: deadline, reused: true)
             } catch let failure as RetryableFailure {
-                _ = failure  // the server closed an idle connection; try once on a fresh one
+                // The server closed the kept-alive connection before answering: try once more on a fresh one,
+                // within what is left of the same total time.
+                if Platform.monotonicSeconds() >= deadline {
+                    throw Failure(message: "no complete response within \(format(timeouts.total)) s: the server closed the kept-alive "
+                                  + "connection after \(format(failure.waited)) s without answering")
+                }
             } catch {
                 throw Failure(message: "\(error)")
             }
         } else {
-            idle?.close()
+            idle?.socket.close()
             idle = nil
         }
         let socket: TCPSocket
+        let now = Platform.monotonicSeconds()
+        let limitedByTotal = deadline <= now + timeouts.connect
         do {
-            socket = try TCPSocket.connect(host: origin.host, port: origin.port,
-                                           deadline: min(deadline, Platform.monotonicSeconds() + timeouts.connect))
+            socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: min(deadline, now + timeouts.connect))
             connectionsOpened += 1
         } catch {
-            throw Failure(message: error.kind == .timedOut ? "connecting to \(origin) timed out after \(timeouts.connect) s" : error.message)
+            guard error.kind == .timedOut else { throw Failure(message: error.message) }
+            if limitedByTotal {
+                throw Failure(message: "no complete response within \(format(timeouts.total)) s: the time ran out while connecting to \(origin)")
+            }
+            throw Failure(message: "connecting to \(origin) timed out after \(format(timeouts.connect)) s")
         }
         do {
-            return try exchange(request, on: socket, deadline: deadline, reused: false)
+            return try exchange(request, on: Connection(socket: socket, reader: MessageReader(limits: limits)), deadline: deadline, reused: false)
         } catch {
             throw Failure(message: "\(error)")
         }
     }
 
-    private struct RetryableFailure: Error {}
+    private struct RetryableFailure: Error {
+        var waited: Double
+    }
 
-    private func exchange(_ request: HTTPRequest, on socket: TCPSocket, deadline: Double, reused: Bool) throws -> HTTPResponse {
-        var reader = MessageReader(limits: limits)
+    /// Where an exchange was when it stopped, so a timeout says which phase ran out.
+    private enum Phase {
+        case sending
+        case awaitingResponse
+        case readingHead
+        case readingBody(statusLine: String)
+
+        /// True before any part of a response was recognised.
+        var receivedNothing: Bool {
+            switch self {
+            case .sending, .awaitingResponse: true
+            case .readingHead, .readingBody: false
+            }
+        }
+
+        func describe(bufferedBytes: Int, reused: Bool) -> String {
+            let connection = reused ? "a reused kept-alive connection" : "a new connection"
+            switch self {
+            case .sending: return "the time ran out sending the request on \(connection) (the server stopped reading)"
+            case .awaitingResponse: return "the time ran out waiting for the response: the request was sent on \(connection) and no byte came back"
+            case .readingHead: return "the time ran out reading the response head: \(bufferedBytes) bytes arrived and the header section never ended"
+            case .readingBody(let statusLine):
+                return "the time ran out reading the response body after \(MessageReader.show(Substring(statusLine)))"
+            }
+        }
+    }
+
+    private func exchange(_ request: HTTPRequest, on connection: Connection, deadline: Double, reused: Bool) throws -> HTTPResponse {
+        let socket = connection.socket
+        var reader = connection.reader
+        let started = Platform.monotonicSeconds()
+        var phase = Phase.sending
         let source: MessageReader.Source = { () throws(SocketError) -> [UInt8] in try socket.read(deadline: deadline) }
         do {
             try socket.write(request.serialized(host: origin.hostHeader), deadline: deadline)
+            phase = .awaitingResponse
             while true {
                 guard let head = try reader.readHead(source) else {
-                    if reused { throw RetryableFailure() }
+                    socket.close()
+                    if reused { throw RetryableFailure(waited: Platform.monotonicSeconds() - started) }
                     throw HTTPError("the server closed the connection without a response")
                 }
                 let (status, reason, isHTTP11) = try parseStatusLine(head.startLine)
-                if (100...199).contains(status), status != 101 { continue }
+                if (100...199).contains(status), status != 101 {
+                    phase = .readingHead
+                    continue
+                }
+                phase = .readingBody(statusLine: head.startLine)
                 let framing: MessageReader.Framing = request.method == "HEAD" || status == 204 || status == 304 || (100...199).contains(status)
                     ? .none : try MessageReader.framing(head.headers, isResponse: true)
                 let body = try reader.readBody(framing, source)
                 let closes = head.headers["Connection"]?.lowercased().contains("close") == true || !isHTTP11
-                if case .untilClose = framing {} else if !closes, !reader.sawEnd { idle = socket } else { socket.close() }
+                if case .untilClose = framing {
+                    socket.close()
+                } else if !closes, !reader.sawEnd, reader.bufferedByteCount == 0 {
+                    // Kept alive with its reader; bytes beyond the response would be unsolicited, so such a
+                    // connection is not reused.
+                    idle = Connection(socket: socket, reader: reader)
+                } else {
+                    socket.close()
+                }
                 return HTTPResponse(status: status, reason: reason, headers: head.headers, body: body)
             }
         } catch let error as SocketError {
             socket.close()
-            if reused, error.kind == .reset || error.kind == .closed { throw RetryableFailure() }
+            if case .awaitingResponse = phase, reader.bufferedByteCount > 0 { phase = .readingHead }
+            if reused, error.kind == .reset || error.kind == .closed, phase.receivedNothing, reader.bufferedByteCount == 0 {
+                throw RetryableFailure(waited: Platform.monotonicSeconds() - started)
+            }
             switch error.kind {
-            case .timedOut: throw HTTPError("no complete response within \(timeouts.total) s")
+            case .timedOut:
+                throw HTTPError("no complete response within \(format(timeouts.total)) s: "
+                                + phase.describe(bufferedBytes: reader.bufferedByteCount, reused: reused))
             case .reset: throw HTTPError("the connection was reset: \(error.message)")
             default: throw HTTPError(error.message)
             }
+        } catch let failure as RetryableFailure {
+            throw failure
         } catch {
             socket.close()
             throw error
         }
+    }
+
+    private func format(_ seconds: Double) -> String {
+        let rounded = (seconds * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
     private func parseStatusLine(_ line: String) throws -> (Int, String, Bool) {

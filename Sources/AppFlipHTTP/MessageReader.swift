@@ -21,6 +21,9 @@ struct MessageReader {
 
     private var available: Int { buffer.count - start }
 
+    /// Bytes received and not yet consumed as part of a message.
+    var bufferedByteCount: Int { available }
+
     /// Appends the next chunk from `source`; false at end of stream.
     private mutating func fill(_ source: Source) throws(SocketError) -> Bool {
         if sawEnd { return false }
@@ -45,14 +48,16 @@ struct MessageReader {
 
     /// Reads a start line and headers. Nil when the stream ended cleanly before the first byte.
     mutating func readHead(_ source: Source) throws -> Head? {
-        var scanFrom = start
+        // How far past `start` the terminator search has looked. Relative, because `fill` may compact the buffer
+        // and move `start`: an absolute index would then point past the data and the search would never end.
+        var scanned = 0
         while true {
-            if let end = headEnd(from: scanFrom) {
+            if let end = headEnd(fromOffset: scanned) {
                 let headBytes = take(end.headLength)
                 start += end.terminatorLength
                 return try parseHead(headBytes)
             }
-            scanFrom = max(start, buffer.count - 3)
+            scanned = max(0, available - 3)
             if available > limits.maximumHeadBytes {
                 throw HTTPError("the header section exceeds \(limits.maximumHeadBytes) bytes")
             }
@@ -63,8 +68,8 @@ struct MessageReader {
         }
     }
 
-    private func headEnd(from: Int) -> (headLength: Int, terminatorLength: Int)? {
-        var index = max(from, start)
+    private func headEnd(fromOffset offset: Int) -> (headLength: Int, terminatorLength: Int)? {
+        var index = start + offset
         while index < buffer.count {
             if buffer[index] == 0x0A {
                 if index + 1 < buffer.count, buffer[index + 1] == 0x0A { return (index - start + 1, 1) }

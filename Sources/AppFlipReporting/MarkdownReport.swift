@@ -30,6 +30,12 @@ public struct MarkdownReport: Sendable {
 
     private func verdictSection() -> String {
         let total = run.results.count
+        let judged = run.results.filter { $0.verdict != .skip }.count
+        let coverage = run.coverage(of: profiles)
+        let tested = coverage.filter(\.isTested).map(\.profile)
+        let scope = tested.isEmpty ? "" : " for " + tested.map { "`\($0)`" }.joined(separator: ", ")
+        let skipped = total - judged
+        let ran = skipped == 0 ? "all \(total) cases" : "the \(judged) cases that ran (\(skipped) skipped)"
         var text: String
         switch run.overall {
         case .fail:
@@ -37,13 +43,32 @@ public struct MarkdownReport: Sendable {
         case .error:
             text = total == 0 ? "**Verdict: 💥 INCONCLUSIVE** — no case ran."
                 : "**Verdict: 💥 INCONCLUSIVE** — no requirement failed, but \(run.count(.error)) of \(total) cases ended in a target error (crash, timeout or unusable answer)."
+        case .skip:
+            text = "**Verdict: ⏭️ NOTHING TESTED** — every one of the \(total) cases was skipped, so nothing was checked. This is not a pass."
         case .warn:
-            text = "**Verdict: ✅ CONFORMANT, with warnings** — every MUST held; \(run.count(.warn)) cases break a SHOULD."
-        default:
-            text = "**Verdict: ✅ CONFORMANT** — every check of all \(total) cases held."
+            text = "**Verdict: ✅ CONFORMANT\(scope), with warnings** — every MUST held in \(ran); \(run.count(.warn)) cases break a SHOULD."
+        case .pass, .info:
+            text = "**Verdict: ✅ CONFORMANT\(scope)** — every check applied in \(ran) held."
+        }
+        let untested = coverage.filter { !$0.isTested }
+        let partial = coverage.filter { $0.isTested && $0.judged < $0.total }
+        if !untested.isEmpty || !partial.isEmpty {
+            text += "\n\n| Profile | Cases | Judged | Tested |\n| --- | ---: | ---: | --- |\n"
+            for entry in coverage {
+                let state: String
+                if !entry.isTested {
+                    state = "**NOT TESTED**: \(MarkdownText.inline(entry.reason, limit: 300))"
+                } else if entry.judged < entry.total {
+                    state = "partly: \(entry.total - entry.judged) skipped (\(MarkdownText.inline(entry.reason, limit: 300)))"
+                } else {
+                    state = "yes"
+                }
+                text += "| `\(entry.profile)` | \(entry.total) | \(entry.judged) | \(state) |\n"
+            }
         }
         if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran." }
-        return text + "\n\nExit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target)).\n\n"
+        return text + (text.hasSuffix("\n") ? "\n" : "\n\n")
+            + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target)).\n\n"
     }
 
     private func countsSection() -> String {
@@ -86,6 +111,9 @@ public struct MarkdownReport: Sendable {
             text += "- **\(check.requirement)** (\(check.verdict.rawValue))"
             if let requirement { text += " — \(MarkdownText.inline(requirement.title)) [\(MarkdownText.inline(run.catalog.citationText(for: requirement.id)))]" }
             text += "\n  - Expected: \(MarkdownText.inline(check.expected))\n  - Observed: \(MarkdownText.inline(check.observed))\n"
+        }
+        for check in result.notApplicable where result.verdict == .fail || result.verdict == .error {
+            text += "- \(check.requirement): not judged — \(MarkdownText.inline(check.notApplicable ?? ""))\n"
         }
         var evidence = result.evidence.link.isEmpty ? "" : "link: \(result.evidence.link)\n"
         if !result.evidence.answer.isEmpty { evidence += "answer: \(result.evidence.answer)\n" }
@@ -132,15 +160,22 @@ public struct MarkdownReport: Sendable {
         return text
     }
 
-    /// A requirement fails when any of its checks failed (a shown violation outweighs an inconclusive case);
-    /// otherwise it is in error when a case that checks it could not be judged; otherwise it takes its worst
-    /// check; it is skipped only when every case that checks it was skipped.
-    static func requirementVerdict(_ id: String, in cases: [CaseResult]) -> Verdict {
-        let checks = cases.flatMap { $0.checks.filter { $0.requirement.id == id }.map(\.verdict) }
-        if checks.contains(.fail) { return .fail }
-        if cases.contains(where: { $0.verdict == .error }) { return .error }
-        if let worst = checks.max() { return worst }
-        return cases.allSatisfy { $0.verdict == .skip } ? .skip : .pass
+    /// A requirement fails only when one of its own checks failed. A case in which none of its checks was
+    /// judged counts as error when the case ended in error; checks that did not apply count for nothing. With
+    /// nothing judged at all it is skipped.
+    public static func requirementVerdict(_ id: String, in cases: [CaseResult]) -> Verdict {
+        var verdicts: [Verdict] = []
+        for result in cases {
+            let own = result.checks.filter { $0.requirement.id == id && $0.isApplicable }.map(\.verdict)
+            if !own.isEmpty {
+                verdicts += own
+            } else if result.verdict == .error {
+                verdicts.append(.error)
+            }
+        }
+        if verdicts.contains(.fail) { return .fail }
+        if verdicts.contains(.error) { return .error }
+        return verdicts.max() ?? .skip
     }
 
     private func provenanceSection() -> String {

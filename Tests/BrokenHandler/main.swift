@@ -22,6 +22,7 @@ let defects: [String: String] = [
     "crash-long-state": "crashes (SIGABRT) on a state longer than 4096 characters",
     "hang": "never answers",
     "garbage": "answers with a line that is not JSON",
+    "raw-state-chatty": "raw-state, and prints a stray log line after every answer (a protocol fault on top of real violations)",
     // Fixtures, not defects for the link profile: this handler must pass every case.
     "fixed-code": "the reference, but every code is the same fixed value, so reports can be compared byte for byte",
     "legitimate-variant": "state first, '+' for spaces, lower-case hex, no error_description, invalid_request for a missing scope",
@@ -55,7 +56,7 @@ case "any-redirect":
     handler.acceptsRedirectURI = { _ in true }
 case "no-client-check":
     handler.acceptsClientID = { _, _ in true }
-case "raw-state":
+case "raw-state", "raw-state-chatty":
     handler.encodeValue = { String(decoding: $0, as: UTF8.self) }
 case "reencodes-state":
     handler.encodeValue = { QueryCodec.encode(Array(QueryCodec.encode($0).utf8)) }
@@ -123,5 +124,6 @@ while let line = readLine(strippingNewline: true) {
     }
     if let answer = AdapterLoop.answer(to: line, handler) {
         try? FileHandle.standardOutput.write(contentsOf: answer + Data("\n".utf8))
+        if defect == "raw-state-chatty" { try? FileHandle.standardOutput.write(contentsOf: Data("handled one link\n".utf8)) }
     }
 }

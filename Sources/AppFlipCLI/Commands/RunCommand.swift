@@ -77,7 +77,7 @@ enum RunCommand {
         do {
             try AtomicFile.write(JUnitReport(run: run, reproducible: options.reproducible, fileAttributes: options.fileAttributes).render(),
                                  to: junitPath)
-            try AtomicFile.write(MarkdownReport(run: run, profiles: Array(Set(cases.map(\.profile.rawValue))).sorted(),
+            try AtomicFile.write(MarkdownReport(run: run, profiles: options.profiles.map(\.rawValue),
                                                 reproducible: options.reproducible).render(),
                                  to: markdownPath)
         } catch {
@@ -91,9 +91,13 @@ enum RunCommand {
         case .nonConformant: word = "NOT conformant"
         case .inconclusive: word = "inconclusive"
         case .usage: word = "invalid"
+        case .nothingTested: word = "NOTHING TESTED: every case was skipped"
         case .interrupted: word = "INTERRUPTED: \(results.count) of \(cases.count) cases ran; reports are marked incomplete"
         }
-        console.out("\(results.count) cases: \(counts) — \(word) (exit \(run.exitStatus.rawValue))")
+        let untested = run.coverage(of: options.profiles.map(\.rawValue)).filter { !$0.isTested }
+            .map { "\($0.profile) (\($0.reason))" }
+        let scope = untested.isEmpty ? "" : "; NOT TESTED: " + untested.joined(separator: ", ")
+        console.out("\(results.count) cases: \(counts) — \(word)\(scope) (exit \(run.exitStatus.rawValue))")
         let writeMilliseconds = Date().timeIntervalSince(writing) * 1000
         console.out("reports: \(junitPath), \(markdownPath) (written in \(String(format: "%.1f", writeMilliseconds)) ms; "
                     + "cases ran in \(String(format: "%.2f", provenance.duration)) s)")

@@ -9,6 +9,7 @@ extension CaseLoader {
             return nil
         }
         var steps: [Step] = []
+        var captured: Set<String> = []
         for item in list.items {
             guard let mapping = reader.mapping(item, "a step"),
                   reader.checkKeys(mapping, allowed: ["link", "request", "capture", "checks", "requirement", "expect", "repeat"], in: "a step")
@@ -31,7 +32,10 @@ extension CaseLoader {
                 }
             }
             guard let checks = checkGroups(mapping, profile: profile), let action else { continue }
-            steps.append(Step(action: action, captures: captures, checks: checks, location: mapping.location, repeatCount: repeatCount))
+            let step = Step(action: action, captures: captures, checks: checks, location: mapping.location, repeatCount: repeatCount)
+            validate(step, capturedBefore: captured)
+            captured.formUnion(captures.map(\.name))
+            steps.append(step)
         }
         return steps.count == list.items.count ? steps : nil
     }
@@ -114,113 +118,5 @@ extension CaseLoader {
             captures.append(Capture(name: entry.key.text, source: source))
         }
         return captures
-    }
-
-    /// The HTTP response assertions of one `expect` key.
-    mutating func httpAssertions(_ key: String, _ node: Node) -> [Assertion]? {
-        switch key {
-        case "status":
-            guard let values = reader.scalarList(node, "'status'") else { return nil }
-            var expectation = Assertion.StatusExpectation()
-            for value in values {
-                let text = value.text.lowercased()
-                if text.count == 3, text.hasSuffix("xx"), let digit = Int(text.prefix(1)), (1...5).contains(digit) {
-                    expectation.classes.insert(digit)
-                } else if let code = Int(text), (100...599).contains(code) {
-                    expectation.codes.insert(code)
-                } else {
-                    reader.error(at: value.location, "a status is a code such as 302 or a class such as 4xx")
-                    return nil
-                }
-            }
-            return [.status(expectation)]
-        case "headers":
-            guard let mapping = reader.mapping(node, "'headers'") else { return nil }
-            var result: [Assertion] = []
-            for entry in mapping.entries {
-                guard let scalar = reader.scalar(entry.value, "header expectation") else { return nil }
-                let text = scalar.text
-                let expectation: Assertion.HeaderExpectation
-                if text == "present" { expectation = .present }
-                else if text == "absent" { expectation = .absent }
-                else if text.hasPrefix("contains "), text.count > 9 { expectation = .contains(String(text.dropFirst(9))) }
-                else if text.hasPrefix("starts "), text.count > 7 { expectation = .startsWith(String(text.dropFirst(7))) }
-                else {
-                    reader.error(at: scalar.location, "a header expectation is 'present', 'absent', 'contains TEXT' or 'starts TEXT'")
-                    return nil
-                }
-                result.append(.header(entry.key.text, expectation))
-            }
-            return result
-        case "json":
-            guard let mapping = reader.mapping(node, "'json'") else { return nil }
-            var result: [Assertion] = []
-            for entry in mapping.entries {
-                let isListText: Bool
-                if case .scalar(let scalar) = entry.value { isListText = scalar.style == .plain && scalar.text.hasPrefix("[") } else { isListText = false }
-                if case .sequence = entry.value {
-                    guard let values = reader.scalarList(entry.value, "JSON values") else { return nil }
-                    result.append(.json(entry.key.text, .oneOf(Set(values.map(\.text)))))
-                    continue
-                }
-                if isListText {
-                    guard let values = reader.scalarList(entry.value, "JSON values") else { return nil }
-                    result.append(.json(entry.key.text, .oneOf(Set(values.map(\.text)))))
-                    continue
-                }
-                guard let scalar = reader.scalar(entry.value, "JSON expectation") else { return nil }
-                let text = scalar.text
-                let expectation: Assertion.JSONExpectation
-                switch text {
-                case "present": expectation = .present
-                case "absent": expectation = .absent
-                case "positive-integer": expectation = .positiveInteger
-                default:
-                    if text.hasPrefix("is-any-case "), text.count > 12 { expectation = .equalsIgnoringCase(String(text.dropFirst(12))) }
-                    else if text.hasPrefix("is "), text.count > 3 { expectation = .equals(String(text.dropFirst(3))) }
-                    else {
-                        reader.error(at: scalar.location, "a JSON expectation is 'present', 'absent', 'positive-integer', 'is VALUE', 'is-any-case VALUE' or a list of values")
-                        return nil
-                    }
-                }
-                result.append(.json(entry.key.text, expectation))
-            }
-            return result
-        case "navigation":
-            guard let scalar = reader.scalar(node, "'navigation'") else { return nil }
-            guard scalar.text == "none" else { reader.error(at: scalar.location, "'navigation' takes 'none'"); return nil }
-            return [.noNavigation]
-        case "body_excludes":
-            guard let scalar = reader.scalar(node, "'body_excludes'"), let template = reader.template(scalar) else { return nil }
-            return [.bodyExcludes(template)]
-        case "framing":
-            guard let scalar = reader.scalar(node, "'framing'") else { return nil }
-            guard scalar.text == "denied" else { reader.error(at: scalar.location, "'framing' takes 'denied'"); return nil }
-            return [.framingDenied]
-        case "site_association":
-            guard let scalar = reader.scalar(node, "'site_association'") else { return nil }
-            guard scalar.text == "covers" else { reader.error(at: scalar.location, "'site_association' takes 'covers'"); return nil }
-            return [.siteAssociationCovers]
-        case "distinct":
-            guard let scalar = reader.scalar(node, "'distinct'"), !scalar.text.isEmpty else { return nil }
-            return [.distinct(scalar.text)]
-        case "entropy_bits":
-            guard let mapping = reader.mapping(node, "'entropy_bits'") else { return nil }
-            var result: [Assertion] = []
-            for entry in mapping.entries {
-                guard let scalar = reader.scalar(entry.value, "a number of bits"), let bits = Int(scalar.text), bits > 0 else {
-                    reader.error(at: entry.value.location, "'entropy_bits' maps a captured name to a number of bits")
-                    return nil
-                }
-                result.append(.entropyBits(entry.key.text, bits))
-            }
-            return result
-        case "body_at_most":
-            guard let scalar = reader.scalar(node, "'body_at_most'") else { return nil }
-            guard let limit = Int(scalar.text), limit >= 0 else { reader.error(at: scalar.location, "'body_at_most' takes a number of bytes"); return nil }
-            return [.bodyAtMost(limit)]
-        default:
-            return nil
-        }
     }
 }

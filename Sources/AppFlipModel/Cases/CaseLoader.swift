@@ -263,6 +263,7 @@ public struct CaseLoader {
             let link = document["link"].flatMap { linkRecipe($0, defaultBase: .appLink) }
             let checks = checkGroups(document, profile: profile)
             steps = link.flatMap { link in checks.map { [Step(action: .link(link), checks: $0, location: location)] } }
+            if let step = steps?.first { validate(step, capturedBefore: []) }
         }
         var skip: String?
         if let skipNode = document["skip"], let scalar = reader.scalar(skipNode, "'skip'") {
@@ -340,80 +341,39 @@ public struct CaseLoader {
         return CheckGroup(requirement: reference, expectation: expectation, location: scalar.location)
     }
 
-    private static let assertionKeys = ["action", "url_base", "code", "state", "error", "error_description", "params",
-                                        "fragment", "universal_links_only", "status", "headers", "json", "navigation",
-                                        "body_excludes", "framing", "site_association", "body_at_most", "distinct", "entropy_bits"]
-
     private mutating func expectation(_ node: Node) -> Expectation? {
         guard let mapping = reader.mapping(node, "'expect'") else { return nil }
         if let alternatives = mapping["one_of"] {
             guard reader.checkKeys(mapping, allowed: ["one_of"], in: "'expect' with 'one_of'") else { return nil }
             guard let list = reader.sequence(alternatives, "'one_of'") else { return nil }
             if list.items.count < 2 { reader.error(at: list.location, "'one_of' needs at least two alternatives") }
-            var result: [[Assertion]] = []
+            var result: [[AnyCheck]] = []
             for item in list.items {
                 guard let alternative = reader.mapping(item, "an alternative of 'one_of'") else { return nil }
-                guard let assertions = assertions(alternative) else { return nil }
-                result.append(assertions)
+                guard let checks = checks(alternative) else { return nil }
+                result.append(checks)
             }
             return .oneOf(result)
         }
-        return assertions(mapping).map { .all($0) }
+        return checks(mapping).map { .all($0) }
     }
 
-    private mutating func assertions(_ mapping: Node.Mapping) -> [Assertion]? {
-        guard reader.checkKeys(mapping, allowed: Self.assertionKeys + (mapping["one_of"] == nil ? ["one_of"] : []),
+    /// Reads every key of an `expect` block through the check registry.
+    private mutating func checks(_ mapping: Node.Mapping) -> [AnyCheck]? {
+        guard reader.checkKeys(mapping, allowed: CheckRegistry.keys + (mapping["one_of"] == nil ? ["one_of"] : []),
                                in: "'expect'") else { return nil }
         if mapping.entries.isEmpty {
             reader.error(at: mapping.location, "'expect' has no expectations")
             return nil
         }
-        var result: [Assertion] = []
+        var result: [AnyCheck] = []
         for entry in mapping.entries {
-            let key = entry.key.text
-            switch key {
-            case "action":
-                guard let value = reader.enumValue(entry.value, "action", as: ActionWord.self) else { return nil }
-                result.append(.action(value == .open ? .open : .decline))
-            case "url_base":
-                guard let scalar = reader.scalar(entry.value, "'url_base'"), let template = reader.template(scalar) else { return nil }
-                result.append(.urlBase(template))
-            case "code":
-                guard let value = reader.enumValue(entry.value, "code expectation", as: PresenceWord.self) else { return nil }
-                result.append(.code(value == .present ? .present : .absent))
-            case "state":
-                guard let value = reader.enumValue(entry.value, "state expectation", as: StateWord.self) else { return nil }
-                result.append(.state(Assertion.StateExpectation(rawValue: value.rawValue) ?? .echoed))
-            case "error":
-                guard let values = reader.scalarList(entry.value, "'error'") else { return nil }
-                if values.count == 1, values[0].text == "absent" {
-                    result.append(.error(nil))
-                } else {
-                    for value in values where value.text.isEmpty || value.text == "absent" {
-                        reader.error(at: value.location, "'error' takes 'absent', one error code, or a list of error codes")
-                    }
-                    result.append(.error(Set(values.map(\.text))))
-                }
-            case "error_description":
-                guard reader.enumValue(entry.value, "error_description expectation", as: CharsetWord.self) != nil else { return nil }
-                result.append(.errorDescriptionCharset)
-            case "params":
-                guard reader.enumValue(entry.value, "params expectation", as: StrictWord.self) != nil else { return nil }
-                result.append(.strictParameters)
-            case "fragment":
-                guard reader.enumValue(entry.value, "fragment expectation", as: AbsentWord.self) != nil else { return nil }
-                result.append(.noFragment)
-            case "universal_links_only":
-                guard reader.enumValue(entry.value, "universal_links_only expectation", as: TrueWord.self) != nil else { return nil }
-                result.append(.universalLinksOnly)
-            case "status", "headers", "json", "navigation", "body_excludes", "framing", "site_association", "body_at_most", "distinct",
-                 "entropy_bits":
-                guard let parsed = httpAssertions(key, entry.value) else { return nil }
-                result += parsed
-            default:
+            guard entry.key.text != "one_of" else {
                 reader.error(at: entry.key.location, "'one_of' cannot be nested")
                 return nil
             }
+            guard let read = CheckRegistry.read(key: entry.key.text, entry.value, reader: &reader) else { return nil }
+            result += read
         }
         return result
     }
@@ -502,14 +462,3 @@ public struct CaseLoader {
         }
     }
 }
-
-private enum ActionWord: String, CaseIterable { case open, decline }
-private enum PresenceWord: String, CaseIterable { case present, absent }
-private enum StateWord: String, CaseIterable {
-    case echoed, absent
-    case echoedIfPresent = "echoed-if-present"
-}
-private enum CharsetWord: String, CaseIterable { case rfc6749Charset = "rfc6749-charset" }
-private enum StrictWord: String, CaseIterable { case strict }
-private enum AbsentWord: String, CaseIterable { case absent }
-private enum TrueWord: String, CaseIterable { case `true` }

@@ -1,28 +1,28 @@
 import AppFlipSyntax
 
 /// Typed access to a parsed node tree that records a diagnostic for every mismatch instead of stopping.
-struct NodeReader {
-    var diagnostics: [Diagnostic] = []
+package struct NodeReader {
+    package var diagnostics: [Diagnostic] = []
     /// Source text by file, for the offending line under each diagnostic.
     let lineText: (SourceLocation) -> String
 
-    mutating func error(at location: SourceLocation, _ message: String) {
+    package mutating func error(at location: SourceLocation, _ message: String) {
         diagnostics.append(Diagnostic(at: location, message, lineText: lineText(location)))
     }
 
-    mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
+    package mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
         if case .mapping(let mapping) = node { return mapping }
         error(at: node.location, "\(what) must be a mapping of 'key: value' entries, not \(node.kindName)")
         return nil
     }
 
-    mutating func sequence(_ node: Node, _ what: String) -> Node.Sequence? {
+    package mutating func sequence(_ node: Node, _ what: String) -> Node.Sequence? {
         if case .sequence(let sequence) = node { return sequence }
         error(at: node.location, "\(what) must be a list, not \(node.kindName)")
         return nil
     }
 
-    mutating func scalar(_ node: Node, _ what: String) -> Node.Scalar? {
+    package mutating func scalar(_ node: Node, _ what: String) -> Node.Scalar? {
         if case .scalar(let scalar) = node { return scalar }
         error(at: node.location, "\(what) must be a single value, not \(node.kindName)")
         return nil
@@ -30,7 +30,7 @@ struct NodeReader {
 
     /// A scalar or a one-item-per-entry list of scalars. A plain scalar that reads `[a, b]` (which only a table
     /// row's substitution can produce, since the parser reads a written `[` as a list) counts as that list.
-    mutating func scalarList(_ node: Node, _ what: String) -> [Node.Scalar]? {
+    package mutating func scalarList(_ node: Node, _ what: String) -> [Node.Scalar]? {
         switch node {
         case .scalar(let scalar):
             if scalar.style == .plain, scalar.text.hasPrefix("["), scalar.text.hasSuffix("]") {
@@ -54,7 +54,7 @@ struct NodeReader {
 
     /// Reports keys outside `allowed` (with a suggestion) and missing `required` keys. Returns false on any error.
     @discardableResult
-    mutating func checkKeys(_ mapping: Node.Mapping, allowed: [String], required: [String] = [], in what: String) -> Bool {
+    package mutating func checkKeys(_ mapping: Node.Mapping, allowed: [String], required: [String] = [], in what: String) -> Bool {
         var ok = true
         for entry in mapping.entries where !allowed.contains(entry.key.text) {
             let hint = Suggestion.closest(to: entry.key.text, among: allowed).map { " (did you mean '\($0)'?)" }
@@ -69,7 +69,7 @@ struct NodeReader {
         return ok
     }
 
-    mutating func enumValue<T: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, as type: T.Type) -> T?
+    package mutating func enumValue<T: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, as type: T.Type) -> T?
     where T.RawValue == String {
         guard let scalar = scalar(node, what) else { return nil }
         if let value = T(rawValue: scalar.text) { return value }
@@ -80,7 +80,7 @@ struct NodeReader {
     }
 
     /// Parses a scalar as a template, pointing a failure at the right column where the scalar is on one line.
-    mutating func template(_ scalar: Node.Scalar) -> Template? {
+    package mutating func template(_ scalar: Node.Scalar) -> Template? {
         do {
             return try Template.parse(scalar.text)
         } catch {
@@ -90,5 +90,15 @@ struct NodeReader {
             self.error(at: location, error.message)
             return nil
         }
+    }
+
+    /// Reads a value that must be exactly one word (`framing: denied`); false after a diagnostic.
+    package mutating func keyword(_ node: Node, _ key: String, _ word: String) -> Bool {
+        guard let scalar = scalar(node, "'\(key)'") else { return false }
+        guard scalar.text == word else {
+            error(at: scalar.location, "'\(key)' takes '\(word)'")
+            return false
+        }
+        return true
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 /// and the legacy `applinks.details[].paths` (patterns, `NOT ` prefix excludes). Rules apply in order; the first
 /// that matches decides. `*` matches any run of characters, `?` one character.
 enum SiteAssociation {
-    static func covers(_ body: [UInt8], appID: String, link: String,
-                       outcome: (Bool, String) -> Judge.Outcome) -> Judge.Outcome {
+    static func covers(_ body: [UInt8], appID: String, link: String) -> CheckOutcome {
+        let outcome = CheckOutcome.init
         guard !appID.isEmpty else { return outcome(false, "no app_id is configured to look for") }
         guard let root = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             return outcome(false, "the file is not a JSON object")

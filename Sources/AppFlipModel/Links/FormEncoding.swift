@@ -16,14 +16,15 @@ public enum FormEncoding {
     public static func encode(_ text: String) -> String { encode(text.utf8) }
 
     /// Decodes once: `+` is a space, `%HH` a byte (either hex case). Nil when a `%` is not followed by two hex digits.
-    public static func decode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
+    /// With `plusIsSpace: false`, `+` stays a plus: how `URLComponents.queryItems` reads a query (RFC 3986 only).
+    public static func decode<Text: StringProtocol>(_ text: Text, plusIsSpace: Bool = true) -> [UInt8]? {
         var result: [UInt8] = []
         result.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "+"):
-                result.append(0x20)
+                result.append(plusIsSpace ? 0x20 : byte)
             case UInt8(ascii: "%"):
                 guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
                 result.append(high << 4 | low)

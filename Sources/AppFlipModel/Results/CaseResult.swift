@@ -19,12 +19,35 @@ public struct CaseResult: Sendable, Hashable {
         self.duration = duration
     }
 
-    /// A judged case: its verdict is its worst check.
+    /// A judged case: its verdict is its worst applicable check. A case none of whose checks applied is an error:
+    /// nothing was judged, so nothing can pass.
     public static func judged(_ conformanceCase: ConformanceCase, checks: [CheckResult], evidence: Evidence, duration: Double) -> CaseResult {
-        CaseResult(conformanceCase: conformanceCase, verdict: checks.map(\.verdict).max() ?? .pass, checks: checks,
-                   evidence: evidence, duration: duration)
+        let applicable = checks.filter(\.isApplicable)
+        guard let worst = applicable.map(\.verdict).max() else {
+            return CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: checks,
+                              message: "no check applied to what the target did, so nothing was judged", evidence: evidence, duration: duration)
+        }
+        return CaseResult(conformanceCase: conformanceCase, verdict: worst, checks: checks, evidence: evidence, duration: duration)
     }
 
-    /// The checks that did not hold.
-    public var findings: [CheckResult] { checks.filter { !$0.held } }
+    /// The checks that applied and did not hold.
+    public var findings: [CheckResult] { checks.filter(\.isFinding) }
+
+    /// The checks that did not apply to what the target did.
+    public var notApplicable: [CheckResult] { checks.filter { !$0.isApplicable } }
+}
+
+extension CaseResult {
+    /// The result once a protocol fault of the target (extra output after its answer) is charged to it: a
+    /// violation already observed stays a failure, with the fault added; anything else becomes an error.
+    public func addingProtocolFault(_ fault: String) -> CaseResult {
+        var result = self
+        if verdict == .fail {
+            result.message = [message, "also a protocol fault: \(fault)"].compactMap { $0 }.joined(separator: "; ")
+        } else {
+            result.verdict = .error
+            result.message = fault
+        }
+        return result
+    }
 }

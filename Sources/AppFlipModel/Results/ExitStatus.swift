@@ -8,6 +8,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case usage = 2
     /// No fail, but at least one case ended in error (the target misbehaved): inconclusive.
     case inconclusive = 3
+    /// Every case was skipped (no endpoint or handler configured for any selected profile): nothing was tested.
+    case nothingTested = 4
     /// The run was interrupted (SIGINT or SIGTERM); the reports hold the cases completed so far, marked incomplete.
     case interrupted = 130
 }

@@ -15,12 +15,15 @@ public struct RunResult: Sendable {
 
     public func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict }.count }
 
-    /// The run's overall verdict: fail beats error beats warn; a run with no cases is an error.
+    /// The run's overall verdict: fail beats error beats warn; a run with no cases is an error; a run in which
+    /// every case was skipped tested nothing and is `skip`, never a pass.
     public var overall: Verdict {
         if results.isEmpty { return .error }
         if count(.fail) > 0 { return .fail }
         if count(.error) > 0 { return .error }
+        if count(.skip) == results.count { return .skip }
         if count(.warn) > 0 { return .warn }
+        if count(.info) > 0 { return .info }
         return .pass
     }
 
@@ -29,7 +32,8 @@ public struct RunResult: Sendable {
         switch overall {
         case .fail: return .nonConformant
         case .error: return .inconclusive
-        default: return .conformant
+        case .skip: return .nothingTested
+        case .pass, .info, .warn: return .conformant
         }
     }
 }

@@ -57,10 +57,8 @@ public struct Runner: Sendable {
                     results.withLock { all in
                         all[index] = result
                         // Extra output found now belongs to the request this worker sent before.
-                        if let fault = worker.takePreviousCaseFault(), let previous = worker.previousIndex, var earlier = all[previous] {
-                            earlier.verdict = .error
-                            earlier.message = fault
-                            all[previous] = earlier
+                        if let fault = worker.takePreviousCaseFault(), let previous = worker.previousIndex, let earlier = all[previous] {
+                            all[previous] = earlier.addingProtocolFault(fault)
                         }
                         worker.previousIndex = index
                     }
@@ -110,7 +108,10 @@ public struct Runner: Sendable {
             let duration = Date().timeIntervalSince(started)
             previousCaseFault = outcome.previousRequestFault
             if let reason = outcome.skipReason {
-                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: outcome.evidence,
+                // What earlier steps found stands: a violation already shown is a failure, whatever came after.
+                let failed = outcome.checks.contains { $0.isFinding && $0.verdict == .fail }
+                return CaseResult(conformanceCase: conformanceCase, verdict: failed ? .fail : .skip, checks: outcome.checks,
+                                  message: failed ? "then a later step was skipped: \(reason)" : reason, evidence: outcome.evidence,
                                   duration: duration)
             }
             if let failure = outcome.failure {

@@ -92,15 +92,8 @@ final class StepExecutor {
     static func sampleFlags(_ checks: [CheckGroup]) -> [Bool] {
         checks.flatMap { group -> [Bool] in
             switch group.expectation {
-            case .all(let assertions):
-                return assertions.map { assertion in
-                    switch assertion {
-                    case .distinct, .entropyBits: true
-                    default: false
-                    }
-                }
-            case .oneOf:
-                return [false]
+            case .all(let checks): checks.map { $0.base.scope == .samples }
+            case .oneOf: [false]
             }
         }
     }

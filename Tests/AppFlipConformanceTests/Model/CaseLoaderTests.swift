@@ -75,6 +75,24 @@ struct CaseLoaderTests {
             message: "a case is missing the required key 'profile'"),
         Bad(marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${row.nope}") + "table:\n  - key: a\n",
             message: "the table has no column 'nope'"),
+        // A check on the opened URL needs a check that a decline fails, or a declining target would pass.
+        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-010 MUST")
+                .replacingOccurrences(of: "action: decline", with: "code: present"),
+            message: "'code' judges the opened URL; add 'action: open'"),
+        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-010 MUST")
+                .replacingOccurrences(of: "  action: decline", with: "  one_of:\n    - code: present\n    - error: invalid_request"),
+            message: "these alternatives judge the opened URL"),
+        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-005 MUST NOT")
+                .replacingOccurrences(of: "action: decline", with: "status: 302"),
+            message: "'status' judges an HTTP response; a link step has none"),
+        // A check that reads to nothing is a diagnostic, never silently dropped.
+        Bad(marked: valid.replacingOccurrences(of: "action: decline", with: "distinct: 1️⃣\"\""),
+            message: "'distinct' needs the name of a captured value"),
+        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-005 MUST NOT")
+                .replacingOccurrences(of: "action: decline", with: "distinct: code"),
+            message: "'distinct' names 'code', which no step up to this one captures"),
+        Bad(marked: valid.replacingOccurrences(of: "action: decline", with: "json: 1️⃣[]"),
+            message: "'json' must be a mapping"),
     ]
 
     @Test("Each malformed case gets a located diagnostic", arguments: badCases)

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipReporting
 import AppFlipRunner
 import AppFlipTestSupport
 import Testing
@@ -11,6 +12,8 @@ struct BrokenHandlerTests {
         var status: AppFlipModel.ExitStatus
         /// A requirement that must appear in a failing (or, for SHOULD, warning) check.
         var requirement: String
+        /// Requirements the defect does not break: they must never be shown failed.
+        var notBlamed: [String] = []
         var testDescription: String { name }
     }
 
@@ -19,8 +22,13 @@ struct BrokenHandlerTests {
         Defect(name: "prefix-bundle", status: .nonConformant, requirement: "AF-LINK-005"),
         Defect(name: "any-redirect", status: .nonConformant, requirement: "AF-LINK-005"),
         Defect(name: "no-client-check", status: .nonConformant, requirement: "AF-LINK-003"),
-        Defect(name: "silent-bad-client", status: .nonConformant, requirement: "AF-LINK-018"),
+        // Declining a wrong client_id breaks "answer invalid_request" (006/018), not the client check or the
+        // encoding and vocabulary of a result that was never opened.
+        Defect(name: "silent-bad-client", status: .nonConformant, requirement: "AF-LINK-018",
+               notBlamed: ["AF-LINK-003", "AF-LINK-011", "AF-LINK-013"]),
         Defect(name: "raw-state", status: .nonConformant, requirement: "AF-LINK-010"),
+        // A stray line after each answer is a protocol fault; it must not turn the violations it follows into errors.
+        Defect(name: "raw-state-chatty", status: .nonConformant, requirement: "AF-LINK-010"),
         Defect(name: "reencodes-state", status: .nonConformant, requirement: "AF-LINK-010"),
         Defect(name: "user-not-authorized", status: .nonConformant, requirement: "AF-LINK-013"),
         Defect(name: "deny-as-cancelled", status: .nonConformant, requirement: "AF-LINK-014"),
@@ -51,6 +59,11 @@ struct BrokenHandlerTests {
             #expect(failed.contains { $0.requirement.id == defect.requirement },
                     "failed requirements: \(Set(failed.map(\.requirement.id)).sorted())")
         }
+        let blamed = Set(run.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
+        for id in defect.notBlamed {
+            #expect(!blamed.contains(id), "\(id) is shown failed, but the defect does not break it")
+            #expect(MarkdownReport.requirementVerdict(id, in: run.results) != .fail, "the matrix shows \(id) failed")
+        }
     }
 
     @Test("A handler that makes different legitimate choices passes every case")
@@ -61,6 +74,20 @@ struct BrokenHandlerTests {
         #expect(run.exitStatus == .conformant)
         let notPassing = run.results.filter { $0.verdict != .pass }
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.findings.map(\.observed))" })")
+    }
+
+    @Test("Extra output after answers is added to the violations it follows, never hides them")
+    func chattyHandlerKeepsFailures() throws {
+        let quiet = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "raw-state"],
+                                                      mode: .persistent), jobs: 1)
+        let chatty = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"),
+                                                       arguments: ["--defect", "raw-state-chatty"], mode: .persistent), jobs: 1)
+        let quietFailures = Set(quiet.results.filter { $0.verdict == .fail }.map(\.conformanceCase.id))
+        let chattyFailures = Set(chatty.results.filter { $0.verdict == .fail }.map(\.conformanceCase.id))
+        #expect(!quietFailures.isEmpty)
+        #expect(quietFailures.isSubset(of: chattyFailures), "lost: \(quietFailures.subtracting(chattyFailures).sorted())")
+        #expect(chatty.results.contains { $0.verdict == .fail && $0.message?.contains("protocol fault") == true })
+        #expect(chatty.results.contains { $0.verdict == .error }, "cases that passed are charged the fault")
     }
 
     @Test("A hanging handler makes every case an error, each within its time limit")

@@ -1,0 +1,52 @@
+/// Rules that keep a step's checks meaningful whatever the target does: a failure always lands on a check that
+/// applies, and no check is vacuous.
+extension CaseLoader {
+    /// Checks one step's checks against the rules; `captured` holds the names earlier steps capture.
+    mutating func validate(_ step: Step, capturedBefore captured: Set<String>) {
+        let isLink: Bool
+        if case .link = step.action { isLink = true } else { isLink = false }
+        // A step "opens in every case" when some group requires it: an `all` group with `action: open`, or a
+        // `one_of` whose every alternative has it. A decline then fails there.
+        let isOpen: (AnyCheck) -> Bool = { ($0.base as? ActionCheck)?.action == .open }
+        let opensInEveryCase = step.checks.contains { group in
+            switch group.expectation {
+            case .all(let checks): checks.contains(where: isOpen)
+            case .oneOf(let alternatives): alternatives.allSatisfy { $0.contains(where: isOpen) }
+            }
+        }
+        let names = captured.union(step.captures.map(\.name))
+        for group in step.checks {
+            for check in group.expectation.checks {
+                switch check.base.scope {
+                case .response where isLink:
+                    reader.error(at: group.location, "'\(check.key)' judges an HTTP response; a link step has none")
+                case .samples:
+                    let name = (check.base as? DistinctCheck)?.name ?? (check.base as? EntropyCheck)?.name ?? ""
+                    if !names.contains(name) {
+                        let hint = Suggestion.closest(to: name, among: Array(names)).map { " (did you mean '\($0)'?)" } ?? ""
+                        reader.error(at: group.location, "'\(check.key)' names '\(name)', which no step up to this one captures\(hint)")
+                    } else if step.repeatCount < 2, !captured.contains(name) {
+                        reader.error(at: group.location, "'\(check.key)' needs a sample: give this step 'repeat' of at least 2")
+                    }
+                default:
+                    break
+                }
+            }
+            guard !opensInEveryCase else { continue }
+            switch group.expectation {
+            case .all(let checks):
+                if let content = checks.first(where: { $0.base.scope == .openedURL }) {
+                    reader.error(at: group.location, "'\(content.key)' judges the opened URL; add 'action: open' to this step's checks "
+                                 + "(under the requirement a decline breaks), so a target that opens nothing fails there and not here")
+                }
+            case .oneOf(let alternatives):
+                let decides = alternatives.contains { alternative in alternative.contains { $0.base is ActionCheck } }
+                let judgesURL = alternatives.contains { alternative in alternative.contains { $0.base.scope == .openedURL } }
+                if judgesURL, !decides {
+                    reader.error(at: group.location, "these alternatives judge the opened URL; add 'action: open' to this step's checks, "
+                                 + "or 'action' to an alternative, so a target that opens nothing gets a verdict")
+                }
+            }
+        }
+    }
+}

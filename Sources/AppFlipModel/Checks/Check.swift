@@ -1,0 +1,93 @@
+import AppFlipSyntax
+
+/// One kind of expectation a case states under `expect`: its key, how it reads itself from a case, when it
+/// applies, how it judges an observation, and the sentence a report prints as "expected".
+///
+/// Each kind lives in its own file and is listed once in ``CheckRegistry``; the case loader, the judge and the
+/// format documentation all go through the registry, so a kind cannot be known to one and not the others.
+package protocol Check: Sendable, Hashable {
+    /// The key under `expect`, for example `state`.
+    static var key: String { get }
+    /// Its row in FORMAT.md.
+    static var documentation: CheckDocumentation { get }
+    /// Reads the value written under ``key``. Every problem is a diagnostic; nil (or an empty list) means nothing
+    /// usable was read, and the loader then refuses the case: a check never vanishes silently.
+    static func read(_ node: Node, reader: inout NodeReader) -> [Self]?
+
+    /// What the check looks at; decides when it applies.
+    var scope: CheckScope { get }
+    /// What a reviewer reads as "expected".
+    func expected(in context: Template.Context) -> String
+    /// Judges an observation the check applies to.
+    func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome
+}
+
+/// What a check looks at.
+package enum CheckScope: Sendable, Hashable {
+    /// The answer as a whole (opened or not): `action`, and absence checks, which hold when nothing was opened.
+    case answer
+    /// The content of the opened URL (or a redirect's Location): not applicable when nothing was opened. A step
+    /// with such a check must also state `action: open`, so a decline is blamed on the requirement it breaks.
+    case openedURL
+    /// The HTTP response itself: status, headers, body. Only in request steps.
+    case response
+    /// The values captured over a repeated step; judged once, after the last repetition.
+    case samples
+}
+
+/// What judging a check found.
+package enum CheckOutcome: Sendable, Hashable {
+    case held(observed: String)
+    case violated(observed: String)
+    /// The check is about something the target did not produce (a URL's content when nothing was opened): it
+    /// neither held nor failed, and another check of the step carries the verdict.
+    case notApplicable(reason: String)
+
+    init(_ held: Bool, _ observed: String) {
+        self = held ? .held(observed: observed) : .violated(observed: observed)
+    }
+}
+
+/// A check kind's row in the format documentation.
+package struct CheckDocumentation: Sendable {
+    package enum Section: Sendable {
+        /// "### `expect`": the link handler's answer, or a redirect's Location.
+        case answer
+        /// The HTTP response table under "Steps".
+        case response
+    }
+
+    package var section: Section
+    package var values: String
+    package var holdsWhen: String
+
+    package init(_ section: Section, values: String, holdsWhen: String) {
+        self.section = section
+        self.values = values
+        self.holdsWhen = holdsWhen
+    }
+}
+
+extension Check {
+    /// Whether the check applies to this observation; when it does not, why.
+    package func applicability(_ observation: Observation, describing summary: String) -> String? {
+        switch scope {
+        case .answer, .samples:
+            return nil
+        case .openedURL:
+            switch observation {
+            case .link(let answer):
+                return answer.action == .open && answer.url != nil ? nil : "nothing was opened (the handler declined), so there is no URL to judge"
+            case .http(let response):
+                return response.asAnswer.action == .open ? nil : "\(summary) is not a redirect, so there is no Location to judge"
+            }
+        case .response:
+            if case .http = observation { return nil }
+            return "a link handler's answer has no HTTP response"
+        }
+    }
+
+    func isEqual(to other: any Check) -> Bool {
+        (other as? Self) == self
+    }
+}

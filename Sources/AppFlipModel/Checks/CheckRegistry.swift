@@ -1,0 +1,64 @@
+import AppFlipSyntax
+
+/// Every check kind, in the order FORMAT.md lists them. The loader reads `expect` keys through it, the judge
+/// judges through it, and a test renders its documentation and compares it with FORMAT.md.
+package enum CheckRegistry {
+    package static let kinds: [any Check.Type] = [
+        ActionCheck.self,
+        URLBaseCheck.self,
+        CodeCheck.self,
+        StateCheck.self,
+        ErrorCheck.self,
+        ErrorIfPresentCheck.self,
+        ErrorDescriptionCheck.self,
+        StrictParametersCheck.self,
+        FragmentCheck.self,
+        UniversalLinksOnlyCheck.self,
+        StatusCheck.self,
+        HeaderCheck.self,
+        JSONMemberCheck.self,
+        NavigationCheck.self,
+        BodyExcludesCheck.self,
+        FramingCheck.self,
+        SiteAssociationCheck.self,
+        BodyAtMostCheck.self,
+        DistinctCheck.self,
+        EntropyCheck.self,
+    ]
+
+    private static let byKey: [String: any Check.Type] = Dictionary(uniqueKeysWithValues: kinds.map { ($0.key, $0) })
+
+    package static var keys: [String] { kinds.map { $0.key } }
+
+    package static func kind(for key: String) -> (any Check.Type)? { byKey[key] }
+
+    /// The Markdown table of one documentation section, exactly as FORMAT.md must contain it.
+    package static func documentationTable(_ section: CheckDocumentation.Section) -> String {
+        var text = "| Key | Values | Holds when |\n| --- | --- | --- |\n"
+        for kind in kinds where kind.documentation.section == section {
+            text += "| `\(kind.key)` | \(kind.documentation.values) | \(kind.documentation.holdsWhen) |\n"
+        }
+        return text
+    }
+
+    /// Reads one `expect` entry through its kind; nil after a diagnostic.
+    package static func read(key: String, _ node: Node, reader: inout NodeReader) -> [AnyCheck]? {
+        guard let kind = byKey[key] else { return nil }
+        return readChecks(kind, node, &reader)
+    }
+
+    private static func readChecks<Kind: Check>(_ kind: Kind.Type, _ node: Node, _ reader: inout NodeReader) -> [AnyCheck]? {
+        let before = reader.diagnostics.count
+        guard let checks = kind.read(node, reader: &reader), reader.diagnostics.count == before else {
+            if reader.diagnostics.count == before {
+                reader.error(at: node.location, "'\(kind.key)' states no expectation")
+            }
+            return nil
+        }
+        guard !checks.isEmpty else {
+            reader.error(at: node.location, "'\(kind.key)' states no expectation")
+            return nil
+        }
+        return checks.map(AnyCheck.init)
+    }
+}

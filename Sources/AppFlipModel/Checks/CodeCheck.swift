@@ -1,0 +1,44 @@
+import AppFlipSyntax
+
+/// `code: present | absent`: one well-formed authorization code, or none.
+package struct CodeCheck: Check {
+    package static let key = "code"
+    package static let documentation = CheckDocumentation(
+        .answer, values: "`present`, `absent`",
+        holdsWhen: "exactly one non-empty `code` of visible ASCII (RFC 6749 App. A.11) / no `code` (also when nothing was opened)")
+
+    package var presence: Presence
+
+    package static func read(_ node: Node, reader: inout NodeReader) -> [CodeCheck]? {
+        reader.enumValue(node, "code expectation", as: Presence.self).map { [CodeCheck(presence: $0)] }
+    }
+
+    package var scope: CheckScope { presence == .present ? .openedURL : .answer }
+
+    package func expected(in context: Template.Context) -> String {
+        presence == .present ? "exactly one non-empty code of visible ASCII characters" : "no code"
+    }
+
+    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
+        guard observation.openedURL != nil else { return .held(observed: "\(observation.nothingOpenedText), so no code") }
+        let codes = observation.openedParameters.all(named: "code")
+        switch presence {
+        case .absent:
+            return CheckOutcome(codes.isEmpty, codes.isEmpty ? "no code" : "\(codes.count) code parameter(s)")
+        case .present:
+            guard codes.count == 1 else { return .violated(observed: codes.isEmpty ? "no code parameter" : "\(codes.count) code parameters") }
+            guard let value = codes[0].value else { return .violated(observed: "the code has an invalid percent-escape") }
+            guard !value.isEmpty else { return .violated(observed: "the code is empty") }
+            guard value.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+                return .violated(observed: "the code has characters outside visible ASCII (RFC 6749 App. A.11): \(Redaction.placeholder(for: value))")
+            }
+            return .held(observed: "one code, \(Redaction.placeholder(for: value))")
+        }
+    }
+}
+
+/// `present` or `absent`.
+package enum Presence: String, Sendable, Hashable, CaseIterable {
+    case present
+    case absent
+}

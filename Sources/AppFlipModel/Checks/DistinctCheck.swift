@@ -1,0 +1,30 @@
+import AppFlipSyntax
+
+/// `distinct: NAME`: every value a repeated step captured as NAME differs from the others.
+package struct DistinctCheck: Check {
+    package static let key = "distinct"
+    package static let documentation = CheckDocumentation(
+        .response, values: "a captured name", holdsWhen: "in a repeated step: every value captured under the name differs from the others")
+
+    package var name: String
+
+    package static func read(_ node: Node, reader: inout NodeReader) -> [DistinctCheck]? {
+        guard let scalar = reader.scalar(node, "'distinct'") else { return nil }
+        guard !scalar.text.isEmpty else {
+            reader.error(at: scalar.location, "'distinct' needs the name of a captured value")
+            return nil
+        }
+        return [DistinctCheck(name: scalar.text)]
+    }
+
+    package var scope: CheckScope { .samples }
+
+    package func expected(in context: Template.Context) -> String { "every captured \(name) differs from the others" }
+
+    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
+        let values = context.samples[name] ?? []
+        guard values.count >= 2 else { return .violated(observed: "\(values.count) value(s) captured; a sample needs at least 2") }
+        let unique = Set(values).count
+        return CheckOutcome(unique == values.count, "\(unique) different among \(values.count) captured")
+    }
+}

@@ -1,0 +1,59 @@
+import AppFlipSyntax
+import Foundation
+
+/// `entropy_bits: {NAME: BITS}`: a conservative estimate of the captured values' entropy reaches BITS.
+package struct EntropyCheck: Check {
+    package static let key = "entropy_bits"
+    package static let documentation = CheckDocumentation(
+        .response, values: "`{name: bits}`",
+        holdsWhen: "in a repeated step: a conservative estimate of the captured values' entropy reaches the bits")
+
+    package var name: String
+    package var bits: Int
+
+    package static func read(_ node: Node, reader: inout NodeReader) -> [EntropyCheck]? {
+        guard let mapping = reader.mapping(node, "'entropy_bits'") else { return nil }
+        var result: [EntropyCheck] = []
+        for entry in mapping.entries {
+            guard let scalar = reader.scalar(entry.value, "a number of bits"), let bits = Int(scalar.text), bits > 0 else {
+                reader.error(at: entry.value.location, "'entropy_bits' maps a captured name to a number of bits")
+                return nil
+            }
+            result.append(EntropyCheck(name: entry.key.text, bits: bits))
+        }
+        return result
+    }
+
+    package var scope: CheckScope { .samples }
+
+    package func expected(in context: Template.Context) -> String {
+        "the captured \(name) values carry at least \(bits) bits of entropy (estimated)"
+    }
+
+    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
+        let values = context.samples[name] ?? []
+        guard values.count >= 2 else { return .violated(observed: "\(values.count) value(s) captured; a sample needs at least 2") }
+        let estimate = Self.estimate(values)
+        return CheckOutcome(estimate >= Double(bits),
+                            "about \(Int(estimate)) bits (\(values.count) samples, shortest \(values.map(\.count).min() ?? 0) characters)")
+    }
+
+    /// A conservative estimate: character positions that never vary across the sample count nothing; each
+    /// varying position counts log2 of the alphabet observed at varying positions. A counter or a timestamp
+    /// scores low; a code drawn at random from a large alphabet scores its length times its alphabet's bits.
+    package static func estimate(_ values: [String]) -> Double {
+        let rows = values.map { Array($0.unicodeScalars) }
+        let length = rows.map(\.count).min() ?? 0
+        var varying = 0
+        var alphabet = Set<Unicode.Scalar>()
+        for position in 0..<length {
+            let column = Set(rows.map { $0[position] })
+            if column.count > 1 {
+                varying += 1
+                alphabet.formUnion(column)
+            }
+        }
+        guard alphabet.count > 1 else { return 0 }
+        return Double(varying) * Foundation.log2(Double(alphabet.count))
+    }
+}

@@ -1,0 +1,39 @@
+import AppFlipSyntax
+import Foundation
+
+/// `framing: denied`: a page cannot be framed by another origin. Judged on pages a browser would render (a
+/// body and no redirect); a body-less redirect has nothing to frame, so the check does not apply to it.
+package struct FramingCheck: Check {
+    package static let key = "framing"
+    package static let documentation = CheckDocumentation(
+        .response, values: "`denied`",
+        holdsWhen: "X-Frame-Options DENY/SAMEORIGIN, or CSP `frame-ancestors` of only `'none'`/`'self'`; not applicable to a redirect or an empty body")
+
+    package static func read(_ node: Node, reader: inout NodeReader) -> [FramingCheck]? {
+        reader.keyword(node, key, "denied") ? [FramingCheck()] : nil
+    }
+
+    package var scope: CheckScope { .response }
+
+    package func expected(in context: Template.Context) -> String {
+        "framing denied: X-Frame-Options DENY/SAMEORIGIN or CSP frame-ancestors 'none'/'self'"
+    }
+
+    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
+        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+        if (300...399).contains(response.status) || response.body.isEmpty {
+            return .notApplicable(reason: "HTTP \(response.status) with \(response.body.count) body bytes is not a page that can be framed")
+        }
+        let frameOptions = response.headerValues("X-Frame-Options").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
+        let policies = response.headerValues("Content-Security-Policy").flatMap { $0.split(separator: ";") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let ancestors = policies.first { $0.hasPrefix("frame-ancestors") }
+        let cspDenies = ancestors.map { directive in
+            let sources = directive.split(separator: " ").dropFirst().map(String.init)
+            return !sources.isEmpty && sources.allSatisfy { $0 == "'none'" || $0 == "'self'" }
+        } ?? false
+        let held = cspDenies || frameOptions.contains("DENY") || frameOptions.contains("SAMEORIGIN")
+        return CheckOutcome(held, "X-Frame-Options: \(frameOptions.isEmpty ? "(none)" : frameOptions.joined(separator: ", ")); "
+                            + "CSP frame-ancestors: \(ancestors ?? "(none)")")
+    }
+}

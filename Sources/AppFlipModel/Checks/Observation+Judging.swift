@@ -1,0 +1,34 @@
+extension Observation {
+    /// The URL the handler opened, or a redirect's Location; nil when nothing was opened.
+    package var openedURL: String? {
+        let answer = self.answer
+        return answer.action == .open ? answer.url : nil
+    }
+
+    /// The parameters of the opened URL's query (empty when nothing was opened).
+    package var openedParameters: [QueryParameter] { openedURL.map { URLParts($0).parameters } ?? [] }
+
+    /// A one-line, redacted description: what a report shows as the observation.
+    public var summary: String {
+        switch self {
+        case .link(let answer):
+            switch answer.action {
+            case .decline: return "declined (opened nothing)"
+            case .open: return "opened \(Redaction.redact(url: answer.url ?? ""))"
+            }
+        case .http(let response):
+            var text = "HTTP \(response.status)"
+            if let location = response.header("Location") { text += ", Location: \(Redaction.redact(url: location))" }
+            if let type = response.header("Content-Type") { text += ", \(type)" }
+            return text + ", \(response.body.count) body bytes"
+        }
+    }
+
+    /// What "nothing was opened" means for this kind of observation, for absence checks.
+    package var nothingOpenedText: String {
+        switch self {
+        case .link: "nothing was opened"
+        case .http(let response): "HTTP \(response.status), not a redirect"
+        }
+    }
+}

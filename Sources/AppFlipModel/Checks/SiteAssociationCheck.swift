@@ -1,0 +1,24 @@
+import AppFlipSyntax
+
+/// `site_association: covers`: the apple-app-site-association file lets the configured app open the link's path.
+package struct SiteAssociationCheck: Check {
+    package static let key = "site_association"
+    package static let documentation = CheckDocumentation(
+        .response, values: "`covers`",
+        holdsWhen: "the apple-app-site-association lets `${app_id}` open the link's path (`components` or legacy `paths`)")
+
+    package static func read(_ node: Node, reader: inout NodeReader) -> [SiteAssociationCheck]? {
+        reader.keyword(node, key, "covers") ? [SiteAssociationCheck()] : nil
+    }
+
+    package var scope: CheckScope { .response }
+
+    package func expected(in context: Template.Context) -> String {
+        "applinks lets \(context.configuration.appID.isEmpty ? "the app" : context.configuration.appID) open the link's path"
+    }
+
+    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
+        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+        return SiteAssociation.covers(response.body, appID: context.configuration.appID, link: context.configuration.link)
+    }
+}

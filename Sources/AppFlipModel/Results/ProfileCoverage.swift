@@ -1,0 +1,40 @@
+/// What a run tested of one profile: how many of its cases were judged, how many were skipped and why.
+public struct ProfileCoverage: Sendable, Hashable {
+    public var profile: String
+    /// Cases of the profile in the run.
+    public var total: Int
+    /// Cases that were judged (not skipped).
+    public var judged: Int
+    /// The distinct reasons the skipped cases give, most frequent first.
+    public var skipReasons: [String]
+
+    public init(profile: String, total: Int, judged: Int, skipReasons: [String]) {
+        self.profile = profile
+        self.total = total
+        self.judged = judged
+        self.skipReasons = skipReasons
+    }
+
+    /// Nothing of the profile was judged.
+    public var isTested: Bool { judged > 0 }
+
+    /// Why the profile was not tested (or was only partly tested), in one sentence.
+    public var reason: String {
+        if total == 0 { return "no case of this profile was selected" }
+        return skipReasons.isEmpty ? "" : skipReasons.joined(separator: "; ")
+    }
+}
+
+extension RunResult {
+    /// For each profile asked for, in the order given, what the run tested of it.
+    public func coverage(of profiles: [String]) -> [ProfileCoverage] {
+        profiles.map { profile in
+            let results = self.results.filter { $0.conformanceCase.profile.rawValue == profile }
+            let skipped = results.filter { $0.verdict == .skip }
+            var counts: [String: Int] = [:]
+            for result in skipped { counts[result.message ?? "skipped", default: 0] += 1 }
+            let reasons = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+            return ProfileCoverage(profile: profile, total: results.count, judged: results.count - skipped.count, skipReasons: reasons)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+@testable import AppFlipModel
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// FORMAT.md is the contract any runner must follow; its tables of `expect` keys are rendered from the check
+/// registry, so the document and the code cannot drift apart.
+@Suite("Format contract")
+struct FormatContractTests {
+    private func format() throws -> String {
+        try String(contentsOfFile: PackageRoot.url.appendingPathComponent("Conformance/FORMAT.md").path, encoding: .utf8)
+    }
+
+    @Test("FORMAT.md lists exactly the registry's answer checks, as the registry documents them")
+    func answerTable() throws {
+        let table = CheckRegistry.documentationTable(.answer)
+        #expect(try format().contains(table), "FORMAT.md must contain, under ### `expect`:\n\(table)")
+    }
+
+    @Test("FORMAT.md lists exactly the registry's response checks, as the registry documents them")
+    func responseTable() throws {
+        let table = CheckRegistry.documentationTable(.response)
+        #expect(try format().contains(table), "FORMAT.md must contain, under ## Steps:\n\(table)")
+    }
+
+    @Test("Every key a check table in FORMAT.md names is a registered check (or one_of)")
+    func noStaleRows() throws {
+        let rows = try format().split(separator: "\n").filter { $0.hasPrefix("| `") }
+        let header = try format().components(separatedBy: "| Key | Values | Holds when |").dropFirst()
+        let keys = header.flatMap { section in
+            section.split(separator: "\n").dropFirst(1).prefix { $0.hasPrefix("| `") }
+                .compactMap { $0.split(separator: "`").dropFirst().first.map(String.init) }
+        }
+        #expect(!rows.isEmpty)
+        #expect(Set(keys) == Set(CheckRegistry.keys), "FORMAT.md's check tables name \(keys.sorted())")
+    }
+
+    @Test("Registry keys are unique and every kind reads its own key")
+    func uniqueKeys() {
+        #expect(Set(CheckRegistry.keys).count == CheckRegistry.kinds.count)
+        for key in CheckRegistry.keys { #expect(CheckRegistry.kind(for: key) != nil) }
+    }
+}

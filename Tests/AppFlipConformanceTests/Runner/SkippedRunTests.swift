@@ -1,0 +1,80 @@
+import AppFlipHTTP
+import AppFlipModel
+import AppFlipReference
+import AppFlipReporting
+import AppFlipRunner
+import AppFlipSyntax
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// Skips never pass for checks: a run that checked nothing is not conformant, and a later skip keeps what
+/// earlier steps found.
+@Suite("Skipped cases and runs")
+struct SkippedRunTests {
+    @Test("A run in which every case was skipped is NOTHING TESTED (exit 4), and the report says why, never 'every check held'")
+    func onlySkipped() throws {
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .token }
+        let run = try SuiteRun.run(Targets(), cases: cases)
+        #expect(run.results.allSatisfy { $0.verdict == .skip })
+        #expect(run.exitStatus == .nothingTested)
+        let report = MarkdownReport(run: run, profiles: ["token", "site-association"]).render()
+        #expect(report.contains("NOTHING TESTED"))
+        #expect(report.contains("**NOT TESTED**: "), "each untested profile gives its reason")
+        #expect(report.contains("endpoint is not configured"))
+        #expect(report.contains("no case of this profile was selected"))
+        #expect(!report.contains("every check"))
+    }
+
+    @Test("A run where one profile ran and another was skipped is conformant only for the one that ran")
+    func partlyTested() throws {
+        let all = try SuiteRun.load().1.cases
+        let cases = all.filter { $0.profile == .appLink }.prefix(3) + all.filter { $0.profile == .token }.prefix(2)
+        let run = try SuiteRun.run(Targets(linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))), cases: Array(cases))
+        #expect(run.exitStatus == .conformant)
+        let report = MarkdownReport(run: run, profiles: ["app-link", "token"]).render()
+        #expect(report.contains("CONFORMANT for `app-link`"))
+        #expect(report.contains("| `token` | 2 | 0 | **NOT TESTED**: the authorize endpoint is not configured |"))
+        #expect(report.contains("(2 skipped)"))
+    }
+
+    @Test("A failure seen in an earlier step stands when a later step cannot be sent")
+    func laterSkipKeepsEarlierFailure() throws {
+        let text = """
+            id: flip/demo/later-skip
+            title: A step that fails, then one https cannot carry
+            profile: flip
+            scenario: consent
+            steps:
+              - link: base
+                checks:
+                  - requirement: AF-LINK-010 MUST
+                    expect:
+                      action: open
+                      state: absent
+              - request:
+                  endpoint: authorize
+                  query:
+                    query: x=%ZZ
+                checks:
+                  - requirement: TOK-CODE-001 MUST
+                    expect:
+                      action: open
+
+            """
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("later-skip.case").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        let cases = try CaseLoader.load(from: path, catalog: SuiteRun.load().0).cases
+        // https cannot carry '%ZZ' byte for byte, so step 2 is skipped before anything is sent.
+        let targets = Targets(linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID)),
+                              endpoints: [.authorize: "https://127.0.0.1:9/authorize"])
+        let run = try SuiteRun.run(targets, cases: cases)
+        let result = try #require(run.results.first)
+        #expect(result.verdict == .fail, "\(result.message ?? "")")
+        #expect(result.findings.map(\.requirement.id) == ["AF-LINK-010"])
+        #expect(result.message?.contains("skipped") == true)
+    }
+}

@@ -41,7 +41,8 @@ enum Usage {
           --filter PATTERN        run only cases whose ID matches (glob with * and ?, or a prefix), or that
                                   check a requirement ID; repeatable
           --jobs N                cases run concurrently (default: the number of cores)
-          --seed N                seed for generated values such as state (default: 1)
+          --seed N                seed for generated values such as state (default: a fresh random seed,
+                          recorded in the report)
 
         reports:
           --reports DIR           where junit.xml and report.md go (default: Reports)

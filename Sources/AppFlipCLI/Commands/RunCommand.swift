@@ -68,7 +68,7 @@ enum RunCommand {
             suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count,
             seed: options.assembly.configuration.seed, target: targets.description, mode: options.mode.rawValue, jobs: options.jobs,
             filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: startedAt,
-            duration: Date().timeIntervalSince(clock), command: commandLine(arguments))
+            duration: Date().timeIntervalSince(clock), command: commandLine(Self.withSeed(arguments, options.assembly.configuration.seed)))
         let run = RunResult(results: results, catalog: catalog, provenance: provenance,
                             incomplete: interruption.signal != nil || results.count < cases.count)
         let junitPath = options.reports + "/junit.xml"
@@ -129,7 +129,9 @@ enum RunCommand {
         }
         let timeout = try number("--timeout", parsed, default: 10, range: 0.1...3600)
         let jobs = Int(try number("--jobs", parsed, default: Double(ProcessInfo.processInfo.activeProcessorCount), range: 1...256))
-        var seed: UInt64 = 1
+        // A fresh seed per run, so generated values (state, verifiers, request ids) cannot be looked up by a
+        // "test mode" adapter; the report records it and `--seed` reproduces the run exactly.
+        var seed = UInt64.random(in: 1...UInt64(Int64.max))
         if let text = try parsed.value("--seed") {
             guard let value = UInt64(text) else { throw Arguments.UsageError(message: "--seed takes a whole number, not '\(text)'") }
             seed = value
@@ -172,6 +174,14 @@ enum RunCommand {
             throw Arguments.UsageError(message: "\(name) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return value
+    }
+
+    /// The arguments with `--seed` made explicit (before any handler command), so the command reproduces the run.
+    static func withSeed(_ arguments: [String], _ seed: UInt64) -> [String] {
+        if arguments.contains("--seed") { return arguments }
+        var result = arguments
+        result.insert(contentsOf: ["--seed", String(seed)], at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
+        return result
     }
 
     /// The command line as a reviewer would retype it, each argument shell-quoted when needed.

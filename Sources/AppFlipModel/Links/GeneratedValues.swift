@@ -3,16 +3,26 @@ import AppFlipSyntax
 
 /// Values generated per case that are deterministic for the same seed and case ID.
 public struct GeneratedValues: Sendable, Hashable {
+    private var seed: UInt64
+    private var caseID: String
     public var state: String
     public var nonce: String
     /// A PKCE code verifier: 48 unreserved characters (RFC 7636 §4.1).
     public var codeVerifier: String
 
     public init(seed: UInt64, caseID: String) {
+        self.seed = seed
+        self.caseID = caseID
         state = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "state")
         nonce = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "nonce")
         codeVerifier = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "verifier-1")
             + GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "verifier-2")
+    }
+
+    /// The opaque `id` of one request to a link handler: unique per case, step and repetition, reproducible from
+    /// the seed, and carrying nothing a handler could map back to a case.
+    public func requestID(step: Int, repetition: Int) -> String {
+        GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "request-\(step)-\(repetition)")
     }
 
     /// 24 URL-safe characters (144 bits) from SHA-256 over the seed, the purpose and the case ID.

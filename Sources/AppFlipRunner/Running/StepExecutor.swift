@@ -46,8 +46,9 @@ final class StepExecutor {
             let sampleFlags = Self.sampleFlags(step.checks)
             var merged: [CheckResult] = []
             for repetition in 0..<step.repeatCount {
-                guard let (observation, sent) = send(step, of: conformanceCase, label: label, generated: generated,
-                                                     recordEvidence: repetition == 0 || step.repeatCount == 1, state: &state) else {
+                guard let (observation, sent) = send(step, of: conformanceCase, label: label, generated: generated, stepIndex: index,
+                                                     repetition: repetition, recordEvidence: repetition == 0 || step.repeatCount == 1,
+                                                     state: &state) else {
                     state.outcome.checks += merged
                     return state.outcome
                 }
@@ -99,13 +100,15 @@ final class StepExecutor {
     }
 
     /// Sends one step once; nil when the target failed (the outcome then says why).
-    private func send(_ step: Step, of conformanceCase: ConformanceCase, label: String, generated: GeneratedValues,
-                      recordEvidence: Bool, state: inout CaseState) -> (Observation, [QueryParameter])? {
+    private func send(_ step: Step, of conformanceCase: ConformanceCase, label: String, generated: GeneratedValues, stepIndex: Int,
+                      repetition: Int, recordEvidence: Bool, state: inout CaseState) -> (Observation, [QueryParameter])? {
         let context = Template.Context(configuration: configuration, generated: generated, captured: state.captured, samples: state.samples)
         switch step.action {
         case .link(let recipe):
             let link = recipe.build(in: context)
-            let exchange = linkExchange(HandlerRequest(id: conformanceCase.id, link: link, scenario: conformanceCase.scenario))
+            // An opaque id: the case ID would let a "test mode" adapter answer from a lookup table.
+            let requestID = generated.requestID(step: stepIndex, repetition: repetition)
+            let exchange = linkExchange(HandlerRequest(id: requestID, link: link, scenario: conformanceCase.scenario))
             if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = Redaction.scrubText(fault, secrets: state.secrets) }
             state.secrets += exchange.answer?.url.map(Redaction.secrets(in:)) ?? []
             state.outcome.evidence.link = Evidence.bounded(Redaction.redact(url: link), limit: 1024)

@@ -1,0 +1,80 @@
+import AppFlipDigest
+import AppFlipSyntax
+import Foundation
+
+/// Finding case files, naming their groups, and the digest of a suite.
+extension CaseLoader {
+    /// Loads every `.case` file under `root` (or `root` itself when it is a file).
+    /// - Parameters:
+    ///   - root: a directory or one case file.
+    ///   - groupRoot: the directory that groups are named relative to (normally `Conformance/cases`).
+    public static func load(from root: String, groupRoot: String? = nil, catalog: Catalog?) throws(DiagnosticList) -> CaseSuite {
+        let files: [String]
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            throw DiagnosticList([Diagnostic(at: SourceLocation(file: root, line: 1, column: 1), "no such file or directory")])
+        }
+        if isDirectory.boolValue {
+            files = caseFiles(under: root)
+            if files.isEmpty {
+                throw DiagnosticList([Diagnostic(at: SourceLocation(file: root, line: 1, column: 1),
+                                                 "no .\(fileExtension) files under this directory")])
+            }
+        } else {
+            files = [root]
+        }
+        var loader = CaseLoader(catalog: catalog)
+        var cases: [ConformanceCase] = []
+        var hasher = SHA256()
+        let base = groupRoot ?? (isDirectory.boolValue ? root : (root as NSString).deletingLastPathComponent)
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                loader.reader.error(at: SourceLocation(file: file, line: 1, column: 1), "cannot read the file")
+                continue
+            }
+            let bytes = [UInt8](data)
+            // Paths relative to the cases root, so the digest does not depend on where the checkout is.
+            hasher.update(Array(relativePath(of: file, to: base).utf8) + [0])
+            hasher.update(bytes)
+            cases += loader.load(bytes: bytes, file: file, group: group(of: file, relativeTo: base))
+            if cases.count > maximumCases {
+                loader.reader.error(at: SourceLocation(file: file, line: 1, column: 1),
+                                    "the case files expand into more than \(maximumCases) cases")
+                break
+            }
+        }
+        loader.checkUniqueIDs(cases)
+        if !loader.reader.diagnostics.isEmpty { throw DiagnosticList(loader.reader.diagnostics) }
+        let digest = hasher.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return CaseSuite(cases: cases, files: files, digest: digest)
+    }
+
+    static func caseFiles(under root: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            if relative.hasSuffix("." + fileExtension) {
+                files.append(root.hasSuffix("/") ? root + relative : root + "/" + relative)
+            }
+        }
+        return files.sorted()
+    }
+
+    static func relativePath(of file: String, to base: String) -> String {
+        let standardFile = (file as NSString).standardizingPath
+        let standardBase = (base as NSString).standardizingPath
+        return standardFile.hasPrefix(standardBase + "/") ? String(standardFile.dropFirst(standardBase.count + 1))
+            : (standardFile as NSString).lastPathComponent
+    }
+
+    static func group(of file: String, relativeTo base: String) -> String {
+        let directory = (file as NSString).deletingLastPathComponent
+        let standardBase = (base as NSString).standardizingPath
+        let standardDirectory = (directory as NSString).standardizingPath
+        if standardDirectory == standardBase { return "(root)" }
+        if standardDirectory.hasPrefix(standardBase + "/") {
+            return String(standardDirectory.dropFirst(standardBase.count + 1))
+        }
+        return standardDirectory
+    }
+}

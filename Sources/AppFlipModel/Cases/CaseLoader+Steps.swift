@@ -12,7 +12,7 @@ extension CaseLoader {
         var captured: Set<String> = []
         for item in list.items {
             guard let mapping = reader.mapping(item, "a step"),
-                  reader.checkKeys(mapping, allowed: ["link", "request", "capture", "checks", "requirement", "expect", "repeat"], in: "a step")
+                  reader.checkKeys(mapping, allowed: ["link", "request", "capture", "checks", "requirement", "expect", "repeat", "when_captured"], in: "a step")
             else { continue }
             let action: Step.Action?
             switch (mapping["link"], mapping["request"]) {
@@ -32,7 +32,15 @@ extension CaseLoader {
                 }
             }
             guard let checks = checkGroups(mapping, profile: profile), let action else { continue }
-            let step = Step(action: action, captures: captures, checks: checks, location: mapping.location, repeatCount: repeatCount)
+            var whenCaptured: [String] = []
+            if let node = mapping["when_captured"], let names = reader.scalarList(node, "'when_captured'") {
+                for name in names where !captured.contains(name.text) {
+                    reader.error(at: name.location, "'when_captured' names '\(name.text)', which no earlier step captures")
+                }
+                whenCaptured = names.map(\.text)
+            }
+            let step = Step(action: action, captures: captures, checks: checks, location: mapping.location, repeatCount: repeatCount,
+                            whenCaptured: whenCaptured)
             validate(step, capturedBefore: captured)
             captured.formUnion(captures.map(\.name))
             steps.append(step)

@@ -16,13 +16,18 @@ public struct Step: Sendable, Hashable {
     public var location: SourceLocation
     /// How many times the step is sent (for samples: distinct codes, entropy). Checks must hold every time.
     public var repeatCount: Int
+    /// Names an earlier step may leave uncaptured because the sources allow an answer without them (a server that
+    /// refuses an optional feature): when one is missing, this step does not apply and is not sent.
+    public var whenCaptured: [String]
 
-    public init(action: Action, captures: [Capture] = [], checks: [CheckGroup], location: SourceLocation, repeatCount: Int = 1) {
+    public init(action: Action, captures: [Capture] = [], checks: [CheckGroup], location: SourceLocation, repeatCount: Int = 1,
+                whenCaptured: [String] = []) {
         self.action = action
         self.captures = captures
         self.checks = checks
         self.location = location
         self.repeatCount = repeatCount
+        self.whenCaptured = whenCaptured
     }
 }
 

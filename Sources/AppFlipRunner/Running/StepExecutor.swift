@@ -43,6 +43,16 @@ final class StepExecutor {
         var state = CaseState(outcome: Outcome(), secrets: targets.secrets)
         for (index, step) in conformanceCase.steps.enumerated() {
             let label = conformanceCase.steps.count > 1 ? "step \(index + 1): " : ""
+            if let missing = step.whenCaptured.first(where: { state.captured[$0] == nil }) {
+                // An earlier answer the sources allow left nothing for this step to use: it does not apply.
+                let judge = Judge(context: Template.Context(configuration: configuration, generated: generated, captured: state.captured))
+                let reason = label + "not sent: an earlier step captured no '\(missing)', which its checks allow"
+                state.outcome.checks += step.checks.map { group in
+                    CheckResult.notApplicable(group.requirement, expected: group.expectation.checks.map(judge.expected).joined(separator: ", "),
+                                              reason: reason)
+                }
+                continue
+            }
             let sampleFlags = Self.sampleFlags(step.checks)
             var merged: [CheckResult] = []
             for repetition in 0..<step.repeatCount {
@@ -69,7 +79,7 @@ final class StepExecutor {
                     let (latest, isSample) = pair
                     return isSample || earlier.held ? latest : earlier
                 }
-                if let missing {
+                if let missing, !Self.laterStepsTolerate(missing.name, after: index, in: conformanceCase) {
                     state.outcome.checks += merged
                     if merged.contains(where: { $0.verdict == .fail }) { return state.outcome }  // the failed check explains it
                     state.outcome.failure = label + "could not capture '\(missing.name)' (\(describe(missing.source))) from the answer, so later steps cannot run"
@@ -79,6 +89,12 @@ final class StepExecutor {
             state.outcome.checks += merged
         }
         return state.outcome
+    }
+
+    /// True when every step after `index` is guarded by `when_captured` on `name`, so its absence ends nothing.
+    static func laterStepsTolerate(_ name: String, after index: Int, in conformanceCase: ConformanceCase) -> Bool {
+        let later = conformanceCase.steps.dropFirst(index + 1)
+        return !later.isEmpty && later.allSatisfy { $0.whenCaptured.contains(name) }
     }
 
     /// What a case accumulates from step to step.

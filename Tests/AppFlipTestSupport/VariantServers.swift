@@ -1,0 +1,102 @@
+import AppFlipHTTP
+import Foundation
+
+/// The reference server with one correct but different design choice each, made by wrapping its handler. Every
+/// HTTP case must pass against every variant: the suite accepts every answer the sources allow.
+public enum VariantServers {
+    public struct Variant: Sendable, CustomStringConvertible {
+        public var name: String
+        /// What the sources allow, in one sentence.
+        public var allowance: String
+        public var wrap: @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler
+        public var description: String { name }
+    }
+
+    public static let all: [Variant] = [
+        Variant(name: "s256-only", allowance: "RFC 7636 §4.2: plain is optional; §4.4.1: an unsupported method gets invalid_request") { reference in
+            { request in
+                guard request.path == "/oauth/authorize", let query = request.query, query.contains("code_challenge_method=plain"),
+                      reference(request).status == 302 else { return reference(request) }
+                return redirect(request, query: "error=invalid_request&error_description=Only%20S256%20is%20supported")
+            }
+        },
+        Variant(name: "token-get-405", allowance: "RFC 6749 §3.2 requires POST and names no answer for GET: a 405 page refuses it") { reference in
+            { request in
+                guard request.path == "/oauth/token", request.method == "GET" else { return reference(request) }
+                return HTTPResponse(status: 405, headers: HTTPHeaders([("Content-Type", "text/html"), ("Allow", "POST")]),
+                                    body: Array("<html><body><h1>405 Method Not Allowed</h1></body></html>".utf8))
+            }
+        },
+        Variant(name: "unauthorized-client-for-token", allowance: "RFC 6749 §4.1.2.1: unauthorized_client fits a response_type the client may not use") { reference in
+            { request in
+                var response = reference(request)
+                guard request.path == "/oauth/authorize", let location = response.headers["Location"],
+                      location.contains("error=unsupported_response_type") else { return response }
+                response.headers.fields.removeAll { $0.name == "Location" }
+                response.headers.append("Location", location.replacingOccurrences(of: "error=unsupported_response_type", with: "error=unauthorized_client"))
+                return response
+            }
+        },
+        Variant(name: "downgrade-invalid-request", allowance: "RFC 9700 §2.1.1 requires refusing a verifier without a challenge, with no error code named") { reference in
+            let challenged = CodeSet()
+            return { request in
+                let response = reference(request)
+                if request.path == "/oauth/authorize", request.query?.contains("code_challenge=") == true,
+                   let code = response.headers["Location"].flatMap(parameter("code")) {
+                    challenged.insert(code)
+                }
+                guard request.path == "/oauth/token" else { return response }
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard body.contains("code_verifier="), let code = parameter("code")(body), !challenged.contains(code),
+                      body.contains("grant_type=authorization_code") else { return response }
+                return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                                    body: Array(#"{"error":"invalid_request","error_description":"no challenge was bound"}"#.utf8))
+            }
+        },
+        Variant(name: "error-page-by-redirect", allowance: "RFC 6749 §4.1.2.1 forbids redirecting to the invalid redirect URI, not to the server's own error page") { reference in
+            { request in
+                if request.path == "/oauth/error" {
+                    return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "text/html"), ("X-Frame-Options", "DENY")]),
+                                        body: Array("<html><body>The request was invalid.</body></html>".utf8))
+                }
+                let response = reference(request)
+                guard request.path == "/oauth/authorize", response.status == 400 else { return response }
+                return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "http://\(request.headers["Host"] ?? "")/oauth/error?reason=1")]))
+            }
+        },
+        Variant(name: "sign-in-by-redirect", allowance: "RFC 9700 §4.11.2 asks for sign-in before a redirect to the client; a redirect to the server's own sign-in page is that") { reference in
+            { request in
+                let response = reference(request)
+                guard request.path == "/oauth/authorize", request.headers["Cookie"] == nil, response.status == 200 else { return response }
+                return HTTPResponse(status: 302, headers: HTTPHeaders([
+                    ("Location", "http://\(request.headers["Host"] ?? "")/login?return_to=%2Foauth%2Fauthorize"), ("X-Frame-Options", "DENY"),
+                ]))
+            }
+        },
+    ]
+
+    /// The same request's redirect URI and state, with `query` in place of what the reference would answer.
+    private static func redirect(_ request: HTTPRequest, query: String) -> HTTPResponse {
+        let pairs = (request.query ?? "").split(separator: "&")
+        let redirectURI = pairs.first { $0.hasPrefix("redirect_uri=") }.flatMap { String($0.dropFirst(13)).removingPercentEncoding } ?? ""
+        let state = pairs.first { $0.hasPrefix("state=") }.map { "&" + $0 } ?? ""
+        return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", redirectURI + "?" + query + state)]))
+    }
+
+    /// Reads one parameter's raw value from a query or form body (or a URL).
+    private static func parameter(_ name: String) -> @Sendable (String) -> String? {
+        { text in
+            let query = text.split(separator: "?", maxSplits: 1).last.map(String.init) ?? text
+            return query.split(separator: "&").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+        }
+    }
+}
+
+/// A thread-safe set of codes.
+final class CodeSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var codes: Set<String> = []
+
+    func insert(_ code: String) { _ = lock.withLock { codes.insert(code) } }
+    func contains(_ code: String) -> Bool { lock.withLock { codes.contains(code) } }
+}

@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "AppFlipDigest"),
         .target(name: "AppFlipHTTP", dependencies: ["AppFlipSystem"]),
         .target(name: "AppFlipModel", dependencies: ["AppFlipSyntax", "AppFlipDigest"]),
-        .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP"]),
+        .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP", "AppFlipDigest"]),
         .target(name: "AppFlipReporting", dependencies: ["AppFlipModel"]),
         .target(name: "AppFlipReference"),
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),

@@ -18,13 +18,15 @@ let defects: [String: String] = [
     "deny-as-cancelled": "answers a refusal with error=cancelled",
     "first-of-repeated": "takes the first copy of a repeated parameter",
     "empty-code": "returns an empty code",
+    "fixed-code": "returns the same code on every consent, so no code can be single-use",
+    "short-code": "returns a different code for every link, but with only 64 bits of entropy (RFC 6749 §10.10 asks 128)",
     "no-universal-links": "opens results without universal-links-only",
     "crash-long-state": "crashes (SIGABRT) on a state longer than 4096 characters",
     "hang": "never answers",
     "garbage": "answers with a line that is not JSON",
     "raw-state-chatty": "raw-state, and prints a stray log line after every answer (a protocol fault on top of real violations)",
-    // Fixtures, not defects for the link profile: this handler must pass every case.
-    "fixed-code": "the reference, but every code is the same fixed value, so reports can be compared byte for byte",
+    // Fixtures, not defects for the link profile: these handlers must pass every case.
+    "link-derived-code": "the reference, but each code is derived from the link, so reports can be compared byte for byte",
     "legitimate-variant": "state first, '+' for spaces, lower-case hex, no error_description, invalid_request for a missing scope",
 ]
 
@@ -118,6 +120,25 @@ while let line = readLine(strippingNewline: true) {
                 try? FileHandle.standardOutput.write(contentsOf: decline + Data("\n".utf8))
             }
             continue
+        }
+    case "short-code":
+        if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let link = object["link"] as? String {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in link.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            let minted = String(hash, radix: 16)
+            handler.mintCode = { _, _ in minted }
+        }
+    case "link-derived-code":
+        // A different code for every link, the same one for the same link: FNV-1a over the link's bytes.
+        if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let link = object["link"] as? String {
+            var code = "code-"
+            for round in 0..<4 {
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325 &+ UInt64(round)
+                for byte in link.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+                code += String(repeating: "0", count: 16 - String(hash, radix: 16).count) + String(hash, radix: 16)
+            }
+            let minted = code
+            handler.mintCode = { _, _ in minted }
         }
     default:
         break

@@ -60,10 +60,16 @@ enum RunCommand {
         interruption.start(console: console)
         defer { interruption.stop() }
         console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(targets.description) with \(options.jobs) jobs")
+        let printed = PrintedCases()
         let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: { result in
             guard result.verdict != .pass else { return }
+            printed.insert(result.conformanceCase.id)
             console.err(progressLine(result))
         })
+        // Checks judged across the whole run (a code seen twice, the codes' entropy) change verdicts at the end.
+        for result in results where result.verdict != .pass && !printed.contains(result.conformanceCase.id) {
+            console.err(progressLine(result))
+        }
         let provenance = Provenance(
             suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count,
             seed: options.assembly.configuration.seed, target: targets.description, mode: options.mode.rawValue, jobs: options.jobs,
@@ -191,4 +197,13 @@ enum RunCommand {
             return safe ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
         }.joined(separator: " ")
     }
+}
+
+/// The IDs of the cases whose progress line was printed while the run went on.
+private final class PrintedCases: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids: Set<String> = []
+
+    func insert(_ id: String) { _ = lock.withLock { ids.insert(id) } }
+    func contains(_ id: String) -> Bool { lock.withLock { ids.contains(id) } }
 }

@@ -2,7 +2,7 @@
 extension AnyCheck {
     package static func action(_ action: HandlerAnswer.Action) -> AnyCheck { AnyCheck(ActionCheck(action: action)) }
     package static func urlBase(_ base: Template) -> AnyCheck { AnyCheck(URLBaseCheck(base: base)) }
-    package static func code(_ presence: Presence) -> AnyCheck { AnyCheck(CodeCheck(presence: presence)) }
+    package static func code(_ presence: CodeCheck.Expectation) -> AnyCheck { AnyCheck(CodeCheck(presence: presence)) }
     package static func state(_ expectation: StateCheck.Expectation) -> AnyCheck { AnyCheck(StateCheck(expectation: expectation)) }
     package static func error(_ allowed: Set<String>?) -> AnyCheck { AnyCheck(ErrorCheck(allowed: allowed)) }
     package static func errorIfPresent(_ allowed: Set<String>) -> AnyCheck { AnyCheck(ErrorIfPresentCheck(allowed: allowed)) }

@@ -1,22 +1,35 @@
 import AppFlipSyntax
 
-/// `code: present | absent`: one well-formed authorization code, or none.
+/// `code: present | fresh | absent`: one well-formed authorization code, or none. `fresh` is `present`, and the
+/// runner also checks, across the whole run, that no other `fresh` answer carried the same code and that the codes
+/// together carry at least 128 bits of entropy (RFC 6749 §10.10): a code that repeats cannot be single-use.
 package struct CodeCheck: Check {
     package static let key = "code"
     package static let documentation = CheckDocumentation(
-        .answer, values: "`present`, `absent`",
-        holdsWhen: "exactly one non-empty `code` of visible ASCII (RFC 6749 App. A.11) / no `code` (also when nothing was opened)")
+        .answer, values: "`present`, `fresh`, `absent`",
+        holdsWhen: "exactly one non-empty `code` of visible ASCII (RFC 6749 App. A.11) / the same, and after the run: no other `fresh` "
+            + "answer carried the same code, and the run's fresh codes carry at least 128 bits of entropy / no `code` (also when nothing was opened)")
 
-    package var presence: Presence
-
-    package static func read(_ node: Node, reader: inout NodeReader) -> [CodeCheck]? {
-        reader.enumValue(node, "code expectation", as: Presence.self).map { [CodeCheck(presence: $0)] }
+    package enum Expectation: String, Sendable, Hashable, CaseIterable {
+        case present
+        case fresh
+        case absent
     }
 
-    package var scope: CheckScope { presence == .present ? .openedURL : .answer }
+    package var presence: Expectation
+
+    package static func read(_ node: Node, reader: inout NodeReader) -> [CodeCheck]? {
+        reader.enumValue(node, "code expectation", as: Expectation.self).map { [CodeCheck(presence: $0)] }
+    }
+
+    package var scope: CheckScope { presence == .absent ? .answer : .openedURL }
 
     package func expected(in context: Template.Context) -> String {
-        presence == .present ? "exactly one non-empty code of visible ASCII characters" : "no code"
+        switch presence {
+        case .present: "exactly one non-empty code of visible ASCII characters"
+        case .fresh: "exactly one non-empty code of visible ASCII characters, not seen before in this run"
+        case .absent: "no code"
+        }
     }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
@@ -25,7 +38,7 @@ package struct CodeCheck: Check {
         switch presence {
         case .absent:
             return CheckOutcome(codes.isEmpty, codes.isEmpty ? "no code" : "\(codes.count) code parameter(s)")
-        case .present:
+        case .present, .fresh:
             guard codes.count == 1 else { return .violated(observed: codes.isEmpty ? "no code parameter" : "\(codes.count) code parameters") }
             guard let value = codes[0].value else { return .violated(observed: "the code has an invalid percent-escape") }
             guard !value.isEmpty else { return .violated(observed: "the code is empty") }

@@ -33,6 +33,7 @@ public struct Runner: Sendable {
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
         let results = Locked<[CaseResult?]>(Array(repeating: nil, count: cases.count))
+        let issuedCodes = Locked<[Int: [IssuedCode]]>([:])
         let next = Locked(0)
         let reporting = Locked(())
         let group = DispatchGroup()
@@ -52,6 +53,8 @@ public struct Runner: Sendable {
                     }
                     guard index < cases.count else { return }
                     let result = worker.run(cases[index])
+                    let codes = worker.takeIssuedCodes()
+                    if !codes.isEmpty { issuedCodes.withLock { $0[index] = codes } }
                     // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
                     if shouldStop() { return }
                     results.withLock { all in
@@ -69,7 +72,9 @@ public struct Runner: Sendable {
             thread.start()
         }
         group.wait()
-        return results.withLock { $0.compactMap { $0 } }
+        var all = results.withLock { $0 }
+        IssuedCode.judgeFreshness(&all, codes: issuedCodes.withLock { $0 })
+        return all.compactMap { $0 }
     }
 
     /// One worker's connections (a link-handler process or connection, HTTP clients); not shared between threads.
@@ -80,6 +85,14 @@ public struct Runner: Sendable {
         private var previousCaseFault: String?
         /// The index of the case this worker ran last, for faults found while running the next.
         var previousIndex: Int?
+
+        private var issuedCodes: [IssuedCode] = []
+
+        /// The codes the last case accepted (taken once).
+        func takeIssuedCodes() -> [IssuedCode] {
+            defer { issuedCodes = [] }
+            return issuedCodes
+        }
 
         /// A fault of the case this worker ran before the last one, found while running the last (taken once).
         func takePreviousCaseFault() -> String? {
@@ -107,6 +120,7 @@ public struct Runner: Sendable {
             let outcome = executor.run(conformanceCase)
             let duration = Date().timeIntervalSince(started)
             previousCaseFault = outcome.previousRequestFault
+            issuedCodes = outcome.issuedCodes
             if let reason = outcome.skipReason {
                 // What earlier steps found stands: a violation already shown is a failure, whatever came after.
                 let failed = outcome.checks.contains { $0.isFinding && $0.verdict == .fail }

@@ -36,6 +36,8 @@ final class StepExecutor {
         /// A fault of the request this worker sent before (a persistent handler's extra output).
         var previousRequestFault: String?
         var evidence = Evidence()
+        /// Every authorization code a `code: present` check accepted, as a digest, with that check's requirement.
+        var issuedCodes: [IssuedCode] = []
     }
 
     func run(_ conformanceCase: ConformanceCase) -> Outcome {
@@ -74,6 +76,7 @@ final class StepExecutor {
                 let judge = Judge(context: Template.Context(configuration: configuration, generated: generated, sent: sent,
                                                             captured: state.captured, samples: state.samples))
                 let results = judge.judge(step.checks, observation: observation)
+                state.outcome.issuedCodes += IssuedCode.accepted(by: step.checks, results: results, in: observation)
                 merged = merged.isEmpty ? results : zip(merged, zip(results, sampleFlags)).map { earlier, pair in
                     // Ordinary checks must hold every time: keep the first failure. Sample checks count at the end.
                     let (latest, isSample) = pair

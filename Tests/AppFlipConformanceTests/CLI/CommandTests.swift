@@ -95,10 +95,10 @@ struct CommandTests {
         defer { try? FileManager.default.removeItem(atPath: reports) }
         var outputs: [[String]] = []
         for _ in 0..<2 {
-            // The answers must be the same too: the reference mints random codes, this fixture a fixed one.
+            // The answers must be the same too: the reference mints random codes, this fixture one derived from the link.
             let result = run(["run", "--reproducible", "--seed", "99", "--jobs", "2", "--reports", reports, "--mode", "persistent",
                               "--link", "https://app.example/flip", "--client-id", "google-client"] + paths
-                             + ["--", BuiltProducts.path("broken-handler"), "--defect", "fixed-code"])
+                             + ["--", BuiltProducts.path("broken-handler"), "--defect", "link-derived-code"])
             #expect(result.status == 0, "\(result.err)")
             outputs.append(try ["junit.xml", "report.md"].map { try String(contentsOfFile: reports + "/" + $0, encoding: .utf8) })
         }

@@ -1,4 +1,4 @@
-import AppFlipModel
+@testable import AppFlipModel
 import Foundation
 import Testing
 
@@ -156,5 +156,32 @@ struct SampleTests {
     func duplicates() {
         #expect(judge(["a", "b", "a"], .distinct("code"))?.held == false)
         #expect(judge(["only"], .distinct("code"))?.held == false)
+    }
+}
+
+@Suite("Entropy estimate")
+struct EntropyEstimateTests {
+    private func random(_ count: Int, length: Int, alphabet: String) -> [String] {
+        let letters = Array(alphabet)
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in String((0..<length).map { _ in letters[Int(generator.next() % UInt64(letters.count))] }) }
+    }
+
+    @Test("Two random 22-character base64url codes (132 bits) are not understated below 128 bits")
+    func smallSampleOfGoodCodes() {
+        let codes = random(2, length: 22, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        #expect(EntropyCheck.estimate(codes) >= 128)
+    }
+
+    @Test("64 random hex digits score about 256 bits; 16 score about 64")
+    func hex() {
+        #expect(EntropyCheck.estimate(random(5, length: 64, alphabet: "0123456789abcdef")) >= 240)
+        #expect(EntropyCheck.estimate(random(20, length: 16, alphabet: "0123456789abcdef")) <= 64)
+    }
+
+    @Test("A counter and a timestamp score low whatever the sample size")
+    func guessable() {
+        #expect(EntropyCheck.estimate((1...30).map { "code-" + String(format: "%06d", $0) }) < 20)
+        #expect(EntropyCheck.estimate((0..<20).map { "t-1790000\($0 + 100)" }) < 20)
     }
 }

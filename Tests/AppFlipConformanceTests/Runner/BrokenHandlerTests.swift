@@ -34,6 +34,9 @@ struct BrokenHandlerTests {
         Defect(name: "deny-as-cancelled", status: .nonConformant, requirement: "AF-LINK-014"),
         Defect(name: "first-of-repeated", status: .nonConformant, requirement: "AF-LINK-007"),
         Defect(name: "empty-code", status: .nonConformant, requirement: "AF-LINK-012"),
+        // The same code on every consent: each answer looks fine alone; across the run no code is single-use.
+        Defect(name: "fixed-code", status: .nonConformant, requirement: "AF-LINK-012"),
+        Defect(name: "short-code", status: .nonConformant, requirement: "AF-LINK-012"),
         Defect(name: "no-universal-links", status: .conformant, requirement: "AF-LINK-019"),
         Defect(name: "crash-long-state", status: .inconclusive, requirement: "AF-LINK-023"),
         Defect(name: "garbage", status: .inconclusive, requirement: "AF-LINK-002"),

@@ -22,6 +22,9 @@ public struct LinkHandler: Sendable {
     public var acceptsClientID: @Sendable (_ received: String, _ expected: String) -> Bool
     /// Decides what to do when a parameter is repeated: true rejects the request.
     public var rejectsRepeatedParameters: Bool
+    /// Whether a raw '+' in the incoming link is a space (form encoding, the default) or a plus (how
+    /// `URLComponents.queryItems` reads it); both readings are correct, the App Flip pages do not choose.
+    public var readsPlusAsSpace = true
     /// Encodes one value for the result query.
     public var encodeValue: @Sendable ([UInt8]) -> String
     /// The error code for a scenario that does not end in consent.
@@ -73,7 +76,7 @@ public struct LinkHandler: Sendable {
     /// Handles one incoming link for one scenario.
     public func handle(link: String, scenario: Scenario) -> Outcome {
         let query = QueryCodec.query(of: link)
-        let pairs = QueryCodec.pairs(query)
+        let pairs = QueryCodec.pairs(query, plusIsSpace: readsPlusAsSpace)
         func values(_ name: String) -> [[UInt8]?] { pairs.filter { $0.name == Array(name.utf8) }.map(\.value) }
 
         // 1. The redirect URI comes first: if it cannot be trusted, nothing is opened at all (RFC 6749 §4.1.2.1).

@@ -12,20 +12,22 @@ public enum QueryCodec {
         return withoutFragment[withoutFragment.index(after: mark)...]
     }
 
-    public static func pairs(_ query: Substring) -> [Pair] {
+    /// Splits and decodes a query; `plusIsSpace: false` reads it as `URLComponents.queryItems` does.
+    public static func pairs(_ query: Substring, plusIsSpace: Bool = true) -> [Pair] {
         query.split(separator: "&").map { piece in
             let halves = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return Pair(name: decode(halves[0]), value: halves.count > 1 ? decode(halves[1]) : [])
+            return Pair(name: decode(halves[0], plusIsSpace: plusIsSpace),
+                        value: halves.count > 1 ? decode(halves[1], plusIsSpace: plusIsSpace) : [])
         }
     }
 
-    /// Form decoding: `+` is a space and `%HH` a byte; nil on a malformed escape.
-    public static func decode(_ text: Substring) -> [UInt8]? {
+    /// Form decoding: `+` is a space (unless `plusIsSpace` is false) and `%HH` a byte; nil on a malformed escape.
+    public static func decode(_ text: Substring, plusIsSpace: Bool = true) -> [UInt8]? {
         var bytes: [UInt8] = []
         var utf8 = text.utf8.makeIterator()
         while let byte = utf8.next() {
             if byte == 0x2B {
-                bytes.append(0x20)
+                bytes.append(plusIsSpace ? 0x20 : byte)
             } else if byte == 0x25 {
                 guard let high = utf8.next(), let low = utf8.next(),
                       let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }

@@ -27,6 +27,7 @@ let defects: [String: String] = [
     "raw-state-chatty": "raw-state, and prints a stray log line after every answer (a protocol fault on top of real violations)",
     // Fixtures, not defects for the link profile: these handlers must pass every case.
     "link-derived-code": "the reference, but each code is derived from the link, so reports can be compared byte for byte",
+    "components-style": "reads the link as URLComponents.queryItems does ('+' stays a plus), as Google's samples do",
     "legitimate-variant": "state first, '+' for spaces, lower-case hex, no error_description, invalid_request for a missing scope",
 ]
 
@@ -76,6 +77,8 @@ case "fixed-code":
     handler.mintCode = { _, _ in "fixed-test-code-0001" }
 case "no-universal-links":
     handler.universalLinksOnly = false
+case "components-style":
+    handler.readsPlusAsSpace = false
 case "legitimate-variant":
     handler.stateFirst = true
     handler.includesErrorDescription = false

@@ -69,9 +69,9 @@ struct BrokenHandlerTests {
         }
     }
 
-    @Test("A handler that makes different legitimate choices passes every case")
-    func legitimateVariant() throws {
-        let target = SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "legitimate-variant"],
+    @Test("A handler that makes different legitimate choices passes every case", arguments: ["legitimate-variant", "components-style"])
+    func legitimateVariant(_ variant: String) throws {
+        let target = SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", variant],
                                       mode: .persistent)
         let run = try SuiteRun.run(target)
         #expect(run.exitStatus == .conformant)

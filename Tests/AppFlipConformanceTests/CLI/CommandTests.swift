@@ -81,7 +81,7 @@ struct CommandTests {
 
     @Test("list honours --filter by ID prefix, glob and requirement")
     func list() {
-        let byPrefix = run(["list", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--filter", "app-link/baseline"])
+        let byPrefix = run(["list", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--filter", "app-link/baseline/valid"])
         #expect(byPrefix.out.split(separator: "\n").count == 1)
         let byGlob = run(["list", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--filter", "app-link/redirect-uri/allowed/*"])
         #expect(byGlob.out.split(separator: "\n").count == 12)

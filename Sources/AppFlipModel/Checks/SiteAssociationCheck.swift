@@ -19,6 +19,9 @@ package struct SiteAssociationCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
-        return SiteAssociation.covers(response.body, appID: context.configuration.appID, link: context.configuration.link)
+        let configuration = context.configuration
+        let items = [("client_id", configuration.clientID), ("scope", configuration.scope), ("state", context.generated.state),
+                     ("redirect_uri", configuration.redirectURI)].map { (name: $0.0, value: $0.1) }
+        return SiteAssociation.covers(response.body, appID: configuration.appID, link: configuration.link, query: items)
     }
 }

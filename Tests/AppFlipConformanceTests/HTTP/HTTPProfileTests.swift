@@ -60,6 +60,23 @@ struct HTTPProfileTests {
         #expect(notPassing.isEmpty, "\(variant.allowance): \(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }
 
+    @Test("A site association served as text/plain warns under AF-LINK-025 (SHOULD) and fails nothing")
+    func siteAssociationContentType() throws {
+        let run = try run(wrap: { reference in
+            { request in
+                var response = reference(request)
+                if request.path == "/.well-known/apple-app-site-association" {
+                    response.headers.fields.removeAll { $0.name == "Content-Type" }
+                    response.headers.append("Content-Type", "text/plain")
+                }
+                return response
+            }
+        })
+        #expect(run.exitStatus == .conformant)
+        let warned = run.results.flatMap(\.findings).filter { $0.verdict == .warn }.map(\.requirement.id)
+        #expect(warned == ["AF-LINK-025"])
+    }
+
     @Test("The client secret and tokens never appear in evidence")
     func secretsRedacted() throws {
         let run = try run()

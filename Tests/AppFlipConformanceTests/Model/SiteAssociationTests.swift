@@ -30,6 +30,19 @@ struct SiteAssociationTests {
         #expect(!covers(#"{"applinks":{"details":[{"appID":"TEAM.com.example.app","paths":["NOT /flip","*"]}]}}"#))
     }
 
+    @Test("A '?' rule is matched on the query items' values, not only on their names")
+    func queryValues() {
+        let rule = { (pattern: String) in
+            #"{"applinks":{"details":[{"appIDs":["TEAM.com.example.app"],"components":[{"/":"/flip","?":"# + pattern + "}]}]}}"
+        }
+        #expect(covers(rule(#"{"client_id":"c"}"#)))
+        #expect(covers(rule(#"{"client_id":"?","redirect_uri":"https://oauth-redirect*"}"#)))
+        #expect(!covers(rule(#"{"client_id":"someone-else"}"#)), "the name is there, but the value does not match")
+        #expect(!covers(rule(#"{"redirect_uri":"https://example.com/*"}"#)))
+        #expect(!covers(rule(#"{"nonce":"?*"}"#)), "an item the link does not carry matches only '*'")
+        #expect(covers(rule(#"{"nonce":"*"}"#)))
+    }
+
     @Test("Another app, no applinks, or not JSON do not cover the link")
     func notCovered() {
         #expect(!covers(#"{"applinks":{"details":[{"appID":"OTHER.com.example.app","paths":["*"]}]}}"#))

@@ -11,6 +11,9 @@ struct IssuedCode: Sendable, Hashable {
 
     /// The bits of entropy the run's fresh codes must carry (RFC 6749 §10.10: guessing at most 2^-128).
     static let requiredBits = 128
+    /// Fewer distinct codes than this are no sample: two random codes share a character at some position often
+    /// enough to understate a code just above the bound, so the estimate is made only from this many on.
+    static let minimumSample = 5
 
     /// The codes that `code: fresh` checks of an `all` group accepted in this observation.
     static func accepted(by checks: [CheckGroup], results: [CheckResult], in observation: Observation) -> [IssuedCode] {
@@ -70,7 +73,7 @@ struct IssuedCode: Sendable, Hashable {
                 byRequirement[code.requirement] = (entry.first, entry.values + [code.value])
             }
         }
-        for (requirement, entry) in byRequirement where Set(entry.values).count >= 2 {
+        for (requirement, entry) in byRequirement where Set(entry.values).count >= minimumSample {
             guard var result = results[entry.first] else { continue }
             let bits = EntropyCheck.estimate(Array(Set(entry.values)).sorted())
             let held = bits >= Double(requiredBits)

@@ -66,6 +66,10 @@ public struct MarkdownReport: Sendable {
                 text += "| `\(entry.profile)` | \(entry.total) | \(entry.judged) | \(state) |\n"
             }
         }
+        for problem in run.configurationProblems {
+            let spoiled = run.results.filter { $0.configurationProblem == problem }.count
+            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**⚙️ Configuration problem** (\(spoiled) cases could not be judged): \(MarkdownText.inline(problem, limit: 500))"
+        }
         if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran." }
         return text + (text.hasSuffix("\n") ? "\n" : "\n\n")
             + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target)).\n\n"

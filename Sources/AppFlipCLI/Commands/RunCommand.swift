@@ -62,12 +62,12 @@ enum RunCommand {
         console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(targets.description) with \(options.jobs) jobs")
         let printed = PrintedCases()
         let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: { result in
-            guard result.verdict != .pass else { return }
+            guard result.verdict != .pass, result.configurationProblem == nil else { return }
             printed.insert(result.conformanceCase.id)
             console.err(progressLine(result))
         })
         // Checks judged across the whole run (a code seen twice, the codes' entropy) change verdicts at the end.
-        for result in results where result.verdict != .pass && !printed.contains(result.conformanceCase.id) {
+        for result in results where result.verdict != .pass && result.configurationProblem == nil && !printed.contains(result.conformanceCase.id) {
             console.err(progressLine(result))
         }
         let provenance = Provenance(
@@ -77,6 +77,10 @@ enum RunCommand {
             duration: Date().timeIntervalSince(clock), command: commandLine(Self.withSeed(arguments, options.assembly.configuration.seed)))
         let run = RunResult(results: results, catalog: catalog, provenance: provenance,
                             incomplete: interruption.signal != nil || results.count < cases.count)
+        for problem in run.configurationProblems {
+            let spoiled = run.results.filter { $0.configurationProblem == problem }.count
+            console.err("CONFIGURATION PROBLEM: \(problem) (\(spoiled) cases)")
+        }
         let junitPath = options.reports + "/junit.xml"
         let markdownPath = options.reports + "/report.md"
         let writing = Date()
@@ -98,6 +102,7 @@ enum RunCommand {
         case .inconclusive: word = "inconclusive"
         case .usage: word = "invalid"
         case .nothingTested: word = "NOTHING TESTED: every case was skipped"
+        case .configurationRejected: word = "CONFIGURATION PROBLEM: cases could not be judged"
         case .interrupted: word = "INTERRUPTED: \(results.count) of \(cases.count) cases ran; reports are marked incomplete"
         }
         let untested = run.coverage(of: options.profiles.map(\.rawValue)).filter { !$0.isTested }

@@ -38,6 +38,16 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
                   location: location, group: group)
     }
 
+    /// True when a step authenticates at the token or revocation endpoint with the configured client ID and
+    /// secret (not a probe value and not the second client).
+    public var sendsConfiguredCredentials: Bool {
+        steps.contains { step in
+            guard case .http(let request) = step.action, request.endpoint == .token || request.endpoint == .revoke else { return false }
+            return [.configured, .post, .basic, .both].contains(request.authentication)
+                && request.authenticationSecret == nil && request.authenticationClientID == nil
+        }
+    }
+
     /// Every check of every step.
     public var checks: [CheckGroup] { steps.flatMap(\.checks) }
 

@@ -8,6 +8,8 @@ public struct CaseResult: Sendable, Hashable {
     public var evidence: Evidence
     /// Seconds spent on the case.
     public var duration: Double
+    /// Set when the case could not be judged because the run's configuration is wrong (said once for the run).
+    public var configurationProblem: String?
 
     public init(conformanceCase: ConformanceCase, verdict: Verdict, checks: [CheckResult], message: String? = nil,
                 evidence: Evidence, duration: Double) {

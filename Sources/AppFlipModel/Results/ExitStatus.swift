@@ -10,6 +10,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case inconclusive = 3
     /// Every case was skipped (no endpoint or handler configured for any selected profile): nothing was tested.
     case nothingTested = 4
+    /// No requirement failed, but the target rejected the configured credentials, so cases could not be judged.
+    case configurationRejected = 5
     /// The run was interrupted (SIGINT or SIGTERM); the reports hold the cases completed so far, marked incomplete.
     case interrupted = 130
 }

@@ -15,6 +15,12 @@ public struct RunResult: Sendable {
 
     public func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict }.count }
 
+    /// Problems with the run's configuration that spoiled cases, each once, in order of appearance.
+    public var configurationProblems: [String] {
+        var seen = Set<String>()
+        return results.compactMap(\.configurationProblem).filter { seen.insert($0).inserted }
+    }
+
     /// The run's overall verdict: fail beats error beats warn; a run with no cases is an error; a run in which
     /// every case was skipped tested nothing and is `skip`, never a pass.
     public var overall: Verdict {
@@ -31,7 +37,7 @@ public struct RunResult: Sendable {
         if incomplete { return .interrupted }
         switch overall {
         case .fail: return .nonConformant
-        case .error: return .inconclusive
+        case .error: return configurationProblems.isEmpty ? .inconclusive : .configurationRejected
         case .skip: return .nothingTested
         case .pass, .info, .warn: return .conformant
         }

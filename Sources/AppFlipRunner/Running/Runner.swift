@@ -32,8 +32,14 @@ public struct Runner: Sendable {
     public func run(_ cases: [ConformanceCase], targets: Targets,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
+        var checked = targets
+        if cases.contains(where: \.sendsConfiguredCredentials) {
+            checked.credentialsProblem = CredentialsPreflight.problem(targets, configuration, timeout: timeout)
+        }
+        let targets = checked
         let results = Locked<[CaseResult?]>(Array(repeating: nil, count: cases.count))
         let issuedCodes = Locked<[Int: [IssuedCode]]>([:])
+        let credentials = Locked<[Int: ConfiguredCredentials]>([:])
         let next = Locked(0)
         let reporting = Locked(())
         let group = DispatchGroup()
@@ -55,6 +61,7 @@ public struct Runner: Sendable {
                     let result = worker.run(cases[index])
                     let codes = worker.takeIssuedCodes()
                     if !codes.isEmpty { issuedCodes.withLock { $0[index] = codes } }
+                    if let verdict = worker.takeCredentialsVerdict() { credentials.withLock { $0[index] = verdict } }
                     // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
                     if shouldStop() { return }
                     results.withLock { all in
@@ -73,6 +80,7 @@ public struct Runner: Sendable {
         }
         group.wait()
         var all = results.withLock { $0 }
+        ConfiguredCredentials.judge(&all, verdicts: credentials.withLock { $0 })
         IssuedCode.judgeFreshness(&all, codes: issuedCodes.withLock { $0 })
         return all.compactMap { $0 }
     }
@@ -87,6 +95,13 @@ public struct Runner: Sendable {
         var previousIndex: Int?
 
         private var issuedCodes: [IssuedCode] = []
+        private var credentialsVerdict: ConfiguredCredentials?
+
+        /// What the last case's target made of the configured credentials (taken once).
+        func takeCredentialsVerdict() -> ConfiguredCredentials? {
+            defer { credentialsVerdict = nil }
+            return credentialsVerdict
+        }
 
         /// The codes the last case accepted (taken once).
         func takeIssuedCodes() -> [IssuedCode] {
@@ -116,11 +131,18 @@ public struct Runner: Sendable {
                 return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: Evidence(),
                                   duration: 0)
             }
+            if let problem = targets.credentialsProblem, conformanceCase.sendsConfiguredCredentials {
+                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
+                                        message: "not sent: configuration problem: " + problem, evidence: Evidence(), duration: 0)
+                result.configurationProblem = problem
+                return result
+            }
             let started = Date()
             let outcome = executor.run(conformanceCase)
             let duration = Date().timeIntervalSince(started)
             previousCaseFault = outcome.previousRequestFault
             issuedCodes = outcome.issuedCodes
+            credentialsVerdict = outcome.configuredCredentials
             if let reason = outcome.skipReason {
                 // What earlier steps found stands: a violation already shown is a failure, whatever came after.
                 let failed = outcome.checks.contains { $0.isFinding && $0.verdict == .fail }

@@ -36,7 +36,9 @@ final class StepExecutor {
         /// A fault of the request this worker sent before (a persistent handler's extra output).
         var previousRequestFault: String?
         var evidence = Evidence()
-        /// Every authorization code a `code: present` check accepted, as a digest, with that check's requirement.
+        /// What the target made of the configured client credentials, when a step sent them.
+        var configuredCredentials: ConfiguredCredentials?
+        /// Every authorization code a `code: fresh` check accepted, with that check's requirement.
         var issuedCodes: [IssuedCode] = []
     }
 
@@ -162,6 +164,9 @@ final class StepExecutor {
                                            body: response.body)
                 let observation = Observation.http(http)
                 state.secrets += secretsIn(http)
+                if prepared.usesConfiguredCredentials, let verdict = ConfiguredCredentials.verdict(on: http) {
+                    state.outcome.configuredCredentials = state.outcome.configuredCredentials == .accepted ? .accepted : verdict
+                }
                 if recordEvidence {
                     let body = prepared.request.body.isEmpty ? ""
                         : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self)))
@@ -189,6 +194,8 @@ final class StepExecutor {
         var origin: HTTPOrigin
         var request: HTTPRequest
         var sentParameters: [QueryParameter]
+        /// The request authenticates the client with the configured client ID and secret (not a probe value).
+        var usesConfiguredCredentials = false
     }
 
     struct Problem: Error {
@@ -249,8 +256,10 @@ final class StepExecutor {
             headers.append("Content-Type", "application/x-www-form-urlencoded")
             sent += QueryParameter.parse(query: Substring(form))
         }
+        let configured = [.post, .basic, .both].contains(authentication) && step.authenticationClientID == nil
+            && step.authenticationSecret == nil
         return .success(Prepared(origin: origin, request: HTTPRequest(method: step.method, target: target, headers: headers, body: body),
-                                 sentParameters: sent))
+                                 sentParameters: sent, usesConfiguredCredentials: configured))
     }
 
     private func send(_ prepared: Prepared) -> Result<HTTPResponse, Problem> {

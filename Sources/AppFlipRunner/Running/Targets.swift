@@ -16,6 +16,9 @@ public struct Targets: Sendable {
     public var limits: HTTPLimits
     /// Another client registered at the partner, when configured.
     public var secondClient: (id: String, secret: String)?
+    /// Set when the token endpoint rejected the configured client credentials before the run: the cases that send
+    /// them are then errors that say so, and are not sent.
+    public var credentialsProblem: String?
 
     public init(linkHandler: (any LinkHandlerTarget)? = nil, endpoints: [Endpoint: String] = [:], clientSecret: String? = nil,
                 tokenAuthentication: TargetConfiguration.ClientAuthentication = .post,

@@ -12,6 +12,28 @@ public enum BrokenServers {
     }
 
     public static let all: [Defect] = [
+        Defect(name: "rotation-without-grace", requirement: "TOK-REF-005", wrap: RotatingRefresh.wrap(grace: false)),
+        Defect(name: "refresh-any-client", requirement: "TOK-REF-003") { reference in
+            { request in
+                // Lets any authenticated client refresh any token: the second client's refresh is answered as Google's.
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/oauth/token", body.contains("grant_type=refresh_token"), body.contains("client_id=other-client") else {
+                    return reference(request)
+                }
+                return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                                    body: Array(#"{"access_token":"at-stolen","token_type":"Bearer","expires_in":3600}"#.utf8))
+            }
+        },
+        Defect(name: "refresh-widens-scope", requirement: "TOK-REF-004") { reference in
+            { request in
+                // Ignores the scope parameter on refresh, so a wider scope is granted silently.
+                guard request.path == "/oauth/token" else { return reference(request) }
+                var forwarded = request
+                let body = String(decoding: request.body, as: UTF8.self)
+                forwarded.body = Array(body.split(separator: "&").filter { !$0.hasPrefix("scope=") }.joined(separator: "&").utf8)
+                return reference(forwarded)
+            }
+        },
         Defect(name: "any-redirect-uri", requirement: "AF-AUTHZ-005") { reference in
             { request in
                 // Authorizes against the registered URI whatever was sent, then redirects to what was sent.

@@ -13,6 +13,8 @@ public enum VariantServers {
     }
 
     public static let all: [Variant] = [
+        Variant(name: "rotating-refresh-with-grace", allowance: "RFC 6749 §6 lets refresh tokens rotate; Google asks that the old one work until the new one is used",
+                wrap: RotatingRefresh.wrap(grace: true)),
         Variant(name: "s256-only", allowance: "RFC 7636 §4.2: plain is optional; §4.4.1: an unsupported method gets invalid_request") { reference in
             { request in
                 guard request.path == "/oauth/authorize", let query = request.query, query.contains("code_challenge_method=plain"),

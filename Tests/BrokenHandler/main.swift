@@ -19,6 +19,9 @@ let defects: [String: String] = [
     "first-of-repeated": "takes the first copy of a repeated parameter",
     "empty-code": "returns an empty code",
     "fixed-code": "returns the same code on every consent, so no code can be single-use",
+    "trims-client-id": "trims white space around client_id before comparing it (a trailing line feed passes)",
+    "trims-state": "trims white space around state before echoing it",
+    "encoded-links-only": "declines a link whose redirect_uri is not percent-encoded, as Google's test tool sends it",
     "short-code": "returns a different code for every link, but with only 64 bits of entropy (RFC 6749 §10.10 asks 128)",
     "no-universal-links": "opens results without universal-links-only",
     "crash-long-state": "crashes (SIGABRT) on a state longer than 4096 characters",
@@ -59,6 +62,8 @@ case "any-redirect":
     handler.acceptsRedirectURI = { _ in true }
 case "no-client-check":
     handler.acceptsClientID = { _, _ in true }
+case "trims-client-id":
+    handler.acceptsClientID = { received, expected in received.trimmingCharacters(in: .whitespacesAndNewlines) == expected }
 case "raw-state", "raw-state-chatty":
     handler.encodeValue = { String(decoding: $0, as: UTF8.self) }
 case "reencodes-state":
@@ -121,6 +126,31 @@ while let line = readLine(strippingNewline: true) {
            received != Array(clientID.utf8) {
             if let decline = try? JSONSerialization.data(withJSONObject: ["id": id, "action": "decline"]) {
                 try? FileHandle.standardOutput.write(contentsOf: decline + Data("\n".utf8))
+            }
+            continue
+        }
+    case "trims-state", "encoded-links-only":
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let id = object["id"] as? String,
+              let link = object["link"] as? String, let scenario = object["scenario"] as? String else { break }
+        let query = QueryCodec.query(of: link)
+        if defect == "encoded-links-only", query.split(separator: "&").contains(where: { $0.hasPrefix("redirect_uri=") && $0.contains(":") }) {
+            if let decline = try? JSONSerialization.data(withJSONObject: ["id": id, "action": "decline"]) {
+                try? FileHandle.standardOutput.write(contentsOf: decline + Data("\n".utf8))
+            }
+            continue
+        }
+        if defect == "trims-state" {
+            // Rebuilds the link with the state trimmed, then answers as the reference would.
+            let pieces = query.split(separator: "&", omittingEmptySubsequences: false).map { piece -> String in
+                guard piece.hasPrefix("state="), let value = QueryCodec.decode(piece.dropFirst(6)) else { return String(piece) }
+                let trimmed = String(decoding: value, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                return "state=" + QueryCodec.encode(Array(trimmed.utf8))
+            }
+            let base = link.split(separator: "?", maxSplits: 1).first.map(String.init) ?? link
+            let rebuilt = base + "?" + pieces.joined(separator: "&")
+            if let data = try? JSONSerialization.data(withJSONObject: ["id": id, "link": rebuilt, "scenario": scenario]),
+               let answer = AdapterLoop.answer(to: String(decoding: data, as: UTF8.self), handler) {
+                try? FileHandle.standardOutput.write(contentsOf: answer + Data("\n".utf8))
             }
             continue
         }

@@ -37,6 +37,9 @@ struct BrokenHandlerTests {
         // The same code on every consent: each answer looks fine alone; across the run no code is single-use.
         Defect(name: "fixed-code", status: .nonConformant, requirement: "AF-LINK-012"),
         Defect(name: "short-code", status: .nonConformant, requirement: "AF-LINK-012"),
+        Defect(name: "trims-client-id", status: .nonConformant, requirement: "AF-LINK-003"),
+        Defect(name: "trims-state", status: .nonConformant, requirement: "AF-LINK-010"),
+        Defect(name: "encoded-links-only", status: .nonConformant, requirement: "AF-LINK-002"),
         Defect(name: "no-universal-links", status: .conformant, requirement: "AF-LINK-019"),
         Defect(name: "crash-long-state", status: .inconclusive, requirement: "AF-LINK-023"),
         Defect(name: "garbage", status: .inconclusive, requirement: "AF-LINK-002"),

@@ -129,14 +129,30 @@ public struct MarkdownReport: Sendable {
 
     private func matrixSection() -> String {
         var text = "## Requirement matrix\n\n"
+        let all = run.catalog.requirements
+        let judged = all.filter { requirement in
+            run.results.contains { $0.verdict != .skip && $0.conformanceCase.requirements.contains { $0.id == requirement.id } }
+        }
+        let planned = all.filter { $0.planned != nil }.count
+        let unobservable = all.filter { $0.notObservable != nil }.count
+        text += "This run judged \(judged.count) of the \(all.count) requirements in the catalog; \(planned) are planned (no case "
+            + "covers them yet) and \(unobservable) cannot be observed headlessly. Every row is listed, covered or not.\n\n"
         text += "| ID | Level | Requirement | Source | Cases | Result |\n| --- | --- | --- | --- | ---: | --- |\n"
         var uncovered: [Requirement] = []
-        for requirement in run.catalog.requirements where profiles.contains(requirement.profile) {
+        for requirement in all {
             let cases = run.results.filter { $0.conformanceCase.requirements.contains { $0.id == requirement.id } }
             if cases.isEmpty { uncovered.append(requirement) }
             let result: String
             if cases.isEmpty {
-                result = "not covered"
+                if requirement.planned != nil {
+                    result = "not covered: planned"
+                } else if requirement.notObservable != nil {
+                    result = "not covered: not observable"
+                } else if !profiles.contains(requirement.profile) {
+                    result = "not run (profile `\(requirement.profile)` not in this run)"
+                } else {
+                    result = "not covered in this run"
+                }
             } else {
                 let verdict = Self.requirementVerdict(requirement.id, in: cases)
                 result = "\(Self.icons[verdict] ?? "") \(verdict.rawValue)"
@@ -148,7 +164,9 @@ public struct MarkdownReport: Sendable {
         if !uncovered.isEmpty {
             text += "### Requirements no case in this run covers\n\n"
             for requirement in uncovered {
-                let reason = requirement.notObservable ?? "No case in this run names it (check --filter and the case files)."
+                let reason = requirement.uncoveredReason
+                    ?? (profiles.contains(requirement.profile) ? "No case in this run names it (check --filter and the case files)."
+                        : "Its profile `\(requirement.profile)` was not part of this run.")
                 text += "- **\(requirement.id)** (\(requirement.level.rawValue)) \(MarkdownText.inline(requirement.title)): \(MarkdownText.inline(reason, limit: 1000))\n"
             }
             text += "\n"

@@ -12,6 +12,27 @@ public enum BrokenServers {
     }
 
     public static let all: [Defect] = [
+        Defect(name: "revoke-trusts-hint", requirement: "TOK-REV-004") { reference in
+            { request in
+                // Looks only among access tokens when the hint says so: a refresh token with a wrong hint survives.
+                let body = String(decoding: request.body, as: UTF8.self)
+                if request.path == "/oauth/revoke", body.contains("token_type_hint=access_token"), body.contains("token=rt-") {
+                    return HTTPResponse(status: 200, headers: HTTPHeaders([("Cache-Control", "no-store")]))
+                }
+                return reference(request)
+            }
+        },
+        Defect(name: "revoke-any-client", requirement: "TOK-REV-007") { reference in
+            { request in
+                // Revokes whatever token it is given, whoever asks: forwards the second client's request as Google's.
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/oauth/revoke", body.contains("client_id=other-client") else { return reference(request) }
+                var forwarded = request
+                forwarded.body = Array(body.replacingOccurrences(of: "client_id=other-client", with: "client_id=\(ReferenceClient.id)")
+                    .replacingOccurrences(of: "client_secret=other-client-secret", with: "client_secret=\(ReferenceClient.secret)").utf8)
+                return reference(forwarded)
+            }
+        },
         Defect(name: "rotation-without-grace", requirement: "TOK-REF-005", wrap: RotatingRefresh.wrap(grace: false)),
         Defect(name: "refresh-any-client", requirement: "TOK-REF-003") { reference in
             { request in
@@ -132,4 +153,10 @@ final class ResponseCache: @unchecked Sendable {
 
     func get(_ key: String) -> HTTPResponse? { lock.withLock { entries[key] } }
     func set(_ key: String, _ value: HTTPResponse) { lock.withLock { entries[key] = value } }
+}
+
+/// The client the HTTP profile tests configure at the reference server.
+public enum ReferenceClient {
+    public static let id = SuiteRun.configuration.clientID
+    public static let secret = "test-secret-value"
 }

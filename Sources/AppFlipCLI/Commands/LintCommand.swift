@@ -8,7 +8,10 @@ enum LintCommand {
             return status
         case .loaded(let catalog, let suite, _):
             let requirements = Set(suite.cases.flatMap(\.requirements).map(\.id))
-            console.out("\(suite.cases.count) cases in \(suite.files.count) files check \(requirements.count) of \(catalog.requirements.count) requirements: no problems")
+            let planned = catalog.requirements.filter { $0.planned != nil }.count
+            let unobservable = catalog.requirements.filter { $0.notObservable != nil }.count
+            console.out("\(suite.cases.count) cases in \(suite.files.count) files cover \(requirements.count) of \(catalog.requirements.count) requirements "
+                        + "(\(planned) planned, \(unobservable) not observable): no problems")
             return 0
         }
     }

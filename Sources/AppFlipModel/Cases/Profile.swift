@@ -31,6 +31,9 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Profiles a catalog requirement may name while it is `planned`: they have no cases and no target yet.
+    public static let plannedNames: Set<String> = ["native-client", "android"]
+
     /// Whether the profile drives the link handler.
     public var usesLinkHandler: Bool { self == .appLink || self == .flip }
 }

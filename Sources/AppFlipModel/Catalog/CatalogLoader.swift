@@ -65,13 +65,13 @@ public enum CatalogLoader {
     }
 
     private static func requirement(_ node: Node, sourceKeys: [String], reader: inout NodeReader) -> Requirement? {
-        let allowed = ["id", "level", "profile", "title", "statement", "sources", "decision", "not_observable"]
+        let allowed = ["id", "level", "profile", "title", "statement", "sources", "decision", "not_observable", "planned"]
         guard let mapping = reader.mapping(node, "a requirement"),
               reader.checkKeys(mapping, allowed: allowed, required: ["id", "level", "profile", "title", "statement", "sources"],
                                in: "a requirement"),
               let id = mapping["id"].flatMap({ reader.scalar($0, "'id'") }),
               let level = mapping["level"].flatMap({ reader.enumValue($0, "level", as: Level.self) }),
-              let profile = mapping["profile"].flatMap({ reader.enumValue($0, "profile", as: Profile.self) }),
+              let profile = mapping["profile"].flatMap({ Self.profile($0, planned: mapping["planned"] != nil, reader: &reader) }),
               let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
               let statement = mapping["statement"].flatMap({ reader.scalar($0, "'statement'") }),
               let citations = mapping["sources"].flatMap({ reader.scalarList($0, "'sources'") }) else { return nil }
@@ -92,8 +92,18 @@ public enum CatalogLoader {
         let decision = mapping["decision"].flatMap { reader.scalar($0, "'decision'") }?.text.trimmingCharacters(in: .whitespacesAndNewlines)
         let notObservable = mapping["not_observable"].flatMap { reader.scalar($0, "'not_observable'") }?.text
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return Requirement(id: id.text, level: level, profile: profile.rawValue, title: title.text,
+        let planned = mapping["planned"].flatMap { reader.scalar($0, "'planned'") }?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if planned != nil, notObservable != nil, let node = mapping["planned"] {
+            reader.error(at: node.location, "a requirement is either 'planned' or 'not_observable', not both")
+        }
+        return Requirement(id: id.text, level: level, profile: profile, title: title.text,
                            statement: statement.text.trimmingCharacters(in: .whitespacesAndNewlines),
-                           citations: parsed, decision: decision, notObservable: notObservable)
+                           citations: parsed, decision: decision, notObservable: notObservable, planned: planned)
+    }
+
+    /// A profile the suite runs, or, for a `planned` requirement, one still to come (`native-client`, `android`).
+    private static func profile(_ node: Node, planned: Bool, reader: inout NodeReader) -> String? {
+        if planned, case .scalar(let scalar) = node, Profile.plannedNames.contains(scalar.text) { return scalar.text }
+        return reader.enumValue(node, "profile", as: Profile.self)?.rawValue
     }
 }

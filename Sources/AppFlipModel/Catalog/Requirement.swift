@@ -10,9 +10,18 @@ public struct Requirement: Sendable, Hashable {
     public var decision: String?
     /// Why no case can observe this requirement through the profile's contract, when none can.
     public var notObservable: String?
+    /// What a case for it still needs (a profile, a configuration value), while none covers it.
+    public var planned: String?
+
+    /// Why no case of this suite covers the requirement, when that is so by design or for now.
+    public var uncoveredReason: String? {
+        if let notObservable { return "not observable: " + notObservable }
+        if let planned { return "planned: " + planned }
+        return nil
+    }
 
     public init(id: String, level: Level, profile: String, title: String, statement: String,
-                citations: [Citation], decision: String? = nil, notObservable: String? = nil) {
+                citations: [Citation], decision: String? = nil, notObservable: String? = nil, planned: String? = nil) {
         self.id = id
         self.level = level
         self.profile = profile
@@ -21,5 +30,6 @@ public struct Requirement: Sendable, Hashable {
         self.citations = citations
         self.decision = decision
         self.notObservable = notObservable
+        self.planned = planned
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 package struct JSONMemberCheck: Check {
     package static let key = "json"
     package static let documentation = CheckDocumentation(
-        .response, values: "`{member: present / absent / positive-integer / is VALUE / is-any-case VALUE / [values]}`",
+        .response, values: "`{member: present / absent / positive-integer / not-jwt / is VALUE / is-any-case VALUE / [values]}`",
         holdsWhen: "each top-level member of the JSON body (`absent` also holds when the body is not JSON)")
 
     package enum Expectation: Sendable, Hashable {
@@ -17,6 +17,8 @@ package struct JSONMemberCheck: Check {
         case oneOf(Set<String>)
         /// A JSON number that is a whole number above zero.
         case positiveInteger
+        /// A string that is not a JWT: not three base64url segments whose first decodes to a JSON object with `alg`.
+        case notJWT
     }
 
     package var member: String
@@ -41,13 +43,14 @@ package struct JSONMemberCheck: Check {
             case "present": expectation = .present
             case "absent": expectation = .absent
             case "positive-integer": expectation = .positiveInteger
+            case "not-jwt": expectation = .notJWT
             default:
                 if text.hasPrefix("is-any-case "), text.count > 12 {
                     expectation = .equalsIgnoringCase(String(text.dropFirst(12)))
                 } else if text.hasPrefix("is "), text.count > 3 {
                     expectation = .equals(String(text.dropFirst(3)))
                 } else {
-                    reader.error(at: scalar.location, "a JSON expectation is 'present', 'absent', 'positive-integer', 'is VALUE', 'is-any-case VALUE' or a list of values")
+                    reader.error(at: scalar.location, "a JSON expectation is 'present', 'absent', 'positive-integer', 'not-jwt', 'is VALUE', 'is-any-case VALUE' or a list of values")
                     return nil
                 }
             }
@@ -66,6 +69,7 @@ package struct JSONMemberCheck: Check {
         case .equalsIgnoringCase(let text): "JSON \(member) = \"\(text)\" (any case)"
         case .oneOf(let values): "JSON \(member) one of \(values.sorted().joined(separator: ", "))"
         case .positiveInteger: "JSON \(member) a whole number above 0"
+        case .notJWT: "JSON \(member) is not a JWT"
         }
     }
 
@@ -100,6 +104,21 @@ package struct JSONMemberCheck: Check {
         case .equalsIgnoringCase(let expected): return CheckOutcome(text?.lowercased() == expected.lowercased(), observed)
         case .oneOf(let values): return CheckOutcome(text.map(values.contains) ?? false, observed)
         case .positiveInteger: return CheckOutcome(isInteger && ((value as? NSNumber)?.doubleValue ?? 0) >= 1, observed)
+        case .notJWT:
+            guard let text else { return .notApplicable(reason: "no member \(member)") }
+            let header = Self.jwtHeader(text)
+            return CheckOutcome(header == nil, header.map { "\(member) is a JWT (header \(ByteText.display($0, limit: 60)))" } ?? "\(member) is not a JWT")
         }
+    }
+
+    /// The decoded JOSE header when `token` has the shape of a JWT, else nil.
+    static func jwtHeader(_ token: String) -> String? {
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3 else { return nil }
+        var base64 = segments[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64),
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], object["alg"] != nil else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 }

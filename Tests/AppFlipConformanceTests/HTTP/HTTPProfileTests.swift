@@ -10,7 +10,7 @@ import Testing
 /// The HTTP profiles against the reference server, and against broken servers that must be caught.
 @Suite("HTTP profiles", .serialized)
 struct HTTPProfileTests {
-    static let settings = ReferenceServerConfiguration(clientID: SuiteRun.configuration.clientID, clientSecret: "test-secret-value")
+    static let settings = ReferenceServerConfiguration(clientID: ReferenceClient.id, clientSecret: ReferenceClient.secret)
 
     /// Serves the reference (wrapped by `wrap`) on loopback and runs every non-app-link case against it.
     private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }) throws -> RunResult {
@@ -75,6 +75,26 @@ struct HTTPProfileTests {
         #expect(run.exitStatus == .conformant)
         let warned = run.results.flatMap(\.findings).filter { $0.verdict == .warn }.map(\.requirement.id)
         #expect(warned == ["AF-LINK-025"])
+    }
+
+    @Test("JWT access tokens warn under TOK-RESP-003 (SHOULD NOT) and fail nothing")
+    func jwtAccessTokens() throws {
+        let run = try run(wrap: { reference in
+            { request in
+                var response = reference(request)
+                guard request.path == "/oauth/token", response.status == 200,
+                      var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
+                      let token = object["access_token"] as? String else { return response }
+                // A JWT-shaped token that still works: the header and claims wrap the reference's own token.
+                let header = Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                object["access_token"] = header + "." + token + ".c2ln"
+                response.body = (try? JSONSerialization.data(withJSONObject: object)).map { [UInt8]($0) } ?? response.body
+                return response
+            }
+        })
+        #expect(run.exitStatus == .conformant)
+        let warned = Set(run.results.flatMap(\.findings).filter { $0.verdict == .warn }.map(\.requirement.id))
+        #expect(warned == ["TOK-RESP-003"])
     }
 
     @Test("The client secret and tokens never appear in evidence")

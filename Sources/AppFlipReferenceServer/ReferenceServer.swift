@@ -10,11 +10,13 @@ import Foundation
 /// | `POST /oauth/token` | token endpoint: authorization_code (PKCE S256/plain) and refresh_token |
 /// | `POST /oauth/revoke` | revocation (RFC 7009) |
 /// | `GET /.well-known/apple-app-site-association` | the site association for the App Flip link path |
+/// | `GET /api/userinfo` | a protected API: 200 for a valid Bearer access token, 401 otherwise |
 /// | `POST /link-handler` | the link-handler adapter contract over HTTP; its codes redeem at `/oauth/token` |
 /// | `POST /reference/flip-code` | mints a flip code (form `redirect_uri`, `scope`) for a reference handler in another process |
 public final class ReferenceServer: Sendable {
     public static let linkHandlerPath = "/link-handler"
     public static let mintPath = "/reference/flip-code"
+    public static let apiPath = "/api/userinfo"
 
     public let configuration: ReferenceServerConfiguration
     private let state = OAuthState()
@@ -41,6 +43,7 @@ public final class ReferenceServer: Sendable {
         let token = TokenEndpoint(configuration: configuration, state: state)
         let revocation = RevocationEndpoint(configuration: configuration, state: state)
         let siteAssociation = SiteAssociationEndpoint(configuration: configuration)
+        let api = APIEndpoint(state: state)
         let linkHandler = self.linkHandler
         return { request in
             switch request.path {
@@ -48,6 +51,7 @@ public final class ReferenceServer: Sendable {
             case "/oauth/token": return token.handle(request)
             case "/oauth/revoke": return revocation.handle(request)
             case "/.well-known/apple-app-site-association": return siteAssociation.handle(request)
+            case ReferenceServer.apiPath: return api.handle(request)
             case ReferenceServer.linkHandlerPath: return ReferenceServer.linkHandlerResponse(request, linkHandler)
             case ReferenceServer.mintPath:
                 let form = RequestParameters(Substring(String(decoding: request.body, as: UTF8.self)))

@@ -12,6 +12,13 @@ public enum BrokenServers {
     }
 
     public static let all: [Defect] = [
+        Defect(name: "api-refuses-tokens", requirement: "TOK-RESP-006") { reference in
+            { request in
+                // The API wants a token type the token endpoint never issues.
+                guard request.path == "/api/userinfo" else { return reference(request) }
+                return HTTPResponse(status: 401, headers: HTTPHeaders([("WWW-Authenticate", "Bearer error=\"invalid_token\"")]))
+            }
+        },
         Defect(name: "revoke-trusts-hint", requirement: "TOK-REV-004") { reference in
             { request in
                 // Looks only among access tokens when the hint says so: a refresh token with a wrong hint survives.

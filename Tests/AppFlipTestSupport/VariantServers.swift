@@ -95,10 +95,12 @@ public enum VariantServers {
 }
 
 /// A thread-safe set of codes.
-final class CodeSet: @unchecked Sendable {
+public final class CodeSet: @unchecked Sendable {
     private let lock = NSLock()
     private var codes: Set<String> = []
 
-    func insert(_ code: String) { _ = lock.withLock { codes.insert(code) } }
-    func contains(_ code: String) -> Bool { lock.withLock { codes.contains(code) } }
+    public init() {}
+
+    public func insert(_ code: String) { _ = lock.withLock { codes.insert(code) } }
+    public func contains(_ code: String) -> Bool { lock.withLock { codes.contains(code) } }
 }

@@ -42,7 +42,7 @@ struct TargetAssembly {
         let targets = Targets(
             linkHandler: handler,
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
-                        .siteAssociation: base + "/.well-known/apple-app-site-association"],
+                        .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath],
             clientSecret: referenceSecret, tokenAuthentication: .post,
             decorations: [.consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
                           .disabledAccount: [("Cookie", "\(cookie)=disabled")]],

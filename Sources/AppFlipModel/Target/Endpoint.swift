@@ -5,4 +5,7 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     case revoke
     case siteAssociation = "site_association"
     case linkHandler = "link_handler"
+    /// A protected API of the partner's that takes the access token as a Bearer credential (a userinfo or any
+    /// cheap GET): tokens are judged by whether it accepts them.
+    case api
 }

@@ -22,7 +22,7 @@ struct HTTPProfileTests {
         let targets = Targets(
             linkHandler: InProcessTarget(handler: reference.linkHandler),
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
-                        .siteAssociation: base + "/.well-known/apple-app-site-association"],
+                        .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath],
             clientSecret: Self.settings.clientSecret,
             decorations: [.consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
@@ -77,10 +77,50 @@ struct HTTPProfileTests {
         #expect(warned == ["AF-LINK-025"])
     }
 
+    @Test("An API that ignores revocation warns under the SHOULD requirements of revocation, and fails nothing")
+    func apiIgnoresRevocation() throws {
+        let run = try run(wrap: { reference in
+            let issued = CodeSet()
+            return { request in
+                // Remembers every access token it ever accepted, and keeps accepting it.
+                let token = String((request.headers["Authorization"] ?? "").dropFirst(7))
+                if request.path == "/api/userinfo", issued.contains(token) {
+                    return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Array("{}".utf8))
+                }
+                let response = reference(request)
+                if request.path == "/oauth/token", let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
+                   let access = object["access_token"] as? String {
+                    issued.insert(access)
+                }
+                return response
+            }
+        })
+        #expect(run.exitStatus == .conformant)
+        let warned = Set(run.results.flatMap(\.findings).filter { $0.verdict == .warn }.map(\.requirement.id))
+        #expect(warned == ["TOK-REV-006", "TOK-REV-002-S"])
+    }
+
     @Test("JWT access tokens warn under TOK-RESP-003 (SHOULD NOT) and fail nothing")
     func jwtAccessTokens() throws {
         let run = try run(wrap: { reference in
             { request in
+                if request.path == "/api/userinfo", let bearer = request.headers["Authorization"], bearer.split(separator: ".").count == 3 {
+                    // The API unwraps the JWT to the reference's token.
+                    var forwarded = request
+                    forwarded.headers.fields.removeAll { $0.name == "Authorization" }
+                    forwarded.headers.append("Authorization", "Bearer " + bearer.split(separator: ".")[1])
+                    return reference(forwarded)
+                }
+                if request.path == "/oauth/revoke" {
+                    // So does the revocation endpoint.
+                    var forwarded = request
+                    let body = String(decoding: request.body, as: UTF8.self).split(separator: "&").map { pair -> String in
+                        let parts = pair.split(separator: ".")
+                        return pair.hasPrefix("token=") && parts.count == 3 ? "token=" + parts[1] : String(pair)
+                    }
+                    forwarded.body = Array(body.joined(separator: "&").utf8)
+                    return reference(forwarded)
+                }
                 var response = reference(request)
                 guard request.path == "/oauth/token", response.status == 200,
                       var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
@@ -151,7 +191,8 @@ struct TargetConfigurationTests {
                            "APPFLIP_SECOND_CLIENT_SECRET": "s"]
         let configuration = try TargetConfigurationLoader.load(
             path: PackageRoot.url.appendingPathComponent("Conformance/examples/staging.target").path, environment: environment)
-        #expect(configuration.endpoints.count == 4)
+        #expect(configuration.endpoints.count == 5)
+        #expect(configuration.endpoints[.api] == "http://staging.internal.example:8080/api/userinfo")
         #expect(configuration.decorations[.deny]?.first?.value == "session=r")
         #expect(configuration.secondClient?.id == "conformance-other-client")
     }

@@ -12,6 +12,23 @@ public enum BrokenServers {
     }
 
     public static let all: [Defect] = [
+        Defect(name: "counter-access-tokens", requirement: "TOK-RESP-004") { reference in
+            let aliases = TokenAliases()
+            return { request in
+                // Hands out "at-1", "at-2", …: all different, all guessable. The API and revocation see the real ones.
+                var forwarded = request
+                if let bearer = request.headers["Authorization"], bearer.hasPrefix("Bearer at-"), let real = aliases.real(String(bearer.dropFirst(7))) {
+                    forwarded.headers.fields.removeAll { $0.name == "Authorization" }
+                    forwarded.headers.append("Authorization", "Bearer " + real)
+                }
+                var response = reference(forwarded)
+                guard request.path == "/oauth/token", var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
+                      let real = object["access_token"] as? String else { return response }
+                object["access_token"] = aliases.alias(for: real)
+                response.body = (try? JSONSerialization.data(withJSONObject: object)).map { [UInt8]($0) } ?? response.body
+                return response
+            }
+        },
         Defect(name: "api-refuses-tokens", requirement: "TOK-RESP-006") { reference in
             { request in
                 // The API wants a token type the token endpoint never issues.
@@ -166,4 +183,20 @@ final class ResponseCache: @unchecked Sendable {
 public enum ReferenceClient {
     public static let id = SuiteRun.configuration.clientID
     public static let secret = "test-secret-value"
+}
+
+/// Short aliases for real tokens, for a server that hands out guessable ones.
+final class TokenAliases: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reals: [String: String] = [:]
+
+    func alias(for real: String) -> String {
+        lock.withLock {
+            let alias = "at-\(reals.count + 1)"
+            reals[alias] = real
+            return alias
+        }
+    }
+
+    func real(_ alias: String) -> String? { lock.withLock { reals[alias] } }
 }

@@ -2,7 +2,7 @@
 /// applies, and no check is vacuous.
 extension CaseLoader {
     /// Checks one step's checks against the rules; `captured` holds the names earlier steps capture.
-    mutating func validate(_ step: Step, capturedBefore captured: Set<String>) {
+    mutating func validate(_ step: Step, capturedBefore captured: Set<String>, caseRepeat: Int = 1) {
         let isLink: Bool
         if case .link = step.action { isLink = true } else { isLink = false }
         // A step "opens in every case" when some group requires it: an `all` group with `action: open`, or a
@@ -25,8 +25,8 @@ extension CaseLoader {
                     if !names.contains(name) {
                         let hint = Suggestion.closest(to: name, among: Array(names)).map { " (did you mean '\($0)'?)" } ?? ""
                         reader.error(at: group.location, "'\(check.key)' names '\(name)', which no step up to this one captures\(hint)")
-                    } else if step.repeatCount < 2, !captured.contains(name) {
-                        reader.error(at: group.location, "'\(check.key)' needs a sample: give this step 'repeat' of at least 2")
+                    } else if step.repeatCount < 2, caseRepeat < 2, !captured.contains(name) {
+                        reader.error(at: group.location, "'\(check.key)' needs a sample: give this step, or the case, 'repeat' of at least 2")
                     }
                 default:
                     break

@@ -2,7 +2,7 @@ import AppFlipSyntax
 
 extension CaseLoader {
     /// `steps:` — each a link or an HTTP request, with captures and checks.
-    mutating func parseSteps(_ node: Node, profile: Profile?) -> [Step]? {
+    mutating func parseSteps(_ node: Node, profile: Profile?, caseRepeat: Int = 1) -> [Step]? {
         guard let list = reader.sequence(node, "'steps'") else { return nil }
         if list.items.isEmpty {
             reader.error(at: list.location, "'steps' is empty")
@@ -41,7 +41,7 @@ extension CaseLoader {
             }
             let step = Step(action: action, captures: captures, checks: checks, location: mapping.location, repeatCount: repeatCount,
                             whenCaptured: whenCaptured)
-            validate(step, capturedBefore: captured)
+            validate(step, capturedBefore: captured, caseRepeat: caseRepeat)
             captured.formUnion(captures.map(\.name))
             steps.append(step)
         }

@@ -38,7 +38,7 @@ public struct CaseLoader {
             return []
         }
         guard let document = reader.mapping(node, "a case file") else { return [] }
-        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "steps", "skip", "table"]
+        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "steps", "skip", "table", "repeat"]
         guard reader.checkKeys(document, allowed: allowed, required: ["id", "title", "profile", "scenario"], in: "a case") else { return [] }
         if document["link"] == nil, document["steps"] == nil {
             reader.error(at: document.location, "a case needs 'link' (with its checks) or 'steps'")
@@ -75,6 +75,12 @@ public struct CaseLoader {
         }
         let profile = document["profile"].flatMap { reader.enumValue($0, "profile", as: Profile.self) }
         let scenario = document["scenario"].flatMap { reader.enumValue($0, "scenario", as: Scenario.self) }
+        var caseRepeat = 1
+        if let repeatNode = document["repeat"], let scalar = reader.scalar(repeatNode, "'repeat'") {
+            if let count = Int(scalar.text), (1...100).contains(count) { caseRepeat = count } else {
+                reader.error(at: scalar.location, "'repeat' of a case takes a count from 1 to 100 (the whole sequence of steps runs that often)")
+            }
+        }
         let steps: [Step]?
         if let stepsNode = document["steps"] {
             for key in ["link", "requirement", "expect", "checks"] {
@@ -82,12 +88,12 @@ public struct CaseLoader {
                     reader.error(at: other.key.location, "'\(key)' belongs inside a step when a case has 'steps'")
                 }
             }
-            steps = parseSteps(stepsNode, profile: profile)
+            steps = parseSteps(stepsNode, profile: profile, caseRepeat: caseRepeat)
         } else {
             let link = document["link"].flatMap { linkRecipe($0, defaultBase: .appLink) }
             let checks = checkGroups(document, profile: profile)
             steps = link.flatMap { link in checks.map { [Step(action: .link(link), checks: $0, location: location)] } }
-            if let step = steps?.first { validate(step, capturedBefore: []) }
+            if let step = steps?.first { validate(step, capturedBefore: [], caseRepeat: caseRepeat) }
         }
         var skip: String?
         if let skipNode = document["skip"], let scalar = reader.scalar(skipNode, "'skip'") {
@@ -96,7 +102,7 @@ public struct CaseLoader {
         }
         guard reader.diagnostics.count == before, let profile, let scenario, let steps else { return nil }
         return ConformanceCase(id: idScalar.text, title: titleScalar.text, profile: profile, scenario: scenario,
-                               steps: steps, skipReason: skip, location: location, group: group)
+                               steps: steps, skipReason: skip, location: location, group: group, repeatCount: caseRepeat)
     }
 
     static func isValidCaseID(_ id: String) -> Bool {

@@ -17,9 +17,11 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     public var location: SourceLocation
     /// The case file's directory under the cases root, e.g. `app-link/redirect-uri`.
     public var group: String
+    /// How many times the whole sequence of steps runs (`repeat:` of the case); sample checks see every round.
+    public var repeatCount: Int
 
     public init(id: String, title: String, profile: Profile, scenario: Scenario, steps: [Step], skipReason: String? = nil,
-                location: SourceLocation, group: String) {
+                location: SourceLocation, group: String, repeatCount: Int = 1) {
         self.id = id
         self.title = title
         self.profile = profile
@@ -28,6 +30,7 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         self.skipReason = skipReason
         self.location = location
         self.group = group
+        self.repeatCount = repeatCount
     }
 
     /// A one-step case that sends a link and judges the answer.

@@ -45,8 +45,34 @@ final class StepExecutor {
     func run(_ conformanceCase: ConformanceCase) -> Outcome {
         let generated = GeneratedValues(seed: configuration.seed, caseID: conformanceCase.id)
         var state = CaseState(outcome: Outcome(), secrets: targets.secrets)
+        // A case with `repeat: N` runs its whole sequence N times: ordinary checks must hold every time (the first
+        // failure is kept); sample checks judge the values captured over every round, after the last.
+        var merged: [CheckResult] = []
+        var mergedFlags: [Bool] = []
+        for round in 0..<conformanceCase.repeatCount {
+            state.outcome.checks = []
+            state.sampleFlags = []
+            let completed = runSteps(conformanceCase, generated: generated, round: round, state: &state)
+            if merged.isEmpty || merged.count != state.outcome.checks.count
+                || zip(merged, state.outcome.checks).contains(where: { $0.requirement != $1.requirement }) {
+                merged = state.outcome.checks
+                mergedFlags = state.sampleFlags
+            } else {
+                merged = zip(zip(merged, state.outcome.checks), mergedFlags).map { pair, isSample in
+                    let (earlier, latest) = pair
+                    return isSample || earlier.held || !earlier.isApplicable ? latest : earlier
+                }
+            }
+            if !completed { break }
+        }
+        state.outcome.checks = merged
+        return state.outcome
+    }
+
+    /// Runs every step once; false when the case ended early (the outcome says why).
+    private func runSteps(_ conformanceCase: ConformanceCase, generated: GeneratedValues, round: Int, state: inout CaseState) -> Bool {
         for (index, step) in conformanceCase.steps.enumerated() {
-            let label = conformanceCase.steps.count > 1 ? "step \(index + 1): " : ""
+            let label = (conformanceCase.repeatCount > 1 ? "round \(round + 1), " : "") + (conformanceCase.steps.count > 1 ? "step \(index + 1): " : "")
             if let missing = step.whenCaptured.first(where: { state.captured[$0] == nil }) {
                 // An earlier answer the sources allow left nothing for this step to use: it does not apply.
                 let judge = Judge(context: Template.Context(configuration: configuration, generated: generated, captured: state.captured))
@@ -55,16 +81,18 @@ final class StepExecutor {
                     CheckResult.notApplicable(group.requirement, expected: group.expectation.checks.map(judge.expected).joined(separator: ", "),
                                               reason: reason)
                 }
+                state.sampleFlags += step.checks.map { _ in false }
                 continue
             }
             let sampleFlags = Self.sampleFlags(step.checks)
             var merged: [CheckResult] = []
             for repetition in 0..<step.repeatCount {
                 guard let (observation, sent) = send(step, of: conformanceCase, label: label, generated: generated, stepIndex: index,
-                                                     repetition: repetition, recordEvidence: repetition == 0 || step.repeatCount == 1,
-                                                     state: &state) else {
+                                                     repetition: round * 1000 + repetition,
+                                                     recordEvidence: round == 0 && (repetition == 0 || step.repeatCount == 1), state: &state) else {
                     state.outcome.checks += merged
-                    return state.outcome
+                    state.sampleFlags += sampleFlags.prefix(merged.count)
+                    return false
                 }
                 var missing: Capture?
                 for capture in step.captures {
@@ -86,14 +114,16 @@ final class StepExecutor {
                 }
                 if let missing, !Self.laterStepsTolerate(missing.name, after: index, in: conformanceCase) {
                     state.outcome.checks += merged
-                    if merged.contains(where: { $0.verdict == .fail }) { return state.outcome }  // the failed check explains it
+                    state.sampleFlags += sampleFlags
+                    if merged.contains(where: { $0.verdict == .fail }) { return false }  // the failed check explains it
                     state.outcome.failure = label + "could not capture '\(missing.name)' (\(describe(missing.source))) from the answer, so later steps cannot run"
-                    return state.outcome
+                    return false
                 }
             }
             state.outcome.checks += merged
+            state.sampleFlags += sampleFlags
         }
-        return state.outcome
+        return true
     }
 
     /// True when every step after `index` is guarded by `when_captured` on `name`, so its absence ends nothing.
@@ -108,6 +138,8 @@ final class StepExecutor {
         var secrets: [String]
         var captured: [String: String] = [:]
         var samples: [String: [String]] = [:]
+        /// For each check result of the current round, whether it is a sample check.
+        var sampleFlags: [Bool] = []
     }
 
     /// For each result `judge` returns for `checks`, whether it is a sample check (judged once, at the end).

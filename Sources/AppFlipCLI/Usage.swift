@@ -42,7 +42,9 @@ enum Usage {
                                   check a requirement ID; repeatable
           --jobs N                cases run concurrently (default: the number of cores)
           --seed N                seed for generated values such as state (default: a fresh random seed,
-                          recorded in the report)
+                                  recorded in the report)
+          --slow                  include cases that wait more than 30 s in all (a long code lifetime);
+                                  without it they are skipped, and the report says so
 
         reports:
           --reports DIR           where junit.xml and report.md go (default: Reports)

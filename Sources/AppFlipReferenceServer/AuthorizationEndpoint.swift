@@ -77,7 +77,7 @@ struct AuthorizationEndpoint {
         case "approver":
             let code = state.storeCode(OAuthState.IssuedCode(clientID: clientID, redirectURI: redirectURI, scope: scope, challenge: challenge,
                                                              method: challenge == nil ? nil : (method ?? "plain"),
-                                                             expires: Date().addingTimeInterval(600)))
+                                                             expires: Date().addingTimeInterval(configuration.codeLifetime)))
             return redirect([("code", code)])
         default:
             return error("access_denied", "The user refused")

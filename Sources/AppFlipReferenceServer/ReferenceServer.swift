@@ -30,9 +30,10 @@ public final class ReferenceServer: Sendable {
         var handler = LinkHandler(clientID: configuration.clientID)
         let state = self.state
         let clientID = configuration.clientID
+        let lifetime = configuration.codeLifetime
         handler.mintCode = { redirectURI, scope in
             state.storeCode(OAuthState.IssuedCode(clientID: clientID, redirectURI: redirectURI, scope: scope ?? "devices", challenge: nil,
-                                                  method: nil, expires: Date().addingTimeInterval(600)))
+                                                  method: nil, expires: Date().addingTimeInterval(lifetime)))
         }
         return handler
     }

@@ -12,14 +12,17 @@ public struct ReferenceServerConfiguration: Sendable {
     public var appID: String
     /// The App Flip link path the site association covers.
     public var linkPath: String
+    /// Seconds an authorization code stays redeemable (RFC 6749 §4.1.2 recommends at most 600).
+    public var codeLifetime: Double
 
     public init(clientID: String = "google-client", clientSecret: String, projectID: String = "reference-project",
-                appID: String = "ABCDE12345.com.example.reference", linkPath: String = "/flip") {
+                appID: String = "ABCDE12345.com.example.reference", linkPath: String = "/flip", codeLifetime: Double = 600) {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.projectID = projectID
         self.appID = appID
         self.linkPath = linkPath
+        self.codeLifetime = codeLifetime
     }
 
     /// Google's browser-linking redirect URIs for the project, production and sandbox.

@@ -18,6 +18,7 @@ enum RunCommand {
         var reports: String
         var reproducible: Bool
         var fileAttributes: Bool
+        var includeSlow: Bool
     }
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
@@ -27,7 +28,7 @@ enum RunCommand {
                 arguments,
                 valueOptions: ["--target", "--config", "--profile", "--handler-url", "--link", "--client-id", "--scope", "--redirect-uri",
                                "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports"],
-                flagOptions: ["--reproducible", "--junit-file-attributes", "-h", "--help"])
+                flagOptions: ["--reproducible", "--junit-file-attributes", "--slow", "-h", "--help"])
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
                 console.out(Usage.run)
                 return 0
@@ -53,7 +54,8 @@ enum RunCommand {
     private static func execute(_ cases: [ConformanceCase], suite: CaseSuite, catalog: Catalog, options: Options,
                                 arguments: [String], console: Console) -> Int32 {
         let targets = options.assembly.targets
-        let runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
+        var runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
+        runner.includeSlow = options.includeSlow
         let startedAt = ISO8601DateFormatter().string(from: Date())
         let clock = Date()
         let interruption = Interruption()
@@ -175,7 +177,7 @@ enum RunCommand {
         return Options(assembly: assembly, profiles: profiles, mode: mode, timeout: timeout, jobs: jobs,
                        cases: try parsed.value("--cases"), catalog: try parsed.value("--catalog"), filters: parsed.values("--filter"),
                        reports: try parsed.value("--reports") ?? "Reports", reproducible: parsed.flags.contains("--reproducible"),
-                       fileAttributes: parsed.flags.contains("--junit-file-attributes"))
+                       fileAttributes: parsed.flags.contains("--junit-file-attributes"), includeSlow: parsed.flags.contains("--slow"))
     }
 
     private static func number(_ name: String, _ parsed: Arguments, default fallback: Double,

@@ -22,7 +22,8 @@ struct TargetAssembly {
             throw Arguments.UsageError(message: "--target reference cannot be combined with --config, --handler-url or a handler command")
         }
         let clientID = try parsed.value("--client-id") ?? ReferenceArguments.defaultClientID
-        let settings = ReferenceServerConfiguration(clientID: clientID, clientSecret: referenceSecret)
+        // A short code lifetime, so the code-expiry case waits seconds, not minutes.
+        let settings = ReferenceServerConfiguration(clientID: clientID, clientSecret: referenceSecret, codeLifetime: 3)
         let reference = ReferenceServer(configuration: settings)
         let server: HTTPServer
         do {
@@ -47,9 +48,10 @@ struct TargetAssembly {
             decorations: [.consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
                           .disabledAccount: [("Cookie", "\(cookie)=disabled")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
-        let configuration = RunConfiguration(link: try parsed.value("--link") ?? "https://app.example/flip", clientID: clientID,
+        var configuration = RunConfiguration(link: try parsed.value("--link") ?? "https://app.example/flip", clientID: clientID,
                                              scope: scope, redirectURI: redirectURI, seed: seed, projectID: settings.projectID,
                                              appID: settings.appID)
+        configuration.codeLifetime = settings.codeLifetime
         return TargetAssembly(targets: targets, configuration: configuration, referenceServer: server)
     }
 
@@ -105,9 +107,10 @@ struct TargetAssembly {
         let targets = Targets(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
                               tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
                               secrets: file?.secrets ?? [], secondClient: file?.secondClient)
-        let configuration = RunConfiguration(link: link, clientID: clientID, scope: flagScope ?? file?.scope ?? "devices",
+        var configuration = RunConfiguration(link: link, clientID: clientID, scope: flagScope ?? file?.scope ?? "devices",
                                              redirectURI: redirectURI, seed: seed, projectID: file?.projectID ?? "",
                                              appID: file?.appID ?? "")
+        configuration.codeLifetime = file?.codeLifetime
         return TargetAssembly(targets: targets, configuration: configuration, referenceServer: nil)
     }
 }

@@ -12,7 +12,7 @@ extension CaseLoader {
         var captured: Set<String> = []
         for item in list.items {
             guard let mapping = reader.mapping(item, "a step"),
-                  reader.checkKeys(mapping, allowed: ["link", "request", "capture", "checks", "requirement", "expect", "repeat", "when_captured"], in: "a step")
+                  reader.checkKeys(mapping, allowed: ["link", "request", "capture", "checks", "requirement", "expect", "repeat", "when_captured", "wait"], in: "a step")
             else { continue }
             let action: Step.Action?
             switch (mapping["link"], mapping["request"]) {
@@ -39,8 +39,17 @@ extension CaseLoader {
                 }
                 whenCaptured = names.map(\.text)
             }
-            let step = Step(action: action, captures: captures, checks: checks, location: mapping.location, repeatCount: repeatCount,
+            var step = Step(action: action, captures: captures, checks: checks, location: mapping.location, repeatCount: repeatCount,
                             whenCaptured: whenCaptured)
+            if let node = mapping["wait"], let scalar = reader.scalar(node, "'wait'") {
+                if scalar.text == "code_lifetime" {
+                    step.wait = .codeLifetime
+                } else if let seconds = Double(scalar.text), seconds > 0, seconds <= 3600 {
+                    step.wait = .seconds(seconds)
+                } else {
+                    reader.error(at: scalar.location, "'wait' takes 'code_lifetime' (the configured code lifetime plus a second) or seconds, up to 3600")
+                }
+            }
             validate(step, capturedBefore: captured, caseRepeat: caseRepeat)
             captured.formUnion(captures.map(\.name))
             steps.append(step)

@@ -51,6 +51,20 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         }
     }
 
+    /// The seconds the case waits in all, or nil when a wait needs a value the configuration lacks.
+    public func totalWait(in configuration: RunConfiguration) -> Double? {
+        var total = 0.0
+        for step in steps {
+            guard let wait = step.wait else { continue }
+            guard let seconds = wait.seconds(in: configuration) else { return nil }
+            total += seconds
+        }
+        return total * Double(repeatCount)
+    }
+
+    /// Whether any step waits.
+    public var waits: Bool { steps.contains { $0.wait != nil } }
+
     /// Every check of every step.
     public var checks: [CheckGroup] { steps.flatMap(\.checks) }
 

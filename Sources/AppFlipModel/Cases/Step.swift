@@ -19,6 +19,23 @@ public struct Step: Sendable, Hashable {
     /// Names an earlier step may leave uncaptured because the sources allow an answer without them (a server that
     /// refuses an optional feature): when one is missing, this step does not apply and is not sent.
     public var whenCaptured: [String]
+    /// How long to wait before sending this step (a code-expiry probe waits out the declared lifetime).
+    public var wait: Wait?
+
+    /// A wait before a step.
+    public enum Wait: Sendable, Hashable {
+        case seconds(Double)
+        /// The target's declared code lifetime plus a second of clock skew.
+        case codeLifetime
+
+        /// The seconds to wait under a configuration; nil when it needs a value the configuration lacks.
+        public func seconds(in configuration: RunConfiguration) -> Double? {
+            switch self {
+            case .seconds(let seconds): seconds
+            case .codeLifetime: configuration.codeLifetime.map { $0 + 1 }
+            }
+        }
+    }
 
     public init(action: Action, captures: [Capture] = [], checks: [CheckGroup], location: SourceLocation, repeatCount: Int = 1,
                 whenCaptured: [String] = []) {

@@ -14,6 +14,9 @@ public struct RunConfiguration: Sendable, Hashable {
     public var projectID: String
     /// The iOS app ID (`TEAMID.bundle`) for the site association.
     public var appID: String
+    /// The partner's declared authorization-code lifetime in seconds, when the configuration gives one: cases
+    /// that wait it out (`wait: code_lifetime`) need it.
+    public var codeLifetime: Double?
 
     public init(link: String, clientID: String, scope: String = "devices",
                 redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1, projectID: String = "", appID: String = "") {

@@ -27,6 +27,8 @@ public struct TargetConfiguration: Sendable {
     public var secrets: [String]
     /// Another client registered at the partner, for "a code redeems only for its client" (optional).
     public var secondClient: (id: String, secret: String)?
+    /// The declared authorization-code lifetime in seconds (`code_lifetime`), for the code-expiry case.
+    public var codeLifetime: Double?
 
     public init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
                 scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,

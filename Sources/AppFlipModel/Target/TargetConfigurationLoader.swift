@@ -44,7 +44,7 @@ public enum TargetConfigurationLoader {
             reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
         }
         let allowed = ["client_id", "client_secret_env", "project_id", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
-                       "second_client_id", "second_client_secret_env"]
+                       "second_client_id", "second_client_secret_env", "code_lifetime"]
         reader.checkKeys(document, allowed: allowed + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
         var secrets: [String] = []
         func text(_ key: String) -> Node.Scalar? { document[key].flatMap { reader.scalar($0, "'\(key)'") } }
@@ -116,6 +116,14 @@ public enum TargetConfigurationLoader {
                                    endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
                                    secrets: secrets)
         configuration.secondClient = secondClient
+        if let lifetime = text("code_lifetime") {
+            if let seconds = Double(lifetime.text), seconds > 0, seconds <= 3600 {
+                configuration.codeLifetime = seconds
+            } else {
+                reader.error(at: lifetime.location, "'code_lifetime' is the authorization code's lifetime in seconds, from 1 to 3600")
+                throw DiagnosticList(reader.diagnostics)
+            }
+        }
         return configuration
     }
 

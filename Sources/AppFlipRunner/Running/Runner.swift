@@ -11,6 +11,10 @@ public struct Runner: Sendable {
     public var jobs: Int
     /// How much of the handler's log a report keeps per case.
     public var logExcerptLimit: Int
+    /// Whether cases that wait longer than `slowThreshold` in all run; otherwise they are skipped with the reason.
+    public var includeSlow = false
+    /// Seconds of waiting above which a case is slow.
+    public static let slowThreshold = 30.0
 
     public init(configuration: RunConfiguration, timeout: Double = 10, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 logExcerptLimit: Int = 4096) {
@@ -38,6 +42,8 @@ public struct Runner: Sendable {
         }
         let targets = checked
         let results = Locked<[CaseResult?]>(Array(repeating: nil, count: cases.count))
+        // Cases that wait start first, so their waits overlap the rest of the run.
+        let order = cases.indices.filter { cases[$0].waits } + cases.indices.filter { !cases[$0].waits }
         let issuedCodes = Locked<[Int: [IssuedCode]]>([:])
         let credentials = Locked<[Int: ConfiguredCredentials]>([:])
         let next = Locked(0)
@@ -58,19 +64,20 @@ public struct Runner: Sendable {
                         return value
                     }
                     guard index < cases.count else { return }
-                    let result = worker.run(cases[index])
+                    let caseIndex = order[index]
+                    let result = worker.run(cases[caseIndex])
                     let codes = worker.takeIssuedCodes()
-                    if !codes.isEmpty { issuedCodes.withLock { $0[index] = codes } }
-                    if let verdict = worker.takeCredentialsVerdict() { credentials.withLock { $0[index] = verdict } }
+                    if !codes.isEmpty { issuedCodes.withLock { $0[caseIndex] = codes } }
+                    if let verdict = worker.takeCredentialsVerdict() { credentials.withLock { $0[caseIndex] = verdict } }
                     // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
                     if shouldStop() { return }
                     results.withLock { all in
-                        all[index] = result
+                        all[caseIndex] = result
                         // Extra output found now belongs to the request this worker sent before.
                         if let fault = worker.takePreviousCaseFault(), let previous = worker.previousIndex, let earlier = all[previous] {
                             all[previous] = earlier.addingProtocolFault(fault)
                         }
-                        worker.previousIndex = index
+                        worker.previousIndex = caseIndex
                     }
                     reporting.withLock { _ in progress(result) }
                 }
@@ -130,6 +137,18 @@ public struct Runner: Sendable {
             if let reason = conformanceCase.skipReason ?? targets.unavailability(of: conformanceCase) {
                 return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: Evidence(),
                                   duration: 0)
+            }
+            if conformanceCase.waits {
+                guard let wait = conformanceCase.totalWait(in: runner.configuration) else {
+                    return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [],
+                                      message: "it waits out the code lifetime, and the configuration declares none (code_lifetime)",
+                                      evidence: Evidence(), duration: 0)
+                }
+                if wait > Runner.slowThreshold, !runner.includeSlow {
+                    return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [],
+                                      message: "a slow case: it waits \(Int(wait)) s; run with --slow to include it",
+                                      evidence: Evidence(), duration: 0)
+                }
             }
             if let problem = targets.credentialsProblem, conformanceCase.sendsConfiguredCredentials {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],

@@ -84,6 +84,9 @@ final class StepExecutor {
                 state.sampleFlags += step.checks.map { _ in false }
                 continue
             }
+            if let seconds = step.wait?.seconds(in: configuration) {
+                Thread.sleep(forTimeInterval: seconds)
+            }
             let sampleFlags = Self.sampleFlags(step.checks)
             var merged: [CheckResult] = []
             for repetition in 0..<step.repeatCount {

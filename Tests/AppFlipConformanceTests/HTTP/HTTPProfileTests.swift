@@ -10,11 +10,13 @@ import Testing
 /// The HTTP profiles against the reference server, and against broken servers that must be caught.
 @Suite("HTTP profiles", .serialized)
 struct HTTPProfileTests {
-    static let settings = ReferenceServerConfiguration(clientID: ReferenceClient.id, clientSecret: ReferenceClient.secret)
+    static let settings = ReferenceServerConfiguration(clientID: ReferenceClient.id, clientSecret: ReferenceClient.secret, codeLifetime: 1)
 
-    /// Serves the reference (wrapped by `wrap`) on loopback and runs every non-app-link case against it.
-    private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }) throws -> RunResult {
-        let reference = ReferenceServer(configuration: Self.settings)
+    /// Serves the reference (wrapped by `wrap`) on loopback and runs every non-app-link case against it. Cases that
+    /// wait (code expiry) run only when `declaredCodeLifetime` is given, so most tests do not wait.
+    private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }, declaredCodeLifetime: Double? = nil,
+                     settings: ReferenceServerConfiguration = Self.settings) throws -> RunResult {
+        let reference = ReferenceServer(configuration: settings)
         let server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
         defer { server.stop() }
@@ -29,8 +31,36 @@ struct HTTPProfileTests {
         var configuration = SuiteRun.configuration
         configuration.projectID = Self.settings.projectID
         configuration.appID = Self.settings.appID
-        let cases = try SuiteRun.load().1.cases.filter { $0.profile != .appLink }
+        configuration.codeLifetime = declaredCodeLifetime
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile != .appLink && (declaredCodeLifetime != nil || !$0.waits) }
         return try SuiteRun.run(targets, cases: cases, configuration: configuration)
+    }
+
+    @Test("A code is refused after the declared lifetime; a server whose codes never expire fails AF-AUTHZ-013")
+    func codeExpiry() throws {
+        let expiring = try run(declaredCodeLifetime: 1)
+        #expect(expiring.results.first { $0.conformanceCase.id == "token/code/expired" }?.verdict == .pass)
+        var lasting = Self.settings
+        lasting.codeLifetime = 600
+        let run = try run(declaredCodeLifetime: 1, settings: lasting)
+        let failed = Set(run.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
+        #expect(failed == ["AF-AUTHZ-013"])
+    }
+
+    @Test("Without a declared code lifetime the expiry case is skipped with the reason; a long one needs --slow")
+    func expiryNeedsDeclaredLifetime() throws {
+        let cases = try SuiteRun.load().1.cases
+        let expiry = try #require(cases.first { $0.id == "token/code/expired" })
+        let undeclared = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+                                                              .revoke: "http://127.0.0.1:9/r"]), cases: [expiry])
+        #expect(undeclared.results.first?.verdict == .skip)
+        #expect(undeclared.results.first?.message?.contains("code_lifetime") == true)
+        var configuration = SuiteRun.configuration
+        configuration.codeLifetime = 600
+        let slow = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+                                                        .revoke: "http://127.0.0.1:9/r"]), cases: [expiry], configuration: configuration)
+        #expect(slow.results.first?.verdict == .skip)
+        #expect(slow.results.first?.message?.contains("--slow") == true)
     }
 
     @Test("Every HTTP profile passes against the reference server")
@@ -193,6 +223,7 @@ struct TargetConfigurationTests {
             path: PackageRoot.url.appendingPathComponent("Conformance/examples/staging.target").path, environment: environment)
         #expect(configuration.endpoints.count == 5)
         #expect(configuration.endpoints[.api] == "http://staging.internal.example:8080/api/userinfo")
+        #expect(configuration.codeLifetime == 600)
         #expect(configuration.decorations[.deny]?.first?.value == "session=r")
         #expect(configuration.secondClient?.id == "conformance-other-client")
     }

@@ -90,8 +90,13 @@ struct BrokenHandlerTests {
                                                        arguments: ["--defect", "raw-state-chatty"], mode: .persistent), jobs: 1)
         let quietFailures = Set(quiet.results.filter { $0.verdict == .fail }.map(\.conformanceCase.id))
         let chattyFailures = Set(chatty.results.filter { $0.verdict == .fail }.map(\.conformanceCase.id))
+        let chattyErrors = Set(chatty.results.filter { $0.verdict == .error }.map(\.conformanceCase.id))
         #expect(!quietFailures.isEmpty)
-        #expect(quietFailures.isSubset(of: chattyFailures), "lost: \(quietFailures.subtracting(chattyFailures).sorted())")
+        // A stray line that arrives only after the next request was sent is read as that request's answer: that
+        // case is an error (its own answer was never seen), never a pass. Every violation that was seen stays.
+        #expect(quietFailures.isSubset(of: chattyFailures.union(chattyErrors)), "passed: \(quietFailures.subtracting(chattyFailures.union(chattyErrors)).sorted())")
+        #expect(Double(quietFailures.intersection(chattyFailures).count) >= 0.75 * Double(quietFailures.count),
+                "kept \(quietFailures.intersection(chattyFailures).count) of \(quietFailures.count)")
         #expect(chatty.results.contains { $0.verdict == .fail && $0.message?.contains("protocol fault") == true })
         #expect(chatty.results.contains { $0.verdict == .error }, "cases that passed are charged the fault")
     }

@@ -149,6 +149,19 @@ final class SubprocessSession: LinkHandlerSession {
             lateExtraAnswer = "the handler answered this request a second time, after the next request was sent"
             result = child.readLine(deadline: deadline, limit: target.lineLimit)
         }
+        // A stray line the handler wrote after its previous answer may reach the pipe only after this request went
+        // out. When the line is not an answer at all and a real answer for this request follows at once, the stray
+        // line is the previous request's fault and this request keeps its answer.
+        if case .line(let line) = result, previousRequestID != nil, AnswerParser.answerID(line) == nil,
+           case .line(let next) = child.readLine(deadline: min(deadline, Platform.monotonicSeconds() + Self.strayLineGrace), limit: target.lineLimit) {
+            if AnswerParser.answerID(next) == request.id {
+                lateExtraAnswer = "the handler wrote more after its answer (" + ByteText.display(line, limit: 120) + "); one answer line per request"
+                result = .line(next)
+            } else {
+                return TargetExchange(failure: "unusable answer: a line that is not an answer, then one that does not answer this request",
+                                      rawAnswer: Evidence.bounded(String(decoding: line, as: UTF8.self), limit: 4096))
+            }
+        }
         switch result {
         case .line(let line):
             let raw = Evidence.bounded(String(decoding: line, as: UTF8.self), limit: 4096)
@@ -171,6 +184,9 @@ final class SubprocessSession: LinkHandlerSession {
             return TargetExchange(failure: "the answer line exceeded \(limit) bytes; the handler's process group was killed")
         }
     }
+
+    /// How long a line that is not an answer may be followed by the real answer before it counts as the answer.
+    static let strayLineGrace = 0.05
 
     private func exitSuffix(_ child: ChildProcess) -> String {
         child.exit.map { " (the process \($0.description))" } ?? ""

@@ -90,13 +90,10 @@ struct BrokenHandlerTests {
                                                        arguments: ["--defect", "raw-state-chatty"], mode: .persistent), jobs: 1)
         let quietFailures = Set(quiet.results.filter { $0.verdict == .fail }.map(\.conformanceCase.id))
         let chattyFailures = Set(chatty.results.filter { $0.verdict == .fail }.map(\.conformanceCase.id))
-        let chattyErrors = Set(chatty.results.filter { $0.verdict == .error }.map(\.conformanceCase.id))
         #expect(!quietFailures.isEmpty)
-        // A stray line that arrives only after the next request was sent is read as that request's answer: that
-        // case is an error (its own answer was never seen), never a pass. Every violation that was seen stays.
-        #expect(quietFailures.isSubset(of: chattyFailures.union(chattyErrors)), "passed: \(quietFailures.subtracting(chattyFailures.union(chattyErrors)).sorted())")
-        #expect(Double(quietFailures.intersection(chattyFailures).count) >= 0.75 * Double(quietFailures.count),
-                "kept \(quietFailures.intersection(chattyFailures).count) of \(quietFailures.count)")
+        // Also when a stray line reaches the pipe only after the next request went out: it is charged to the
+        // request it followed, and the next request keeps its own answer.
+        #expect(quietFailures.isSubset(of: chattyFailures), "lost: \(quietFailures.subtracting(chattyFailures).sorted())")
         #expect(chatty.results.contains { $0.verdict == .fail && $0.message?.contains("protocol fault") == true })
         #expect(chatty.results.contains { $0.verdict == .error }, "cases that passed are charged the fault")
     }

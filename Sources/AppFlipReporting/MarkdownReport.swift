@@ -116,8 +116,21 @@ public struct MarkdownReport: Sendable {
             if let requirement { text += " — \(MarkdownText.inline(requirement.title)) [\(MarkdownText.inline(run.catalog.citationText(for: requirement.id)))]" }
             text += "\n  - Expected: \(MarkdownText.inline(check.expected))\n  - Observed: \(MarkdownText.inline(check.observed))\n"
         }
-        for check in result.notApplicable where result.verdict == .fail || result.verdict == .error {
-            text += "- \(check.requirement): not judged — \(MarkdownText.inline(check.notApplicable ?? ""))\n"
+        if result.verdict == .fail || result.verdict == .error {
+            // One line per requirement and reason: "AF-LINK-006 MUST: 3 checks not judged — nothing was opened …".
+            var groups: [(requirement: RequirementReference, reason: String, count: Int)] = []
+            for check in result.notApplicable {
+                let reason = check.notApplicable ?? ""
+                if let index = groups.firstIndex(where: { $0.requirement == check.requirement && $0.reason == reason }) {
+                    groups[index].count += 1
+                } else {
+                    groups.append((check.requirement, reason, 1))
+                }
+            }
+            for group in groups {
+                let what = group.count == 1 ? "1 check" : "\(group.count) checks"
+                text += "- \(group.requirement): \(what) not judged — \(MarkdownText.inline(group.reason))\n"
+            }
         }
         var evidence = result.evidence.link.isEmpty ? "" : "link: \(result.evidence.link)\n"
         if !result.evidence.answer.isEmpty { evidence += "answer: \(result.evidence.answer)\n" }

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipReporting
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -39,6 +40,23 @@ struct ApplicabilityTests {
         let result = CaseResult.judged(Fixtures.conformanceCase("x"), checks: results, evidence: Evidence(), duration: 0)
         #expect(result.verdict == .fail)
         #expect(Set(result.findings.map(\.requirement.id)) == ["AF-LINK-006"])
+    }
+
+    @Test("The report names the violated requirement and lists the checks that were not judged, once per reason")
+    func reportShowsNotJudged() throws {
+        let groups = [
+            group("AF-LINK-006", .must, [.action(.open), .error(["invalid_request"]), .state(.echoed)]),
+            group("AF-LINK-011", .must, [.strictParameters]),
+        ]
+        let results = judge(groups, .link(HandlerAnswer(action: .decline)))
+        let result = CaseResult.judged(Fixtures.conformanceCase("x"), checks: results, evidence: Evidence(), duration: 0)
+        let run = RunResult(results: [result], catalog: Fixtures.catalog, provenance: Fixtures.provenance)
+        let report = MarkdownReport(run: run, profiles: ["app-link"]).render()
+        #expect(report.contains("- **AF-LINK-006 MUST** (fail)"))
+        #expect(report.contains("- AF-LINK-006 MUST: 2 checks not judged — nothing was opened"))
+        #expect(report.contains("- AF-LINK-011 MUST: 1 check not judged — nothing was opened"))
+        #expect(!report.contains("**AF-LINK-011 MUST** (fail)"))
+        #expect(MarkdownReport.requirementVerdict("AF-LINK-011", in: [result]) == .skip)
     }
 
     @Test("A refusal that is exactly right passes every check, the content checks included")

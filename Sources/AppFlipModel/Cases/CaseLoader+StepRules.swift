@@ -20,6 +20,10 @@ extension CaseLoader {
                 switch check.base.scope {
                 case .response where isLink:
                     reader.error(at: group.location, "'\(check.key)' judges an HTTP response; a link step has none")
+                case .transport:
+                    if case .http(let request) = step.action, request.plainHTTPProbe {} else {
+                        reader.error(at: group.location, "'\(check.key)' judges a plain-http probe: use it in a request step with 'scheme: http'")
+                    }
                 case .samples:
                     let name = (check.base as? DistinctCheck)?.name ?? (check.base as? EntropyCheck)?.name ?? ""
                     if !names.contains(name) {

@@ -60,7 +60,7 @@ extension CaseLoader {
     private mutating func httpRequest(_ node: Node) -> HTTPStepRequest? {
         guard let mapping = reader.mapping(node, "'request'"),
               reader.checkKeys(mapping, allowed: ["endpoint", "method", "query", "form", "auth", "auth_client_id", "auth_secret",
-                                                  "headers", "user"], required: ["endpoint"], in: "'request'"),
+                                                  "headers", "user", "scheme"], required: ["endpoint"], in: "'request'"),
               let endpointNode = mapping["endpoint"],
               let endpoint = reader.enumValue(endpointNode, "endpoint", as: Endpoint.self) else { return nil }
         let defaultMethod: String
@@ -109,6 +109,19 @@ extension CaseLoader {
             }
         } else if endpoint == .authorize {
             request.user = .caseScenario
+        }
+        if let schemeNode = mapping["scheme"], let scalar = reader.scalar(schemeNode, "'scheme'") {
+            if scalar.text == "http" {
+                request.plainHTTPProbe = true
+                // A probe over plain http must not carry a secret: no client authentication, no session.
+                let auth = mapping["auth"].flatMap { reader.scalar($0, "'auth'") }?.text
+                let user = mapping["user"].flatMap { reader.scalar($0, "'user'") }?.text
+                if auth != "none" || user != "none" {
+                    reader.error(at: scalar.location, "a 'scheme: http' probe sends no secret: give it 'auth: none' and 'user: none'")
+                }
+            } else {
+                reader.error(at: scalar.location, "'scheme' takes 'http' (a plain-http probe of an https endpoint)")
+            }
         }
         return request
     }

@@ -62,6 +62,14 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         return total * Double(repeatCount)
     }
 
+    /// Whether a step probes an https endpoint over plain http (such a case needs an https endpoint to judge).
+    public var probesPlainHTTP: Bool {
+        steps.contains { step in
+            if case .http(let request) = step.action { return request.plainHTTPProbe }
+            return false
+        }
+    }
+
     /// Whether any step waits.
     public var waits: Bool { steps.contains { $0.wait != nil } }
 

@@ -98,6 +98,9 @@ public struct HTTPStepRequest: Sendable, Hashable {
     public var headers: [Header]
     /// Whose decoration headers to add.
     public var user: User
+    /// True for a plain-http probe of an https endpoint (`scheme: http`): the same URL with http, sent without any
+    /// credential or session, to see that it serves nothing.
+    public var plainHTTPProbe = false
 
     public enum User: Sendable, Hashable {
         /// The case's scenario (the default at the authorization endpoint).

@@ -25,6 +25,8 @@ package struct ActionCheck: Check {
             return CheckOutcome(answer.action == action, observation.summary)
         case .http(let response):
             return CheckOutcome(response.asAnswer.action == action, observation.summary)
+        case .unreachable:
+            return CheckOutcome(action == .decline, observation.summary)
         }
     }
 }

@@ -33,6 +33,8 @@ package enum CheckScope: Sendable, Hashable {
     case response
     /// The values captured over a repeated step; judged once, after the last repetition.
     case samples
+    /// Whether an HTTP answer came at all: judged on answers and on failed connections alike.
+    case transport
 }
 
 /// What judging a check found.
@@ -80,10 +82,17 @@ extension Check {
                 return answer.action == .open && answer.url != nil ? nil : "nothing was opened (the handler declined), so there is no URL to judge"
             case .http(let response):
                 return response.asAnswer.action == .open ? nil : "\(summary) is not a redirect, so there is no Location to judge"
+            case .unreachable:
+                return "\(summary), so there is no Location to judge"
             }
         case .response:
-            if case .http = observation { return nil }
-            return "a link handler's answer has no HTTP response"
+            switch observation {
+            case .http: return nil
+            case .link: return "a link handler's answer has no HTTP response"
+            case .unreachable: return "\(summary), so there is no response to judge"
+            }
+        case .transport:
+            return nil
         }
     }
 

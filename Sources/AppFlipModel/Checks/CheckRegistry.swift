@@ -22,6 +22,7 @@ package enum CheckRegistry {
         FramingCheck.self,
         SiteAssociationCheck.self,
         BodyAtMostCheck.self,
+        PlainHTTPCheck.self,
         DistinctCheck.self,
         EntropyCheck.self,
     ]

@@ -21,6 +21,8 @@ extension Observation {
             if let location = response.header("Location") { text += ", Location: \(Redaction.redact(url: location))" }
             if let type = response.header("Content-Type") { text += ", \(type)" }
             return text + ", \(response.body.count) body bytes"
+        case .unreachable(let why):
+            return "no HTTP answer (\(why))"
         }
     }
 
@@ -29,6 +31,7 @@ extension Observation {
         switch self {
         case .link: "nothing was opened"
         case .http(let response): "HTTP \(response.status), not a redirect"
+        case .unreachable: "no HTTP answer"
         }
     }
 }

@@ -44,12 +44,15 @@ public struct HTTPObservation: Sendable, Hashable {
 public enum Observation: Sendable, Hashable {
     case link(HandlerAnswer)
     case http(HTTPObservation)
+    /// No HTTP exchange took place (refused, reset, timed out): only what a plain-http probe expects.
+    case unreachable(String)
 
     /// The answer the URL assertions judge: the link handler's, or an HTTP redirect's `Location`.
     public var answer: HandlerAnswer {
         switch self {
         case .link(let answer): answer
         case .http(let observation): observation.asAnswer
+        case .unreachable: HandlerAnswer(action: .decline)
         }
     }
 }

@@ -180,7 +180,9 @@ final class StepExecutor {
         case .http(let request):
             let built = build(request, conformanceCase: conformanceCase, context: context)
             guard case .success(let prepared) = built else {
-                if case .failure(let problem) = built { state.outcome.failure = label + problem.message }
+                if case .failure(let problem) = built {
+                    if problem.notApplicable { state.outcome.skipReason = label + problem.message } else { state.outcome.failure = label + problem.message }
+                }
                 return nil
             }
             let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
@@ -192,6 +194,10 @@ final class StepExecutor {
                     return nil
                 }
                 state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → no response: \(problem.message)", secrets: state.secrets))
+                if request.plainHTTPProbe {
+                    // For a plain-http probe no answer is an answer: nothing is served there.
+                    return (.unreachable(problem.message), prepared.sentParameters)
+                }
                 state.outcome.failure = label + problem.message
                 return nil
             case .success(let response):
@@ -236,11 +242,23 @@ final class StepExecutor {
     struct Problem: Error {
         var message: String
         var inexact = false
+        /// The step cannot be judged in this configuration: the case is skipped with the message.
+        var notApplicable = false
     }
 
     private func build(_ step: HTTPStepRequest, conformanceCase: ConformanceCase, context: Template.Context) -> Result<Prepared, Problem> {
-        guard let url = targets.endpoints[step.endpoint], let (origin, baseTarget) = HTTPOrigin.split(url) else {
+        guard let url = targets.endpoints[step.endpoint], let split = HTTPOrigin.split(url) else {
             return .failure(Problem(message: "the \(step.endpoint.rawValue) endpoint is not configured"))
+        }
+        var origin = split.origin
+        let baseTarget = split.target
+        if step.plainHTTPProbe {
+            guard origin.scheme == "https" else {
+                return .failure(Problem(message: "the \(step.endpoint.rawValue) endpoint is configured with \(origin.scheme)://, so there is no "
+                                        + "https to hold to; run against the https deployment to judge it", notApplicable: true))
+            }
+            // The same host over plain http: port 80 for https's default port, the same port when one is given.
+            origin = HTTPOrigin(scheme: "http", host: origin.host, port: origin.port == 443 ? 80 : origin.port)
         }
         var headers = HTTPHeaders()
         let user: Scenario?

@@ -18,11 +18,14 @@ struct AuthorizationEndpoint {
             return response
         }
         let parameters = RequestParameters(request.query ?? "")
-        guard case .value(let clientID) = parameters.single("client_id"), clientID == configuration.clientID else {
+        guard case .value(let clientID) = parameters.single("client_id"),
+              clientID == configuration.clientID || clientID == ReferenceServerConfiguration.nativeClientID else {
             return HTML.page(status: 400, title: "Unknown client", message: "The client_id is missing, repeated or not registered: "
                              + (parameters.values("client_id").first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? "(none)"))
         }
-        guard case .value(let redirectURI) = parameters.single("redirect_uri"), configuration.registeredRedirectURIs.contains(redirectURI) else {
+        let isNative = clientID == ReferenceServerConfiguration.nativeClientID
+        guard case .value(let redirectURI) = parameters.single("redirect_uri"),
+              isNative ? ReferenceServerConfiguration.nativeRedirectMatches(redirectURI) : configuration.registeredRedirectURIs.contains(redirectURI) else {
             let shown = parameters.values("redirect_uri").first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? "(none)"
             return HTML.page(status: 400, title: "Invalid redirect URI",
                              message: "The redirect_uri is missing, repeated or not registered for this client: \(shown)")
@@ -58,6 +61,8 @@ struct AuthorizationEndpoint {
         if !QueryCodec.isValidScope(Array(scope.utf8)) { return error("invalid_scope", "The scope is malformed") }
         let challenge = parameters.text("code_challenge")
         let method = parameters.text("code_challenge_method")
+        // A public native client must use PKCE (RFC 8252 §8.1, RFC 7636 §4.4.1).
+        if isNative, challenge == nil { return error("invalid_request", "A native client must send a code_challenge") }
         if challenge == nil, method != nil { return error("invalid_request", "code_challenge_method without code_challenge") }
         if let challenge {
             switch method ?? "plain" {

@@ -31,6 +31,11 @@ enum ClientAuthentication {
             }
             return .authenticated(clientID: id)
         }
+        // A public client identifies itself without a secret (RFC 6749 §2.3, RFC 8252 §8.4); it must prove
+        // possession with PKCE instead, which the token endpoint enforces.
+        if case .value(let id) = form.single("client_id"), id == ReferenceServerConfiguration.nativeClientID, !bodyHasSecret {
+            return .authenticated(clientID: id)
+        }
         guard case .value(let id) = form.single("client_id"), case .value(let secret) = bodySecret,
               configuration.clientSecrets[id] == secret else {
             return .failed(TokenResponses.error(401, "invalid_client", "Client authentication failed"))

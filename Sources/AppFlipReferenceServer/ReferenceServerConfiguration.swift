@@ -40,6 +40,28 @@ public struct ReferenceServerConfiguration: Sendable {
     public static let secondClientID = "other-client"
     public static let secondClientSecret = "other-client-secret"
 
+    /// A public native client (RFC 8252): no secret, PKCE required, a loopback redirect URI that takes any port
+    /// and a private-use-scheme redirect URI.
+    public static let nativeClientID = "native-app"
+    public static let nativeRedirectURIs = ["http://127.0.0.1/callback", "com.example.reference:/oauth2redirect"]
+
+    /// Whether `uri` is a registered redirect URI of the native client: exactly, or a loopback IP literal with any
+    /// port (RFC 8252 §7.3, §8.4).
+    static func nativeRedirectMatches(_ uri: String) -> Bool {
+        if nativeRedirectURIs.contains(uri) { return true }
+        for registered in nativeRedirectURIs {
+            for host in ["http://127.0.0.1", "http://[::1]"] where registered.hasPrefix(host + "/") && uri.hasPrefix(host + ":") {
+                let rest = uri.dropFirst(host.count + 1)
+                let port = rest.prefix { $0.isASCII && $0.isNumber }
+                if !port.isEmpty, port.count <= 5, (Int(port) ?? 0) > 0, (Int(port) ?? 0) < 65536,
+                   rest.dropFirst(port.count) == registered.dropFirst(host.count) {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
     /// The secret of each registered client.
     var clientSecrets: [String: String] { [clientID: clientSecret, Self.secondClientID: Self.secondClientSecret] }
 }

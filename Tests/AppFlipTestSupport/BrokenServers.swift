@@ -12,6 +12,35 @@ public enum BrokenServers {
     }
 
     public static let all: [Defect] = [
+        Defect(name: "native-fixed-port", requirement: "NAT-AS-001") { reference in
+            { request in
+                // Accepts the native client's loopback URI only on the registered (default) port.
+                guard request.path == "/oauth/authorize", let query = request.query, query.contains("client_id=native-app"),
+                      query.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A") else { return reference(request) }
+                return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "text/html"), ("X-Frame-Options", "DENY")]),
+                                    body: Array("<p>redirect_uri mismatch</p>".utf8))
+            }
+        },
+        Defect(name: "native-prefix-match", requirement: "NAT-AS-002") { reference in
+            { request in
+                // Matches the native client's redirect URI by prefix, so a longer path gets the code.
+                guard request.path == "/oauth/authorize", let query = request.query, query.contains("client_id=native-app"),
+                      let pair = query.split(separator: "&").first(where: { $0.hasPrefix("redirect_uri=") }),
+                      let sent = String(pair.dropFirst(13)).removingPercentEncoding, sent.hasPrefix("http://127.0.0.1:51004/callback"),
+                      sent != "http://127.0.0.1:51004/callback" else { return reference(request) }
+                return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", sent + "?code=prefix-code")]))
+            }
+        },
+        Defect(name: "native-secret-required", requirement: "NAT-AS-004") { reference in
+            { request in
+                // Treats the native client as confidential: no secret, no token.
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/oauth/token", body.contains("client_id=native-app"), !body.contains("client_secret=") else {
+                    return reference(request)
+                }
+                return HTTPResponse(status: 401, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Array(#"{"error":"invalid_client"}"#.utf8))
+            }
+        },
         Defect(name: "counter-access-tokens", requirement: "TOK-RESP-004") { reference in
             let aliases = TokenAliases()
             return { request in

@@ -52,6 +52,8 @@ struct TargetAssembly {
                                              scope: scope, redirectURI: redirectURI, seed: seed, projectID: settings.projectID,
                                              appID: settings.appID)
         configuration.codeLifetime = settings.codeLifetime
+        configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
+                                                  redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
         return TargetAssembly(targets: targets, configuration: configuration, referenceServer: server)
     }
 
@@ -111,6 +113,7 @@ struct TargetAssembly {
                                              redirectURI: redirectURI, seed: seed, projectID: file?.projectID ?? "",
                                              appID: file?.appID ?? "")
         configuration.codeLifetime = file?.codeLifetime
+        configuration.nativeClient = file?.nativeClient
         return TargetAssembly(targets: targets, configuration: configuration, referenceServer: nil)
     }
 }

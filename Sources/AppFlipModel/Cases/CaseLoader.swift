@@ -38,7 +38,7 @@ public struct CaseLoader {
             return []
         }
         guard let document = reader.mapping(node, "a case file") else { return [] }
-        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "steps", "skip", "table", "repeat"]
+        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "steps", "skip", "table", "repeat", "needs"]
         guard reader.checkKeys(document, allowed: allowed, required: ["id", "title", "profile", "scenario"], in: "a case") else { return [] }
         if document["link"] == nil, document["steps"] == nil {
             reader.error(at: document.location, "a case needs 'link' (with its checks) or 'steps'")
@@ -100,9 +100,17 @@ public struct CaseLoader {
             if scalar.text.isEmpty { reader.error(at: scalar.location, "'skip' needs a reason") }
             skip = scalar.text
         }
+        var needs: [ConformanceCase.Need] = []
+        if let needsNode = document["needs"], let values = reader.scalarList(needsNode, "'needs'") {
+            for value in values {
+                if let need = reader.enumValue(.scalar(value), "need", as: ConformanceCase.Need.self) { needs.append(need) }
+            }
+        }
         guard reader.diagnostics.count == before, let profile, let scenario, let steps else { return nil }
-        return ConformanceCase(id: idScalar.text, title: titleScalar.text, profile: profile, scenario: scenario,
-                               steps: steps, skipReason: skip, location: location, group: group, repeatCount: caseRepeat)
+        var conformanceCase = ConformanceCase(id: idScalar.text, title: titleScalar.text, profile: profile, scenario: scenario,
+                                              steps: steps, skipReason: skip, location: location, group: group, repeatCount: caseRepeat)
+        conformanceCase.needs = needs
+        return conformanceCase
     }
 
     static func isValidCaseID(_ id: String) -> Bool {

@@ -19,6 +19,30 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     public var group: String
     /// How many times the whole sequence of steps runs (`repeat:` of the case); sample checks see every round.
     public var repeatCount: Int
+    /// What the run's configuration must provide for the case to apply (`needs:`); otherwise it is skipped.
+    public var needs: [Need] = []
+
+    /// Something a case needs from the configuration.
+    public enum Need: String, Sendable, Hashable, CaseIterable {
+        /// A public native client registered at the partner's server.
+        case nativeClient = "native_client"
+        /// ...with a loopback redirect URI.
+        case nativeLoopback = "native_loopback"
+        /// ...with a private-use-scheme redirect URI.
+        case nativeScheme = "native_scheme"
+
+        /// Why a configuration does not meet the need, or nil when it does.
+        public func unmet(in configuration: RunConfiguration) -> String? {
+            guard let native = configuration.nativeClient else {
+                return "no native client is configured (native_client_id, native_redirect_uris)"
+            }
+            switch self {
+            case .nativeClient: return nil
+            case .nativeLoopback: return native.loopbackURI == nil ? "the native client has no loopback redirect URI (http://127.0.0.1/…)" : nil
+            case .nativeScheme: return native.schemeURI == nil ? "the native client has no private-use-scheme redirect URI" : nil
+            }
+        }
+    }
 
     public init(id: String, title: String, profile: Profile, scenario: Scenario, steps: [Step], skipReason: String? = nil,
                 location: SourceLocation, group: String, repeatCount: Int = 1) {

@@ -17,6 +17,8 @@ public struct RunConfiguration: Sendable, Hashable {
     /// The partner's declared authorization-code lifetime in seconds, when the configuration gives one: cases
     /// that wait it out (`wait: code_lifetime`) need it.
     public var codeLifetime: Double?
+    /// A public native client registered at the partner's server, when the configuration names one.
+    public var nativeClient: NativeClient?
 
     public init(link: String, clientID: String, scope: String = "devices",
                 redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1, projectID: String = "", appID: String = "") {

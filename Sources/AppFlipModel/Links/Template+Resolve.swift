@@ -53,6 +53,14 @@ extension Template {
                     if matches.count == 1, let bytes = matches[0].value { value = String(decoding: bytes, as: UTF8.self) }
                 case .repeat(let count, let unit):
                     value = String(repeating: unit, count: count)
+                case .native(let name):
+                    let native = context.configuration.nativeClient
+                    switch name {
+                    case "native_client_id": value = native?.id ?? ""
+                    case "native_loopback_uri": value = native?.loopbackURI ?? ""
+                    case "native_loopback_uri_other_port": value = native?.loopbackURIWithOtherPort ?? ""
+                    default: value = native?.schemeURI ?? ""
+                    }
                 }
                 text += encodingValues ? FormEncoding.encode(value) : value
             }

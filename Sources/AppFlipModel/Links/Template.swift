@@ -30,7 +30,13 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         case sent(String)
         /// `${repeat:2048:A}`: the text repeated.
         case `repeat`(count: Int, text: String)
+        /// The configured native client: `${native_client_id}`, `${native_loopback_uri}`,
+        /// `${native_loopback_uri_other_port}`, `${native_scheme_uri}`.
+        case native(String)
     }
+
+    /// The native-client variables, by name.
+    static let nativeNames = ["native_client_id", "native_loopback_uri", "native_loopback_uri_other_port", "native_scheme_uri"]
 
     public enum Part: Sendable, Hashable {
         case literal(String)
@@ -50,7 +56,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// The names a case file may use, for error messages and suggestions.
     public static let variableNames = ["client_id", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
                                        "web_redirect_uri", "app_id", "code_verifier", "code_challenge", "captured.<name>",
-                                       "sent.<parameter>", "repeat:<count>:<text>"]
+                                       "sent.<parameter>", "repeat:<count>:<text>"] + nativeNames
 
     /// Upper bound on the length of one `${repeat:...}` expansion.
     public static let maximumRepeatLength = 1 << 20
@@ -118,6 +124,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         case "code_challenge": return .codeChallenge
         default: break
         }
+        if nativeNames.contains(name) { return .native(name) }
         if name.hasPrefix("captured."), name.count > 9 { return .captured(String(name.dropFirst(9))) }
         if name.hasPrefix("sent."), name.count > 5 { return .sent(String(name.dropFirst(5))) }
         if name.hasPrefix("repeat:") {
@@ -161,6 +168,7 @@ extension Template.Variable {
         case .captured(let name): "captured.\(name)"
         case .sent(let parameter): "sent.\(parameter)"
         case .repeat(let count, let text): "repeat:\(count):\(text)"
+        case .native(let name): name
         }
     }
 }

@@ -29,6 +29,8 @@ public struct TargetConfiguration: Sendable {
     public var secondClient: (id: String, secret: String)?
     /// The declared authorization-code lifetime in seconds (`code_lifetime`), for the code-expiry case.
     public var codeLifetime: Double?
+    /// A public native client registered at the partner's server (`native_client_id`, `native_redirect_uris`).
+    public var nativeClient: NativeClient?
 
     public init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
                 scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,

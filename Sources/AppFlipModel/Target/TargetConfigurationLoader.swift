@@ -44,7 +44,8 @@ public enum TargetConfigurationLoader {
             reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
         }
         let allowed = ["client_id", "client_secret_env", "project_id", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
-                       "second_client_id", "second_client_secret_env", "code_lifetime"]
+                       "second_client_id", "second_client_secret_env", "code_lifetime", "native_client_id",
+                       "native_redirect_uris"]
         reader.checkKeys(document, allowed: allowed + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
         var secrets: [String] = []
         func text(_ key: String) -> Node.Scalar? { document[key].flatMap { reader.scalar($0, "'\(key)'") } }
@@ -116,6 +117,14 @@ public enum TargetConfigurationLoader {
                                    endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
                                    secrets: secrets)
         configuration.secondClient = secondClient
+        if let id = text("native_client_id") {
+            let uris = document["native_redirect_uris"].flatMap { reader.scalarList($0, "'native_redirect_uris'") }?.map(\.text) ?? []
+            if uris.isEmpty, let node = document["native_client_id"] {
+                reader.error(at: node.location, "'native_client_id' needs 'native_redirect_uris': the redirect URIs registered for it")
+                throw DiagnosticList(reader.diagnostics)
+            }
+            configuration.nativeClient = NativeClient(id: id.text, redirectURIs: uris)
+        }
         if let lifetime = text("code_lifetime") {
             if let seconds = Double(lifetime.text), seconds > 0, seconds <= 3600 {
                 configuration.codeLifetime = seconds

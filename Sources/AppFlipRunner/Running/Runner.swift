@@ -138,6 +138,9 @@ public struct Runner: Sendable {
                 return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: Evidence(),
                                   duration: 0)
             }
+            if let unmet = conformanceCase.needs.lazy.compactMap({ $0.unmet(in: self.runner.configuration) }).first {
+                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: unmet, evidence: Evidence(), duration: 0)
+            }
             if conformanceCase.waits {
                 guard let wait = conformanceCase.totalWait(in: runner.configuration) else {
                     return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [],

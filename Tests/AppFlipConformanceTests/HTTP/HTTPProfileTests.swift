@@ -32,6 +32,8 @@ struct HTTPProfileTests {
         configuration.projectID = Self.settings.projectID
         configuration.appID = Self.settings.appID
         configuration.codeLifetime = declaredCodeLifetime
+        configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
+                                                  redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
         // The reference is served over plain http on loopback, so the https-only probes have nothing to hold to.
         let cases = try SuiteRun.load().1.cases.filter {
             $0.profile != .appLink && (declaredCodeLifetime != nil || !$0.waits) && !$0.probesPlainHTTP
@@ -227,6 +229,8 @@ struct TargetConfigurationTests {
         #expect(configuration.endpoints.count == 5)
         #expect(configuration.endpoints[.api] == "http://staging.internal.example:8080/api/userinfo")
         #expect(configuration.codeLifetime == 600)
+        #expect(configuration.nativeClient?.loopbackURI == "http://127.0.0.1/callback")
+        #expect(configuration.nativeClient?.schemeURI == "com.example.smarthome:/oauth2redirect")
         #expect(configuration.decorations[.deny]?.first?.value == "session=r")
         #expect(configuration.secondClient?.id == "conformance-other-client")
     }
@@ -256,7 +260,7 @@ struct ReachTests {
             .bytes(Array("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:\(elsewhere.port)/steal?code=x\r\nContent-Length: 0\r\n\r\n".utf8))
         }
         defer { target.stop() }
-        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .authorize && !$0.probesPlainHTTP }
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .authorize && !$0.probesPlainHTTP && $0.needs.isEmpty }
         let targets = Targets(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
                               decorations: [.consent: [("Cookie", "session=x")]])
         _ = try SuiteRun.run(targets, cases: cases)

@@ -23,6 +23,10 @@ final class OAuthState: @unchecked Sendable {
         var revoked = false
         /// For a refresh token: the access tokens minted from it.
         var children: [String] = []
+        /// For a rotated refresh token (public clients): the first token of its family, and whether it was
+        /// already exchanged for a newer one (presenting it again is a replay).
+        var family: String?
+        var rotatedAway = false
     }
 
     private let lock = NSLock()
@@ -69,6 +73,30 @@ final class OAuthState: @unchecked Sendable {
                 state.tokens[refresh] = IssuedToken(clientID: clientID, scope: scope, isRefresh: true, expires: nil)
             }
             state.tokens[refresh]?.children.append(access)
+            return (access, refresh)
+        }
+    }
+
+    /// Rotates a public client's refresh token (RFC 9700 §4.14.2): the old one is spent, a new one of the same
+    /// family is issued with a new access token. Presenting a spent one revokes the whole family (replay).
+    /// Nil when `value` was already spent: the family is then revoked.
+    func rotate(_ value: String) -> (access: String, refresh: String)? {
+        withLock { state in
+            guard var old = state.tokens[value] else { return nil }
+            let family = old.family ?? value
+            if old.rotatedAway {
+                for (key, token) in state.tokens where token.family == family || key == family { state.revokeLocked(key) }
+                return nil
+            }
+            old.rotatedAway = true
+            old.family = family
+            state.tokens[value] = old
+            let access = "at-" + CodeMinter.mint()
+            state.tokens[access] = IssuedToken(clientID: old.clientID, scope: old.scope, isRefresh: false, expires: Date().addingTimeInterval(3600),
+                                               family: family)
+            let refresh = "rt-" + CodeMinter.mint()
+            state.tokens[refresh] = IssuedToken(clientID: old.clientID, scope: old.scope, isRefresh: true, expires: nil, children: [access],
+                                                family: family)
             return (access, refresh)
         }
     }

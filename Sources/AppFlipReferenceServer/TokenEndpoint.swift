@@ -76,6 +76,14 @@ struct TokenEndpoint {
                 return TokenResponses.error(400, "invalid_scope", "A refresh cannot widen the scope")
             }
         }
+        if clientID == ReferenceServerConfiguration.nativeClientID {
+            // A public client's refresh token rotates, with replay detection (RFC 9700 §2.2.2, §4.14.2).
+            guard let rotated = state.rotate(value) else {
+                return TokenResponses.error(400, "invalid_grant", "The refresh token was already used; its family is revoked")
+            }
+            return TokenResponses.json(200, ["access_token": rotated.access, "token_type": "Bearer", "expires_in": 3600,
+                                             "refresh_token": rotated.refresh, "scope": token.scope])
+        }
         let tokens = state.issueTokens(clientID: clientID, scope: token.scope, refresh: value)
         return TokenResponses.json(200, ["access_token": tokens.access, "token_type": "Bearer", "expires_in": 3600, "scope": token.scope])
     }

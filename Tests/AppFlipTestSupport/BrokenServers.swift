@@ -12,6 +12,18 @@ public enum BrokenServers {
     }
 
     public static let all: [Defect] = [
+        Defect(name: "native-refresh-not-rotated", requirement: "TOK-REF-006") { reference in
+            { request in
+                // Answers a public client's bare refresh without rotating: the refresh token is neither rotated nor bound.
+                var response = reference(request)
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/oauth/token", body.contains("grant_type=refresh_token"), body.contains("client_id=native-app"),
+                      var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else { return response }
+                object.removeValue(forKey: "refresh_token")
+                response.body = (try? JSONSerialization.data(withJSONObject: object)).map { [UInt8]($0) } ?? response.body
+                return response
+            }
+        },
         Defect(name: "native-fixed-port", requirement: "NAT-AS-001") { reference in
             { request in
                 // Accepts the native client's loopback URI only on the registered (default) port.

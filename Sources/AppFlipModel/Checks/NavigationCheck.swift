@@ -39,12 +39,14 @@ package struct NavigationCheck: Check {
         if let location = response.header("Location"), mode == .none || clients.contains(where: { Self.leads(location, to: $0) }) {
             found.append("Location: \(Redaction.redact(url: location))")
         }
-        let lower = response.bodyText.lowercased()
-        for refresh in Self.metaRefreshes(in: lower) where mode == .none || clients.contains(where: { Self.mentions(refresh, $0) }) {
+        let page = HTMLDocument(response.body)
+        for refresh in page.metaRefreshes.map({ Substring($0.lowercased()) })
+        where mode == .none || clients.contains(where: { Self.mentions(refresh, $0) }) {
             found.append("a meta refresh")
             break
         }
-        for script in Self.scripts(in: lower) where Self.navigates(script) && (mode == .none || clients.contains { Self.mentions(script, $0) }) {
+        for script in page.scripts.map({ Substring($0.lowercased()) })
+        where Self.navigates(script) && (mode == .none || clients.contains { Self.mentions(script, $0) }) {
             found.append("a script that navigates")
             break
         }
@@ -87,35 +89,5 @@ package struct NavigationCheck: Check {
     private static func navigates(_ script: Substring) -> Bool {
         script.range(of: #"(location\s*(\.href\s*)?=|location\.(replace|assign)\s*\(|window\.open\s*\(|\.submit\s*\()"#,
                      options: .regularExpression) != nil
-    }
-
-    /// Each `<meta … http-equiv=refresh …>` tag.
-    private static func metaRefreshes(in lowercasedBody: String) -> [Substring] {
-        var result: [Substring] = []
-        var rest = Substring(lowercasedBody)
-        while let open = rest.range(of: "<meta") {
-            let end = rest[open.upperBound...].firstIndex(of: ">") ?? rest.endIndex
-            let tag = rest[open.lowerBound..<end]
-            if tag.range(of: #"http-equiv\s*=\s*["']?refresh"#, options: .regularExpression) != nil { result.append(tag) }
-            rest = rest[end...]
-            if rest.isEmpty { break }
-            rest = rest.dropFirst()
-        }
-        return result
-    }
-
-    /// The contents of each `<script>` element.
-    private static func scripts(in lowercasedBody: String) -> [Substring] {
-        var result: [Substring] = []
-        var rest = Substring(lowercasedBody)
-        while let open = rest.range(of: "<script") {
-            guard let end = rest[open.upperBound...].range(of: "</script") else {
-                result.append(rest[open.upperBound...])
-                break
-            }
-            result.append(rest[open.upperBound..<end.lowerBound])
-            rest = rest[end.upperBound...]
-        }
-        return result
     }
 }

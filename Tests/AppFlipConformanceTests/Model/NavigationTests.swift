@@ -43,5 +43,9 @@ struct NavigationTests {
         #expect(try !holds(script, sentRedirectURI: evil))
         let own = HTTPObservation(status: 200, headers: [], body: Array(#"<script>location.href = "/login"</script><p>evil</p>"#.utf8))
         #expect(try holds(own, sentRedirectURI: evil))
+        let shouting = HTTPObservation(status: 200, headers: [], body: Array(#"<META HTTP-EQUIV=Refresh CONTENT="0;URL=https://EVIL.example/cb">"#.utf8))
+        #expect(try !holds(shouting, sentRedirectURI: evil))
+        let commented = HTTPObservation(status: 200, headers: [], body: Array(#"<!-- <meta http-equiv="refresh" content="0;url=https://evil.example/cb"> -->"#.utf8))
+        #expect(try holds(commented, sentRedirectURI: evil, mode: "none"), "a refresh inside a comment does nothing")
     }
 }

@@ -1,0 +1,209 @@
+/// A bounded, tolerant HTML tokenizer for the pages a conformance run reads (sign-in, consent, error pages).
+///
+/// It yields start tags with their attributes, end tags, and text; comments and doctypes are skipped, and the
+/// content of `script`, `style` and `textarea` comes back as one raw text token. It never fails: malformed markup
+/// ends a token early rather than throwing. Work is bounded by `limits`, so a hostile page cannot cost more than
+/// a fixed amount of time or memory.
+package struct HTMLScanner {
+    package struct Limits: Sendable {
+        package var maximumBytes = 1 << 20
+        package var maximumTokens = 50_000
+        package var maximumAttributes = 256
+
+        package init() {}
+    }
+
+    package enum Token: Sendable, Hashable {
+        /// A start tag: lower-cased name, attributes in order (lower-cased names, entity-decoded values).
+        case start(name: String, attributes: [(name: String, value: String)])
+        case end(name: String)
+        case text(String)
+
+        package static func == (lhs: Token, rhs: Token) -> Bool {
+            switch (lhs, rhs) {
+            case (.start(let a, let x), .start(let b, let y)):
+                a == b && x.map(\.name) == y.map(\.name) && x.map(\.value) == y.map(\.value)
+            case (.end(let a), .end(let b)): a == b
+            case (.text(let a), .text(let b)): a == b
+            default: false
+            }
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            switch self {
+            case .start(let name, let attributes):
+                hasher.combine(name)
+                for attribute in attributes { hasher.combine(attribute.name); hasher.combine(attribute.value) }
+            case .end(let name): hasher.combine(name)
+            case .text(let text): hasher.combine(text)
+            }
+        }
+    }
+
+    /// Elements whose content is raw text up to their end tag.
+    static let rawTextElements: Set<String> = ["script", "style", "textarea", "title"]
+
+    /// Tokenizes `bytes` (decoded as UTF-8, invalid sequences replaced) within `limits`.
+    package static func tokens(_ bytes: [UInt8], limits: Limits = Limits()) -> [Token] {
+        let text = Array(String(decoding: bytes.prefix(limits.maximumBytes), as: UTF8.self).unicodeScalars)
+        var tokens: [Token] = []
+        var index = 0
+        var textStart = 0
+        func flushText(upTo end: Int) {
+            if end > textStart { tokens.append(.text(decodeEntities(String(String.UnicodeScalarView(text[textStart..<end]))))) }
+        }
+        while index < text.count, tokens.count < limits.maximumTokens {
+            guard text[index] == "<" else {
+                index += 1
+                continue
+            }
+            // Comments, doctypes and processing instructions.
+            if matches(text, index, "<!--") {
+                flushText(upTo: index)
+                index = find(text, "-->", from: index + 4).map { $0 + 3 } ?? text.count
+                textStart = index
+                continue
+            }
+            if matches(text, index, "<!") || matches(text, index, "<?") {
+                flushText(upTo: index)
+                index = find(text, ">", from: index + 2).map { $0 + 1 } ?? text.count
+                textStart = index
+                continue
+            }
+            let isEnd = index + 1 < text.count && text[index + 1] == "/"
+            let nameStart = index + (isEnd ? 2 : 1)
+            guard nameStart < text.count, text[nameStart].properties.isAlphabetic else {
+                index += 1  // a lone '<' is text
+                continue
+            }
+            flushText(upTo: index)
+            var cursor = nameStart
+            while cursor < text.count, !isSpace(text[cursor]), text[cursor] != ">", text[cursor] != "/" { cursor += 1 }
+            let name = String(String.UnicodeScalarView(text[nameStart..<cursor])).lowercased()
+            if isEnd {
+                index = find(text, ">", from: cursor).map { $0 + 1 } ?? text.count
+                tokens.append(.end(name: name))
+                textStart = index
+                continue
+            }
+            var attributes: [(name: String, value: String)] = []
+            while cursor < text.count, text[cursor] != ">" {
+                if isSpace(text[cursor]) || text[cursor] == "/" {
+                    cursor += 1
+                    continue
+                }
+                let attributeStart = cursor
+                while cursor < text.count, !isSpace(text[cursor]), text[cursor] != "=", text[cursor] != ">", text[cursor] != "/" { cursor += 1 }
+                let attributeName = String(String.UnicodeScalarView(text[attributeStart..<cursor])).lowercased()
+                while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
+                var value = ""
+                if cursor < text.count, text[cursor] == "=" {
+                    cursor += 1
+                    while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
+                    if cursor < text.count, text[cursor] == "\"" || text[cursor] == "'" {
+                        let quote = text[cursor]
+                        let valueStart = cursor + 1
+                        cursor = valueStart
+                        while cursor < text.count, text[cursor] != quote { cursor += 1 }
+                        value = String(String.UnicodeScalarView(text[valueStart..<min(cursor, text.count)]))
+                        if cursor < text.count { cursor += 1 }
+                    } else {
+                        let valueStart = cursor
+                        while cursor < text.count, !isSpace(text[cursor]), text[cursor] != ">" { cursor += 1 }
+                        value = String(String.UnicodeScalarView(text[valueStart..<cursor]))
+                    }
+                }
+                if !attributeName.isEmpty, attributes.count < limits.maximumAttributes {
+                    attributes.append((attributeName, decodeEntities(value)))
+                }
+            }
+            index = min(cursor + 1, text.count)
+            tokens.append(.start(name: name, attributes: attributes))
+            textStart = index
+            if rawTextElements.contains(name) {
+                // Raw text up to the matching end tag, whatever it contains.
+                let end = findEndTag(text, name, from: index) ?? text.count
+                if end > index {
+                    let raw = String(String.UnicodeScalarView(text[index..<end]))
+                    tokens.append(.text(name == "textarea" || name == "title" ? decodeEntities(raw) : raw))
+                }
+                index = end
+                textStart = end
+            }
+        }
+        if tokens.count < limits.maximumTokens { flushText(upTo: text.count) }
+        return tokens
+    }
+
+    /// Replaces the character references a page commonly uses: named basics and numeric forms.
+    package static func decodeEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            result += rest[..<amp]
+            let after = rest[rest.index(after: amp)...]
+            guard let semicolon = after.prefix(12).firstIndex(of: ";") else {
+                result += "&"
+                rest = after
+                continue
+            }
+            let entity = after[..<semicolon]
+            var replacement: String?
+            switch entity {
+            case "amp": replacement = "&"
+            case "lt": replacement = "<"
+            case "gt": replacement = ">"
+            case "quot": replacement = "\""
+            case "apos": replacement = "'"
+            case "nbsp": replacement = "\u{A0}"
+            default:
+                if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let value = UInt32(entity.dropFirst(2), radix: 16) {
+                    replacement = Unicode.Scalar(value).map { String(Character($0)) }
+                } else if entity.hasPrefix("#"), let value = UInt32(entity.dropFirst()) {
+                    replacement = Unicode.Scalar(value).map { String(Character($0)) }
+                }
+            }
+            if let replacement {
+                result += replacement
+                rest = after[after.index(after: semicolon)...]
+            } else {
+                result += "&"
+                rest = after
+            }
+        }
+        return result + rest
+    }
+
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}"
+    }
+
+    private static func matches(_ text: [Unicode.Scalar], _ index: Int, _ literal: String) -> Bool {
+        let needle = Array(literal.unicodeScalars)
+        guard index + needle.count <= text.count else { return false }
+        return (0..<needle.count).allSatisfy { text[index + $0] == needle[$0] }
+    }
+
+    private static func find(_ text: [Unicode.Scalar], _ literal: String, from start: Int) -> Int? {
+        var index = start
+        while index < text.count {
+            if matches(text, index, literal) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The index of `</name` (any case) at or after `start`.
+    private static func findEndTag(_ text: [Unicode.Scalar], _ name: String, from start: Int) -> Int? {
+        var index = start
+        let needle = Array(("</" + name).unicodeScalars)
+        while index + needle.count <= text.count {
+            if text[index] == "<", (0..<needle.count).allSatisfy({ String(text[index + $0]).lowercased() == String(needle[$0]) }) {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -143,9 +143,12 @@ public struct MarkdownReport: Sendable {
     private func matrixSection() -> String {
         var text = "## Requirement matrix\n\n"
         let all = run.catalog.requirements
-        let judged = all.filter { requirement in
-            run.results.contains { $0.verdict != .skip && $0.conformanceCase.requirements.contains { $0.id == requirement.id } }
+        // The cases naming each requirement, computed once (rows × cases would dominate report writing).
+        var casesByRequirement: [String: [CaseResult]] = [:]
+        for result in run.results {
+            for reference in result.conformanceCase.requirements { casesByRequirement[reference.id, default: []].append(result) }
         }
+        let judged = all.filter { requirement in (casesByRequirement[requirement.id] ?? []).contains { $0.verdict != .skip } }
         let planned = all.filter { $0.planned != nil }.count
         let unobservable = all.filter { $0.notObservable != nil }.count
         text += "This run judged \(judged.count) of the \(all.count) requirements in the catalog; \(planned) are planned (no case "
@@ -153,7 +156,7 @@ public struct MarkdownReport: Sendable {
         text += "| ID | Level | Requirement | Source | Cases | Result |\n| --- | --- | --- | --- | ---: | --- |\n"
         var uncovered: [Requirement] = []
         for requirement in all {
-            let cases = run.results.filter { $0.conformanceCase.requirements.contains { $0.id == requirement.id } }
+            let cases = casesByRequirement[requirement.id] ?? []
             if cases.isEmpty { uncovered.append(requirement) }
             let result: String
             if cases.isEmpty {

@@ -72,7 +72,7 @@ package struct CheckDocumentation: Sendable {
 
 extension Check {
     /// Whether the check applies to this observation; when it does not, why.
-    package func applicability(_ observation: Observation, describing summary: String) -> String? {
+    package func applicability(_ observation: Observation) -> String? {
         switch scope {
         case .answer, .samples:
             return nil
@@ -81,15 +81,15 @@ extension Check {
             case .link(let answer):
                 return answer.action == .open && answer.url != nil ? nil : "nothing was opened (the handler declined), so there is no URL to judge"
             case .http(let response):
-                return response.asAnswer.action == .open ? nil : "\(summary) is not a redirect, so there is no Location to judge"
+                return response.asAnswer.action == .open ? nil : "\(observation.summary) is not a redirect, so there is no Location to judge"
             case .unreachable:
-                return "\(summary), so there is no Location to judge"
+                return "\(observation.summary), so there is no Location to judge"
             }
         case .response:
             switch observation {
             case .http: return nil
             case .link: return "a link handler's answer has no HTTP response"
-            case .unreachable: return "\(summary), so there is no response to judge"
+            case .unreachable: return "\(observation.summary), so there is no response to judge"
             }
         case .transport:
             return nil

@@ -92,7 +92,7 @@ public struct Judge: Sendable {
 
     /// Judges one check: not applicable when its scope does not fit the observation, else its own verdict.
     func evaluate(_ check: AnyCheck, _ observation: Observation) -> CheckOutcome {
-        if let reason = check.base.applicability(observation, describing: observation.summary) {
+        if let reason = check.base.applicability(observation) {
             return .notApplicable(reason: reason)
         }
         return check.base.evaluate(observation, in: context)

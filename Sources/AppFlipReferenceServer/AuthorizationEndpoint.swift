@@ -11,7 +11,15 @@ struct AuthorizationEndpoint {
 
     static let defined = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"]
 
+    /// How the user signs in through real pages (a session from `/login`, consent from `/oauth/consent`).
+    var signIn: SignInPages { SignInPages(state: state) }
+
     func handle(_ request: HTTPRequest) -> HTTPResponse {
+        handle(request, consent: nil)
+    }
+
+    /// Handles an authorization request; `consent` is the decision a consent form POST carries for it.
+    func handle(_ request: HTTPRequest, consent: (user: String, approve: Bool)?) -> HTTPResponse {
         guard request.method == "GET" else {
             var response = HTML.page(status: 405, title: "Method not allowed", message: "The authorization endpoint takes GET.")
             response.headers.append("Allow", "GET")
@@ -30,10 +38,21 @@ struct AuthorizationEndpoint {
             return HTML.page(status: 400, title: "Invalid redirect URI",
                              message: "The redirect_uri is missing, repeated or not registered for this client: \(shown)")
         }
-        // The user is authenticated before any redirect (RFC 9700 §4.11.2).
-        guard let user = Self.user(request) else {
-            return HTML.page(status: 200, title: "Sign in", message: "Sign in to link your account with Google.")
+        // The user is authenticated before any redirect (RFC 9700 §4.11.2): through the test hook's cookie, or a
+        // session from the sign-in form, and then the consent form.
+        let user: String
+        var approve: Bool
+        if let consent {
+            (user, approve) = consent
+        } else if let hooked = Self.user(request) {
+            (user, approve) = (hooked, hooked == "approver")
+        } else if let signedIn = signIn.sessionUser(request) {
+            user = signedIn
+            approve = false
+        } else {
+            return signIn.signInPage(returnTo: request.target)
         }
+        let showsConsent = consent == nil && Self.user(request) == nil
         let stateValue = parameters.text("state")
         func redirect(_ pairs: [(String, String)]) -> HTTPResponse {
             var all = pairs
@@ -78,26 +97,22 @@ struct AuthorizationEndpoint {
                 return error("invalid_request", "code_challenge_method must be S256 or plain")
             }
         }
-        switch user {
-        case "approver":
+        if showsConsent { return signIn.consentPage(user: user, request: String(request.query ?? "")) }
+        if user == "disabled" { approve = false }
+        switch approve {
+        case true:
             let code = state.storeCode(OAuthState.IssuedCode(clientID: clientID, redirectURI: redirectURI, scope: scope, challenge: challenge,
                                                              method: challenge == nil ? nil : (method ?? "plain"),
                                                              expires: Date().addingTimeInterval(configuration.codeLifetime)))
             return redirect([("code", code)])
-        default:
+        case false:
             return error("access_denied", "The user refused")
         }
     }
 
-    /// The test user the request's cookie names, if any.
+    /// The test user the request's cookie names, if any (the test hook).
     static func user(_ request: HTTPRequest) -> String? {
-        for header in request.headers.values("Cookie") {
-            for pair in header.split(separator: ";") {
-                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0] == ReferenceServerConfiguration.userCookie { return String(parts[1]) }
-            }
-        }
-        return nil
+        SignInPages.cookie(ReferenceServerConfiguration.userCookie, in: request)
     }
 
     static func isUnreserved(_ byte: UInt8) -> Bool {

@@ -32,6 +32,29 @@ final class OAuthState: @unchecked Sendable {
     private let lock = NSLock()
     private var codes: [String: IssuedCode] = [:]
     private var tokens: [String: IssuedToken] = [:]
+    /// Signed-in browsers: session cookie value → user.
+    private var sessions: [String: String] = [:]
+    /// Anti-forgery tokens: token → what it is bound to (a pre-session, or a session and a request). Single-use.
+    private var formTokens: [String: String] = [:]
+
+    func newSession(user: String) -> String {
+        let session = CodeMinter.mint()
+        withLock { $0.sessions[session] = user }
+        return session
+    }
+
+    func sessionUser(_ session: String) -> String? { withLock { $0.sessions[session] } }
+
+    func newToken(for binding: String) -> String {
+        let token = CodeMinter.mint()
+        withLock { $0.formTokens[token] = binding }
+        return token
+    }
+
+    /// True once for a token bound to `binding`; the token is spent either way.
+    func consumeToken(_ token: String, for binding: String) -> Bool {
+        withLock { $0.formTokens.removeValue(forKey: token) == binding }
+    }
 
     func withLock<Result>(_ body: (OAuthState) -> Result) -> Result {
         lock.lock()

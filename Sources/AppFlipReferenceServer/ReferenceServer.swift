@@ -6,7 +6,8 @@ import Foundation
 ///
 /// | Path | What |
 /// | --- | --- |
-/// | `GET /oauth/authorize` | authorization endpoint (cookie `reference-user=approver`, `refuser` or `disabled`) |
+/// | `GET /oauth/authorize` | authorization endpoint (test hook: cookie `reference-user=approver`, `refuser` or `disabled`; otherwise a real sign-in form, then a consent form) |
+/// | `POST /login`, `POST /oauth/consent` | the sign-in and consent forms (anti-forgery tokens; users `approver`, `refuser`, `disabled`, password `<user>-password`) |
 /// | `POST /oauth/token` | token endpoint: authorization_code (PKCE S256/plain) and refresh_token |
 /// | `POST /oauth/revoke` | revocation (RFC 7009) |
 /// | `GET /.well-known/apple-app-site-association` | the site association for the App Flip link path |
@@ -49,6 +50,8 @@ public final class ReferenceServer: Sendable {
         return { request in
             switch request.path {
             case "/oauth/authorize": return authorization.handle(request)
+            case "/login": return authorization.signIn.login(request)
+            case "/oauth/consent": return authorization.signIn.consent(request, endpoint: authorization)
             case "/oauth/token": return token.handle(request)
             case "/oauth/revoke": return revocation.handle(request)
             case "/.well-known/apple-app-site-association": return siteAssociation.handle(request)

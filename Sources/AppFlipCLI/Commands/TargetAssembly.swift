@@ -40,7 +40,7 @@ struct TargetAssembly {
                                        arguments: ["reference-handler", "--client-id", clientID, "--code-server", base + ReferenceServer.mintPath],
                                        mode: mode, label: "appflip-conformance reference-handler --client-id \(clientID)")
         let cookie = ReferenceServerConfiguration.userCookie
-        let targets = Targets(
+        var targets = Targets(
             linkHandler: handler,
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
                         .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath],
@@ -48,6 +48,14 @@ struct TargetAssembly {
             decorations: [.consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
                           .disabledAccount: [("Cookie", "\(cookie)=disabled")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
+        // The reference is driven through its real sign-in and consent pages, as a partner's production server
+        // would be; its cookie test hook stays for the tests that use it.
+        func script(_ user: String, press button: String) -> SignInScript {
+            SignInScript(form: "#sign-in", fields: ["username": user, "password": user + "-password"], consentForm: "#consent",
+                         consentButton: button)
+        }
+        targets.signIn = [.consent: script("approver", press: "approve"), .deny: script("refuser", press: "deny"),
+                          .disabledAccount: script("disabled", press: "approve")]
         var configuration = RunConfiguration(link: try parsed.value("--link") ?? "https://app.example/flip", clientID: clientID,
                                              scope: scope, redirectURI: redirectURI, seed: seed, projectID: settings.projectID,
                                              appID: settings.appID)
@@ -106,9 +114,11 @@ struct TargetAssembly {
         guard linkHandler != nil || !endpoints.isEmpty else {
             throw Arguments.UsageError(message: "nothing to test: give --target reference, a handler command after '--', --handler-url, or --config with endpoints")
         }
-        let targets = Targets(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
+        var targets = Targets(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
                               tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
                               secrets: file?.secrets ?? [], secondClient: file?.secondClient)
+        targets.signIn = file?.signIn ?? [:]
+        targets.signInOrigins = file?.signInOrigins ?? []
         var configuration = RunConfiguration(link: link, clientID: clientID, scope: flagScope ?? file?.scope ?? "devices",
                                              redirectURI: redirectURI, seed: seed, projectID: file?.projectID ?? "",
                                              appID: file?.appID ?? "")

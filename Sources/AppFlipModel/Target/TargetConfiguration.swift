@@ -31,6 +31,10 @@ public struct TargetConfiguration: Sendable {
     public var codeLifetime: Double?
     /// A public native client registered at the partner's server (`native_client_id`, `native_redirect_uris`).
     public var nativeClient: NativeClient?
+    /// How each scenario's test user signs in through the real pages (`sign_in`), instead of request headers.
+    public var signIn: [Scenario: SignInScript] = [:]
+    /// Origins besides the authorization endpoint's that the sign-in may be redirected to (a separate login host).
+    public var signInOrigins: [String] = []
 
     public init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
                 scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,

@@ -45,7 +45,7 @@ public enum TargetConfigurationLoader {
         }
         let allowed = ["client_id", "client_secret_env", "project_id", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
                        "second_client_id", "second_client_secret_env", "code_lifetime", "native_client_id",
-                       "native_redirect_uris"]
+                       "native_redirect_uris", "sign_in"]
         reader.checkKeys(document, allowed: allowed + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
         var secrets: [String] = []
         func text(_ key: String) -> Node.Scalar? { document[key].flatMap { reader.scalar($0, "'\(key)'") } }
@@ -117,6 +117,31 @@ public enum TargetConfigurationLoader {
                                    endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
                                    secrets: secrets)
         configuration.secondClient = secondClient
+        if let node = document["sign_in"], let mapping = reader.mapping(node, "'sign_in'") {
+            for entry in mapping.entries {
+                if entry.key.text == "origins" {
+                    configuration.signInOrigins = reader.scalarList(entry.value, "'origins'")?.map(\.text) ?? []
+                    continue
+                }
+                guard let scenario = reader.enumValue(.scalar(entry.key), "scenario (or 'origins')", as: Scenario.self),
+                      let script = reader.mapping(entry.value, "the sign-in of scenario '\(entry.key.text)'"),
+                      reader.checkKeys(script, allowed: ["form", "fields", "consent_form", "consent_button"], required: ["form", "fields"],
+                                       in: "a sign-in") else { continue }
+                var fields: [String: String] = [:]
+                if let fieldsNode = script["fields"], let fieldMap = reader.mapping(fieldsNode, "'fields'") {
+                    for field in fieldMap.entries {
+                        if let value = reader.scalar(field.value, "field '\(field.key.text)'") { fields[field.key.text] = expand(value) }
+                    }
+                }
+                // Credentials are secrets wherever they could show up.
+                configuration.secrets += fields.values.filter { !$0.isEmpty }
+                let selector = script["form"].flatMap { reader.scalar($0, "'form'") }?.text ?? ""
+                configuration.signIn[scenario] = SignInScript(
+                    form: selector, fields: fields, consentForm: script["consent_form"].flatMap { reader.scalar($0, "'consent_form'") }?.text,
+                    consentButton: script["consent_button"].flatMap { reader.scalar($0, "'consent_button'") }?.text)
+            }
+            if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
+        }
         if let id = text("native_client_id") {
             let uris = document["native_redirect_uris"].flatMap { reader.scalarList($0, "'native_redirect_uris'") }?.map(\.text) ?? []
             if uris.isEmpty, let node = document["native_client_id"] {

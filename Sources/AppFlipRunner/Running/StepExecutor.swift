@@ -186,7 +186,27 @@ final class StepExecutor {
                 return nil
             }
             let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
-            switch send(prepared) {
+            var answer: Result<HTTPResponse, Problem>
+            if let script = prepared.signIn {
+                // Through the real pages: every hop stays within the allowed origins; the walk's end is judged.
+                let allowed = Set([prepared.origin] + targets.signInOrigins.compactMap { HTTPOrigin.split($0)?.origin })
+                let browser = SignInBrowser(script: script, allowed: allowed) { origin, request in
+                    self.send(Prepared(origin: origin, request: request, sentParameters: []))
+                }
+                switch browser.walk(prepared.request, origin: prepared.origin) {
+                case .success(let walk):
+                    answer = .success(walk.response)
+                    if recordEvidence {
+                        state.outcome.evidence.exchanges.append(Redaction.scrubText(
+                            label + "signed in through the pages:\n  " + walk.hops.joined(separator: "\n  "), secrets: state.secrets))
+                    }
+                case .failure(let problem):
+                    answer = .failure(problem)
+                }
+            } else {
+                answer = send(prepared)
+            }
+            switch answer {
             case .failure(let problem):
                 if problem.inexact {
                     // The platform could not carry the request or its answer as is: the case does not apply here.
@@ -237,6 +257,8 @@ final class StepExecutor {
         var sentParameters: [QueryParameter]
         /// The request authenticates the client with the configured client ID and secret (not a probe value).
         var usesConfiguredCredentials = false
+        /// Set when the request is driven through the target's sign-in and consent pages.
+        var signIn: SignInScript?
     }
 
     struct Problem: Error {
@@ -267,8 +289,13 @@ final class StepExecutor {
         case .none: user = nil
         case .scenario(let scenario): user = scenario
         }
+        var signIn: SignInScript?
         if let user {
-            for header in targets.decorations[user] ?? [] { headers.append(header.name, header.value) }
+            if step.endpoint == .authorize, let script = targets.signIn[user] {
+                signIn = script  // the user signs in through the real pages instead of decoration headers
+            } else {
+                for header in targets.decorations[user] ?? [] { headers.append(header.name, header.value) }
+            }
         }
         for header in step.headers { headers.append(header.name, header.value.resolve(in: context)) }
 
@@ -312,7 +339,7 @@ final class StepExecutor {
         let configured = [.post, .basic, .both].contains(authentication) && step.authenticationClientID == nil
             && step.authenticationSecret == nil
         return .success(Prepared(origin: origin, request: HTTPRequest(method: step.method, target: target, headers: headers, body: body),
-                                 sentParameters: sent, usesConfiguredCredentials: configured))
+                                 sentParameters: sent, usesConfiguredCredentials: configured, signIn: signIn))
     }
 
     private func send(_ prepared: Prepared) -> Result<HTTPResponse, Problem> {

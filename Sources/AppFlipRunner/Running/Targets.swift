@@ -19,6 +19,11 @@ public struct Targets: Sendable {
     /// Set when the token endpoint rejected the configured client credentials before the run: the cases that send
     /// them are then errors that say so, and are not sent.
     public var credentialsProblem: String?
+    /// How each scenario's test user signs in through the real pages; such a scenario's authorization requests
+    /// are driven as a browser would, instead of carrying decoration headers.
+    public var signIn: [Scenario: SignInScript] = [:]
+    /// Origins besides the authorization endpoint's that a sign-in may follow redirects to.
+    public var signInOrigins: [String] = []
 
     public init(linkHandler: (any LinkHandlerTarget)? = nil, endpoints: [Endpoint: String] = [:], clientSecret: String? = nil,
                 tokenAuthentication: TargetConfiguration.ClientAuthentication = .post,

@@ -15,19 +15,27 @@ struct HTTPProfileTests {
     /// Serves the reference (wrapped by `wrap`) on loopback and runs every non-app-link case against it. Cases that
     /// wait (code expiry) run only when `declaredCodeLifetime` is given, so most tests do not wait.
     private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }, declaredCodeLifetime: Double? = nil,
-                     settings: ReferenceServerConfiguration = Self.settings) throws -> RunResult {
+                     settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false) throws -> RunResult {
         let reference = ReferenceServer(configuration: settings)
         let server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
-        let targets = Targets(
+        var targets = Targets(
             linkHandler: InProcessTarget(handler: reference.linkHandler),
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
                         .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath],
             clientSecret: Self.settings.clientSecret,
             decorations: [.consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
+        if throughForms {
+            func script(_ user: String, _ button: String) -> SignInScript {
+                SignInScript(form: "username,password", fields: ["username": user, "password": user + "-password"],
+                             consentForm: "action:/oauth/consent", consentButton: "decision=" + button)
+            }
+            targets.signIn = [.consent: script("approver", "approve"), .deny: script("refuser", "deny"),
+                              .disabledAccount: script("disabled", "approve")]
+        }
         var configuration = SuiteRun.configuration
         configuration.projectID = Self.settings.projectID
         configuration.appID = Self.settings.appID
@@ -78,6 +86,30 @@ struct HTTPProfileTests {
         for profile in [Profile.authorize, .token, .siteAssociation, .flip] {
             #expect(run.results.contains { $0.conformanceCase.profile == profile }, "no \(profile.rawValue) case ran")
         }
+    }
+
+    @Test("Every HTTP profile passes when the test users sign in and consent through the reference's real pages")
+    func throughForms() throws {
+        let run = try run(throughForms: true)
+        let notPassing = run.results.filter { $0.verdict != .pass }
+        #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
+    }
+
+    @Test("A sign-in page that sends the browser to another host ends the walk there: that host is never contacted")
+    func signInNeverLeavesTheOrigin() throws {
+        let elsewhere = try RecordingServer { _ in RecordingServer.ok("<form id=sign-in><input name=username><input name=password></form>") }
+        defer { elsewhere.stop() }
+        let run = try run(wrap: { reference in
+            { request in
+                // The login lives on another host that is not among the allowed origins.
+                guard request.path == "/oauth/authorize", request.headers["Cookie"]?.contains("reference-session") != true else {
+                    return reference(request)
+                }
+                return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "http://127.0.0.1:\(elsewhere.port)/login")]))
+            }
+        }, throughForms: true)
+        #expect(elsewhere.connectionCount == 0)
+        #expect(run.results.contains { $0.verdict == .fail })
     }
 
     @Test("Each broken server is caught, naming the requirement it breaks", arguments: BrokenServers.all)
@@ -223,12 +255,16 @@ struct TargetConfigurationTests {
     @Test("The README's example configuration loads")
     func example() throws {
         let environment = ["APPFLIP_CLIENT_SECRET": "x", "APPFLIP_APPROVING_USER_SESSION": "a", "APPFLIP_REFUSING_USER_SESSION": "r",
-                           "APPFLIP_SECOND_CLIENT_SECRET": "s"]
+                           "APPFLIP_SECOND_CLIENT_SECRET": "s", "APPFLIP_APPROVER_USERNAME": "alice", "APPFLIP_APPROVER_PASSWORD": "pw-123"]
         let configuration = try TargetConfigurationLoader.load(
             path: PackageRoot.url.appendingPathComponent("Conformance/examples/staging.target").path, environment: environment)
         #expect(configuration.endpoints.count == 5)
         #expect(configuration.endpoints[.api] == "http://staging.internal.example:8080/api/userinfo")
         #expect(configuration.codeLifetime == 600)
+        #expect(configuration.signIn[.consent]?.fields["password"] == "pw-123")
+        #expect(configuration.signIn[.consent]?.consentButton == "approve")
+        #expect(configuration.signInOrigins == ["http://login.staging.internal.example:8080"])
+        #expect(configuration.secrets.contains("pw-123"), "credentials are redacted like every other secret")
         #expect(configuration.nativeClient?.loopbackURI == "http://127.0.0.1/callback")
         #expect(configuration.nativeClient?.schemeURI == "com.example.smarthome:/oauth2redirect")
         #expect(configuration.decorations[.deny]?.first?.value == "session=r")

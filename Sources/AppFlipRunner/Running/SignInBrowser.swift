@@ -1,0 +1,102 @@
+import AppFlipHTTP
+import AppFlipModel
+import Foundation
+
+/// Drives an authorization request through the target's real sign-in and consent pages as a browser without
+/// JavaScript would: a fresh cookie jar, redirects followed only within the allowed origins (never to another
+/// host), the sign-in form filled from the script with its hidden fields carried over, then the consent form
+/// submitted with the script's button. What ends the walk (a redirect leaving the allowed origins, usually to the
+/// client; a page with no form to fill) is the observation the checks judge.
+struct SignInBrowser {
+    let script: SignInScript
+    let allowed: Set<HTTPOrigin>
+    /// Sends one request to an allowed origin.
+    let send: (HTTPOrigin, HTTPRequest) -> Result<HTTPResponse, StepExecutor.Problem>
+
+    static let maximumHops = 12
+
+    struct Walk {
+        var response: HTTPResponse
+        /// One line per hop, for the evidence.
+        var hops: [String]
+    }
+
+    func walk(_ first: HTTPRequest, origin: HTTPOrigin) -> Result<Walk, StepExecutor.Problem> {
+        let jar = CookieJar()
+        var request = first
+        var origin = origin
+        var url = origin.description + first.target
+        var hops: [String] = []
+        var signedIn = false
+        var consented = false
+        for _ in 0..<Self.maximumHops {
+            var headers = request.headers
+            headers.fields.removeAll { $0.name.lowercased() == "cookie" }
+            if let cookies = jar.header(for: url) { headers.append("Cookie", cookies) }
+            request.headers = headers
+            let response: HTTPResponse
+            switch send(origin, request) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let answer): response = answer
+            }
+            jar.store(response.headers.values("Set-Cookie"), from: url)
+            hops.append("\(request.method) \(Redaction.redact(url: url)) → HTTP \(response.status)")
+            if (300...399).contains(response.status), let location = response.headers["Location"] {
+                guard let next = URLReference.resolve(location, against: url), let split = HTTPOrigin.split(next),
+                      allowed.contains(split.origin) else {
+                    return .success(Walk(response: response, hops: hops))  // leaves the server: the authorization response
+                }
+                (origin, url) = (split.origin, next)
+                request = HTTPRequest(method: "GET", target: split.target)
+                continue
+            }
+            guard (200...299).contains(response.status) else { return .success(Walk(response: response, hops: hops)) }
+            let page = HTMLDocument(response.body)
+            if !signedIn, let form = page.form(matching: script.form) {
+                signedIn = true
+                guard let next = submission(form, on: url, values: script.fields, button: nil) else {
+                    return .failure(StepExecutor.Problem(message: "the sign-in form posts to \(form.action), outside the allowed origins"))
+                }
+                (origin, url, request) = next
+                continue
+            }
+            if !consented, let selector = script.consentForm, let form = page.form(matching: selector) {
+                consented = true
+                let wanted = script.consentButton ?? ""
+                let button = form.submitButtons.first { $0.value == wanted || "\($0.name)=\($0.value)" == wanted }
+                guard button != nil || wanted.isEmpty else {
+                    return .failure(StepExecutor.Problem(message: "the consent form has no button '\(wanted)' (it has: "
+                                                         + form.submitButtons.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") + ")"))
+                }
+                guard let next = submission(form, on: url, values: [:], button: button) else {
+                    return .failure(StepExecutor.Problem(message: "the consent form posts to \(form.action), outside the allowed origins"))
+                }
+                (origin, url, request) = next
+                continue
+            }
+            return .success(Walk(response: response, hops: hops))
+        }
+        return .failure(StepExecutor.Problem(message: "the sign-in took more than \(Self.maximumHops) requests: "
+                                             + hops.suffix(4).joined(separator: "; ")))
+    }
+
+    /// The request a form submits: its fields with `values` over them, and the pressed button.
+    private func submission(_ form: HTMLForm, on page: String, values: [String: String],
+                            button: HTMLForm.SubmitButton?) -> (HTTPOrigin, String, HTTPRequest)? {
+        guard let action = URLReference.resolve(form.action, against: page), let split = HTTPOrigin.split(action),
+              allowed.contains(split.origin) else { return nil }
+        var pairs = form.fields.map { ($0.name, values[$0.name] ?? $0.value) }
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) where !form.fields.contains(where: { $0.name == name }) {
+            pairs.append((name, value))
+        }
+        if let button { pairs.append((button.name, button.value)) }
+        let encoded = pairs.map { FormEncoding.encode($0.0) + "=" + FormEncoding.encode($0.1) }.joined(separator: "&")
+        if form.method == "POST" {
+            let request = HTTPRequest(method: "POST", target: split.target,
+                                      headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]), body: Array(encoded.utf8))
+            return (split.origin, action, request)
+        }
+        let path = String(split.target.prefix { $0 != "?" })
+        return (split.origin, split.origin.description + path + "?" + encoded, HTTPRequest(method: "GET", target: path + "?" + encoded))
+    }
+}

@@ -23,6 +23,7 @@ package enum CheckRegistry {
         SiteAssociationCheck.self,
         BodyAtMostCheck.self,
         PlainHTTPCheck.self,
+        SignInPagesCheck.self,
         DistinctCheck.self,
         EntropyCheck.self,
     ]

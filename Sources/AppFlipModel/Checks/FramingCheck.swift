@@ -24,16 +24,20 @@ package struct FramingCheck: Check {
         if (300...399).contains(response.status) || response.body.isEmpty {
             return .notApplicable(reason: "HTTP \(response.status) with \(response.body.count) body bytes is not a page that can be framed")
         }
-        let frameOptions = response.headerValues("X-Frame-Options").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
-        let policies = response.headerValues("Content-Security-Policy").flatMap { $0.split(separator: ";") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        let ancestors = policies.first { $0.hasPrefix("frame-ancestors") }
+        let (held, frameOptions, ancestors) = Self.denies(response.headerValues("X-Frame-Options"), response.headerValues("Content-Security-Policy"))
+        return CheckOutcome(held, "X-Frame-Options: \(frameOptions.isEmpty ? "(none)" : frameOptions.joined(separator: ", ")); "
+                            + "CSP frame-ancestors: \(ancestors ?? "(none)")")
+    }
+
+    /// Whether these headers forbid framing by another origin, with what they said.
+    package static func denies(_ xFrameOptions: [String], _ policies: [String]) -> (Bool, [String], String?) {
+        let frameOptions = xFrameOptions.map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
+        let directives = policies.flatMap { $0.split(separator: ";") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let ancestors = directives.first { $0.hasPrefix("frame-ancestors") }
         let cspDenies = ancestors.map { directive in
             let sources = directive.split(separator: " ").dropFirst().map(String.init)
             return !sources.isEmpty && sources.allSatisfy { $0 == "'none'" || $0 == "'self'" }
         } ?? false
-        let held = cspDenies || frameOptions.contains("DENY") || frameOptions.contains("SAMEORIGIN")
-        return CheckOutcome(held, "X-Frame-Options: \(frameOptions.isEmpty ? "(none)" : frameOptions.joined(separator: ", ")); "
-                            + "CSP frame-ancestors: \(ancestors ?? "(none)")")
+        return (cspDenies || frameOptions.contains("DENY") || frameOptions.contains("SAMEORIGIN"), frameOptions, ancestors)
     }
 }

@@ -3,11 +3,15 @@ public struct HTTPObservation: Sendable, Hashable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// When the request was driven through the target's sign-in and consent pages: every response on the way,
+    /// the last (this observation) included.
+    public var walk: [PageHop] = []
 
-    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], walk: [PageHop] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.walk = walk
     }
 
     public static func == (lhs: HTTPObservation, rhs: HTTPObservation) -> Bool {

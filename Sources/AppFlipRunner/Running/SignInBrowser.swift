@@ -19,6 +19,8 @@ struct SignInBrowser {
         var response: HTTPResponse
         /// One line per hop, for the evidence.
         var hops: [String]
+        /// Every response before the last, for the checks on the pages.
+        var pages: [PageHop]
     }
 
     func walk(_ first: HTTPRequest, origin: HTTPOrigin) -> Result<Walk, StepExecutor.Problem> {
@@ -27,6 +29,7 @@ struct SignInBrowser {
         var origin = origin
         var url = origin.description + first.target
         var hops: [String] = []
+        var pages: [PageHop] = []
         var signedIn = false
         var consented = false
         for _ in 0..<Self.maximumHops {
@@ -41,16 +44,23 @@ struct SignInBrowser {
             }
             jar.store(response.headers.values("Set-Cookie"), from: url)
             hops.append("\(request.method) \(Redaction.redact(url: url)) → HTTP \(response.status)")
+            let isPage = (200...299).contains(response.status) && !response.body.isEmpty
+            let denies = FramingCheck.denies(response.headers.values("X-Frame-Options"), response.headers.values("Content-Security-Policy")).0
+            let foreign = isPage ? HTMLDocument(response.body).resources.filter { resource in
+                URLReference.resolve(resource, against: url).flatMap { HTTPOrigin.split($0)?.origin }.map { !allowed.contains($0) } ?? false
+            } : []
+            pages.append(PageHop(method: request.method, url: Redaction.redact(url: url), status: response.status, framingDenied: denies,
+                                 isPage: isPage, thirdPartyResources: foreign))
             if (300...399).contains(response.status), let location = response.headers["Location"] {
                 guard let next = URLReference.resolve(location, against: url), let split = HTTPOrigin.split(next),
                       allowed.contains(split.origin) else {
-                    return .success(Walk(response: response, hops: hops))  // leaves the server: the authorization response
+                    return .success(Walk(response: response, hops: hops, pages: pages))  // leaves the server: the authorization response
                 }
                 (origin, url) = (split.origin, next)
                 request = HTTPRequest(method: "GET", target: split.target)
                 continue
             }
-            guard (200...299).contains(response.status) else { return .success(Walk(response: response, hops: hops)) }
+            guard (200...299).contains(response.status) else { return .success(Walk(response: response, hops: hops, pages: pages)) }
             let page = HTMLDocument(response.body)
             if !signedIn, let form = page.form(matching: script.form) {
                 signedIn = true
@@ -74,7 +84,7 @@ struct SignInBrowser {
                 (origin, url, request) = next
                 continue
             }
-            return .success(Walk(response: response, hops: hops))
+            return .success(Walk(response: response, hops: hops, pages: pages))
         }
         return .failure(StepExecutor.Problem(message: "the sign-in took more than \(Self.maximumHops) requests: "
                                              + hops.suffix(4).joined(separator: "; ")))

@@ -187,6 +187,7 @@ final class StepExecutor {
             }
             let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
             var answer: Result<HTTPResponse, Problem>
+            var walkPages: [PageHop] = []
             if let script = prepared.signIn {
                 // Through the real pages: every hop stays within the allowed origins; the walk's end is judged.
                 let allowed = Set([prepared.origin] + targets.signInOrigins.compactMap { HTTPOrigin.split($0)?.origin })
@@ -196,6 +197,7 @@ final class StepExecutor {
                 switch browser.walk(prepared.request, origin: prepared.origin) {
                 case .success(let walk):
                     answer = .success(walk.response)
+                    walkPages = walk.pages
                     if recordEvidence {
                         state.outcome.evidence.exchanges.append(Redaction.scrubText(
                             label + "signed in through the pages:\n  " + walk.hops.joined(separator: "\n  "), secrets: state.secrets))
@@ -222,7 +224,7 @@ final class StepExecutor {
                 return nil
             case .success(let response):
                 let http = HTTPObservation(status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
-                                           body: response.body)
+                                           body: response.body, walk: walkPages)
                 let observation = Observation.http(http)
                 state.secrets += secretsIn(http)
                 if prepared.usesConfiguredCredentials, let verdict = ConfiguredCredentials.verdict(on: http) {

@@ -95,6 +95,50 @@ struct HTTPProfileTests {
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }
 
+    struct PageDefect: Sendable, CustomTestStringConvertible {
+        var name: String
+        var requirement: String
+        var verdict: Verdict
+        var wrap: @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler
+        var testDescription: String { name }
+    }
+
+    static let pageDefects: [PageDefect] = [
+        PageDefect(name: "login answered with 307", requirement: "AF-AUTHZ-022", verdict: .fail) { reference in
+            { request in
+                var response = reference(request)
+                if request.path == "/login", response.status == 303 { response.status = 307 }
+                return response
+            }
+        },
+        PageDefect(name: "consent page framable", requirement: "AF-AUTHZ-021", verdict: .fail) { reference in
+            { request in
+                var response = reference(request)
+                if request.path == "/oauth/authorize", String(decoding: response.body, as: UTF8.self).contains("id=\"consent\"") {
+                    response.headers.fields.removeAll { $0.name == "X-Frame-Options" || $0.name == "Content-Security-Policy" }
+                }
+                return response
+            }
+        },
+        PageDefect(name: "sign-in page loads a third-party script", requirement: "AF-AUTHZ-024", verdict: .warn) { reference in
+            { request in
+                var response = reference(request)
+                if request.path == "/oauth/authorize", String(decoding: response.body, as: UTF8.self).contains("id=\"sign-in\"") {
+                    response.body += Array(#"<script src="https://cdn.tracker.example/t.js"></script>"#.utf8)
+                }
+                return response
+            }
+        },
+    ]
+
+    @Test("Defects of the real sign-in pages are found on the walk, each at its own level", arguments: pageDefects)
+    func signInPageDefects(_ defect: PageDefect) throws {
+        let run = try run(wrap: defect.wrap, throughForms: true)
+        let findings = run.results.flatMap(\.findings).filter { $0.requirement.id == defect.requirement }
+        #expect(!findings.isEmpty)
+        #expect(findings.allSatisfy { $0.verdict == defect.verdict })
+    }
+
     @Test("A sign-in page that sends the browser to another host ends the walk there: that host is never contacted")
     func signInNeverLeavesTheOrigin() throws {
         let elsewhere = try RecordingServer { _ in RecordingServer.ok("<form id=sign-in><input name=username><input name=password></form>") }

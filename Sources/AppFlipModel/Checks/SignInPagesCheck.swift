@@ -1,0 +1,56 @@
+import AppFlipSyntax
+
+/// `sign_in_pages: framing-denied | no-307-after-post | first-party-only`: judged on every response a sign-in walk
+/// met on the target's own pages. Not applicable when the request was not driven through the pages (no
+/// `sign_in` for the scenario in the target configuration).
+package struct SignInPagesCheck: Check {
+    package static let key = "sign_in_pages"
+    package static let documentation = CheckDocumentation(
+        .response, values: "`framing-denied`, `no-307-after-post`, `first-party-only`",
+        holdsWhen: "on the pages a sign-in walked through: every rendered page forbids framing / no POST is answered with 307 or 308 / "
+            + "no page loads scripts, styles, images or frames from another origin; not applicable without `sign_in`")
+
+    package enum Rule: String, Sendable, Hashable, CaseIterable {
+        case framingDenied = "framing-denied"
+        case no307AfterPost = "no-307-after-post"
+        case firstPartyOnly = "first-party-only"
+    }
+
+    package var rule: Rule
+
+    package static func read(_ node: Node, reader: inout NodeReader) -> [SignInPagesCheck]? {
+        reader.enumValue(node, "sign_in_pages rule", as: Rule.self).map { [SignInPagesCheck(rule: $0)] }
+    }
+
+    package var scope: CheckScope { .response }
+
+    package func expected(in context: Template.Context) -> String {
+        switch rule {
+        case .framingDenied: "every sign-in and consent page forbids framing"
+        case .no307AfterPost: "no credentials POST answered with 307 or 308"
+        case .firstPartyOnly: "no third-party content on the sign-in and consent pages"
+        }
+    }
+
+    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
+        guard case .http(let response) = observation, !response.walk.isEmpty else {
+            return .notApplicable(reason: "the request was not driven through the sign-in pages (no sign_in for this scenario)")
+        }
+        switch rule {
+        case .framingDenied:
+            let pages = response.walk.filter(\.isPage)
+            guard !pages.isEmpty else { return .notApplicable(reason: "the walk met no page") }
+            let framable = pages.filter { !$0.framingDenied }
+            return CheckOutcome(framable.isEmpty, framable.isEmpty ? "\(pages.count) pages, each forbids framing"
+                                : "framable: " + framable.map { "\($0.method) \($0.url)" }.joined(separator: ", "))
+        case .no307AfterPost:
+            let posts = response.walk.filter { $0.method == "POST" }
+            guard !posts.isEmpty else { return .notApplicable(reason: "the walk sent no POST") }
+            let replaying = posts.filter { $0.status == 307 || $0.status == 308 }
+            return CheckOutcome(replaying.isEmpty, posts.map { "POST \($0.url) → \($0.status)" }.joined(separator: "; "))
+        case .firstPartyOnly:
+            let foreign = response.walk.flatMap(\.thirdPartyResources)
+            return CheckOutcome(foreign.isEmpty, foreign.isEmpty ? "only first-party content" : "loads " + foreign.prefix(5).joined(separator: ", "))
+        }
+    }
+}

@@ -60,7 +60,7 @@ extension CaseLoader {
     private mutating func httpRequest(_ node: Node) -> HTTPStepRequest? {
         guard let mapping = reader.mapping(node, "'request'"),
               reader.checkKeys(mapping, allowed: ["endpoint", "method", "query", "form", "auth", "auth_client_id", "auth_secret",
-                                                  "headers", "user", "scheme"], required: ["endpoint"], in: "'request'"),
+                                                  "headers", "user", "scheme", "sign_in"], required: ["endpoint"], in: "'request'"),
               let endpointNode = mapping["endpoint"],
               let endpoint = reader.enumValue(endpointNode, "endpoint", as: Endpoint.self) else { return nil }
         let defaultMethod: String
@@ -109,6 +109,10 @@ extension CaseLoader {
             }
         } else if endpoint == .authorize {
             request.user = .caseScenario
+        }
+        if let probeNode = mapping["sign_in"], let probe = reader.enumValue(probeNode, "sign-in probe", as: HTTPStepRequest.SignInProbe.self) {
+            if endpoint != .authorize { reader.error(at: probeNode.location, "'sign_in' probes the authorization endpoint's pages") }
+            request.signInProbe = probe
         }
         if let schemeNode = mapping["scheme"], let scalar = reader.scalar(schemeNode, "'scheme'") {
             if scalar.text == "http" {

@@ -94,6 +94,14 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         }
     }
 
+    /// Whether a step probes the sign-in pages (such a case needs `sign_in` for its scenario).
+    public var probesSignIn: Bool {
+        steps.contains { step in
+            if case .http(let request) = step.action { return request.signInProbe != nil }
+            return false
+        }
+    }
+
     /// Whether any step waits.
     public var waits: Bool { steps.contains { $0.wait != nil } }
 

@@ -101,6 +101,16 @@ public struct HTTPStepRequest: Sendable, Hashable {
     /// True for a plain-http probe of an https endpoint (`scheme: http`): the same URL with http, sent without any
     /// credential or session, to see that it serves nothing.
     public var plainHTTPProbe = false
+    /// A probe of the sign-in walk (`sign_in: forge-consent | tamper-return`), for targets signed into through pages.
+    public var signInProbe: SignInProbe?
+
+    /// What a sign-in walk does differently to probe the pages.
+    public enum SignInProbe: String, Sendable, Hashable, CaseIterable {
+        /// Submits the consent form without its anti-forgery fields, as a cross-site request would.
+        case forgeConsent = "forge-consent"
+        /// Points the sign-in form's return parameter (next, return_to, continue, …) at another origin.
+        case tamperReturn = "tamper-return"
+    }
 
     public enum User: Sendable, Hashable {
         /// The case's scenario (the default at the authorization endpoint).

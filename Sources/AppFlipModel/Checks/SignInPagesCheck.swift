@@ -6,14 +6,20 @@ import AppFlipSyntax
 package struct SignInPagesCheck: Check {
     package static let key = "sign_in_pages"
     package static let documentation = CheckDocumentation(
-        .response, values: "`framing-denied`, `no-307-after-post`, `first-party-only`",
+        .response, values: "`framing-denied`, `no-307-after-post`, `first-party-only`, `forged-consent-refused`, `no-open-redirect`",
         holdsWhen: "on the pages a sign-in walked through: every rendered page forbids framing / no POST is answered with 307 or 308 / "
-            + "no page loads scripts, styles, images or frames from another origin; not applicable without `sign_in`")
+            + "no page loads scripts, styles, images or frames from another origin / (with `sign_in: forge-consent`) the consent posted "
+            + "without its anti-forgery fields issued no code / (with `sign_in: tamper-return`) nothing sent the browser to the tampered "
+            + "return address; not applicable without `sign_in`")
 
     package enum Rule: String, Sendable, Hashable, CaseIterable {
         case framingDenied = "framing-denied"
         case no307AfterPost = "no-307-after-post"
         case firstPartyOnly = "first-party-only"
+        /// With `sign_in: forge-consent`: the consent posted without its anti-forgery fields issued no code.
+        case forgedConsentRefused = "forged-consent-refused"
+        /// With `sign_in: tamper-return`: nothing sent the browser to the tampered return address.
+        case noOpenRedirect = "no-open-redirect"
     }
 
     package var rule: Rule
@@ -29,6 +35,8 @@ package struct SignInPagesCheck: Check {
         case .framingDenied: "every sign-in and consent page forbids framing"
         case .no307AfterPost: "no credentials POST answered with 307 or 308"
         case .firstPartyOnly: "no third-party content on the sign-in and consent pages"
+        case .forgedConsentRefused: "a consent posted without its anti-forgery fields issues no code"
+        case .noOpenRedirect: "a sign-in whose return parameter names another origin never redirects there"
         }
     }
 
@@ -51,6 +59,21 @@ package struct SignInPagesCheck: Check {
         case .firstPartyOnly:
             let foreign = response.walk.flatMap(\.thirdPartyResources)
             return CheckOutcome(foreign.isEmpty, foreign.isEmpty ? "only first-party content" : "loads " + foreign.prefix(5).joined(separator: ", "))
+        case .forgedConsentRefused:
+            guard let forged = response.walk.firstIndex(where: { $0.probe?.hasPrefix("consent without") == true }) else {
+                return .notApplicable(reason: "the walk never reached a consent form to forge")
+            }
+            let after = response.walk[forged...]
+            let issued = after.contains { ($0.location ?? "").contains("code=") } || response.header("Location")?.contains("code=") == true
+            return CheckOutcome(!issued, (response.walk[forged].probe ?? "") + " → HTTP \(response.walk[forged].status)"
+                                + (issued ? ", and a code was issued" : ", no code"))
+        case .noOpenRedirect:
+            guard let tampered = response.walk.firstIndex(where: { $0.probe?.hasPrefix("tampered") == true }) else {
+                return .notApplicable(reason: "the sign-in form has no return parameter to tamper with")
+            }
+            let foreign = "https://appflip-open-redirect.invalid"
+            let followed = response.walk[tampered...].contains { ($0.location ?? "").lowercased().hasPrefix(foreign) }
+            return CheckOutcome(!followed, (response.walk[tampered].probe ?? "") + (followed ? " → redirected there" : " → not redirected there"))
         }
     }
 }

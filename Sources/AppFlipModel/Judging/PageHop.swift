@@ -11,6 +11,8 @@ public struct PageHop: Sendable, Hashable {
     public var isPage: Bool
     /// What the page loads from other origins (scripts, styles, images, frames).
     public var thirdPartyResources: [String]
+    /// Set on the hop that submitted a probe (a forged consent, a tampered return parameter).
+    public var probe: String?
 
     public init(method: String, url: String, status: Int, framingDenied: Bool, isPage: Bool, thirdPartyResources: [String]) {
         self.method = method
@@ -20,4 +22,7 @@ public struct PageHop: Sendable, Hashable {
         self.isPage = isPage
         self.thirdPartyResources = thirdPartyResources
     }
+
+    /// Where a redirect sends the browser, when the hop was one.
+    public var location: String?
 }

@@ -141,6 +141,11 @@ public struct Runner: Sendable {
             if let unmet = conformanceCase.needs.lazy.compactMap({ $0.unmet(in: self.runner.configuration) }).first {
                 return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: unmet, evidence: Evidence(), duration: 0)
             }
+            if conformanceCase.probesSignIn, targets.signIn[conformanceCase.scenario] == nil {
+                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [],
+                                  message: "it probes the real sign-in pages, and the configuration says of no '\(conformanceCase.scenario.rawValue)' "
+                                    + "user how to sign in through them (sign_in)", evidence: Evidence(), duration: 0)
+            }
             if conformanceCase.waits {
                 guard let wait = conformanceCase.totalWait(in: runner.configuration) else {
                     return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [],

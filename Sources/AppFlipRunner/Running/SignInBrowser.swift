@@ -9,11 +9,23 @@ import Foundation
 /// client; a page with no form to fill) is the observation the checks judge.
 struct SignInBrowser {
     let script: SignInScript
+    /// A probe to make on the way, if any.
+    var probe: HTTPStepRequest.SignInProbe?
     let allowed: Set<HTTPOrigin>
     /// Sends one request to an allowed origin.
     let send: (HTTPOrigin, HTTPRequest) -> Result<HTTPResponse, StepExecutor.Problem>
 
     static let maximumHops = 12
+    /// Where a tampered return parameter points: a name that can never resolve (RFC 2606 `.invalid`).
+    static let foreignReturn = "https://appflip-open-redirect.invalid/landing"
+    /// Field names that carry where to go after sign-in.
+    static let returnFields = ["next", "return_to", "returnto", "return", "continue", "redirect", "redirect_to", "returnurl", "return_url", "goto", "target"]
+
+    /// Whether a field looks like an anti-forgery token.
+    static func isAntiForgery(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["csrf", "xsrf", "token", "authenticity", "nonce"].contains { lower.contains($0) }
+    }
 
     struct Walk {
         var response: HTTPResponse
@@ -32,6 +44,7 @@ struct SignInBrowser {
         var pages: [PageHop] = []
         var signedIn = false
         var consented = false
+        var pendingProbe: String?
         for _ in 0..<Self.maximumHops {
             var headers = request.headers
             headers.fields.removeAll { $0.name.lowercased() == "cookie" }
@@ -49,8 +62,12 @@ struct SignInBrowser {
             let foreign = isPage ? HTMLDocument(response.body).resources.filter { resource in
                 URLReference.resolve(resource, against: url).flatMap { HTTPOrigin.split($0)?.origin }.map { !allowed.contains($0) } ?? false
             } : []
-            pages.append(PageHop(method: request.method, url: Redaction.redact(url: url), status: response.status, framingDenied: denies,
-                                 isPage: isPage, thirdPartyResources: foreign))
+            var hop = PageHop(method: request.method, url: Redaction.redact(url: url), status: response.status, framingDenied: denies,
+                              isPage: isPage, thirdPartyResources: foreign)
+            hop.location = response.headers["Location"]
+            hop.probe = pendingProbe
+            pendingProbe = nil
+            pages.append(hop)
             if (300...399).contains(response.status), let location = response.headers["Location"] {
                 guard let next = URLReference.resolve(location, against: url), let split = HTTPOrigin.split(next),
                       allowed.contains(split.origin) else {
@@ -64,7 +81,17 @@ struct SignInBrowser {
             let page = HTMLDocument(response.body)
             if !signedIn, let form = page.form(matching: script.form) {
                 signedIn = true
-                guard let next = submission(form, on: url, values: script.fields, button: nil) else {
+                var values = script.fields
+                if probe == .tamperReturn {
+                    let returns = form.fields.map(\.name).filter { Self.returnFields.contains($0.lowercased()) }
+                    guard !returns.isEmpty else {
+                        return .success(Walk(response: response, hops: hops + ["the sign-in form has no return parameter to tamper with"],
+                                             pages: pages))
+                    }
+                    for name in returns { values[name] = Self.foreignReturn }
+                    pendingProbe = "tampered return parameter (" + returns.joined(separator: ", ") + ")"
+                }
+                guard let next = submission(form, on: url, values: values, button: nil) else {
                     return .failure(StepExecutor.Problem(message: "the sign-in form posts to \(form.action), outside the allowed origins"))
                 }
                 (origin, url, request) = next
@@ -78,7 +105,13 @@ struct SignInBrowser {
                     return .failure(StepExecutor.Problem(message: "the consent form has no button '\(wanted)' (it has: "
                                                          + form.submitButtons.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") + ")"))
                 }
-                guard let next = submission(form, on: url, values: [:], button: button) else {
+                var submitted = form
+                if probe == .forgeConsent {
+                    let dropped = form.fields.filter { $0.type == "hidden" && Self.isAntiForgery($0.name) }.map(\.name)
+                    submitted.fields.removeAll { $0.type == "hidden" && Self.isAntiForgery($0.name) }
+                    pendingProbe = "consent without its anti-forgery fields (" + (dropped.isEmpty ? "none found" : dropped.joined(separator: ", ")) + ")"
+                }
+                guard let next = submission(submitted, on: url, values: [:], button: button) else {
                     return .failure(StepExecutor.Problem(message: "the consent form posts to \(form.action), outside the allowed origins"))
                 }
                 (origin, url, request) = next

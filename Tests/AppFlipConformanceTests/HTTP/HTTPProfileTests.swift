@@ -15,7 +15,8 @@ struct HTTPProfileTests {
     /// Serves the reference (wrapped by `wrap`) on loopback and runs every non-app-link case against it. Cases that
     /// wait (code expiry) run only when `declaredCodeLifetime` is given, so most tests do not wait.
     private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }, declaredCodeLifetime: Double? = nil,
-                     settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false) throws -> RunResult {
+                     settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false,
+                     includeSignInProbes: Bool = false) throws -> RunResult {
         let reference = ReferenceServer(configuration: settings)
         let server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
@@ -45,6 +46,7 @@ struct HTTPProfileTests {
         // The reference is served over plain http on loopback, so the https-only probes have nothing to hold to.
         let cases = try SuiteRun.load().1.cases.filter {
             $0.profile != .appLink && (declaredCodeLifetime != nil || !$0.waits) && !$0.probesPlainHTTP
+                && (throughForms || includeSignInProbes || !$0.probesSignIn)
         }
         return try SuiteRun.run(targets, cases: cases, configuration: configuration)
     }
@@ -120,6 +122,21 @@ struct HTTPProfileTests {
                 return response
             }
         },
+        PageDefect(name: "consent accepted without its anti-forgery token", requirement: "AF-AUTHZ-020", verdict: .fail) { reference in
+            { request in
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/oauth/consent", !body.contains("csrf=") else { return reference(request) }
+                return HTTPResponse(status: 303, headers: HTTPHeaders([("Location", "https://oauth-redirect.googleusercontent.com/r/reference-project?code=forged")]))
+            }
+        },
+        PageDefect(name: "sign-in follows any return_to", requirement: "AF-AUTHZ-018", verdict: .fail) { reference in
+            { request in
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/login", let pair = body.split(separator: "&").first(where: { $0.hasPrefix("return_to=") }),
+                      let target = String(pair.dropFirst(10)).removingPercentEncoding, target.hasPrefix("https://") else { return reference(request) }
+                return HTTPResponse(status: 303, headers: HTTPHeaders([("Location", target)]))
+            }
+        },
         PageDefect(name: "sign-in page loads a third-party script", requirement: "AF-AUTHZ-024", verdict: .warn) { reference in
             { request in
                 var response = reference(request)
@@ -137,6 +154,14 @@ struct HTTPProfileTests {
         let findings = run.results.flatMap(\.findings).filter { $0.requirement.id == defect.requirement }
         #expect(!findings.isEmpty)
         #expect(findings.allSatisfy { $0.verdict == defect.verdict })
+    }
+
+    @Test("Probes of the sign-in pages are skipped with the reason when the configuration signs users in by headers")
+    func probesNeedSignIn() throws {
+        let run = try run(includeSignInProbes: true)
+        let probes = run.results.filter(\.conformanceCase.probesSignIn)
+        #expect(probes.count == 2)
+        #expect(probes.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("sign_in") })
     }
 
     @Test("A sign-in page that sends the browser to another host ends the walk there: that host is never contacted")
@@ -340,7 +365,7 @@ struct ReachTests {
             .bytes(Array("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:\(elsewhere.port)/steal?code=x\r\nContent-Length: 0\r\n\r\n".utf8))
         }
         defer { target.stop() }
-        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .authorize && !$0.probesPlainHTTP && $0.needs.isEmpty }
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .authorize && !$0.probesPlainHTTP && $0.needs.isEmpty && !$0.probesSignIn }
         let targets = Targets(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
                               decorations: [.consent: [("Cookie", "session=x")]])
         _ = try SuiteRun.run(targets, cases: cases)

@@ -52,7 +52,8 @@ struct TokenEndpoint {
         if let challenge = code.challenge {
             guard let verifier else { return TokenResponses.error(400, "invalid_grant", "code_verifier is required") }
             let computed = code.method == "S256" ? Base64URL.encode(SHA256.hash(Array(verifier.utf8))) : verifier
-            guard (43...128).contains(verifier.utf8.count), computed == challenge else {
+            // RFC 7636 §4.1: 43 to 128 unreserved characters, whatever the challenge.
+            guard (43...128).contains(verifier.utf8.count), verifier.utf8.allSatisfy(AuthorizationEndpoint.isUnreserved), computed == challenge else {
                 return TokenResponses.error(400, "invalid_grant", "code_verifier does not match")
             }
         } else if verifier != nil {

@@ -53,6 +53,12 @@ extension Template {
                     if matches.count == 1, let bytes = matches[0].value { value = String(decoding: bytes, as: UTF8.self) }
                 case .repeat(let count, let unit):
                     value = String(repeating: unit, count: count)
+                case .codeVerifierPercentEncoded:
+                    // Inserted as it is, even in raw text: the point is that the server decodes it once.
+                    text += context.generated.codeVerifier.utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+                    continue
+                case .s256(let verifier):
+                    value = PKCE.s256Challenge(for: verifier)
                 case .native(let name):
                     let native = context.configuration.nativeClient
                     switch name {

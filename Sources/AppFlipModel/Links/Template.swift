@@ -33,6 +33,10 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         /// The configured native client: `${native_client_id}`, `${native_loopback_uri}`,
         /// `${native_loopback_uri_other_port}`, `${native_scheme_uri}`.
         case native(String)
+        /// `${code_verifier_percent_encoded}`: the verifier with every character written as `%XX`.
+        case codeVerifierPercentEncoded
+        /// `${s256:TEXT}`: BASE64URL(SHA256(TEXT)), an S256 challenge for a verifier a case writes itself.
+        case s256(String)
     }
 
     /// The native-client variables, by name.
@@ -56,7 +60,7 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// The names a case file may use, for error messages and suggestions.
     public static let variableNames = ["client_id", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
                                        "web_redirect_uri", "app_id", "code_verifier", "code_challenge", "captured.<name>",
-                                       "sent.<parameter>", "repeat:<count>:<text>"] + nativeNames
+                                       "sent.<parameter>", "repeat:<count>:<text>", "code_verifier_percent_encoded", "s256:<text>"] + nativeNames
 
     /// Upper bound on the length of one `${repeat:...}` expansion.
     public static let maximumRepeatLength = 1 << 20
@@ -122,9 +126,11 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         case "app_id": return .appID
         case "code_verifier": return .codeVerifier
         case "code_challenge": return .codeChallenge
+        case "code_verifier_percent_encoded": return .codeVerifierPercentEncoded
         default: break
         }
         if nativeNames.contains(name) { return .native(name) }
+        if name.hasPrefix("s256:"), name.count > 5 { return .s256(String(name.dropFirst(5))) }
         if name.hasPrefix("captured."), name.count > 9 { return .captured(String(name.dropFirst(9))) }
         if name.hasPrefix("sent."), name.count > 5 { return .sent(String(name.dropFirst(5))) }
         if name.hasPrefix("repeat:") {
@@ -169,6 +175,8 @@ extension Template.Variable {
         case .sent(let parameter): "sent.\(parameter)"
         case .repeat(let count, let text): "repeat:\(count):\(text)"
         case .native(let name): name
+        case .codeVerifierPercentEncoded: "code_verifier_percent_encoded"
+        case .s256(let text): "s256:\(text)"
         }
     }
 }

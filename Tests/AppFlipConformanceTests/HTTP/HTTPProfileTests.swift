@@ -137,6 +137,14 @@ struct HTTPProfileTests {
                 return HTTPResponse(status: 303, headers: HTTPHeaders([("Location", target)]))
             }
         },
+        PageDefect(name: "a verifier outside the unreserved set is accepted", requirement: "TOK-PKCE-005", verdict: .warn) { reference in
+            { request in
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/oauth/token", body.contains("code_verifier="), body.contains("%2B") else { return reference(request) }
+                return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                                    body: Array(#"{"access_token":"at-accepted","token_type":"Bearer","expires_in":3600}"#.utf8))
+            }
+        },
         PageDefect(name: "sign-in page loads a third-party script", requirement: "AF-AUTHZ-024", verdict: .warn) { reference in
             { request in
                 var response = reference(request)
@@ -148,7 +156,7 @@ struct HTTPProfileTests {
         },
     ]
 
-    @Test("Defects of the real sign-in pages are found on the walk, each at its own level", arguments: pageDefects)
+    @Test("Each defect is found at its own level (sign-in pages walked through forms)", arguments: pageDefects)
     func signInPageDefects(_ defect: PageDefect) throws {
         let run = try run(wrap: defect.wrap, throughForms: true)
         let findings = run.results.flatMap(\.findings).filter { $0.requirement.id == defect.requirement }

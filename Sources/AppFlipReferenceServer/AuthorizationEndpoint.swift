@@ -54,9 +54,12 @@ struct AuthorizationEndpoint {
         }
         let showsConsent = consent == nil && Self.user(request) == nil
         let stateValue = parameters.text("state")
+        let issuer = Self.issuer(of: request)
         func redirect(_ pairs: [(String, String)]) -> HTTPResponse {
             var all = pairs
             if let stateValue { all.append(("state", stateValue)) }
+            // RFC 9207: the issuer in every authorization response, as the metadata advertises.
+            all.append(("iss", issuer))
             let query = all.map { "\($0.0)=\(QueryCodec.encode(Array($0.1.utf8)))" }.joined(separator: "&")
             var headers = HTML.pageHeaders(contentType: "text/plain; charset=utf-8")
             headers.append("Location", redirectURI + "?" + query)
@@ -108,6 +111,23 @@ struct AuthorizationEndpoint {
         case false:
             return error("access_denied", "The user refused")
         }
+    }
+
+    /// The server's issuer identifier: its own origin, as the request reached it.
+    static func issuer(of request: HTTPRequest) -> String {
+        "http://" + (request.headers["Host"] ?? "127.0.0.1")
+    }
+
+    /// `GET /.well-known/oauth-authorization-server` (RFC 8414), advertising iss (RFC 9207 §3).
+    static func metadata(_ request: HTTPRequest) -> HTTPResponse {
+        let issuer = issuer(of: request)
+        let document: [String: Any] = [
+            "issuer": issuer, "authorization_endpoint": issuer + "/oauth/authorize", "token_endpoint": issuer + "/oauth/token",
+            "revocation_endpoint": issuer + "/oauth/revoke", "response_types_supported": ["code"],
+            "code_challenge_methods_supported": ["S256", "plain"], "authorization_response_iss_parameter_supported": true,
+        ]
+        let body = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])).map { [UInt8]($0) } ?? []
+        return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body)
     }
 
     /// The test user the request's cookie names, if any (the test hook).

@@ -12,12 +12,14 @@ import Foundation
 /// | `POST /oauth/revoke` | revocation (RFC 7009) |
 /// | `GET /.well-known/apple-app-site-association` | the site association for the App Flip link path |
 /// | `GET /api/userinfo` | a protected API: 200 for a valid Bearer access token, 401 otherwise |
+/// | `GET /.well-known/oauth-authorization-server` | metadata (RFC 8414) advertising iss in authorization responses (RFC 9207) |
 /// | `POST /link-handler` | the link-handler adapter contract over HTTP; its codes redeem at `/oauth/token` |
 /// | `POST /reference/flip-code` | mints a flip code (form `redirect_uri`, `scope`) for a reference handler in another process |
 public final class ReferenceServer: Sendable {
     public static let linkHandlerPath = "/link-handler"
     public static let mintPath = "/reference/flip-code"
     public static let apiPath = "/api/userinfo"
+    public static let metadataPath = "/.well-known/oauth-authorization-server"
 
     public let configuration: ReferenceServerConfiguration
     private let state = OAuthState()
@@ -56,6 +58,7 @@ public final class ReferenceServer: Sendable {
             case "/oauth/revoke": return revocation.handle(request)
             case "/.well-known/apple-app-site-association": return siteAssociation.handle(request)
             case ReferenceServer.apiPath: return api.handle(request)
+            case ReferenceServer.metadataPath: return AuthorizationEndpoint.metadata(request)
             case ReferenceServer.linkHandlerPath: return ReferenceServer.linkHandlerResponse(request, linkHandler)
             case ReferenceServer.mintPath:
                 let form = RequestParameters(Substring(String(decoding: request.body, as: UTF8.self)))

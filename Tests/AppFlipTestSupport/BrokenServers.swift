@@ -12,6 +12,17 @@ public enum BrokenServers {
     }
 
     public static let all: [Defect] = [
+        Defect(name: "iss-advertised-not-sent", requirement: "AF-AUTHZ-025") { reference in
+            { request in
+                // The metadata advertises iss, but the authorization responses leave it out.
+                var response = reference(request)
+                guard request.path == "/oauth/authorize", let location = response.headers["Location"] else { return response }
+                let kept = location.split(separator: "&").filter { !$0.hasPrefix("iss=") }.joined(separator: "&")
+                response.headers.fields.removeAll { $0.name == "Location" }
+                response.headers.append("Location", kept)
+                return response
+            }
+        },
         Defect(name: "native-refresh-not-rotated", requirement: "TOK-REF-006") { reference in
             { request in
                 // Answers a public client's bare refresh without rotating: the refresh token is neither rotated nor bound.

@@ -43,7 +43,8 @@ struct TargetAssembly {
         var targets = Targets(
             linkHandler: handler,
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
-                        .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath],
+                        .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
+                        .metadata: base + ReferenceServer.metadataPath],
             clientSecret: referenceSecret, tokenAuthentication: .post,
             decorations: [.consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
                           .disabledAccount: [("Cookie", "\(cookie)=disabled")]],

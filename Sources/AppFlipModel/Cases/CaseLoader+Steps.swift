@@ -69,7 +69,7 @@ extension CaseLoader {
         case .authorize: (defaultMethod, defaultBase) = ("GET", .authorize)
         case .token: (defaultMethod, defaultBase) = ("POST", .code)
         case .revoke: (defaultMethod, defaultBase) = ("POST", .revoke)
-        case .siteAssociation, .linkHandler, .api: (defaultMethod, defaultBase) = ("GET", .none)
+        case .siteAssociation, .linkHandler, .api, .metadata: (defaultMethod, defaultBase) = ("GET", .none)
         }
         var method = defaultMethod
         if let methodNode = mapping["method"], let scalar = reader.scalar(methodNode, "'method'") {

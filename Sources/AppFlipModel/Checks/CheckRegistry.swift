@@ -14,6 +14,7 @@ package enum CheckRegistry {
         StrictParametersCheck.self,
         FragmentCheck.self,
         UniversalLinksOnlyCheck.self,
+        ParameterCheck.self,
         StatusCheck.self,
         HeaderCheck.self,
         JSONMemberCheck.self,

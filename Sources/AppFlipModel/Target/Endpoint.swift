@@ -8,4 +8,6 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable {
     /// A protected API of the partner's that takes the access token as a Bearer credential (a userinfo or any
     /// cheap GET): tokens are judged by whether it accepts them.
     case api
+    /// The server's metadata document (RFC 8414), for what it advertises (iss in authorization responses).
+    case metadata
 }

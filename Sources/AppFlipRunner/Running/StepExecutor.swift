@@ -377,7 +377,11 @@ final class StepExecutor {
             guard case .http(let response) = observation,
                   let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else { return nil }
             if let text = object[member] as? String, !text.isEmpty { return text }
-            if let number = object[member] as? NSNumber { return number.stringValue }
+            if let number = object[member] as? NSNumber {
+                // A JSON false is no value: `when_captured` then reads it as "not advertised".
+                if String(cString: number.objCType) == "c" { return number.boolValue ? "true" : nil }
+                return number.stringValue
+            }
             return nil
         case .header(let name):
             guard case .http(let response) = observation else { return nil }

@@ -75,7 +75,8 @@ struct SignInFlowTests {
         #expect(final.status == 303)
         let location = final.headers["Location"] ?? ""
         #expect(location.hasPrefix("https://oauth-redirect.googleusercontent.com/r/reference-project?code="))
-        #expect(location.hasSuffix("&state=st%2Bate"))
+        #expect(location.contains("&state=st%2Bate"))
+        #expect(location.hasSuffix("&iss=" + FormEncoding.encode(browser.base)), "RFC 9207: the issuer, as the metadata advertises")
     }
 
     @Test("Deny at the consent form gives access_denied; a consent POST without its token or with a spent one is refused")

@@ -26,13 +26,12 @@ public enum BrokenServers {
         Defect(name: "native-refresh-not-rotated", requirement: "TOK-REF-006") { reference in
             { request in
                 // Answers a public client's bare refresh without rotating: the refresh token is neither rotated nor bound.
-                var response = reference(request)
+                let response = reference(request)
                 let body = String(decoding: request.body, as: UTF8.self)
-                guard request.path == "/oauth/token", body.contains("grant_type=refresh_token"), body.contains("client_id=native-app"),
-                      var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else { return response }
-                object.removeValue(forKey: "refresh_token")
-                response.body = (try? JSONSerialization.data(withJSONObject: object)).map { [UInt8]($0) } ?? response.body
-                return response
+                guard request.path == "/oauth/token", body.contains("grant_type=refresh_token"), body.contains("client_id=native-app") else {
+                    return response
+                }
+                return response.editingJSON { $0.removeValue(forKey: "refresh_token") }
             }
         },
         Defect(name: "native-fixed-port", requirement: "NAT-AS-001") { reference in
@@ -73,12 +72,10 @@ public enum BrokenServers {
                     forwarded.headers.fields.removeAll { $0.name == "Authorization" }
                     forwarded.headers.append("Authorization", "Bearer " + real)
                 }
-                var response = reference(forwarded)
-                guard request.path == "/oauth/token", var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
-                      let real = object["access_token"] as? String else { return response }
-                object["access_token"] = aliases.alias(for: real)
-                response.body = (try? JSONSerialization.data(withJSONObject: object)).map { [UInt8]($0) } ?? response.body
-                return response
+                let response = reference(forwarded)
+                guard request.path == "/oauth/token", let real = response.jsonString("access_token") else { return response }
+                let alias = aliases.alias(for: real)
+                return response.editingJSON { $0["access_token"] = alias }
             }
         },
         Defect(name: "api-refuses-tokens", requirement: "TOK-RESP-006") { reference in

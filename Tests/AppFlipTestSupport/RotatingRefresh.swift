@@ -23,15 +23,11 @@ public enum RotatingRefresh {
                     forwarded.body = Array(body.replacingOccurrences(of: "refresh_token=" + presented, with: "refresh_token=" + original).utf8)
                     return reference(forwarded)
                 }
-                var response = reference(request)
-                guard response.status == 200,
-                      var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else { return response }
+                let response = reference(request)
+                guard response.status == 200, response.jsonString("access_token") != nil else { return response }
                 let rotated = "rot-" + UUID().uuidString
                 book.rotate(presented, to: rotated, grace: grace)
-                object["refresh_token"] = rotated
-                response.body = (try? JSONSerialization.data(withJSONObject: object)).map { [UInt8]($0) } ?? response.body
-                response.headers.fields.removeAll { $0.name == "Content-Length" }
-                return response
+                return response.editingJSON { $0["refresh_token"] = rotated }
             }
         }
     }

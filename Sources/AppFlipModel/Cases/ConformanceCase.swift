@@ -68,10 +68,17 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     /// True when a step authenticates at the token or revocation endpoint with the configured client ID and
     /// secret (not a probe value and not the second client).
     public var sendsConfiguredCredentials: Bool {
-        steps.contains { step in
-            guard case .http(let request) = step.action, request.endpoint == .token || request.endpoint == .revoke else { return false }
-            return [.configured, .post, .basic, .both].contains(request.authentication)
+        httpRequests.contains { request in
+            (request.endpoint == .token || request.endpoint == .revoke) && [.configured, .post, .basic, .both].contains(request.authentication)
                 && request.authenticationSecret == nil && request.authenticationClientID == nil
+        }
+    }
+
+    /// The HTTP requests of the case's steps, in order.
+    public var httpRequests: [HTTPStepRequest] {
+        steps.compactMap { step in
+            if case .http(let request) = step.action { return request }
+            return nil
         }
     }
 
@@ -87,20 +94,10 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     }
 
     /// Whether a step probes an https endpoint over plain http (such a case needs an https endpoint to judge).
-    public var probesPlainHTTP: Bool {
-        steps.contains { step in
-            if case .http(let request) = step.action { return request.plainHTTPProbe }
-            return false
-        }
-    }
+    public var probesPlainHTTP: Bool { httpRequests.contains(where: \.plainHTTPProbe) }
 
     /// Whether a step probes the sign-in pages (such a case needs `sign_in` for its scenario).
-    public var probesSignIn: Bool {
-        steps.contains { step in
-            if case .http(let request) = step.action { return request.signInProbe != nil }
-            return false
-        }
-    }
+    public var probesSignIn: Bool { httpRequests.contains { $0.signInProbe != nil } }
 
     /// Whether any step waits.
     public var waits: Bool { steps.contains { $0.wait != nil } }

@@ -13,31 +13,11 @@ package struct HTMLScanner {
         package init() {}
     }
 
-    package enum Token: Sendable, Hashable {
+    package enum Token: Sendable {
         /// A start tag: lower-cased name, attributes in order (lower-cased names, entity-decoded values).
         case start(name: String, attributes: [(name: String, value: String)])
         case end(name: String)
         case text(String)
-
-        package static func == (lhs: Token, rhs: Token) -> Bool {
-            switch (lhs, rhs) {
-            case (.start(let a, let x), .start(let b, let y)):
-                a == b && x.map(\.name) == y.map(\.name) && x.map(\.value) == y.map(\.value)
-            case (.end(let a), .end(let b)): a == b
-            case (.text(let a), .text(let b)): a == b
-            default: false
-            }
-        }
-
-        package func hash(into hasher: inout Hasher) {
-            switch self {
-            case .start(let name, let attributes):
-                hasher.combine(name)
-                for attribute in attributes { hasher.combine(attribute.name); hasher.combine(attribute.value) }
-            case .end(let name): hasher.combine(name)
-            case .text(let text): hasher.combine(text)
-            }
-        }
     }
 
     /// Elements whose content is raw text up to their end tag.

@@ -131,32 +131,28 @@ public struct Runner: Sendable {
 
         public func close() { executor.close() }
 
+        /// Why a case does not apply to this run (marked skipped, a target or configuration value missing, a wait
+        /// too long without --slow), or nil when it runs.
+        private func skipReason(_ conformanceCase: ConformanceCase) -> String? {
+            if let reason = conformanceCase.skipReason ?? targets.unavailability(of: conformanceCase) { return reason }
+            if let unmet = conformanceCase.needs.lazy.compactMap({ $0.unmet(in: self.runner.configuration) }).first { return unmet }
+            if conformanceCase.probesSignIn, targets.signIn[conformanceCase.scenario] == nil {
+                return "it probes the real sign-in pages, and the configuration says of no '\(conformanceCase.scenario.rawValue)' "
+                    + "user how to sign in through them (sign_in)"
+            }
+            guard conformanceCase.waits else { return nil }
+            guard let wait = conformanceCase.totalWait(in: runner.configuration) else {
+                return "it waits out the code lifetime, and the configuration declares none (code_lifetime)"
+            }
+            if wait > Runner.slowThreshold, !runner.includeSlow { return "a slow case: it waits \(Int(wait)) s; run with --slow to include it" }
+            return nil
+        }
+
         /// Runs one case: skipped when marked so or when its target is not configured; error when the target
         /// misbehaved; otherwise judged by its worst check.
         public func run(_ conformanceCase: ConformanceCase) -> CaseResult {
-            if let reason = conformanceCase.skipReason ?? targets.unavailability(of: conformanceCase) {
-                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: Evidence(),
-                                  duration: 0)
-            }
-            if let unmet = conformanceCase.needs.lazy.compactMap({ $0.unmet(in: self.runner.configuration) }).first {
-                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: unmet, evidence: Evidence(), duration: 0)
-            }
-            if conformanceCase.probesSignIn, targets.signIn[conformanceCase.scenario] == nil {
-                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [],
-                                  message: "it probes the real sign-in pages, and the configuration says of no '\(conformanceCase.scenario.rawValue)' "
-                                    + "user how to sign in through them (sign_in)", evidence: Evidence(), duration: 0)
-            }
-            if conformanceCase.waits {
-                guard let wait = conformanceCase.totalWait(in: runner.configuration) else {
-                    return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [],
-                                      message: "it waits out the code lifetime, and the configuration declares none (code_lifetime)",
-                                      evidence: Evidence(), duration: 0)
-                }
-                if wait > Runner.slowThreshold, !runner.includeSlow {
-                    return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [],
-                                      message: "a slow case: it waits \(Int(wait)) s; run with --slow to include it",
-                                      evidence: Evidence(), duration: 0)
-                }
+            if let reason = skipReason(conformanceCase) {
+                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: Evidence(), duration: 0)
             }
             if let problem = targets.credentialsProblem, conformanceCase.sendsConfiguredCredentials {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],

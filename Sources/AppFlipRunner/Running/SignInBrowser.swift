@@ -29,10 +29,13 @@ struct SignInBrowser {
 
     struct Walk {
         var response: HTTPResponse
-        /// One line per hop, for the evidence.
-        var hops: [String]
-        /// Every response before the last, for the checks on the pages.
+        /// Every response on the way, the last included, for the checks on the pages.
         var pages: [PageHop]
+        /// Why the walk stopped early, when it did.
+        var note: String?
+
+        /// One line per hop, for the evidence.
+        var hops: [String] { pages.map { "\($0.method) \($0.url) → HTTP \($0.status)" } + (note.map { [$0] } ?? []) }
     }
 
     func walk(_ first: HTTPRequest, origin: HTTPOrigin) -> Result<Walk, StepExecutor.Problem> {
@@ -40,7 +43,6 @@ struct SignInBrowser {
         var request = first
         var origin = origin
         var url = origin.description + first.target
-        var hops: [String] = []
         var pages: [PageHop] = []
         var signedIn = false
         var consented = false
@@ -56,12 +58,13 @@ struct SignInBrowser {
             case .success(let answer): response = answer
             }
             jar.store(response.headers.values("Set-Cookie"), from: url)
-            hops.append("\(request.method) \(Redaction.redact(url: url)) → HTTP \(response.status)")
             let isPage = (200...299).contains(response.status) && !response.body.isEmpty
+            // Each page is read once: for what it loads here, for its forms below.
+            let page = isPage ? HTMLDocument(response.body) : nil
             let denies = FramingCheck.denies(response.headers.values("X-Frame-Options"), response.headers.values("Content-Security-Policy")).0
-            let foreign = isPage ? HTMLDocument(response.body).resources.filter { resource in
+            let foreign = page?.resources.filter { resource in
                 URLReference.resolve(resource, against: url).flatMap { HTTPOrigin.split($0)?.origin }.map { !allowed.contains($0) } ?? false
-            } : []
+            } ?? []
             var hop = PageHop(method: request.method, url: Redaction.redact(url: url), status: response.status, framingDenied: denies,
                               isPage: isPage, thirdPartyResources: foreign)
             hop.location = response.headers["Location"]
@@ -71,22 +74,20 @@ struct SignInBrowser {
             if (300...399).contains(response.status), let location = response.headers["Location"] {
                 guard let next = URLReference.resolve(location, against: url), let split = HTTPOrigin.split(next),
                       allowed.contains(split.origin) else {
-                    return .success(Walk(response: response, hops: hops, pages: pages))  // leaves the server: the authorization response
+                    return .success(Walk(response: response, pages: pages))  // leaves the server: the authorization response
                 }
                 (origin, url) = (split.origin, next)
                 request = HTTPRequest(method: "GET", target: split.target)
                 continue
             }
-            guard (200...299).contains(response.status) else { return .success(Walk(response: response, hops: hops, pages: pages)) }
-            let page = HTMLDocument(response.body)
+            guard (200...299).contains(response.status), let page else { return .success(Walk(response: response, pages: pages)) }
             if !signedIn, let form = page.form(matching: script.form) {
                 signedIn = true
                 var values = script.fields
                 if probe == .tamperReturn {
                     let returns = form.fields.map(\.name).filter { Self.returnFields.contains($0.lowercased()) }
                     guard !returns.isEmpty else {
-                        return .success(Walk(response: response, hops: hops + ["the sign-in form has no return parameter to tamper with"],
-                                             pages: pages))
+                        return .success(Walk(response: response, pages: pages, note: "the sign-in form has no return parameter to tamper with"))
                     }
                     for name in returns { values[name] = Self.foreignReturn }
                     pendingProbe = "tampered return parameter (" + returns.joined(separator: ", ") + ")"
@@ -117,10 +118,10 @@ struct SignInBrowser {
                 (origin, url, request) = next
                 continue
             }
-            return .success(Walk(response: response, hops: hops, pages: pages))
+            return .success(Walk(response: response, pages: pages))
         }
         return .failure(StepExecutor.Problem(message: "the sign-in took more than \(Self.maximumHops) requests: "
-                                             + hops.suffix(4).joined(separator: "; ")))
+                                             + Walk(response: HTTPResponse(status: 0), pages: pages).hops.suffix(4).joined(separator: "; ")))
     }
 
     /// The request a form submits: its fields with `values` over them, and the pressed button.

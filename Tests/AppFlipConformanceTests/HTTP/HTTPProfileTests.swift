@@ -233,10 +233,7 @@ struct HTTPProfileTests {
                     return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Array("{}".utf8))
                 }
                 let response = reference(request)
-                if request.path == "/oauth/token", let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
-                   let access = object["access_token"] as? String {
-                    issued.insert(access)
-                }
+                if request.path == "/oauth/token", let access = response.jsonString("access_token") { issued.insert(access) }
                 return response
             }
         })
@@ -266,15 +263,11 @@ struct HTTPProfileTests {
                     forwarded.body = Array(body.joined(separator: "&").utf8)
                     return reference(forwarded)
                 }
-                var response = reference(request)
-                guard request.path == "/oauth/token", response.status == 200,
-                      var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
-                      let token = object["access_token"] as? String else { return response }
+                let response = reference(request)
+                guard request.path == "/oauth/token", response.status == 200, let token = response.jsonString("access_token") else { return response }
                 // A JWT-shaped token that still works: the header and claims wrap the reference's own token.
                 let header = Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
-                object["access_token"] = header + "." + token + ".c2ln"
-                response.body = (try? JSONSerialization.data(withJSONObject: object)).map { [UInt8]($0) } ?? response.body
-                return response
+                return response.editingJSON { $0["access_token"] = header + "." + token + ".c2ln" }
             }
         })
         #expect(run.exitStatus == .conformant)

@@ -1,0 +1,20 @@
+import AppFlipHTTP
+import Foundation
+
+extension HTTPResponse {
+    /// The response with its JSON object body edited; unchanged when the body is not a JSON object.
+    public func editingJSON(_ edit: (inout [String: Any]) -> Void) -> HTTPResponse {
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else { return self }
+        edit(&object)
+        guard let data = try? JSONSerialization.data(withJSONObject: object) else { return self }
+        var edited = self
+        edited.body = [UInt8](data)
+        edited.headers.fields.removeAll { $0.name.lowercased() == "content-length" }
+        return edited
+    }
+
+    /// One member of a JSON object body, if it is a string.
+    public func jsonString(_ member: String) -> String? {
+        ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any])?[member] as? String
+    }
+}

@@ -49,11 +49,12 @@ public final class ReferenceServer: Sendable {
         let siteAssociation = SiteAssociationEndpoint(configuration: configuration)
         let api = APIEndpoint(state: state)
         let linkHandler = self.linkHandler
+        let strictTransport = ReferenceServer.strictTransport
         return { request in
             switch request.path {
-            case "/oauth/authorize": return authorization.handle(request)
-            case "/login": return authorization.signIn.login(request)
-            case "/oauth/consent": return authorization.signIn.consent(request, endpoint: authorization)
+            case "/oauth/authorize": return strictTransport(authorization.handle(request))
+            case "/login": return strictTransport(authorization.signIn.login(request))
+            case "/oauth/consent": return strictTransport(authorization.signIn.consent(request, endpoint: authorization))
             case "/oauth/token": return token.handle(request)
             case "/oauth/revoke": return revocation.handle(request)
             case "/.well-known/apple-app-site-association": return siteAssociation.handle(request)
@@ -72,6 +73,15 @@ public final class ReferenceServer: Sendable {
                                     body: Array("not found\n".utf8))
             }
         }
+    }
+
+    /// The pages users see keep browsers on https for a year (RFC 6797); a browser ignores the header over http.
+    static let strictTransportSecurity = "max-age=31536000"
+
+    private static func strictTransport(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers.append("Strict-Transport-Security", strictTransportSecurity)
+        return response
     }
 
     static func linkHandlerResponse(_ request: HTTPRequest, _ linkHandler: LinkHandler) -> HTTPResponse {

@@ -59,6 +59,7 @@ public struct JUnitReport: Sendable {
         let provenance = run.provenance
         var properties = [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
                           ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest)]
+        for (index, line) in provenance.transport.enumerated() { properties.append(("tls.\(index + 1)", line)) }
         if run.incomplete { properties.append(("run.incomplete", "true: interrupted; only the cases listed ran")) }
         for (key, value) in properties {
             xml += "      <property name=\"\(key)\" value=\"\(XMLText.attribute(value))\"/>\n"

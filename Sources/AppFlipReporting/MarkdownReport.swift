@@ -227,6 +227,8 @@ public struct MarkdownReport: Sendable {
             ("Mode", provenance.mode),
             ("Jobs", String(provenance.jobs)),
             ("Filter", provenance.filter ?? "(none)"),
+            ("TLS", provenance.transport.isEmpty ? "not used: every endpoint of this run is plain http"
+                : provenance.transport.joined(separator: "; ") + " (certificate chains verified by the platform's HTTPS stack)"),
         ] + (reproducible ? [] : [
             ("Started (UTC)", provenance.startedAt),
             ("Wall time", ReportFormatting.seconds(provenance.duration) + " s"),

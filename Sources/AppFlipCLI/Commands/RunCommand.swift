@@ -72,11 +72,12 @@ enum RunCommand {
         for result in results where result.verdict != .pass && result.configurationProblem == nil && !printed.contains(result.conformanceCase.id) {
             console.err(progressLine(result))
         }
-        let provenance = Provenance(
+        var provenance = Provenance(
             suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count,
             seed: options.assembly.configuration.seed, target: targets.description, mode: options.mode.rawValue, jobs: options.jobs,
             filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: startedAt,
             duration: Date().timeIntervalSince(clock), command: commandLine(Self.withSeed(arguments, options.assembly.configuration.seed)))
+        provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: options.timeout)
         let run = RunResult(results: results, catalog: catalog, provenance: provenance,
                             incomplete: interruption.signal != nil || results.count < cases.count)
         for problem in run.configurationProblems {

@@ -49,6 +49,8 @@ struct TargetAssembly {
             decorations: [.consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
                           .disabledAccount: [("Cookie", "\(cookie)=disabled")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
+        targets.absenceReasons[.linkSiteAssociation] = "the reference target's link host is a placeholder that no server answers "
+            + "for; against a deployment the file is fetched from the link's own host"
         // The reference is driven through its real sign-in and consent pages, as a partner's production server
         // would be; its cookie test hook stays for the tests that use it.
         func script(_ user: String, press button: String) -> SignInScript {

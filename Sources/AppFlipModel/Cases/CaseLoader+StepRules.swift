@@ -15,15 +15,21 @@ extension CaseLoader {
             }
         }
         let names = captured.union(step.captures.map(\.name))
+        var probeOfStep: HTTPStepRequest.TransportProbe?
+        if case .http(let request) = step.action { probeOfStep = request.transportProbe }
         for group in step.checks {
             for check in group.expectation.checks {
                 switch check.base.scope {
                 case .response where isLink:
                     reader.error(at: group.location, "'\(check.key)' judges an HTTP response; a link step has none")
                 case .transport:
-                    if case .http(let request) = step.action, request.plainHTTPProbe {} else {
-                        reader.error(at: group.location, "'\(check.key)' judges a plain-http probe: use it in a request step with 'scheme: http'")
+                    let probe: HTTPStepRequest.TransportProbe = check.base is LegacyTLSCheck ? .legacyTLS : .plainHTTP
+                    if probe != probeOfStep {
+                        let option = probe == .legacyTLS ? "'tls: legacy'" : "'scheme: http'"
+                        reader.error(at: group.location, "'\(check.key)' judges a transport probe: use it in a request step with \(option)")
                     }
+                case _ where probeOfStep == .legacyTLS:
+                    reader.error(at: group.location, "a 'tls: legacy' step sends no HTTP request; only 'legacy_tls' judges it, not '\(check.key)'")
                 case .samples:
                     let name = (check.base as? DistinctCheck)?.name ?? (check.base as? EntropyCheck)?.name ?? ""
                     if !names.contains(name) {

@@ -60,7 +60,7 @@ extension CaseLoader {
     private mutating func httpRequest(_ node: Node) -> HTTPStepRequest? {
         guard let mapping = reader.mapping(node, "'request'"),
               reader.checkKeys(mapping, allowed: ["endpoint", "method", "query", "form", "auth", "auth_client_id", "auth_secret",
-                                                  "headers", "user", "scheme", "sign_in"], required: ["endpoint"], in: "'request'"),
+                                                  "headers", "user", "scheme", "tls", "sign_in"], required: ["endpoint"], in: "'request'"),
               let endpointNode = mapping["endpoint"],
               let endpoint = reader.enumValue(endpointNode, "endpoint", as: Endpoint.self) else { return nil }
         let defaultMethod: String
@@ -69,7 +69,7 @@ extension CaseLoader {
         case .authorize: (defaultMethod, defaultBase) = ("GET", .authorize)
         case .token: (defaultMethod, defaultBase) = ("POST", .code)
         case .revoke: (defaultMethod, defaultBase) = ("POST", .revoke)
-        case .siteAssociation, .linkHandler, .api, .metadata: (defaultMethod, defaultBase) = ("GET", .none)
+        case .siteAssociation, .linkSiteAssociation, .linkHandler, .api, .metadata: (defaultMethod, defaultBase) = ("GET", .none)
         }
         var method = defaultMethod
         if let methodNode = mapping["method"], let scalar = reader.scalar(methodNode, "'method'") {
@@ -116,7 +116,7 @@ extension CaseLoader {
         }
         if let schemeNode = mapping["scheme"], let scalar = reader.scalar(schemeNode, "'scheme'") {
             if scalar.text == "http" {
-                request.plainHTTPProbe = true
+                request.transportProbe = .plainHTTP
                 // A probe over plain http must not carry a secret: no client authentication, no session.
                 let auth = mapping["auth"].flatMap { reader.scalar($0, "'auth'") }?.text
                 let user = mapping["user"].flatMap { reader.scalar($0, "'user'") }?.text
@@ -126,6 +126,12 @@ extension CaseLoader {
             } else {
                 reader.error(at: scalar.location, "'scheme' takes 'http' (a plain-http probe of an https endpoint)")
             }
+        }
+        if let tlsNode = mapping["tls"], reader.keyword(tlsNode, "tls", "legacy") {
+            if request.transportProbe != nil {
+                reader.error(at: tlsNode.location, "a step probes one thing: 'tls: legacy' and 'scheme: http' do not go together")
+            }
+            request.transportProbe = .legacyTLS
         }
         return request
     }

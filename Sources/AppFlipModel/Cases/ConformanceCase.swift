@@ -30,14 +30,20 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         case nativeLoopback = "native_loopback"
         /// ...with a private-use-scheme redirect URI.
         case nativeScheme = "native_scheme"
+        /// Every endpoint the case requests is configured with https:// (what only TLS carries, such as HSTS).
+        case https
 
-        /// Why a configuration does not meet the need, or nil when it does.
-        public func unmet(in configuration: RunConfiguration) -> String? {
+        /// Why a configuration does not meet the need, or nil when it does; `endpoints` are the configured URLs.
+        public func unmet(by conformanceCase: ConformanceCase, in configuration: RunConfiguration, endpoints: [Endpoint: String]) -> String? {
+            if self == .https {
+                let plain = conformanceCase.httpRequests.map(\.endpoint).first { endpoints[$0]?.lowercased().hasPrefix("https://") == false }
+                return plain.map { "the \($0.rawValue) endpoint is configured with http://, and what this case judges is only sent over https" }
+            }
             guard let native = configuration.nativeClient else {
                 return "no native client is configured (native_client_id, native_redirect_uris)"
             }
             switch self {
-            case .nativeClient: return nil
+            case .nativeClient, .https: return nil
             case .nativeLoopback: return native.loopbackURI == nil ? "the native client has no loopback redirect URI (http://127.0.0.1/…)" : nil
             case .nativeScheme: return native.schemeURI == nil ? "the native client has no private-use-scheme redirect URI" : nil
             }
@@ -95,6 +101,9 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
 
     /// Whether a step probes an https endpoint over plain http (such a case needs an https endpoint to judge).
     public var probesPlainHTTP: Bool { httpRequests.contains(where: \.plainHTTPProbe) }
+
+    /// Whether the case is judged only against https endpoints (a transport probe, or `needs: [https]`).
+    public var needsHTTPS: Bool { needs.contains(.https) || httpRequests.contains { $0.transportProbe != nil } }
 
     /// Whether a step probes the sign-in pages (such a case needs `sign_in` for its scenario).
     public var probesSignIn: Bool { httpRequests.contains { $0.signInProbe != nil } }

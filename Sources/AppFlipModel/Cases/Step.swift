@@ -98,9 +98,20 @@ public struct HTTPStepRequest: Sendable, Hashable {
     public var headers: [Header]
     /// Whose decoration headers to add.
     public var user: User
-    /// True for a plain-http probe of an https endpoint (`scheme: http`): the same URL with http, sent without any
-    /// credential or session, to see that it serves nothing.
-    public var plainHTTPProbe = false
+    /// A probe of the endpoint's transport instead of an ordinary request.
+    public var transportProbe: TransportProbe?
+    /// True for a plain-http probe of an https endpoint (`scheme: http`).
+    public var plainHTTPProbe: Bool { transportProbe == .plainHTTP }
+
+    /// How a probe of an https endpoint's transport differs from an ordinary request.
+    public enum TransportProbe: Sendable, Hashable {
+        /// `scheme: http`: the same URL over plain http, sent without any credential or session, to see that it
+        /// serves nothing.
+        case plainHTTP
+        /// `tls: legacy`: no HTTP request at all, only a ClientHello offering TLS 1.0 and 1.1 to the endpoint's
+        /// host and port, to see which version the server takes.
+        case legacyTLS
+    }
     /// A probe of the sign-in walk (`sign_in: forge-consent | tamper-return`), for targets signed into through pages.
     public var signInProbe: SignInProbe?
 

@@ -27,6 +27,8 @@ package struct ActionCheck: Check {
             return CheckOutcome(response.asAnswer.action == action, observation.summary)
         case .unreachable:
             return CheckOutcome(action == .decline, observation.summary)
+        case .handshake:
+            return .notApplicable(reason: "a TLS probe opens nothing and redirects nowhere")
         }
     }
 }

@@ -82,14 +82,14 @@ extension Check {
                 return answer.action == .open && answer.url != nil ? nil : "nothing was opened (the handler declined), so there is no URL to judge"
             case .http(let response):
                 return response.asAnswer.action == .open ? nil : "\(observation.summary) is not a redirect, so there is no Location to judge"
-            case .unreachable:
+            case .unreachable, .handshake:
                 return "\(observation.summary), so there is no Location to judge"
             }
         case .response:
             switch observation {
             case .http: return nil
             case .link: return "a link handler's answer has no HTTP response"
-            case .unreachable: return "\(observation.summary), so there is no response to judge"
+            case .unreachable, .handshake: return "\(observation.summary), so there is no response to judge"
             }
         case .transport:
             return nil

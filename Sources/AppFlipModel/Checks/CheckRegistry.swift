@@ -24,6 +24,8 @@ package enum CheckRegistry {
         SiteAssociationCheck.self,
         BodyAtMostCheck.self,
         PlainHTTPCheck.self,
+        LegacyTLSCheck.self,
+        HSTSCheck.self,
         SignInPagesCheck.self,
         DistinctCheck.self,
         EntropyCheck.self,

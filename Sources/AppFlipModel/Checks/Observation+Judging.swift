@@ -23,6 +23,8 @@ extension Observation {
             return text + ", \(response.body.count) body bytes"
         case .unreachable(let why):
             return "no HTTP answer (\(why))"
+        case .handshake(let handshake):
+            return "TLS: \(handshake.offer) was answered: \(handshake.answer)"
         }
     }
 
@@ -31,7 +33,7 @@ extension Observation {
         switch self {
         case .link: "nothing was opened"
         case .http(let response): "HTTP \(response.status), not a redirect"
-        case .unreachable: "no HTTP answer"
+        case .unreachable, .handshake: "no HTTP answer"
         }
     }
 }

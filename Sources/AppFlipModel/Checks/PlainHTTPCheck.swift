@@ -23,6 +23,8 @@ package struct PlainHTTPCheck: Check {
         switch observation {
         case .link:
             return .notApplicable(reason: "a link handler's answer has no transport to judge")
+        case .handshake:
+            return .notApplicable(reason: "a TLS probe is not a plain-http request")
         case .unreachable:
             return .held(observed: observation.summary)
         case .http(let response):

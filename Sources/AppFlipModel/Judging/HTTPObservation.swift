@@ -50,13 +50,15 @@ public enum Observation: Sendable, Hashable {
     case http(HTTPObservation)
     /// No HTTP exchange took place (refused, reset, timed out): only what a plain-http probe expects.
     case unreachable(String)
+    /// A TLS probe's handshake answer: no HTTP exchange, only the version the server picked or its refusal.
+    case handshake(TLSHandshake)
 
     /// The answer the URL assertions judge: the link handler's, or an HTTP redirect's `Location`.
     public var answer: HandlerAnswer {
         switch self {
         case .link(let answer): answer
         case .http(let observation): observation.asAnswer
-        case .unreachable: HandlerAnswer(action: .decline)
+        case .unreachable, .handshake: HandlerAnswer(action: .decline)
         }
     }
 }

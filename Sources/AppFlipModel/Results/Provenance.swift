@@ -12,6 +12,9 @@ public struct Provenance: Sendable, Hashable {
     public var startedAt: String
     public var duration: Double
     public var command: String
+    /// For each https origin the run used, the TLS version and suite the server picks for a current client;
+    /// empty when every endpoint was plain http.
+    public var transport: [String] = []
 
     public init(suiteVersion: String, caseDigest: String, caseFileCount: Int, seed: UInt64, target: String, mode: String,
                 jobs: Int, filter: String?, startedAt: String, duration: Double, command: String) {

@@ -80,6 +80,9 @@ public enum TargetConfigurationLoader {
                 endpoints[endpoint] = url
             }
         }
+        if endpoints[.siteAssociation] != nil, endpoints[.linkSiteAssociation] == nil, let host = Self.authority(ofLink: link) {
+            endpoints[.linkSiteAssociation] = "https://\(host)/.well-known/apple-app-site-association"
+        }
         var decorations: [Scenario: [(name: String, value: String)]] = [:]
         if let node = document["scenarios"], let mapping = reader.mapping(node, "'scenarios'") {
             for entry in mapping.entries {
@@ -182,5 +185,12 @@ public enum TargetConfigurationLoader {
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
+    }
+
+    /// The host (and port) of an https link, or nil when the link is not one.
+    static func authority(ofLink link: String) -> String? {
+        guard link.lowercased().hasPrefix("https://") else { return nil }
+        let authority = link.dropFirst(8).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return authority.isEmpty || authority.contains("@") ? nil : String(authority)
     }
 }

@@ -135,7 +135,9 @@ public struct Runner: Sendable {
         /// too long without --slow), or nil when it runs.
         private func skipReason(_ conformanceCase: ConformanceCase) -> String? {
             if let reason = conformanceCase.skipReason ?? targets.unavailability(of: conformanceCase) { return reason }
-            if let unmet = conformanceCase.needs.lazy.compactMap({ $0.unmet(in: self.runner.configuration) }).first { return unmet }
+            if let unmet = conformanceCase.needs.lazy.compactMap({
+                $0.unmet(by: conformanceCase, in: self.runner.configuration, endpoints: self.targets.endpoints)
+            }).first { return unmet }
             if conformanceCase.probesSignIn, targets.signIn[conformanceCase.scenario] == nil {
                 return "it probes the real sign-in pages, and the configuration says of no '\(conformanceCase.scenario.rawValue)' "
                     + "user how to sign in through them (sign_in)"

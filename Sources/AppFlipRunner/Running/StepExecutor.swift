@@ -185,6 +185,9 @@ final class StepExecutor {
                 }
                 return nil
             }
+            if request.transportProbe == .legacyTLS {
+                return handshake(prepared.origin, label: label, state: &state).map { ($0, []) }
+            }
             let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
             var answer: Result<HTTPResponse, Problem>
             var walkPages: [PageHop] = []
@@ -276,11 +279,13 @@ final class StepExecutor {
         }
         var origin = split.origin
         let baseTarget = split.target
-        if step.plainHTTPProbe {
+        if step.transportProbe != nil {
             guard origin.scheme == "https" else {
                 return .failure(Problem(message: "the \(step.endpoint.rawValue) endpoint is configured with \(origin.scheme)://, so there is no "
-                                        + "https to hold to; run against the https deployment to judge it", notApplicable: true))
+                                        + "TLS to judge; run against the https deployment to judge it", notApplicable: true))
             }
+        }
+        if step.plainHTTPProbe {
             // The same host over plain http: port 80 for https's default port, the same port when one is given.
             origin = HTTPOrigin(scheme: "http", host: origin.host, port: origin.port == 443 ? 80 : origin.port)
         }
@@ -342,6 +347,23 @@ final class StepExecutor {
             && step.authenticationSecret == nil
         return .success(Prepared(origin: origin, request: HTTPRequest(method: step.method, target: target, headers: headers, body: body),
                                  sentParameters: sent, usesConfiguredCredentials: configured, signIn: signIn))
+    }
+
+    /// A `tls: legacy` probe: a ClientHello offering only TLS 1.0 and 1.1 to the endpoint's host and port.
+    private func handshake(_ origin: HTTPOrigin, label: String, state: inout CaseState) -> Observation? {
+        let offer = TLSHello.Offer.legacyOnly
+        let answer: TLSHello.Answer
+        do {
+            answer = try TLSHello.probe(host: origin.host, port: origin.port, offer: offer, timeout: min(5, timeout))
+        } catch {
+            state.outcome.failure = label + error.message
+            return nil
+        }
+        var version: UInt16?
+        if case .accepted(let picked, _, _) = answer { version = picked }
+        let observation = Observation.handshake(TLSHandshake(offer: offer.description, version: version, answer: answer.summary))
+        state.outcome.evidence.exchanges.append("\(label)TLS handshake with \(origin.host):\(origin.port): \(offer.description)\n  → \(observation.summary)")
+        return observation
     }
 
     private func send(_ prepared: Prepared) -> Result<HTTPResponse, Problem> {

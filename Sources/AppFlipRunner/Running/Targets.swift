@@ -6,6 +6,8 @@ public struct Targets: Sendable {
     public var linkHandler: (any LinkHandlerTarget)?
     /// Endpoint URLs by kind, as configured.
     public var endpoints: [Endpoint: String]
+    /// Why an endpoint is missing, where "not configured" would mislead (the reference's placeholder link host).
+    public var absenceReasons: [Endpoint: String] = [:]
     public var clientSecret: String?
     public var tokenAuthentication: TargetConfiguration.ClientAuthentication
     /// Request headers per scenario.
@@ -55,7 +57,9 @@ public struct Targets: Sendable {
             case .link:
                 if linkHandler == nil { return "no link handler is configured" }
             case .http(let request):
-                if endpoints[request.endpoint] == nil { return "the \(request.endpoint.rawValue) endpoint is not configured" }
+                if endpoints[request.endpoint] == nil {
+                    return absenceReasons[request.endpoint] ?? "the \(request.endpoint.rawValue) endpoint is not configured"
+                }
                 if request.authentication == .secondClient, secondClient == nil {
                     return "no second client is configured (second_client_id, second_client_secret_env)"
                 }

@@ -25,7 +25,8 @@ struct HTTPProfileTests {
         var targets = Targets(
             linkHandler: InProcessTarget(handler: reference.linkHandler),
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
-                        .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
+                        .siteAssociation: base + "/.well-known/apple-app-site-association",
+                        .linkSiteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
                         .metadata: base + ReferenceServer.metadataPath],
             clientSecret: Self.settings.clientSecret,
             decorations: [.consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")]],
@@ -44,9 +45,10 @@ struct HTTPProfileTests {
         configuration.codeLifetime = declaredCodeLifetime
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
                                                   redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
-        // The reference is served over plain http on loopback, so the https-only probes have nothing to hold to.
+        // The reference is served over plain http on loopback, so the https-only cases have nothing to hold to
+        // (HTTPSTests runs them over TLS).
         let cases = try SuiteRun.load().1.cases.filter {
-            $0.profile != .appLink && (declaredCodeLifetime != nil || !$0.waits) && !$0.probesPlainHTTP
+            $0.profile != .appLink && (declaredCodeLifetime != nil || !$0.waits) && !$0.needsHTTPS
                 && (throughForms || includeSignInProbes || !$0.probesSignIn)
         }
         return try SuiteRun.run(targets, cases: cases, configuration: configuration)
@@ -329,7 +331,9 @@ struct TargetConfigurationTests {
                            "APPFLIP_SECOND_CLIENT_SECRET": "s", "APPFLIP_APPROVER_USERNAME": "alice", "APPFLIP_APPROVER_PASSWORD": "pw-123"]
         let configuration = try TargetConfigurationLoader.load(
             path: PackageRoot.url.appendingPathComponent("Conformance/examples/staging.target").path, environment: environment)
-        #expect(configuration.endpoints.count == 5)
+        #expect(configuration.endpoints.count == 6)
+        // Apple's CDN reads the file from the link's own host: derived from `link` when site_association is set.
+        #expect(configuration.endpoints[.linkSiteAssociation] == "https://app.example.com/.well-known/apple-app-site-association")
         #expect(configuration.endpoints[.api] == "http://staging.internal.example:8080/api/userinfo")
         #expect(configuration.codeLifetime == 600)
         #expect(configuration.signIn[.consent]?.fields["password"] == "pw-123")
@@ -368,7 +372,7 @@ struct ReachTests {
         }
         defer { target.stop() }
         let cases = try SuiteRun.load().1.cases.filter { conformanceCase in
-            conformanceCase.profile == .authorize && !conformanceCase.probesPlainHTTP && conformanceCase.needs.isEmpty && !conformanceCase.probesSignIn
+            conformanceCase.profile == .authorize && !conformanceCase.needsHTTPS && conformanceCase.needs.isEmpty && !conformanceCase.probesSignIn
                 && conformanceCase.steps.allSatisfy { step in
                     if case .http(let request) = step.action { return request.endpoint == .authorize }
                     return true

@@ -38,46 +38,71 @@ struct HTTPSTests {
         }
     }
 
-    @Test("Every HTTP profile passes over https when the staging CA is trusted", .enabled(if: TLSFixture.canIsolateTrustStore))
+    @Test("Every HTTP profile passes over https when the staging CA is trusted, and the report names the TLS",
+          .enabled(if: TLSFixture.canIsolateTrustStore))
     func profilesOverTLS() throws {
         let fixture = try TLSFixture()
         defer { fixture.stop() }
-        let directory = fixture.directory
-        let base = "https://127.0.0.1:\(fixture.port)"
-        let configuration = """
-            client_id: google-client
-            client_secret_env: APPFLIP_TEST_SECRET
-            project_id: reference-project
-            app_id: ABCDE12345.com.example.reference
-            link: https://app.example/flip
-            endpoints:
-              authorize: \(base)/oauth/authorize
-              token: \(base)/oauth/token
-              revoke: \(base)/oauth/revoke
-              site_association: \(base)/.well-known/apple-app-site-association
-            scenarios:
-              consent:
-                Cookie: reference-user=approver
-              deny:
-                Cookie: reference-user=refuser
-            """
-        try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
-        let command = "mount --bind \"$1\" /etc/ssl/certs/ca-certificates.crt && shift && exec \"$@\""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "/bin/sh", "-c", command, "sh", directory + "/cert.pem", BuiltProducts.path("appflip-conformance"),
-                             "run", "--config", directory + "/target.conf", "--profile", "authorize", "--profile", "token",
-                             "--profile", "site-association", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
-                             "--reports", directory + "/reports"]
-        process.environment = ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try fixture.runSuite(profiles: ["authorize", "token", "site-association"])
+        #expect(status == 0, "\(text)")
         #expect(text.contains(" 0 fail, 0 error"), "\(text)")
+        #expect(text.contains(" 0 warn,"), "\(text)")
+        for judgedOnlyOverTLS in ["transport/https-only", "transport/legacy-tls", "transport/hsts", "site-association/link-host"] {
+            #expect(!text.contains("SKIP authorize/\(judgedOnlyOverTLS)") && !text.contains("SKIP token/\(judgedOnlyOverTLS)")
+                    && !text.contains("SKIP \(judgedOnlyOverTLS)"), "\(text)")
+        }
+        let report = try String(contentsOfFile: fixture.directory + "/reports/report.md", encoding: .utf8)
+        #expect(report.contains("| TLS | https://127.0.0.1:\(fixture.port): TLS 1.3, TLS\\_AES"), "\(report)")
+        let junit = try String(contentsOfFile: fixture.directory + "/reports/junit.xml", encoding: .utf8)
+        #expect(junit.contains("<property name=\"tls.1\" value=\"https://127.0.0.1:\(fixture.port): TLS 1.3"), "\(junit)")
+    }
+
+    @Test("A server that still takes TLS 1.0/1.1 fails the old-TLS probes under AF-AUTHZ-001 and TOK-GEN-001",
+          .enabled(if: TLSFixture.canIsolateTrustStore))
+    func legacyTLSFails() throws {
+        let fixture = try TLSFixture(legacy: true)
+        defer { fixture.stop() }
+        let (status, text) = try fixture.runSuite(profiles: ["authorize", "token"], filter: "*transport*")
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("FAIL authorize/transport/legacy-tls"), "\(text)")
+        #expect(text.contains("FAIL token/transport/legacy-tls"), "\(text)")
+        #expect(text.contains("AF-AUTHZ-001 MUST:") && text.contains("TOK-GEN-001 MUST:"), "\(text)")
+        #expect(text.contains("was answered: TLS 1.1"), "\(text)")
+        #expect(text.contains(" 2 fail, 0 error"), "\(text)")
+    }
+
+    @Test("Authorization pages without HSTS, or with max-age=0, warn under AF-AUTHZ-026", .enabled(if: TLSFixture.canIsolateTrustStore),
+          arguments: [nil, "max-age=0"])
+    func missingHSTSWarns(replacement: String?) throws {
+        let fixture = try TLSFixture { handler in
+            { request in
+                var response = handler(request)
+                response.headers.fields.removeAll { $0.name == "Strict-Transport-Security" }
+                if let replacement { response.headers.append("Strict-Transport-Security", replacement) }
+                return response
+            }
+        }
+        defer { fixture.stop() }
+        let (status, text) = try fixture.runSuite(profiles: ["authorize"], filter: "*transport*")
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("WARN authorize/transport/hsts") && text.contains("AF-AUTHZ-026 SHOULD:"), "\(text)")
+        #expect(text.contains(" 1 warn,"), "\(text)")
+    }
+
+    @Test("A link host that redirects the site association fails AF-LINK-001, as Apple's CDN follows no redirect",
+          .enabled(if: TLSFixture.canIsolateTrustStore))
+    func redirectingLinkHostFails() throws {
+        let fixture = try TLSFixture { handler in
+            { request in
+                guard request.path == "/moved/apple-app-site-association" else { return handler(request) }
+                return HTTPResponse(status: 301, headers: HTTPHeaders([("Location", "/.well-known/apple-app-site-association")]))
+            }
+        }
+        defer { fixture.stop() }
+        let (status, text) = try fixture.runSuite(profiles: ["site-association"], linkHostPath: "/moved/apple-app-site-association")
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("FAIL site-association/link-host") && text.contains("AF-LINK-001 MUST:"), "\(text)")
+        #expect(text.contains(" 1 fail, 0 error"), "\(text)")
     }
 }
 
@@ -109,7 +134,8 @@ final class TLSFixture: @unchecked Sendable {
         return nil
     }
 
-    init() throws {
+    /// `legacy`: the TLS front also takes TLS 1.0 and 1.1; `wrap` alters the reference server's answers.
+    init(legacy: Bool = false, wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let openssl = Process()
@@ -121,12 +147,12 @@ final class TLSFixture: @unchecked Sendable {
         try openssl.run()
         openssl.waitUntilExit()
         let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: "reference-secret"))
-        server = try HTTPServer(handler: reference.handler)
+        server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
         proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: Self.python3 ?? "/usr/bin/python3")
         proxy.arguments = [PackageRoot.url.appendingPathComponent("Tests/Fixtures/tls_proxy.py").path, directory + "/cert.pem",
-                           directory + "/key.pem", String(server.port)]
+                           directory + "/key.pem", String(server.port)] + (legacy ? ["legacy"] : [])
         let output = Pipe()
         proxy.standardOutput = output
         try proxy.run()
@@ -137,6 +163,45 @@ final class TLSFixture: @unchecked Sendable {
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
+    }
+
+    /// Runs the built suite over https against this fixture with the test CA trusted in a private mount namespace.
+    func runSuite(profiles: [String], filter: String? = nil,
+                  linkHostPath: String = "/.well-known/apple-app-site-association") throws -> (Int32, String) {
+        let base = "https://127.0.0.1:\(port)"
+        let configuration = """
+            client_id: google-client
+            client_secret_env: APPFLIP_TEST_SECRET
+            project_id: reference-project
+            app_id: ABCDE12345.com.example.reference
+            link: https://app.example/flip
+            endpoints:
+              authorize: \(base)/oauth/authorize
+              token: \(base)/oauth/token
+              revoke: \(base)/oauth/revoke
+              site_association: \(base)/.well-known/apple-app-site-association
+              link_site_association: \(base)\(linkHostPath)
+            scenarios:
+              consent:
+                Cookie: reference-user=approver
+              deny:
+                Cookie: reference-user=refuser
+            """
+        try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
+        let command = "mount --bind \"$1\" /etc/ssl/certs/ca-certificates.crt && shift && exec \"$@\""
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-m", "/bin/sh", "-c", command, "sh", directory + "/cert.pem", BuiltProducts.path("appflip-conformance"),
+                             "run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+                             "--reports", directory + "/reports"] + profiles.flatMap { ["--profile", $0] } + (filter.map { ["--filter", $0] } ?? [])
+        process.environment = ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
     }
 
     func stop() {

@@ -61,11 +61,11 @@ struct PlainHTTPProbeTests {
 
     @Test("An endpoint configured with http:// is skipped with the reason, never judged")
     func httpEndpointSkipped() throws {
-        let cases = try SuiteRun.load().1.cases.filter(\.probesPlainHTTP)
-        #expect(cases.count == 2)
+        let cases = try SuiteRun.load().1.cases.filter { $0.httpRequests.contains { $0.transportProbe != nil } }
+        #expect(cases.count == 4)
         let run = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
                                                        .revoke: "http://127.0.0.1:9/r"]), cases: cases)
-        #expect(run.results.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("no https to hold to") })
+        #expect(run.results.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("no TLS to judge") })
     }
 
     @Test("A plain-http probe must not carry a secret: auth and user must be none")

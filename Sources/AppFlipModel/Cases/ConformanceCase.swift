@@ -108,6 +108,9 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     /// Whether a step probes the sign-in pages (such a case needs `sign_in` for its scenario).
     public var probesSignIn: Bool { httpRequests.contains { $0.signInProbe != nil } }
 
+    /// Whether a step needs a second user's sign-in (a token taken from another user's session).
+    public var needsSecondSignIn: Bool { httpRequests.contains { $0.signInProbe == .foreignToken } }
+
     /// Whether any step waits.
     public var waits: Bool { steps.contains { $0.wait != nil } }
 

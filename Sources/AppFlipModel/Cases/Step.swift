@@ -121,6 +121,9 @@ public struct HTTPStepRequest: Sendable, Hashable {
         case forgeConsent = "forge-consent"
         /// Points the sign-in form's return parameter (next, return_to, continue, …) at another origin.
         case tamperReturn = "tamper-return"
+        /// Submits the consent form with the anti-forgery fields of another user's session (the one another
+        /// scenario signs in as), as an attacker who plants a token from their own account would.
+        case foreignToken = "foreign-token"
     }
 
     public enum User: Sendable, Hashable {

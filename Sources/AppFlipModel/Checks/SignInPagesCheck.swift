@@ -8,15 +8,16 @@ package struct SignInPagesCheck: Check {
     package static let documentation = CheckDocumentation(
         .response, values: "`framing-denied`, `no-307-after-post`, `first-party-only`, `forged-consent-refused`, `no-open-redirect`",
         holdsWhen: "on the pages a sign-in walked through: every rendered page forbids framing / no POST is answered with 307 or 308 / "
-            + "no page loads scripts, styles, images or frames from another origin / (with `sign_in: forge-consent`) the consent posted "
-            + "without its anti-forgery fields issued no code / (with `sign_in: tamper-return`) nothing sent the browser to the tampered "
+            + "no page loads scripts, styles, images or frames from another origin / (with `sign_in: forge-consent` or `foreign-token`) the "
+            + "consent posted without its anti-forgery fields, or with another user's, issued no code / (with `sign_in: tamper-return`) nothing sent the browser to the tampered "
             + "return address; not applicable without `sign_in`")
 
     package enum Rule: String, Sendable, Hashable, CaseIterable {
         case framingDenied = "framing-denied"
         case no307AfterPost = "no-307-after-post"
         case firstPartyOnly = "first-party-only"
-        /// With `sign_in: forge-consent`: the consent posted without its anti-forgery fields issued no code.
+        /// With `sign_in: forge-consent` or `foreign-token`: the consent posted without its anti-forgery fields, or
+        /// with another user's, issued no code.
         case forgedConsentRefused = "forged-consent-refused"
         /// With `sign_in: tamper-return`: nothing sent the browser to the tampered return address.
         case noOpenRedirect = "no-open-redirect"
@@ -35,7 +36,7 @@ package struct SignInPagesCheck: Check {
         case .framingDenied: "every sign-in and consent page forbids framing"
         case .no307AfterPost: "no credentials POST answered with 307 or 308"
         case .firstPartyOnly: "no third-party content on the sign-in and consent pages"
-        case .forgedConsentRefused: "a consent posted without its anti-forgery fields issues no code"
+        case .forgedConsentRefused: "a consent posted without its own anti-forgery fields issues no code"
         case .noOpenRedirect: "a sign-in whose return parameter names another origin never redirects there"
         }
     }
@@ -60,8 +61,11 @@ package struct SignInPagesCheck: Check {
             let foreign = response.walk.flatMap(\.thirdPartyResources)
             return CheckOutcome(foreign.isEmpty, foreign.isEmpty ? "only first-party content" : "loads " + foreign.prefix(5).joined(separator: ", "))
         case .forgedConsentRefused:
-            guard let forged = response.walk.firstIndex(where: { $0.probe?.hasPrefix("consent without") == true }) else {
+            guard let forged = response.walk.firstIndex(where: { $0.probe?.hasPrefix("consent with") == true }) else {
                 return .notApplicable(reason: "the walk never reached a consent form to forge")
+            }
+            if let probe = response.walk[forged].probe, probe.hasPrefix("consent with another"), probe.hasSuffix("(none found)") {
+                return .notApplicable(reason: "the consent form carries no anti-forgery field to swap (the forge-consent probe judges such a form)")
             }
             let after = response.walk[forged...]
             let issued = after.contains { ($0.location ?? "").contains("code=") } || response.header("Location")?.contains("code=") == true

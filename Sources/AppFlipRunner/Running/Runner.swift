@@ -142,6 +142,10 @@ public struct Runner: Sendable {
                 return "it probes the real sign-in pages, and the configuration says of no '\(conformanceCase.scenario.rawValue)' "
                     + "user how to sign in through them (sign_in)"
             }
+            if conformanceCase.needsSecondSignIn, targets.donorSignIn(besides: conformanceCase.scenario) == nil {
+                return "it takes an anti-forgery token from a second user's session, and the configuration says of no user "
+                    + "besides the '\(conformanceCase.scenario.rawValue)' one how to sign in (sign_in for another scenario)"
+            }
             guard conformanceCase.waits else { return nil }
             guard let wait = conformanceCase.totalWait(in: runner.configuration) else {
                 return "it waits out the code lifetime, and the configuration declares none (code_lifetime)"

@@ -12,6 +12,10 @@ struct SignInBrowser {
     /// A probe to make on the way, if any.
     var probe: HTTPStepRequest.SignInProbe?
     let allowed: Set<HTTPOrigin>
+    /// With `foreign-token`: the other user whose consent form lends its anti-forgery fields.
+    var donor: SignInScript?
+    /// Set on the donor's own walk: stop at the consent form and hand its anti-forgery fields back.
+    var harvesting = false
     /// Sends one request to an allowed origin.
     let send: (HTTPOrigin, HTTPRequest) -> Result<HTTPResponse, StepExecutor.Problem>
 
@@ -33,13 +37,33 @@ struct SignInBrowser {
         var pages: [PageHop]
         /// Why the walk stopped early, when it did.
         var note: String?
+        /// On a harvesting walk: the consent form's anti-forgery fields, in form order.
+        var harvested: [(name: String, value: String)]?
 
         /// One line per hop, for the evidence.
         var hops: [String] { pages.map { "\($0.method) \($0.url) → HTTP \($0.status)" } + (note.map { [$0] } ?? []) }
     }
 
+    /// The anti-forgery fields the donor's consent form carries for the same authorization request, from a walk of
+    /// the donor's own in a fresh cookie jar that stops at that form.
+    private func foreignFields(_ first: HTTPRequest, origin: HTTPOrigin) -> Result<[(name: String, value: String)], StepExecutor.Problem> {
+        guard let donor else { return .failure(StepExecutor.Problem(message: "no second user signs in to lend a token", notApplicable: true)) }
+        var other = SignInBrowser(script: donor, probe: nil, allowed: allowed, send: send)
+        other.harvesting = true
+        switch other.walk(first, origin: origin) {
+        case .failure(let problem):
+            return .failure(StepExecutor.Problem(message: "the second user's sign-in failed: " + problem.message))
+        case .success(let walk):
+            guard let fields = walk.harvested else {
+                return .failure(StepExecutor.Problem(message: "the second user's sign-in never reached a consent form: " + walk.hops.suffix(3).joined(separator: "; ")))
+            }
+            return .success(fields)
+        }
+    }
+
     func walk(_ first: HTTPRequest, origin: HTTPOrigin) -> Result<Walk, StepExecutor.Problem> {
         let jar = CookieJar()
+        let start = origin
         var request = first
         var origin = origin
         var url = origin.description + first.target
@@ -107,6 +131,21 @@ struct SignInBrowser {
                                                          + form.submitButtons.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") + ")"))
                 }
                 var submitted = form
+                let antiForgery = form.fields.filter { $0.type == "hidden" && Self.isAntiForgery($0.name) }
+                if harvesting {
+                    return .success(Walk(response: response, pages: pages, harvested: antiForgery.map { ($0.name, $0.value) }))
+                }
+                if probe == .foreignToken {
+                    switch foreignFields(first, origin: start) {
+                    case .failure(let problem): return .failure(problem)
+                    case .success(let foreign):
+                        for (name, value) in foreign {
+                            if let index = submitted.fields.firstIndex(where: { $0.name == name }) { submitted.fields[index].value = value }
+                        }
+                        let names = foreign.map(\.name)
+                        pendingProbe = "consent with another user's anti-forgery fields (" + (names.isEmpty ? "none found" : names.joined(separator: ", ")) + ")"
+                    }
+                }
                 if probe == .forgeConsent {
                     let dropped = form.fields.filter { $0.type == "hidden" && Self.isAntiForgery($0.name) }.map(\.name)
                     submitted.fields.removeAll { $0.type == "hidden" && Self.isAntiForgery($0.name) }

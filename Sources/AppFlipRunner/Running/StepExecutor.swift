@@ -194,9 +194,10 @@ final class StepExecutor {
             if let script = prepared.signIn {
                 // Through the real pages: every hop stays within the allowed origins; the walk's end is judged.
                 let allowed = Set([prepared.origin] + targets.signInOrigins.compactMap { HTTPOrigin.split($0)?.origin })
-                let browser = SignInBrowser(script: script, probe: request.signInProbe, allowed: allowed) { origin, request in
+                var browser = SignInBrowser(script: script, probe: request.signInProbe, allowed: allowed) { origin, request in
                     self.send(Prepared(origin: origin, request: request, sentParameters: []))
                 }
+                if request.signInProbe == .foreignToken { browser.donor = targets.donorSignIn(besides: conformanceCase.scenario) }
                 switch browser.walk(prepared.request, origin: prepared.origin) {
                 case .success(let walk):
                     answer = .success(walk.response)

@@ -51,6 +51,12 @@ public struct Targets: Sendable {
     }
 
     /// Why a case cannot run here, or nil when it can.
+    /// Another user to take an anti-forgery token from: the refusing user if one signs in, else any other.
+    func donorSignIn(besides scenario: Scenario) -> SignInScript? {
+        if scenario != .deny, let script = signIn[.deny] { return script }
+        return Scenario.allCases.lazy.filter { $0 != scenario }.compactMap { self.signIn[$0] }.first
+    }
+
     public func unavailability(of conformanceCase: ConformanceCase) -> String? {
         for step in conformanceCase.steps {
             switch step.action {

@@ -16,7 +16,7 @@ struct HTTPProfileTests {
     /// wait (code expiry) run only when `declaredCodeLifetime` is given, so most tests do not wait.
     private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }, declaredCodeLifetime: Double? = nil,
                      settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false,
-                     includeSignInProbes: Bool = false) throws -> RunResult {
+                     includeSignInProbes: Bool = false, onlyConsentSignsIn: Bool = false) throws -> RunResult {
         let reference = ReferenceServer(configuration: settings)
         let server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
@@ -38,6 +38,7 @@ struct HTTPProfileTests {
             }
             targets.signIn = [.consent: script("approver", "approve"), .deny: script("refuser", "deny"),
                               .disabledAccount: script("disabled", "approve")]
+            if onlyConsentSignsIn { targets.signIn = [.consent: script("approver", "approve")] }
         }
         var configuration = SuiteRun.configuration
         configuration.projectID = Self.settings.projectID
@@ -132,6 +133,17 @@ struct HTTPProfileTests {
                 return HTTPResponse(status: 303, headers: HTTPHeaders([("Location", "https://oauth-redirect.googleusercontent.com/r/reference-project?code=forged")]))
             }
         },
+        PageDefect(name: "consent takes an anti-forgery token issued to another user", requirement: "AF-AUTHZ-020", verdict: .fail) { reference in
+            { request in
+                // Checks only that the token is one it issued, not whose session it belongs to.
+                let response = reference(request)
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/oauth/consent", response.status == 403, body.contains("csrf="), body.contains("decision=approve") else {
+                    return response
+                }
+                return HTTPResponse(status: 303, headers: HTTPHeaders([("Location", "https://oauth-redirect.googleusercontent.com/r/reference-project?code=planted")]))
+            }
+        },
         PageDefect(name: "sign-in follows any return_to", requirement: "AF-AUTHZ-018", verdict: .fail) { reference in
             { request in
                 let body = String(decoding: request.body, as: UTF8.self)
@@ -171,8 +183,17 @@ struct HTTPProfileTests {
     func probesNeedSignIn() throws {
         let run = try run(includeSignInProbes: true)
         let probes = run.results.filter(\.conformanceCase.probesSignIn)
-        #expect(probes.count == 2)
+        #expect(probes.count == 3)
         #expect(probes.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("sign_in") })
+    }
+
+    @Test("The foreign-token probe is skipped with the reason when no second user signs in; the others still run")
+    func foreignTokenNeedsSecondUser() throws {
+        let run = try run(throughForms: true, onlyConsentSignsIn: true)
+        let probes = run.results.filter(\.conformanceCase.probesSignIn)
+        let foreign = try #require(probes.first { $0.conformanceCase.needsSecondSignIn })
+        #expect(foreign.verdict == .skip && (foreign.message ?? "").contains("second user's session"), "\(foreign.message ?? "")")
+        #expect(probes.filter { !$0.conformanceCase.needsSecondSignIn }.allSatisfy { $0.verdict == .pass })
     }
 
     @Test("A sign-in page that sends the browser to another host ends the walk there: that host is never contacted")

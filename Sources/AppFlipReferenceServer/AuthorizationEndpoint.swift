@@ -81,6 +81,10 @@ struct AuthorizationEndpoint {
         }
         let scope = parameters.text("scope") ?? "devices"
         if !QueryCodec.isValidScope(Array(scope.utf8)) { return error("invalid_scope", "The scope is malformed") }
+        // Google's client may not have some scopes: they are dropped, and the token response says what was granted.
+        let granted = scope.split(separator: " ").filter { !ReferenceServerConfiguration.withheldScopes.contains(String($0)) }
+            .joined(separator: " ")
+        if granted.isEmpty { return error("invalid_scope", "None of the requested scopes can be granted to this client") }
         let challenge = parameters.text("code_challenge")
         let method = parameters.text("code_challenge_method")
         // A public native client must use PKCE (RFC 8252 §8.1, RFC 7636 §4.4.1).
@@ -104,7 +108,7 @@ struct AuthorizationEndpoint {
         if user == "disabled" { approve = false }
         switch approve {
         case true:
-            let code = state.storeCode(OAuthState.IssuedCode(clientID: clientID, redirectURI: redirectURI, scope: scope, challenge: challenge,
+            let code = state.storeCode(OAuthState.IssuedCode(clientID: clientID, redirectURI: redirectURI, scope: granted, challenge: challenge,
                                                              method: challenge == nil ? nil : (method ?? "plain"),
                                                              expires: Date().addingTimeInterval(configuration.codeLifetime)))
             return redirect([("code", code)])

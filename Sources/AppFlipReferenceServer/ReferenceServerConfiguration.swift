@@ -37,6 +37,10 @@ public struct ReferenceServerConfiguration: Sendable {
     public static let userCookie = "reference-user"
 
     /// A second registered client, so a run can check that a code redeems only for the client it was issued to.
+    /// Scopes the server never grants to a client: a request naming them is narrowed (RFC 6749 §3.3).
+    public static let withheldScopes: Set<String> = ["admin"]
+    /// The narrowing the reference target declares: `devices admin` requested, `devices` granted.
+    public static let narrowedScope = (request: "devices admin", granted: "devices")
     public static let secondClientID = "other-client"
     public static let secondClientSecret = "other-client-secret"
 

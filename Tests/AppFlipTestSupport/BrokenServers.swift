@@ -12,6 +12,14 @@ public enum BrokenServers {
     }
 
     public static let all: [Defect] = [
+        Defect(name: "narrowed-scope-unreported", requirement: "TOK-RESP-005") { reference in
+            { request in
+                // Never says which scope it granted, even when it granted less than was asked.
+                let response = reference(request)
+                guard request.path == "/oauth/token" else { return response }
+                return response.editingJSON { $0.removeValue(forKey: "scope") }
+            }
+        },
         Defect(name: "iss-advertised-not-sent", requirement: "AF-AUTHZ-025") { reference in
             { request in
                 // The metadata advertises iss, but the authorization responses leave it out.

@@ -63,6 +63,8 @@ struct TargetAssembly {
                                              scope: scope, redirectURI: redirectURI, seed: seed, projectID: settings.projectID,
                                              appID: settings.appID)
         configuration.codeLifetime = settings.codeLifetime
+        configuration.narrowedScope = NarrowedScope(request: ReferenceServerConfiguration.narrowedScope.request,
+                                                    granted: ReferenceServerConfiguration.narrowedScope.granted)
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
                                                   redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
         return TargetAssembly(targets: targets, configuration: configuration, referenceServer: server)
@@ -127,6 +129,7 @@ struct TargetAssembly {
                                              appID: file?.appID ?? "")
         configuration.codeLifetime = file?.codeLifetime
         configuration.nativeClient = file?.nativeClient
+        configuration.narrowedScope = file?.narrowedScope
         return TargetAssembly(targets: targets, configuration: configuration, referenceServer: nil)
     }
 }

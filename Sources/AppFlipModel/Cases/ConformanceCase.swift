@@ -32,9 +32,15 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         case nativeScheme = "native_scheme"
         /// Every endpoint the case requests is configured with https:// (what only TLS carries, such as HSTS).
         case https
+        /// A scope request the server narrows (`narrowed_scope` in the target configuration).
+        case narrowedScope = "narrowed_scope"
 
         /// Why a configuration does not meet the need, or nil when it does; `endpoints` are the configured URLs.
         public func unmet(by conformanceCase: ConformanceCase, in configuration: RunConfiguration, endpoints: [Endpoint: String]) -> String? {
+            if self == .narrowedScope {
+                return configuration.narrowedScope == nil
+                    ? "no narrowed scope is configured (narrowed_scope: a request the server grants only in part)" : nil
+            }
             if self == .https {
                 let plain = conformanceCase.httpRequests.map(\.endpoint).first { endpoints[$0]?.lowercased().hasPrefix("https://") == false }
                 return plain.map { "the \($0.rawValue) endpoint is configured with http://, and what this case judges is only sent over https" }
@@ -43,7 +49,7 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
                 return "no native client is configured (native_client_id, native_redirect_uris)"
             }
             switch self {
-            case .nativeClient, .https: return nil
+            case .nativeClient, .https, .narrowedScope: return nil
             case .nativeLoopback: return native.loopbackURI == nil ? "the native client has no loopback redirect URI (http://127.0.0.1/…)" : nil
             case .nativeScheme: return native.schemeURI == nil ? "the native client has no private-use-scheme redirect URI" : nil
             }

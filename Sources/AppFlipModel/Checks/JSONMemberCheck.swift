@@ -5,8 +5,8 @@ import Foundation
 package struct JSONMemberCheck: Check {
     package static let key = "json"
     package static let documentation = CheckDocumentation(
-        .response, values: "`{member: present / absent / positive-integer / not-jwt / is VALUE / is-any-case VALUE / [values]}`",
-        holdsWhen: "each top-level member of the JSON body (`absent` also holds when the body is not JSON)")
+        .response, values: "`{member: present / absent / positive-integer / not-jwt / is VALUE / is-any-case VALUE / scopes VALUE / [values]}`",
+        holdsWhen: "each top-level member of the JSON body (`absent` also holds when the body is not JSON; `scopes` compares space-separated scope sets, in any order, and takes variables)")
 
     package enum Expectation: Sendable, Hashable {
         /// A non-empty string (or a number).
@@ -19,6 +19,8 @@ package struct JSONMemberCheck: Check {
         case positiveInteger
         /// A string that is not a JWT: not three base64url segments whose first decodes to a JSON object with `alg`.
         case notJWT
+        /// A space-separated list of scopes equal, as a set, to the template's (RFC 6749 §3.3: order is not meaningful).
+        case scopes(Template)
     }
 
     package var member: String
@@ -49,8 +51,14 @@ package struct JSONMemberCheck: Check {
                     expectation = .equalsIgnoringCase(String(text.dropFirst(12)))
                 } else if text.hasPrefix("is "), text.count > 3 {
                     expectation = .equals(String(text.dropFirst(3)))
+                } else if text.hasPrefix("scopes "), text.count > 7 {
+                    var rest = scalar
+                    rest.text = String(text.dropFirst(7))
+                    if rest.style == .plain { rest.location.column += 7 }
+                    guard let template = reader.template(rest) else { return nil }
+                    expectation = .scopes(template)
                 } else {
-                    reader.error(at: scalar.location, "a JSON expectation is 'present', 'absent', 'positive-integer', 'not-jwt', 'is VALUE', 'is-any-case VALUE' or a list of values")
+                    reader.error(at: scalar.location, "a JSON expectation is 'present', 'absent', 'positive-integer', 'not-jwt', 'is VALUE', 'is-any-case VALUE', 'scopes VALUE' or a list of values")
                     return nil
                 }
             }
@@ -70,6 +78,7 @@ package struct JSONMemberCheck: Check {
         case .oneOf(let values): "JSON \(member) one of \(values.sorted().joined(separator: ", "))"
         case .positiveInteger: "JSON \(member) a whole number above 0"
         case .notJWT: "JSON \(member) is not a JWT"
+        case .scopes(let template): "JSON \(member) lists the scopes \"\(template.resolve(in: context))\" (any order)"
         }
     }
 
@@ -104,6 +113,10 @@ package struct JSONMemberCheck: Check {
         case .equalsIgnoringCase(let expected): return CheckOutcome(text?.lowercased() == expected.lowercased(), observed)
         case .oneOf(let values): return CheckOutcome(text.map(values.contains) ?? false, observed)
         case .positiveInteger: return CheckOutcome(isInteger && ((value as? NSNumber)?.doubleValue ?? 0) >= 1, observed)
+        case .scopes(let template):
+            let wanted = Set(template.resolve(in: context).split(separator: " ").map(String.init))
+            let listed = text.map { Set($0.split(separator: " ").map(String.init)) }
+            return CheckOutcome(listed == wanted, observed)
         case .notJWT:
             guard let text else { return .notApplicable(reason: "no member \(member)") }
             let header = Self.jwtHeader(text)

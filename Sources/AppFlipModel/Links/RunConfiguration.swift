@@ -19,6 +19,8 @@ public struct RunConfiguration: Sendable, Hashable {
     public var codeLifetime: Double?
     /// A public native client registered at the partner's server, when the configuration names one.
     public var nativeClient: NativeClient?
+    /// A scope request the partner's server grants only in part (`narrowed_scope`), for TOK-RESP-005.
+    public var narrowedScope: NarrowedScope?
 
     public init(link: String, clientID: String, scope: String = "devices",
                 redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1, projectID: String = "", appID: String = "") {

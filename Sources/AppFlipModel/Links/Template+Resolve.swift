@@ -59,6 +59,9 @@ extension Template {
                     continue
                 case .s256(let verifier):
                     value = PKCE.s256Challenge(for: verifier)
+                case .narrowedScope(let request):
+                    let narrowed = context.configuration.narrowedScope
+                    value = (request ? narrowed?.request : narrowed?.granted) ?? ""
                 case .native(let name):
                     let native = context.configuration.nativeClient
                     switch name {

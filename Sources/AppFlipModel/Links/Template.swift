@@ -37,6 +37,8 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         case codeVerifierPercentEncoded
         /// `${s256:TEXT}`: BASE64URL(SHA256(TEXT)), an S256 challenge for a verifier a case writes itself.
         case s256(String)
+        /// The configured narrowing: `${narrowed_scope_request}` (true: the request) or `${narrowed_scope_granted}`.
+        case narrowedScope(request: Bool)
     }
 
     /// The native-client variables, by name.
@@ -60,7 +62,8 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// The names a case file may use, for error messages and suggestions.
     public static let variableNames = ["client_id", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
                                        "web_redirect_uri", "app_id", "code_verifier", "code_challenge", "captured.<name>",
-                                       "sent.<parameter>", "repeat:<count>:<text>", "code_verifier_percent_encoded", "s256:<text>"] + nativeNames
+                                       "sent.<parameter>", "repeat:<count>:<text>", "code_verifier_percent_encoded", "s256:<text>", "narrowed_scope_request",
+                                       "narrowed_scope_granted"] + nativeNames
 
     /// Upper bound on the length of one `${repeat:...}` expansion.
     public static let maximumRepeatLength = 1 << 20
@@ -118,6 +121,8 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         case "client_id": return .clientID
         case "link": return .link
         case "redirect_uri": return .redirectURI
+        case "narrowed_scope_request": return .narrowedScope(request: true)
+        case "narrowed_scope_granted": return .narrowedScope(request: false)
         case "scope": return .scope
         case "state": return .state
         case "nonce": return .nonce
@@ -177,6 +182,7 @@ extension Template.Variable {
         case .native(let name): name
         case .codeVerifierPercentEncoded: "code_verifier_percent_encoded"
         case .s256(let text): "s256:\(text)"
+        case .narrowedScope(let request): request ? "narrowed_scope_request" : "narrowed_scope_granted"
         }
     }
 }

@@ -31,6 +31,8 @@ public struct TargetConfiguration: Sendable {
     public var codeLifetime: Double?
     /// A public native client registered at the partner's server (`native_client_id`, `native_redirect_uris`).
     public var nativeClient: NativeClient?
+    /// A scope request the server grants only in part (`narrowed_scope: {request, granted}`).
+    public var narrowedScope: NarrowedScope?
     /// How each scenario's test user signs in through the real pages (`sign_in`), instead of request headers.
     public var signIn: [Scenario: SignInScript] = [:]
     /// Origins besides the authorization endpoint's that the sign-in may be redirected to (a separate login host).

@@ -44,7 +44,7 @@ public enum TargetConfigurationLoader {
             reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
         }
         let allowed = ["client_id", "client_secret_env", "project_id", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
-                       "second_client_id", "second_client_secret_env", "code_lifetime", "native_client_id",
+                       "second_client_id", "second_client_secret_env", "code_lifetime", "native_client_id", "narrowed_scope",
                        "native_redirect_uris", "sign_in"]
         reader.checkKeys(document, allowed: allowed + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
         var secrets: [String] = []
@@ -152,6 +152,17 @@ public enum TargetConfigurationLoader {
                 throw DiagnosticList(reader.diagnostics)
             }
             configuration.nativeClient = NativeClient(id: id.text, redirectURIs: uris)
+        }
+        if let node = document["narrowed_scope"], let mapping = reader.mapping(node, "'narrowed_scope'") {
+            reader.checkKeys(mapping, allowed: ["request", "granted"], in: "'narrowed_scope'")
+            let request = mapping["request"].flatMap { reader.scalar($0, "'request'") }?.text ?? ""
+            let granted = mapping["granted"].flatMap { reader.scalar($0, "'granted'") }?.text ?? ""
+            let narrowed = NarrowedScope(request: request, granted: granted)
+            if let problem = narrowed.problem {
+                reader.error(at: node.location, "'narrowed_scope' is a scope request and the part of it the server grants: \(problem)")
+                throw DiagnosticList(reader.diagnostics)
+            }
+            configuration.narrowedScope = narrowed
         }
         if let lifetime = text("code_lifetime") {
             if let seconds = Double(lifetime.text), seconds > 0, seconds <= 3600 {

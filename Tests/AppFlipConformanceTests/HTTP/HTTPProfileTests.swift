@@ -44,6 +44,8 @@ struct HTTPProfileTests {
         configuration.projectID = Self.settings.projectID
         configuration.appID = Self.settings.appID
         configuration.codeLifetime = declaredCodeLifetime
+        configuration.narrowedScope = NarrowedScope(request: ReferenceServerConfiguration.narrowedScope.request,
+                                                    granted: ReferenceServerConfiguration.narrowedScope.granted)
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
                                                   redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
         // The reference is served over plain http on loopback, so the https-only cases have nothing to hold to
@@ -323,6 +325,22 @@ struct TargetConfigurationTests {
         try TargetConfigurationLoader.load(bytes: Array(text.utf8), file: "target.conf", environment: environment)
     }
 
+    @Test("narrowed_scope: a strict, non-empty part of the request loads; anything else is refused at its line")
+    func narrowedScope() throws {
+        let base = "client_id: g\nlink: https://app.example/flip\n"
+        let loaded = try load(base + "narrowed_scope:\n  request: devices admin\n  granted: devices\n")
+        #expect(loaded.narrowedScope == NarrowedScope(request: "devices admin", granted: "devices"))
+        for (request, granted, problem) in [("devices", "devices", "nothing is narrowed"), ("devices", "admin", "does not"),
+                                             ("devices admin", "", "names no scope")] {
+            do {
+                _ = try load(base + "narrowed_scope:\n  request: \(request)\n  granted: '\(granted)'\n")
+                Issue.record("\(request) → \(granted) loaded")
+            } catch {
+                #expect(error.diagnostics.contains { $0.message.contains(problem) && $0.location.line == 4 }, "\(error.diagnostics)")
+            }
+        }
+    }
+
     @Test("A complete configuration loads, secrets from the environment")
     func complete() throws {
         let configuration = try load("""
@@ -356,6 +374,7 @@ struct TargetConfigurationTests {
         // Apple's CDN reads the file from the link's own host: derived from `link` when site_association is set.
         #expect(configuration.endpoints[.linkSiteAssociation] == "https://app.example.com/.well-known/apple-app-site-association")
         #expect(configuration.endpoints[.api] == "http://staging.internal.example:8080/api/userinfo")
+        #expect(configuration.narrowedScope == NarrowedScope(request: "devices admin", granted: "devices"))
         #expect(configuration.codeLifetime == 600)
         #expect(configuration.signIn[.consent]?.fields["password"] == "pw-123")
         #expect(configuration.signIn[.consent]?.consentButton == "approve")

@@ -17,7 +17,7 @@ struct NativeClientTests {
 
     @Test("Cases that need a native client are skipped with the reason when none is configured, or it lacks the URI")
     func skippedWithReason() throws {
-        let cases = try SuiteRun.load().1.cases.filter { $0.needs.contains { $0 != .https } }
+        let cases = try SuiteRun.load().1.cases.filter { $0.needs.contains { [.nativeClient, .nativeLoopback, .nativeScheme].contains($0) } }
         #expect(cases.count >= 5)
         let none = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t"]), cases: cases)
         #expect(none.results.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("native_client_id") })

@@ -9,7 +9,33 @@ enum ClientAuthentication {
         case failed(HTTPResponse)
     }
 
-    static func authenticate(_ request: HTTPRequest, _ form: RequestParameters, configuration: ReferenceServerConfiguration) -> Outcome {
+    /// Authenticates the client; a client ID with many recent failures is refused with 429 and Retry-After until
+    /// the window passes, its right secret included (brute-force protection, RFC 6749 §2.3.1).
+    static func authenticate(_ request: HTTPRequest, _ form: RequestParameters, configuration: ReferenceServerConfiguration,
+                             state: OAuthState) -> Outcome {
+        let presented = presentedClientID(request, form)
+        if let presented, let seconds = state.throttled(presented) {
+            var response = TokenResponses.error(429, "invalid_client", "Too many failed attempts; try again later")
+            response.headers.append("Retry-After", String(seconds))
+            return .failed(response)
+        }
+        let outcome = check(request, form, configuration: configuration)
+        if case .failed(let response) = outcome, response.status == 401, let presented { state.recordFailedAuthentication(presented) }
+        return outcome
+    }
+
+    /// The client ID a request claims, from Basic or the form.
+    private static func presentedClientID(_ request: HTTPRequest, _ form: RequestParameters) -> String? {
+        if let header = request.headers["Authorization"], header.lowercased().hasPrefix("basic "),
+           let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)).flatMap({ String(data: $0, encoding: .utf8) }),
+           let colon = decoded.firstIndex(of: ":") {
+            return AppFlipReferenceDecoding.decode(decoded[..<colon])
+        }
+        if case .value(let id) = form.single("client_id") { return id }
+        return nil
+    }
+
+    private static func check(_ request: HTTPRequest, _ form: RequestParameters, configuration: ReferenceServerConfiguration) -> Outcome {
         let basic = request.headers["Authorization"].flatMap { header -> String? in
             header.lowercased().hasPrefix("basic ") ? String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces) : nil
         }

@@ -37,6 +37,33 @@ final class OAuthState: @unchecked Sendable {
     /// Anti-forgery tokens: token → what it is bound to (a pre-session, or a session and a request). Single-use.
     private var formTokens: [String: String] = [:]
 
+    /// Failed client authentications per presented client ID, newest last, for throttling (RFC 6749 §2.3.1).
+    private var failedAuthentications: [String: [Date]] = [:]
+
+    /// How many failures within `window` seconds throttle a client ID, and for how long the window runs.
+    static let throttleLimit = 20
+    static let throttleWindow: TimeInterval = 10
+
+    /// Records a failed authentication for the presented client ID.
+    func recordFailedAuthentication(_ clientID: String) {
+        withLock { state in
+            let now = Date()
+            var recent = (state.failedAuthentications[clientID] ?? []).filter { now.timeIntervalSince($0) < Self.throttleWindow }
+            recent.append(now)
+            state.failedAuthentications[clientID] = Array(recent.suffix(Self.throttleLimit * 2))
+        }
+    }
+
+    /// Seconds until the client ID may try again, or nil when it is not throttled.
+    func throttled(_ clientID: String) -> Int? {
+        withLock { state in
+            let now = Date()
+            let recent = (state.failedAuthentications[clientID] ?? []).filter { now.timeIntervalSince($0) < Self.throttleWindow }
+            guard recent.count >= Self.throttleLimit, let oldest = recent.first else { return nil }
+            return max(1, Int((Self.throttleWindow - now.timeIntervalSince(oldest)).rounded(.up)))
+        }
+    }
+
     func newSession(user: String) -> String {
         let session = CodeMinter.mint()
         withLock { $0.sessions[session] = user }

@@ -12,7 +12,7 @@ struct RevocationEndpoint {
         case .success(let parameters): form = parameters
         }
         let clientID: String
-        switch ClientAuthentication.authenticate(request, form, configuration: configuration) {
+        switch ClientAuthentication.authenticate(request, form, configuration: configuration, state: state) {
         case .failed(let response): return response
         case .authenticated(let id): clientID = id
         }

@@ -23,7 +23,7 @@ struct TokenEndpoint {
             return TokenResponses.error(400, "invalid_request", "A parameter was sent more than once")
         }
         let clientID: String
-        switch ClientAuthentication.authenticate(request, form, configuration: configuration) {
+        switch ClientAuthentication.authenticate(request, form, configuration: configuration, state: state) {
         case .failed(let response): return response
         case .authenticated(let id): clientID = id
         }

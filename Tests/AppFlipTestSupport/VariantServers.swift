@@ -13,6 +13,16 @@ public enum VariantServers {
     }
 
     public static let all: [Variant] = [
+        Variant(name: "throttle-by-delay", allowance: "RFC 6749 §2.3.1 requires brute-force protection and names no means: a growing delay (a tarpit) is one") { reference in
+            { request in
+                // Where the reference would refuse with 429, this server answers 401 as always, but only after a delay.
+                let response = reference(request)
+                guard request.path == "/oauth/token", response.status == 429 else { return response }
+                Thread.sleep(forTimeInterval: 1.5)
+                return HTTPResponse(status: 401, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                                    body: Array(#"{"error":"invalid_client"}"#.utf8))
+            }
+        },
         Variant(name: "rotating-refresh-with-grace", allowance: "RFC 6749 §6 lets refresh tokens rotate; Google asks that the old one work until the new one is used",
                 wrap: RotatingRefresh.wrap(grace: true)),
         Variant(name: "s256-only", allowance: "RFC 7636 §4.2: plain is optional; §4.4.1: an unsupported method gets invalid_request") { reference in

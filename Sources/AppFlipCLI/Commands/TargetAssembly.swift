@@ -63,6 +63,7 @@ struct TargetAssembly {
                                              scope: scope, redirectURI: redirectURI, seed: seed, projectID: settings.projectID,
                                              appID: settings.appID)
         configuration.codeLifetime = settings.codeLifetime
+        configuration.throttlingProbe = true  // the reference's own server, which throttles
         configuration.narrowedScope = NarrowedScope(request: ReferenceServerConfiguration.narrowedScope.request,
                                                     granted: ReferenceServerConfiguration.narrowedScope.granted)
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
@@ -130,6 +131,7 @@ struct TargetAssembly {
         configuration.codeLifetime = file?.codeLifetime
         configuration.nativeClient = file?.nativeClient
         configuration.narrowedScope = file?.narrowedScope
+        configuration.throttlingProbe = file?.throttlingProbe ?? false
         return TargetAssembly(targets: targets, configuration: configuration, referenceServer: nil)
     }
 }

@@ -22,6 +22,10 @@ extension CaseLoader {
                 switch check.base.scope {
                 case .response where isLink:
                     reader.error(at: group.location, "'\(check.key)' judges an HTTP response; a link step has none")
+                case .transport where check.base is ThrottledCheck:
+                    if case .http(let request) = step.action, request.burst != nil {} else {
+                        reader.error(at: group.location, "'\(check.key)' judges a burst: give the request 'burst: N'")
+                    }
                 case .transport:
                     let probe: HTTPStepRequest.TransportProbe = check.base is LegacyTLSCheck ? .legacyTLS : .plainHTTP
                     if probe != probeOfStep {

@@ -60,7 +60,7 @@ extension CaseLoader {
     private mutating func httpRequest(_ node: Node) -> HTTPStepRequest? {
         guard let mapping = reader.mapping(node, "'request'"),
               reader.checkKeys(mapping, allowed: ["endpoint", "method", "query", "form", "auth", "auth_client_id", "auth_secret",
-                                                  "headers", "user", "scheme", "tls", "sign_in"], required: ["endpoint"], in: "'request'"),
+                                                  "headers", "user", "scheme", "tls", "sign_in", "burst"], required: ["endpoint"], in: "'request'"),
               let endpointNode = mapping["endpoint"],
               let endpoint = reader.enumValue(endpointNode, "endpoint", as: Endpoint.self) else { return nil }
         let defaultMethod: String
@@ -125,6 +125,13 @@ extension CaseLoader {
                 }
             } else {
                 reader.error(at: scalar.location, "'scheme' takes 'http' (a plain-http probe of an https endpoint)")
+            }
+        }
+        if let burstNode = mapping["burst"], let scalar = reader.scalar(burstNode, "'burst'") {
+            if let count = Int(scalar.text), (5...100).contains(count) {
+                request.burst = count
+            } else {
+                reader.error(at: scalar.location, "'burst' is how many times to send the request at most, 5 to 100")
             }
         }
         if let tlsNode = mapping["tls"], reader.keyword(tlsNode, "tls", "legacy") {

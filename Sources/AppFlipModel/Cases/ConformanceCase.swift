@@ -34,9 +34,16 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         case https
         /// A scope request the server narrows (`narrowed_scope` in the target configuration).
         case narrowedScope = "narrowed_scope"
+        /// The partner opted into the throttling probe (`throttling_probe: true`).
+        case throttlingProbe = "throttling_probe"
 
         /// Why a configuration does not meet the need, or nil when it does; `endpoints` are the configured URLs.
         public func unmet(by conformanceCase: ConformanceCase, in configuration: RunConfiguration, endpoints: [Endpoint: String]) -> String? {
+            if self == .throttlingProbe {
+                return configuration.throttlingProbe ? nil
+                    : "the throttling probe sends a burst of wrong client secrets under Google's client ID, which could lock that "
+                    + "client out of a production server for a while: opt in with throttling_probe: true"
+            }
             if self == .narrowedScope {
                 return configuration.narrowedScope == nil
                     ? "no narrowed scope is configured (narrowed_scope: a request the server grants only in part)" : nil
@@ -49,7 +56,7 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
                 return "no native client is configured (native_client_id, native_redirect_uris)"
             }
             switch self {
-            case .nativeClient, .https, .narrowedScope: return nil
+            case .nativeClient, .https, .narrowedScope, .throttlingProbe: return nil
             case .nativeLoopback: return native.loopbackURI == nil ? "the native client has no loopback redirect URI (http://127.0.0.1/…)" : nil
             case .nativeScheme: return native.schemeURI == nil ? "the native client has no private-use-scheme redirect URI" : nil
             }
@@ -113,6 +120,10 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
 
     /// Whether a step probes the sign-in pages (such a case needs `sign_in` for its scenario).
     public var probesSignIn: Bool { httpRequests.contains { $0.signInProbe != nil } }
+
+    /// Whether the case sends a burst (a throttling probe): it runs after every other case, alone, so the
+    /// throttling it may set off cannot spoil them.
+    public var runsLast: Bool { httpRequests.contains { $0.burst != nil } }
 
     /// Whether a step needs a second user's sign-in (a token taken from another user's session).
     public var needsSecondSignIn: Bool { httpRequests.contains { $0.signInProbe == .foreignToken } }

@@ -112,6 +112,8 @@ public struct HTTPStepRequest: Sendable, Hashable {
         /// host and port, to see which version the server takes.
         case legacyTLS
     }
+    /// `burst: N`: the request is sent up to N times in a row, stopping at the first sign of throttling.
+    public var burst: Int?
     /// A probe of the sign-in walk (`sign_in: forge-consent | tamper-return`), for targets signed into through pages.
     public var signInProbe: SignInProbe?
 

@@ -26,6 +26,7 @@ package enum CheckRegistry {
         PlainHTTPCheck.self,
         LegacyTLSCheck.self,
         HSTSCheck.self,
+        ThrottledCheck.self,
         SignInPagesCheck.self,
         DistinctCheck.self,
         EntropyCheck.self,

@@ -6,6 +6,8 @@ public struct HTTPObservation: Sendable, Hashable {
     /// When the request was driven through the target's sign-in and consent pages: every response on the way,
     /// the last (this observation) included.
     public var walk: [PageHop] = []
+    /// For a `burst:` request: what the whole burst saw (this observation is its last answer).
+    public var burst: Burst?
 
     public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], walk: [PageHop] = []) {
         self.status = status

@@ -21,6 +21,8 @@ public struct RunConfiguration: Sendable, Hashable {
     public var nativeClient: NativeClient?
     /// A scope request the partner's server grants only in part (`narrowed_scope`), for TOK-RESP-005.
     public var narrowedScope: NarrowedScope?
+    /// Whether the partner opted into the throttling probe (`throttling_probe: true`).
+    public var throttlingProbe = false
 
     public init(link: String, clientID: String, scope: String = "devices",
                 redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1, projectID: String = "", appID: String = "") {

@@ -33,6 +33,8 @@ public struct TargetConfiguration: Sendable {
     public var nativeClient: NativeClient?
     /// A scope request the server grants only in part (`narrowed_scope: {request, granted}`).
     public var narrowedScope: NarrowedScope?
+    /// `throttling_probe: true`: the partner accepts a burst of wrong secrets under Google's client ID.
+    public var throttlingProbe = false
     /// How each scenario's test user signs in through the real pages (`sign_in`), instead of request headers.
     public var signIn: [Scenario: SignInScript] = [:]
     /// Origins besides the authorization endpoint's that the sign-in may be redirected to (a separate login host).

@@ -42,8 +42,14 @@ public struct Runner: Sendable {
         }
         let targets = checked
         let results = Locked<[CaseResult?]>(Array(repeating: nil, count: cases.count))
-        // Cases that wait start first, so their waits overlap the rest of the run.
-        let order = cases.indices.filter { cases[$0].waits } + cases.indices.filter { !cases[$0].waits }
+        // Cases that wait start first, so their waits overlap the rest of the run. Cases that run last (a burst that
+        // may set off the server's throttling) are left to one worker after every other case has finished.
+        let pooled = cases.indices.filter { !cases[$0].runsLast }
+        let order = pooled.filter { cases[$0].waits } + pooled.filter { !cases[$0].waits } + cases.indices.filter { cases[$0].runsLast }
+        let lastPhase = pooled.count
+        let pooledDone = DispatchGroup()
+        let alone = Locked(())
+        for _ in 0..<pooled.count { pooledDone.enter() }
         let issuedCodes = Locked<[Int: [IssuedCode]]>([:])
         let credentials = Locked<[Int: ConfiguredCredentials]>([:])
         let next = Locked(0)
@@ -64,8 +70,11 @@ public struct Runner: Sendable {
                         return value
                     }
                     guard index < cases.count else { return }
+                    if index >= lastPhase { pooledDone.wait() }
                     let caseIndex = order[index]
-                    let result = worker.run(cases[caseIndex])
+                    // The last cases run one at a time, each alone.
+                    let result = index >= lastPhase ? alone.withLock { _ in worker.run(cases[caseIndex]) } : worker.run(cases[caseIndex])
+                    defer { if index < lastPhase { pooledDone.leave() } }
                     let codes = worker.takeIssuedCodes()
                     if !codes.isEmpty { issuedCodes.withLock { $0[caseIndex] = codes } }
                     if let verdict = worker.takeCredentialsVerdict() { credentials.withLock { $0[caseIndex] = verdict } }

@@ -185,6 +185,9 @@ final class StepExecutor {
                 }
                 return nil
             }
+            if let limit = request.burst {
+                return burst(prepared, limit: limit, label: label, state: &state).map { ($0, prepared.sentParameters) }
+            }
             if request.transportProbe == .legacyTLS {
                 return handshake(prepared.origin, label: label, state: &state).map { ($0, []) }
             }
@@ -227,6 +230,14 @@ final class StepExecutor {
                 state.outcome.failure = label + problem.message
                 return nil
             case .success(let response):
+                if response.status == 429 {
+                    // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).
+                    state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → HTTP 429", secrets: state.secrets))
+                    state.outcome.failure = label + "the target throttled this request (429 Too Many Requests"
+                        + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
+                        + "rerun with fewer --jobs, or allow the suite's address more requests"
+                    return nil
+                }
                 let http = HTTPObservation(status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
                                            body: response.body, walk: walkPages)
                 let observation = Observation.http(http)
@@ -348,6 +359,48 @@ final class StepExecutor {
             && step.authenticationSecret == nil
         return .success(Prepared(origin: origin, request: HTTPRequest(method: step.method, target: target, headers: headers, body: body),
                                  sentParameters: sent, usesConfiguredCredentials: configured, signIn: signIn))
+    }
+
+    /// A `burst:` request: the same request up to `limit` times, stopping at the first sign of throttling. The
+    /// observation is the last answer, carrying what the burst saw; a connection that fails after answers came is
+    /// itself a sign (the server or its network stopped taking requests).
+    private func burst(_ prepared: Prepared, limit: Int, label: String, state: inout CaseState) -> Observation? {
+        var statuses: [Int] = []
+        var first = 0
+        var slowest = 0
+        var sign: String?
+        var last: HTTPResponse?
+        var dropped: String?
+        for attempt in 1...limit {
+            let started = Date()
+            let answer = send(prepared)
+            let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
+            switch answer {
+            case .failure(let problem):
+                guard attempt > 1 else {
+                    state.outcome.failure = label + problem.message
+                    return nil
+                }
+                dropped = "attempt \(attempt) got no answer: \(problem.message)"
+            case .success(let response):
+                if attempt == 1 { first = milliseconds }
+                slowest = max(slowest, milliseconds)
+                statuses.append(response.status)
+                last = response
+                sign = Burst.sign(status: response.status, retryAfter: response.headers["Retry-After"], milliseconds: milliseconds,
+                                  firstMilliseconds: first, attempt: attempt)
+            }
+            if sign != nil || dropped != nil { break }
+        }
+        let summary = Burst(attempts: statuses.count + (dropped == nil ? 0 : 1), limit: limit, sign: sign ?? dropped,
+                            statuses: Burst.runs(statuses), firstMilliseconds: first, slowestMilliseconds: slowest)
+        let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target)) "
+            + "(a burst)\n  → \(summary.summary)"
+        state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript, secrets: state.secrets))
+        guard let last else { return nil }
+        var http = HTTPObservation(status: last.status, headers: last.headers.fields.map { ($0.name, $0.value) }, body: last.body)
+        http.burst = summary
+        return .http(http)
     }
 
     /// A `tls: legacy` probe: a ClientHello offering only TLS 1.0 and 1.1 to the endpoint's host and port.

@@ -39,6 +39,21 @@ struct ConfigurationProblemTests {
         #expect(!report.contains("the-real-secret") && !report.contains("not-the-secret"))
     }
 
+    @Test("A throttled answer (429) is an error that says so, never a requirement failure")
+    func throttledIsAnError() throws {
+        let target = try RecordingServer { _ in
+            .bytes(Array("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 30\r\nContent-Length: 0\r\n\r\n".utf8))
+        }
+        defer { target.stop() }
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .authorize && $0.needs.isEmpty && !$0.needsHTTPS && !$0.probesSignIn }
+        let run = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
+                                           decorations: [.consent: [("Cookie", "s=1")]]), cases: cases)
+        #expect(run.count(.fail) == 0 && run.count(.warn) == 0)
+        #expect(run.count(.error) >= 10)
+        let odd = run.results.filter { $0.verdict != .skip && !($0.verdict == .error && ($0.message ?? "").contains("throttled this request (429 Too Many Requests, Retry-After: 30)")) }
+        #expect(odd.isEmpty, "\(odd.map { "\($0.conformanceCase.id): \($0.verdict) \($0.message ?? "")" })")
+    }
+
     @Test("A wrong configured secret is found before the run: the cases that need it are not sent")
     func preflight() throws {
         let run = try run(secret: "not-the-secret")

@@ -16,7 +16,7 @@ struct HTTPProfileTests {
     /// wait (code expiry) run only when `declaredCodeLifetime` is given, so most tests do not wait.
     private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }, declaredCodeLifetime: Double? = nil,
                      settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false,
-                     includeSignInProbes: Bool = false, onlyConsentSignsIn: Bool = false) throws -> RunResult {
+                     includeSignInProbes: Bool = false, onlyConsentSignsIn: Bool = false, throttlingProbe: Bool = true) throws -> RunResult {
         let reference = ReferenceServer(configuration: settings)
         let server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
@@ -46,6 +46,7 @@ struct HTTPProfileTests {
         configuration.codeLifetime = declaredCodeLifetime
         configuration.narrowedScope = NarrowedScope(request: ReferenceServerConfiguration.narrowedScope.request,
                                                     granted: ReferenceServerConfiguration.narrowedScope.granted)
+        configuration.throttlingProbe = throttlingProbe
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
                                                   redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
         // The reference is served over plain http on loopback, so the https-only cases have nothing to hold to
@@ -146,6 +147,14 @@ struct HTTPProfileTests {
                 return HTTPResponse(status: 303, headers: HTTPHeaders([("Location", "https://oauth-redirect.googleusercontent.com/r/reference-project?code=planted")]))
             }
         },
+        PageDefect(name: "wrong client secrets are never throttled", requirement: "TOK-GEN-006-S", verdict: .warn) { reference in
+            { request in
+                let response = reference(request)
+                guard request.path == "/oauth/token", response.status == 429 else { return response }
+                return HTTPResponse(status: 401, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                                    body: Array(#"{"error":"invalid_client"}"#.utf8))
+            }
+        },
         PageDefect(name: "sign-in follows any return_to", requirement: "AF-AUTHZ-018", verdict: .fail) { reference in
             { request in
                 let body = String(decoding: request.body, as: UTF8.self)
@@ -187,6 +196,38 @@ struct HTTPProfileTests {
         let probes = run.results.filter(\.conformanceCase.probesSignIn)
         #expect(probes.count == 3)
         #expect(probes.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("sign_in") })
+    }
+
+    @Test("The throttling probe runs only when opted into, last and alone; otherwise it is skipped with the reason")
+    func throttlingProbeOptIn() throws {
+        let skipped = try run(throttlingProbe: false).results.first { $0.conformanceCase.runsLast }
+        #expect(skipped?.verdict == .skip && (skipped?.message ?? "").contains("throttling_probe: true"), "\(skipped?.message ?? "none")")
+
+        let reference = ReferenceServer(configuration: Self.settings)
+        let server = try HTTPServer(handler: reference.handler)
+        server.start()
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        let targets = Targets(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
+                              clientSecret: Self.settings.clientSecret, decorations: [.consent: [("Cookie", "reference-user=approver")]])
+        var configuration = SuiteRun.configuration
+        configuration.throttlingProbe = true
+        let all = try SuiteRun.load().1.cases
+        let probe = try #require(all.first { $0.runsLast })
+        // The probe first in the list, with ordinary token cases after it: it still runs after all of them.
+        let others = all.filter { $0.profile == .token && $0.needs.isEmpty && !$0.waits && !$0.needsHTTPS }.prefix(12)
+        final class Finished: @unchecked Sendable {
+            let lock = NSLock()
+            var ids: [String] = []
+        }
+        let finished = Finished()
+        var runner = Runner(configuration: configuration, timeout: 10, jobs: 3)
+        runner.includeSlow = false
+        let results = runner.run([probe] + others, targets: targets, progress: { result in finished.lock.withLock { finished.ids.append(result.conformanceCase.id) } })
+        #expect(finished.lock.withLock { finished.ids.last } == probe.id, "\(finished.ids)")
+        #expect(results.first?.conformanceCase.id == probe.id, "results stay in case order")
+        #expect(results.first?.verdict == .pass, "\(results.first?.checks.map(\.observed) ?? [])")
+        #expect(results.first?.checks.first?.observed.contains("throttled: 429 Too Many Requests") == true, "\(results.first?.checks.map(\.observed) ?? [])")
     }
 
     @Test("The foreign-token probe is skipped with the reason when no second user signs in; the others still run")

@@ -45,7 +45,7 @@ struct AuthorizationEndpoint {
         if let consent {
             (user, approve) = consent
         } else if let hooked = Self.user(request) {
-            (user, approve) = (hooked, hooked == "approver")
+            (user, approve) = (hooked, ["approver", "second"].contains(hooked))
         } else if let signedIn = signIn.sessionUser(request) {
             user = signedIn
             approve = false
@@ -110,7 +110,7 @@ struct AuthorizationEndpoint {
         case true:
             let code = state.storeCode(OAuthState.IssuedCode(clientID: clientID, redirectURI: redirectURI, scope: granted, challenge: challenge,
                                                              method: challenge == nil ? nil : (method ?? "plain"),
-                                                             expires: Date().addingTimeInterval(configuration.codeLifetime)))
+                                                             expires: Date().addingTimeInterval(configuration.codeLifetime), user: user))
             return redirect([("code", code)])
         case false:
             return error("access_denied", "The user refused")

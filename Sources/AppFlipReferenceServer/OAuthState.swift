@@ -13,6 +13,8 @@ final class OAuthState: @unchecked Sendable {
         var used = false
         /// Tokens issued for this code, revoked if the code is replayed (RFC 6749 §4.1.2).
         var tokens: [String] = []
+        /// The user who consented (App Flip codes belong to the app's signed-in approver).
+        var user = "approver"
     }
 
     struct IssuedToken {
@@ -27,6 +29,8 @@ final class OAuthState: @unchecked Sendable {
         /// already exchanged for a newer one (presenting it again is a replay).
         var family: String?
         var rotatedAway = false
+        /// The user the token acts for.
+        var user = "approver"
     }
 
     private let lock = NSLock()
@@ -114,13 +118,15 @@ final class OAuthState: @unchecked Sendable {
         withLock { $0.codes[codeValue]?.tokens += issued }
     }
 
-    func issueTokens(clientID: String, scope: String, refresh existingRefresh: String? = nil) -> (access: String, refresh: String) {
+    func issueTokens(clientID: String, scope: String, user: String, lifetime: Double,
+                     refresh existingRefresh: String? = nil) -> (access: String, refresh: String) {
         withLock { state in
             let access = "at-" + CodeMinter.mint()
-            state.tokens[access] = IssuedToken(clientID: clientID, scope: scope, isRefresh: false, expires: Date().addingTimeInterval(3600))
+            state.tokens[access] = IssuedToken(clientID: clientID, scope: scope, isRefresh: false, expires: Date().addingTimeInterval(lifetime),
+                                               user: user)
             let refresh = existingRefresh ?? ("rt-" + CodeMinter.mint())
             if existingRefresh == nil {
-                state.tokens[refresh] = IssuedToken(clientID: clientID, scope: scope, isRefresh: true, expires: nil)
+                state.tokens[refresh] = IssuedToken(clientID: clientID, scope: scope, isRefresh: true, expires: nil, user: user)
             }
             state.tokens[refresh]?.children.append(access)
             return (access, refresh)
@@ -130,7 +136,7 @@ final class OAuthState: @unchecked Sendable {
     /// Rotates a public client's refresh token (RFC 9700 §4.14.2): the old one is spent, a new one of the same
     /// family is issued with a new access token. Presenting a spent one revokes the whole family (replay).
     /// Nil when `value` was already spent: the family is then revoked.
-    func rotate(_ value: String) -> (access: String, refresh: String)? {
+    func rotate(_ value: String, lifetime: Double) -> (access: String, refresh: String)? {
         withLock { state in
             guard var old = state.tokens[value] else { return nil }
             let family = old.family ?? value
@@ -142,11 +148,11 @@ final class OAuthState: @unchecked Sendable {
             old.family = family
             state.tokens[value] = old
             let access = "at-" + CodeMinter.mint()
-            state.tokens[access] = IssuedToken(clientID: old.clientID, scope: old.scope, isRefresh: false, expires: Date().addingTimeInterval(3600),
-                                               family: family)
+            state.tokens[access] = IssuedToken(clientID: old.clientID, scope: old.scope, isRefresh: false, expires: Date().addingTimeInterval(lifetime),
+                                               family: family, user: old.user)
             let refresh = "rt-" + CodeMinter.mint()
             state.tokens[refresh] = IssuedToken(clientID: old.clientID, scope: old.scope, isRefresh: true, expires: nil, children: [access],
-                                                family: family)
+                                                family: family, user: old.user)
             return (access, refresh)
         }
     }

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// | Path | What |
 /// | --- | --- |
-/// | `GET /oauth/authorize` | authorization endpoint (test hook: cookie `reference-user=approver`, `refuser` or `disabled`; otherwise a real sign-in form, then a consent form) |
-/// | `POST /login`, `POST /oauth/consent` | the sign-in and consent forms (anti-forgery tokens; users `approver`, `refuser`, `disabled`, password `<user>-password`) |
+/// | `GET /oauth/authorize` | authorization endpoint (test hook: cookie `reference-user=approver`, `second`, `refuser` or `disabled`; otherwise a real sign-in form, then a consent form) |
+/// | `POST /login`, `POST /oauth/consent` | the sign-in and consent forms (anti-forgery tokens; users `approver`, `second`, `refuser`, `disabled`, password `<user>-password`) |
 /// | `POST /oauth/token` | token endpoint: authorization_code (PKCE S256/plain) and refresh_token |
 /// | `POST /oauth/revoke` | revocation (RFC 7009) |
 /// | `GET /.well-known/apple-app-site-association` | the site association for the App Flip link path |

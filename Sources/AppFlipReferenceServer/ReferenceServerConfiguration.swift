@@ -3,7 +3,7 @@ import AppFlipReference
 /// What the reference server is set up with: its client, secret, project and app, and the test users.
 ///
 /// Scenario decorations (documented in the README): the cookie `reference-user` logs in a test user —
-/// `approver` approves consent, `refuser` refuses it, `disabled` owns a disabled account. Without it, the
+/// `approver` and `second` approve consent, `refuser` refuses it, `disabled` owns a disabled account. Without it, the
 /// authorization endpoint shows its sign-in page and redirects nowhere.
 public struct ReferenceServerConfiguration: Sendable {
     public var clientID: String
@@ -14,15 +14,19 @@ public struct ReferenceServerConfiguration: Sendable {
     public var linkPath: String
     /// Seconds an authorization code stays redeemable (RFC 6749 §4.1.2 recommends at most 600).
     public var codeLifetime: Double
+    /// Seconds an access token works at the API; the token response's expires_in.
+    public var tokenLifetime: Double
 
     public init(clientID: String = "google-client", clientSecret: String, projectID: String = "reference-project",
-                appID: String = "ABCDE12345.com.example.reference", linkPath: String = "/flip", codeLifetime: Double = 600) {
+                appID: String = "ABCDE12345.com.example.reference", linkPath: String = "/flip", codeLifetime: Double = 600,
+                tokenLifetime: Double = 3600) {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.projectID = projectID
         self.appID = appID
         self.linkPath = linkPath
         self.codeLifetime = codeLifetime
+        self.tokenLifetime = tokenLifetime
     }
 
     /// Google's browser-linking redirect URIs for the project, production and sandbox.

@@ -8,14 +8,14 @@ import Foundation
 /// anti-forgery token bound to a pre-session cookie, and `return_to`); `POST /login` checks them, sets a session
 /// cookie and sends the browser back with 303; the authorization request then shows a consent form (`#consent`,
 /// its own anti-forgery token bound to the session, buttons `decision=approve` and `decision=deny`); `POST
-/// /oauth/consent` answers with the authorization response. Test users: `approver`, `refuser`, `disabled`, each
+/// /oauth/consent` answers with the authorization response. Test users: `approver`, `second`, `refuser`, `disabled`, each
 /// with the password `<name>-password`. A POST without the right token is refused with 403 (RFC 6749 §10.12).
 struct SignInPages {
     let state: OAuthState
 
     static let loginCookie = "reference-login"
     static let sessionCookie = "reference-session"
-    static let users = ["approver", "refuser", "disabled"]
+    static let users = ["approver", "second", "refuser", "disabled"]
 
     /// The user a session cookie signs in, if any.
     func sessionUser(_ request: HTTPRequest) -> String? {

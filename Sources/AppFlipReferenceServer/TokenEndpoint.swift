@@ -60,9 +60,9 @@ struct TokenEndpoint {
             // RFC 9700 §4.8.2: a verifier for a code issued without a challenge is a downgrade attempt.
             return TokenResponses.error(400, "invalid_grant", "No code_challenge was bound to this code")
         }
-        let tokens = state.issueTokens(clientID: clientID, scope: code.scope)
+        let tokens = state.issueTokens(clientID: clientID, scope: code.scope, user: code.user, lifetime: configuration.tokenLifetime)
         state.attach(tokens: [tokens.access, tokens.refresh], toCode: value)
-        return TokenResponses.json(200, ["access_token": tokens.access, "token_type": "Bearer", "expires_in": 3600,
+        return TokenResponses.json(200, ["access_token": tokens.access, "token_type": "Bearer", "expires_in": Int(configuration.tokenLifetime),
                                          "refresh_token": tokens.refresh, "scope": code.scope])
     }
 
@@ -79,13 +79,13 @@ struct TokenEndpoint {
         }
         if clientID == ReferenceServerConfiguration.nativeClientID {
             // A public client's refresh token rotates, with replay detection (RFC 9700 §2.2.2, §4.14.2).
-            guard let rotated = state.rotate(value) else {
+            guard let rotated = state.rotate(value, lifetime: configuration.tokenLifetime) else {
                 return TokenResponses.error(400, "invalid_grant", "The refresh token was already used; its family is revoked")
             }
-            return TokenResponses.json(200, ["access_token": rotated.access, "token_type": "Bearer", "expires_in": 3600,
+            return TokenResponses.json(200, ["access_token": rotated.access, "token_type": "Bearer", "expires_in": Int(configuration.tokenLifetime),
                                              "refresh_token": rotated.refresh, "scope": token.scope])
         }
-        let tokens = state.issueTokens(clientID: clientID, scope: token.scope, refresh: value)
-        return TokenResponses.json(200, ["access_token": tokens.access, "token_type": "Bearer", "expires_in": 3600, "scope": token.scope])
+        let tokens = state.issueTokens(clientID: clientID, scope: token.scope, user: token.user, lifetime: configuration.tokenLifetime, refresh: value)
+        return TokenResponses.json(200, ["access_token": tokens.access, "token_type": "Bearer", "expires_in": Int(configuration.tokenLifetime), "scope": token.scope])
     }
 }

@@ -15,7 +15,7 @@ let usage = """
     Serves every endpoint a partner implements, correctly, with in-memory state: GET /oauth/authorize,
     POST /oauth/token, POST /oauth/revoke, GET /.well-known/apple-app-site-association, and the link handler at
     POST \(ReferenceServer.linkHandlerPath). The client secret is APPFLIP_REFERENCE_CLIENT_SECRET, or
-    "reference-secret". Test users: the cookie reference-user=approver (approves), refuser (refuses),
+    "reference-secret". Test users: the cookie reference-user=approver or second (approve), refuser (refuses),
     disabled (disabled account). Prints "listening on http://HOST:PORT" once ready (--port 0 picks a free port).
     """
 

@@ -114,3 +114,14 @@ public final class CodeSet: @unchecked Sendable {
     public func insert(_ code: String) { _ = lock.withLock { codes.insert(code) } }
     public func contains(_ code: String) -> Bool { lock.withLock { codes.contains(code) } }
 }
+
+/// Answers remembered per key, shared between a server's request threads.
+public final class AnswerMemory: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [String: HTTPResponse] = [:]
+
+    public init() {}
+
+    public func remember(_ response: HTTPResponse, for key: String) { lock.withLock { answers[key] = response } }
+    public func answer(for key: String) -> HTTPResponse? { lock.withLock { answers[key] } }
+}

@@ -23,7 +23,8 @@ struct TargetAssembly {
         }
         let clientID = try parsed.value("--client-id") ?? ReferenceArguments.defaultClientID
         // A short code lifetime, so the code-expiry case waits seconds, not minutes.
-        let settings = ReferenceServerConfiguration(clientID: clientID, clientSecret: referenceSecret, codeLifetime: 3)
+        let settings = ReferenceServerConfiguration(clientID: clientID, clientSecret: referenceSecret, codeLifetime: 3,
+                                                    tokenLifetime: 4)
         let reference = ReferenceServer(configuration: settings)
         let server: HTTPServer
         do {
@@ -47,7 +48,7 @@ struct TargetAssembly {
                         .metadata: base + ReferenceServer.metadataPath],
             clientSecret: referenceSecret, tokenAuthentication: .post,
             decorations: [.consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
-                          .disabledAccount: [("Cookie", "\(cookie)=disabled")]],
+                          .disabledAccount: [("Cookie", "\(cookie)=disabled")], .secondUser: [("Cookie", "\(cookie)=second")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
         targets.absenceReasons[.linkSiteAssociation] = "the reference target's link host is a placeholder that no server answers "
             + "for; against a deployment the file is fetched from the link's own host"
@@ -58,11 +59,12 @@ struct TargetAssembly {
                          consentButton: button)
         }
         targets.signIn = [.consent: script("approver", press: "approve"), .deny: script("refuser", press: "deny"),
-                          .disabledAccount: script("disabled", press: "approve")]
+                          .disabledAccount: script("disabled", press: "approve"), .secondUser: script("second", press: "approve")]
         var configuration = RunConfiguration(link: try parsed.value("--link") ?? "https://app.example/flip", clientID: clientID,
                                              scope: scope, redirectURI: redirectURI, seed: seed, projectID: settings.projectID,
                                              appID: settings.appID)
         configuration.codeLifetime = settings.codeLifetime
+        configuration.tokenLifetime = settings.tokenLifetime
         configuration.throttlingProbe = true  // the reference's own server, which throttles
         configuration.narrowedScope = NarrowedScope(request: ReferenceServerConfiguration.narrowedScope.request,
                                                     granted: ReferenceServerConfiguration.narrowedScope.granted)
@@ -132,6 +134,7 @@ struct TargetAssembly {
         configuration.nativeClient = file?.nativeClient
         configuration.narrowedScope = file?.narrowedScope
         configuration.throttlingProbe = file?.throttlingProbe ?? false
+        configuration.tokenLifetime = file?.tokenLifetime
         return TargetAssembly(targets: targets, configuration: configuration, referenceServer: nil)
     }
 }

@@ -35,7 +35,7 @@ extension CaseLoader {
                 case _ where probeOfStep == .legacyTLS:
                     reader.error(at: group.location, "a 'tls: legacy' step sends no HTTP request; only 'legacy_tls' judges it, not '\(check.key)'")
                 case .samples:
-                    let name = (check.base as? DistinctCheck)?.name ?? (check.base as? EntropyCheck)?.name ?? ""
+                    let name = (check.base as? DistinctCheck)?.name ?? (check.base as? EntropyCheck)?.name ?? (check.base as? PerUserCheck)?.name ?? ""
                     if !names.contains(name) {
                         let hint = Suggestion.closest(to: name, among: Array(names)).map { " (did you mean '\($0)'?)" } ?? ""
                         reader.error(at: group.location, "'\(check.key)' names '\(name)', which no step up to this one captures\(hint)")

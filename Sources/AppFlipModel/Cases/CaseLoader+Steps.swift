@@ -44,10 +44,12 @@ extension CaseLoader {
             if let node = mapping["wait"], let scalar = reader.scalar(node, "'wait'") {
                 if scalar.text == "code_lifetime" {
                     step.wait = .codeLifetime
+                } else if scalar.text == "token_lifetime" {
+                    step.wait = .tokenLifetime
                 } else if let seconds = Double(scalar.text), seconds > 0, seconds <= 3600 {
                     step.wait = .seconds(seconds)
                 } else {
-                    reader.error(at: scalar.location, "'wait' takes 'code_lifetime' (the configured code lifetime plus a second) or seconds, up to 3600")
+                    reader.error(at: scalar.location, "'wait' takes 'code_lifetime' or 'token_lifetime' (the configured lifetime plus a second) or seconds, up to 3600")
                 }
             }
             validate(step, capturedBefore: captured, caseRepeat: caseRepeat)
@@ -158,8 +160,10 @@ extension CaseLoader {
                 source = .jsonMember(String(text.dropFirst(5)))
             } else if text.hasPrefix("header."), text.count > 7 {
                 source = .header(String(text.dropFirst(7)))
+            } else if text == "body" {
+                source = .body
             } else {
-                reader.error(at: scalar.location, "a capture reads 'location.PARAM', 'url.PARAM', 'json.MEMBER' or 'header.NAME'")
+                reader.error(at: scalar.location, "a capture reads 'location.PARAM', 'url.PARAM', 'json.MEMBER', 'header.NAME' or 'body'")
                 continue
             }
             captures.append(Capture(name: entry.key.text, source: source))

@@ -75,6 +75,10 @@ public struct CaseLoader {
         }
         let profile = document["profile"].flatMap { reader.enumValue($0, "profile", as: Profile.self) }
         let scenario = document["scenario"].flatMap { reader.enumValue($0, "scenario", as: Scenario.self) }
+        if scenario == .secondUser, let profile, profile.usesLinkHandler, let node = document["scenario"] {
+            reader.error(at: node.location, "'second-user' is for HTTP steps (user: second-user); a link handler knows the scenarios "
+                         + "consent, deny, cancel and disabled-account")
+        }
         var caseRepeat = 1
         if let repeatNode = document["repeat"], let scalar = reader.scalar(repeatNode, "'repeat'") {
             if let count = Int(scalar.text), (1...100).contains(count) { caseRepeat = count } else {

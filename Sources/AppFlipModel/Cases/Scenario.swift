@@ -8,4 +8,6 @@ public enum Scenario: String, Sendable, Hashable, CaseIterable {
     case cancel
     /// The user's account is disabled: an unrecoverable failure.
     case disabledAccount = "disabled-account"
+    /// A second approving user, for what must differ between users (HTTP steps only: `user: second-user`).
+    case secondUser = "second-user"
 }

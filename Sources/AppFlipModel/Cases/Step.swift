@@ -27,12 +27,25 @@ public struct Step: Sendable, Hashable {
         case seconds(Double)
         /// The target's declared code lifetime plus a second of clock skew.
         case codeLifetime
+        /// The target's declared access-token lifetime plus a second of clock skew.
+        case tokenLifetime
 
         /// The seconds to wait under a configuration; nil when it needs a value the configuration lacks.
         public func seconds(in configuration: RunConfiguration) -> Double? {
             switch self {
             case .seconds(let seconds): seconds
             case .codeLifetime: configuration.codeLifetime.map { $0 + 1 }
+            case .tokenLifetime: configuration.tokenLifetime.map { $0 + 1 }
+            }
+        }
+
+        /// Why the configuration cannot say how long to wait, or nil when it can.
+        public func unmet(in configuration: RunConfiguration) -> String? {
+            guard seconds(in: configuration) == nil else { return nil }
+            switch self {
+            case .seconds: return nil
+            case .codeLifetime: return "it waits out the code lifetime, and the configuration declares none (code_lifetime)"
+            case .tokenLifetime: return "it waits out the access-token lifetime, and the configuration declares none (token_lifetime)"
             }
         }
     }
@@ -57,6 +70,8 @@ public struct Capture: Sendable, Hashable {
         case jsonMember(String)
         /// A response header.
         case header(String)
+        /// The whole response body as text (`body`), for answers compared whole.
+        case body
     }
 
     public var name: String

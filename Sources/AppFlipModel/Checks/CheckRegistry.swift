@@ -27,6 +27,7 @@ package enum CheckRegistry {
         LegacyTLSCheck.self,
         HSTSCheck.self,
         ThrottledCheck.self,
+        PerUserCheck.self,
         SignInPagesCheck.self,
         DistinctCheck.self,
         EntropyCheck.self,

@@ -17,6 +17,8 @@ public struct RunConfiguration: Sendable, Hashable {
     /// The partner's declared authorization-code lifetime in seconds, when the configuration gives one: cases
     /// that wait it out (`wait: code_lifetime`) need it.
     public var codeLifetime: Double?
+    /// Seconds an access token stays valid at the API (`token_lifetime`), for the token-expiry case.
+    public var tokenLifetime: Double?
     /// A public native client registered at the partner's server, when the configuration names one.
     public var nativeClient: NativeClient?
     /// A scope request the partner's server grants only in part (`narrowed_scope`), for TOK-RESP-005.

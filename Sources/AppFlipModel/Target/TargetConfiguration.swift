@@ -29,6 +29,8 @@ public struct TargetConfiguration: Sendable {
     public var secondClient: (id: String, secret: String)?
     /// The declared authorization-code lifetime in seconds (`code_lifetime`), for the code-expiry case.
     public var codeLifetime: Double?
+    /// Seconds an access token stays valid at the API (`token_lifetime`).
+    public var tokenLifetime: Double?
     /// A public native client registered at the partner's server (`native_client_id`, `native_redirect_uris`).
     public var nativeClient: NativeClient?
     /// A scope request the server grants only in part (`narrowed_scope: {request, granted}`).

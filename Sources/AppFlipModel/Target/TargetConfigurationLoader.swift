@@ -44,7 +44,7 @@ public enum TargetConfigurationLoader {
             reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
         }
         let allowed = ["client_id", "client_secret_env", "project_id", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
-                       "second_client_id", "second_client_secret_env", "code_lifetime", "native_client_id", "narrowed_scope", "throttling_probe",
+                       "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope", "throttling_probe",
                        "native_redirect_uris", "sign_in"]
         reader.checkKeys(document, allowed: allowed + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
         var secrets: [String] = []
@@ -170,6 +170,14 @@ public enum TargetConfigurationLoader {
                 throw DiagnosticList(reader.diagnostics)
             }
             configuration.throttlingProbe = probe.text == "true"
+        }
+        if let lifetime = text("token_lifetime") {
+            if let seconds = Double(lifetime.text), seconds > 0, seconds <= 86_400 {
+                configuration.tokenLifetime = seconds
+            } else {
+                reader.error(at: lifetime.location, "'token_lifetime' is the access token's lifetime in seconds, from 1 to 86400")
+                throw DiagnosticList(reader.diagnostics)
+            }
         }
         if let lifetime = text("code_lifetime") {
             if let seconds = Double(lifetime.text), seconds > 0, seconds <= 3600 {

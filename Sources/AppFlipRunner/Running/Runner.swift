@@ -42,57 +42,82 @@ public struct Runner: Sendable {
         }
         let targets = checked
         let results = Locked<[CaseResult?]>(Array(repeating: nil, count: cases.count))
-        // Cases that wait start first, so their waits overlap the rest of the run. Cases that run last (a burst that
-        // may set off the server's throttling) are left to one worker after every other case has finished.
-        let pooled = cases.indices.filter { !cases[$0].runsLast }
-        let order = pooled.filter { cases[$0].waits } + pooled.filter { !cases[$0].waits } + cases.indices.filter { cases[$0].runsLast }
-        let lastPhase = pooled.count
-        let pooledDone = DispatchGroup()
+        // Cases that wait each get a thread of their own, not counted in `jobs`: they sleep through most of their
+        // time, so their waits overlap the rest of the run. Cases that run last (a burst that may set off the
+        // server's throttling) wait until every other case has finished, then run one at a time.
+        let waiting = cases.indices.filter { cases[$0].waits && !cases[$0].runsLast }
+        let order = cases.indices.filter { !cases[$0].waits && !cases[$0].runsLast } + cases.indices.filter { cases[$0].runsLast }
+        let lastPhase = order.count - cases.indices.filter { cases[$0].runsLast }.count
+        let earlierDone = DispatchGroup()
+        for _ in 0..<(lastPhase + waiting.count) { earlierDone.enter() }
         let alone = Locked(())
-        for _ in 0..<pooled.count { pooledDone.enter() }
         let issuedCodes = Locked<[Int: [IssuedCode]]>([:])
         let credentials = Locked<[Int: ConfiguredCredentials]>([:])
         let next = Locked(0)
         let reporting = Locked(())
         let group = DispatchGroup()
         let runner = self
-        for _ in 0..<min(jobs, max(cases.count, 1)) {
+
+        /// Runs one case on `worker` and records what it found; false when the run is being stopped.
+        @Sendable func record(_ caseIndex: Int, on worker: Worker, last: Bool) -> Bool {
+            let result = last ? alone.withLock { _ in worker.run(cases[caseIndex]) } : worker.run(cases[caseIndex])
+            defer { if !last { earlierDone.leave() } }
+            let codes = worker.takeIssuedCodes()
+            if !codes.isEmpty { issuedCodes.withLock { $0[caseIndex] = codes } }
+            if let verdict = worker.takeCredentialsVerdict() { credentials.withLock { $0[caseIndex] = verdict } }
+            // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
+            if shouldStop() { return false }
+            results.withLock { all in
+                all[caseIndex] = result
+                // Extra output found now belongs to the request this worker sent before.
+                if let fault = worker.takePreviousCaseFault(), let previous = worker.previousIndex, let earlier = all[previous] {
+                    all[previous] = earlier.addingProtocolFault(fault)
+                }
+                worker.previousIndex = caseIndex
+            }
+            reporting.withLock { _ in progress(result) }
+            return true
+        }
+
+        func start(_ body: @escaping @Sendable () -> Void) {
             group.enter()
             let thread = Thread {
+                defer { group.leave() }
+                body()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        for caseIndex in waiting {
+            start {
                 let worker = Worker(runner: runner, targets: targets)
-                defer {
-                    worker.close()
-                    group.leave()
+                defer { worker.close() }
+                if shouldStop() {
+                    earlierDone.leave()
+                    return
                 }
+                _ = record(caseIndex, on: worker, last: false)
+            }
+        }
+        for _ in 0..<min(jobs, max(order.count, 1)) where !order.isEmpty {
+            start {
+                let worker = Worker(runner: runner, targets: targets)
+                defer { worker.close() }
                 while !shouldStop() {
                     let index = next.withLock { value -> Int in
                         defer { value += 1 }
                         return value
                     }
-                    guard index < cases.count else { return }
-                    if index >= lastPhase { pooledDone.wait() }
-                    let caseIndex = order[index]
-                    // The last cases run one at a time, each alone.
-                    let result = index >= lastPhase ? alone.withLock { _ in worker.run(cases[caseIndex]) } : worker.run(cases[caseIndex])
-                    defer { if index < lastPhase { pooledDone.leave() } }
-                    let codes = worker.takeIssuedCodes()
-                    if !codes.isEmpty { issuedCodes.withLock { $0[caseIndex] = codes } }
-                    if let verdict = worker.takeCredentialsVerdict() { credentials.withLock { $0[caseIndex] = verdict } }
-                    // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
-                    if shouldStop() { return }
-                    results.withLock { all in
-                        all[caseIndex] = result
-                        // Extra output found now belongs to the request this worker sent before.
-                        if let fault = worker.takePreviousCaseFault(), let previous = worker.previousIndex, let earlier = all[previous] {
-                            all[previous] = earlier.addingProtocolFault(fault)
+                    guard index < order.count else { return }
+                    if index >= lastPhase {
+                        // Polled, so an interruption that leaves earlier cases unstarted cannot leave this waiting.
+                        while earlierDone.wait(timeout: .now() + 0.1) == .timedOut {
+                            if shouldStop() { return }
                         }
-                        worker.previousIndex = caseIndex
                     }
-                    reporting.withLock { _ in progress(result) }
+                    guard record(order[index], on: worker, last: index >= lastPhase) else { return }
                 }
             }
-            thread.stackSize = 8 << 20
-            thread.start()
         }
         group.wait()
         var all = results.withLock { $0 }
@@ -151,13 +176,19 @@ public struct Runner: Sendable {
                 return "it probes the real sign-in pages, and the configuration says of no '\(conformanceCase.scenario.rawValue)' "
                     + "user how to sign in through them (sign_in)"
             }
+            if conformanceCase.httpRequests.contains(where: { $0.user == .scenario(.secondUser) }),
+               targets.signIn[.secondUser] == nil, targets.decorations[.secondUser] == nil {
+                return "it compares what two users' tokens get, and the configuration gives no second user (second-user under "
+                    + "sign_in or scenarios; give one when endpoints.api answers per user, such as a userinfo)"
+            }
             if conformanceCase.needsSecondSignIn, targets.donorSignIn(besides: conformanceCase.scenario) == nil {
                 return "it takes an anti-forgery token from a second user's session, and the configuration says of no user "
                     + "besides the '\(conformanceCase.scenario.rawValue)' one how to sign in (sign_in for another scenario)"
             }
             guard conformanceCase.waits else { return nil }
             guard let wait = conformanceCase.totalWait(in: runner.configuration) else {
-                return "it waits out the code lifetime, and the configuration declares none (code_lifetime)"
+                return conformanceCase.steps.lazy.compactMap { $0.wait?.unmet(in: self.runner.configuration) }.first
+                    ?? "it waits for a time the configuration does not declare"
             }
             if wait > Runner.slowThreshold, !runner.includeSlow { return "a slow case: it waits \(Int(wait)) s; run with --slow to include it" }
             return nil

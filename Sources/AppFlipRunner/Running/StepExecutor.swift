@@ -462,6 +462,9 @@ final class StepExecutor {
         case .header(let name):
             guard case .http(let response) = observation else { return nil }
             return response.header(name)
+        case .body:
+            guard case .http(let response) = observation, !response.body.isEmpty else { return nil }
+            return response.bodyText
         }
     }
 
@@ -470,6 +473,7 @@ final class StepExecutor {
         case .urlParameter(let name): "the \(name) parameter of the redirect or opened URL"
         case .jsonMember(let member): "the JSON member \(member)"
         case .header(let name): "the \(name) header"
+        case .body: "the response body"
         }
     }
 

@@ -15,6 +15,7 @@ struct HTTPProfileTests {
     /// Serves the reference (wrapped by `wrap`) on loopback and runs every non-app-link case against it. Cases that
     /// wait (code expiry) run only when `declaredCodeLifetime` is given, so most tests do not wait.
     private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }, declaredCodeLifetime: Double? = nil,
+                     declaredTokenLifetime: Double? = nil,
                      settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false,
                      includeSignInProbes: Bool = false, onlyConsentSignsIn: Bool = false, throttlingProbe: Bool = true) throws -> RunResult {
         let reference = ReferenceServer(configuration: settings)
@@ -29,7 +30,8 @@ struct HTTPProfileTests {
                         .linkSiteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
                         .metadata: base + ReferenceServer.metadataPath],
             clientSecret: Self.settings.clientSecret,
-            decorations: [.consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")]],
+            decorations: [.consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")],
+                          .secondUser: [("Cookie", "reference-user=second")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
         if throughForms {
             func script(_ user: String, _ button: String) -> SignInScript {
@@ -37,13 +39,14 @@ struct HTTPProfileTests {
                              consentForm: "action:/oauth/consent", consentButton: "decision=" + button)
             }
             targets.signIn = [.consent: script("approver", "approve"), .deny: script("refuser", "deny"),
-                              .disabledAccount: script("disabled", "approve")]
+                              .disabledAccount: script("disabled", "approve"), .secondUser: script("second", "approve")]
             if onlyConsentSignsIn { targets.signIn = [.consent: script("approver", "approve")] }
         }
         var configuration = SuiteRun.configuration
         configuration.projectID = Self.settings.projectID
         configuration.appID = Self.settings.appID
         configuration.codeLifetime = declaredCodeLifetime
+        configuration.tokenLifetime = declaredTokenLifetime
         configuration.narrowedScope = NarrowedScope(request: ReferenceServerConfiguration.narrowedScope.request,
                                                     granted: ReferenceServerConfiguration.narrowedScope.granted)
         configuration.throttlingProbe = throttlingProbe
@@ -52,7 +55,7 @@ struct HTTPProfileTests {
         // The reference is served over plain http on loopback, so the https-only cases have nothing to hold to
         // (HTTPSTests runs them over TLS).
         let cases = try SuiteRun.load().1.cases.filter {
-            $0.profile != .appLink && (declaredCodeLifetime != nil || !$0.waits) && !$0.needsHTTPS
+            $0.profile != .appLink && (declaredCodeLifetime != nil || declaredTokenLifetime != nil || !$0.waits) && !$0.needsHTTPS
                 && (throughForms || includeSignInProbes || !$0.probesSignIn)
         }
         return try SuiteRun.run(targets, cases: cases, configuration: configuration)
@@ -67,6 +70,52 @@ struct HTTPProfileTests {
         let run = try run(declaredCodeLifetime: 1, settings: lasting)
         let failed = Set(run.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
         #expect(failed == ["AF-AUTHZ-013"])
+    }
+
+    @Test("An access token is refused at the API after the declared lifetime; tokens that never expire fail TOK-RESP-006")
+    func tokenExpiry() throws {
+        var short = Self.settings
+        short.tokenLifetime = 1
+        let expiring = try run(declaredTokenLifetime: 1, settings: short)
+        let expiry = expiring.results.first { $0.conformanceCase.id == "token/api/access-token-expires" }
+        #expect(expiry?.verdict == .pass, "\(expiry?.message ?? "") \(expiry?.findings.map(\.observed) ?? [])")
+        let lasting = try run(declaredTokenLifetime: 1)
+        let failed = Set(lasting.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
+        #expect(failed == ["TOK-RESP-006"])
+        let skipped = try run().results.first { $0.conformanceCase.id == "token/api/access-token-expires" }
+        #expect(skipped == nil, "a waiting case is left out of runs that declare no lifetime")
+        let undeclared = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+                                                              .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api"]),
+                                          cases: SuiteRun.load().1.cases.filter { $0.id == "token/api/access-token-expires" })
+        #expect(undeclared.results.first?.message?.contains("token_lifetime") == true)
+    }
+
+    @Test("Tokens that act for a fixed user fail TOK-CODE-007; without a second user the case is skipped with the reason")
+    func perUser() throws {
+        let fixed = try run(wrap: { reference in
+            { request in
+                let response = reference(request)
+                guard request.path == ReferenceServer.apiPath, response.status == 200 else { return response }
+                return response.editingJSON { $0["user"] = "approver" }
+            }
+        })
+        let failed = Set(fixed.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
+        #expect(failed == ["TOK-CODE-007"])
+        let stamped = try run(wrap: { reference in
+            { request in
+                // An API that adds a per-request value cannot tell users apart: the check is not judged, nothing fails.
+                let response = reference(request)
+                guard request.path == ReferenceServer.apiPath, response.status == 200 else { return response }
+                return response.editingJSON { $0["request_id"] = UUID().uuidString }
+            }
+        })
+        let perUser = stamped.results.first { $0.conformanceCase.id == "token/api/per-user" }
+        #expect(perUser?.verdict == .pass)
+        #expect(perUser?.checks.contains { !$0.isApplicable && ($0.notApplicable ?? "").contains("cannot tell users apart") } == true)
+        let case_ = try #require(try SuiteRun.load().1.cases.first { $0.id == "token/api/per-user" })
+        let alone = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+                                                         .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api"]), cases: [case_])
+        #expect(alone.results.first?.verdict == .skip && (alone.results.first?.message ?? "").contains("second-user"))
     }
 
     @Test("Without a declared code lifetime the expiry case is skipped with the reason; a long one needs --slow")
@@ -291,15 +340,16 @@ struct HTTPProfileTests {
     @Test("An API that ignores revocation warns under the SHOULD requirements of revocation, and fails nothing")
     func apiIgnoresRevocation() throws {
         let run = try run(wrap: { reference in
-            let issued = CodeSet()
+            let answers = AnswerMemory()
             return { request in
-                // Remembers every access token it ever accepted, and keeps accepting it.
+                // Remembers every access token it ever issued, with the API's answer for it, and keeps answering that.
                 let token = String((request.headers["Authorization"] ?? "").dropFirst(7))
-                if request.path == "/api/userinfo", issued.contains(token) {
-                    return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Array("{}".utf8))
-                }
+                if request.path == "/api/userinfo", let remembered = answers.answer(for: token) { return remembered }
                 let response = reference(request)
-                if request.path == "/oauth/token", let access = response.jsonString("access_token") { issued.insert(access) }
+                if request.path == "/oauth/token", let access = response.jsonString("access_token") {
+                    let api = HTTPRequest(method: "GET", target: "/api/userinfo", headers: HTTPHeaders([("Authorization", "Bearer " + access)]))
+                    answers.remember(reference(api), for: access)
+                }
                 return response
             }
         })
@@ -408,7 +458,8 @@ struct TargetConfigurationTests {
     @Test("The README's example configuration loads")
     func example() throws {
         let environment = ["APPFLIP_CLIENT_SECRET": "x", "APPFLIP_APPROVING_USER_SESSION": "a", "APPFLIP_REFUSING_USER_SESSION": "r",
-                           "APPFLIP_SECOND_CLIENT_SECRET": "s", "APPFLIP_APPROVER_USERNAME": "alice", "APPFLIP_APPROVER_PASSWORD": "pw-123"]
+                           "APPFLIP_SECOND_CLIENT_SECRET": "s", "APPFLIP_APPROVER_USERNAME": "alice", "APPFLIP_APPROVER_PASSWORD": "pw-123",
+                           "APPFLIP_SECOND_USER_SESSION": "b"]
         let configuration = try TargetConfigurationLoader.load(
             path: PackageRoot.url.appendingPathComponent("Conformance/examples/staging.target").path, environment: environment)
         #expect(configuration.endpoints.count == 6)
@@ -416,6 +467,7 @@ struct TargetConfigurationTests {
         #expect(configuration.endpoints[.linkSiteAssociation] == "https://app.example.com/.well-known/apple-app-site-association")
         #expect(configuration.endpoints[.api] == "http://staging.internal.example:8080/api/userinfo")
         #expect(configuration.narrowedScope == NarrowedScope(request: "devices admin", granted: "devices"))
+        #expect(configuration.tokenLifetime == 3600 && configuration.decorations[.secondUser]?.first?.value == "session=b")
         #expect(configuration.codeLifetime == 600)
         #expect(configuration.signIn[.consent]?.fields["password"] == "pw-123")
         #expect(configuration.signIn[.consent]?.consentButton == "approve")

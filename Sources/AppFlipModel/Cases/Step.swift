@@ -141,6 +141,9 @@ public struct HTTPStepRequest: Sendable, Hashable {
         /// Submits the consent form with the anti-forgery fields of another user's session (the one another
         /// scenario signs in as), as an attacker who plants a token from their own account would.
         case foreignToken = "foreign-token"
+        /// After a completed approval, sends the same request again in the same browser session and submits
+        /// nothing: a page asking again (consent or sign-in) is what a native client's repeat request should get.
+        case repeatConsent = "repeat-consent"
     }
 
     public enum User: Sendable, Hashable {

@@ -6,11 +6,11 @@ import AppFlipSyntax
 package struct SignInPagesCheck: Check {
     package static let key = "sign_in_pages"
     package static let documentation = CheckDocumentation(
-        .response, values: "`framing-denied`, `no-307-after-post`, `first-party-only`, `forged-consent-refused`, `no-open-redirect`",
+        .response, values: "`framing-denied`, `no-307-after-post`, `first-party-only`, `forged-consent-refused`, `no-open-redirect`, `asks-again`",
         holdsWhen: "on the pages a sign-in walked through: every rendered page forbids framing / no POST is answered with 307 or 308 / "
             + "no page loads scripts, styles, images or frames from another origin / (with `sign_in: forge-consent` or `foreign-token`) the "
             + "consent posted without its anti-forgery fields, or with another user's, issued no code / (with `sign_in: tamper-return`) nothing sent the browser to the tampered "
-            + "return address; not applicable without `sign_in`")
+            + "return address / (with `sign_in: repeat-consent`) the same request again in the same session got a page, not a code; not applicable without `sign_in`")
 
     package enum Rule: String, Sendable, Hashable, CaseIterable {
         case framingDenied = "framing-denied"
@@ -21,6 +21,9 @@ package struct SignInPagesCheck: Check {
         case forgedConsentRefused = "forged-consent-refused"
         /// With `sign_in: tamper-return`: nothing sent the browser to the tampered return address.
         case noOpenRedirect = "no-open-redirect"
+        /// With `sign_in: repeat-consent`: the same request again in the same session got a page (consent or
+        /// sign-in), not a code issued without asking.
+        case asksAgain = "asks-again"
     }
 
     package var rule: Rule
@@ -38,6 +41,7 @@ package struct SignInPagesCheck: Check {
         case .firstPartyOnly: "no third-party content on the sign-in and consent pages"
         case .forgedConsentRefused: "a consent posted without its own anti-forgery fields issues no code"
         case .noOpenRedirect: "a sign-in whose return parameter names another origin never redirects there"
+        case .asksAgain: "a repeated request in the same session is asked again, not answered with a code unasked"
         }
     }
 
@@ -71,6 +75,14 @@ package struct SignInPagesCheck: Check {
             let issued = after.contains { ($0.location ?? "").contains("code=") } || response.header("Location")?.contains("code=") == true
             return CheckOutcome(!issued, (response.walk[forged].probe ?? "") + " → HTTP \(response.walk[forged].status)"
                                 + (issued ? ", and a code was issued" : ", no code"))
+        case .asksAgain:
+            guard let repeated = response.walk.firstIndex(where: { $0.probe?.hasPrefix("the same request again") == true }) else {
+                return .notApplicable(reason: "the walk made no repeated request")
+            }
+            let silent = response.walk[repeated...].contains { ($0.location ?? "").contains("code=") }
+                || response.header("Location")?.contains("code=") == true
+            let end = response.walk.last.map { "HTTP \($0.status)" + ($0.isPage ? " (a page)" : "") } ?? ""
+            return CheckOutcome(!silent, silent ? "the same request again was answered with a code, nothing asked" : "asked again: \(end)")
         case .noOpenRedirect:
             guard let tampered = response.walk.firstIndex(where: { $0.probe?.hasPrefix("tampered") == true }) else {
                 return .notApplicable(reason: "the sign-in form has no return parameter to tamper with")

@@ -16,6 +16,8 @@ struct SignInBrowser {
     var donor: SignInScript?
     /// Set on the donor's own walk: stop at the consent form and hand its anti-forgery fields back.
     var harvesting = false
+    /// Follow redirects within the allowed origins but submit no form: what the server does unasked.
+    var observeOnly = false
     /// Sends one request to an allowed origin.
     let send: (HTTPOrigin, HTTPRequest) -> Result<HTTPResponse, StepExecutor.Problem>
 
@@ -63,6 +65,32 @@ struct SignInBrowser {
 
     func walk(_ first: HTTPRequest, origin: HTTPOrigin) -> Result<Walk, StepExecutor.Problem> {
         let jar = CookieJar()
+        guard probe == .repeatConsent else { return walk(first, origin: origin, jar: jar) }
+        // Approve once, then ask again with the same cookies, submitting nothing: the second answer is judged.
+        var once = self
+        once.probe = nil
+        switch once.walk(first, origin: origin, jar: jar) {
+        case .failure(let problem):
+            return .failure(problem)
+        case .success(let approval):
+            guard approval.response.headers["Location"]?.contains("code=") == true else {
+                return .failure(StepExecutor.Problem(message: "the first approval issued no code, so there is nothing to repeat: "
+                                                     + approval.hops.suffix(3).joined(separator: "; ")))
+            }
+            var again = self
+            again.observeOnly = true
+            switch again.walk(first, origin: origin, jar: jar) {
+            case .failure(let problem):
+                return .failure(problem)
+            case .success(var second):
+                if let index = second.pages.indices.first { second.pages[index].probe = "the same request again in the same session" }
+                second.pages = approval.pages + second.pages
+                return .success(second)
+            }
+        }
+    }
+
+    private func walk(_ first: HTTPRequest, origin: HTTPOrigin, jar: CookieJar) -> Result<Walk, StepExecutor.Problem> {
         let start = origin
         var request = first
         var origin = origin
@@ -104,7 +132,7 @@ struct SignInBrowser {
                 request = HTTPRequest(method: "GET", target: split.target)
                 continue
             }
-            guard (200...299).contains(response.status), let page else { return .success(Walk(response: response, pages: pages)) }
+            guard (200...299).contains(response.status), let page, !observeOnly else { return .success(Walk(response: response, pages: pages)) }
             if !signedIn, let form = page.form(matching: script.form) {
                 signedIn = true
                 var values = script.fields

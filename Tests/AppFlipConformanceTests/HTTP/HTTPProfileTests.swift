@@ -204,6 +204,27 @@ struct HTTPProfileTests {
                                     body: Array(#"{"error":"invalid_client"}"#.utf8))
             }
         },
+        PageDefect(name: "a native client is re-approved silently in the same session", requirement: "NAT-AS-006", verdict: .warn) { reference in
+            let approved = CodeSet()
+            return { request in
+                let session = (request.headers["Cookie"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .first { $0.hasPrefix("reference-session=") } ?? ""
+                let query = String(request.query ?? "")
+                if request.path == "/oauth/authorize", query.contains("client_id=native-app"), !session.isEmpty, approved.contains(session) {
+                    let parameters = Dictionary(query.split(separator: "&").map { pair -> (String, String) in
+                        let parts = pair.split(separator: "=", maxSplits: 1)
+                        return (String(parts[0]), parts.count > 1 ? String(parts[1]).removingPercentEncoding ?? "" : "")
+                    }, uniquingKeysWith: { first, _ in first })
+                    let location = (parameters["redirect_uri"] ?? "") + "?code=silent-approval&state=" + (parameters["state"] ?? "")
+                    return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", location)]))
+                }
+                let response = reference(request)
+                if request.path == "/oauth/consent", response.headers["Location"]?.contains("code=") == true, !session.isEmpty {
+                    approved.insert(session)
+                }
+                return response
+            }
+        },
         PageDefect(name: "sign-in follows any return_to", requirement: "AF-AUTHZ-018", verdict: .fail) { reference in
             { request in
                 let body = String(decoding: request.body, as: UTF8.self)
@@ -243,7 +264,7 @@ struct HTTPProfileTests {
     func probesNeedSignIn() throws {
         let run = try run(includeSignInProbes: true)
         let probes = run.results.filter(\.conformanceCase.probesSignIn)
-        #expect(probes.count == 3)
+        #expect(probes.count == 4)
         #expect(probes.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("sign_in") })
     }
 

@@ -12,10 +12,6 @@ public enum ReferenceArguments {
     public static let defaultClientID = "google-client"
 
     /// The client ID, or nil with a message when the arguments are wrong.
-    public static func parse(_ arguments: [String]) -> Result<String, UsageError> {
-        parseOptions(arguments).map(\.clientID)
-    }
-
     public struct Options: Sendable {
         public var clientID = ReferenceArguments.defaultClientID
         /// Where to mint codes (`POST …/reference/flip-code`), so a reference server redeems them; nil mints locally.

@@ -25,9 +25,14 @@ func fail(_ message: String) -> Never {
 }
 
 if !serving {
-    switch ReferenceArguments.parse(arguments) {
-    case .success(let clientID):
-        exit(AdapterLoop.serve(LinkHandler(clientID: clientID)))
+    switch ReferenceArguments.parseOptions(arguments) {
+    case .success(let options):
+        var handler = LinkHandler(clientID: options.clientID)
+        if let server = options.codeServer {
+            guard let minter = RemoteCodeMinter.minter(url: server) else { fail("--code-server takes an http:// or https:// URL") }
+            handler.mintCode = minter
+        }
+        exit(AdapterLoop.serve(handler))
     case .failure(let error):
         if error.message.isEmpty {
             try? FileHandle.standardOutput.write(contentsOf: Data((usage + "\n").utf8))

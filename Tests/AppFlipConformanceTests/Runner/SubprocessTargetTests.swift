@@ -1,3 +1,5 @@
+import AppFlipReferenceServer
+import AppFlipHTTP
 import AppFlipModel
 import AppFlipRunner
 import AppFlipTestSupport
@@ -13,6 +15,22 @@ struct SubprocessTargetTests {
         let link = LinkRecipe.base.build(in: Template.Context(configuration: SuiteRun.configuration,
                                                                generated: GeneratedValues(seed: 1, caseID: id)))
         return HandlerRequest(id: id, link: link, scenario: .consent)
+    }
+
+    @Test("The reference executable with --code-server mints at the server: every flip case redeems there", arguments: SubprocessTarget.Mode.allCases)
+    func codeServer(_ mode: SubprocessTarget.Mode) throws {
+        let server = ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: "reference-secret"))
+        let http = try HTTPServer(handler: server.handler)
+        http.start()
+        defer { http.stop() }
+        let base = "http://127.0.0.1:\(http.port)"
+        let handler = SubprocessTarget(executable: reference, arguments: ["--code-server", base + ReferenceServer.mintPath], mode: mode)
+        let flip = try SuiteRun.load().1.cases.filter { $0.profile == .flip }
+        #expect(flip.count >= 2)
+        let run = try SuiteRun.run(Targets(linkHandler: handler, endpoints: [.token: base + "/oauth/token"], clientSecret: "reference-secret"),
+                                   cases: flip)
+        let notPassing = run.results.filter { $0.verdict != .pass }
+        #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }
 
     @Test("The reference executable answers in one-shot and in persistent mode", arguments: SubprocessTarget.Mode.allCases)

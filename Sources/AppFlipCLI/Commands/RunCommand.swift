@@ -37,6 +37,12 @@ enum RunCommand {
         } catch {
             return Command.usageError(error.message, usage: Usage.run, console: console)
         }
+        // Before anything runs: a run must never end with nowhere to write its reports.
+        if let problem = ReportFiles.problem(writing: options.reports) {
+            console.err("error: --reports: \(problem)")
+            options.assembly.referenceServer?.stop()
+            return ExitStatus.usage.rawValue
+        }
         guard let (catalog, suite) = SuiteLoading.load(cases: options.cases, catalog: options.catalog, console: console) else {
             return ExitStatus.usage.rawValue
         }
@@ -87,15 +93,14 @@ enum RunCommand {
         let junitPath = options.reports + "/junit.xml"
         let markdownPath = options.reports + "/report.md"
         let writing = Date()
+        var writeProblem: String?
         do {
-            try AtomicFile.write(JUnitReport(run: run, reproducible: options.reproducible, fileAttributes: options.fileAttributes).render(),
-                                 to: junitPath)
-            try AtomicFile.write(MarkdownReport(run: run, profiles: options.profiles.map(\.rawValue),
-                                                reproducible: options.reproducible).render(),
-                                 to: markdownPath)
+            try ReportFiles.save([
+                ("junit.xml", JUnitReport(run: run, reproducible: options.reproducible, fileAttributes: options.fileAttributes).render()),
+                ("report.md", MarkdownReport(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible).render()),
+            ], into: options.reports)
         } catch {
-            console.err("error: cannot write reports to \(options.reports): \(error.localizedDescription)")
-            return ExitStatus.usage.rawValue
+            writeProblem = error.message
         }
         let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
         let word: String
@@ -106,12 +111,18 @@ enum RunCommand {
         case .usage: word = "invalid"
         case .nothingTested: word = "NOTHING TESTED: every case was skipped"
         case .configurationRejected: word = "CONFIGURATION PROBLEM: cases could not be judged"
+        case .reportsNotWritten: word = "reports not written"
         case .interrupted: word = "INTERRUPTED: \(results.count) of \(cases.count) cases ran; reports are marked incomplete"
         }
         let untested = run.coverage(of: options.profiles.map(\.rawValue)).filter { !$0.isTested }
             .map { "\($0.profile) (\($0.reason))" }
         let scope = untested.isEmpty ? "" : "; NOT TESTED: " + untested.joined(separator: ", ")
-        console.out("\(results.count) cases: \(counts) — \(word)\(scope) (exit \(run.exitStatus.rawValue))")
+        // The verdict is printed even when the reports could not be written: the console is then the only record.
+        console.out("\(results.count) cases: \(counts) — \(word)\(scope) (exit \((writeProblem == nil ? run.exitStatus : .reportsNotWritten).rawValue))")
+        if let writeProblem {
+            console.err("error: the reports were not written (the old ones, if any, are untouched): \(writeProblem)")
+            return ExitStatus.reportsNotWritten.rawValue
+        }
         let writeMilliseconds = Date().timeIntervalSince(writing) * 1000
         console.out("reports: \(junitPath), \(markdownPath) (written in \(String(format: "%.1f", writeMilliseconds)) ms; "
                     + "cases ran in \(String(format: "%.2f", provenance.duration)) s)")

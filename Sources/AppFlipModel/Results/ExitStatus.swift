@@ -12,6 +12,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case nothingTested = 4
     /// No requirement failed, but the target rejected the configured credentials, so cases could not be judged.
     case configurationRejected = 5
+    /// The run finished, but its reports could not be written (a full disk, a lost directory): the verdict is on
+    /// the console only, and any earlier reports are left whole.
+    case reportsNotWritten = 6
     /// The run was interrupted (SIGINT or SIGTERM); the reports hold the cases completed so far, marked incomplete.
     case interrupted = 130
 }

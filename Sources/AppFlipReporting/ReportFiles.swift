@@ -1,0 +1,100 @@
+import Foundation
+
+/// Writes a run's reports as one unit: every file goes to a temporary file created exclusively (`O_EXCL`,
+/// `O_NOFOLLOW`, an unpredictable name) and synced; only when all are written are they renamed into place, under an
+/// exclusive lock on the directory, so a full disk leaves the old pair whole and two runs sharing a directory never
+/// leave a mixed pair. Any failure removes the temporary files.
+public enum ReportFiles {
+    public struct Failure: Error, Sendable {
+        public var message: String
+    }
+
+    /// The hidden lock file two runs sharing a directory take turns on.
+    public static let lockName = ".appflip-reports.lock"
+
+    /// Why `directory` cannot take the reports, or nil when it can: checked before a run, so a run never ends with
+    /// nowhere to write.
+    public static func problem(writing directory: String) -> String? {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            return "cannot create the reports directory \(directory): \(error.localizedDescription)"
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return "\(directory) is not a directory"
+        }
+        do {
+            let probe = try createExclusive(in: directory, name: "probe")
+            close(probe.fd)
+            unlink(probe.path)
+        } catch {
+            return "cannot write in \(directory): \(error.message)"
+        }
+        return nil
+    }
+
+    /// Writes every file into `directory`, all or none.
+    public static func save(_ files: [(name: String, text: String)], into directory: String) throws(Failure) {
+        if let problem = problem(writing: directory) { throw Failure(message: problem) }
+        let lock = open(directory + "/" + lockName, O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw Failure(message: "cannot open the lock file in \(directory): \(describe(errno))") }
+        defer { close(lock) }
+        guard flock(lock, LOCK_EX) == 0 else { throw Failure(message: "cannot lock \(directory): \(describe(errno))") }
+        defer { flock(lock, LOCK_UN) }
+
+        var temporaries: [String] = []
+        func discard() { for path in temporaries { unlink(path) } }
+        for file in files {
+            do {
+                let created = try createExclusive(in: directory, name: file.name)
+                temporaries.append(created.path)
+                try writeAll(Array(file.text.utf8), to: created.fd, path: created.path)
+            } catch {
+                discard()
+                throw error
+            }
+        }
+        for (index, file) in files.enumerated() where rename(temporaries[index], directory + "/" + file.name) != 0 {
+            let code = errno
+            discard()
+            let moved = files.prefix(index).map(\.name)
+            throw Failure(message: "cannot move \(file.name) into place: \(describe(code))"
+                          + (moved.isEmpty ? "" : "; \(moved.joined(separator: ", ")) already replaced"))
+        }
+        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    /// A new file `.NAME.RANDOM.tmp` in `directory`, opened for writing; never an existing file or a symlink.
+    private static func createExclusive(in directory: String, name: String) throws(Failure) -> (fd: Int32, path: String) {
+        for _ in 0..<8 {
+            let suffix = String(UInt64.random(in: .min ... .max), radix: 36)
+            let path = "\(directory)/.\(name).\(suffix).tmp"
+            let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd >= 0 { return (fd, path) }
+            if errno != EEXIST { throw Failure(message: "cannot create a file in \(directory): \(describe(errno))") }
+        }
+        throw Failure(message: "cannot create a temporary file in \(directory): every name tried exists")
+    }
+
+    /// Writes every byte, syncs and closes; a short write (a full disk) is an error.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(Failure) {
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure(message: "cannot write \(path): \(describe(errno))")
+            }
+            offset += written
+        }
+        guard fsync(fd) == 0 else { throw Failure(message: "cannot sync \(path): \(describe(errno))") }
+    }
+
+    private static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

@@ -1,10 +1,14 @@
 import AppFlipModel
+import AppFlipSystem
 import AppFlipReference
 import Foundation
 
 /// The `appflip-conformance` command: parses the arguments, runs a subcommand, returns the exit code.
 public enum Command {
     public static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
+        // Output piped into `head` must not kill the run before its reports are written: a closed pipe is an
+        // ignored write error (Console), never SIGPIPE.
+        Platform.ignoreSIGPIPE()
         guard let name = arguments.first else {
             console.err(Usage.main)
             return ExitStatus.usage.rawValue

@@ -1,9 +1,11 @@
+import AppFlipModel
 import AppFlipRunner
 import AppFlipSystem
 import Foundation
 
-/// Turns SIGINT and SIGTERM into an orderly stop: no new case starts, every handler process group is killed at
-/// once, and the run writes its reports marked incomplete.
+/// Turns SIGINT, SIGTERM, SIGHUP and SIGQUIT into an orderly stop: no new case starts, every handler process group
+/// is killed at once, and the run writes its reports marked incomplete. A second signal stops at once (exit 130,
+/// no reports): the way out when writing the reports itself hangs.
 final class Interruption: @unchecked Sendable {
     private let lock = NSLock()
     private var received: Int32?
@@ -15,7 +17,7 @@ final class Interruption: @unchecked Sendable {
     /// Starts listening; call `stop()` when the run is over.
     func start(console: Console) {
         Platform.unblockTerminationSignals()
-        for number in [SIGINT, SIGTERM] {
+        for number in Platform.terminationSignals {
             Foundation.signal(number, SIG_IGN)  // handled by the dispatch source below instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
@@ -24,7 +26,13 @@ final class Interruption: @unchecked Sendable {
                     return received == nil
                 }
                 ProcessGroups.killAll()
-                if first { console.err("interrupted by \(Platform.signalName(number)): stopping; the reports will be marked incomplete") }
+                if first {
+                    console.err("interrupted by \(Platform.signalName(number)): stopping; the reports will be marked incomplete "
+                                + "(a second signal stops at once, without reports)")
+                } else {
+                    console.err("interrupted again by \(Platform.signalName(number)): stopping now, without reports")
+                    exit(ExitStatus.interrupted.rawValue)
+                }
             }
             source.resume()
             sources.append(source)
@@ -34,6 +42,6 @@ final class Interruption: @unchecked Sendable {
     func stop() {
         for source in sources { source.cancel() }
         sources = []
-        for number in [SIGINT, SIGTERM] { Foundation.signal(number, SIG_DFL) }
+        for number in Platform.terminationSignals { Foundation.signal(number, SIG_DFL) }
     }
 }

@@ -49,8 +49,7 @@ public enum Platform {
         var defaults = sigset_t()
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
-        sigaddset(&defaults, SIGTERM)
-        sigaddset(&defaults, SIGINT)
+        for number in terminationSignals { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
 
         var pid: pid_t = 0
@@ -83,7 +82,7 @@ public enum Platform {
     public static func signalName(_ number: Int32) -> String {
         let names: [Int32: String] = [SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
                                       SIGILL: "SIGILL", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP",
-                                      SIGINT: "SIGINT", SIGPIPE: "SIGPIPE", SIGHUP: "SIGHUP"]
+                                      SIGINT: "SIGINT", SIGPIPE: "SIGPIPE", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"]
         return names[number] ?? "signal \(number)"
     }
 
@@ -118,11 +117,13 @@ public enum Platform {
     // MARK: Signals
 
     /// Unblocks SIGINT and SIGTERM for this thread and the threads it starts (a parent may have blocked them).
+    /// The signals that end a run in order: SIGINT, SIGTERM, SIGHUP (the terminal went away), SIGQUIT.
+    public static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
     public static func unblockTerminationSignals() {
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
+        for number in terminationSignals { sigaddset(&set, number) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 

@@ -1,3 +1,5 @@
+import AppFlipReferenceServer
+import AppFlipHTTP
 import AppFlipCLI
 import AppFlipModel
 import AppFlipTestSupport
@@ -126,7 +128,7 @@ struct CommandTests {
 /// SIGINT and SIGTERM during a run: children are stopped, the reports are written and marked incomplete, exit 130.
 @Suite("Interruption", .serialized)
 struct InterruptionTests {
-    @Test("An interrupted run stops its handlers, writes incomplete reports and exits 130", arguments: [SIGINT, SIGTERM])
+    @Test("An interrupted run stops its handlers, writes incomplete reports and exits 130", arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
     func interrupted(_ signal: Int32) throws {
         let marker = "interrupt-\(UUID().uuidString)"
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent(marker).path
@@ -151,6 +153,61 @@ struct InterruptionTests {
         #expect(markdown.contains("This run is incomplete"))
         let junit = try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("<error type=\"interrupted\""))
+    }
+
+    @Test("A second signal stops at once with 130, and no handler outlives it")
+    func secondSignal() throws {
+        let marker = "twice-\(UUID().uuidString)"
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent(marker).path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
+        process.arguments = ["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--timeout", "60",
+                             "--profile", "app-link", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+                             "--", BuiltProducts.path("broken-handler"), "--defect", "hang", "--client-id", marker]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, SIGINT)
+        let sent = Date()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(sent) < 5)
+        #expect(process.terminationStatus == 130)
+        #expect(text.contains("interrupted by SIGINT"), "\(text)")
+        #expect(Self.processes(containing: marker) == 0, "a handler outlived the run")
+    }
+
+    @Test("A run whose output pipe is closed (piped into head) is not killed by SIGPIPE: it finishes and writes its reports",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/env")))
+    func closedOutput() throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        // A partner's HTTP-only run: no handler process and no server of the suite's own, so nothing else ignores
+        // SIGPIPE on the run's behalf.
+        let server = try HTTPServer(handler: ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: "s")).handler)
+        server.start()
+        defer { server.stop() }
+        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+        let configuration = "client_id: google-client\nproject_id: reference-project\nlink: https://app.example/flip\nendpoints:\n"
+            + "  authorize: http://127.0.0.1:\(server.port)/oauth/authorize\nscenarios:\n  consent:\n    Cookie: reference-user=approver\n"
+        try configuration.write(toFile: reports + "/target.conf", atomically: true, encoding: .utf8)
+        let process = Process()
+        // SIGPIPE back to its default in the child: this test process ignores it, and children inherit that.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE", BuiltProducts.path("appflip-conformance"), "run", "--config", reports + "/target.conf", "--profile", "authorize", "--filter", "authorize/success*",
+                             "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try output.fileHandleForReading.close()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "status \(process.terminationStatus)")
+        #expect(FileManager.default.fileExists(atPath: reports + "/report.md"))
     }
 
     /// Processes whose command line contains `marker` (Linux /proc; 0 elsewhere).

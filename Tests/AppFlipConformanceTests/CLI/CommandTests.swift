@@ -125,7 +125,8 @@ struct CommandTests {
     }
 }
 
-/// SIGINT and SIGTERM during a run: children are stopped, the reports are written and marked incomplete, exit 130.
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT during a run: children are stopped, the reports are written and marked
+/// incomplete, exit 130; a second signal stops at once.
 @Suite("Interruption", .serialized)
 struct InterruptionTests {
     @Test("An interrupted run stops its handlers, writes incomplete reports and exits 130", arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
@@ -133,14 +134,7 @@ struct InterruptionTests {
         let marker = "interrupt-\(UUID().uuidString)"
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent(marker).path
         defer { try? FileManager.default.removeItem(atPath: reports) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
-        process.arguments = ["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--timeout", "60",
-                             "--profile", "app-link", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
-                             "--", BuiltProducts.path("broken-handler"), "--defect", "hang", "--client-id", marker]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.hangingRun(marker: marker, reports: reports, errors: FileHandle.nullDevice)
         Thread.sleep(forTimeInterval: 1.5)
         #expect(Self.processes(containing: marker) > 0, "the hanging handlers should be running before the signal")
         let sent = Date()
@@ -160,15 +154,8 @@ struct InterruptionTests {
         let marker = "twice-\(UUID().uuidString)"
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent(marker).path
         defer { try? FileManager.default.removeItem(atPath: reports) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
-        process.arguments = ["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--timeout", "60",
-                             "--profile", "app-link", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
-                             "--", BuiltProducts.path("broken-handler"), "--defect", "hang", "--client-id", marker]
         let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
+        let process = try Self.hangingRun(marker: marker, reports: reports, errors: errors)
         Thread.sleep(forTimeInterval: 1.5)
         kill(process.processIdentifier, SIGINT)
         kill(process.processIdentifier, SIGINT)
@@ -208,6 +195,19 @@ struct InterruptionTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "status \(process.terminationStatus)")
         #expect(FileManager.default.fileExists(atPath: reports + "/report.md"))
+    }
+
+    /// A run of the app-link cases against handlers that hang, each tagged with `marker` on its command line.
+    static func hangingRun(marker: String, reports: String, errors: Any) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
+        process.arguments = ["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--timeout", "60",
+                             "--profile", "app-link", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+                             "--", BuiltProducts.path("broken-handler"), "--defect", "hang", "--client-id", marker]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        return process
     }
 
     /// Processes whose command line contains `marker` (Linux /proc; 0 elsewhere).

@@ -52,11 +52,69 @@ public enum Redaction {
         return found
     }
 
-    /// `text` with every occurrence of each secret replaced by its placeholder.
+    /// `text` with every occurrence of each secret, in every form a server may echo it, replaced by the secret's
+    /// placeholder (so equal secrets still correlate whatever form they were seen in).
     public static func scrub(_ text: String, secrets: [String]) -> String {
         var result = text
-        for secret in secrets.sorted(by: { $0.count > $1.count }) where !secret.isEmpty {
-            result = result.replacingOccurrences(of: secret, with: placeholder(for: Array(secret.utf8)))
+        // Encoded forms can only be present where an escape or a '+' is: most text needs the raw forms alone.
+        let encoded = text.contains("%") || text.contains("\\") || text.contains("+")
+        let forms = secrets.filter { !$0.isEmpty }.flatMap { secret in (encoded ? derivedForms(of: secret) : [secret]).map { ($0, secret) } }
+        for (form, secret) in forms.sorted(by: { $0.0.count > $1.0.count }) where result.contains(form) {
+            result = result.replacingOccurrences(of: form, with: placeholder(for: Array(secret.utf8)))
+        }
+        return result
+    }
+
+    /// A secret as it may come back: raw; percent-encoded (upper- or lower-case hex, `%20` or `+` for a space),
+    /// and those encoded once more (a server that echoes a form body it received percent-encodes the secret's
+    /// form encoding); each of these JSON-escaped (`\/`, `\"`, `\\`, `\u00XX`).
+    public static func derivedForms(of secret: String) -> [String] {
+        var forms: [String] = [secret]
+        for _ in 0..<2 {
+            forms += forms.flatMap(percentForms)
+        }
+        forms += forms.map(jsonEscaped)
+        var seen = Set<String>()
+        return forms.filter { seen.insert($0).inserted }
+    }
+
+    /// The three percent encodings of `text` a server may write, upper- and lower-case hex.
+    private static func percentForms(_ text: String) -> [String] {
+        let percent = text.utf8.map { byte -> String in
+            let unreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "-._~".utf8.contains(byte)
+            return unreserved ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        }.joined()
+        guard percent != text else { return [] }
+        let form = percent.replacingOccurrences(of: "%20", with: "+")
+        return [percent, lowercasedEscapes(percent), form, lowercasedEscapes(form)]
+    }
+
+    private static func jsonEscaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "/": result += "\\/"
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// `%2F` as `%2f`: some servers echo escapes in lower case.
+    private static func lowercasedEscapes(_ text: String) -> String {
+        var result = ""
+        var characters = text[...]
+        while let first = characters.first {
+            if first == "%", characters.count >= 3 {
+                result += "%" + characters.dropFirst().prefix(2).lowercased()
+                characters = characters.dropFirst(3)
+            } else {
+                result.append(first)
+                characters = characters.dropFirst()
+            }
         }
         return result
     }
@@ -70,10 +128,21 @@ extension Redaction {
         for name in sensitiveParameters {
             result = hideValues(after: name + "=", in: result)
         }
+        // Credentials in headers, wherever a server echoes them: the value after an HTTP authentication scheme.
+        for scheme in ["Basic ", "basic ", "BASIC ", "Bearer ", "bearer ", "BEARER "] {
+            result = hideValues(after: scheme, in: result, when: isCredential)
+        }
         return result
     }
 
-    private static func hideValues(after marker: String, in text: String) -> String {
+    /// RFC 7235 token68 of at least 8 characters: a credential, not a word of prose ("a Bearer token").
+    private static func isCredential(_ value: Substring) -> Bool {
+        value.count >= 8 && value.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "-._~+/=".utf8.contains(byte)
+        } && value.contains(where: { $0.isNumber || $0 == "=" || $0 == "+" || $0 == "/" || $0 == "-" || $0 == "_" })
+    }
+
+    private static func hideValues(after marker: String, in text: String, when shouldHide: (Substring) -> Bool = { _ in true }) -> String {
         guard text.contains(marker) else { return text }
         var output = ""
         var rest = text[...]
@@ -86,7 +155,7 @@ extension Redaction {
             var end = range.upperBound
             while end < rest.endIndex, !"&\"'# \t\r\n<>,;)]}\\".contains(rest[end]) { end = rest.index(after: end) }
             let value = rest[range.upperBound..<end]
-            if boundary, !value.isEmpty, !value.hasPrefix("‹redacted") {
+            if boundary, !value.isEmpty, !value.hasPrefix("‹redacted"), shouldHide(value) {
                 output += placeholder(for: Array(value.utf8))
             } else {
                 output += value

@@ -42,9 +42,21 @@ final class StepExecutor {
         var issuedCodes: [IssuedCode] = []
     }
 
+    /// The configured secrets, and the Basic credentials built from them (base64 of `id:secret`, raw and
+    /// form-encoded), which a server that echoes its request headers would otherwise show.
+    private var secretsOfRun: [String] {
+        var pairs: [(String, String)] = []
+        if let secret = targets.clientSecret { pairs.append((configuration.clientID, secret)) }
+        if let second = targets.secondClient { pairs.append((second.id, second.secret)) }
+        let basic = pairs.flatMap { id, secret in
+            [id + ":" + secret, FormEncoding.encode(id) + ":" + FormEncoding.encode(secret)].map { Data($0.utf8).base64EncodedString() }
+        }
+        return targets.secrets + basic
+    }
+
     func run(_ conformanceCase: ConformanceCase) -> Outcome {
         let generated = GeneratedValues(seed: configuration.seed, caseID: conformanceCase.id)
-        var state = CaseState(outcome: Outcome(), secrets: targets.secrets)
+        var state = CaseState(outcome: Outcome(), secrets: secretsOfRun)
         // A case with `repeat: N` runs its whole sequence N times: ordinary checks must hold every time (the first
         // failure is kept); sample checks judge the values captured over every round, after the last.
         var merged: [CheckResult] = []

@@ -1,0 +1,94 @@
+import AppFlipHTTP
+import AppFlipModel
+import AppFlipReferenceServer
+import AppFlipReporting
+import AppFlipRunner
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// A server that echoes each request back, in the forms real servers use, must never get the client secret into a
+/// report: not raw, not in the Basic credential, not JSON-escaped, percent- or form-encoded, in either hex case.
+@Suite("Secrets echoed by a server", .serialized)
+struct SecretEchoTests {
+    static let secret = "s3cr/et+ke y=="
+
+    /// The secret as the suite sends it: raw (inside the Basic credential), and form-encoded in a body.
+    static let sent = [secret, "s3cr%2Fet%2Bke%20y%3D%3D", "s3cr%2Fet%2Bke+y%3D%3D"]
+
+    enum Echo: String, CaseIterable, Sendable {
+        case raw, json, percent, percentLower, form
+
+        /// How this server writes text back, by Foundation's encoders (not the code under test).
+        func encode(_ text: String) -> String {
+            let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+            let percent = text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+            switch self {
+            case .raw: return text
+            case .json:
+                let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data()
+                return String(String(decoding: data, as: UTF8.self).dropFirst(2).dropLast(2))
+            case .percent: return percent
+            case .percentLower:
+                var result = ""
+                var rest = Substring(percent)
+                while let first = rest.first {
+                    if first == "%" {
+                        result += "%" + rest.dropFirst().prefix(2).lowercased()
+                        rest = rest.dropFirst(3)
+                    } else {
+                        result.append(first)
+                        rest = rest.dropFirst()
+                    }
+                }
+                return result
+            case .form: return percent.replacingOccurrences(of: "%20", with: "+")
+            }
+        }
+
+        func render(_ request: HTTPRequest) -> String {
+            let text = "\(request.method) \(request.target)\n" + request.headers.fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+                + "\n\n" + String(decoding: request.body, as: UTF8.self)
+            return self == .json ? #"{"error":"invalid_request","echo":""# + encode(text) + #""}"# : encode(text)
+        }
+
+        /// Every form in which this server shows the secret or the Basic credential built from it.
+        var forbidden: [String] {
+            let basic = ["google-client:" + SecretEchoTests.secret, "google-client:s3cr%2Fet%2Bke+y%3D%3D"].map { Data($0.utf8).base64EncodedString() }
+            let shown = SecretEchoTests.sent + basic
+            return shown + shown.map(encode)
+        }
+    }
+
+    @Test("No form of the secret reaches report.md or junit.xml", arguments: Echo.allCases)
+    func echoed(_ echo: Echo) throws {
+        // Authorization as the reference does it (codes issued); the token endpoint echoes what it was sent.
+        let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: Self.secret)).handler
+        let server = try HTTPServer { request in
+            guard request.path == "/oauth/token" else { return reference(request) }
+            return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", echo == .json ? "application/json" : "text/plain")]),
+                                body: Array(echo.render(request).utf8))
+        }
+        server.start()
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        let prefixes = ["token/client-authentication", "token/exchange", "token/request"]
+        let cases = try SuiteRun.load().1.cases.filter { candidate in
+            prefixes.contains { candidate.id.hasPrefix($0) } && candidate.needs.isEmpty && !candidate.needsHTTPS
+        }
+        #expect(cases.count >= 5)
+        let targets = Targets(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
+                              clientSecret: Self.secret, tokenAuthentication: .basic,
+                              decorations: [.consent: [("Cookie", "reference-user=approver; session=abc123456")]])
+        var configuration = SuiteRun.configuration
+        configuration.projectID = "reference-project"
+        let run = try SuiteRun.run(targets, cases: cases, configuration: configuration)
+        #expect(run.results.flatMap(\.evidence.exchanges).contains { $0.contains("/oauth/token\n") && $0.contains("→ HTTP 400") },
+                "the token endpoint's echo is in the evidence")
+        let reports = MarkdownReport(run: run, profiles: ["token"]).render() + JUnitReport(run: run).render()
+        for form in echo.forbidden {
+            #expect(!reports.contains(form), "\(echo): the secret shows as \(form)")
+        }
+        #expect(!reports.contains("abc123456"), "\(echo): the session cookie shows")
+    }
+}

@@ -1,3 +1,4 @@
+import AppFlipHTTP
 import AppFlipModel
 import AppFlipSystem
 import AppFlipReference
@@ -9,6 +10,8 @@ public enum Command {
         // Output piped into `head` must not kill the run before its reports are written: a closed pipe is an
         // ignored write error (Console), never SIGPIPE.
         Platform.ignoreSIGPIPE()
+        // Traffic goes to the configured target only: never through a proxy the environment names.
+        HTTPClient.ignoreEnvironmentProxies()
         guard let name = arguments.first else {
             console.err(Usage.main)
             return ExitStatus.usage.rawValue

@@ -132,6 +132,11 @@ struct MessageReader {
         let codings = headers.values("Transfer-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: " \t").lowercased() }
         if !codings.isEmpty {
+            // RFC 9112 §6.2: a sender MUST NOT send Content-Length with Transfer-Encoding; §6.3: such a message is
+            // a smuggling or splitting attempt and is handled as an error, not read either way.
+            if !headers.values("Content-Length").isEmpty {
+                throw HTTPError("both Transfer-Encoding (\(codings.joined(separator: ", "))) and Content-Length: the message's framing is ambiguous")
+            }
             guard codings.last == "chunked" else {
                 if isResponse { return .untilClose }
                 throw HTTPError("Transfer-Encoding \(codings.joined(separator: ", ")) without chunked")

@@ -6,6 +6,19 @@ import Foundation
 import FoundationNetworking
 #endif
 
+extension HTTPClient {
+    /// The proxy variables libcurl (the HTTPS stack on Linux) would obey; URLSession offers no way to turn them off
+    /// there (`connectionProxyDictionary` is ignored), so the suite clears them from its own environment at start.
+    public static let proxyVariables = ["http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
+                                        "NO_PROXY"]
+
+    /// Makes every request go straight to the configured target, whatever proxy the environment names: the tool
+    /// contacts no host but the target. Handlers are unaffected (they get a minimal environment of their own).
+    public static func ignoreEnvironmentProxies() {
+        for name in proxyVariables { unsetenv(name) }
+    }
+}
+
 /// Sends one request at a time over TLS with certificate verification on, never following redirects, within a
 /// body limit and the client's timeouts. A request the platform would alter on the way out is refused, not sent.
 final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {

@@ -57,6 +57,21 @@ struct HTTPSTests {
         #expect(junit.contains("<property name=\"tls.1\" value=\"https://127.0.0.1:\(fixture.port): TLS 1.3"), "\(junit)")
     }
 
+    @Test("Proxies named in the environment are never used: the requests go straight to the target",
+          .enabled(if: TLSFixture.canIsolateTrustStore))
+    func proxiesIgnored() throws {
+        let fixture = try TLSFixture()
+        defer { fixture.stop() }
+        let proxy = try RecordingServer { _ in .closeWithoutAnswer }
+        defer { proxy.stop() }
+        let address = "http://127.0.0.1:\(proxy.port)"
+        let (status, text) = try fixture.runSuite(profiles: ["authorize"], filter: "authorize/success*", environment: [
+            "https_proxy": address, "HTTPS_PROXY": address, "http_proxy": address, "all_proxy": address, "ALL_PROXY": address,
+        ])
+        #expect(status == 0, "\(text)")
+        #expect(proxy.connectionCount == 0, "the proxy was contacted")
+    }
+
     @Test("A server that still takes TLS 1.0/1.1 fails the old-TLS probes under AF-AUTHZ-001 and TOK-GEN-001",
           .enabled(if: TLSFixture.canIsolateTrustStore))
     func legacyTLSFails() throws {
@@ -166,8 +181,8 @@ final class TLSFixture: @unchecked Sendable {
     }
 
     /// Runs the built suite over https against this fixture with the test CA trusted in a private mount namespace.
-    func runSuite(profiles: [String], filter: String? = nil,
-                  linkHostPath: String = "/.well-known/apple-app-site-association") throws -> (Int32, String) {
+    func runSuite(profiles: [String], filter: String? = nil, linkHostPath: String = "/.well-known/apple-app-site-association",
+                  environment: [String: String] = [:]) throws -> (Int32, String) {
         let base = "https://127.0.0.1:\(port)"
         let configuration = """
             client_id: google-client
@@ -194,7 +209,7 @@ final class TLSFixture: @unchecked Sendable {
         process.arguments = ["-m", "/bin/sh", "-c", command, "sh", directory + "/cert.pem", BuiltProducts.path("appflip-conformance"),
                              "run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
                              "--reports", directory + "/reports"] + profiles.flatMap { ["--profile", $0] } + (filter.map { ["--filter", $0] } ?? [])
-        process.environment = ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"]
+        process.environment = ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"].merging(environment) { _, new in new }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

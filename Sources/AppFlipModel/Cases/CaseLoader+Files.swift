@@ -43,6 +43,15 @@ extension CaseLoader {
                 break
             }
         }
+        var expansion = 0
+        for conformanceCase in cases {
+            expansion += conformanceCase.repeatedBytes
+            if expansion > ConformanceCase.maximumRunExpansion {
+                loader.reader.error(at: conformanceCase.location, "the cases' ${repeat} variables expand to more than "
+                                    + "\(ConformanceCase.maximumRunExpansion) bytes in all by this case")
+                break
+            }
+        }
         loader.checkUniqueIDs(cases)
         if !loader.reader.diagnostics.isEmpty { throw DiagnosticList(loader.reader.diagnostics) }
         let digest = hasher.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()

@@ -22,6 +22,17 @@ public struct CaseLoader {
 
     // MARK: - One file
 
+    /// The cases whose `${repeat}` expansion stays within the per-case bound; the others are diagnosed at their line.
+    mutating func bounded(_ cases: [ConformanceCase]) -> [ConformanceCase] {
+        cases.filter { conformanceCase in
+            let bytes = conformanceCase.repeatedBytes
+            guard bytes > ConformanceCase.maximumExpansion else { return true }
+            reader.error(at: conformanceCase.location, "the case's ${repeat} variables expand to \(bytes) bytes over its sends; "
+                         + "at most \(ConformanceCase.maximumExpansion) per case")
+            return false
+        }
+    }
+
     /// Parses and validates one file's bytes; diagnostics accumulate in the loader.
     public mutating func load(bytes: [UInt8], file: String, group: String) -> [ConformanceCase] {
         sources[file] = SourceLines.split(String(decoding: bytes, as: UTF8.self))
@@ -47,7 +58,8 @@ public struct CaseLoader {
 
         guard let tableNode = document["table"] else {
             let location = document.entries.first { $0.key.text == "id" }?.key.location ?? document.location
-            return convert(document, location: location, group: group).map { [$0] } ?? []
+            guard let converted = convert(document, location: location, group: group) else { return [] }
+            return bounded([converted])
         }
         guard let rows = tableRows(tableNode) else { return [] }
         var cases: [ConformanceCase] = []
@@ -55,7 +67,7 @@ public struct CaseLoader {
         for row in rows {
             let expanded = substitute(row: row.values, in: .mapping(document))
             guard case .mapping(let mapping) = expanded else { continue }
-            if let converted = convert(mapping, location: row.location, group: group) { cases.append(converted) }
+            if let converted = convert(mapping, location: row.location, group: group) { cases += bounded([converted]) }
             if reader.diagnostics.count > before { break }  // the same mistake would repeat for every row
         }
         return cases

@@ -101,6 +101,10 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
                 throw ParseError(offset: index, message: "'${' without a closing '}'")
             }
             let name = String(characters[(index + 2)..<close])
+            if name.hasPrefix("repeat:"), variable(named: name) == nil {
+                throw ParseError(offset: index, message: "'${repeat:COUNT:TEXT}' takes a count (0 or more) and non-empty text, and expands "
+                                 + "to at most \(maximumRepeatLength) bytes (COUNT × the length of TEXT)")
+            }
             guard let variable = variable(named: name) else {
                 let suggestion = Suggestion.closest(to: name, among: ["client_id", "link", "redirect_uri", "scope", "state", "nonce",
                                                                       "project_id", "web_redirect_uri", "app_id", "code_verifier",
@@ -140,8 +144,9 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         if name.hasPrefix("sent."), name.count > 5 { return .sent(String(name.dropFirst(5))) }
         if name.hasPrefix("repeat:") {
             let pieces = name.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard pieces.count == 3, let count = Int(pieces[1]), count >= 0, !pieces[2].isEmpty,
-                  count * pieces[2].utf8.count <= maximumRepeatLength else { return nil }
+            guard pieces.count == 3, let count = Int(pieces[1]), count >= 0, !pieces[2].isEmpty else { return nil }
+            let (bytes, overflow) = count.multipliedReportingOverflow(by: pieces[2].utf8.count)
+            guard !overflow, bytes <= maximumRepeatLength else { return nil }
             return .repeat(count: count, text: String(pieces[2]))
         }
         return nil

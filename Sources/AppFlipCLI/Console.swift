@@ -1,3 +1,4 @@
+import AppFlipModel
 import Foundation
 
 /// Where a command writes: standard output for results, standard error for diagnostics and progress.
@@ -11,7 +12,8 @@ public struct Console: Sendable {
     }
 
     public static let standard = Console(
-        // A closed pipe (`| head`) must not crash the run: write errors are ignored, never trapped.
-        out: { try? FileHandle.standardOutput.write(contentsOf: Data(($0 + "\n").utf8)) },
-        err: { try? FileHandle.standardError.write(contentsOf: Data(($0 + "\n").utf8)) })
+        // A closed pipe (`| head`) must not crash the run: write errors are ignored, never trapped. Everything is
+        // neutralised first: case IDs, handler output and server text cannot drive the terminal.
+        out: { try? FileHandle.standardOutput.write(contentsOf: Data((TerminalText.neutralize($0) + "\n").utf8)) },
+        err: { try? FileHandle.standardError.write(contentsOf: Data((TerminalText.neutralize($0) + "\n").utf8)) })
 }

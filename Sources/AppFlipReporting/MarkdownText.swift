@@ -1,3 +1,5 @@
+import AppFlipModel
+
 /// Escaping for Markdown so that text from a target can never forge report structure.
 enum MarkdownText {
     /// Text for a table cell or a line of prose: one line, table pipes and Markdown/HTML syntax escaped.
@@ -53,11 +55,5 @@ enum MarkdownText {
         return fence + "text\n" + cleaned + (cleaned.hasSuffix("\n") ? "" : "\n") + fence + "\n"
     }
 
-    /// U+061C, U+200E-200F, U+202A-202E, U+2066-2069: characters that change the display order of text.
-    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
-    }
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool { TerminalText.isBidiControl(scalar) }
 }

@@ -74,6 +74,8 @@ enum RunCommand {
             printed.insert(result.conformanceCase.id)
             console.err(progressLine(result))
         })
+        // No process a handler started outlives the run: groups, leaders, and whatever carries this run's mark.
+        ProcessGroups.killAll()
         // Checks judged across the whole run (a code seen twice, the codes' entropy) change verdicts at the end.
         for result in results where result.verdict != .pass && result.configurationProblem == nil && !printed.contains(result.conformanceCase.id) {
             console.err(progressLine(result))

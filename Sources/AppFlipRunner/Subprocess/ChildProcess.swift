@@ -42,8 +42,12 @@ final class ChildProcess {
     private(set) var stderrDropped = 0
     let stderrLimit: Int
 
-    private init(pid: pid_t, stdin: Int32, stdout: Int32, stderr: Int32, stderrLimit: Int) {
+    /// The environment mark this child and everything it starts carry (ProcessSweep).
+    let mark: String
+
+    private init(pid: pid_t, mark: String, stdin: Int32, stdout: Int32, stderr: Int32, stderrLimit: Int) {
         self.pid = pid
+        self.mark = mark
         self.stdinFD = stdin
         self.stdoutFD = stdout
         self.stderrFD = stderr
@@ -68,7 +72,9 @@ final class ChildProcess {
         guard let input = Platform.makePipe(), let output = Platform.makePipe(), let errors = Platform.makePipe() else {
             throw LaunchError(message: "cannot create pipes: \(String(cString: strerror(errno)))")
         }
-        let result = Platform.spawn(path: path, argv: [path] + arguments, environment: environment,
+        let mark = ProcessSweep.newMark()
+        let result = Platform.spawn(path: path, argv: [path] + arguments,
+                                    environment: environment.filter { !$0.hasPrefix(ProcessSweep.variable + "=") } + ["\(ProcessSweep.variable)=\(mark)"],
                                     stdin: input.read, stdout: output.write, stderr: errors.write)
         close(input.read)
         close(output.write)
@@ -84,7 +90,7 @@ final class ChildProcess {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
             ProcessGroups.register(pid)
-            return ChildProcess(pid: pid, stdin: input.write, stdout: output.read, stderr: errors.read, stderrLimit: stderrLimit)
+            return ChildProcess(pid: pid, mark: mark, stdin: input.write, stdout: output.read, stderr: errors.read, stderrLimit: stderrLimit)
         }
     }
 
@@ -157,25 +163,29 @@ final class ChildProcess {
         }
     }
 
-    /// Ends the whole process group: SIGTERM, a short grace, then SIGKILL; then reaps.
+    /// Ends the handler and everything it started: SIGTERM to the group, a short grace, then SIGKILL to the group
+    /// and to the pid itself (a handler that moved into another group is not in its own), and to every process
+    /// carrying this child's mark (descendants that left the group or daemonised). Every wait is bounded.
     func kill() {
-        defer { ProcessGroups.unregister(pid) }
+        defer {
+            ProcessSweep.kill(mark: mark)
+            ProcessGroups.unregister(pid)
+        }
         guard exit == nil else {
             _ = cKill(-pid, SIGKILL)
             return
         }
         _ = cKill(-pid, SIGTERM)
+        _ = cKill(pid, SIGTERM)
         let graceEnd = Platform.monotonicSeconds() + 0.2
         while Platform.monotonicSeconds() < graceEnd {
             if reap() { break }
             usleep(5_000)
         }
         _ = cKill(-pid, SIGKILL)
-        while exit == nil {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, 0)
-            if result == pid { exit = Self.decode(status) } else if result < 0, errno != EINTR { break }
-        }
+        _ = cKill(pid, SIGKILL)
+        let reapEnd = Platform.monotonicSeconds() + 2
+        while !reap(), Platform.monotonicSeconds() < reapEnd { usleep(5_000) }
         drain(stderrFD, isStdout: false)
     }
 

@@ -18,9 +18,14 @@ public enum ProcessGroups {
     /// The groups still running.
     public static var count: Int { lock.withLock { live.count } }
 
-    /// Sends SIGKILL to every live group (safe to call from a signal-handling queue).
+    /// Sends SIGKILL to every live group and its leader, then to every process carrying this run's mark (safe to
+    /// call from a signal-handling queue).
     public static func killAll() {
         let groups = lock.withLock { live }
-        for group in groups { _ = kill(-group, SIGKILL) }
+        for group in groups {
+            _ = kill(-group, SIGKILL)
+            _ = kill(group, SIGKILL)
+        }
+        ProcessSweep.kill(mark: nil)
     }
 }

@@ -80,6 +80,49 @@ struct SubprocessFaultTests {
         #expect(InterruptionTests.processes(containing: marker) == 0, "the grandchild outlived the case")
     }
 
+    @Test("A handler that moves into its child's process group, and the child, are both ended: no wait without a deadline",
+          .enabled(if: TLSFixture.python3 != nil))
+    func groupEscape() throws {
+        let marker = "escape-\(UUID().uuidString)"
+        // The child takes a group of its own; the parent then joins it, so its own group is empty (kill(-pid) fails).
+        let program = """
+            import os, sys, time
+            child = os.fork()
+            if child == 0:
+                os.setpgid(0, 0)
+                os.execvp("sleep", ["sleep", "60", "\(marker)"])
+            time.sleep(0.3)
+            os.setpgid(0, child)
+            line = sys.stdin.readline()
+            request_id = line.split('"id":"')[1].split('"')[0]
+            print('{"id":"%s","action":"decline"}' % request_id, flush=True)
+            time.sleep(60)
+            """
+        let target = SubprocessTarget(executable: try #require(TLSFixture.python3), arguments: ["-c", program, marker], mode: .oneShot,
+                                      environment: ["PATH=/usr/bin:/bin"])
+        let session = target.makeSession()
+        let started = Date()
+        let exchange = session.exchange(request(), timeout: 5)
+        session.close()
+        #expect(exchange.answer?.action == .decline, "\(exchange.failure ?? "")")
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(InterruptionTests.processes(containing: marker) == 0, "a process outlived the case")
+    }
+
+    @Test("A handler that starts a daemon (a new session, double-forked) leaves nothing behind")
+    func daemon() {
+        let marker = "daemon-\(UUID().uuidString)"
+        let script = Self.readID + " (setsid sh -c 'sleep 60 # \(marker)' < /dev/null > /dev/null 2>&1 &) ; "
+            + "printf '{\"id\":\"%s\",\"action\":\"decline\"}\\n' \"$id\""
+        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .oneShot)
+        let session = target.makeSession()
+        let exchange = session.exchange(request(), timeout: 5)
+        Thread.sleep(forTimeInterval: 0.3)
+        session.close()
+        #expect(exchange.answer?.action == .decline, "\(exchange.failure ?? "")")
+        #expect(InterruptionTests.processes(containing: marker) == 0, "the daemon outlived the case")
+    }
+
     @Test("A persistent handler that crashes is restarted for the next request")
     func persistentRestart() {
         // Answers the first request, crashes on the second; a fresh process answers the third.

@@ -23,6 +23,9 @@ public struct SubprocessTarget: LinkHandlerTarget {
     public var stderrLimit: Int
     /// What the report calls this target.
     public var label: String
+    /// Extra seconds a newly started persistent handler has for its first answer (its start-up: a runtime to
+    /// load, a cache to warm), so start-up under load is not charged to the first case as a timeout.
+    public var startupAllowance: Double = 10
 
     public init(executable: String, arguments: [String], mode: Mode, environment: [String] = SubprocessTarget.minimalEnvironment(),
                 lineLimit: Int = 1 << 20, stderrLimit: Int = 64 * 1024, label: String? = nil) {
@@ -90,7 +93,7 @@ final class SubprocessSession: LinkHandlerSession {
     }
 
     func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
-        let deadline = Platform.monotonicSeconds() + timeout
+        var deadline = Platform.monotonicSeconds() + timeout
         let child: ChildProcess
         var previousFault: String?
         if let existing = process, target.mode == .persistent, !existing.reap() {
@@ -110,6 +113,8 @@ final class SubprocessSession: LinkHandlerSession {
                 return TargetExchange(failure: error.message)
             }
             process = child
+            // A persistent handler's start-up is its own, not the first case's: that case's time starts after it.
+            if target.mode == .persistent { deadline = Platform.monotonicSeconds() + timeout + target.startupAllowance }
         }
         child.resetStderr()
         lateExtraAnswer = nil

@@ -123,6 +123,23 @@ struct SubprocessFaultTests {
         #expect(InterruptionTests.processes(containing: marker) == 0, "the daemon outlived the case")
     }
 
+    @Test("A persistent handler's start-up is not charged to its first case: a slow start within the allowance answers")
+    func startupAllowance() {
+        // Takes 2 s to start, then answers at once; the case's own timeout is 1 s.
+        let script = "sleep 2; while " + Self.readID.replacingOccurrences(of: "read -r line;", with: "read -r line; do")
+            + #" printf '{"id":"%s","action":"decline"}\n' "$id"; done"#
+        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .persistent)
+        let session = target.makeSession()
+        defer { session.close() }
+        #expect(session.exchange(request("a"), timeout: 1).answer?.action == .decline)
+        #expect(session.exchange(request("b"), timeout: 1).answer?.action == .decline)
+        var strict = target
+        strict.startupAllowance = 0
+        let impatient = strict.makeSession()
+        defer { impatient.close() }
+        #expect(impatient.exchange(request("c"), timeout: 1).failure != nil, "without the allowance the start-up is a timeout")
+    }
+
     @Test("A persistent handler that crashes is restarted for the next request")
     func persistentRestart() {
         // Answers the first request, crashes on the second; a fresh process answers the third.

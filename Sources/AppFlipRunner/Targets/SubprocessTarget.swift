@@ -79,6 +79,8 @@ final class SubprocessSession: LinkHandlerSession {
     private var previousRequestID: String?
     /// Set while reading when a line answers the previous request again.
     private var lateExtraAnswer: String?
+    /// Whether this session has started a process before (only the first start-up gets the allowance).
+    private var startedOnce = false
 
     init(target: SubprocessTarget) {
         self.target = target
@@ -113,8 +115,11 @@ final class SubprocessSession: LinkHandlerSession {
                 return TargetExchange(failure: error.message)
             }
             process = child
-            // A persistent handler's start-up is its own, not the first case's: that case's time starts after it.
-            if target.mode == .persistent { deadline = Platform.monotonicSeconds() + timeout + target.startupAllowance }
+            // A persistent handler's first start-up is its own, not the first case's: that case's time starts after
+            // it. A replacement (after a crash or a hang) gets none, so a handler that hangs every time costs each
+            // case its timeout only.
+            if target.mode == .persistent, !startedOnce { deadline = Platform.monotonicSeconds() + timeout + target.startupAllowance }
+            startedOnce = true
         }
         child.resetStderr()
         lateExtraAnswer = nil

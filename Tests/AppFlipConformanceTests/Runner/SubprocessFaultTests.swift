@@ -131,8 +131,10 @@ struct SubprocessFaultTests {
         let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .persistent)
         let session = target.makeSession()
         defer { session.close() }
-        #expect(session.exchange(request("a"), timeout: 1).answer?.action == .decline)
-        #expect(session.exchange(request("b"), timeout: 1).answer?.action == .decline)
+        let first = session.exchange(request("a"), timeout: 1)
+        #expect(first.answer?.action == .decline, "\(first.failure ?? "")")
+        let second = session.exchange(request("b"), timeout: 1)
+        #expect(second.answer?.action == .decline, "\(second.failure ?? "")")
         var strict = target
         strict.startupAllowance = 0
         let impatient = strict.makeSession()

@@ -26,6 +26,7 @@ final class Interruption: @unchecked Sendable {
                     return received == nil
                 }
                 ProcessGroups.killAll()
+                TCPSocket.abortAll()
                 if first {
                     console.err("interrupted by \(Platform.signalName(number)): stopping; the reports will be marked incomplete "
                                 + "(a second signal stops at once, without reports)")

@@ -44,6 +44,20 @@ public final class TCPSocket: @unchecked Sendable {
         self.peer = peer
         Platform.suppressSIGPIPE(on: fd)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        Self.registry.withLock { Self.open[ObjectIdentifier(self)] = fd }
+    }
+
+    private static let registry = NSLock()
+    nonisolated(unsafe) private static var open: [ObjectIdentifier: Int32] = [:]
+    nonisolated(unsafe) private static var aborted = false
+
+    /// Ends every exchange in flight at once (an interrupted run does not wait out its timeouts): each open
+    /// connection is shut down, and every wait from now on fails.
+    public static func abortAll() {
+        registry.withLock {
+            aborted = true
+            for fd in open.values { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+        }
     }
 
     deinit { close() }
@@ -136,13 +150,18 @@ public final class TCPSocket: @unchecked Sendable {
     }
 
     public func close() {
-        if fd >= 0 {
-            Foundation.close(fd)
-            fd = -1
+        // Under the registry's lock, so an abort never shuts down a descriptor number already reused.
+        Self.registry.withLock {
+            if fd >= 0 {
+                Foundation.close(fd)
+                fd = -1
+            }
+            Self.open[ObjectIdentifier(self)] = nil
         }
     }
 
     private func wait(for events: Int16, deadline: Double, what: String) throws(SocketError) {
+        if Self.registry.withLock({ Self.aborted }) { throw SocketError(.closed, "the run was interrupted") }
         let remaining = deadline - Platform.monotonicSeconds()
         guard remaining > 0 else { throw SocketError(.timedOut, "timed out \(what)") }
         var entry = pollfd(fd: fd, events: events, revents: 0)

@@ -149,6 +149,32 @@ struct InterruptionTests {
         #expect(junit.contains("<error type=\"interrupted\""))
     }
 
+    @Test("An HTTP exchange in flight is aborted at once by SIGINT, not after its timeout")
+    func httpInFlight() throws {
+        let stalling = try RecordingServer { _ in .stall(seconds: 60) }
+        defer { stalling.stop() }
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("stall-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        let configuration = "client_id: google-client\nproject_id: p\nlink: https://app.example/flip\nendpoints:\n"
+            + "  authorize: http://127.0.0.1:\(stalling.port)/oauth/authorize\nscenarios:\n  consent:\n    Cookie: s=1\n"
+        try configuration.write(toFile: reports + "/target.conf", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
+        process.arguments = ["run", "--config", reports + "/target.conf", "--profile", "authorize", "--timeout", "60",
+                             "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        let sent = Date()
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(sent) < 5, "the run waited for its exchanges' timeouts")
+        #expect(process.terminationStatus == 130)
+        #expect(FileManager.default.fileExists(atPath: reports + "/report.md"))
+    }
+
     @Test("A second signal stops at once with 130, and no handler outlives it")
     func secondSignal() throws {
         let marker = "twice-\(UUID().uuidString)"

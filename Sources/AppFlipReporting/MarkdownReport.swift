@@ -70,6 +70,12 @@ public struct MarkdownReport: Sendable {
             let spoiled = run.results.filter { $0.configurationProblem == problem }.count
             text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**⚙️ Configuration problem** (\(spoiled) cases could not be judged): \(MarkdownText.inline(problem, limit: 500))"
         }
+        let suiteFaults = run.results.filter { $0.suiteFault != nil }
+        if let first = suiteFaults.first?.suiteFault {
+            text = "**Verdict: 🛠️ SUITE ERROR** — the suite itself ran out of resources for \(suiteFaults.count) of \(total) cases "
+                + "(\(MarkdownText.inline(first, limit: 200))). Those cases judged nothing and blame nothing on the target; rerun "
+                + "with fewer `--jobs` or a higher `ulimit -n`. No verdict is given for this run."
+        }
         if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran." }
         return text + (text.hasSuffix("\n") ? "\n" : "\n\n")
             + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target)).\n\n"

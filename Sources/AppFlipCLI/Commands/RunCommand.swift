@@ -114,6 +114,7 @@ enum RunCommand {
         case .nothingTested: word = "NOTHING TESTED: every case was skipped"
         case .configurationRejected: word = "CONFIGURATION PROBLEM: cases could not be judged"
         case .reportsNotWritten: word = "reports not written"
+        case .suiteFailure: word = "SUITE ERROR: the suite ran out of resources; no verdict (lower --jobs, or raise ulimit -n)"
         case .interrupted: word = "INTERRUPTED: \(results.count) of \(cases.count) cases ran; reports are marked incomplete"
         }
         let untested = run.coverage(of: options.profiles.map(\.rawValue)).filter { !$0.isTested }

@@ -10,6 +10,8 @@ public struct CaseResult: Sendable, Hashable {
     public var duration: Double
     /// Set when the case could not be judged because the run's configuration is wrong (said once for the run).
     public var configurationProblem: String?
+    /// Set when the suite itself failed (out of descriptors, memory or processes): the case judged nothing.
+    public var suiteFault: String?
 
     public init(conformanceCase: ConformanceCase, verdict: Verdict, checks: [CheckResult], message: String? = nil,
                 evidence: Evidence, duration: Double) {

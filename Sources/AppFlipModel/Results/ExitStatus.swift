@@ -15,6 +15,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The run finished, but its reports could not be written (a full disk, a lost directory): the verdict is on
     /// the console only, and any earlier reports are left whole.
     case reportsNotWritten = 6
+    /// The suite itself ran out of resources (file descriptors, memory, processes) for some cases: those cases
+    /// are errors that say so, charged to nothing the target did, and no verdict is given.
+    case suiteFailure = 7
     /// The run was interrupted (SIGINT or SIGTERM); the reports hold the cases completed so far, marked incomplete.
     case interrupted = 130
 }

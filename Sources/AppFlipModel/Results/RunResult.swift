@@ -35,6 +35,7 @@ public struct RunResult: Sendable {
 
     public var exitStatus: ExitStatus {
         if incomplete { return .interrupted }
+        if results.contains(where: { $0.suiteFault != nil }) { return .suiteFailure }
         switch overall {
         case .fail: return .nonConformant
         case .error: return configurationProblems.isEmpty ? .inconclusive : .configurationRejected

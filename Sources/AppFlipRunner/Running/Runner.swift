@@ -212,6 +212,12 @@ public struct Runner: Sendable {
             previousCaseFault = outcome.previousRequestFault
             issuedCodes = outcome.issuedCodes
             credentialsVerdict = outcome.configuredCredentials
+            if let fault = outcome.suiteFault {
+                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: outcome.checks,
+                                        message: "suite error, not the target's: " + fault, evidence: outcome.evidence, duration: duration)
+                result.suiteFault = fault
+                return result
+            }
             if let reason = outcome.skipReason {
                 // What earlier steps found stands: a violation already shown is a failure, whatever came after.
                 let failed = outcome.checks.contains { $0.isFinding && $0.verdict == .fail }

@@ -33,6 +33,8 @@ final class StepExecutor {
         var failure: String?
         /// Set when a step could not be sent as written (https cannot carry it byte for byte): the case does not apply.
         var skipReason: String?
+        /// Set when the suite itself ran out of resources: the case says nothing about the target.
+        var suiteFault: String?
         /// A fault of the request this worker sent before (a persistent handler's extra output).
         var previousRequestFault: String?
         var evidence = Evidence()
@@ -182,6 +184,7 @@ final class StepExecutor {
             state.outcome.evidence.link = Evidence.bounded(Redaction.redact(url: link), limit: 1024)
             state.outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(exchange.log, secrets: state.secrets), limit: logExcerptLimit)
             guard let answer = exchange.answer else {
+                if exchange.suiteFault { state.outcome.suiteFault = exchange.failure }
                 state.outcome.evidence.answer = Redaction.scrubText(exchange.rawAnswer, secrets: state.secrets)
                 state.outcome.failure = label + (exchange.failure ?? "no answer")
                 return nil

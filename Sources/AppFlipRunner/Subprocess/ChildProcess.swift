@@ -61,6 +61,8 @@ final class ChildProcess {
 
     struct LaunchError: Error {
         var message: String
+        /// The suite's own resources ran out (descriptors, memory, processes): not the handler's fault.
+        var suiteFault = false
     }
 
     /// Held across pipe creation and spawn so that no child inherits another child's pipe ends.
@@ -69,9 +71,16 @@ final class ChildProcess {
     static func launch(path: String, arguments: [String], environment: [String], stderrLimit: Int = 64 * 1024) throws(LaunchError) -> ChildProcess {
         spawnLock.lock()
         defer { spawnLock.unlock() }
-        guard let input = Platform.makePipe(), let output = Platform.makePipe(), let errors = Platform.makePipe() else {
-            throw LaunchError(message: "cannot create pipes: \(String(cString: strerror(errno)))")
+        var pipes: [(read: Int32, write: Int32)] = []
+        for _ in 0..<3 {
+            guard let pipe = Platform.makePipe() else {
+                let reason = String(cString: strerror(errno))
+                for open in pipes { close(open.read); close(open.write) }
+                throw LaunchError(message: "the suite cannot create pipes for the handler: \(reason)", suiteFault: true)
+            }
+            pipes.append(pipe)
         }
+        let (input, output, errors) = (pipes[0], pipes[1], pipes[2])
         let mark = ProcessSweep.newMark()
         let result = Platform.spawn(path: path, argv: [path] + arguments,
                                     environment: environment.filter { !$0.hasPrefix(ProcessSweep.variable + "=") } + ["\(ProcessSweep.variable)=\(mark)"],
@@ -84,7 +93,8 @@ final class ChildProcess {
             close(input.write)
             close(output.read)
             close(errors.read)
-            throw LaunchError(message: "cannot start \(path): \(failure.message)")
+            throw LaunchError(message: "cannot start \(path): \(failure.message)",
+                              suiteFault: [EAGAIN, ENOMEM, EMFILE, ENFILE].contains(failure.errno))
         case .success(let pid):
             for fd in [input.write, output.read, errors.read] {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

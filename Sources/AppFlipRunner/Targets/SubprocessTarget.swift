@@ -112,7 +112,9 @@ final class SubprocessSession: LinkHandlerSession {
                                                 environment: target.environment, stderrLimit: target.stderrLimit)
             } catch {
                 process = nil
-                return TargetExchange(failure: error.message)
+                var failed = TargetExchange(failure: error.message)
+                failed.suiteFault = error.suiteFault
+                return failed
             }
             process = child
             // A persistent handler's first start-up is its own, not the first case's: that case's time starts after

@@ -12,6 +12,8 @@ public struct TargetExchange: Sendable {
     public var log: String
     /// Set when a persistent handler had written output after its previous answer: that request's fault.
     public var previousRequestFault: String?
+    /// Set when the exchange failed for want of the suite's own resources, not through the target.
+    public var suiteFault = false
 
     public init(answer: HandlerAnswer? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "",
                 previousRequestFault: String? = nil) {

@@ -20,18 +20,9 @@ struct TerminalTextTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "id: a/b\ntitle: \"\u{1B}]0;pwned\u{07}\u{202E}\"\nscenario: consent\nprofile: nope\u{1B}[2J\nrequirement: AF-LINK-005 MUST NOT\nlink:\n  remove: [scope]\nexpect:\n  action: decline\n".write(toFile: directory + "/x.case", atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
-        process.arguments = ["lint", directory, "--catalog", PackageRoot.catalog]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: bytes, as: UTF8.self)
-        #expect(process.terminationStatus == 2)
-        #expect(!bytes.contains(0x1B) && !bytes.contains(0x07), "\(text)")
+        let (status, text) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["lint", directory, "--catalog", PackageRoot.catalog])
+        #expect(status == 2)
+        #expect(!text.utf8.contains(0x1B) && !text.utf8.contains(0x07), "\(text)")
         #expect(text.contains("\\x1B[2J"), "\(text)")
     }
 }

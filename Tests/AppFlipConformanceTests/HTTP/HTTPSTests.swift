@@ -204,19 +204,12 @@ final class TLSFixture: @unchecked Sendable {
             """
         try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
         let command = "mount --bind \"$1\" /etc/ssl/certs/ca-certificates.crt && shift && exec \"$@\""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "/bin/sh", "-c", command, "sh", directory + "/cert.pem", BuiltProducts.path("appflip-conformance"),
-                             "run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
-                             "--reports", directory + "/reports"] + profiles.flatMap { ["--profile", $0] } + (filter.map { ["--filter", $0] } ?? [])
-        process.environment = ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"].merging(environment) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let arguments = ["-m", "/bin/sh", "-c", command, "sh", directory + "/cert.pem", BuiltProducts.path("appflip-conformance"),
+                         "run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+                         "--reports", directory + "/reports"] + profiles.flatMap { ["--profile", $0] } + (filter.map { ["--filter", $0] } ?? [])
+        let result = try ProgramRun.run("/usr/bin/unshare", arguments,
+                                        environment: ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"].merging(environment) { _, new in new })
+        return (result.status, result.output)
     }
 
     func stop() {

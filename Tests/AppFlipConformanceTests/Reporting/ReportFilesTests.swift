@@ -113,15 +113,8 @@ struct ReportFilesTests {
             "$2" run --target reference --cases "$3" --catalog "$4" --reports "$1"; status=$?; \
             echo "exit=$status"; ls -A "$1"; cat "$1/junit.xml"; echo; cat "$1/report.md"; echo
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-m", "/bin/sh", "-c", script, "sh", dir, BuiltProducts.path("appflip-conformance"), PackageRoot.cases, PackageRoot.catalog]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (_, text) = try ProgramRun.run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", dir, BuiltProducts.path("appflip-conformance"),
+                                                              PackageRoot.cases, PackageRoot.catalog])
         #expect(text.contains("exit=6"), "\(text)")
         #expect(text.contains(" 0 fail, 0 error — conformant") && text.contains("(exit 6)"), "\(text)")
         #expect(text.contains("the reports were not written") && text.contains("No space left"), "\(text)")

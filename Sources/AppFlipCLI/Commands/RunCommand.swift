@@ -71,14 +71,18 @@ enum RunCommand {
         let printed = PrintedCases()
         let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: { result in
             guard result.verdict != .pass, result.configurationProblem == nil else { return }
-            printed.insert(result.conformanceCase.id)
+            printed.record(result)
             console.err(progressLine(result))
         })
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's mark.
         ProcessGroups.killAll()
-        // Checks judged across the whole run (a code seen twice, the codes' entropy) change verdicts at the end.
-        for result in results where result.verdict != .pass && result.configurationProblem == nil && !printed.contains(result.conformanceCase.id) {
-            console.err(progressLine(result))
+        // Checks judged across the whole run (a code seen twice, the codes' entropy) and faults found later (a late
+        // extra answer) change verdicts at the end: every case whose final verdict differs from what the console
+        // showed is printed again, so the console agrees with the summary and junit.xml.
+        for result in results where result.configurationProblem == nil && printed.verdict(of: result.conformanceCase.id) != result.verdict {
+            guard result.verdict != .pass || printed.verdict(of: result.conformanceCase.id) != nil else { continue }
+            let revised = printed.verdict(of: result.conformanceCase.id).map { " (revised: was \($0.rawValue.uppercased()))" } ?? ""
+            console.err(progressLine(result) + revised)
         }
         var provenance = Provenance(
             suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count,
@@ -224,8 +228,9 @@ enum RunCommand {
 /// The IDs of the cases whose progress line was printed while the run went on.
 private final class PrintedCases: @unchecked Sendable {
     private let lock = NSLock()
-    private var ids: Set<String> = []
+    private var verdicts: [String: Verdict] = [:]
 
-    func insert(_ id: String) { _ = lock.withLock { ids.insert(id) } }
-    func contains(_ id: String) -> Bool { lock.withLock { ids.contains(id) } }
+    func record(_ result: CaseResult) { lock.withLock { verdicts[result.conformanceCase.id] = result.verdict } }
+    /// The verdict the console showed for the case, or nil when it showed none (a pass is not printed).
+    func verdict(of id: String) -> Verdict? { lock.withLock { verdicts[id] } }
 }

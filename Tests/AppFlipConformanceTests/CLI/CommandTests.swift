@@ -149,6 +149,44 @@ struct InterruptionTests {
         #expect(junit.contains("<error type=\"interrupted\""))
     }
 
+    @Test("The console's last word on each case agrees with the summary, even when a late extra answer revises verdicts")
+    func consoleCountsAgree() throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("counts-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        let (_, text) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--mode", "persistent",
+            "--jobs", "2", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+            // Answers that only warn (no universal_links_only), each followed by a stray line: the stray line is found
+            // with the next request and turns the warned case into an error after its WARN was printed.
+            "--", "/bin/sh", "-c", #""$0" --defect no-universal-links | while IFS= read -r l; do printf '%s\nstray\n' "$l"; done"#,
+            BuiltProducts.path("broken-handler"),
+        ])
+        var last: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count >= 2, ["FAIL", "ERROR", "WARN", "INFO", "SKIP"].contains(String(words[0])) else { continue }
+            last[String(words[1])] = words[0].lowercased()
+        }
+        let summary = try #require(text.split(separator: "\n").first { $0.contains(" cases: ") })
+        for verdict in ["fail", "error", "warn"] {
+            let shown = last.values.filter { $0 == verdict }.count
+            #expect(summary.contains(" \(shown) \(verdict)"), "console shows \(shown) \(verdict); summary: \(summary)")
+        }
+        #expect(text.contains("(revised: was WARN)"), "\(text.suffix(2000))")
+    }
+
+    @Test("Under heavy load (64 persistent handlers starting at once) a correct handler never times out")
+    func heavyLoad() throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("load-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        let (status, text) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+            "run", "--target", "reference", "--profile", "app-link", "--mode", "persistent", "--jobs", "64",
+            "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+        ])
+        #expect(status == 0, "\(text.suffix(3000))")
+        #expect(text.contains(" 0 fail, 0 error"), "\(text.suffix(3000))")
+    }
+
     @Test("Out of file descriptors is the suite's error (exit 7), never charged to the handler")
     func outOfDescriptors() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("fds-\(UUID().uuidString)").path

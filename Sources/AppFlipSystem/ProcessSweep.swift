@@ -14,6 +14,15 @@ import Foundation
 /// On macOS another user's or a hardened process's environment cannot be read, so there the containment is the
 /// process group and the pid (documented in the README); a process that clears its own environment escapes both.
 public enum ProcessSweep {
+    /// Whether marked processes can be found here (Linux, through /proc).
+    public static var isAvailable: Bool {
+        #if os(Linux)
+        true
+        #else
+        false
+        #endif
+    }
+
     /// The variable that marks a run's processes.
     public static let variable = "APPFLIP_CONFORMANCE_CHILD"
     /// This run's prefix: random, so two runs on one machine never sweep each other's handlers.

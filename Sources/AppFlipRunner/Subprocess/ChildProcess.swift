@@ -182,7 +182,10 @@ final class ChildProcess {
             ProcessGroups.unregister(pid)
         }
         guard exit == nil else {
-            _ = cKill(-pid, SIGKILL)
+            // Already reaped: its number may now lead another process's group (pids are reused), so the group is
+            // signalled only where nothing better exists; where the mark can be swept, the sweep below ends
+            // whatever it left behind.
+            if !ProcessSweep.isAvailable { _ = cKill(-pid, SIGKILL) }
             return
         }
         _ = cKill(-pid, SIGTERM)
@@ -192,8 +195,10 @@ final class ChildProcess {
             if reap() { break }
             usleep(5_000)
         }
-        _ = cKill(-pid, SIGKILL)
-        _ = cKill(pid, SIGKILL)
+        // The group and the pid only while the leader is unreaped (its number is then still ours); once reaped
+        // during the grace, the number may already lead another process's group, and the sweep ends what is left.
+        if exit == nil || !ProcessSweep.isAvailable { _ = cKill(-pid, SIGKILL) }
+        if exit == nil { _ = cKill(pid, SIGKILL) }
         let reapEnd = Platform.monotonicSeconds() + 2
         while !reap(), Platform.monotonicSeconds() < reapEnd { usleep(5_000) }
         drain(stderrFD, isStdout: false)
@@ -203,9 +208,7 @@ final class ChildProcess {
     @discardableResult
     func reap() -> Bool {
         if exit != nil { return true }
-        var status: Int32 = 0
-        let result = waitpid(pid, &status, WNOHANG)
-        guard result == pid else { return false }
+        guard let status = ProcessGroups.reap(pid) else { return false }
         exit = Self.decode(status)
         return true
     }

@@ -215,7 +215,7 @@ final class TLSFixture: @unchecked Sendable {
     func stop() {
         // Foundation's Process hands the spawning thread's blocked signals to the child, so SIGTERM may never
         // arrive; SIGKILL cannot be blocked.
-        kill(proxy.processIdentifier, SIGKILL)
+        if proxy.isRunning { kill(proxy.processIdentifier, SIGKILL) }
         proxy.waitUntilExit()
         server.stop()
         try? FileManager.default.removeItem(atPath: directory)

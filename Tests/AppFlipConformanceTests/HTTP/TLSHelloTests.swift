@@ -128,7 +128,7 @@ final class OpenSSLServer: @unchecked Sendable {
     }
 
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }

@@ -93,6 +93,16 @@ package struct NodeReader {
     }
 
     /// Reads a value that must be exactly one word (`framing: denied`); false after a diagnostic.
+    /// The name of a captured value that a sample check (`distinct`, `per_user`) reads; nil with a diagnostic.
+    package mutating func capturedName(_ node: Node, _ key: String) -> String? {
+        guard let scalar = scalar(node, "'\(key)'") else { return nil }
+        guard !scalar.text.isEmpty else {
+            error(at: scalar.location, "'\(key)' needs the name of a captured value")
+            return nil
+        }
+        return scalar.text
+    }
+
     package mutating func keyword(_ node: Node, _ key: String, _ word: String) -> Bool {
         guard let scalar = scalar(node, "'\(key)'") else { return false }
         guard scalar.text == word else {

@@ -9,12 +9,7 @@ package struct DistinctCheck: Check {
     package var name: String
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [DistinctCheck]? {
-        guard let scalar = reader.scalar(node, "'distinct'") else { return nil }
-        guard !scalar.text.isEmpty else {
-            reader.error(at: scalar.location, "'distinct' needs the name of a captured value")
-            return nil
-        }
-        return [DistinctCheck(name: scalar.text)]
+        reader.capturedName(node, key).map { [DistinctCheck(name: $0)] }
     }
 
     package var scope: CheckScope { .samples }

@@ -15,12 +15,7 @@ package struct PerUserCheck: Check {
     package var name: String
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [PerUserCheck]? {
-        guard let scalar = reader.scalar(node, "'per_user'") else { return nil }
-        guard !scalar.text.isEmpty else {
-            reader.error(at: scalar.location, "'per_user' needs the name of a captured value")
-            return nil
-        }
-        return [PerUserCheck(name: scalar.text)]
+        reader.capturedName(node, key).map { [PerUserCheck(name: $0)] }
     }
 
     package var scope: CheckScope { .samples }

@@ -17,6 +17,21 @@ final class StepExecutor {
         self.configuration = configuration
         self.timeout = timeout
         self.logExcerptLimit = logExcerptLimit
+        secretsOfRun = Self.secrets(of: targets, clientID: configuration.clientID)
+    }
+
+    /// The configured secrets, and the Basic credentials built from them (base64 of `id:secret`, raw and
+    /// form-encoded), which a server that echoes its request headers would otherwise show. Built once per worker.
+    private let secretsOfRun: [String]
+
+    private static func secrets(of targets: Targets, clientID: String) -> [String] {
+        var pairs: [(String, String)] = []
+        if let secret = targets.clientSecret { pairs.append((clientID, secret)) }
+        if let second = targets.secondClient { pairs.append((second.id, second.secret)) }
+        let basic = pairs.flatMap { id, secret in
+            [id + ":" + secret, FormEncoding.encode(id) + ":" + FormEncoding.encode(secret)].map { Data($0.utf8).base64EncodedString() }
+        }
+        return targets.secrets + basic
     }
 
     func close() {
@@ -42,18 +57,6 @@ final class StepExecutor {
         var configuredCredentials: ConfiguredCredentials?
         /// Every authorization code a `code: fresh` check accepted, with that check's requirement.
         var issuedCodes: [IssuedCode] = []
-    }
-
-    /// The configured secrets, and the Basic credentials built from them (base64 of `id:secret`, raw and
-    /// form-encoded), which a server that echoes its request headers would otherwise show.
-    private var secretsOfRun: [String] {
-        var pairs: [(String, String)] = []
-        if let secret = targets.clientSecret { pairs.append((configuration.clientID, secret)) }
-        if let second = targets.secondClient { pairs.append((second.id, second.secret)) }
-        let basic = pairs.flatMap { id, secret in
-            [id + ":" + secret, FormEncoding.encode(id) + ":" + FormEncoding.encode(secret)].map { Data($0.utf8).base64EncodedString() }
-        }
-        return targets.secrets + basic
     }
 
     func run(_ conformanceCase: ConformanceCase) -> Outcome {

@@ -13,7 +13,8 @@ let package = Package(
         // Layers, one direction: syntax -> model -> (runner + targets) and (reporting) -> command line.
         // AppFlipSystem (OS calls) and AppFlipHTTP (the wire) sit below the runner and the reference server.
         .target(name: "AppFlipSyntax"),
-        .target(name: "AppFlipSystem"),
+        .target(name: "CAppFlipSystem"),  // prctl and fork/exec: what Swift cannot call itself (Linux)
+        .target(name: "AppFlipSystem", dependencies: ["CAppFlipSystem"]),
         .target(name: "AppFlipDigest"),
         .target(name: "AppFlipHTTP", dependencies: ["AppFlipSystem"]),
         .target(name: "AppFlipModel", dependencies: ["AppFlipSyntax", "AppFlipDigest"]),
@@ -39,7 +40,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets {
+for target in package.targets where target.name != "CAppFlipSystem" {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings

@@ -1,3 +1,4 @@
+import AppFlipHTTP
 import AppFlipModel
 import AppFlipRunner
 import AppFlipSystem
@@ -26,7 +27,7 @@ final class Interruption: @unchecked Sendable {
                     return received == nil
                 }
                 ProcessGroups.killAll()
-                TCPSocket.abortAll()
+                HTTPClient.abortAll()
                 if first {
                     console.err("interrupted by \(Platform.signalName(number)): stopping; the reports will be marked incomplete "
                                 + "(a second signal stops at once, without reports)")

@@ -48,6 +48,13 @@ public final class HTTPClient {
         var reader: MessageReader
     }
 
+    /// Ends every exchange in flight, over http and https, at once, and fails every later one: for an interrupted
+    /// run, which must not wait out its timeouts.
+    public static func abortAll() {
+        TCPSocket.abortAll()
+        TLSTransport.abortAll()
+    }
+
     public init(origin: HTTPOrigin, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts()) throws(Failure) {
         guard origin.scheme == "http" || origin.scheme == "https" else {
             throw Failure(message: "\(origin.scheme):// targets are not supported; use http:// or https://")

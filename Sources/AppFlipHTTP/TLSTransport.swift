@@ -31,8 +31,37 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private var finished = DispatchSemaphore(value: 0)
     /// The task whose callbacks count; a cancelled earlier task's late callbacks are ignored.
     private var current: Int?
+    /// The task in flight, so an interruption can cancel it.
+    private var task: URLSessionDataTask?
     private let limits: HTTPLimits
     private var session: URLSession?
+
+    private static let registry = NSLock()
+    /// The transports with a request in flight, and whether the run was interrupted (no request starts after).
+    nonisolated(unsafe) private static var inFlight: [ObjectIdentifier: TLSTransport] = [:]
+    nonisolated(unsafe) private static var aborted = false
+
+    /// Ends every https exchange in flight at once and refuses every later one (an interrupted run does not wait
+    /// out the platform stack's timeouts).
+    static func abortAll() {
+        let transports = registry.withLock { () -> [TLSTransport] in
+            aborted = true
+            return Array(inFlight.values)
+        }
+        for transport in transports { transport.interrupt() }
+    }
+
+    /// Ends the request in flight: the waiting `send` returns "interrupted" now; the task's late callbacks are ignored.
+    private func interrupt() {
+        let running = lock.withLock { () -> URLSessionDataTask? in
+            guard current != nil else { return nil }
+            current = nil
+            problem = "the run was interrupted"
+            finished.signal()
+            return task
+        }
+        running?.cancel()
+    }
 
     init(limits: HTTPLimits, timeouts: HTTPClient.Timeouts) {
         self.limits = limits
@@ -80,7 +109,20 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         }
         guard let session else { throw HTTPClient.Failure(message: "the connection is closed", kind: .other) }
         let task = session.dataTask(with: urlRequest)
-        lock.withLock { current = task.taskIdentifier }
+        lock.withLock {
+            current = task.taskIdentifier
+            self.task = task
+        }
+        let admitted = Self.registry.withLock { () -> Bool in
+            guard !Self.aborted else { return false }
+            Self.inFlight[ObjectIdentifier(self)] = self
+            return true
+        }
+        guard admitted else { throw HTTPClient.Failure(message: "the run was interrupted", kind: .other) }
+        defer {
+            _ = Self.registry.withLock { Self.inFlight.removeValue(forKey: ObjectIdentifier(self)) }
+            lock.withLock { self.task = nil }
+        }
         task.resume()
         if lock.withLock({ finished }).wait(timeout: .now() + total + 1) == .timedOut {
             task.cancel()

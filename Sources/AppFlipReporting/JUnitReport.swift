@@ -60,6 +60,8 @@ public struct JUnitReport: Sendable {
         var properties = [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
                           ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest)]
         for (index, line) in provenance.transport.enumerated() { properties.append(("tls.\(index + 1)", line)) }
+        if let startup = provenance.handlerStartup { properties.append(("handler.startup", startup)) }
+        if !reproducible, let measured = provenance.handlerStartupMeasured { properties.append(("handler.startup.measured", measured)) }
         if run.incomplete { properties.append(("run.incomplete", "true: interrupted; only the cases listed ran")) }
         for (key, value) in properties {
             xml += "      <property name=\"\(key)\" value=\"\(XMLText.attribute(value))\"/>\n"

@@ -235,10 +235,10 @@ public struct MarkdownReport: Sendable {
             ("Filter", provenance.filter ?? "(none)"),
             ("TLS", provenance.transport.isEmpty ? "not used: every endpoint of this run is plain http"
                 : provenance.transport.joined(separator: "; ") + " (certificate chains verified by the platform's HTTPS stack)"),
-        ] + (reproducible ? [] : [
+        ] + (provenance.handlerStartup.map { [("Handler start-up", $0)] } ?? []) + (reproducible ? [] : [
             ("Started (UTC)", provenance.startedAt),
             ("Wall time", ReportFormatting.seconds(provenance.duration) + " s"),
-        ])
+        ] + (provenance.handlerStartupMeasured.map { [("Handler start-up times", $0)] } ?? []))
         for (name, value) in rows {
             text += "| \(name) | \(name == "Case files" ? value : MarkdownText.inline(value)) |\n"
         }

@@ -6,6 +6,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if os(Linux)
+import CAppFlipSystem
+#endif
 
 /// The operating-system calls whose spelling differs between Linux (Glibc) and macOS (Darwin).
 public enum Platform {
@@ -20,8 +23,31 @@ public enum Platform {
         return (fds[0], fds[1])
     }
 
-    /// Spawns `argv` in a new process group with the given standard streams. Returns the pid or an errno.
+    /// Spawns `argv` in a new process group with the given standard streams, every signal at its default and none
+    /// blocked. Returns the pid or an errno.
+    ///
+    /// Linux: fork and exec in C (CAppFlipSystem) on the process-long `SpawnThread`, with SIGKILL as the child's
+    /// parent-death signal, so a handler dies with the suite even when the suite is killed outright.
+    /// macOS has no parent-death signal: `posix_spawn`, every other descriptor closed (`POSIX_SPAWN_CLOEXEC_DEFAULT`).
     public static func spawn(path: String, argv: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32)
+        -> Result<pid_t, SpawnFailure> {
+        #if os(Linux)
+        let result = SpawnThread.shared.run {
+            let cArgs = argv.map { strdup($0) } + [nil]
+            let cEnv = environment.map { strdup($0) } + [nil]
+            defer {
+                cArgs.forEach { free($0) }
+                cEnv.forEach { free($0) }
+            }
+            return appflip_spawn(path, cArgs, cEnv, stdin, stdout, stderr, SIGKILL)
+        }
+        return result > 0 ? .success(result) : .failure(SpawnFailure(errno: -result))
+        #else
+        return posixSpawn(path: path, argv: argv, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
+        #endif
+    }
+
+    private static func posixSpawn(path: String, argv: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32)
         -> Result<pid_t, SpawnFailure> {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?

@@ -7,8 +7,11 @@ import Musl
 import Darwin
 #endif
 import Foundation
+#if os(Linux)
+import CAppFlipSystem
+#endif
 
-/// Every handler the suite starts carries `APPFLIP_CONFORMANCE_CHILD=<run>-<n>` in its environment, and what it
+/// Every handler the suite starts carries `APPFLIP_CONFORMANCE_CHILD=<run>-<scope>-<n>.` in its environment, and what it
 /// starts inherits it. A process that leaves its group (`setpgid`, `setsid`, a double-forked daemon) escapes a group
 /// kill but not this mark: on Linux, `/proc/PID/environ` shows it, and a sweep kills every marked process.
 /// On macOS another user's or a hardened process's environment cannot be read, so there the containment is the
@@ -31,30 +34,34 @@ public enum ProcessSweep {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var counter = 0
 
-    /// A new mark for one child: `<run>-<n>`.
-    public static func newMark() -> String {
+    /// A new mark for one child of scope `scope`: `<run>-<scope>-<n>` and a final dot.
+    public static func newMark(scope: Int) -> String {
         lock.withLock {
             counter += 1
-            return "\(runPrefix)-\(counter)"
+            return "\(markPrefix(scope: scope))\(counter)."
         }
     }
 
-    /// Sends SIGKILL to every process whose environment carries `mark` exactly, or any mark of this run when
-    /// `mark` is nil. Returns how many were found.
+    /// What every mark of a scope (of any scope in this process, when nil) starts with. The dashes and the final dot
+    /// keep one prefix from matching another's marks (`-1-` never starts `-12-`, `-1-3.` never starts `-1-31.`).
+    public static func markPrefix(scope: Int?) -> String {
+        scope.map { "\(runPrefix)-\($0)-" } ?? "\(runPrefix)-"
+    }
+
+    /// Sends SIGKILL to every process whose environment carries a mark starting with `markPrefix` (one child's
+    /// whole mark, a scope's prefix or this process's). Returns how many were found.
     @discardableResult
-    public static func kill(mark: String?) -> Int {
+    public static func kill(markPrefix: String) -> Int {
         #if os(Linux)
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return 0 }
         let own = getpid()
-        let wanted = Array("\(variable)=\(mark ?? runPrefix + "-")".utf8)
+        let wanted = Array("\(variable)=\(markPrefix)".utf8)
         var found = 0
         for entry in entries {
             guard let pid = Int32(entry), pid != own, pid > 1,
                   let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
             let bytes = [UInt8](environment.prefix(256 * 1024))
-            let matches = bytes.split(separator: 0).contains { item in
-                mark == nil ? item.starts(with: wanted) : Array(item) == wanted
-            }
+            let matches = bytes.split(separator: 0).contains { $0.starts(with: wanted) }
             if matches {
                 _ = Glibc.kill(pid, SIGKILL)
                 found += 1
@@ -63,6 +70,84 @@ public enum ProcessSweep {
         return found
         #else
         return 0
+        #endif
+    }
+
+    /// Whether `becomeSubreaper` succeeded: only then are unknown children adopted orphans.
+    nonisolated(unsafe) private static var subreaper = false
+
+    /// Makes this process a child subreaper (Linux): descendants orphaned by their parent come back to it, so a
+    /// daemon that cleared its environment (and so its mark) is still found, as a child, and ended. Only for a
+    /// process that starts no children but handlers (the command-line tool, not a test process using Foundation's
+    /// `Process`): every child that is not a registered handler is then taken for an orphan. False where unavailable.
+    @discardableResult
+    public static func becomeSubreaper() -> Bool {
+        #if os(Linux)
+        let done = appflip_become_subreaper() == 0
+        lock.withLock { subreaper = done }
+        return done
+        #else
+        return false
+        #endif
+    }
+
+    /// Sends SIGKILL to every child of this process not in `known` (orphans adopted as subreaper) and to all their
+    /// descendants, and reaps them (bounded). A descendant orphaned by that kill comes back as a child: rounds go
+    /// on until none is left. Nothing unless `becomeSubreaper` succeeded. Returns how many were signalled.
+    @discardableResult
+    public static func killAdopted(known: Set<pid_t>) -> Int {
+        #if os(Linux)
+        guard lock.withLock({ subreaper }) else { return 0 }
+        let own = getpid()
+        let end = Platform.monotonicSeconds() + 2
+        var signalled = 0
+        for _ in 0..<16 {
+            let parents = parentTable()
+            let orphans = parents.filter { $0.value == own && !known.contains($0.key) }.map(\.key)
+            if orphans.isEmpty { break }
+            // Each orphan's whole subtree, so its descendants are not orphaned again in between.
+            var children: [pid_t: [pid_t]] = [:]
+            for (pid, parent) in parents { children[parent, default: []].append(pid) }
+            var subtree = orphans
+            var index = 0
+            while index < subtree.count {
+                subtree += children[subtree[index]] ?? []
+                index += 1
+            }
+            for pid in subtree { _ = Glibc.kill(pid, SIGKILL) }
+            signalled += subtree.count
+            var pending = Set(orphans)
+            while !pending.isEmpty, Platform.monotonicSeconds() < end {
+                for pid in pending {
+                    var status: Int32 = 0
+                    let result = waitpid(pid, &status, WNOHANG)
+                    if result == pid || (result < 0 && errno == ECHILD) { pending.remove(pid) }
+                }
+                if !pending.isEmpty { usleep(2_000) }
+            }
+            if Platform.monotonicSeconds() >= end { break }
+        }
+        return signalled
+        #else
+        return 0
+        #endif
+    }
+
+    /// Every process's parent (Linux, from /proc/PID/stat).
+    static func parentTable() -> [pid_t: pid_t] {
+        #if os(Linux)
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [:] }
+        var table: [pid_t: pid_t] = [:]
+        for entry in entries {
+            guard let pid = pid_t(entry), let stat = FileManager.default.contents(atPath: "/proc/\(entry)/stat"),
+                  let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
+            // After "(comm)": the state, then the ppid. comm may itself hold spaces and parentheses: the last ")".
+            let fields = stat[stat.index(after: close)...].split(separator: UInt8(ascii: " "))
+            if fields.count > 1, let parent = pid_t(String(decoding: fields[1], as: UTF8.self)) { table[pid] = parent }
+        }
+        return table
+        #else
+        return [:]
         #endif
     }
 }

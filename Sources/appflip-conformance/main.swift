@@ -1,4 +1,5 @@
 import AppFlipCLI
 import Foundation
 
+Command.containDescendants()
 exit(Command.main(Array(CommandLine.arguments.dropFirst())))

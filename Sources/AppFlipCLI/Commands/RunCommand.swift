@@ -74,8 +74,8 @@ enum RunCommand {
             printed.record(result)
             console.err(progressLine(result))
         })
-        // No process a handler started outlives the run: groups, leaders, and whatever carries this run's mark.
-        ProcessGroups.killAll()
+        // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
+        targets.linkHandler?.endProcesses()
         // Checks judged across the whole run (a code seen twice, the codes' entropy) and faults found later (a late
         // extra answer) change verdicts at the end: every case whose final verdict differs from what the console
         // showed is printed again, so the console agrees with the summary and junit.xml.
@@ -90,6 +90,10 @@ enum RunCommand {
             filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: startedAt,
             duration: Date().timeIntervalSince(clock), command: commandLine(Self.withSeed(arguments, options.assembly.configuration.seed)))
         provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: options.timeout)
+        if let startup = targets.linkHandler?.startupReport(timeout: options.timeout) {
+            provenance.handlerStartup = startup.policy
+            provenance.handlerStartupMeasured = startup.measured
+        }
         let run = RunResult(results: results, catalog: catalog, provenance: provenance,
                             incomplete: interruption.signal != nil || results.count < cases.count)
         for problem in run.configurationProblems {

@@ -15,6 +15,10 @@ public struct Provenance: Sendable, Hashable {
     /// For each https origin the run used, the TLS version and suite the server picks for a current client;
     /// empty when every endpoint was plain http.
     public var transport: [String] = []
+    /// How the link handler is started and what its start-up allowance is (a subprocess target only).
+    public var handlerStartup: String?
+    /// The measured start-up times (not in reproducible reports: they vary from run to run).
+    public var handlerStartupMeasured: String?
 
     public init(suiteVersion: String, caseDigest: String, caseFileCount: Int, seed: UInt64, target: String, mode: String,
                 jobs: Int, filter: String?, startedAt: String, duration: Double, command: String) {

@@ -178,10 +178,18 @@ final class StepExecutor {
         let context = Template.Context(configuration: configuration, generated: generated, captured: state.captured, samples: state.samples)
         switch step.action {
         case .link(let recipe):
+            // Building the link (a large `${repeat}` is bounded at load, yet not free) is part of the step's time.
+            let building = ContinuousClock.now
             let link = recipe.build(in: context)
+            let spent = Self.seconds(ContinuousClock.now - building)
+            guard spent < timeout else {
+                state.outcome.failure = label + "building the link took \(secondsText(spent)) s, all of the step's \(secondsText(timeout)) s; "
+                    + "nothing was sent (shorten its ${repeat} values or raise --timeout)"
+                return nil
+            }
             // An opaque id: the case ID would let a "test mode" adapter answer from a lookup table.
             let requestID = generated.requestID(step: stepIndex, repetition: repetition)
-            let exchange = linkExchange(HandlerRequest(id: requestID, link: link, scenario: conformanceCase.scenario))
+            let exchange = linkExchange(HandlerRequest(id: requestID, link: link, scenario: conformanceCase.scenario), timeout: timeout - spent)
             if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = Redaction.scrubText(fault, secrets: state.secrets) }
             state.secrets += exchange.answer?.url.map(Redaction.secrets(in:)) ?? []
             state.outcome.evidence.link = Evidence.bounded(Redaction.redact(url: link), limit: 1024)
@@ -278,10 +286,14 @@ final class StepExecutor {
 
     // MARK: - Link steps
 
-    private func linkExchange(_ request: HandlerRequest) -> TargetExchange {
+    private func linkExchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
         guard let target = targets.linkHandler else { return TargetExchange(failure: "no link handler is configured") }
         if linkSession == nil { linkSession = target.makeSession() }
         return linkSession?.exchange(request, timeout: timeout) ?? TargetExchange(failure: "no link handler session")
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     // MARK: - HTTP steps

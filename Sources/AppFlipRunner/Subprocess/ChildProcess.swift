@@ -65,10 +65,12 @@ final class ChildProcess {
         var suiteFault = false
     }
 
-    /// Held across pipe creation and spawn so that no child inherits another child's pipe ends.
-    private static let spawnLock = NSLock()
+    /// Held across pipe creation, spawn and registration, so that no child inherits another child's pipe ends and
+    /// no child is seen unregistered (`ProcessGroups.killAll` would take it for an orphan).
+    static let spawnLock = NSLock()
 
-    static func launch(path: String, arguments: [String], environment: [String], stderrLimit: Int = 64 * 1024) throws(LaunchError) -> ChildProcess {
+    static func launch(path: String, arguments: [String], environment: [String], scope: ContainmentScope,
+                       stderrLimit: Int = 64 * 1024) throws(LaunchError) -> ChildProcess {
         spawnLock.lock()
         defer { spawnLock.unlock() }
         var pipes: [(read: Int32, write: Int32)] = []
@@ -81,7 +83,7 @@ final class ChildProcess {
             pipes.append(pipe)
         }
         let (input, output, errors) = (pipes[0], pipes[1], pipes[2])
-        let mark = ProcessSweep.newMark()
+        let mark = ProcessSweep.newMark(scope: scope.id)
         let result = Platform.spawn(path: path, argv: [path] + arguments,
                                     environment: environment.filter { !$0.hasPrefix(ProcessSweep.variable + "=") } + ["\(ProcessSweep.variable)=\(mark)"],
                                     stdin: input.read, stdout: output.write, stderr: errors.write)
@@ -93,13 +95,14 @@ final class ChildProcess {
             close(input.write)
             close(output.read)
             close(errors.read)
-            throw LaunchError(message: "cannot start \(path): \(failure.message)",
-                              suiteFault: [EAGAIN, ENOMEM, EMFILE, ENFILE].contains(failure.errno))
+            let suiteFault = [EAGAIN, ENOMEM, EMFILE, ENFILE].contains(failure.errno)
+            throw LaunchError(message: (suiteFault ? "the suite cannot start " : "cannot start ") + "\(path): \(failure.message)",
+                              suiteFault: suiteFault)
         case .success(let pid):
             for fd in [input.write, output.read, errors.read] {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
-            ProcessGroups.register(pid)
+            ProcessGroups.register(pid, scope: scope)
             return ChildProcess(pid: pid, mark: mark, stdin: input.write, stdout: output.read, stderr: errors.read, stderrLimit: stderrLimit)
         }
     }
@@ -178,7 +181,7 @@ final class ChildProcess {
     /// carrying this child's mark (descendants that left the group or daemonised). Every wait is bounded.
     func kill() {
         defer {
-            ProcessSweep.kill(mark: mark)
+            ProcessSweep.kill(markPrefix: mark)
             ProcessGroups.unregister(pid)
         }
         guard exit == nil else {

@@ -1,18 +1,18 @@
 import AppFlipSystem
 import Foundation
 
-/// Every handler process group the runner has started and not yet ended, so an interrupted run can end them all
-/// at once: no child outlives the run.
+/// Every handler process group the runner has started and not yet ended, by the scope that started it, so a run
+/// (or a signal, for every run) can end them all at once: no child outlives the run.
 public enum ProcessGroups {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var live: Set<pid_t> = []
+    nonisolated(unsafe) private static var live: [pid_t: ContainmentScope] = [:]
 
-    static func register(_ group: pid_t) {
-        lock.withLock { _ = live.insert(group) }
+    static func register(_ group: pid_t, scope: ContainmentScope) {
+        lock.withLock { live[group] = scope }
     }
 
     static func unregister(_ group: pid_t) {
-        lock.withLock { _ = live.remove(group) }
+        lock.withLock { _ = live.removeValue(forKey: group) }
     }
 
     /// The groups still running.
@@ -27,20 +27,26 @@ public enum ProcessGroups {
             // ECHILD: something else in this process reaped it (Foundation's Process reaps on SIGCHLD); its number
             // is no longer ours, so it counts as ended and is never signalled again.
             guard result == pid || (result < 0 && errno == ECHILD) else { return nil }
-            live.remove(pid)
+            live.removeValue(forKey: pid)
             return result == pid ? status : 0
         }
     }
 
-    /// Sends SIGKILL to every live group and its leader, then to every process carrying this run's mark (safe to
-    /// call from a signal-handling queue). Under the lock reaping takes, so no number already given back is signalled.
-    public static func killAll() {
-        lock.withLock {
-            for group in live {
-                _ = kill(-group, SIGKILL)
-                _ = kill(group, SIGKILL)
+    /// Sends SIGKILL to every live group of `scope` (of every scope when nil) and its leader, to every orphan this
+    /// process adopted as subreaper, then to every process carrying one of the scope's marks (safe to call from a
+    /// signal-handling queue). Under the lock reaping takes, so no number already given back is signalled, and with
+    /// spawning paused, so a child between its start and its registration is not taken for an orphan.
+    public static func killAll(scope: ContainmentScope? = nil) {
+        ChildProcess.spawnLock.withLock {
+            let known = lock.withLock { () -> Set<pid_t> in
+                for (group, owner) in live where scope == nil || owner == scope {
+                    _ = kill(-group, SIGKILL)
+                    _ = kill(group, SIGKILL)
+                }
+                return Set(live.keys)
             }
+            ProcessSweep.killAdopted(known: known)
         }
-        ProcessSweep.kill(mark: nil)
+        ProcessSweep.kill(markPrefix: ProcessSweep.markPrefix(scope: scope?.id))
     }
 }

@@ -26,6 +26,10 @@ public struct SubprocessTarget: LinkHandlerTarget {
     /// Extra seconds a newly started persistent handler has for its first answer (its start-up: a runtime to
     /// load, a cache to warm), so start-up under load is not charged to the first case as a timeout.
     public var startupAllowance: Double = 10
+    /// The processes this target starts, as one unit to end (`endProcesses`); copies share it.
+    public let containment = ContainmentScope.make()
+    /// The first-answer times of the persistent handlers started for the first time by a worker.
+    public let startups = HandlerStartups()
 
     public init(executable: String, arguments: [String], mode: Mode, environment: [String] = SubprocessTarget.minimalEnvironment(),
                 lineLimit: Int = 1 << 20, stderrLimit: Int = 64 * 1024, label: String? = nil) {
@@ -42,6 +46,22 @@ public struct SubprocessTarget: LinkHandlerTarget {
 
     public func makeSession() -> any LinkHandlerSession {
         SubprocessSession(target: self)
+    }
+
+    public func endProcesses() {
+        ProcessGroups.killAll(scope: containment)
+    }
+
+    public func startupReport(timeout: Double) -> (policy: String, measured: String?)? {
+        guard mode == .persistent else {
+            return ("one-shot: a new process per case, its start-up within the case's \(secondsText(timeout)) s", nil)
+        }
+        let policy = "persistent: each worker's first handler has \(secondsText(startupAllowance)) s to start on top of its first "
+            + "case's \(secondsText(timeout)) s; a restarted handler has none"
+        let (count, slowest) = startups.measured
+        guard count > 0 else { return (policy, nil) }
+        let used = slowest > timeout ? ", beyond the case timeout: the allowance was used" : ""
+        return (policy, "\(count) first start\(count == 1 ? "" : "s"), the slowest answered after \(secondsText(slowest)) s\(used)")
     }
 
     /// The variables a handler gets: PATH, HOME, TMPDIR and the locale ones, when set; nothing else.
@@ -81,6 +101,8 @@ final class SubprocessSession: LinkHandlerSession {
     private var lateExtraAnswer: String?
     /// Whether this session has started a process before (only the first start-up gets the allowance).
     private var startedOnce = false
+    /// When the first process was started, until its first answer is measured.
+    private var startBegan: Double?
 
     init(target: SubprocessTarget) {
         self.target = target
@@ -109,7 +131,8 @@ final class SubprocessSession: LinkHandlerSession {
             process?.kill()
             do {
                 child = try ChildProcess.launch(path: target.executable, arguments: target.arguments,
-                                                environment: target.environment, stderrLimit: target.stderrLimit)
+                                                environment: target.environment, scope: target.containment,
+                                                stderrLimit: target.stderrLimit)
             } catch {
                 process = nil
                 var failed = TargetExchange(failure: error.message)
@@ -120,12 +143,19 @@ final class SubprocessSession: LinkHandlerSession {
             // A persistent handler's first start-up is its own, not the first case's: that case's time starts after
             // it. A replacement (after a crash or a hang) gets none, so a handler that hangs every time costs each
             // case its timeout only.
-            if target.mode == .persistent, !startedOnce { deadline = Platform.monotonicSeconds() + timeout + target.startupAllowance }
+            if target.mode == .persistent, !startedOnce {
+                deadline = Platform.monotonicSeconds() + timeout + target.startupAllowance
+                startBegan = Platform.monotonicSeconds()
+            }
             startedOnce = true
         }
         child.resetStderr()
         lateExtraAnswer = nil
         var outcome = exchange(request, with: child, deadline: deadline, timeout: timeout)
+        if let began = startBegan {
+            if outcome.answer != nil { target.startups.record(Platform.monotonicSeconds() - began) }
+            startBegan = nil
+        }
         outcome.previousRequestFault = previousFault ?? lateExtraAnswer
         previousRequestID = target.mode == .persistent ? request.id : nil
         if target.mode == .oneShot || outcome.failure != nil {
@@ -148,7 +178,7 @@ final class SubprocessSession: LinkHandlerSession {
     private func exchange(_ request: HandlerRequest, with child: ChildProcess, deadline: Double, timeout: Double) -> TargetExchange {
         guard child.write(request.jsonLine, deadline: deadline) else {
             if Platform.monotonicSeconds() >= deadline {
-                return TargetExchange(failure: "the handler did not read the request within \(format(timeout)) s")
+                return TargetExchange(failure: "the handler did not read the request within \(secondsText(timeout)) s")
             }
             _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
             return TargetExchange(failure: "the handler closed its input before reading the request" + exitSuffix(child))
@@ -190,7 +220,7 @@ final class SubprocessSession: LinkHandlerSession {
                                   rawAnswer: Evidence.bounded(String(decoding: partial, as: UTF8.self), limit: 4096))
         case .timedOut(let partial):
             let what = partial.isEmpty ? "no answer" : "only a partial answer line (\(partial.count) bytes)"
-            return TargetExchange(failure: "timed out after \(format(timeout)) s with \(what); the handler's process group was killed",
+            return TargetExchange(failure: "timed out after \(secondsText(timeout)) s with \(what); the handler's process group was killed",
                                   rawAnswer: Evidence.bounded(String(decoding: partial, as: UTF8.self), limit: 4096))
         case .tooLong(let limit):
             return TargetExchange(failure: "the answer line exceeded \(limit) bytes; the handler's process group was killed")
@@ -209,8 +239,5 @@ final class SubprocessSession: LinkHandlerSession {
         if child.stderrDropped > 0 { text += "\n… [stderr truncated: \(child.stderrDropped) more bytes]" }
         return text
     }
-
-    private func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.3g", seconds)
-    }
 }
+

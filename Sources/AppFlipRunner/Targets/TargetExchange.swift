@@ -30,6 +30,16 @@ public protocol LinkHandlerTarget: Sendable {
     /// One line for the report, e.g. `subprocess ./my-adapter --test-mode (one-shot)`.
     var description: String { get }
     func makeSession() -> any LinkHandlerSession
+    /// Ends every process this target started and anything they started (the end of a run); nothing by default.
+    func endProcesses()
+    /// What the report says about starting the handler: the allowance policy and, once measured, the start-up
+    /// times. Nil for a target that starts nothing.
+    func startupReport(timeout: Double) -> (policy: String, measured: String?)?
+}
+
+extension LinkHandlerTarget {
+    public func endProcesses() {}
+    public func startupReport(timeout: Double) -> (policy: String, measured: String?)? { nil }
 }
 
 /// A worker's connection to a target. Not shared between threads.

@@ -185,6 +185,9 @@ struct InterruptionTests {
         ])
         #expect(status == 0, "\(text.suffix(3000))")
         #expect(text.contains(" 0 fail, 0 error"), "\(text.suffix(3000))")
+        let report = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
+        #expect(report.contains("| Handler start-up | persistent: each worker's first handler has 10 s to start"), "\(report.suffix(1500))")
+        #expect(report.contains("| Handler start-up times | "), "\(report.suffix(1500))")
     }
 
     @Test("Out of file descriptors is the suite's error (exit 7), never charged to the handler")
@@ -197,20 +200,23 @@ struct InterruptionTests {
             "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports, "--", BuiltProducts.path("appflip-reference"),
         ])
         #expect(status == 7, "\(text)")
-        #expect(text.contains("suite error, not the target's: the suite cannot create pipes"), "\(text)")
+        // The pipes for the streams or the one that reports a failed exec: either way the suite's descriptors.
+        #expect(text.contains("suite error, not the target's: the suite cannot"), "\(text)")
+        #expect(!text.contains("target error"), "\(text)")
         let report = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
         #expect(report.contains("**Verdict: 🛠️ SUITE ERROR**") && !report.contains("target error"), "\(report.prefix(600))")
     }
 
-    @Test("An HTTP exchange in flight is aborted at once by SIGINT, not after its timeout")
-    func httpInFlight() throws {
+    /// Over https the platform stack's own idle timeout is 5 s (the connect timeout): the bound is well under it.
+    @Test("An HTTP exchange in flight is aborted at once by SIGINT, not after its timeout", arguments: ["http", "https"])
+    func httpInFlight(_ scheme: String) throws {
         let stalling = try RecordingServer { _ in .stall(seconds: 60) }
         defer { stalling.stop() }
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("stall-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: reports) }
         let configuration = "client_id: google-client\nproject_id: p\nlink: https://app.example/flip\nendpoints:\n"
-            + "  authorize: http://127.0.0.1:\(stalling.port)/oauth/authorize\nscenarios:\n  consent:\n    Cookie: s=1\n"
+            + "  authorize: \(scheme)://127.0.0.1:\(stalling.port)/oauth/authorize\nscenarios:\n  consent:\n    Cookie: s=1\n"
         try configuration.write(toFile: reports + "/target.conf", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
@@ -223,7 +229,7 @@ struct InterruptionTests {
         let sent = Date()
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
-        #expect(Date().timeIntervalSince(sent) < 5, "the run waited for its exchanges' timeouts")
+        #expect(Date().timeIntervalSince(sent) < 2.5, "the run waited for its exchanges' timeouts")
         #expect(process.terminationStatus == 130)
         #expect(FileManager.default.fileExists(atPath: reports + "/report.md"))
     }

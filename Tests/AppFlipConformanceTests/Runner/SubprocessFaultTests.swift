@@ -135,6 +135,11 @@ struct SubprocessFaultTests {
         #expect(first.answer?.action == .decline, "\(first.failure ?? "")")
         let second = session.exchange(request("b"), timeout: 1)
         #expect(second.answer?.action == .decline, "\(second.failure ?? "")")
+        // The report shows the allowance and that this start needed it.
+        let report = target.startupReport(timeout: 1)
+        #expect(report?.policy.contains("10 s to start on top of its first case's 1 s") == true, "\(String(describing: report))")
+        #expect(report?.measured?.contains("1 first start, the slowest answered after 2") == true, "\(String(describing: report))")
+        #expect(report?.measured?.contains("the allowance was used") == true, "\(String(describing: report))")
         var strict = target
         strict.startupAllowance = 0
         let impatient = strict.makeSession()

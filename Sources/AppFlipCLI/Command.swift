@@ -28,18 +28,20 @@ public enum Command {
         case "run": return RunCommand.main(rest, console: console)
         case "lint": return LintCommand.main(rest, console: console)
         case "list": return ListCommand.main(rest, console: console)
+        case "validate-url": return ValidateURLCommand.main(rest, console: console)
         case "reference-handler":
             // Internal: the built-in reference handler behind the adapter contract (used by --target reference).
             return ReferenceHandlerCommand.main(rest, console: console)
         case "help", "-h", "--help":
             let topic = rest.first
-            console.out(topic == "run" ? Usage.run : topic == "lint" ? Usage.lint : topic == "list" ? Usage.list : Usage.main)
+            let topics = ["run": Usage.run, "lint": Usage.lint, "list": Usage.list, "validate-url": Usage.validateURL]
+            console.out(topic.flatMap { topics[$0] } ?? Usage.main)
             return 0
         case "--version", "version":
             console.out("appflip-conformance \(SuiteVersion.current)")
             return 0
         default:
-            let hint = Suggestion.closest(to: name, among: ["run", "lint", "list", "help"]).map { " (did you mean '\($0)'?)" } ?? ""
+            let hint = Suggestion.closest(to: name, among: ["run", "lint", "list", "validate-url", "help"]).map { " (did you mean '\($0)'?)" } ?? ""
             console.err("error: unknown command '\(name)'\(hint)\n\n\(Usage.main)")
             return ExitStatus.usage.rawValue
         }

@@ -7,6 +7,7 @@ enum Usage {
           run     run the conformance cases against a link handler and write reports
           lint    check case files (and the requirement catalog) without running anything
           list    list the cases that a run would execute
+          validate-url  judge a native app's authorization request URL on what the URL alone shows
           help    show this help, or `help <command>`
 
         Exit codes: 0 conformant, 1 a MUST/MUST NOT failed, 2 bad invocation/configuration/case files,
@@ -50,6 +51,28 @@ enum Usage {
           --reports DIR           where junit.xml and report.md go (default: Reports)
           --reproducible          write zero times and no timestamps, for byte-identical reports
           --junit-file-attributes add file/line attributes to <testcase> (outside the Jenkins schema)
+        """
+
+    static let validateURL = """
+        usage: appflip-conformance validate-url [options] URL...
+               appflip-conformance validate-url [options] < urls.txt
+
+        Judges each authorization request URL a native app opens (captured from a log, a proxy or a review) against
+        what the URL alone shows: the required parameters and their encoding, PKCE (S256, sent explicitly, a
+        well-formed challenge, no verifier in the URL), no client secret, the state's size, and the redirect URI's
+        form (private-use scheme, claimed https or loopback IP literal). With no URL argument, one URL per line is
+        read from standard input (blank lines and lines starting with # are skipped). Freshness, the verifier's
+        match and the loopback listener need the app itself and are not judged here.
+
+        options:
+          --redirect-uri URI      a redirect URI registered for the client (repeatable): the URL's must be one of
+                                  them exactly (a loopback IP one on any port)
+          --reports DIR           also write junit.xml and report.md there
+          --reproducible          reports without times (for comparing runs)
+          --catalog PATH          the requirement catalog (default: Conformance/requirements.catalog)
+
+        Exit codes as for run: 0 no MUST failed (warnings allowed), 1 a MUST/MUST NOT failed, 2 bad invocation,
+        6 the reports could not be written.
         """
 
     static let lint = """

@@ -67,7 +67,7 @@ public struct JUnitReport: Sendable {
             xml += "      <property name=\"\(key)\" value=\"\(XMLText.attribute(value))\"/>\n"
         }
         var seen = Set<String>()
-        for reference in results.flatMap(\.conformanceCase.requirements) where seen.insert(reference.id).inserted {
+        for reference in results.flatMap(\.requirements) where seen.insert(reference.id).inserted {
             let requirement = run.catalog[reference.id]
             let value = "\(reference.level.rawValue) · \(requirement?.title ?? "") · \(run.catalog.citationText(for: reference.id))"
             xml += "      <property name=\"requirement.\(XMLText.attribute(reference.id))\" value=\"\(XMLText.attribute(value))\"/>\n"
@@ -102,7 +102,7 @@ public struct JUnitReport: Sendable {
         case .error:
             let message = "target error: " + (result.message ?? "no answer")
             xml += "      <error type=\"target-error\" message=\"\(XMLText.attribute(bounded(message)))\">"
-            xml += XMLText.text("\(location): \(message)\nrequirements this case checks: \(ReportFormatting.requirementList(conformanceCase))\n")
+            xml += XMLText.text("\(location): \(message)\nrequirements this case checks: \(ReportFormatting.requirementList(result))\n")
             xml += "</error>\n"
         case .skip:
             xml += "      <skipped message=\"\(XMLText.attribute(result.message ?? "skipped"))\"/>\n"
@@ -123,7 +123,7 @@ public struct JUnitReport: Sendable {
         var text = "case: \(ReportFormatting.location(conformanceCase))\n"
         text += "verdict: \(result.verdict.rawValue)\n"
         text += "scenario: \(conformanceCase.scenario.rawValue)\n"
-        text += "requirements: \(ReportFormatting.requirementList(conformanceCase))\n"
+        text += "requirements: \(ReportFormatting.requirementList(result))\n"
         for finding in result.findings where finding.verdict == .warn || finding.verdict == .info {
             text += "\(finding.verdict.rawValue.uppercased()) \(finding.requirement): expected \(finding.expected); observed \(finding.observed)\n"
         }

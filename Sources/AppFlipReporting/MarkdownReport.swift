@@ -114,7 +114,7 @@ public struct MarkdownReport: Sendable {
         text += "- Case file: `\(ReportFormatting.location(conformanceCase))` (scenario `\(conformanceCase.scenario.rawValue)`)\n"
         if result.verdict == .error || (result.verdict == .fail && result.message != nil) {
             text += "- \(result.verdict == .error ? "Target error" : "Then"): \(MarkdownText.inline(result.message ?? "no answer"))\n"
-            text += "- Requirements this case checks: \(ReportFormatting.requirementList(conformanceCase))\n"
+            text += "- Requirements this case checks: \(ReportFormatting.requirementList(result))\n"
         }
         for check in result.findings {
             let requirement = run.catalog[check.requirement.id]
@@ -152,7 +152,10 @@ public struct MarkdownReport: Sendable {
         // The cases naming each requirement, computed once (rows × cases would dominate report writing).
         var casesByRequirement: [String: [CaseResult]] = [:]
         for result in run.results {
-            for reference in result.conformanceCase.requirements { casesByRequirement[reference.id, default: []].append(result) }
+            var seen = Set<String>()
+            for reference in result.requirements where seen.insert(reference.id).inserted {
+                casesByRequirement[reference.id, default: []].append(result)
+            }
         }
         let judged = all.filter { requirement in (casesByRequirement[requirement.id] ?? []).contains { $0.verdict != .skip } }
         let planned = all.filter { $0.planned != nil }.count
@@ -250,7 +253,7 @@ public struct MarkdownReport: Sendable {
         var text = "## All cases\n\n| Case | Verdict | Requirements | Time (s) |\n| --- | --- | --- | ---: |\n"
         for result in run.results {
             text += "| `\(result.conformanceCase.id)` | \(Self.icons[result.verdict] ?? "") \(result.verdict.rawValue) | "
-            text += "\(ReportFormatting.requirementList(result.conformanceCase)) | \(ReportFormatting.seconds(reproducible ? 0 : result.duration)) |\n"
+            text += "\(ReportFormatting.requirementList(result)) | \(ReportFormatting.seconds(reproducible ? 0 : result.duration)) |\n"
         }
         return text
     }

@@ -17,8 +17,8 @@ enum ReportFormatting {
     }
 
     /// `AF-LINK-005 MUST NOT`.
-    static func requirementList(_ conformanceCase: ConformanceCase) -> String {
-        conformanceCase.requirements.map(\.description).joined(separator: ", ")
+    static func requirementList(_ result: CaseResult) -> String {
+        result.requirements.map(\.description).joined(separator: ", ")
     }
 
     static func location(_ conformanceCase: ConformanceCase) -> String {

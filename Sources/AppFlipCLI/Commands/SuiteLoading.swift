@@ -6,16 +6,19 @@ enum SuiteLoading {
     static let defaultCases = "Conformance/cases"
     static let defaultCatalog = "Conformance/requirements.catalog"
 
-    static func load(cases: String?, catalog: String?, console: Console) -> (Catalog, CaseSuite)? {
-        let catalogPath = catalog ?? defaultCatalog
-        let loadedCatalog: Catalog
+    /// Loads the requirement catalog (the default path when nil), printing diagnostics on failure.
+    static func loadCatalog(_ catalog: String?, console: Console) -> Catalog? {
         do {
-            loadedCatalog = try CatalogLoader.load(path: catalogPath)
+            return try CatalogLoader.load(path: catalog ?? defaultCatalog)
         } catch {
             report(error, console: console)
             if catalog == nil { console.err("note: run from the package directory, or give --catalog PATH") }
             return nil
         }
+    }
+
+    static func load(cases: String?, catalog: String?, console: Console) -> (Catalog, CaseSuite)? {
+        guard let loadedCatalog = loadCatalog(catalog, console: console) else { return nil }
         let casesPath = cases ?? defaultCases
         let groupRoot = cases == nil || casesPath.hasPrefix(defaultCases) ? defaultCases : nil
         do {

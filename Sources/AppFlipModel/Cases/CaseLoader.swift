@@ -86,6 +86,9 @@ public struct CaseLoader {
             reader.error(at: titleScalar.location, "'title' is empty")
         }
         let profile = document["profile"].flatMap { reader.enumValue($0, "profile", as: Profile.self) }
+        if let profile, !Profile.runnable.contains(profile), let node = document["profile"] {
+            reader.error(at: node.location, "the '\(profile.rawValue)' profile has no live cases yet (validate-url judges its authorization URLs)")
+        }
         let scenario = document["scenario"].flatMap { reader.enumValue($0, "scenario", as: Scenario.self) }
         if scenario == .secondUser, let profile, profile.usesLinkHandler, let node = document["scenario"] {
             reader.error(at: node.location, "'second-user' is for HTTP steps (user: second-user); a link handler knows the scenarios "

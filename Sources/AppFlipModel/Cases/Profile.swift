@@ -10,6 +10,12 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     case siteAssociation = "site-association"
     /// The link handler's code redeemed at the token endpoint, end to end.
     case flip
+    /// A native app as an OAuth client (Google's installed-app flow). Today judged statically, URL by URL
+    /// (`validate-url`); the live profile, with the suite as the authorization server, is not built yet.
+    case nativeClient = "native-client"
+
+    /// The profiles `run` drives (the native-client profile has no live cases yet).
+    public static let runnable: [Profile] = [.appLink, .authorize, .token, .siteAssociation, .flip]
 
     /// The endpoints a profile needs; a run skips the profile when one is not configured.
     public var endpoints: [Endpoint] {
@@ -19,6 +25,7 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
         case .token: [.authorize, .token, .revoke]
         case .siteAssociation: [.siteAssociation]
         case .flip: [.token]
+        case .nativeClient: []
         }
     }
 
@@ -32,7 +39,7 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Profiles a catalog requirement may name while it is `planned`: they have no cases and no target yet.
-    public static let plannedNames: Set<String> = ["native-client", "android"]
+    public static let plannedNames: Set<String> = ["android"]
 
     /// Whether the profile drives the link handler.
     public var usesLinkHandler: Bool { self == .appLink || self == .flip }

@@ -39,6 +39,13 @@ public struct CaseResult: Sendable, Hashable {
 
     /// The checks that did not apply to what the target did.
     public var notApplicable: [CheckResult] { checks.filter { !$0.isApplicable } }
+
+    /// The requirements the case declares, then any other its checks judged (a case built at run time, such as a
+    /// validate-url URL, declares none), each once.
+    public var requirements: [RequirementReference] {
+        var seen = Set<RequirementReference>()
+        return (conformanceCase.requirements + checks.map(\.requirement)).filter { seen.insert($0).inserted }
+    }
 }
 
 extension CaseResult {

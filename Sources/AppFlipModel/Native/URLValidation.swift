@@ -1,0 +1,40 @@
+import AppFlipDigest
+import AppFlipSyntax
+
+/// `validate-url` as a run: each authorization request URL is one case of the native-client profile, judged by
+/// `AuthorizationRequestAudit` alone, so the same verdicts, exit codes and report writers apply.
+public enum URLValidation {
+    /// One URL and where it came from (a command-line argument or a line of standard input).
+    public struct Input: Sendable {
+        public var url: String
+        public var location: SourceLocation
+
+        public init(url: String, location: SourceLocation) {
+            self.url = url
+            self.location = location
+        }
+
+        /// A URL from `file` (`<argument>`, `<stdin>`) at 1-based `line`.
+        public init(url: String, file: String, line: Int) {
+            self.init(url: url, location: SourceLocation(file: file, line: line, column: 1))
+        }
+    }
+
+    /// The results of auditing every input, in order, with provenance for the report.
+    public static func run(_ inputs: [Input], audit: AuthorizationRequestAudit, catalog: Catalog, suiteVersion: String,
+                           startedAt: String, command: String) -> RunResult {
+        let results = inputs.enumerated().map { index, input -> CaseResult in
+            let conformanceCase = ConformanceCase(id: "validate-url/\(index + 1)", title: "Authorization request URL \(index + 1)",
+                                                  profile: .nativeClient, scenario: .consent, steps: [], location: input.location,
+                                                  group: "validate-url")
+            let evidence = Evidence(link: Evidence.bounded(Redaction.redact(url: input.url), limit: 4096))
+            return CaseResult.judged(conformanceCase, checks: audit.audit(input.url), evidence: evidence, duration: 0)
+        }
+        // What was judged, fingerprinted like case files: the URLs (their secrets included, never shown) in order.
+        let digest = SHA256.hexDigest(inputs.map(\.url).joined(separator: "\n").utf8)
+        let provenance = Provenance(suiteVersion: suiteVersion, caseDigest: digest, caseFileCount: 0, seed: 0,
+                                    target: "\(inputs.count) authorization request URL\(inputs.count == 1 ? "" : "s") (static check)",
+                                    mode: "validate-url", jobs: 1, filter: nil, startedAt: startedAt, duration: 0, command: command)
+        return RunResult(results: results, catalog: catalog, provenance: provenance)
+    }
+}

@@ -1,0 +1,57 @@
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// `validate-url` from the command line: arguments or standard input, the run's exit codes, reports with no secret.
+@Suite("validate-url")
+struct ValidateURLTests {
+    private func validate(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["validate-url", "--catalog", PackageRoot.catalog] + arguments)
+    }
+
+    @Test("A correct request exits 0; a MUST violated exits 1 and names it with the URL's position")
+    func exitCodes() throws {
+        let good = AuthorizationRequestAuditTests.url()
+        let (passed, passText) = try validate([good])
+        #expect(passed == 0, "\(passText)")
+        // A private-use scheme is noted (info), never a warning or a failure.
+        #expect(passText.contains("INFO <argument>:1") && passText.contains("NAT-REDIR-003 SHOULD"), "\(passText)")
+        let (failed, failText) = try validate([good, AuthorizationRequestAuditTests.url([("code_challenge_method", "plain")])])
+        #expect(failed == 1, "\(failText)")
+        #expect(failText.contains("FAIL <argument>:2") && failText.contains("NAT-PKCE-004 MUST"), "\(failText)")
+        #expect(failText.contains("2 URLs: 0 pass, 1 info, 0 warn, 0 skip, 1 fail"), "\(failText)")
+    }
+
+    @Test("URLs come one per line from standard input, skipping blanks and comments; lines keep their numbers")
+    func standardInput() throws {
+        let input = "# captured from the app's log\n\n" + AuthorizationRequestAuditTests.url([("redirect_uri", "myapp%3A%2Fcb")]) + "\n"
+        let (status, text) = try ProgramRun.run("/bin/sh", ["-c", "printf '%s' \"$1\" | \"$2\" validate-url --catalog \"$3\"", "sh", input,
+                                                           BuiltProducts.path("appflip-conformance"), PackageRoot.catalog])
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("FAIL <stdin>:3") && text.contains("NAT-REDIR-001"), "\(text)")
+    }
+
+    @Test("No URL, or an unknown option, is a usage error (exit 2) with the command's help")
+    func usage() throws {
+        let (none, noneText) = try ProgramRun.run("/bin/sh", ["-c", "\"$1\" validate-url --catalog \"$2\" < /dev/null", "sh",
+                                                             BuiltProducts.path("appflip-conformance"), PackageRoot.catalog])
+        #expect(none == 2 && noneText.contains("usage: appflip-conformance validate-url"), "\(noneText)")
+        let (unknown, unknownText) = try validate(["--redirect-url", "x", AuthorizationRequestAuditTests.url()])
+        #expect(unknown == 2 && unknownText.contains("did you mean '--redirect-uri'"), "\(unknownText)")
+    }
+
+    @Test("With --reports both reports are written, judge the NAT rows, and never show a secret the URL carried")
+    func reports() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("validate-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let secret = "SECRET-\(UUID().uuidString)"
+        let (status, text) = try validate(["--reports", directory, AuthorizationRequestAuditTests.url([("client_secret", secret)])])
+        #expect(status == 1, "\(text)")
+        let markdown = try String(contentsOfFile: directory + "/report.md", encoding: .utf8)
+        let junit = try String(contentsOfFile: directory + "/junit.xml", encoding: .utf8)
+        #expect(!text.contains(secret) && !markdown.contains(secret) && !junit.contains(secret))
+        #expect(markdown.contains("| NAT-REQ-001 | MUST |") && markdown.contains("❌ fail"), "\(markdown.prefix(800))")
+        #expect(markdown.contains("| NAT-PKCE-004 | MUST | The app uses S256 and says so |"), "\(markdown.prefix(800))")
+        #expect(junit.contains("<testcase") && junit.contains("NAT-REQ-001"), "\(junit.prefix(800))")
+    }
+}

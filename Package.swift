@@ -22,10 +22,11 @@ let package = Package(
         .target(name: "AppFlipReporting", dependencies: ["AppFlipModel"]),
         .target(name: "AppFlipReference"),
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
+        .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
         .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
                                                    "AppFlipReferenceServer", "AppFlipHTTP", "AppFlipSystem"]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
-        .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer"]),
+        .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient"]),
 
         // Test support and the deliberately broken handlers live under Tests/.
         .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),

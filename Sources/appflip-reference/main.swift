@@ -1,11 +1,14 @@
 import AppFlipHTTP
 import AppFlipReference
+import AppFlipReferenceClient
 import AppFlipReferenceServer
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let serving = arguments.first == "serve"
 if serving { arguments.removeFirst() }
+let nativeClient = arguments.first == "native-client"
+if nativeClient { arguments.removeFirst() }
 
 let usage = """
     \(ReferenceArguments.usage)
@@ -17,11 +20,35 @@ let usage = """
     POST \(ReferenceServer.linkHandlerPath). The client secret is APPFLIP_REFERENCE_CLIENT_SECRET, or
     "reference-secret". Test users: the cookie reference-user=approver or second (approve), refuser (refuses),
     disabled (disabled account). Prints "listening on http://HOST:PORT" once ready (--port 0 picks a free port).
+
+    usage: appflip-reference native-client [--redirect scheme|loopback] [--scheme-uri URI]
+
+    A correct native OAuth client behind the native-client adapter contract (README): PKCE S256, a fresh state and
+    verifier per sign-in, a private-use-scheme redirect (default com.example.reference:/oauth2redirect) or a
+    loopback listener on 127.0.0.1 open only until its callback.
     """
 
 func fail(_ message: String) -> Never {
     try? FileHandle.standardError.write(contentsOf: Data("error: \(message)\n\n\(usage)\n".utf8))
     exit(2)
+}
+
+if nativeClient {
+    var mode = NativeClientApp.RedirectMode.scheme
+    var schemeURI = "com.example.reference:/oauth2redirect"
+    while !arguments.isEmpty {
+        let name = arguments.removeFirst()
+        guard !arguments.isEmpty else { fail("\(name) needs a value") }
+        let value = arguments.removeFirst()
+        switch name {
+        case "--redirect":
+            guard let chosen = NativeClientApp.RedirectMode(rawValue: value) else { fail("--redirect takes scheme or loopback") }
+            mode = chosen
+        case "--scheme-uri": schemeURI = value
+        default: fail("unknown option \(name)")
+        }
+    }
+    exit(NativeClientLoop.serve(NativeClientApp(mode: mode, schemeURI: schemeURI)))
 }
 
 if !serving {

@@ -1,0 +1,66 @@
+import Foundation
+
+/// One command of the native-client adapter contract (suite to app), as a JSON line with an opaque `id`.
+public enum NativeCommand: Sendable, Hashable {
+    /// Where the app signs in: the endpoints of the suite's test authorization server, the client and its scopes.
+    public struct Configuration: Sendable, Hashable {
+        public var authorizationEndpoint: String
+        public var tokenEndpoint: String
+        public var revocationEndpoint: String
+        public var clientID: String
+        public var scopes: [String]
+        /// The private-use-scheme redirect URI to use, when the suite was given one; a loopback app picks its own.
+        public var redirectURI: String?
+
+        public init(authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String, clientID: String,
+                    scopes: [String], redirectURI: String?) {
+            self.authorizationEndpoint = authorizationEndpoint
+            self.tokenEndpoint = tokenEndpoint
+            self.revocationEndpoint = revocationEndpoint
+            self.clientID = clientID
+            self.scopes = scopes
+            self.redirectURI = redirectURI
+        }
+    }
+
+    /// Start a sign-in: the app answers `open-browser` with its authorization request URL.
+    case signIn(Configuration)
+    /// The browser (the suite) hands the app the redirect to its private-use scheme or claimed https URI.
+    case deliverRedirect(url: String)
+    /// The suite is making the loopback GET itself: the app answers once its listener has the callback.
+    case awaitRedirect
+    case refresh
+    case callAPI
+    case signOut
+
+    public var name: String {
+        switch self {
+        case .signIn: "sign-in"
+        case .deliverRedirect: "deliver-redirect"
+        case .awaitRedirect: "await-redirect"
+        case .refresh: "refresh"
+        case .callAPI: "call-api"
+        case .signOut: "sign-out"
+        }
+    }
+
+    /// The command as one JSON line (sorted keys, newline-terminated).
+    public func jsonLine(id: String) -> [UInt8] {
+        var object: [String: Any] = ["id": id, "command": name]
+        switch self {
+        case .signIn(let configuration):
+            var fields: [String: Any] = [
+                "authorization_endpoint": configuration.authorizationEndpoint, "token_endpoint": configuration.tokenEndpoint,
+                "revocation_endpoint": configuration.revocationEndpoint, "client_id": configuration.clientID, "scopes": configuration.scopes,
+            ]
+            if let redirectURI = configuration.redirectURI { fields["redirect_uri"] = redirectURI }
+            object["configuration"] = fields
+        case .deliverRedirect(let url):
+            object["url"] = url
+        case .awaitRedirect, .refresh, .callAPI, .signOut:
+            break
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return [UInt8](data) + [0x0A]
+    }
+}

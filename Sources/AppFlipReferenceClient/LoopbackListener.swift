@@ -1,0 +1,47 @@
+import AppFlipHTTP
+import Foundation
+
+/// The reference client's loopback redirect listener: bound to 127.0.0.1 only, on an ephemeral port, answering one
+/// callback and then closed (RFC 8252 §7.3, §8.3).
+final class LoopbackListener: @unchecked Sendable {
+    private let server: HTTPServer
+    private let lock = NSLock()
+    private let arrived = DispatchSemaphore(value: 0)
+    private var target: String?
+
+    var port: Int { server.port }
+
+    init() throws {
+        let box = CallbackBox()
+        server = try HTTPServer(host: "127.0.0.1", port: 0) { request in
+            box.record(request.target)
+            return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+                                body: Array("Signed in. You can close this window.".utf8))
+        }
+        box.listener = self
+        server.start()
+    }
+
+    fileprivate func received(_ target: String) {
+        let first = lock.withLock { () -> Bool in
+            guard self.target == nil else { return false }
+            self.target = target
+            return true
+        }
+        if first { arrived.signal() }
+    }
+
+    /// The request target of the first callback, or nil after `timeout` seconds.
+    func awaitCallback(timeout: Double) -> String? {
+        _ = arrived.wait(timeout: .now() + timeout)
+        return lock.withLock { target }
+    }
+
+    func stop() { server.stop() }
+}
+
+/// Forwards the server's callbacks to the listener once it exists (the server is built first).
+private final class CallbackBox: @unchecked Sendable {
+    weak var listener: LoopbackListener?
+    func record(_ target: String) { listener?.received(target) }
+}

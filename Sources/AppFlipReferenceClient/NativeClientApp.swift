@@ -1,0 +1,211 @@
+import AppFlipDigest
+import AppFlipHTTP
+import AppFlipReference
+import Foundation
+
+/// A correct native OAuth client (RFC 8252, RFC 7636, Google's installed-app flow) behind the native-client adapter
+/// contract: what a partner's app does, without the app. PKCE S256 with a fresh verifier and state per sign-in,
+/// a private-use-scheme or loopback redirect, the token request with the same redirect URI, bearer tokens only,
+/// rotated refresh tokens kept, a new sign-in after `invalid_grant`, revocation on sign-out.
+public final class NativeClientApp {
+    /// How the app receives the authorization response.
+    public enum RedirectMode: String, Sendable {
+        /// A private-use URI scheme (`com.example.app:/oauth2redirect`): the suite delivers the redirect.
+        case scheme
+        /// A loopback listener on 127.0.0.1 and an ephemeral port, open only until the callback.
+        case loopback
+    }
+
+    struct Endpoints {
+        var authorization: String
+        var token: String
+        var revocation: String?
+        var clientID: String
+        var scopes: [String]
+        var redirectURI: String?
+    }
+
+    /// One sign-in in progress.
+    struct Pending {
+        var endpoints: Endpoints
+        var state: String
+        var verifier: String
+        var redirectURI: String
+        var listener: LoopbackListener?
+    }
+
+    let mode: RedirectMode
+    let schemeURI: String
+    private var endpoints: Endpoints?
+    private var pending: Pending?
+    private var accessToken: String?
+    private var refreshToken: String?
+
+    public init(mode: RedirectMode, schemeURI: String = "com.example.reference:/oauth2redirect") {
+        self.mode = mode
+        self.schemeURI = schemeURI
+    }
+
+    /// The answer to one command (without its `id`).
+    public func handle(_ request: [String: Any]) -> [String: Any] {
+        switch request["command"] as? String {
+        case "sign-in": return signIn(request["configuration"] as? [String: Any] ?? [:])
+        case "deliver-redirect":
+            guard let url = request["url"] as? String else { return rejected("deliver-redirect without a url") }
+            return complete(redirect: url)
+        case "await-redirect": return awaitRedirect()
+        case "refresh": return refresh()
+        case "call-api":
+            guard let accessToken else { return ["action": "no-token"] }
+            return ["action": "api-call", "authorization": "Bearer " + accessToken]
+        case "sign-out": return signOut()
+        case let other: return rejected("unknown command \(other ?? "(none)")")
+        }
+    }
+
+    private func rejected(_ reason: String) -> [String: Any] { ["action": "rejected", "reason": reason] }
+
+    // MARK: Sign-in
+
+    private func signIn(_ configuration: [String: Any]) -> [String: Any] {
+        guard let authorization = configuration["authorization_endpoint"] as? String, let token = configuration["token_endpoint"] as? String,
+              let clientID = configuration["client_id"] as? String else {
+            return rejected("the configuration needs authorization_endpoint, token_endpoint and client_id")
+        }
+        let endpoints = Endpoints(authorization: authorization, token: token, revocation: configuration["revocation_endpoint"] as? String,
+                                  clientID: clientID, scopes: configuration["scopes"] as? [String] ?? ["openid"],
+                                  redirectURI: configuration["redirect_uri"] as? String)
+        self.endpoints = endpoints
+        pending?.listener?.stop()
+        // A fresh state and verifier for every request (RFC 8252 §8.9, RFC 7636 §4.1): 32 random octets each.
+        let state = Self.randomToken()
+        let verifier = Self.randomToken()
+        var listener: LoopbackListener?
+        let redirectURI: String
+        switch mode {
+        case .scheme:
+            redirectURI = endpoints.redirectURI ?? schemeURI
+        case .loopback:
+            guard let opened = try? LoopbackListener() else { return rejected("cannot open a loopback listener") }
+            listener = opened
+            redirectURI = "http://127.0.0.1:\(opened.port)/callback"
+        }
+        pending = Pending(endpoints: endpoints, state: state, verifier: verifier, redirectURI: redirectURI, listener: listener)
+        let parameters = [
+            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
+            ("scope", endpoints.scopes.joined(separator: " ")), ("state", state),
+            ("code_challenge", Base64URL.encode(SHA256.hash(Array(verifier.utf8)))), ("code_challenge_method", "S256"),
+        ]
+        let separator = authorization.contains("?") ? "&" : "?"
+        return ["action": "open-browser", "user_agent": "external",
+                "url": authorization + separator + Self.form(parameters)]
+    }
+
+    private func awaitRedirect() -> [String: Any] {
+        guard let listener = pending?.listener else { return rejected("no loopback sign-in is pending") }
+        let target = listener.awaitCallback(timeout: 10)
+        listener.stop()  // open only for the duration of the request (RFC 8252 §8.3)
+        pending?.listener = nil
+        guard let target, let redirectURI = pending?.redirectURI else { return rejected("no callback reached the loopback listener") }
+        let query = target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        return complete(redirect: redirectURI + "?" + query)
+    }
+
+    /// The authorization response: accepted only for the pending request and its state, then exchanged once.
+    private func complete(redirect url: String) -> [String: Any] {
+        guard let flow = pending else { return rejected("no sign-in is pending") }
+        pending = nil  // one response per request: a replay finds nothing pending
+        let parameters = Dictionary(QueryCodec.pairs(Substring(QueryCodec.query(of: url))).compactMap { pair -> (String, String)? in
+            guard let name = pair.name.flatMap({ String(validating: $0, as: UTF8.self) }),
+                  let value = pair.value.flatMap({ String(validating: $0, as: UTF8.self) }) else { return nil }
+            return (name, value)
+        }, uniquingKeysWith: { first, _ in first })
+        guard parameters["state"] == flow.state else { return rejected("the state does not match the pending request") }
+        if let error = parameters["error"] { return rejected("the authorization server answered error=\(error)") }
+        guard let code = parameters["code"], !code.isEmpty else { return rejected("no code in the redirect") }
+        let answer = post(flow.endpoints.token, [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", flow.redirectURI),
+            ("client_id", flow.endpoints.clientID), ("code_verifier", flow.verifier),
+        ])
+        return accept(answer, keepingRefreshToken: false) ?? ["action": "signed-in"]
+    }
+
+    // MARK: Tokens
+
+    /// Takes a token response; nil when accepted, else the rejection to answer.
+    private func accept(_ answer: Result<(status: Int, json: [String: Any]), HTTPClient.Failure>, keepingRefreshToken: Bool) -> [String: Any]? {
+        switch answer {
+        case .failure(let failure):
+            return rejected("the token endpoint could not be used: \(failure.message)")
+        case .success(let (status, json)):
+            guard status == 200 else {
+                if json["error"] as? String == "invalid_grant" {
+                    accessToken = nil
+                    refreshToken = nil
+                    return rejected("invalid_grant: the user must sign in again")
+                }
+                return rejected("the token endpoint answered \(status)")
+            }
+            guard let access = json["access_token"] as? String, !access.isEmpty else { return rejected("no access_token in the answer") }
+            // Unknown members are ignored (RFC 6749 §5.1); a token of a type the app does not know is not used (§7.1).
+            guard (json["token_type"] as? String)?.lowercased() == "bearer" else {
+                return rejected("token_type \(json["token_type"] as? String ?? "(none)") is not bearer: the token is not used")
+            }
+            accessToken = access
+            if let rotated = json["refresh_token"] as? String, !rotated.isEmpty {
+                refreshToken = rotated  // a rotated refresh token replaces the old one (RFC 6749 §6)
+            } else if !keepingRefreshToken {
+                refreshToken = nil
+            }
+            return nil
+        }
+    }
+
+    private func refresh() -> [String: Any] {
+        guard let endpoints, let refreshToken else { return rejected("no refresh token: sign in first") }
+        let answer = post(endpoints.token, [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", endpoints.clientID)])
+        return accept(answer, keepingRefreshToken: true) ?? ["action": "refreshed"]
+    }
+
+    private func signOut() -> [String: Any] {
+        defer {
+            accessToken = nil
+            refreshToken = nil
+        }
+        guard let endpoints, let token = refreshToken ?? accessToken else { return ["action": "signed-out"] }
+        if let revocation = endpoints.revocation {
+            let hint = refreshToken != nil ? "refresh_token" : "access_token"
+            _ = post(revocation, [("token", token), ("token_type_hint", hint), ("client_id", endpoints.clientID)])
+        }
+        return ["action": "signed-out"]
+    }
+
+    // MARK: HTTP
+
+    private func post(_ url: String, _ parameters: [(String, String)]) -> Result<(status: Int, json: [String: Any]), HTTPClient.Failure> {
+        guard let (origin, target) = HTTPOrigin.split(url) else { return .failure(HTTPClient.Failure(message: "not an http(s) URL: \(url)")) }
+        do {
+            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10))
+            defer { client.close() }
+            let request = HTTPRequest(method: "POST", target: target,
+                                      headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]),
+                                      body: Array(Self.form(parameters).utf8))
+            // Redirects are never followed: a 307 would re-post the verifier elsewhere (RFC 7636 §4.5).
+            let response = try client.send(request)
+            let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+            return .success((response.status, json))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func form(_ parameters: [(String, String)]) -> String {
+        parameters.map { "\($0.0)=" + QueryCodec.encode(Array($0.1.utf8)) }.joined(separator: "&")
+    }
+
+    /// 32 random octets, base64url without padding: 43 characters, 256 bits.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}

@@ -1,0 +1,107 @@
+import AppFlipHTTP
+import AppFlipModel
+import AppFlipSystem
+import Foundation
+
+/// One sign-in driven end to end, the suite playing the system browser in front of its test authorization server:
+/// the app opens its authorization request, the server answers as scripted, the redirect goes back to the app (handed
+/// over for a private-use scheme, a real GET to its listener for a loopback URI), and the app says how it ended.
+public struct NativeSignIn: Sendable {
+    /// What happened, for the checks and as evidence.
+    public struct Record: Sendable, Hashable {
+        /// The authorization request URL the app opened.
+        public var authorizationURL: String?
+        public var userAgent: NativeAnswer.UserAgent?
+        /// Where the server's answer sent the browser.
+        public var redirect: String?
+        /// How the redirect reached the app: `deliver-redirect`, or `loopback GET` with the listener's status.
+        public var delivery: String?
+        /// The app's last answer (`signed-in` or `rejected`).
+        public var outcome: NativeAnswer?
+        /// Set when the app did not follow the contract (no answer, garbage, a URL elsewhere): the case is an error.
+        public var failure: NativeFailure?
+    }
+
+    public var scopes: [String]
+    /// The private-use-scheme URI given to the app, when the case gives one.
+    public var redirectURI: String?
+    public var timeout: Double
+
+    public init(scopes: [String] = ["openid", "email"], redirectURI: String? = nil, timeout: Double = 10) {
+        self.scopes = scopes
+        self.redirectURI = redirectURI
+        self.timeout = timeout
+    }
+
+    public func run(_ session: NativeClientSession, server: TestAuthorizationServer) -> Record {
+        var record = Record()
+        let opened: NativeAnswer
+        switch session.exchange(.signIn(server.configuration(scopes: scopes, redirectURI: redirectURI)), timeout: timeout) {
+        case .failure(let failure): record.failure = failure; return record
+        case .success(let answer): opened = answer
+        }
+        guard opened.action == .openBrowser, let url = opened.url else {
+            record.outcome = opened
+            record.failure = NativeFailure(message: "the app answered sign-in with \(opened.action.rawValue), not open-browser"
+                                           + (opened.reason.map { " (\($0))" } ?? ""))
+            return record
+        }
+        record.authorizationURL = url
+        record.userAgent = opened.userAgent
+        // The suite contacts only its own server: a URL elsewhere is recorded and judged, never fetched.
+        guard url.hasPrefix(server.authorizationEndpoint + "?") else {
+            record.failure = NativeFailure(message: "the app opened a URL that is not the configured authorization endpoint")
+            return record
+        }
+        let browser: HTTPResponse
+        do throws(HTTPClient.Failure) {
+            guard let (origin, target) = HTTPOrigin.split(url) else { throw HTTPClient.Failure(message: "not an http URL") }
+            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: timeout))
+            defer { client.close() }
+            browser = try client.send(HTTPRequest(method: "GET", target: target))
+        } catch {
+            record.failure = NativeFailure(message: "the suite's own authorization server did not answer: \(error.message)", suiteFault: true)
+            return record
+        }
+        guard browser.status == 302, let location = browser.headers["Location"] else {
+            // The server refused the request (no client or redirect URI): nothing goes back to the app.
+            record.redirect = nil
+            record.delivery = "none: the authorization server answered \(browser.status)"
+            return record
+        }
+        record.redirect = location
+        let deadline = Platform.monotonicSeconds() + timeout
+        let redirectURI = NativeRedirectURI(location)
+        let answer: Result<NativeAnswer, NativeFailure>
+        if case .http(let host, let port, _) = redirectURI.form {
+            guard NativeRedirectURI.loopbackLiterals.contains(host) || host == "localhost" else {
+                record.failure = NativeFailure(message: "the redirect URI's host \(host) is not loopback: the suite does not contact it")
+                return record
+            }
+            answer = session.send(.awaitRedirect, deadline: deadline).flatMap { id in
+                record.delivery = "loopback GET: " + Self.loopbackGet(location, host: host, port: port ?? 80, timeout: timeout)
+                return session.receive(id, command: "await-redirect", deadline: deadline)
+            }
+        } else {
+            record.delivery = "deliver-redirect"
+            answer = session.exchange(.deliverRedirect(url: location), timeout: timeout)
+        }
+        switch answer {
+        case .success(let outcome): record.outcome = outcome
+        case .failure(let failure): record.failure = failure
+        }
+        return record
+    }
+
+    /// The browser's GET of a loopback redirect: the listener's status, or why it could not be reached.
+    private static func loopbackGet(_ location: String, host: String, port: Int, timeout: Double) -> String {
+        guard let (origin, target) = HTTPOrigin.split(location) else { return "not a URL the suite can fetch" }
+        do {
+            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: timeout))
+            defer { client.close() }
+            return "HTTP \(try client.send(HTTPRequest(method: "GET", target: target)).status)"
+        } catch {
+            return "the listener on \(host):\(port) could not be reached (\(error.message))"
+        }
+    }
+}

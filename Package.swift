@@ -24,16 +24,17 @@ let package = Package(
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
         .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
         .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
-                                                   "AppFlipReferenceServer", "AppFlipHTTP", "AppFlipSystem"]),
+                                                   "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem"]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
         .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient"]),
 
         // Test support and the deliberately broken handlers live under Tests/.
         .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
+        .executableTarget(name: "broken-native-client", dependencies: ["AppFlipReferenceClient"], path: "Tests/BrokenNativeClient"),
         .testTarget(
             name: "AppFlipConformanceTests",
-            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "appflip-reference",
+            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "broken-native-client", "appflip-reference",
                            "appflip-conformance"],
             path: "Tests/AppFlipConformanceTests",
             exclude: ["Golden"]

@@ -29,6 +29,9 @@ public enum Command {
         case "lint": return LintCommand.main(rest, console: console)
         case "list": return ListCommand.main(rest, console: console)
         case "validate-url": return ValidateURLCommand.main(rest, console: console)
+        case "reference-native-client":
+            // Internal: the reference native client behind the native-client contract (used by --target reference).
+            return ReferenceHandlerCommand.nativeClient(rest, console: console)
         case "reference-handler":
             // Internal: the built-in reference handler behind the adapter contract (used by --target reference).
             return ReferenceHandlerCommand.main(rest, console: console)

@@ -1,4 +1,5 @@
 import AppFlipReference
+import AppFlipReferenceClient
 import AppFlipReferenceServer
 
 /// `reference-handler` (internal): the reference link handler behind the adapter contract, used by
@@ -14,5 +15,17 @@ enum ReferenceHandlerCommand {
             if let server = options.codeServer, let minter = RemoteCodeMinter.minter(url: server) { handler.mintCode = minter }
             return AdapterLoop.serve(handler)
         }
+    }
+
+    /// `reference-native-client [--redirect scheme|loopback]` (internal): the reference native client.
+    static func nativeClient(_ arguments: [String], console: Console) -> Int32 {
+        var mode = NativeClientApp.RedirectMode.scheme
+        if arguments.count == 2, arguments[0] == "--redirect", let chosen = NativeClientApp.RedirectMode(rawValue: arguments[1]) {
+            mode = chosen
+        } else if !arguments.isEmpty {
+            console.err("error: reference-native-client takes only --redirect scheme|loopback")
+            return 2
+        }
+        return NativeClientLoop.serve(NativeClientApp(mode: mode))
     }
 }

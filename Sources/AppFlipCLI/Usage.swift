@@ -18,6 +18,7 @@ enum Usage {
         usage: appflip-conformance run --target reference [options]
                appflip-conformance run --link URL --client-id ID [options] -- HANDLER [HANDLER-ARGS...]
                appflip-conformance run --link URL --client-id ID --handler-url URL [options]
+               appflip-conformance run --profile native-client --client-id ID --native-client ADAPTER [options]
 
         The handler command after `--` is started directly (never through a shell) and speaks the JSON Lines
         adapter contract described in README.md.
@@ -25,7 +26,10 @@ enum Usage {
         target:
           --target reference      run every profile against the built-in reference server and handler
           --config FILE           the target configuration: endpoints, IDs, scenario decorations (README)
-          --profile NAME          app-link, authorize, token, site-association or flip (default: all); repeatable
+          --profile NAME          app-link, authorize, token, site-association, flip or native-client (default: all);
+                                  repeatable
+          --native-client PATH    the native app's adapter (the native-client contract, README); not through a shell
+          --native-client-arg ARG an argument for it (repeatable)
           --handler-url URL       POST each request to this http:// URL and read the answer from the response
           --link URL              the partner's App Flip universal link, without a query (required for your handler)
           --client-id ID          the client ID registered for Google (required for your handler)

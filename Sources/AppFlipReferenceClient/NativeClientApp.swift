@@ -34,6 +34,28 @@ public final class NativeClientApp {
         var listener: LoopbackListener?
     }
 
+    /// Each stage a broken client (Tests/BrokenNativeClient) replaces to prove a check fails; correct by default.
+    public struct Behaviour: Sendable {
+        public var challengeMethod = "S256"
+        /// After the server refused a request, the next one uses plain (a downgrade).
+        public var plainAfterError = false
+        public var fixedVerifier: String?
+        public var sendsState = true
+        public var checksState = true
+        public var loopbackHost = "127.0.0.1"
+        /// What the code exchange sends as redirect_uri, given the request's.
+        public var exchangeRedirectURI: @Sendable (String) -> String = { $0 }
+        public var keepsOldRefreshToken = false
+        public var acceptsAnyTokenType = false
+        /// Re-posts the code exchange to a 307's Location, verifier and all.
+        public var followsRedirects = false
+        public var revokesOnSignOut = true
+
+        public init() {}
+    }
+
+    public var behaviour = Behaviour()
+    private var refused = false
     let mode: RedirectMode
     let schemeURI: String
     private var endpoints: Endpoints?
@@ -79,7 +101,7 @@ public final class NativeClientApp {
         pending?.listener?.stop()
         // A fresh state and verifier for every request (RFC 8252 §8.9, RFC 7636 §4.1): 32 random octets each.
         let state = Self.randomToken()
-        let verifier = Self.randomToken()
+        let verifier = behaviour.fixedVerifier ?? Self.randomToken()
         var listener: LoopbackListener?
         let redirectURI: String
         switch mode {
@@ -88,14 +110,17 @@ public final class NativeClientApp {
         case .loopback:
             guard let opened = try? LoopbackListener() else { return rejected("cannot open a loopback listener") }
             listener = opened
-            redirectURI = "http://127.0.0.1:\(opened.port)/callback"
+            redirectURI = "http://\(behaviour.loopbackHost):\(opened.port)/callback"
         }
         pending = Pending(endpoints: endpoints, state: state, verifier: verifier, redirectURI: redirectURI, listener: listener)
-        let parameters = [
+        let method = behaviour.plainAfterError && refused ? "plain" : behaviour.challengeMethod
+        let challenge = method == "plain" ? verifier : Base64URL.encode(SHA256.hash(Array(verifier.utf8)))
+        var parameters = [
             ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
-            ("scope", endpoints.scopes.joined(separator: " ")), ("state", state),
-            ("code_challenge", Base64URL.encode(SHA256.hash(Array(verifier.utf8)))), ("code_challenge_method", "S256"),
+            ("scope", endpoints.scopes.joined(separator: " ")),
+            ("code_challenge", challenge), ("code_challenge_method", method),
         ]
+        if behaviour.sendsState { parameters.insert(("state", state), at: 4) }
         let separator = authorization.contains("?") ? "&" : "?"
         return ["action": "open-browser", "user_agent": "external",
                 "url": authorization + separator + Self.form(parameters)]
@@ -120,11 +145,16 @@ public final class NativeClientApp {
                   let value = pair.value.flatMap({ String(validating: $0, as: UTF8.self) }) else { return nil }
             return (name, value)
         }, uniquingKeysWith: { first, _ in first })
-        guard parameters["state"] == flow.state else { return rejected("the state does not match the pending request") }
-        if let error = parameters["error"] { return rejected("the authorization server answered error=\(error)") }
+        guard !behaviour.checksState || !behaviour.sendsState || parameters["state"] == flow.state else {
+            return rejected("the state does not match the pending request")
+        }
+        if let error = parameters["error"] {
+            refused = true
+            return rejected("the authorization server answered error=\(error)")
+        }
         guard let code = parameters["code"], !code.isEmpty else { return rejected("no code in the redirect") }
         let answer = post(flow.endpoints.token, [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", flow.redirectURI),
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", behaviour.exchangeRedirectURI(flow.redirectURI)),
             ("client_id", flow.endpoints.clientID), ("code_verifier", flow.verifier),
         ])
         return accept(answer, keepingRefreshToken: false) ?? ["action": "signed-in"]
@@ -148,11 +178,11 @@ public final class NativeClientApp {
             }
             guard let access = json["access_token"] as? String, !access.isEmpty else { return rejected("no access_token in the answer") }
             // Unknown members are ignored (RFC 6749 §5.1); a token of a type the app does not know is not used (§7.1).
-            guard (json["token_type"] as? String)?.lowercased() == "bearer" else {
+            guard behaviour.acceptsAnyTokenType || (json["token_type"] as? String)?.lowercased() == "bearer" else {
                 return rejected("token_type \(json["token_type"] as? String ?? "(none)") is not bearer: the token is not used")
             }
             accessToken = access
-            if let rotated = json["refresh_token"] as? String, !rotated.isEmpty {
+            if let rotated = json["refresh_token"] as? String, !rotated.isEmpty, !(behaviour.keepsOldRefreshToken && refreshToken != nil) {
                 refreshToken = rotated  // a rotated refresh token replaces the old one (RFC 6749 §6)
             } else if !keepingRefreshToken {
                 refreshToken = nil
@@ -173,7 +203,7 @@ public final class NativeClientApp {
             refreshToken = nil
         }
         guard let endpoints, let token = refreshToken ?? accessToken else { return ["action": "signed-out"] }
-        if let revocation = endpoints.revocation {
+        if let revocation = endpoints.revocation, behaviour.revokesOnSignOut {
             let hint = refreshToken != nil ? "refresh_token" : "access_token"
             _ = post(revocation, [("token", token), ("token_type_hint", hint), ("client_id", endpoints.clientID)])
         }
@@ -191,7 +221,13 @@ public final class NativeClientApp {
                                       headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]),
                                       body: Array(Self.form(parameters).utf8))
             // Redirects are never followed: a 307 would re-post the verifier elsewhere (RFC 7636 §4.5).
-            let response = try client.send(request)
+            var response = try client.send(request)
+            if behaviour.followsRedirects, response.status == 307, let location = response.headers["Location"],
+               let (movedOrigin, movedTarget) = HTTPOrigin.split(location) {
+                let moved = try HTTPClient(origin: movedOrigin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10))
+                defer { moved.close() }
+                response = try moved.send(HTTPRequest(method: "POST", target: movedTarget, headers: request.headers, body: request.body))
+            }
             let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
             return .success((response.status, json))
         } catch {

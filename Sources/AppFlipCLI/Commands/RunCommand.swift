@@ -26,7 +26,7 @@ enum RunCommand {
         do {
             let parsed = try Arguments(
                 arguments,
-                valueOptions: ["--target", "--config", "--profile", "--handler-url", "--link", "--client-id", "--scope", "--redirect-uri",
+                valueOptions: ["--target", "--config", "--profile", "--handler-url", "--native-client", "--native-client-arg", "--link", "--client-id", "--scope", "--redirect-uri",
                                "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports"],
                 flagOptions: ["--reproducible", "--junit-file-attributes", "--slow", "-h", "--help"])
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
@@ -76,6 +76,7 @@ enum RunCommand {
         })
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
         targets.linkHandler?.endProcesses()
+        targets.nativeClient?.endProcesses()
         // Checks judged across the whole run (a code seen twice, the codes' entropy) and faults found later (a late
         // extra answer) change verdicts at the end: every case whose final verdict differs from what the console
         // showed is printed again, so the console agrees with the summary and junit.xml.
@@ -186,15 +187,13 @@ enum RunCommand {
         } else {
             assembly = try TargetAssembly.partner(parsed, mode: mode, seed: seed, scope: try parsed.value("--scope"), redirectURI: redirectURI)
         }
-        var profiles: [Profile] = Profile.runnable
+        var profiles: [Profile] = Profile.allCases
         if !parsed.values("--profile").isEmpty {
             profiles = []
             for name in parsed.values("--profile") {
-                guard let profile = Profile(rawValue: name), Profile.runnable.contains(profile) else {
+                guard let profile = Profile(rawValue: name) else {
                     assembly.referenceServer?.stop()
-                    let later = name == Profile.nativeClient.rawValue
-                        ? " (the live native-client profile is not built yet; `validate-url` judges a captured authorization request URL)" : ""
-                    throw Arguments.UsageError(message: "--profile takes one of \(Profile.runnable.map(\.rawValue).joined(separator: ", ")), not '\(name)'" + later)
+                    throw Arguments.UsageError(message: "--profile takes one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
                 }
                 profiles.append(profile)
             }

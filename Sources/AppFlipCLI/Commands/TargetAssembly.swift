@@ -41,6 +41,9 @@ struct TargetAssembly {
                                        arguments: ["reference-handler", "--client-id", clientID, "--code-server", base + ReferenceServer.mintPath],
                                        mode: mode, label: "appflip-conformance reference-handler --client-id \(clientID)")
         let cookie = ReferenceServerConfiguration.userCookie
+        // The reference native client: a private-use-scheme redirect in one-shot mode, a loopback listener in
+        // persistent mode, so the main job's two runs cover both.
+        let nativeClient = NativeClientTarget(executable: executable, arguments: ["reference-native-client", "--redirect", mode == .oneShot ? "scheme" : "loopback"])
         var targets = Targets(
             linkHandler: handler,
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
@@ -50,6 +53,7 @@ struct TargetAssembly {
             decorations: [.consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
                           .disabledAccount: [("Cookie", "\(cookie)=disabled")], .secondUser: [("Cookie", "\(cookie)=second")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
+        targets.nativeClient = nativeClient
         targets.absenceReasons[.linkSiteAssociation] = "the reference target's link host is a placeholder that no server answers "
             + "for; against a deployment the file is fetched from the link's own host"
         // The reference is driven through its real sign-in and consent pages, as a partner's production server
@@ -87,11 +91,22 @@ struct TargetAssembly {
         guard let clientID = try parsed.value("--client-id") ?? file?.clientID else {
             throw Arguments.UsageError(message: "--client-id ID is required for your handler (or client_id in --config)")
         }
-        guard let link = try parsed.value("--link") ?? file?.link else {
-            throw Arguments.UsageError(message: "--link URL is required for your handler (or link in --config)")
+        var nativeClient: NativeClientTarget?
+        if let program = try parsed.value("--native-client") {
+            guard let executable = SubprocessTarget.resolve(program) else {
+                throw Arguments.UsageError(message: "cannot find the native client executable '\(program)' (not found, not a file, or not executable)")
+            }
+            nativeClient = NativeClientTarget(executable: executable, arguments: parsed.values("--native-client-arg"))
         }
-        guard link.hasPrefix("https://"), link.count > 8, !link.contains("?"), !link.contains("#") else {
-            throw Arguments.UsageError(message: "--link must be the https universal link without a query or fragment, e.g. https://app.example/flip")
+        // The link is the link handler's; a run of the native client alone needs none.
+        let needsLink = parsed.hasSeparator || parsed.value(ifGiven: "--handler-url") != nil || file?.endpoints[.linkHandler] != nil
+            || nativeClient == nil
+        let link = try parsed.value("--link") ?? file?.link ?? ""
+        if needsLink || !link.isEmpty {
+            guard !link.isEmpty else { throw Arguments.UsageError(message: "--link URL is required for your handler (or link in --config)") }
+            guard link.hasPrefix("https://"), link.count > 8, !link.contains("?"), !link.contains("#") else {
+                throw Arguments.UsageError(message: "--link must be the https universal link without a query or fragment, e.g. https://app.example/flip")
+            }
         }
         var linkHandler: (any LinkHandlerTarget)?
         let handlerURL = try parsed.value("--handler-url") ?? file?.endpoints[.linkHandler]
@@ -119,14 +134,16 @@ struct TargetAssembly {
             }
             _ = origin
         }
-        guard linkHandler != nil || !endpoints.isEmpty else {
-            throw Arguments.UsageError(message: "nothing to test: give --target reference, a handler command after '--', --handler-url, or --config with endpoints")
+        guard linkHandler != nil || !endpoints.isEmpty || nativeClient != nil else {
+            throw Arguments.UsageError(message: "nothing to test: give --target reference, a handler command after '--', --handler-url, --native-client, "
+                                       + "or --config with endpoints")
         }
         var targets = Targets(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
                               tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
                               secrets: file?.secrets ?? [], secondClient: file?.secondClient)
         targets.signIn = file?.signIn ?? [:]
         targets.signInOrigins = file?.signInOrigins ?? []
+        targets.nativeClient = nativeClient
         var configuration = RunConfiguration(link: link, clientID: clientID, scope: flagScope ?? file?.scope ?? "devices",
                                              redirectURI: redirectURI, seed: seed, projectID: file?.projectID ?? "",
                                              appID: file?.appID ?? "")

@@ -17,8 +17,16 @@ extension CaseLoader {
         let names = captured.union(step.captures.map(\.name))
         var probeOfStep: HTTPStepRequest.TransportProbe?
         if case .http(let request) = step.action { probeOfStep = request.transportProbe }
+        var isNative = false
+        if case .native = step.action { isNative = true }
         for group in step.checks {
             for check in group.expectation.checks {
+                if (check.base.scope == .native) != isNative, check.base.scope != .samples {
+                    reader.error(at: group.location, isNative
+                                 ? "'\(check.key)' does not judge a native-client step (its checks: app, audit, verifier, pkce, token_request, redirect_uri, forged_response, refresh_token, revocation)"
+                                 : "'\(check.key)' judges a native-client step (sign_in, refresh, call_api, sign_out)")
+                    continue
+                }
                 switch check.base.scope {
                 case .response where isLink:
                     reader.error(at: group.location, "'\(check.key)' judges an HTTP response; a link step has none")

@@ -12,17 +12,30 @@ extension CaseLoader {
         var captured: Set<String> = []
         for item in list.items {
             guard let mapping = reader.mapping(item, "a step"),
-                  reader.checkKeys(mapping, allowed: ["link", "request", "capture", "checks", "requirement", "expect", "repeat", "when_captured", "wait"], in: "a step")
+                  reader.checkKeys(mapping, allowed: ["link", "request", "capture", "checks", "requirement", "expect", "repeat", "when_captured", "wait"]
+                                   + NativeStep.Command.allCases.map(\.rawValue), in: "a step")
             else { continue }
             let action: Step.Action?
-            switch (mapping["link"], mapping["request"]) {
-            case (let link?, nil):
+            let native = NativeStep.Command.allCases.compactMap { command in mapping[command.rawValue].map { (command, $0) } }
+            switch (mapping["link"], mapping["request"], native.first) {
+            case (let link?, nil, nil):
                 action = linkRecipe(link, defaultBase: .appLink).map { .link($0) }
-            case (nil, let request?):
+            case (nil, let request?, nil):
                 action = httpRequest(request).map { .http($0) }
+            case (nil, nil, let (command, node)?) where native.count == 1:
+                action = nativeStep(command, node).map { .native($0) }
             default:
-                reader.error(at: mapping.location, "a step has exactly one of 'link' or 'request'")
+                let kinds = (["link", "request"] + NativeStep.Command.allCases.map(\.rawValue)).map { "'\($0)'" }.joined(separator: ", ")
+                reader.error(at: mapping.location, "a step has exactly one of \(kinds)")
                 action = nil
+            }
+            if let action, let profile {
+                let isNative: Bool
+                if case .native = action { isNative = true } else { isNative = false }
+                if isNative != (profile == .nativeClient) {
+                    reader.error(at: mapping.location, isNative ? "a native-client step ('\(native.first?.0.rawValue ?? "")') belongs to a native-client case"
+                                 : "a native-client case's steps drive the app: sign_in, refresh, call_api, sign_out")
+                }
             }
             let captures = mapping["capture"].flatMap { parseCaptures($0) } ?? []
             var repeatCount = 1
@@ -57,6 +70,55 @@ extension CaseLoader {
             steps.append(step)
         }
         return steps.count == list.items.count ? steps : nil
+    }
+
+    /// `sign_in: default`, or a mapping of what the test authorization server answers in this step:
+    /// `authorization` (`code`, `wrong-state`, `missing-state`, `error:NAME`), `token` and `refresh` (`bearer`,
+    /// `unknown-members`, `token-type:NAME`, `invalid-grant`, `redirect`), `rotate_refresh` (`yes`/`no`).
+    private mutating func nativeStep(_ command: NativeStep.Command, _ node: Node) -> NativeStep? {
+        var script = NativeServerScript()
+        if case .scalar(let scalar) = node {
+            guard scalar.text == "default" else {
+                reader.error(at: scalar.location, "'\(command.rawValue)' takes 'default' or a mapping of the server's answers")
+                return nil
+            }
+            return NativeStep(command: command, server: script)
+        }
+        guard let mapping = reader.mapping(node, "'\(command.rawValue)'"),
+              reader.checkKeys(mapping, allowed: ["authorization", "token", "refresh", "rotate_refresh"], in: "'\(command.rawValue)'") else { return nil }
+        let before = reader.diagnostics.count
+        if let node = mapping["authorization"], let scalar = reader.scalar(node, "'authorization'") {
+            switch scalar.text {
+            case "code": script.authorization = .code
+            case "wrong-state": script.authorization = .wrongState
+            case "missing-state": script.authorization = .missingState
+            case let text where text.hasPrefix("error:") && text.count > 6: script.authorization = .error(String(text.dropFirst(6)))
+            default: reader.error(at: scalar.location, "'authorization' takes code, wrong-state, missing-state or error:NAME")
+            }
+        }
+        for key in ["token", "refresh"] {
+            guard let node = mapping[key], let scalar = reader.scalar(node, "'\(key)'") else { continue }
+            let answer: NativeServerScript.TokenAnswer
+            switch scalar.text {
+            case "bearer": answer = .bearer
+            case "unknown-members": answer = .unknownMembers
+            case "invalid-grant": answer = .invalidGrant
+            case "redirect": answer = .redirect
+            case let text where text.hasPrefix("token-type:") && text.count > 11: answer = .tokenType(String(text.dropFirst(11)))
+            default:
+                reader.error(at: scalar.location, "'\(key)' takes bearer, unknown-members, token-type:NAME, invalid-grant or redirect")
+                continue
+            }
+            if key == "token" { script.token = answer } else { script.refresh = answer }
+        }
+        if let node = mapping["rotate_refresh"], let scalar = reader.scalar(node, "'rotate_refresh'") {
+            switch scalar.text {
+            case "yes", "true": script.rotateRefreshTokens = true
+            case "no", "false": script.rotateRefreshTokens = false
+            default: reader.error(at: scalar.location, "'rotate_refresh' takes yes or no")
+            }
+        }
+        return reader.diagnostics.count == before ? NativeStep(command: command, server: script) : nil
     }
 
     private mutating func httpRequest(_ node: Node) -> HTTPStepRequest? {

@@ -13,6 +13,7 @@ extension ConformanceCase {
             switch step.action {
             case .link(let recipe): once = recipe.repeatedBytes
             case .http(let request): once = request.repeatedBytes
+            case .native: once = 0
             }
             return total + once * step.repeatCount
         }

@@ -10,12 +10,10 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     case siteAssociation = "site-association"
     /// The link handler's code redeemed at the token endpoint, end to end.
     case flip
-    /// A native app as an OAuth client (Google's installed-app flow). Today judged statically, URL by URL
-    /// (`validate-url`); the live profile, with the suite as the authorization server, is not built yet.
+    /// A native app as an OAuth client (Google's installed-app flow), driven against the suite's own test
+    /// authorization server; `validate-url` judges its authorization requests statically too.
     case nativeClient = "native-client"
 
-    /// The profiles `run` drives (the native-client profile has no live cases yet).
-    public static let runnable: [Profile] = [.appLink, .authorize, .token, .siteAssociation, .flip]
 
     /// The endpoints a profile needs; a run skips the profile when one is not configured.
     public var endpoints: [Endpoint] {

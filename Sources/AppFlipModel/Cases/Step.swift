@@ -7,6 +7,8 @@ public struct Step: Sendable, Hashable {
         case link(LinkRecipe)
         /// Send an HTTP request to one of the configured endpoints.
         case http(HTTPStepRequest)
+        /// Drive the native app (native-client profile) against the suite's test authorization server.
+        case native(NativeStep)
     }
 
     public var action: Action

@@ -29,6 +29,8 @@ package struct ActionCheck: Check {
             return CheckOutcome(action == .decline, observation.summary)
         case .handshake:
             return .notApplicable(reason: "a TLS probe opens nothing and redirects nowhere")
+        case .native:
+            return .notApplicable(reason: "a native-client step opens no link")
         }
     }
 }

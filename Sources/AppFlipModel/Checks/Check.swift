@@ -35,6 +35,8 @@ package enum CheckScope: Sendable, Hashable {
     case samples
     /// Whether an HTTP answer came at all: judged on answers and on failed connections alike.
     case transport
+    /// A native-client step: the app's answers and the requests the test authorization server received.
+    case native
 }
 
 /// What judging a check found.
@@ -57,6 +59,8 @@ package struct CheckDocumentation: Sendable {
         case answer
         /// The HTTP response table under "Steps".
         case response
+        /// The native-client table: the app's answers and the test authorization server's requests.
+        case native
     }
 
     package var section: Section
@@ -84,15 +88,21 @@ extension Check {
                 return response.asAnswer.action == .open ? nil : "\(observation.summary) is not a redirect, so there is no Location to judge"
             case .unreachable, .handshake:
                 return "\(observation.summary), so there is no Location to judge"
+            case .native:
+                return "a native-client step opens no link"
             }
         case .response:
             switch observation {
             case .http: return nil
             case .link: return "a link handler's answer has no HTTP response"
             case .unreachable, .handshake: return "\(observation.summary), so there is no response to judge"
+            case .native: return "a native-client step is judged on the app and the server's requests"
             }
         case .transport:
             return nil
+        case .native:
+            if case .native = observation { return nil }
+            return "only a native-client step has an app and a test authorization server to judge"
         }
     }
 

@@ -31,6 +31,15 @@ package enum CheckRegistry {
         SignInPagesCheck.self,
         DistinctCheck.self,
         EntropyCheck.self,
+        AppAnswerCheck.self,
+        AuditCheck.self,
+        VerifierCheck.self,
+        PKCEMatchCheck.self,
+        TokenRequestCheck.self,
+        RedirectRepeatedCheck.self,
+        ForgedResponseCheck.self,
+        RefreshTokenCheck.self,
+        RevocationCheck.self,
     ]
 
     private static let byKey: [String: any Check.Type] = Dictionary(uniqueKeysWithValues: kinds.map { ($0.key, $0) })

@@ -25,6 +25,8 @@ extension Observation {
             return "no HTTP answer (\(why))"
         case .handshake(let handshake):
             return "TLS: \(handshake.offer) was answered: \(handshake.answer)"
+        case .native(let native):
+            return native.summary
         }
     }
 
@@ -34,6 +36,7 @@ extension Observation {
         case .link: "nothing was opened"
         case .http(let response): "HTTP \(response.status), not a redirect"
         case .unreachable, .handshake: "no HTTP answer"
+        case .native: "nothing was opened"
         }
     }
 }

@@ -54,13 +54,15 @@ public enum Observation: Sendable, Hashable {
     case unreachable(String)
     /// A TLS probe's handshake answer: no HTTP exchange, only the version the server picked or its refusal.
     case handshake(TLSHandshake)
+    /// A native-client step: the app's answers and the requests the test authorization server received.
+    case native(NativeObservation)
 
     /// The answer the URL assertions judge: the link handler's, or an HTTP redirect's `Location`.
     public var answer: HandlerAnswer {
         switch self {
         case .link(let answer): answer
         case .http(let observation): observation.asAnswer
-        case .unreachable, .handshake: HandlerAnswer(action: .decline)
+        case .unreachable, .handshake, .native: HandlerAnswer(action: .decline)
         }
     }
 }

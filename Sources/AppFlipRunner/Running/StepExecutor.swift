@@ -5,12 +5,14 @@ import Foundation
 /// Runs one case's steps on one worker's connections: builds each request, sends it, judges the answer and takes
 /// the captures later steps use.
 final class StepExecutor {
-    private let targets: Targets
-    private let configuration: RunConfiguration
-    private let timeout: Double
-    private let logExcerptLimit: Int
+    let targets: Targets
+    let configuration: RunConfiguration
+    let timeout: Double
+    let logExcerptLimit: Int
     private var linkSession: (any LinkHandlerSession)?
     private var clients: [HTTPOrigin: HTTPClient] = [:]
+    /// The current case's app process and test authorization server (native-client profile).
+    var nativeFlow: (session: NativeClientSession, server: TestAuthorizationServer)?
 
     init(targets: Targets, configuration: RunConfiguration, timeout: Double, logExcerptLimit: Int) {
         self.targets = targets
@@ -37,6 +39,7 @@ final class StepExecutor {
     func close() {
         linkSession?.close()
         linkSession = nil
+        endNativeFlow()
         for client in clients.values { client.close() }
         clients = [:]
     }
@@ -83,6 +86,7 @@ final class StepExecutor {
             if !completed { break }
         }
         state.outcome.checks = merged
+        endNativeFlow()
         return state.outcome
     }
 
@@ -160,6 +164,8 @@ final class StepExecutor {
         var samples: [String: [String]] = [:]
         /// For each check result of the current round, whether it is a sample check.
         var sampleFlags: [Bool] = []
+        /// The authorization request the app opened last (native-client profile).
+        var nativeAuthorizationURL: String?
     }
 
     /// For each result `judge` returns for `checks`, whether it is a sample check (judged once, at the end).
@@ -177,6 +183,8 @@ final class StepExecutor {
                       repetition: Int, recordEvidence: Bool, state: inout CaseState) -> (Observation, [QueryParameter])? {
         let context = Template.Context(configuration: configuration, generated: generated, captured: state.captured, samples: state.samples)
         switch step.action {
+        case .native(let native):
+            return sendNative(native, label: label, recordEvidence: recordEvidence, state: &state).map { ($0, []) }
         case .link(let recipe):
             // Building the link (a large `${repeat}` is bounded at load, yet not free) is part of the step's time.
             let building = ContinuousClock.now
@@ -475,7 +483,9 @@ final class StepExecutor {
     private func value(of source: Capture.Source, in observation: Observation) -> String? {
         switch source {
         case .urlParameter(let name):
-            guard let url = observation.answer.url else { return nil }
+            var opened = observation.answer.url
+            if case .native(let native) = observation { opened = native.authorizationURL }  // the app's authorization request
+            guard let url = opened else { return nil }
             let matches = URLParts(url).parameters.all(named: name)
             guard matches.count == 1, let bytes = matches[0].value, !bytes.isEmpty else { return nil }
             return String(decoding: bytes, as: UTF8.self)

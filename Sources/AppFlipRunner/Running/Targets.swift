@@ -4,6 +4,8 @@ import AppFlipModel
 /// Everything a run talks to: the link handler (for app-link and flip cases) and the HTTP endpoints.
 public struct Targets: Sendable {
     public var linkHandler: (any LinkHandlerTarget)?
+    /// The native app behind the native-client contract, for the native-client profile.
+    public var nativeClient: NativeClientTarget?
     /// Endpoint URLs by kind, as configured.
     public var endpoints: [Endpoint: String]
     /// Why an endpoint is missing, where "not configured" would mislead (the reference's placeholder link host).
@@ -46,6 +48,7 @@ public struct Targets: Sendable {
     public var description: String {
         var parts: [String] = []
         if let linkHandler { parts.append("link handler: \(linkHandler.description)") }
+        if let nativeClient { parts.append(nativeClient.description) }
         for endpoint in Endpoint.allCases { if let url = endpoints[endpoint] { parts.append("\(endpoint.rawValue): \(url)") } }
         return parts.joined(separator: "; ")
     }
@@ -62,6 +65,8 @@ public struct Targets: Sendable {
             switch step.action {
             case .link:
                 if linkHandler == nil { return "no link handler is configured" }
+            case .native:
+                if nativeClient == nil { return "no native client is configured (--native-client COMMAND)" }
             case .http(let request):
                 if endpoints[request.endpoint] == nil {
                     return absenceReasons[request.endpoint] ?? "the \(request.endpoint.rawValue) endpoint is not configured"

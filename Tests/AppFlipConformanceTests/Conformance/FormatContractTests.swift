@@ -23,6 +23,12 @@ struct FormatContractTests {
         #expect(try format().contains(table), "FORMAT.md must contain, under ## Steps:\n\(table)")
     }
 
+    @Test("FORMAT.md lists exactly the registry's native-client checks, as the registry documents them")
+    func nativeTable() throws {
+        let table = CheckRegistry.documentationTable(.native)
+        #expect(try format().contains(table), "FORMAT.md must contain, under ### Native-client steps:\n\(table)")
+    }
+
     @Test("Every key a check table in FORMAT.md names is a registered check (or one_of)")
     func noStaleRows() throws {
         let rows = try format().split(separator: "\n").filter { $0.hasPrefix("| `") }

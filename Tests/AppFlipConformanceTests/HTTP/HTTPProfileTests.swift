@@ -55,7 +55,7 @@ struct HTTPProfileTests {
         // The reference is served over plain http on loopback, so the https-only cases have nothing to hold to
         // (HTTPSTests runs them over TLS).
         let cases = try SuiteRun.load().1.cases.filter {
-            $0.profile != .appLink && (declaredCodeLifetime != nil || declaredTokenLifetime != nil || !$0.waits) && !$0.needsHTTPS
+            $0.profile != .appLink && $0.profile != .nativeClient && (declaredCodeLifetime != nil || declaredTokenLifetime != nil || !$0.waits) && !$0.needsHTTPS
                 && (throughForms || includeSignInProbes || !$0.probesSignIn)
         }
         return try SuiteRun.run(targets, cases: cases, configuration: configuration)

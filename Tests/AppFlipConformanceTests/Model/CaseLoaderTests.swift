@@ -93,8 +93,8 @@ struct CaseLoaderTests {
             message: "'distinct' names 'code', which no step up to this one captures"),
         Bad(marked: valid.replacingOccurrences(of: "action: decline", with: "json: 1️⃣[]"),
             message: "'json' must be a mapping"),
-        Bad(marked: valid.replacingOccurrences(of: "profile: app-link", with: "profile: 1️⃣native-client"),
-            message: "the 'native-client' profile has no live cases yet"),
+        Bad(marked: "1️⃣" + valid.replacingOccurrences(of: "profile: app-link", with: "profile: native-client"),
+            message: "a native-client case drives the app through 'steps'"),
     ]
 
     @Test("Each malformed case gets a located diagnostic", arguments: badCases)

@@ -91,7 +91,7 @@ struct AuthorizationRequestAuditTests {
         Defect(name: "https on loopback where http is registered", url: url([("redirect_uri", "https%3A%2F%2F127.0.0.1%3A5000%2Fcb")]),
                registered: ["http://127.0.0.1/cb"], blamed: ["NAT-REDIR-005"]),
         Defect(name: "localhost instead of an IP literal (a warning)", url: url([("redirect_uri", "http%3A%2F%2Flocalhost%3A8080%2Fcb")]),
-               blamed: ["NAT-REDIR-004"], verdict: .warn),
+               blamed: ["NAT-REDIR-004-S"], verdict: .warn),
         Defect(name: "no state (a warning: PKCE guards)", url: url([("state", nil)]), blamed: ["NAT-STATE-001"], verdict: .warn),
         Defect(name: "31 hex characters of state (a warning)", url: url([("state", "0123456789abcdef0123456789abcde")]),
                blamed: ["NAT-STATE-001"], verdict: .warn),

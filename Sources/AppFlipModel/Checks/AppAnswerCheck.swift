@@ -1,0 +1,31 @@
+import AppFlipSyntax
+
+/// `app: signed-in` (or `rejected`, `refreshed`, `api-call`, `no-token`, `signed-out`): the native app's answer to
+/// the step's command.
+package struct AppAnswerCheck: Check {
+    package static let key = "app"
+    package static let documentation = CheckDocumentation(
+        .native, values: "`signed-in`, `rejected`, `refreshed`, `api-call`, `no-token`, `signed-out`",
+        holdsWhen: "the app's answer to the step's command is that action")
+
+    package let action: NativeAnswer.Action
+
+    package static func read(_ node: Node, reader: inout NodeReader) -> [AppAnswerCheck]? {
+        guard let action = reader.enumValue(node, "'app'", as: NativeAnswer.Action.self), action != .openBrowser else {
+            if case .scalar(let scalar) = node, scalar.text == NativeAnswer.Action.openBrowser.rawValue {
+                reader.error(at: scalar.location, "'app: open-browser' is part of every sign-in; judge the request with 'audit'")
+            }
+            return nil
+        }
+        return [AppAnswerCheck(action: action)]
+    }
+
+    package var scope: CheckScope { .native }
+
+    package func expected(in context: Template.Context) -> String { "the app answers \(action.rawValue)" }
+
+    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
+        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+        return CheckOutcome(native.answer?.action == action, native.summary)
+    }
+}

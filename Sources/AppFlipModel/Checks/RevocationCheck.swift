@@ -1,0 +1,23 @@
+import AppFlipSyntax
+
+/// `revocation: sent`: during the step the app asked the revocation endpoint to revoke a token (RFC 7009 §2.1).
+package struct RevocationCheck: Check {
+    package static let key = "revocation"
+    package static let documentation = CheckDocumentation(
+        .native, values: "`sent`", holdsWhen: "the app sent the revocation endpoint a form POST with a token")
+
+    package static func read(_ node: Node, reader: inout NodeReader) -> [RevocationCheck]? {
+        reader.keyword(node, key, "sent") ? [RevocationCheck()] : nil
+    }
+
+    package var scope: CheckScope { .native }
+
+    package func expected(in context: Template.Context) -> String { "a revocation request with a token" }
+
+    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
+        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+        let revocations = native.requests.filter { $0.method == "POST" && $0.path == "/revoke" }
+        let withToken = revocations.contains { !($0.formValue("token") ?? "").isEmpty }
+        return CheckOutcome(withToken, revocations.isEmpty ? "no revocation request" : withToken ? "revocation requested" : "a revocation request without a token")
+    }
+}

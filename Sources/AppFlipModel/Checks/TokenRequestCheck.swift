@@ -1,0 +1,49 @@
+import AppFlipSyntax
+
+/// `token_request: none` or `well-formed`: the step made no code exchange at all (after a response it had to refuse,
+/// RFC 8252 §8.9), or its code exchange has the shape RFC 6749 §4.1.3 and RFC 7636 §4.5 give it.
+package struct TokenRequestCheck: Check {
+    package enum Expectation: String, Sendable, Hashable, CaseIterable {
+        case none
+        case wellFormed = "well-formed"
+    }
+
+    package static let key = "token_request"
+    package static let documentation = CheckDocumentation(
+        .native, values: "`none`, `well-formed`",
+        holdsWhen: "none: the app sent no code exchange in the step; well-formed: a form POST with grant_type=authorization_code, "
+            + "code, redirect_uri, client_id and code_verifier, each once")
+
+    package let expectation: Expectation
+
+    package static func read(_ node: Node, reader: inout NodeReader) -> [TokenRequestCheck]? {
+        reader.enumValue(node, "'token_request'", as: Expectation.self).map { [TokenRequestCheck(expectation: $0)] }
+    }
+
+    package var scope: CheckScope { .native }
+
+    package func expected(in context: Template.Context) -> String {
+        expectation == .none ? "no code exchange" : "a code exchange with grant_type, code, redirect_uri, client_id and code_verifier"
+    }
+
+    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
+        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+        let exchanges = native.requests.filter { $0.method == "POST" && $0.path == "/token" && $0.formValue("grant_type") != "refresh_token" }
+        switch expectation {
+        case .none:
+            return CheckOutcome(exchanges.isEmpty, exchanges.isEmpty ? "no request to the token endpoint"
+                                : "\(exchanges.count) request\(exchanges.count == 1 ? "" : "s") to the token endpoint")
+        case .wellFormed:
+            guard let exchange = exchanges.first else { return .notApplicable(reason: "the app made no code exchange") }
+            var problems: [String] = []
+            if !(exchange.contentType ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded") {
+                problems.append("Content-Type \(exchange.contentType ?? "(none)")")
+            }
+            if exchange.formValue("grant_type") != "authorization_code" { problems.append("grant_type is not authorization_code") }
+            for name in ["code", "redirect_uri", "client_id", "code_verifier"] where (exchange.formValue(name) ?? "").isEmpty {
+                problems.append("no single \(name)")
+            }
+            return CheckOutcome(problems.isEmpty, problems.isEmpty ? "a well-formed code exchange" : problems.joined(separator: "; "))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// What the suite's test authorization server answers, as a native-client case scripts it.
+public struct NativeServerScript: Sendable, Hashable {
+    /// What the authorization endpoint answers.
+    public enum AuthorizationAnswer: Sendable, Hashable {
+        case code
+        case wrongState
+        case missingState
+        case error(String)
+    }
+
+    /// What the token endpoint answers to a code or a refresh token it accepts.
+    public enum TokenAnswer: Sendable, Hashable {
+        case bearer
+        /// Extra members no client knows, which it must ignore (RFC 6749 §5.1).
+        case unknownMembers
+        /// A `token_type` other than Bearer, which the client must not use (RFC 6749 §7.1).
+        case tokenType(String)
+        /// `invalid_grant`, as for a revoked refresh token.
+        case invalidGrant
+        /// A 307 to another path of the server (`/moved/token`, recorded like every request), which a client must
+        /// not follow with the verifier (RFC 7636 §4.5: the verifier goes to the token endpoint only).
+        case redirect
+    }
+
+    public var authorization: AuthorizationAnswer = .code
+    public var token: TokenAnswer = .bearer
+    public var refresh: TokenAnswer = .bearer
+    /// Whether a refresh issues a new refresh token and retires the old one.
+    public var rotateRefreshTokens = false
+
+    public init() {}
+}

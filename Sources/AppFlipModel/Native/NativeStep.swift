@@ -1,0 +1,18 @@
+/// A native-client step: one command to the app, with what the test authorization server answers from then on.
+public struct NativeStep: Sendable, Hashable {
+    public enum Command: String, Sendable, Hashable, CaseIterable {
+        /// A whole sign-in: the app's authorization request, the server's answer, the redirect back, the code exchange.
+        case signIn = "sign_in"
+        case refresh
+        case callAPI = "call_api"
+        case signOut = "sign_out"
+    }
+
+    public var command: Command
+    public var server: NativeServerScript
+
+    public init(command: Command, server: NativeServerScript = NativeServerScript()) {
+        self.command = command
+        self.server = server
+    }
+}

@@ -1,0 +1,81 @@
+import AppFlipModel
+import Foundation
+
+extension StepExecutor {
+    /// Runs one native-client step: the app process and the test authorization server live for the case.
+    func sendNative(_ step: NativeStep, label: String, recordEvidence: Bool, state: inout CaseState) -> Observation? {
+        guard let target = targets.nativeClient else {
+            state.outcome.failure = label + "no native client is configured"
+            return nil
+        }
+        if nativeFlow == nil {
+            do {
+                nativeFlow = (target.makeSession(), try TestAuthorizationServer(clientID: configuration.clientID))
+            } catch {
+                state.outcome.suiteFault = label + "the suite cannot start its test authorization server: \(error)"
+                state.outcome.failure = state.outcome.suiteFault
+                return nil
+            }
+        }
+        guard let (session, server) = nativeFlow else { return nil }
+        server.use(step.server)
+        let before = server.requests.count
+        let refreshTokensBefore = server.issuedRefreshTokens
+        var observation: NativeObservation
+        switch step.command {
+        case .signIn:
+            let record = NativeSignIn(timeout: timeout).run(session, server: server)
+            if let failure = record.failure {
+                return fail(failure, label: label, session: session, state: &state)
+            }
+            observation = NativeObservation(command: .signIn, answer: record.outcome, authorizationURL: record.authorizationURL,
+                                            requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
+            observation.previousAuthorizationURL = state.nativeAuthorizationURL
+            state.nativeAuthorizationURL = record.authorizationURL
+            observation.userAgent = record.userAgent
+            observation.redirect = record.redirect
+            observation.delivery = record.delivery
+        case .refresh, .callAPI, .signOut:
+            let command: NativeCommand = step.command == .refresh ? .refresh : step.command == .callAPI ? .callAPI : .signOut
+            switch session.exchange(command, timeout: timeout) {
+            case .failure(let failure):
+                return fail(failure, label: label, session: session, state: &state)
+            case .success(let answer):
+                observation = NativeObservation(command: step.command, answer: answer, authorizationURL: state.nativeAuthorizationURL,
+                                                requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
+            }
+        }
+        // The server's own tokens and codes are secrets like any other: never shown.
+        state.secrets += observation.requests.flatMap { request in
+            ["code", "code_verifier", "refresh_token", "token"].compactMap { request.formValue($0) }
+        } + [observation.answer?.authorization].compactMap { $0 }
+        state.outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(session.log, secrets: state.secrets), limit: logExcerptLimit)
+        if recordEvidence {
+            var lines = [label + step.command.rawValue]
+            if let url = observation.authorizationURL, step.command == .signIn { lines.append("  app opened " + Redaction.redact(url: url)) }
+            if let redirect = observation.redirect { lines.append("  server redirected to " + Redaction.redact(url: redirect) + " (\(observation.delivery ?? ""))") }
+            for request in observation.requests where request.path != "/authorize" {
+                let body = request.body.isEmpty ? "" : " " + Redaction.redact(query: Substring(String(decoding: request.body, as: UTF8.self)))
+                lines.append("  app → \(request.method) \(request.path)\(body)")
+            }
+            lines.append("  app answered " + (observation.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
+            state.outcome.evidence.exchanges.append(Redaction.scrubText(lines.joined(separator: "\n"), secrets: state.secrets))
+        }
+        return .native(observation)
+    }
+
+    private func fail(_ failure: NativeFailure, label: String, session: NativeClientSession, state: inout CaseState) -> Observation? {
+        if failure.suiteFault { state.outcome.suiteFault = label + failure.message }
+        state.outcome.failure = label + failure.message
+        state.outcome.evidence.answer = Redaction.scrubText(failure.rawAnswer, secrets: state.secrets)
+        state.outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(session.log, secrets: state.secrets), limit: logExcerptLimit)
+        return nil
+    }
+
+    /// Ends the case's app process and test authorization server.
+    func endNativeFlow() {
+        nativeFlow?.session.close()
+        nativeFlow?.server.stop()
+        nativeFlow = nil
+    }
+}

@@ -1,0 +1,60 @@
+import AppFlipModel
+import AppFlipRunner
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// The native-client cases against clients with one defect each: every defect fails (or warns) under exactly the
+/// requirement it breaks, and the reference client, in both redirect modes, passes every case.
+@Suite("Broken native clients", .serialized)
+struct BrokenNativeClientTests {
+    struct Defect: Sendable, CustomTestStringConvertible {
+        var name: String
+        var mode = "scheme"
+        var failed: Set<String> = []
+        var warned: Set<String> = []
+        var testDescription: String { name + " (\(mode))" }
+    }
+
+    static let defects: [Defect] = [
+        Defect(name: "plain-pkce", failed: ["NAT-PKCE-004"]),
+        Defect(name: "fixed-verifier", failed: ["NAT-PKCE-002"]),
+        Defect(name: "no-state", warned: ["NAT-STATE-001"]),
+        Defect(name: "state-not-checked", failed: ["NAT-STATE-002"]),
+        Defect(name: "localhost", mode: "loopback", warned: ["NAT-REDIR-004-S"]),
+        Defect(name: "double-slash", failed: ["NAT-REDIR-002"]),
+        Defect(name: "redirect-differs", failed: ["NAT-REDIR-005"]),
+        Defect(name: "old-refresh-token", failed: ["NAT-TOK-004"]),
+        Defect(name: "any-token-type", failed: ["NAT-TOK-003"]),
+        Defect(name: "follows-redirect", failed: ["NAT-PKCE-007"]),
+        Defect(name: "plain-after-error", failed: ["NAT-PKCE-005"]),
+        Defect(name: "no-revoke", warned: ["NAT-TOK-005"]),
+    ]
+
+    private func run(_ executable: String, _ arguments: [String]) throws -> RunResult {
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .nativeClient }
+        #expect(cases.count >= 14)
+        var targets = Targets()
+        targets.nativeClient = NativeClientTarget(executable: executable, arguments: arguments)
+        return try SuiteRun.run(targets, cases: cases)
+    }
+
+    @Test("Each defect fails or warns under exactly the requirement it breaks, and nothing errors", arguments: defects)
+    func blamed(_ defect: Defect) throws {
+        let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", defect.name, "--redirect", defect.mode])
+        let findings = run.results.flatMap(\.findings)
+        let failed = Set(findings.filter { $0.verdict == .fail }.map(\.requirement.id))
+        let warned = Set(findings.filter { $0.verdict == .warn }.map(\.requirement.id))
+        let errors = run.results.filter { $0.verdict == .error }.map { "\($0.conformanceCase.id): \($0.message ?? "")" }
+        #expect(errors.isEmpty, "\(errors)")
+        #expect(failed == defect.failed, "\(findings.filter { $0.verdict == .fail }.map { "\($0.requirement): \($0.observed)" })")
+        #expect(warned == defect.warned, "\(findings.filter { $0.verdict == .warn }.map { "\($0.requirement): \($0.observed)" })")
+    }
+
+    @Test("The reference client passes every native-client case in both redirect modes", arguments: ["scheme", "loopback"])
+    func reference(_ mode: String) throws {
+        let run = try run(BuiltProducts.path("appflip-reference"), ["native-client", "--redirect", mode])
+        let notPassing = run.results.filter { $0.verdict != .pass }
+        #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.verdict) \($0.message ?? "") \($0.findings.map(\.observed))" })")
+    }
+}

@@ -1,0 +1,57 @@
+// Deliberately broken native clients, each with exactly one defect, to prove the native-client cases catch it.
+//
+//   broken-native-client --defect NAME [--redirect scheme|loopback]
+//
+// Each defect replaces one stage of the reference client (NativeClientApp.Behaviour) and nothing else.
+import AppFlipReferenceClient
+import Foundation
+
+let defects: [String: String] = [
+    "plain-pkce": "uses the plain challenge method",
+    "fixed-verifier": "uses the same verifier for every sign-in",
+    "no-state": "sends no state (relies on PKCE)",
+    "state-not-checked": "sends a state but accepts a redirect with any state",
+    "localhost": "its loopback redirect URI names localhost, not 127.0.0.1",
+    "double-slash": "its private-use redirect URI has two slashes after the scheme",
+    "redirect-differs": "sends the code exchange another redirect_uri (a trailing slash)",
+    "old-refresh-token": "keeps the first refresh token after a rotation",
+    "any-token-type": "uses a token whatever its token_type",
+    "follows-redirect": "re-posts the code exchange to a 307's Location",
+    "plain-after-error": "falls back to plain PKCE after the server refused a request",
+    "no-revoke": "signs out without revoking",
+]
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var defect = ""
+var mode = NativeClientApp.RedirectMode.scheme
+while !arguments.isEmpty {
+    let name = arguments.removeFirst()
+    guard let value = arguments.first else { break }
+    arguments.removeFirst()
+    switch name {
+    case "--defect": defect = value
+    case "--redirect": mode = NativeClientApp.RedirectMode(rawValue: value) ?? .scheme
+    default: break
+    }
+}
+guard defects[defect] != nil else {
+    let list = defects.keys.sorted().joined(separator: ", ")
+    try? FileHandle.standardError.write(contentsOf: Data("usage: broken-native-client --defect NAME [--redirect scheme|loopback]; NAME is one of \(list)\n".utf8))
+    exit(2)
+}
+let app = NativeClientApp(mode: mode, schemeURI: defect == "double-slash" ? "com.example.reference://oauth2redirect" : "com.example.reference:/oauth2redirect")
+switch defect {
+case "plain-pkce": app.behaviour.challengeMethod = "plain"
+case "fixed-verifier": app.behaviour.fixedVerifier = "fixed-verifier-fixed-verifier-fixed-verifier-0123"
+case "no-state": app.behaviour.sendsState = false
+case "state-not-checked": app.behaviour.checksState = false
+case "localhost": app.behaviour.loopbackHost = "localhost"
+case "redirect-differs": app.behaviour.exchangeRedirectURI = { $0 + "/" }
+case "old-refresh-token": app.behaviour.keepsOldRefreshToken = true
+case "any-token-type": app.behaviour.acceptsAnyTokenType = true
+case "follows-redirect": app.behaviour.followsRedirects = true
+case "plain-after-error": app.behaviour.plainAfterError = true
+case "no-revoke": app.behaviour.revokesOnSignOut = false
+default: break
+}
+exit(NativeClientLoop.serve(app))

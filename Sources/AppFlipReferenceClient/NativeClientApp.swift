@@ -50,6 +50,8 @@ public final class NativeClientApp {
         /// Re-posts the code exchange to a 307's Location, verifier and all.
         public var followsRedirects = false
         public var revokesOnSignOut = true
+        /// How the app opens the page: external (the system browser or ASWebAuthenticationSession).
+        public var userAgent = "external"
 
         public init() {}
     }
@@ -122,7 +124,7 @@ public final class NativeClientApp {
         ]
         if behaviour.sendsState { parameters.insert(("state", state), at: 4) }
         let separator = authorization.contains("?") ? "&" : "?"
-        return ["action": "open-browser", "user_agent": "external",
+        return ["action": "open-browser", "user_agent": behaviour.userAgent,
                 "url": authorization + separator + Self.form(parameters)]
     }
 

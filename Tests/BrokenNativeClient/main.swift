@@ -19,6 +19,7 @@ let defects: [String: String] = [
     "follows-redirect": "re-posts the code exchange to a 307's Location",
     "plain-after-error": "falls back to plain PKCE after the server refused a request",
     "no-revoke": "signs out without revoking",
+    "embedded": "opens the sign-in page in an embedded web view",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -52,6 +53,7 @@ case "any-token-type": app.behaviour.acceptsAnyTokenType = true
 case "follows-redirect": app.behaviour.followsRedirects = true
 case "plain-after-error": app.behaviour.plainAfterError = true
 case "no-revoke": app.behaviour.revokesOnSignOut = false
+case "embedded": app.behaviour.userAgent = "embedded"
 default: break
 }
 exit(NativeClientLoop.serve(app))

@@ -33,6 +33,7 @@ package enum CheckRegistry {
         EntropyCheck.self,
         AppAnswerCheck.self,
         AuditCheck.self,
+        UserAgentCheck.self,
         VerifierCheck.self,
         PKCEMatchCheck.self,
         TokenRequestCheck.self,

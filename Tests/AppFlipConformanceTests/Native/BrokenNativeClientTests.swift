@@ -29,6 +29,7 @@ struct BrokenNativeClientTests {
         Defect(name: "follows-redirect", failed: ["NAT-PKCE-007"]),
         Defect(name: "plain-after-error", failed: ["NAT-PKCE-005"]),
         Defect(name: "no-revoke", warned: ["NAT-TOK-005"]),
+        Defect(name: "embedded", failed: ["NAT-REQ-003"]),
     ]
 
     private func run(_ executable: String, _ arguments: [String]) throws -> RunResult {

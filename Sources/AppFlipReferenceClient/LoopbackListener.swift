@@ -11,9 +11,9 @@ final class LoopbackListener: @unchecked Sendable {
 
     var port: Int { server.port }
 
-    init() throws {
+    init(host: String = "127.0.0.1") throws {
         let box = CallbackBox()
-        server = try HTTPServer(host: "127.0.0.1", port: 0) { request in
+        server = try HTTPServer(host: host, port: 0) { request in
             box.record(request.target)
             return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
                                 body: Array("Signed in. You can close this window.".utf8))

@@ -43,6 +43,9 @@ public final class NativeClientApp {
         public var sendsState = true
         public var checksState = true
         public var loopbackHost = "127.0.0.1"
+        /// The address the loopback listener binds, and whether it is closed once the callback came.
+        public var listenAddress = "127.0.0.1"
+        public var closesListener = true
         /// What the code exchange sends as redirect_uri, given the request's.
         public var exchangeRedirectURI: @Sendable (String) -> String = { $0 }
         public var keepsOldRefreshToken = false
@@ -58,6 +61,8 @@ public final class NativeClientApp {
 
     public var behaviour = Behaviour()
     private var refused = false
+    /// Listeners a broken client leaves open.
+    private var lingering: [LoopbackListener] = []
     let mode: RedirectMode
     let schemeURI: String
     private var endpoints: Endpoints?
@@ -110,7 +115,7 @@ public final class NativeClientApp {
         case .scheme:
             redirectURI = endpoints.redirectURI ?? schemeURI
         case .loopback:
-            guard let opened = try? LoopbackListener() else { return rejected("cannot open a loopback listener") }
+            guard let opened = try? LoopbackListener(host: behaviour.listenAddress) else { return rejected("cannot open a loopback listener") }
             listener = opened
             redirectURI = "http://\(behaviour.loopbackHost):\(opened.port)/callback"
         }
@@ -131,7 +136,11 @@ public final class NativeClientApp {
     private func awaitRedirect() -> [String: Any] {
         guard let listener = pending?.listener else { return rejected("no loopback sign-in is pending") }
         let target = listener.awaitCallback(timeout: 10)
-        listener.stop()  // open only for the duration of the request (RFC 8252 §8.3)
+        if behaviour.closesListener {
+            listener.stop()  // open only for the duration of the request (RFC 8252 §8.3)
+        } else {
+            lingering.append(listener)
+        }
         pending?.listener = nil
         guard let target, let redirectURI = pending?.redirectURI else { return rejected("no callback reached the loopback listener") }
         let query = target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""

@@ -229,8 +229,11 @@ public final class TCPListener: @unchecked Sendable {
         return nil
     }
 
+    /// Stops listening at once: the shutdown wakes an `accept` waiting in poll (which would otherwise hold the
+    /// socket, still listening, until its poll timed out), then the descriptor is closed.
     public func close() {
         if fd >= 0 {
+            _ = shutdown(fd, Int32(SHUT_RDWR))
             Foundation.close(fd)
             fd = -1
         }

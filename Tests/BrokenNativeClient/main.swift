@@ -20,6 +20,8 @@ let defects: [String: String] = [
     "plain-after-error": "falls back to plain PKCE after the server refused a request",
     "no-revoke": "signs out without revoking",
     "embedded": "opens the sign-in page in an embedded web view",
+    "listener-any": "its loopback listener binds 0.0.0.0, reachable from the network",
+    "listener-stays-open": "its loopback listener stays open after the callback",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -54,6 +56,8 @@ case "follows-redirect": app.behaviour.followsRedirects = true
 case "plain-after-error": app.behaviour.plainAfterError = true
 case "no-revoke": app.behaviour.revokesOnSignOut = false
 case "embedded": app.behaviour.userAgent = "embedded"
+case "listener-any": app.behaviour.listenAddress = "0.0.0.0"
+case "listener-stays-open": app.behaviour.closesListener = false
 default: break
 }
 exit(NativeClientLoop.serve(app))

@@ -203,7 +203,7 @@ public struct AuthorizationRequestAudit: Sendable {
             results.append(.notApplicable(Self.reference("NAT-REDIR-003", .should), expected: "claimed https", reason: "a loopback redirect (desktop apps)"))
             if host == "localhost" {
                 // RFC 8252 §8.3: NOT RECOMMENDED, so a warning under our own row, not a failure (catalog decision).
-                results.append(Self.check("NAT-REDIR-004-S", .shouldNot, expected: "127.0.0.1 or [::1], not localhost (RFC 8252 §8.3)",
+                results.append(Self.check("NAT-REDIR-004-S", .should, expected: "127.0.0.1 or [::1], not localhost (RFC 8252 §8.3)",
                                           violation: "localhost: it may resolve to another interface or be overridden", held: ""))
             } else {
                 results.append(Self.check("NAT-REDIR-004", .must, expected: "http only to 127.0.0.1 or [::1] (RFC 8252 §7.3)",

@@ -12,6 +12,10 @@ public struct NativeObservation: Sendable, Hashable {
     /// Where the server's answer sent the browser, and how the redirect reached the app.
     public var redirect: String?
     public var delivery: String?
+    /// For a loopback redirect: where the app's listener listened while the callback was pending (nil where this
+    /// platform cannot tell), and whether it still listened once the app had answered.
+    public var listenerAddresses: [String]?
+    public var listenerOpenAfterCallback: Bool?
     /// The server's requests during this step, in order.
     public var requests: [NativeServerRequest]
     /// The refresh tokens the server had issued before this step, in order.

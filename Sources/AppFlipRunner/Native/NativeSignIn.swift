@@ -20,6 +20,10 @@ public struct NativeSignIn: Sendable {
         public var outcome: NativeAnswer?
         /// Set when the app did not follow the contract (no answer, garbage, a URL elsewhere): the case is an error.
         public var failure: NativeFailure?
+        /// For a loopback redirect: the listener's addresses while the callback was pending, and whether it still
+        /// listened after the app answered (read without connecting; nil where the platform cannot tell).
+        public var listenerAddresses: [String]?
+        public var listenerOpenAfterCallback: Bool?
     }
 
     public var scopes: [String]
@@ -78,10 +82,12 @@ public struct NativeSignIn: Sendable {
                 record.failure = NativeFailure(message: "the redirect URI's host \(host) is not loopback: the suite does not contact it")
                 return record
             }
+            record.listenerAddresses = ListeningSockets.addresses(listeningOn: port ?? 80)
             answer = session.send(.awaitRedirect, deadline: deadline).flatMap { id in
                 record.delivery = "loopback GET: " + Self.loopbackGet(location, host: host, port: port ?? 80, timeout: timeout)
                 return session.receive(id, command: "await-redirect", deadline: deadline)
             }
+            record.listenerOpenAfterCallback = ListeningSockets.addresses(listeningOn: port ?? 80).map { !$0.isEmpty }
         } else {
             record.delivery = "deliver-redirect"
             answer = session.exchange(.deliverRedirect(url: location), timeout: timeout)

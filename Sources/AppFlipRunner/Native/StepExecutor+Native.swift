@@ -35,6 +35,8 @@ extension StepExecutor {
             observation.userAgent = record.userAgent
             observation.redirect = record.redirect
             observation.delivery = record.delivery
+            observation.listenerAddresses = record.listenerAddresses
+            observation.listenerOpenAfterCallback = record.listenerOpenAfterCallback
         case .refresh, .callAPI, .signOut:
             let command: NativeCommand = step.command == .refresh ? .refresh : step.command == .callAPI ? .callAPI : .signOut
             switch session.exchange(command, timeout: timeout) {

@@ -1,5 +1,6 @@
 import AppFlipModel
 import AppFlipRunner
+import AppFlipSystem
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -30,6 +31,8 @@ struct BrokenNativeClientTests {
         Defect(name: "plain-after-error", failed: ["NAT-PKCE-005"]),
         Defect(name: "no-revoke", warned: ["NAT-TOK-005"]),
         Defect(name: "embedded", failed: ["NAT-REQ-003"]),
+        Defect(name: "listener-any", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
+        Defect(name: "listener-stays-open", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
     ]
 
     private func run(_ executable: String, _ arguments: [String]) throws -> RunResult {

@@ -53,6 +53,8 @@ public final class NativeClientApp {
         /// Re-posts the code exchange to a 307's Location, verifier and all.
         public var followsRedirects = false
         public var revokesOnSignOut = true
+        /// Keeps a sign-in pending after its response, so the same response is accepted again.
+        public var keepsPendingAfterResponse = false
         /// How the app opens the page: external (the system browser or ASWebAuthenticationSession).
         public var userAgent = "external"
 
@@ -150,7 +152,7 @@ public final class NativeClientApp {
     /// The authorization response: accepted only for the pending request and its state, then exchanged once.
     private func complete(redirect url: String) -> [String: Any] {
         guard let flow = pending else { return rejected("no sign-in is pending") }
-        pending = nil  // one response per request: a replay finds nothing pending
+        if !behaviour.keepsPendingAfterResponse { pending = nil }  // one response per request: a replay finds nothing pending
         let parameters = Dictionary(QueryCodec.pairs(Substring(QueryCodec.query(of: url))).compactMap { pair -> (String, String)? in
             guard let name = pair.name.flatMap({ String(validating: $0, as: UTF8.self) }),
                   let value = pair.value.flatMap({ String(validating: $0, as: UTF8.self) }) else { return nil }

@@ -173,9 +173,18 @@ public final class TCPSocket: @unchecked Sendable {
 
 /// A listening TCP socket on a local address.
 public final class TCPListener: @unchecked Sendable {
-    public private(set) var fd: Int32
     public let port: Int
     public let host: String
+    /// The listening descriptor; closed by whichever of `close()` and a running `accept()` finishes last, so its
+    /// number is never given back while an accept could still use it (it would then take another listener's
+    /// connections).
+    private var descriptor: Int32
+    private let state = NSLock()
+    private var closed = false
+    private var accepting = 0
+
+    /// The listening descriptor, or -1 once closed.
+    public var fd: Int32 { state.withLock { descriptor } }
 
     /// Listens on `host` (an IP literal such as 127.0.0.1) and `port` (0 picks a free one).
     public init(host: String = "127.0.0.1", port: Int = 0) throws(SocketError) {
@@ -203,7 +212,7 @@ public final class TCPListener: @unchecked Sendable {
         let boundPort = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         } == 0 ? TCPListener.port(of: address) : port
-        self.fd = fd
+        self.descriptor = fd
         self.port = boundPort
         self.host = host
     }
@@ -212,15 +221,31 @@ public final class TCPListener: @unchecked Sendable {
 
     /// Waits for the next connection; nil once the listener is closed or the wait times out.
     public func accept(timeout: Double? = nil) -> TCPSocket? {
-        while fd >= 0 {
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let listening: Int32? = state.withLock {
+            guard !closed, descriptor >= 0 else { return nil }
+            accepting += 1
+            return descriptor
+        }
+        guard let listening else { return nil }
+        defer {
+            state.withLock {
+                accepting -= 1
+                if closed, accepting == 0, descriptor >= 0 {
+                    Foundation.close(descriptor)
+                    descriptor = -1
+                }
+            }
+        }
+        while !state.withLock({ closed }) {
+            var entry = pollfd(fd: listening, events: Int16(POLLIN), revents: 0)
             let ready = poll(&entry, 1, timeout.map { Int32(max(0, $0 * 1000)) } ?? 200)
             if ready == 0 {
                 if timeout != nil { return nil }
                 continue
             }
             if ready < 0 { if errno == EINTR { continue } else { return nil } }
-            let client = Foundation.accept(fd, nil, nil)
+            if state.withLock({ closed }) { return nil }
+            let client = Foundation.accept(listening, nil, nil)
             if client >= 0 {
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
                 return TCPSocket(fd: client, peer: "client")
@@ -230,12 +255,18 @@ public final class TCPListener: @unchecked Sendable {
     }
 
     /// Stops listening at once: the shutdown wakes an `accept` waiting in poll (which would otherwise hold the
-    /// socket, still listening, until its poll timed out), then the descriptor is closed.
+    /// socket, still listening, until its poll timed out). The descriptor is closed here, or by that accept as it
+    /// returns.
     public func close() {
-        if fd >= 0 {
-            _ = shutdown(fd, Int32(SHUT_RDWR))
-            Foundation.close(fd)
-            fd = -1
+        state.withLock {
+            guard !closed else { return }
+            closed = true
+            guard descriptor >= 0 else { return }
+            _ = shutdown(descriptor, Int32(SHUT_RDWR))
+            if accepting == 0 {
+                Foundation.close(descriptor)
+                descriptor = -1
+            }
         }
     }
 

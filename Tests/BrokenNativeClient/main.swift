@@ -22,6 +22,7 @@ let defects: [String: String] = [
     "embedded": "opens the sign-in page in an embedded web view",
     "listener-any": "its loopback listener binds 0.0.0.0, reachable from the network",
     "listener-stays-open": "its loopback listener stays open after the callback",
+    "accepts-replay": "keeps a sign-in pending after its response, so a replayed response is exchanged again",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -58,6 +59,7 @@ case "no-revoke": app.behaviour.revokesOnSignOut = false
 case "embedded": app.behaviour.userAgent = "embedded"
 case "listener-any": app.behaviour.listenAddress = "0.0.0.0"
 case "listener-stays-open": app.behaviour.closesListener = false
+case "accepts-replay": app.behaviour.keepsPendingAfterResponse = true
 default: break
 }
 exit(NativeClientLoop.serve(app))

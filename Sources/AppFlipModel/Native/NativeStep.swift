@@ -3,6 +3,8 @@ public struct NativeStep: Sendable, Hashable {
     public enum Command: String, Sendable, Hashable, CaseIterable {
         /// A whole sign-in: the app's authorization request, the server's answer, the redirect back, the code exchange.
         case signIn = "sign_in"
+        /// The last sign-in's redirect delivered again, as an attacker replaying a captured response would.
+        case replayRedirect = "replay_redirect"
         case refresh
         case callAPI = "call_api"
         case signOut = "sign_out"

@@ -74,13 +74,20 @@ public struct NativeSignIn: Sendable {
             return record
         }
         record.redirect = location
+        deliver(location, session: session, into: &record)
+        return record
+    }
+
+    /// Hands `location` to the app the way a browser would (a real GET for a loopback URI, deliver-redirect for
+    /// the others) and records the app's answer: the end of a sign-in, and the replay of its redirect.
+    public func deliver(_ location: String, session: NativeClientSession, into record: inout Record) {
         let deadline = Platform.monotonicSeconds() + timeout
         let redirectURI = NativeRedirectURI(location)
         let answer: Result<NativeAnswer, NativeFailure>
         if case .http(let host, let port, _) = redirectURI.form {
             guard NativeRedirectURI.loopbackLiterals.contains(host) || host == "localhost" else {
                 record.failure = NativeFailure(message: "the redirect URI's host \(host) is not loopback: the suite does not contact it")
-                return record
+                return
             }
             record.listenerAddresses = ListeningSockets.addresses(listeningOn: port ?? 80)
             answer = session.send(.awaitRedirect, deadline: deadline).flatMap { id in
@@ -96,7 +103,6 @@ public struct NativeSignIn: Sendable {
         case .success(let outcome): record.outcome = outcome
         case .failure(let failure): record.failure = failure
         }
-        return record
     }
 
     /// The browser's GET of a loopback redirect: the listener's status, or why it could not be reached.

@@ -32,11 +32,24 @@ extension StepExecutor {
                                             requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
             observation.previousAuthorizationURL = state.nativeAuthorizationURL
             state.nativeAuthorizationURL = record.authorizationURL
+            state.nativeRedirect = record.redirect
             observation.userAgent = record.userAgent
             observation.redirect = record.redirect
             observation.delivery = record.delivery
             observation.listenerAddresses = record.listenerAddresses
             observation.listenerOpenAfterCallback = record.listenerOpenAfterCallback
+        case .replayRedirect:
+            guard let redirect = state.nativeRedirect else {
+                state.outcome.failure = label + "no earlier sign-in in the case sent a redirect to replay"
+                return nil
+            }
+            var record = NativeSignIn.Record()
+            NativeSignIn(timeout: timeout).deliver(redirect, session: session, into: &record)
+            if let failure = record.failure { return fail(failure, label: label, session: session, state: &state) }
+            observation = NativeObservation(command: .replayRedirect, answer: record.outcome, authorizationURL: state.nativeAuthorizationURL,
+                                            requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
+            observation.redirect = redirect
+            observation.delivery = record.delivery
         case .refresh, .callAPI, .signOut:
             let command: NativeCommand = step.command == .refresh ? .refresh : step.command == .callAPI ? .callAPI : .signOut
             switch session.exchange(command, timeout: timeout) {

@@ -164,8 +164,9 @@ final class StepExecutor {
         var samples: [String: [String]] = [:]
         /// For each check result of the current round, whether it is a sample check.
         var sampleFlags: [Bool] = []
-        /// The authorization request the app opened last (native-client profile).
+        /// The authorization request the app opened last, and where the server's answer sent it (native-client profile).
         var nativeAuthorizationURL: String?
+        var nativeRedirect: String?
     }
 
     /// For each result `judge` returns for `checks`, whether it is a sample check (judged once, at the end).

@@ -41,7 +41,8 @@ static int place(int fd, int target) {
     return dup2(fd, target) < 0 ? -1 : 0;
 }
 
-/// The child's side, between fork and exec: async-signal-safe calls only. Never returns.
+/// The child's side, between vfork and exec: system calls only, no allocation, nothing written that the parent
+/// reads. Never returns.
 static void become(const char *path, char *const argv[], char *const envp[], int in, int out, int err,
                    int death_signal, pid_t parent, int report) {
     int failure = 0;
@@ -104,7 +105,9 @@ pid_t appflip_spawn(const char *path, char *const argv[], char *const envp[],
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
     pid_t parent = getpid();
-    pid_t pid = fork();
+    // vfork: the child shares the parent's memory until it execs, so no page tables are copied; the child makes
+    // system calls only, writes nothing the parent reads, and never returns from become() (exec or _exit).
+    pid_t pid = vfork();
     if (pid == 0) become(path, argv, envp, stdin_fd, stdout_fd, stderr_fd, death_signal, parent, report[1]);
     int forkError = errno;
     pthread_sigmask(SIG_SETMASK, &previous, NULL);

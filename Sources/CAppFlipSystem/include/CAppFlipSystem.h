@@ -15,7 +15,7 @@ int appflip_is_subreaper(void);
 /// Starts `path` in a new process group with the three descriptors as its standard streams (and no other
 /// descriptor open), every signal at its
 /// default disposition and none blocked; on Linux the child also gets `death_signal` (when non-zero) as its
-/// parent-death signal, so it dies with the thread that started it. Returns the pid, or -errno (exec failures
+/// parent-death signal, so it dies with the thread that started it (and so with the process). Returns the pid, or -errno (exec failures
 /// included: they are reported back through a close-on-exec pipe).
 pid_t appflip_spawn(const char *path, char *const argv[], char *const envp[],
                     int stdin_fd, int stdout_fd, int stderr_fd, int death_signal);

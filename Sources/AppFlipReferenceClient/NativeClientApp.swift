@@ -23,6 +23,8 @@ public final class NativeClientApp {
         var clientID: String
         var scopes: [String]
         var redirectURI: String?
+        /// The issuer its responses must name (RFC 9207), when the server says it sends one.
+        var issuer: String?
     }
 
     /// One sign-in in progress.
@@ -55,6 +57,7 @@ public final class NativeClientApp {
         public var revokesOnSignOut = true
         /// Keeps a sign-in pending after its response, so the same response is accepted again.
         public var keepsPendingAfterResponse = false
+        public var checksIssuer = true
         /// How the app opens the page: external (the system browser or ASWebAuthenticationSession).
         public var userAgent = "external"
 
@@ -105,7 +108,9 @@ public final class NativeClientApp {
         }
         let endpoints = Endpoints(authorization: authorization, token: token, revocation: configuration["revocation_endpoint"] as? String,
                                   clientID: clientID, scopes: configuration["scopes"] as? [String] ?? ["openid"],
-                                  redirectURI: configuration["redirect_uri"] as? String)
+                                  redirectURI: configuration["redirect_uri"] as? String,
+                                  issuer: configuration["authorization_response_iss_parameter_supported"] as? Bool == true
+                                    ? configuration["issuer"] as? String : nil)
         self.endpoints = endpoints
         pending?.listener?.stop()
         // A fresh state and verifier for every request (RFC 8252 §8.9, RFC 7636 §4.1): 32 random octets each.
@@ -160,6 +165,10 @@ public final class NativeClientApp {
         }, uniquingKeysWith: { first, _ in first })
         guard !behaviour.checksState || !behaviour.sendsState || parameters["state"] == flow.state else {
             return rejected("the state does not match the pending request")
+        }
+        // RFC 9207 §2.4: from a server that sends iss, a response naming another issuer (or none) is a mix-up.
+        if behaviour.checksIssuer, let issuer = flow.endpoints.issuer, parameters["iss"] != issuer {
+            return rejected("the response names issuer \(parameters["iss"] ?? "(none)"), not \(issuer)")
         }
         if let error = parameters["error"] {
             refused = true

@@ -23,6 +23,7 @@ let defects: [String: String] = [
     "listener-any": "its loopback listener binds 0.0.0.0, reachable from the network",
     "listener-stays-open": "its loopback listener stays open after the callback",
     "accepts-replay": "keeps a sign-in pending after its response, so a replayed response is exchanged again",
+    "ignores-issuer": "exchanges a code from a response that names another issuer (a mix-up)",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -60,6 +61,7 @@ case "embedded": app.behaviour.userAgent = "embedded"
 case "listener-any": app.behaviour.listenAddress = "0.0.0.0"
 case "listener-stays-open": app.behaviour.closesListener = false
 case "accepts-replay": app.behaviour.keepsPendingAfterResponse = true
+case "ignores-issuer": app.behaviour.checksIssuer = false
 default: break
 }
 exit(NativeClientLoop.serve(app))

@@ -92,8 +92,9 @@ extension CaseLoader {
             case "code": script.authorization = .code
             case "wrong-state": script.authorization = .wrongState
             case "missing-state": script.authorization = .missingState
+            case "wrong-issuer": script.authorization = .wrongIssuer
             case let text where text.hasPrefix("error:") && text.count > 6: script.authorization = .error(String(text.dropFirst(6)))
-            default: reader.error(at: scalar.location, "'authorization' takes code, wrong-state, missing-state or error:NAME")
+            default: reader.error(at: scalar.location, "'authorization' takes code, wrong-state, missing-state, wrong-issuer or error:NAME")
             }
         }
         for key in ["token", "refresh"] {

@@ -11,6 +11,8 @@ public enum NativeCommand: Sendable, Hashable {
         public var scopes: [String]
         /// The private-use-scheme redirect URI to use, when the suite was given one; a loopback app picks its own.
         public var redirectURI: String?
+        /// The server's issuer identifier; its authorization responses carry it as `iss` (RFC 9207).
+        public var issuer: String?
 
         public init(authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String, clientID: String,
                     scopes: [String], redirectURI: String?) {
@@ -54,6 +56,10 @@ public enum NativeCommand: Sendable, Hashable {
                 "revocation_endpoint": configuration.revocationEndpoint, "client_id": configuration.clientID, "scopes": configuration.scopes,
             ]
             if let redirectURI = configuration.redirectURI { fields["redirect_uri"] = redirectURI }
+            if let issuer = configuration.issuer {
+                fields["issuer"] = issuer
+                fields["authorization_response_iss_parameter_supported"] = true
+            }
             object["configuration"] = fields
         case .deliverRedirect(let url):
             object["url"] = url

@@ -5,6 +5,8 @@ public struct NativeServerScript: Sendable, Hashable {
         case code
         case wrongState
         case missingState
+        /// A code and the right state, but `iss` naming another authorization server (a mix-up, RFC 9207).
+        case wrongIssuer
         case error(String)
     }
 

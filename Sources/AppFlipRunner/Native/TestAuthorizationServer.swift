@@ -42,9 +42,16 @@ public final class TestAuthorizationServer: @unchecked Sendable {
     public var authorizationEndpoint: String { origin + "/authorize" }
 
     public func configuration(scopes: [String], redirectURI: String?) -> NativeCommand.Configuration {
-        NativeCommand.Configuration(authorizationEndpoint: authorizationEndpoint, tokenEndpoint: origin + "/token",
-                                    revocationEndpoint: origin + "/revoke", clientID: clientID, scopes: scopes, redirectURI: redirectURI)
+        var configuration = NativeCommand.Configuration(authorizationEndpoint: authorizationEndpoint, tokenEndpoint: origin + "/token",
+                                                        revocationEndpoint: origin + "/revoke", clientID: clientID, scopes: scopes,
+                                                        redirectURI: redirectURI)
+        configuration.issuer = origin
+        return configuration
     }
+
+    /// The issuer a mix-up response names instead of this server's.
+    public static let otherIssuer = "https://other-authorization-server.example"
+
 
     /// Sets what the endpoints answer from now on.
     public func use(_ script: Script) { lock.withLock { self.script = script } }
@@ -71,6 +78,7 @@ public final class TestAuthorizationServer: @unchecked Sendable {
         case ("GET", "/.well-known/openid-configuration"):
             return json(200, ["issuer": origin, "authorization_endpoint": authorizationEndpoint, "token_endpoint": origin + "/token",
                               "revocation_endpoint": origin + "/revoke", "code_challenge_methods_supported": ["S256", "plain"],
+                              "authorization_response_iss_parameter_supported": true,
                               "response_types_supported": ["code"]])
         default: return HTTPResponse(status: 404)
         }
@@ -93,7 +101,7 @@ public final class TestAuthorizationServer: @unchecked Sendable {
         switch answer {
         case .error(let error):
             result.append(("error", error))
-        case .code, .wrongState, .missingState:
+        case .code, .wrongState, .missingState, .wrongIssuer:
             let code = Self.token("code")
             lock.withLock {
                 codes[code] = Issued(clientID: clientID)
@@ -105,6 +113,8 @@ public final class TestAuthorizationServer: @unchecked Sendable {
         case .missingState: break
         default: if let state { result.append(("state", state)) }
         }
+        // Every response names its issuer (RFC 9207 §2), as Google's do; a mix-up names another.
+        result.append(("iss", answer == .wrongIssuer ? Self.otherIssuer : origin))
         let query = result.map { "\($0.0)=" + FormEncoding.encode($0.1) }.joined(separator: "&")
         let location = redirectURI + (redirectURI.contains("?") ? "&" : "?") + query
         return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", location)]))

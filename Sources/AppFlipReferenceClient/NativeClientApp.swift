@@ -58,6 +58,8 @@ public final class NativeClientApp {
         /// Keeps a sign-in pending after its response, so the same response is accepted again.
         public var keepsPendingAfterResponse = false
         public var checksIssuer = true
+        /// With no sign-in pending, exchanges whatever response arrives (login CSRF).
+        public var acceptsUnsolicited = false
         /// How the app opens the page: external (the system browser or ASWebAuthenticationSession).
         public var userAgent = "external"
 
@@ -66,6 +68,8 @@ public final class NativeClientApp {
 
     public var behaviour = Behaviour()
     private var refused = false
+    /// The last sign-in started (a broken client that accepts unsolicited responses uses it).
+    private var lastFlow: Pending?
     /// Listeners a broken client leaves open.
     private var lingering: [LoopbackListener] = []
     let mode: RedirectMode
@@ -127,6 +131,7 @@ public final class NativeClientApp {
             redirectURI = "http://\(behaviour.loopbackHost):\(opened.port)/callback"
         }
         pending = Pending(endpoints: endpoints, state: state, verifier: verifier, redirectURI: redirectURI, listener: listener)
+        lastFlow = pending
         let method = behaviour.plainAfterError && refused ? "plain" : behaviour.challengeMethod
         let challenge = method == "plain" ? verifier : Base64URL.encode(SHA256.hash(Array(verifier.utf8)))
         var parameters = [
@@ -156,14 +161,14 @@ public final class NativeClientApp {
 
     /// The authorization response: accepted only for the pending request and its state, then exchanged once.
     private func complete(redirect url: String) -> [String: Any] {
-        guard let flow = pending else { return rejected("no sign-in is pending") }
+        guard let flow = pending ?? (behaviour.acceptsUnsolicited ? lastFlow : nil) else { return rejected("no sign-in is pending") }
         if !behaviour.keepsPendingAfterResponse { pending = nil }  // one response per request: a replay finds nothing pending
         let parameters = Dictionary(QueryCodec.pairs(Substring(QueryCodec.query(of: url))).compactMap { pair -> (String, String)? in
             guard let name = pair.name.flatMap({ String(validating: $0, as: UTF8.self) }),
                   let value = pair.value.flatMap({ String(validating: $0, as: UTF8.self) }) else { return nil }
             return (name, value)
         }, uniquingKeysWith: { first, _ in first })
-        guard !behaviour.checksState || !behaviour.sendsState || parameters["state"] == flow.state else {
+        guard !behaviour.checksState || !behaviour.sendsState || parameters["state"] == flow.state || (behaviour.acceptsUnsolicited && pending == nil) else {
             return rejected("the state does not match the pending request")
         }
         // RFC 9207 §2.4: from a server that sends iss, a response naming another issuer (or none) is a mix-up.

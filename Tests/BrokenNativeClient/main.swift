@@ -24,6 +24,7 @@ let defects: [String: String] = [
     "listener-stays-open": "its loopback listener stays open after the callback",
     "accepts-replay": "keeps a sign-in pending after its response, so a replayed response is exchanged again",
     "ignores-issuer": "exchanges a code from a response that names another issuer (a mix-up)",
+    "accepts-unsolicited": "with no sign-in pending, exchanges whatever response arrives",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -62,6 +63,7 @@ case "listener-any": app.behaviour.listenAddress = "0.0.0.0"
 case "listener-stays-open": app.behaviour.closesListener = false
 case "accepts-replay": app.behaviour.keepsPendingAfterResponse = true
 case "ignores-issuer": app.behaviour.checksIssuer = false
+case "accepts-unsolicited": app.behaviour.acceptsUnsolicited = true
 default: break
 }
 exit(NativeClientLoop.serve(app))

@@ -24,7 +24,7 @@ extension CaseLoader {
                 if (check.base.scope == .native) != isNative, check.base.scope != .samples {
                     reader.error(at: group.location, isNative
                                  ? "'\(check.key)' does not judge a native-client step (its checks: app, audit, user_agent, verifier, pkce, token_request, redirect_uri, forged_response, loopback_listener, refresh_token, revocation)"
-                                 : "'\(check.key)' judges a native-client step (sign_in, replay_redirect, refresh, call_api, sign_out)")
+                                 : "'\(check.key)' judges a native-client step (sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out)")
                     continue
                 }
                 switch check.base.scope {

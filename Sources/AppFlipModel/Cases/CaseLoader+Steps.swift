@@ -34,7 +34,7 @@ extension CaseLoader {
                 if case .native = action { isNative = true } else { isNative = false }
                 if isNative != (profile == .nativeClient) {
                     reader.error(at: mapping.location, isNative ? "a native-client step ('\(native.first?.0.rawValue ?? "")') belongs to a native-client case"
-                                 : "a native-client case's steps drive the app: sign_in, replay_redirect, refresh, call_api, sign_out")
+                                 : "a native-client case's steps drive the app: sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out")
                 }
             }
             let captures = mapping["capture"].flatMap { parseCaptures($0) } ?? []

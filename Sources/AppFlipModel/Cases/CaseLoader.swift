@@ -106,7 +106,7 @@ public struct CaseLoader {
             }
             steps = parseSteps(stepsNode, profile: profile, caseRepeat: caseRepeat)
         } else if profile == .nativeClient {
-            reader.error(at: document.location, "a native-client case drives the app through 'steps' (sign_in, replay_redirect, refresh, call_api, sign_out)")
+            reader.error(at: document.location, "a native-client case drives the app through 'steps' (sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out)")
             steps = nil
         } else {
             let link = document["link"].flatMap { linkRecipe($0, defaultBase: .appLink) }

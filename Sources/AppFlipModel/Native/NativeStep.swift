@@ -5,6 +5,9 @@ public struct NativeStep: Sendable, Hashable {
         case signIn = "sign_in"
         /// The last sign-in's redirect delivered again, as an attacker replaying a captured response would.
         case replayRedirect = "replay_redirect"
+        /// A fresh response (a valid code, a state the app never issued) delivered to the app's redirect URI when it
+        /// has no sign-in pending, as a login-CSRF attacker would.
+        case unsolicitedRedirect = "unsolicited_redirect"
         case refresh
         case callAPI = "call_api"
         case signOut = "sign_out"

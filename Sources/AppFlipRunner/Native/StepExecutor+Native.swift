@@ -38,15 +38,22 @@ extension StepExecutor {
             observation.delivery = record.delivery
             observation.listenerAddresses = record.listenerAddresses
             observation.listenerOpenAfterCallback = record.listenerOpenAfterCallback
-        case .replayRedirect:
-            guard let redirect = state.nativeRedirect else {
-                state.outcome.failure = label + "no earlier sign-in in the case sent a redirect to replay"
+        case .replayRedirect, .unsolicitedRedirect:
+            guard let earlier = state.nativeRedirect else {
+                state.outcome.failure = label + "no earlier sign-in in the case sent a redirect to " + (step.command == .replayRedirect ? "replay" : "aim at")
                 return nil
+            }
+            var redirect = earlier
+            if step.command == .unsolicitedRedirect {
+                // The app's redirect URI, with a code the server will redeem and a state the app never sent.
+                let base = String(earlier[..<(earlier.firstIndex(of: "?") ?? earlier.endIndex)])
+                redirect = base + "?code=" + FormEncoding.encode(server.mintCode()) + "&state=unsolicited-" + FormEncoding.encode(UUID().uuidString)
+                    + "&iss=" + FormEncoding.encode(server.origin)
             }
             var record = NativeSignIn.Record()
             NativeSignIn(timeout: timeout).deliver(redirect, session: session, into: &record)
             if let failure = record.failure { return fail(failure, label: label, session: session, state: &state) }
-            observation = NativeObservation(command: .replayRedirect, answer: record.outcome, authorizationURL: state.nativeAuthorizationURL,
+            observation = NativeObservation(command: step.command, answer: record.outcome, authorizationURL: state.nativeAuthorizationURL,
                                             requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
             observation.redirect = redirect
             observation.delivery = record.delivery

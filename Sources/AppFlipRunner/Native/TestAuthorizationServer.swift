@@ -53,6 +53,13 @@ public final class TestAuthorizationServer: @unchecked Sendable {
     public static let otherIssuer = "https://other-authorization-server.example"
 
 
+    /// A code the token endpoint will redeem once, as if this server had issued it in a response.
+    public func mintCode() -> String {
+        let code = Self.token("code")
+        lock.withLock { codes[code] = Issued(clientID: clientID) }
+        return code
+    }
+
     /// Sets what the endpoints answer from now on.
     public func use(_ script: Script) { lock.withLock { self.script = script } }
 
@@ -102,11 +109,7 @@ public final class TestAuthorizationServer: @unchecked Sendable {
         case .error(let error):
             result.append(("error", error))
         case .code, .wrongState, .missingState, .wrongIssuer:
-            let code = Self.token("code")
-            lock.withLock {
-                codes[code] = Issued(clientID: clientID)
-            }
-            result.append(("code", code))
+            result.append(("code", mintCode()))
         }
         switch answer {
         case .wrongState: result.append(("state", (state ?? "") + "-altered"))

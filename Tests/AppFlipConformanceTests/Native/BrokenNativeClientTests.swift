@@ -33,13 +33,14 @@ struct BrokenNativeClientTests {
         Defect(name: "embedded", failed: ["NAT-REQ-003"]),
         Defect(name: "accepts-replay", failed: ["NAT-STATE-002"]),
         Defect(name: "ignores-issuer", warned: ["NAT-MIX-001-S"]),
+        Defect(name: "accepts-unsolicited", failed: ["NAT-STATE-002"]),
         Defect(name: "listener-any", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
         Defect(name: "listener-stays-open", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
     ]
 
     private func run(_ executable: String, _ arguments: [String]) throws -> RunResult {
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .nativeClient }
-        #expect(cases.count >= 16)
+        #expect(cases.count >= 17)
         var targets = Targets()
         targets.nativeClient = NativeClientTarget(executable: executable, arguments: arguments)
         return try SuiteRun.run(targets, cases: cases)

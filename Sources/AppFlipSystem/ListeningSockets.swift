@@ -25,11 +25,6 @@ public enum ListeningSockets {
         #endif
     }
 
-    /// Whether an address from `addresses(listeningOn:)` is reachable only from this machine.
-    public static func isLoopback(_ address: String) -> Bool {
-        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
-    }
-
     /// /proc/net/tcp writes an IPv4 address as one 32-bit word in host (little-endian) order.
     static func ipv4(_ hex: Substring) -> String {
         guard let word = UInt32(hex, radix: 16) else { return String(hex) }

@@ -24,7 +24,7 @@ package struct LoopbackListenerCheck: Check {
             return .notApplicable(reason: "this platform cannot read which addresses a port listens on")
         }
         var problems: [String] = []
-        let exposed = addresses.filter { !($0.hasPrefix("127.") || $0 == "::1" || $0.hasPrefix("::ffff:127.")) }
+        let exposed = addresses.filter { !NativeRedirectURI.isLoopbackAddress($0) }
         if !exposed.isEmpty { problems.append("listening on \(exposed.joined(separator: ", ")), reachable from the network") }
         if native.listenerOpenAfterCallback == true { problems.append("still listening after the callback") }
         return CheckOutcome(problems.isEmpty, problems.isEmpty

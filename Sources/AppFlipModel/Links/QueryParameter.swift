@@ -35,4 +35,11 @@ extension Array where Element == QueryParameter {
         let bytes = [UInt8](name.utf8)
         return filter { $0.name == bytes }
     }
+
+    /// The decoded value of `name` as text when it appears exactly once and decodes to UTF-8; nil otherwise.
+    public func singleText(named name: String) -> String? {
+        let found = all(named: name)
+        guard found.count == 1, let bytes = found[0].value else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
 }

@@ -41,11 +41,6 @@ public struct AuthorizationRequestAudit: Sendable {
         parameters.all(named: name).map { $0.value.flatMap { String(validating: $0, as: UTF8.self) } }
     }
 
-    private func single(_ name: String, in parameters: [QueryParameter]) -> String? {
-        let found = values(name, in: parameters)
-        return found.count == 1 ? found[0] : nil
-    }
-
     private func encoding(_ parts: URLParts, _ parameters: [QueryParameter]) -> CheckResult {
         let expected = "every parameter once, every value validly percent-encoded, only characters a URI query allows"
         guard parts.query != nil else {
@@ -160,7 +155,7 @@ public struct AuthorizationRequestAudit: Sendable {
 
     private func redirect(_ parameters: [QueryParameter]) -> [CheckResult] {
         let formExpected = "a private-use scheme, a claimed https URI or a loopback IP redirect (RFC 8252 §7)"
-        guard let text = single("redirect_uri", in: parameters), !text.isEmpty else {
+        guard let text = parameters.singleText(named: "redirect_uri"), !text.isEmpty else {
             return ["NAT-REDIR-001", "NAT-REDIR-002", "NAT-REDIR-003", "NAT-REDIR-004", "NAT-REDIR-005"].map {
                 .notApplicable(Self.reference($0, $0 == "NAT-REDIR-003" ? .should : .must), expected: formExpected,
                                reason: "no single, decodable redirect_uri")

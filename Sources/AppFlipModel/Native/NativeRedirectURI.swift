@@ -71,6 +71,11 @@ public struct NativeRedirectURI: Sendable, Hashable {
     /// The loopback IP literals RFC 8252 §7.3 and Google name.
     public static let loopbackLiterals: Set<String> = ["127.0.0.1", "[::1]"]
 
+    /// Whether a local socket address (`127.0.0.1`, `0.0.0.0`, `::1`, …) is reachable only from this machine.
+    public static func isLoopbackAddress(_ address: String) -> Bool {
+        address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+    }
+
     /// The URI without its port, when it is a loopback IP redirect: the authorization server must accept any port
     /// there (RFC 8252 §7.3), so two such URIs that differ only in the port name the same registration.
     public var withoutLoopbackPort: String? {

@@ -17,11 +17,7 @@ public struct NativeServerRequest: Sendable, Hashable {
     public var form: [QueryParameter] { QueryParameter.parse(query: String(decoding: body, as: UTF8.self)) }
 
     /// The decoded value of `name` in the form body when it appears exactly once.
-    public func formValue(_ name: String) -> String? {
-        let found = form.all(named: name)
-        guard found.count == 1, let value = found[0].value else { return nil }
-        return String(validating: value, as: UTF8.self)
-    }
+    public func formValue(_ name: String) -> String? { form.singleText(named: name) }
 
     /// A token request (`POST /token`) with `grant_type`.
     public func isTokenRequest(grant: String) -> Bool { method == "POST" && path == "/token" && formValue("grant_type") == grant }

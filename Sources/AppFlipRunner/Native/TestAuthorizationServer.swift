@@ -91,19 +91,13 @@ public final class TestAuthorizationServer: @unchecked Sendable {
         }
     }
 
-    private func value(_ name: String, _ parameters: [QueryParameter]) -> String? {
-        let found = parameters.all(named: name)
-        guard found.count == 1, let bytes = found[0].value else { return nil }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
     private func authorize(_ request: NativeServerRequest, _ answer: Script.AuthorizationAnswer) -> HTTPResponse {
         let parameters = URLParts(request.target).parameters
-        guard let redirectURI = value("redirect_uri", parameters), value("client_id", parameters) == clientID else {
+        guard let redirectURI = parameters.singleText(named: "redirect_uri"), parameters.singleText(named: "client_id") == clientID else {
             // Google shows an error page and redirects nowhere when the client or its redirect URI is wrong.
             return HTTPResponse(status: 400, body: Array("invalid_request: client_id and redirect_uri are required".utf8))
         }
-        let state = value("state", parameters)
+        let state = parameters.singleText(named: "state")
         var result: [(String, String)] = []
         switch answer {
         case .error(let error):
@@ -125,15 +119,15 @@ public final class TestAuthorizationServer: @unchecked Sendable {
 
     private func token(_ request: NativeServerRequest, _ script: Script) -> HTTPResponse {
         let form = request.form
-        switch value("grant_type", form) {
+        switch form.singleText(named: "grant_type") {
         case "authorization_code":
-            guard let code = value("code", form), let issued = lock.withLock({ codes.removeValue(forKey: code) }),
-                  value("client_id", form) == issued.clientID else {
+            guard let code = form.singleText(named: "code"), let issued = lock.withLock({ codes.removeValue(forKey: code) }),
+                  form.singleText(named: "client_id") == issued.clientID else {
                 return json(400, ["error": "invalid_grant"])
             }
             return tokens(script.token, rotating: true)
         case "refresh_token":
-            guard let presented = value("refresh_token", form), lock.withLock({ refreshTokens.contains(presented) }) else {
+            guard let presented = form.singleText(named: "refresh_token"), lock.withLock({ refreshTokens.contains(presented) }) else {
                 return json(400, ["error": "invalid_grant"])
             }
             if script.rotateRefreshTokens { _ = lock.withLock { refreshTokens.remove(presented) } }

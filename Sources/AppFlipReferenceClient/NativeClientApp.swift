@@ -55,6 +55,8 @@ public final class NativeClientApp {
         /// Re-posts the code exchange to a 307's Location, verifier and all.
         public var followsRedirects = false
         public var revokesOnSignOut = true
+        /// What the code exchange sends as code_verifier, given the kept one (nil: none at all).
+        public var exchangeVerifier: @Sendable (String) -> String? = { $0 }
         /// Keeps a sign-in pending after its response, so the same response is accepted again.
         public var keepsPendingAfterResponse = false
         public var checksIssuer = true
@@ -182,8 +184,8 @@ public final class NativeClientApp {
         guard let code = parameters["code"], !code.isEmpty else { return rejected("no code in the redirect") }
         let answer = post(flow.endpoints.token, [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", behaviour.exchangeRedirectURI(flow.redirectURI)),
-            ("client_id", flow.endpoints.clientID), ("code_verifier", flow.verifier),
-        ])
+            ("client_id", flow.endpoints.clientID),
+        ] + (behaviour.exchangeVerifier(flow.verifier).map { [("code_verifier", $0)] } ?? []))
         return accept(answer, keepingRefreshToken: false) ?? ["action": "signed-in"]
     }
 

@@ -25,6 +25,9 @@ let defects: [String: String] = [
     "accepts-replay": "keeps a sign-in pending after its response, so a replayed response is exchanged again",
     "ignores-issuer": "exchanges a code from a response that names another issuer (a mix-up)",
     "accepts-unsolicited": "with no sign-in pending, exchanges whatever response arrives",
+    "no-verifier": "sends the code exchange without its code_verifier",
+    "short-verifier": "uses a fixed 42-character verifier (one short of the minimum)",
+    "wrong-verifier": "sends the code exchange another verifier than the one it hashed",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -64,6 +67,9 @@ case "listener-stays-open": app.behaviour.closesListener = false
 case "accepts-replay": app.behaviour.keepsPendingAfterResponse = true
 case "ignores-issuer": app.behaviour.checksIssuer = false
 case "accepts-unsolicited": app.behaviour.acceptsUnsolicited = true
+case "no-verifier": app.behaviour.exchangeVerifier = { _ in nil }
+case "short-verifier": app.behaviour.fixedVerifier = String(repeating: "v", count: 42)
+case "wrong-verifier": app.behaviour.exchangeVerifier = { String($0.reversed()) }
 default: break
 }
 exit(NativeClientLoop.serve(app))

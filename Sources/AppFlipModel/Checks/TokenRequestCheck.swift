@@ -12,7 +12,7 @@ package struct TokenRequestCheck: Check {
     package static let documentation = CheckDocumentation(
         .native, values: "`none`, `well-formed`",
         holdsWhen: "none: the app sent no code exchange in the step; well-formed: a form POST with grant_type=authorization_code, "
-            + "code, redirect_uri, client_id and code_verifier, each once")
+            + "code, redirect_uri and client_id, each once (the verifier is NAT-PKCE-006's `verifier: present`)")
 
     package let expectation: Expectation
 
@@ -23,7 +23,7 @@ package struct TokenRequestCheck: Check {
     package var scope: CheckScope { .native }
 
     package func expected(in context: Template.Context) -> String {
-        expectation == .none ? "no code exchange" : "a code exchange with grant_type, code, redirect_uri, client_id and code_verifier"
+        expectation == .none ? "no code exchange" : "a code exchange with grant_type, code, redirect_uri and client_id"
     }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
@@ -40,7 +40,7 @@ package struct TokenRequestCheck: Check {
                 problems.append("Content-Type \(exchange.contentType ?? "(none)")")
             }
             if exchange.formValue("grant_type") != "authorization_code" { problems.append("grant_type is not authorization_code") }
-            for name in ["code", "redirect_uri", "client_id", "code_verifier"] where (exchange.formValue(name) ?? "").isEmpty {
+            for name in ["code", "redirect_uri", "client_id"] where (exchange.formValue(name) ?? "").isEmpty {
                 problems.append("no single \(name)")
             }
             return CheckOutcome(problems.isEmpty, problems.isEmpty ? "a well-formed code exchange" : problems.joined(separator: "; "))

@@ -37,6 +37,8 @@ package struct VerifierCheck: Check {
         guard let exchange = native.codeExchange else { return .notApplicable(reason: "the app made no code exchange") }
         let found = exchange.form.all(named: "code_verifier")
         guard found.count == 1, let bytes = found[0].value, let verifier = String(validating: bytes, as: UTF8.self) else {
+            // A missing verifier is `present`'s finding (NAT-PKCE-006), not a malformed one.
+            if expectation != .present, found.isEmpty { return .notApplicable(reason: "the code exchange had no code_verifier (NAT-PKCE-006)") }
             return .violated(observed: found.isEmpty ? "no code_verifier" : "code_verifier \(found.count) times, or not text")
         }
         if expectation == .onlyToTokenEndpoint {

@@ -34,6 +34,9 @@ struct BrokenNativeClientTests {
         Defect(name: "accepts-replay", failed: ["NAT-STATE-002"]),
         Defect(name: "ignores-issuer", warned: ["NAT-MIX-001-S"]),
         Defect(name: "accepts-unsolicited", failed: ["NAT-STATE-002"]),
+        Defect(name: "no-verifier", failed: ["NAT-PKCE-006"]),
+        Defect(name: "short-verifier", failed: ["NAT-PKCE-001", "NAT-PKCE-002"]),
+        Defect(name: "wrong-verifier", failed: ["NAT-PKCE-003"]),
         Defect(name: "listener-any", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
         Defect(name: "listener-stays-open", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
     ]

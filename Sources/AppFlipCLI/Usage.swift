@@ -48,6 +48,8 @@ enum Usage {
           --jobs N                cases run concurrently (default: the number of cores)
           --seed N                seed for generated values such as state (default: a fresh random seed,
                                   recorded in the report)
+          --samples N             how many values the sampling checks judge (distinct values, entropy of
+                                  codes, states, verifiers), 2 to 100 (default: what each case says)
           --slow                  include cases that wait more than 30 s in all (a long code lifetime);
                                   without it they are skipped, and the report says so
 

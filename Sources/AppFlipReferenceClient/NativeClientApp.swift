@@ -64,8 +64,24 @@ public final class NativeClientApp {
         public var acceptsUnsolicited = false
         /// How the app opens the page: external (the system browser or ASWebAuthenticationSession).
         public var userAgent = "external"
+        /// What the app does when the discovery document offers no S256: uses S256 anyway (correct: it is mandatory
+        /// to implement on the server, RFC 7636 §4.2), refuses to sign in (also correct), or uses plain (broken).
+        public var withoutS256InMetadata = MetadataPolicy.useS256
+        /// How long the code exchange may take, and whether the app sends it again when that runs out.
+        public var exchangeTimeout: Double = 10
+        public var retriesExchange = false
+        /// Each sign-in's state (the reference: 32 random octets).
+        public var makeState: @Sendable () -> String = { NativeClientApp.randomToken() }
+        /// Answers every sign-in with rejected (a breach of the contract unless the server gave a reason).
+        public var refusesSignIn = false
 
         public init() {}
+    }
+
+    public enum MetadataPolicy: Sendable {
+        case useS256
+        case refuse
+        case usePlain
     }
 
     public var behaviour = Behaviour()
@@ -119,8 +135,18 @@ public final class NativeClientApp {
                                     ? configuration["issuer"] as? String : nil)
         self.endpoints = endpoints
         pending?.listener?.stop()
+        if behaviour.refusesSignIn { return rejected("this app does not sign in") }
+        // The discovery document, read as AppAuth's discoverConfiguration does; its PKCE methods change nothing.
+        var method = behaviour.plainAfterError && refused ? "plain" : behaviour.challengeMethod
+        if let discovery = configuration["discovery_url"] as? String, let methods = metadataMethods(discovery), !methods.contains("S256") {
+            switch behaviour.withoutS256InMetadata {
+            case .useS256: break
+            case .refuse: return rejected("the authorization server offers no S256 (code_challenge_methods_supported: \(methods))")
+            case .usePlain: method = "plain"
+            }
+        }
         // A fresh state and verifier for every request (RFC 8252 §8.9, RFC 7636 §4.1): 32 random octets each.
-        let state = Self.randomToken()
+        let state = behaviour.makeState()
         let verifier = behaviour.fixedVerifier ?? Self.randomToken()
         var listener: LoopbackListener?
         let redirectURI: String
@@ -134,7 +160,6 @@ public final class NativeClientApp {
         }
         pending = Pending(endpoints: endpoints, state: state, verifier: verifier, redirectURI: redirectURI, listener: listener)
         lastFlow = pending
-        let method = behaviour.plainAfterError && refused ? "plain" : behaviour.challengeMethod
         let challenge = method == "plain" ? verifier : Base64URL.encode(SHA256.hash(Array(verifier.utf8)))
         var parameters = [
             ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
@@ -182,10 +207,14 @@ public final class NativeClientApp {
             return rejected("the authorization server answered error=\(error)")
         }
         guard let code = parameters["code"], !code.isEmpty else { return rejected("no code in the redirect") }
-        let answer = post(flow.endpoints.token, [
+        let exchange = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", behaviour.exchangeRedirectURI(flow.redirectURI)),
             ("client_id", flow.endpoints.clientID),
-        ] + (behaviour.exchangeVerifier(flow.verifier).map { [("code_verifier", $0)] } ?? []))
+        ] + (behaviour.exchangeVerifier(flow.verifier).map { [("code_verifier", $0)] } ?? [])
+        var answer = post(flow.endpoints.token, exchange, timeout: behaviour.exchangeTimeout)
+        if behaviour.retriesExchange, case .failure = answer {
+            answer = post(flow.endpoints.token, exchange, timeout: behaviour.exchangeTimeout)  // the same code again
+        }
         return accept(answer, keepingRefreshToken: false) ?? ["action": "signed-in"]
     }
 
@@ -241,10 +270,22 @@ public final class NativeClientApp {
 
     // MARK: HTTP
 
-    private func post(_ url: String, _ parameters: [(String, String)]) -> Result<(status: Int, json: [String: Any]), HTTPClient.Failure> {
+    /// The PKCE methods a discovery document lists, or nil when it cannot be read (the configuration then stands).
+    private func metadataMethods(_ url: String) -> [String]? {
+        guard let (origin, target) = HTTPOrigin.split(url),
+              let client = try? HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10)) else { return nil }
+        defer { client.close() }
+        guard let response = try? client.send(HTTPRequest(method: "GET", target: target, headers: HTTPHeaders([("Accept", "application/json")]))),
+              response.status == 200,
+              let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else { return nil }
+        return json["code_challenge_methods_supported"] as? [String]
+    }
+
+    private func post(_ url: String, _ parameters: [(String, String)],
+                      timeout: Double = 10) -> Result<(status: Int, json: [String: Any]), HTTPClient.Failure> {
         guard let (origin, target) = HTTPOrigin.split(url) else { return .failure(HTTPClient.Failure(message: "not an http(s) URL: \(url)")) }
         do {
-            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10))
+            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: timeout))
             defer { client.close() }
             let request = HTTPRequest(method: "POST", target: target,
                                       headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]),

@@ -59,6 +59,7 @@ public struct JUnitReport: Sendable {
         let provenance = run.provenance
         var properties = [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
                           ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest)]
+        if let samples = provenance.samples { properties.append(("samples", String(samples))) }
         for (index, line) in provenance.transport.enumerated() { properties.append(("tls.\(index + 1)", line)) }
         if let startup = provenance.handlerStartup { properties.append(("handler.startup", startup)) }
         if !reproducible, let measured = provenance.handlerStartupMeasured { properties.append(("handler.startup.measured", measured)) }

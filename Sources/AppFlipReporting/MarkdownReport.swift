@@ -228,6 +228,7 @@ public struct MarkdownReport: Sendable {
     private func provenanceSection() -> String {
         let provenance = run.provenance
         var text = "## Provenance\n\n| | |\n| --- | --- |\n"
+        let samples: String = provenance.samples.map { "\($0) per sampling check (--samples)" } ?? "as each case states"
         let rows: [(String, String)] = [
             ("Suite version", provenance.suiteVersion),
             ("Case files", "\(provenance.caseFileCount) files, sha256 `\(provenance.caseDigest)`"),
@@ -236,6 +237,7 @@ public struct MarkdownReport: Sendable {
             ("Mode", provenance.mode),
             ("Jobs", String(provenance.jobs)),
             ("Filter", provenance.filter ?? "(none)"),
+            ("Samples", samples),
             ("TLS", provenance.transport.isEmpty ? "not used: every endpoint of this run is plain http"
                 : provenance.transport.joined(separator: "; ") + " (certificate chains verified by the platform's HTTPS stack)"),
         ] + (provenance.handlerStartup.map { [("Handler start-up", $0)] } ?? []) + (reproducible ? [] : [

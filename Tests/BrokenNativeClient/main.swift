@@ -28,6 +28,13 @@ let defects: [String: String] = [
     "no-verifier": "sends the code exchange without its code_verifier",
     "short-verifier": "uses a fixed 42-character verifier (one short of the minimum)",
     "wrong-verifier": "sends the code exchange another verifier than the one it hashed",
+    "plain-from-metadata": "uses plain when the discovery document offers no S256",
+    "retries-slow-exchange": "gives up on a code exchange after half a second and sends the same code again",
+    "time-state": "derives its state from the clock (long enough, but guessable)",
+    "refuses-sign-in": "breaks the contract: answers every sign-in with rejected",
+    // Correct, but not as the reference does it: these must pass.
+    "refuses-without-s256": "correct: refuses to sign in when the discovery document offers no S256",
+    "hex-state": "correct: a state of 64 random hex digits",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -70,6 +77,18 @@ case "accepts-unsolicited": app.behaviour.acceptsUnsolicited = true
 case "no-verifier": app.behaviour.exchangeVerifier = { _ in nil }
 case "short-verifier": app.behaviour.fixedVerifier = String(repeating: "v", count: 42)
 case "wrong-verifier": app.behaviour.exchangeVerifier = { String($0.reversed()) }
+case "plain-from-metadata": app.behaviour.withoutS256InMetadata = .usePlain
+case "retries-slow-exchange":
+    app.behaviour.exchangeTimeout = 0.5
+    app.behaviour.retriesExchange = true
+case "time-state": app.behaviour.makeState = { "flow-" + String(format: "%040llu", UInt64(Date().timeIntervalSince1970 * 1_000_000)) }
+case "refuses-sign-in": app.behaviour.refusesSignIn = true
+case "refuses-without-s256": app.behaviour.withoutS256InMetadata = .refuse
+case "hex-state":
+    app.behaviour.makeState = {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
 default: break
 }
 exit(NativeClientLoop.serve(app))

@@ -19,6 +19,7 @@ enum RunCommand {
         var reproducible: Bool
         var fileAttributes: Bool
         var includeSlow: Bool
+        var samples: Int?
     }
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
@@ -27,7 +28,7 @@ enum RunCommand {
             let parsed = try Arguments(
                 arguments,
                 valueOptions: ["--target", "--config", "--profile", "--handler-url", "--native-client", "--native-client-arg", "--link", "--client-id", "--scope", "--redirect-uri",
-                               "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports"],
+                               "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports", "--samples"],
                 flagOptions: ["--reproducible", "--junit-file-attributes", "--slow", "-h", "--help"])
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
                 console.out(Usage.run)
@@ -48,7 +49,14 @@ enum RunCommand {
         }
         defer { options.assembly.referenceServer?.stop() }
         let filter = CaseFilter(patterns: options.filters)
-        let selected = suite.cases.filter { options.profiles.contains($0.profile) && filter.matches($0) }
+        var selected = suite.cases.filter { options.profiles.contains($0.profile) && filter.matches($0) }
+        if let samples = options.samples {
+            selected = selected.map { $0.sampled(samples) }
+            if let problem = expansionProblem(selected) {
+                console.err("error: --samples \(samples): \(problem)")
+                return ExitStatus.usage.rawValue
+            }
+        }
         guard !selected.isEmpty else {
             console.err("error: no case matches the profiles (\(options.profiles.map(\.rawValue).joined(separator: ", ")))"
                         + (options.filters.isEmpty ? "" : " and --filter \(options.filters.joined(separator: " --filter "))"))
@@ -90,6 +98,7 @@ enum RunCommand {
             seed: options.assembly.configuration.seed, target: targets.description, mode: options.mode.rawValue, jobs: options.jobs,
             filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: startedAt,
             duration: Date().timeIntervalSince(clock), command: commandLine(Self.withSeed(arguments, options.assembly.configuration.seed)))
+        provenance.samples = options.samples
         provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: options.timeout)
         if let startup = targets.linkHandler?.startupReport(timeout: options.timeout) {
             provenance.handlerStartup = startup.policy
@@ -201,7 +210,24 @@ enum RunCommand {
         return Options(assembly: assembly, profiles: profiles, mode: mode, timeout: timeout, jobs: jobs,
                        cases: try parsed.value("--cases"), catalog: try parsed.value("--catalog"), filters: parsed.values("--filter"),
                        reports: try parsed.value("--reports") ?? "Reports", reproducible: parsed.flags.contains("--reproducible"),
-                       fileAttributes: parsed.flags.contains("--junit-file-attributes"), includeSlow: parsed.flags.contains("--slow"))
+                       fileAttributes: parsed.flags.contains("--junit-file-attributes"), includeSlow: parsed.flags.contains("--slow"),
+                       samples: try parsed.value("--samples").map { text throws(Arguments.UsageError) in
+                           let range = ConformanceCase.sampleRange
+                           guard let count = Int(text), range.contains(count) else {
+                               throw Arguments.UsageError(message: "--samples takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                           }
+                           return count
+                       })
+    }
+
+    /// Why more samples would expand `${repeat}` variables past the load-time bounds, or nil when they do not.
+    private static func expansionProblem(_ cases: [ConformanceCase]) -> String? {
+        if let large = cases.first(where: { $0.repeatedBytes > ConformanceCase.maximumExpansion }) {
+            return "case \(large.id) would expand its ${repeat} variables to \(large.repeatedBytes) bytes (at most \(ConformanceCase.maximumExpansion))"
+        }
+        let total = cases.reduce(0) { $0 + $1.repeatedBytes }
+        return total > ConformanceCase.maximumRunExpansion
+            ? "the run would expand ${repeat} variables to \(total) bytes (at most \(ConformanceCase.maximumRunExpansion))" : nil
     }
 
     private static func number(_ name: String, _ parsed: Arguments, default fallback: Double,

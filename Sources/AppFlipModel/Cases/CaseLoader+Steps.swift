@@ -74,7 +74,8 @@ extension CaseLoader {
 
     /// `sign_in: default`, or a mapping of what the test authorization server answers in this step:
     /// `authorization` (`code`, `wrong-state`, `missing-state`, `error:NAME`), `token` and `refresh` (`bearer`,
-    /// `unknown-members`, `token-type:NAME`, `invalid-grant`, `redirect`), `rotate_refresh` (`yes`/`no`).
+    /// `unknown-members`, `token-type:NAME`, `invalid-grant`, `redirect`), `rotate_refresh` (`yes`/`no`),
+    /// `metadata` (`standard`, `plain-only`), `token_delay` (seconds, up to 30).
     private mutating func nativeStep(_ command: NativeStep.Command, _ node: Node) -> NativeStep? {
         var script = NativeServerScript()
         if case .scalar(let scalar) = node {
@@ -85,7 +86,7 @@ extension CaseLoader {
             return NativeStep(command: command, server: script)
         }
         guard let mapping = reader.mapping(node, "'\(command.rawValue)'"),
-              reader.checkKeys(mapping, allowed: ["authorization", "token", "refresh", "rotate_refresh"], in: "'\(command.rawValue)'") else { return nil }
+              reader.checkKeys(mapping, allowed: ["authorization", "token", "refresh", "rotate_refresh", "metadata", "token_delay"], in: "'\(command.rawValue)'") else { return nil }
         let before = reader.diagnostics.count
         if let node = mapping["authorization"], let scalar = reader.scalar(node, "'authorization'") {
             switch scalar.text {
@@ -117,6 +118,16 @@ extension CaseLoader {
             case "yes", "true": script.rotateRefreshTokens = true
             case "no", "false": script.rotateRefreshTokens = false
             default: reader.error(at: scalar.location, "'rotate_refresh' takes yes or no")
+            }
+        }
+        if let node = mapping["metadata"], let metadata = reader.enumValue(node, "'metadata'", as: NativeServerScript.Metadata.self) {
+            script.metadata = metadata
+        }
+        if let node = mapping["token_delay"], let scalar = reader.scalar(node, "'token_delay'") {
+            if let seconds = Double(scalar.text), seconds > 0, seconds <= 30 {
+                script.tokenDelay = seconds
+            } else {
+                reader.error(at: scalar.location, "'token_delay' takes seconds, more than 0 and up to 30")
             }
         }
         return reader.diagnostics.count == before ? NativeStep(command: command, server: script) : nil

@@ -3,17 +3,21 @@ import AppFlipSyntax
 /// `pkce: verified`: the code exchange's verifier, hashed with S256, is the challenge the app sent in its
 /// authorization request (RFC 7636 §4.2, §4.6): the app computed the challenge right, from the verifier it kept.
 /// `pkce: not-downgraded`: after an earlier S256 request of the case, this one still uses S256 (RFC 7636 §7.2).
+/// `pkce: s256-or-refused`: the request uses S256 whatever the server's metadata offers, or the app refused to sign
+/// in at all (RFC 7636 §4.2: a client that can use S256 must; S256 is mandatory to implement on the server).
 package struct PKCEMatchCheck: Check {
     package enum Expectation: String, Sendable, Hashable, CaseIterable {
         case verified
         case notDowngraded = "not-downgraded"
+        case s256OrRefused = "s256-or-refused"
     }
 
     package static let key = "pkce"
     package static let documentation = CheckDocumentation(
-        .native, values: "`verified`, `not-downgraded`",
+        .native, values: "`verified`, `not-downgraded`, `s256-or-refused`",
         holdsWhen: "verified: BASE64URL(SHA256(code_verifier)) of the code exchange equals the request's code_challenge; "
-            + "not-downgraded: the request uses S256 with a challenge when the case's previous one did (not judged when it did not)")
+            + "not-downgraded: the request uses S256 with a challenge when the case's previous one did (not judged when it did not); "
+            + "s256-or-refused: the request uses S256, or the app answered the sign-in with rejected and opened nothing")
 
     package let expectation: Expectation
 
@@ -24,7 +28,11 @@ package struct PKCEMatchCheck: Check {
     package var scope: CheckScope { .native }
 
     package func expected(in context: Template.Context) -> String {
-        expectation == .verified ? "S256 of the verifier equals the challenge" : "S256 again, as in the previous request"
+        switch expectation {
+        case .verified: "S256 of the verifier equals the challenge"
+        case .notDowngraded: "S256 again, as in the previous request"
+        case .s256OrRefused: "S256 in the request, or no sign-in at all"
+        }
     }
 
     private static func method(_ url: String?) -> String? {
@@ -36,6 +44,14 @@ package struct PKCEMatchCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+        if expectation == .s256OrRefused {
+            guard let url = native.authorizationURL else {
+                return CheckOutcome(native.answer?.action == .rejected, "no authorization request; the app answered "
+                                    + (native.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
+            }
+            let method = Self.method(url) ?? "none"
+            return CheckOutcome(method == "S256", "the request uses " + (method == "none" ? "no PKCE" : method))
+        }
         if expectation == .notDowngraded {
             guard let previous = Self.method(native.previousAuthorizationURL) else {
                 return .notApplicable(reason: "no earlier authorization request in the case")

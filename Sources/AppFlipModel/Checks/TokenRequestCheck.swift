@@ -1,18 +1,21 @@
 import AppFlipSyntax
 
 /// `token_request: none` or `well-formed`: the step made no code exchange at all (after a response it had to refuse,
-/// RFC 8252 §8.9), or its code exchange has the shape RFC 6749 §4.1.3 and RFC 7636 §4.5 give it.
+/// RFC 8252 §8.9), or its code exchange has the shape RFC 6749 §4.1.3 and RFC 7636 §4.5 give it, or (`once`) no code
+/// was sent to the token endpoint twice (RFC 6749 §4.1.2), as a client that retries a slow exchange would.
 package struct TokenRequestCheck: Check {
     package enum Expectation: String, Sendable, Hashable, CaseIterable {
         case none
         case wellFormed = "well-formed"
+        case once
     }
 
     package static let key = "token_request"
     package static let documentation = CheckDocumentation(
-        .native, values: "`none`, `well-formed`",
+        .native, values: "`none`, `well-formed`, `once`",
         holdsWhen: "none: the app sent no code exchange in the step; well-formed: a form POST with grant_type=authorization_code, "
-            + "code, redirect_uri and client_id, each once (the verifier is NAT-PKCE-006's `verifier: present`)")
+            + "code, redirect_uri and client_id, each once (the verifier is NAT-PKCE-006's `verifier: present`); "
+            + "once: no code was sent in more than one exchange (not judged without an exchange)")
 
     package let expectation: Expectation
 
@@ -23,7 +26,11 @@ package struct TokenRequestCheck: Check {
     package var scope: CheckScope { .native }
 
     package func expected(in context: Template.Context) -> String {
-        expectation == .none ? "no code exchange" : "a code exchange with grant_type, code, redirect_uri and client_id"
+        switch expectation {
+        case .none: "no code exchange"
+        case .wellFormed: "a code exchange with grant_type, code, redirect_uri and client_id"
+        case .once: "each code redeemed at most once"
+        }
     }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
@@ -44,6 +51,13 @@ package struct TokenRequestCheck: Check {
                 problems.append("no single \(name)")
             }
             return CheckOutcome(problems.isEmpty, problems.isEmpty ? "a well-formed code exchange" : problems.joined(separator: "; "))
+        case .once:
+            guard !exchanges.isEmpty else { return .notApplicable(reason: "the app made no code exchange") }
+            let codes = exchanges.map { $0.formValue("code") ?? "" }
+            let repeated = Set(codes.filter { code in codes.filter { $0 == code }.count > 1 }).count
+            return CheckOutcome(repeated == 0, repeated == 0
+                                ? "\(exchanges.count) code exchange\(exchanges.count == 1 ? "" : "s"), no code sent twice"
+                                : "\(exchanges.count) code exchanges; \(repeated == 1 ? "a code was" : "\(repeated) codes were") sent more than once")
         }
     }
 }

@@ -13,6 +13,9 @@ public enum NativeCommand: Sendable, Hashable {
         public var redirectURI: String?
         /// The server's issuer identifier; its authorization responses carry it as `iss` (RFC 9207).
         public var issuer: String?
+        /// The server's discovery document (OpenID Connect Discovery / RFC 8414 metadata), for an app that reads its
+        /// endpoints and PKCE methods from there rather than from the configuration.
+        public var discoveryURL: String?
 
         public init(authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String, clientID: String,
                     scopes: [String], redirectURI: String?) {
@@ -60,6 +63,7 @@ public enum NativeCommand: Sendable, Hashable {
                 fields["issuer"] = issuer
                 fields["authorization_response_iss_parameter_supported"] = true
             }
+            if let discoveryURL = configuration.discoveryURL { fields["discovery_url"] = discoveryURL }
             object["configuration"] = fields
         case .deliverRedirect(let url):
             object["url"] = url

@@ -24,11 +24,27 @@ public struct NativeServerScript: Sendable, Hashable {
         case redirect
     }
 
+    /// What the discovery metadata (`/.well-known/openid-configuration`) offers for PKCE.
+    public enum Metadata: String, Sendable, Hashable, CaseIterable {
+        /// S256 and plain, as Google's does.
+        case standard
+        /// `code_challenge_methods_supported: ["plain"]` only: the app must not take that as leave to use plain
+        /// (RFC 7636 §4.2: S256 is mandatory to implement on the server), though it may refuse to sign in.
+        case plainOnly = "plain-only"
+    }
+
     public var authorization: AuthorizationAnswer = .code
     public var token: TokenAnswer = .bearer
     public var refresh: TokenAnswer = .bearer
     /// Whether a refresh issues a new refresh token and retires the old one.
     public var rotateRefreshTokens = false
+    public var metadata: Metadata = .standard
+    /// Seconds the token endpoint waits before it answers (after it has redeemed the code), as a slow server would.
+    public var tokenDelay: Double = 0
+
+    /// Whether the script gives a correct app reason to refuse a sign-in before opening the browser: metadata that
+    /// offers no S256. Otherwise such a refusal breaks the adapter contract and the case is an error.
+    public var justifiesRefusal: Bool { metadata == .plainOnly }
 
     public init() {}
 }

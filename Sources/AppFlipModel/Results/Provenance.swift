@@ -8,6 +8,8 @@ public struct Provenance: Sendable, Hashable {
     public var mode: String
     public var jobs: Int
     public var filter: String?
+    /// `--samples N`, when given: how many values every sampling check judged instead of each case's own count.
+    public var samples: Int?
     /// ISO 8601 UTC, e.g. `2026-11-22T05:34:37Z`.
     public var startedAt: String
     public var duration: Double

@@ -18,6 +18,8 @@ public struct NativeSignIn: Sendable {
         public var delivery: String?
         /// The app's last answer (`signed-in` or `rejected`).
         public var outcome: NativeAnswer?
+        /// The app answered the sign-in command with `rejected` and opened nothing.
+        public var refusedToStart = false
         /// Set when the app did not follow the contract (no answer, garbage, a URL elsewhere): the case is an error.
         public var failure: NativeFailure?
         /// For a loopback redirect: the listener's addresses while the callback was pending, and whether it still
@@ -43,6 +45,13 @@ public struct NativeSignIn: Sendable {
         switch session.exchange(.signIn(server.configuration(scopes: scopes, redirectURI: redirectURI)), timeout: timeout) {
         case .failure(let failure): record.failure = failure; return record
         case .success(let answer): opened = answer
+        }
+        if opened.action == .rejected {
+            // The app refused to start; whether that is an answer or a breach of the contract depends on what the
+            // server offered it (NativeServerScript.justifiesRefusal), which the step knows.
+            record.outcome = opened
+            record.refusedToStart = true
+            return record
         }
         guard opened.action == .openBrowser, let url = opened.url else {
             record.outcome = opened

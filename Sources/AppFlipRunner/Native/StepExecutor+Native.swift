@@ -24,7 +24,12 @@ extension StepExecutor {
         var observation: NativeObservation
         switch step.command {
         case .signIn:
-            let record = NativeSignIn(timeout: timeout).run(session, server: server)
+            var record = NativeSignIn(timeout: timeout + step.server.tokenDelay).run(session, server: server)
+            if record.refusedToStart && !step.server.justifiesRefusal {
+                record.failure = NativeFailure(message: "the app answered sign-in with rejected, not open-browser"
+                                               + (record.outcome?.reason.map { " (\($0))" } ?? "")
+                                               + ": the server offered everything a sign-in needs")
+            }
             if let failure = record.failure {
                 return fail(failure, label: label, session: session, state: &state)
             }

@@ -18,6 +18,8 @@ public final class TestAuthorizationServer: @unchecked Sendable {
 
     /// Where a scripted 307 sends the token request: on this server, so a client that follows it is seen.
     public static let movedTokenPath = "/moved/token"
+    /// Where the discovery document is, as at Google (`https://accounts.google.com/.well-known/openid-configuration`).
+    public static let discoveryPath = "/.well-known/openid-configuration"
 
     public let clientID: String
     private let server: HTTPServer
@@ -46,6 +48,7 @@ public final class TestAuthorizationServer: @unchecked Sendable {
                                                         revocationEndpoint: origin + "/revoke", clientID: clientID, scopes: scopes,
                                                         redirectURI: redirectURI)
         configuration.issuer = origin
+        configuration.discoveryURL = origin + Self.discoveryPath
         return configuration
     }
 
@@ -80,11 +83,16 @@ public final class TestAuthorizationServer: @unchecked Sendable {
         }
         switch (request.method, record.path) {
         case ("GET", "/authorize"): return authorize(record, script.authorization)
-        case ("POST", "/token"): return token(record, script)
+        case ("POST", "/token"):
+            let response = token(record, script)
+            // Slow only after the code is redeemed: a client that gives up and sends the code again is seen doing so.
+            if script.tokenDelay > 0 { Thread.sleep(forTimeInterval: script.tokenDelay) }
+            return response
         case ("POST", "/revoke"): return HTTPResponse(status: 200)
-        case ("GET", "/.well-known/openid-configuration"):
+        case ("GET", Self.discoveryPath):
             return json(200, ["issuer": origin, "authorization_endpoint": authorizationEndpoint, "token_endpoint": origin + "/token",
-                              "revocation_endpoint": origin + "/revoke", "code_challenge_methods_supported": ["S256", "plain"],
+                              "revocation_endpoint": origin + "/revoke",
+                              "code_challenge_methods_supported": script.metadata == .plainOnly ? ["plain"] : ["S256", "plain"],
                               "authorization_response_iss_parameter_supported": true,
                               "response_types_supported": ["code"]])
         default: return HTTPResponse(status: 404)

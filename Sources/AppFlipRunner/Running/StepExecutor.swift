@@ -139,7 +139,7 @@ final class StepExecutor {
                 if let missing, !Self.laterStepsTolerate(missing.name, after: index, in: conformanceCase) {
                     state.outcome.checks += merged
                     state.sampleFlags += sampleFlags
-                    if merged.contains(where: { $0.verdict == .fail }) { return false }  // the failed check explains it
+                    if merged.contains(where: \.isFinding) { return false }  // the failed (or warned) check explains it
                     state.outcome.failure = label + "could not capture '\(missing.name)' (\(describe(missing.source))) from the answer, so later steps cannot run"
                     return false
                 }

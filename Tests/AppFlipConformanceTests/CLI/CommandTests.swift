@@ -44,7 +44,8 @@ struct CommandTests {
         ["run", "--timeout", "0", "--target", "reference"], ["run", "--jobs", "x", "--target", "reference"],
         ["run", "--link", "http://app.example/flip", "--client-id", "c", "--", "/bin/sh"],
         ["run", "--client-id", "c", "--", "/bin/sh"], ["run", "--target", "reference", "--redirect-uri", "https://evil.example/"],
-        ["frobnicate"], ["lint", "a", "b"],
+        ["frobnicate"], ["lint", "a", "b"], ["run", "--target", "reference", "--samples", "1"],
+        ["run", "--target", "reference", "--samples", "many"],
     ])
     func usageErrors(_ arguments: [String]) {
         let result = run(arguments)
@@ -109,6 +110,23 @@ struct CommandTests {
             Issue.record("reports differ: \(String(describing: difference))")
         }
         #expect(outputs[0].first?.contains("timestamp=") == false)
+    }
+
+    @Test("--samples sets how many values the sampling checks judge, and the reports say so")
+    func samples() throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        let result = run(["run", "--profile", "native-client", "--client-id", "native-app", "--native-client", BuiltProducts.path("broken-native-client"),
+                          "--native-client-arg", "--defect", "--native-client-arg", "time-state", "--filter", "native-client/state/fresh-and-random",
+                          "--samples", "7", "--reports", reports] + paths)
+        #expect(result.status == 0, "\(result.err)")
+        let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
+        let junit = try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8)
+        #expect(markdown.contains("| Samples | 7 per sampling check (--samples) |"))
+        // The clock-derived state warns, and its finding shows the sample the run took.
+        #expect(markdown.contains("(7 samples, shortest 45 characters)"), "\(markdown)")
+        #expect(junit.contains("<property name=\"samples\" value=\"7\"/>"))
+        #expect(markdown.contains("--samples 7"))
     }
 
     @Test("A run against a handler writes both reports, and a filter that matches nothing is exit 2")

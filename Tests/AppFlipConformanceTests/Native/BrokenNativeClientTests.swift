@@ -37,13 +37,19 @@ struct BrokenNativeClientTests {
         Defect(name: "no-verifier", failed: ["NAT-PKCE-006"]),
         Defect(name: "short-verifier", failed: ["NAT-PKCE-001", "NAT-PKCE-002"]),
         Defect(name: "wrong-verifier", failed: ["NAT-PKCE-003"]),
+        Defect(name: "plain-from-metadata", failed: ["NAT-PKCE-004"]),
+        Defect(name: "retries-slow-exchange", failed: ["NAT-TOK-006"]),
+        Defect(name: "time-state", warned: ["NAT-STATE-001"]),
+        // Correct, but not as the reference does it: nothing to find.
+        Defect(name: "refuses-without-s256"),
+        Defect(name: "hex-state"),
         Defect(name: "listener-any", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
         Defect(name: "listener-stays-open", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
     ]
 
-    private func run(_ executable: String, _ arguments: [String]) throws -> RunResult {
-        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .nativeClient }
-        #expect(cases.count >= 17)
+    private func run(_ executable: String, _ arguments: [String], only: Set<String>? = nil) throws -> RunResult {
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .nativeClient && (only?.contains($0.id) ?? true) }
+        #expect(cases.count >= (only?.count ?? 20))
         var targets = Targets()
         targets.nativeClient = NativeClientTarget(executable: executable, arguments: arguments)
         return try SuiteRun.run(targets, cases: cases)
@@ -59,6 +65,17 @@ struct BrokenNativeClientTests {
         #expect(errors.isEmpty, "\(errors)")
         #expect(failed == defect.failed, "\(findings.filter { $0.verdict == .fail }.map { "\($0.requirement): \($0.observed)" })")
         #expect(warned == defect.warned, "\(findings.filter { $0.verdict == .warn }.map { "\($0.requirement): \($0.observed)" })")
+    }
+
+    @Test("Refusing a sign-in is an answer only when the server gives a reason (metadata without S256); otherwise the case is an error")
+    func refusal() throws {
+        let justified = "native-client/pkce/metadata-plain-only", unjustified = "native-client/token/code-exchange"
+        let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", "refuses-sign-in"], only: [justified, unjustified])
+        let results = Dictionary(uniqueKeysWithValues: run.results.map { ($0.conformanceCase.id, $0) })
+        #expect(results[justified]?.verdict == .pass, "\(String(describing: results[justified]?.message))")
+        let refused = try #require(results[unjustified])
+        #expect(refused.verdict == .error)
+        #expect(refused.message?.contains("answered sign-in with rejected, not open-browser (this app does not sign in)") == true, "\(refused.message ?? "")")
     }
 
     @Test("The reference client passes every native-client case in both redirect modes", arguments: ["scheme", "loopback"])

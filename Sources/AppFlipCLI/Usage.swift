@@ -54,7 +54,8 @@ enum Usage {
                                   without it they are skipped, and the report says so
 
         reports:
-          --reports DIR           where junit.xml and report.md go (default: Reports)
+          --reports DIR           where junit.xml, report.md and results.json go (default: Reports)
+          --summary FILE          also append a short Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)
           --reproducible          write zero times and no timestamps, for byte-identical reports
           --junit-file-attributes add file/line attributes to <testcase> (outside the Jenkins schema)
         """
@@ -73,7 +74,7 @@ enum Usage {
         options:
           --redirect-uri URI      a redirect URI registered for the client (repeatable): the URL's must be one of
                                   them exactly (a loopback IP one on any port)
-          --reports DIR           also write junit.xml and report.md there
+          --reports DIR           also write junit.xml, report.md and results.json there
           --reproducible          reports without times (for comparing runs)
           --catalog PATH          the requirement catalog (default: Conformance/requirements.catalog)
 

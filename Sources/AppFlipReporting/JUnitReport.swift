@@ -2,9 +2,11 @@ import AppFlipModel
 
 /// Writes a run as JUnit XML that validates against the Jenkins xunit `junit-10.xsd`.
 ///
-/// One `<testsuite>` per case group (the case file's directory), one `<testcase>` per case. That schema allows
-/// `<properties>` and `file` only on `<testsuite>`, so requirement IDs, levels and sources go in the suite's
-/// properties, and each case's file and line lead its failure text and its `<system-out>`. `fileAttributes`
+/// One `<testsuite>` per case group (the case file's directory), one `<testcase>` per case, named by its ID (the
+/// title leads its `<system-out>`). That schema allows `<properties>` and `file` only on `<testsuite>`, so the
+/// run's properties go once, on the first suite, requirement IDs, levels and sources on each suite, and each case's
+/// file and line lead its failure text and its `<system-out>`. A case that passed with a SHOULD or MAY finding
+/// says so in `<system-err>`, which CI viewers show, so a warning never looks like a plain pass. `fileAttributes`
 /// adds `file` and `line` attributes to `<testcase>` (read by GitLab and some GitHub reporters), which that
 /// schema does not allow.
 public struct JUnitReport: Sendable {
@@ -24,10 +26,11 @@ public struct JUnitReport: Sendable {
         let interrupted = run.incomplete ? 1 : 0
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"AppFlip Conformance\" tests=\"\(results.count + interrupted)\" failures=\"\(run.count(.fail))\""
-        xml += " errors=\"\(run.count(.error) + interrupted)\" time=\"\(time(results.reduce(0) { $0 + $1.duration }))\">\n"
+        // The wall time of the run, not the sum of the cases' times (they run in parallel).
+        xml += " errors=\"\(run.count(.error) + interrupted)\" time=\"\(time(run.provenance.duration))\">\n"
         if run.incomplete { xml += interruptionSuite() }
-        for group in ReportFormatting.groups(results) {
-            xml += suite(group.name, group.results)
+        for (index, group) in ReportFormatting.groups(results).enumerated() {
+            xml += suite(group.name, group.results, withRunProperties: index == 0)
         }
         xml += "</testsuites>\n"
         return xml
@@ -46,7 +49,7 @@ public struct JUnitReport: Sendable {
         reproducible ? "0.000" : ReportFormatting.seconds(seconds)
     }
 
-    private func suite(_ name: String, _ results: [CaseResult]) -> String {
+    private func suite(_ name: String, _ results: [CaseResult], withRunProperties: Bool) -> String {
         let failures = results.filter { $0.verdict == .fail }.count
         let errors = results.filter { $0.verdict == .error }.count
         let skipped = results.filter { $0.verdict == .skip }.count
@@ -57,13 +60,17 @@ public struct JUnitReport: Sendable {
         if files.count == 1, let file = files.first { xml += " file=\"\(XMLText.attribute(file))\"" }
         xml += ">\n    <properties>\n"
         let provenance = run.provenance
-        var properties = [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
-                          ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest)]
+        var properties: [(String, String)] = []
+        if withRunProperties {
+            properties = [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
+                          ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest),
+                          ("verdict", run.overall.rawValue), ("warnings", String(run.count(.warn)))]
         if let samples = provenance.samples { properties.append(("samples", String(samples))) }
         for (index, line) in provenance.transport.enumerated() { properties.append(("tls.\(index + 1)", line)) }
         if let startup = provenance.handlerStartup { properties.append(("handler.startup", startup)) }
         if !reproducible, let measured = provenance.handlerStartupMeasured { properties.append(("handler.startup.measured", measured)) }
         if run.incomplete { properties.append(("run.incomplete", "true: interrupted; only the cases listed ran")) }
+        }
         for (key, value) in properties {
             xml += "      <property name=\"\(key)\" value=\"\(XMLText.attribute(value))\"/>\n"
         }
@@ -82,7 +89,7 @@ public struct JUnitReport: Sendable {
     private func testcase(_ result: CaseResult) -> String {
         let conformanceCase = result.conformanceCase
         var xml = "    <testcase classname=\"\(XMLText.attribute(ReportFormatting.className(conformanceCase.group)))\""
-        xml += " name=\"\(XMLText.attribute("\(conformanceCase.id) — \(conformanceCase.title)"))\" time=\"\(time(result.duration))\""
+        xml += " name=\"\(XMLText.attribute(conformanceCase.id))\" time=\"\(time(result.duration))\""
         if fileAttributes {
             xml += " file=\"\(XMLText.attribute(conformanceCase.location.file))\" line=\"\(conformanceCase.location.line)\""
         }
@@ -111,6 +118,11 @@ public struct JUnitReport: Sendable {
             break
         }
         xml += "      <system-out>" + XMLText.text(systemOut(result)) + "</system-out>\n"
+        let minor = result.findings.filter { $0.verdict == .warn || $0.verdict == .info }
+        if !minor.isEmpty {
+            let lines = minor.map { "\($0.verdict == .warn ? "WARNING" : "NOTE") \($0.requirement): expected \($0.expected); observed \($0.observed)\n" }
+            xml += "      <system-err>" + XMLText.text(lines.joined()) + "</system-err>\n"
+        }
         xml += "    </testcase>\n"
         return xml
     }
@@ -121,7 +133,8 @@ public struct JUnitReport: Sendable {
 
     private func systemOut(_ result: CaseResult) -> String {
         let conformanceCase = result.conformanceCase
-        var text = "case: \(ReportFormatting.location(conformanceCase))\n"
+        var text = "title: \(conformanceCase.title)\n"
+        text += "case: \(ReportFormatting.location(conformanceCase))\n"
         text += "verdict: \(result.verdict.rawValue)\n"
         text += "scenario: \(conformanceCase.scenario.rawValue)\n"
         text += "requirements: \(ReportFormatting.requirementList(result))\n"

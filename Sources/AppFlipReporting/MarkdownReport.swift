@@ -15,20 +15,94 @@ public struct MarkdownReport: Sendable {
         self.reproducible = reproducible
     }
 
+    /// GitHub's limit for a job summary, and a sensible ceiling for any report a browser renders at once.
+    public static let sizeLimit = 1 << 20
+
+    /// The report, laid out for a reviewer: the verdict per profile, the failed requirements, each distinct failure
+    /// once (identical ones grouped, evidence folded), skips in one line per reason, counts and provenance; the
+    /// requirement matrix, decisions and every case in a folded appendix. Kept under `sizeLimit`: when a run would
+    /// exceed it, the least useful parts are cut first and the report says what was cut.
     public func render() -> String {
+        var cuts: [String] = []
+        for level in Detail.allCases {
+            let text = compose(level, cuts: cuts)
+            if text.utf8.count <= Self.sizeLimit { return text }
+            cuts.append(level.cutBeyond)
+        }
+        let text = compose(.minimal, cuts: cuts + ["the report was still too large and ends early"])
+        return Self.truncated(text, limit: Self.sizeLimit)
+    }
+
+    /// How much of the bulky parts a rendering includes; each level cuts more than the one before.
+    enum Detail: Int, CaseIterable {
+        case full, trimmed, compact, minimal
+
+        /// Cases listed per finding group, and the number of groups that show their evidence.
+        var casesPerGroup: Int { [Int.max, 100, 20, 5][rawValue] }
+        var groupsWithEvidence: Int { [Int.max, 50, 10, 0][rawValue] }
+        var listsEveryCase: Bool { self == .full || self == .trimmed }
+        var hasMatrix: Bool { self != .minimal }
+
+        /// What moving past this level cuts, for the note at the top of the report.
+        var cutBeyond: String {
+            switch self {
+            case .full: "case lists beyond 100 per finding and evidence beyond the first 50 findings"
+            case .trimmed: "case lists beyond 20 per finding, evidence beyond the first 10 findings and the list of every case"
+            case .compact: "all evidence, case lists beyond 5 per finding and the requirement matrix"
+            case .minimal: "the end of the report"
+            }
+        }
+    }
+
+    private func compose(_ detail: Detail, cuts: [String]) -> String {
+        let failures = FindingGroup.groups(of: run.results, verdicts: [.fail, .error])
+        let warnings = FindingGroup.groups(of: run.results, verdicts: [.warn, .info])
         var text = "# AppFlip Conformance report\n\n"
         text += verdictSection()
-        text += countsSection()
-        text += findingsSection()
-        text += matrixSection()
+        if !cuts.isEmpty {
+            text += "> **Shortened to stay under \(Self.sizeLimit / 1024) KiB:** \(cuts.joined(separator: "; ")). results.json and junit.xml "
+                + "have everything.\n\n"
+        }
+        text += contents(failures: failures, warnings: warnings)
+        text += failedRequirementsSection(failures)
+        text += groupsSection("Failures and errors", failures, anchor: "f", detail: detail)
+        text += groupsSection("Warnings and observations", warnings, anchor: "w", detail: detail)
+        text += skippedSection()
         text += provenanceSection()
-        text += allCasesSection()
+        text += appendix(detail)
         return text
     }
 
-    private static let icons: [Verdict: String] = [.pass: "✅", .info: "ℹ️", .warn: "⚠️", .skip: "⏭️", .fail: "❌", .error: "💥"]
+    private func contents(failures: [FindingGroup], warnings: [FindingGroup]) -> String {
+        let failing = Set(failures.flatMap { $0.members.map(\.result.conformanceCase.id) }).count
+        let warned = Set(warnings.flatMap { $0.members.map(\.result.conformanceCase.id) }).count
+        let entries = [
+            "[Failed requirements](#failed-requirements)",
+            "[Failures (\(failures.count) in \(failing) cases)](#failures-and-errors)",
+            "[Warnings (\(warnings.count) in \(warned))](#warnings-and-observations)",
+            run.count(.skip) == 0 ? "nothing skipped" : "[Skipped (\(run.count(.skip)))](#skipped)",
+            "[Provenance](#provenance)", "[Appendix](#appendix)",
+        ]
+        return "**Contents:** " + entries.joined(separator: " · ") + "\n\n"
+    }
 
-    private func verdictSection() -> String {
+    /// Cuts text to `limit` bytes on a line boundary, saying so.
+    static func truncated(_ text: String, limit: Int) -> String {
+        let note = "\n\n… [report cut at \(limit / 1024) KiB: see results.json]\n"
+        var kept = ""
+        var used = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let size = line.utf8.count + 1
+            if used + size + note.utf8.count > limit { break }
+            kept += line + "\n"
+            used += size
+        }
+        return kept + note
+    }
+
+    static let icons: [Verdict: String] = [.pass: "✅", .info: "ℹ️", .warn: "⚠️", .skip: "⏭️", .fail: "❌", .error: "💥"]
+
+    func verdictSection() -> String {
         let total = run.results.count
         let judged = run.results.filter { $0.verdict != .skip }.count
         let coverage = run.coverage(of: profiles)
@@ -50,21 +124,26 @@ public struct MarkdownReport: Sendable {
         case .pass, .info:
             text = "**Verdict: ✅ CONFORMANT\(scope)** — every check applied in \(ran) held."
         }
-        let untested = coverage.filter { !$0.isTested }
-        let partial = coverage.filter { $0.isTested && $0.judged < $0.total }
-        if !untested.isEmpty || !partial.isEmpty {
-            text += "\n\n| Profile | Cases | Judged | Tested |\n| --- | ---: | ---: | --- |\n"
-            for entry in coverage {
-                let state: String
-                if !entry.isTested {
-                    state = "**NOT TESTED**: \(MarkdownText.inline(entry.reason, limit: 300))"
-                } else if entry.judged < entry.total {
-                    state = "partly: \(entry.total - entry.judged) skipped (\(MarkdownText.inline(entry.reason, limit: 300)))"
-                } else {
-                    state = "yes"
-                }
-                text += "| `\(entry.profile)` | \(entry.total) | \(entry.judged) | \(state) |\n"
+        let shown: [Verdict] = [.pass, .info, .warn, .fail, .error, .skip]
+        text += "\n\n| Profile | Verdict | Cases | " + shown.map { "\(Self.icons[$0] ?? "") \($0.rawValue)" }.joined(separator: " | ") + " | Tested |\n"
+        text += "| --- | --- | ---: | " + shown.map { _ in "---:" }.joined(separator: " | ") + " | --- |\n"
+        for entry in coverage {
+            let state: String
+            if !entry.isTested {
+                state = "**NOT TESTED**: \(MarkdownText.inline(entry.reason, limit: 300))"
+            } else if entry.judged < entry.total {
+                state = "partly: \(entry.total - entry.judged) skipped (\(MarkdownText.inline(entry.reason, limit: 300)))"
+            } else {
+                state = "yes"
             }
+            let results = run.results.filter { $0.conformanceCase.profile.rawValue == entry.profile }
+            let overall = RunResult(results: results, catalog: run.catalog, provenance: run.provenance).overall
+            let verdict = results.isEmpty ? "—" : "\(Self.icons[overall] ?? "") \(overall.rawValue)"
+            let counts = shown.map { verdict in String(results.filter { $0.verdict == verdict }.count) }
+            text += "| `\(entry.profile)` | \(verdict) | \(entry.total) | " + counts.joined(separator: " | ") + " | \(state) |\n"
+        }
+        if coverage.count != 1 {
+            text += "| **all** | | **\(total)** | " + shown.map { "**\(run.count($0))**" }.joined(separator: " | ") + " | |\n"
         }
         for problem in run.configurationProblems {
             let spoiled = run.results.filter { $0.configurationProblem == problem }.count
@@ -81,153 +160,29 @@ public struct MarkdownReport: Sendable {
             + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target)).\n\n"
     }
 
-    private func countsSection() -> String {
-        var text = "## Counts\n\n| Verdict | Cases |\n| --- | ---: |\n"
-        for verdict in Verdict.allCases.reversed() {
-            text += "| \(Self.icons[verdict] ?? "") \(verdict.rawValue) | \(run.count(verdict)) |\n"
+    /// One line per profile and reason, however many cases it skipped.
+    private func skippedSection() -> String {
+        var text = "## Skipped\n\n"
+        var lines: [(profile: String, reason: String, count: Int)] = []
+        for result in run.results where result.verdict == .skip {
+            let profile = result.conformanceCase.profile.rawValue
+            let reason = result.message ?? "skipped"
+            if let index = lines.firstIndex(where: { $0.profile == profile && $0.reason == reason }) {
+                lines[index].count += 1
+            } else {
+                lines.append((profile, reason, 1))
+            }
         }
-        text += "| **total** | **\(run.results.count)** |\n\n"
-        text += "| Group | Cases | pass | info | warn | skip | fail | error |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
-        for group in ReportFormatting.groups(run.results) {
-            let counts = Verdict.allCases.map { verdict in group.results.filter { $0.verdict == verdict }.count }
-            text += "| `\(group.name)` | \(group.results.count) | " + counts.map(String.init).joined(separator: " | ") + " |\n"
+        if lines.isEmpty { return "" }  // the contents line says "nothing skipped"
+        for line in lines {
+            text += "- `\(line.profile)`: \(line.count) case\(line.count == 1 ? "" : "s") — \(MarkdownText.inline(line.reason, limit: 500))\n"
         }
         return text + "\n"
     }
 
-    private func findingsSection() -> String {
-        let serious = run.results.filter { $0.verdict == .fail || $0.verdict == .error }
-        let minor = run.results.filter { $0.verdict == .warn || $0.verdict == .info }
-        var text = "## Failures and errors\n\n"
-        if serious.isEmpty { text += "None.\n\n" }
-        for result in serious { text += finding(result) }
-        text += "## Warnings and observations\n\n"
-        if minor.isEmpty { text += "None.\n\n" }
-        for result in minor { text += finding(result) }
-        return text
-    }
-
-    private func finding(_ result: CaseResult) -> String {
-        let conformanceCase = result.conformanceCase
-        var text = "### \(Self.icons[result.verdict] ?? "") `\(conformanceCase.id)` — \(MarkdownText.inline(conformanceCase.title))\n\n"
-        text += "- Verdict: **\(result.verdict.rawValue)**\n"
-        text += "- Case file: `\(ReportFormatting.location(conformanceCase))` (scenario `\(conformanceCase.scenario.rawValue)`)\n"
-        if result.verdict == .error || (result.verdict == .fail && result.message != nil) {
-            text += "- \(result.verdict == .error ? "Target error" : "Then"): \(MarkdownText.inline(result.message ?? "no answer"))\n"
-            text += "- Requirements this case checks: \(ReportFormatting.requirementList(result))\n"
-        }
-        for check in result.findings {
-            let requirement = run.catalog[check.requirement.id]
-            text += "- **\(check.requirement)** (\(check.verdict.rawValue))"
-            if let requirement { text += " — \(MarkdownText.inline(requirement.title)) [\(MarkdownText.inline(run.catalog.citationText(for: requirement.id)))]" }
-            text += "\n  - Expected: \(MarkdownText.inline(check.expected))\n  - Observed: \(MarkdownText.inline(check.observed))\n"
-        }
-        if result.verdict == .fail || result.verdict == .error {
-            // One line per requirement and reason: "AF-LINK-006 MUST: 3 checks not judged — nothing was opened …".
-            var groups: [(requirement: RequirementReference, reason: String, count: Int)] = []
-            for check in result.notApplicable {
-                let reason = check.notApplicable ?? ""
-                if let index = groups.firstIndex(where: { $0.requirement == check.requirement && $0.reason == reason }) {
-                    groups[index].count += 1
-                } else {
-                    groups.append((check.requirement, reason, 1))
-                }
-            }
-            for group in groups {
-                let what = group.count == 1 ? "1 check" : "\(group.count) checks"
-                text += "- \(group.requirement): \(what) not judged — \(MarkdownText.inline(group.reason))\n"
-            }
-        }
-        var evidence = result.evidence.link.isEmpty ? "" : "link: \(result.evidence.link)\n"
-        if !result.evidence.answer.isEmpty { evidence += "answer: \(result.evidence.answer)\n" }
-        for exchange in result.evidence.exchanges { evidence += "request: \(exchange)\n" }
-        if !result.evidence.stderr.isEmpty { evidence += "stderr:\n\(result.evidence.stderr)\n" }
-        text += "\nEvidence:\n\n" + MarkdownText.codeBlock(evidence) + "\n"
-        return text
-    }
-
-    private func matrixSection() -> String {
-        var text = "## Requirement matrix\n\n"
-        let all = run.catalog.requirements
-        // The cases naming each requirement, computed once (rows × cases would dominate report writing).
-        var casesByRequirement: [String: [CaseResult]] = [:]
-        for result in run.results {
-            var seen = Set<String>()
-            for reference in result.requirements where seen.insert(reference.id).inserted {
-                casesByRequirement[reference.id, default: []].append(result)
-            }
-        }
-        let judged = all.filter { requirement in (casesByRequirement[requirement.id] ?? []).contains { $0.verdict != .skip } }
-        let planned = all.filter { $0.planned != nil }.count
-        let unobservable = all.filter { $0.notObservable != nil }.count
-        text += "This run judged \(judged.count) of the \(all.count) requirements in the catalog; \(planned) are planned (no case "
-            + "covers them yet) and \(unobservable) cannot be observed headlessly. Every row is listed, covered or not.\n\n"
-        text += "| ID | Level | Requirement | Source | Cases | Result |\n| --- | --- | --- | --- | ---: | --- |\n"
-        var uncovered: [Requirement] = []
-        for requirement in all {
-            let cases = casesByRequirement[requirement.id] ?? []
-            if cases.isEmpty { uncovered.append(requirement) }
-            let result: String
-            if cases.isEmpty {
-                if requirement.planned != nil {
-                    result = "not covered: planned"
-                } else if requirement.notObservable != nil {
-                    result = "not covered: not observable"
-                } else if !profiles.contains(requirement.profile) {
-                    result = "not run (profile `\(requirement.profile)` not in this run)"
-                } else {
-                    result = "not covered in this run"
-                }
-            } else {
-                let verdict = Self.requirementVerdict(requirement.id, in: cases)
-                result = "\(Self.icons[verdict] ?? "") \(verdict.rawValue)"
-            }
-            text += "| \(requirement.id) | \(requirement.level.rawValue) | \(MarkdownText.inline(requirement.title)) | "
-            text += "\(MarkdownText.inline(run.catalog.citationText(for: requirement.id))) | \(cases.count) | \(result) |\n"
-        }
-        text += "\n"
-        if !uncovered.isEmpty {
-            text += "### Requirements no case in this run covers\n\n"
-            for requirement in uncovered {
-                let reason = requirement.uncoveredReason
-                    ?? (profiles.contains(requirement.profile) ? "No case in this run names it (check --filter and the case files)."
-                        : "Its profile `\(requirement.profile)` was not part of this run.")
-                text += "- **\(requirement.id)** (\(requirement.level.rawValue)) \(MarkdownText.inline(requirement.title)): \(MarkdownText.inline(reason, limit: 1000))\n"
-            }
-            text += "\n"
-        }
-        let decisions = run.catalog.requirements.filter { profiles.contains($0.profile) && $0.decision != nil }
-        if !decisions.isEmpty {
-            text += "### Decisions where sources conflict\n\n"
-            for requirement in decisions {
-                text += "- **\(requirement.id)**: \(MarkdownText.inline(requirement.decision ?? "", limit: 2000))\n"
-            }
-            text += "\n"
-        }
-        return text
-    }
-
-    /// A requirement fails only when one of its own checks failed. A case in which none of its checks was
-    /// judged counts as error when the case ended in error; checks that did not apply count for nothing. With
-    /// nothing judged at all it is skipped.
-    public static func requirementVerdict(_ id: String, in cases: [CaseResult]) -> Verdict {
-        var verdicts: [Verdict] = []
-        for result in cases {
-            let own = result.checks.filter { $0.requirement.id == id && $0.isApplicable }.map(\.verdict)
-            if !own.isEmpty {
-                verdicts += own
-            } else if result.verdict == .error {
-                verdicts.append(.error)
-            }
-        }
-        if verdicts.contains(.fail) { return .fail }
-        if verdicts.contains(.error) { return .error }
-        return verdicts.max() ?? .skip
-    }
-
     private func provenanceSection() -> String {
         let provenance = run.provenance
-        var text = "## Provenance\n\n| | |\n| --- | --- |\n"
+        var text = "## Provenance\n\n"
         let samples: String = provenance.samples.map { "\($0) per sampling check (--samples)" } ?? "as each case states"
         let rows: [(String, String)] = [
             ("Suite version", provenance.suiteVersion),
@@ -244,19 +199,11 @@ public struct MarkdownReport: Sendable {
             ("Started (UTC)", provenance.startedAt),
             ("Wall time", ReportFormatting.seconds(provenance.duration) + " s"),
         ] + (provenance.handlerStartupMeasured.map { [("Handler start-up times", $0)] } ?? []))
+        text += "Reproduce the whole run with:\n\n" + MarkdownText.codeBlock(provenance.command)
+        text += "\n<details><summary>Suite, seed, target and times</summary>\n\n| | |\n| --- | --- |\n"
         for (name, value) in rows {
             text += "| \(name) | \(name == "Case files" ? value : MarkdownText.inline(value)) |\n"
         }
-        text += "\nReproduce with:\n\n" + MarkdownText.codeBlock(provenance.command) + "\n"
-        return text
-    }
-
-    private func allCasesSection() -> String {
-        var text = "## All cases\n\n| Case | Verdict | Requirements | Time (s) |\n| --- | --- | --- | ---: |\n"
-        for result in run.results {
-            text += "| `\(result.conformanceCase.id)` | \(Self.icons[result.verdict] ?? "") \(result.verdict.rawValue) | "
-            text += "\(ReportFormatting.requirementList(result)) | \(ReportFormatting.seconds(reproducible ? 0 : result.duration)) |\n"
-        }
-        return text
+        return text + "\n</details>\n\n"
     }
 }

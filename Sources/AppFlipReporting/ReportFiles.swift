@@ -69,6 +69,22 @@ public enum ReportFiles {
         }
     }
 
+    /// Appends `text` to the file at `path`, creating it: a CI job summary (`$GITHUB_STEP_SUMMARY`) is a file other
+    /// steps append to as well, so it is never replaced.
+    public static func append(_ text: String, to path: String) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(message: "cannot open \(path) for appending: \(describe(errno))") }
+        try writeAll(Array(text.utf8), to: fd, path: path)
+    }
+
+    /// Why `path` cannot take an appended summary, or nil when it can (checked before a run).
+    public static func problem(appending path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return "cannot open \(path) for appending: \(describe(errno))" }
+        close(fd)
+        return nil
+    }
+
     /// A new file `.NAME.RANDOM.tmp` in `directory`, opened for writing; never an existing file or a symlink.
     private static func createExclusive(in directory: String, name: String) throws(Failure) -> (fd: Int32, path: String) {
         for _ in 0..<8 {

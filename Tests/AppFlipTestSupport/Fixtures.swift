@@ -24,10 +24,14 @@ public enum Fixtures {
                         location: SourceLocation(file: "Conformance/cases/\(group)/demo.case", line: line, column: 1), group: group)
     }
 
-    public static let provenance = Provenance(
-        suiteVersion: "0.1.0", caseDigest: String(repeating: "ab", count: 32), caseFileCount: 1, seed: 42,
-        target: "subprocess ./handler (one-shot)", mode: "one-shot", jobs: 2, filter: nil, startedAt: "2026-01-02T03:04:05Z",
-        duration: 1.5, command: "appflip-conformance run --target reference")
+    public static let provenance: Provenance = {
+        var provenance = Provenance(
+            suiteVersion: "0.1.0", caseDigest: String(repeating: "ab", count: 32), caseFileCount: 1, seed: 42,
+            target: "subprocess ./handler (one-shot)", mode: "one-shot", jobs: 2, filter: nil, startedAt: "2026-01-02T03:04:05Z",
+            duration: 1.5, command: "appflip-conformance run --target reference --seed 42")
+        provenance.runArguments = ["--target", "reference", "--seed", "42"]
+        return provenance
+    }()
 
     /// One result of each verdict, with awkward text in the evidence.
     public static func mixedRun() -> RunResult {

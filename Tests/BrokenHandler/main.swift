@@ -12,6 +12,7 @@ let defects: [String: String] = [
     "any-redirect": "opens whatever redirect_uri it is given",
     "no-client-check": "never checks client_id, as Google's published sample does",
     "silent-bad-client": "opens nothing when client_id is wrong, as Google's inline sample does",
+    "drops-state": "never returns the state (every result lacks it): one bug behind many failing cases",
     "raw-state": "appends values without percent-encoding, as Google's sample app does",
     "reencodes-state": "percent-encodes values twice",
     "user-not-authorized": "answers a refusal with error=user_not_authorized, as Google's sample app does",
@@ -154,6 +155,18 @@ while let line = readLine(strippingNewline: true) {
             }
             continue
         }
+    case "drops-state":
+        // Answers as the reference would, then removes the state from the URL it opens.
+        guard let answer = AdapterLoop.answer(to: line, handler),
+              var reply = try? JSONSerialization.jsonObject(with: answer) as? [String: Any] else { break }
+        if let url = reply["url"] as? String, let mark = url.firstIndex(of: "?") {
+            let kept = url[url.index(after: mark)...].split(separator: "&").filter { !$0.hasPrefix("state=") }
+            reply["url"] = String(url[..<mark]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+        }
+        if let data = try? JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys]) {
+            try? FileHandle.standardOutput.write(contentsOf: data + Data("\n".utf8))
+        }
+        continue
     case "short-code":
         if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let link = object["link"] as? String {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -20,6 +20,7 @@ enum RunCommand {
         var fileAttributes: Bool
         var includeSlow: Bool
         var samples: Int?
+        var summary: String?
     }
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
@@ -28,7 +29,7 @@ enum RunCommand {
             let parsed = try Arguments(
                 arguments,
                 valueOptions: ["--target", "--config", "--profile", "--handler-url", "--native-client", "--native-client-arg", "--link", "--client-id", "--scope", "--redirect-uri",
-                               "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports", "--samples"],
+                               "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports", "--samples", "--summary"],
                 flagOptions: ["--reproducible", "--junit-file-attributes", "--slow", "-h", "--help"])
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
                 console.out(Usage.run)
@@ -41,6 +42,11 @@ enum RunCommand {
         // Before anything runs: a run must never end with nowhere to write its reports.
         if let problem = ReportFiles.problem(writing: options.reports) {
             console.err("error: --reports: \(problem)")
+            options.assembly.referenceServer?.stop()
+            return ExitStatus.usage.rawValue
+        }
+        if let summary = options.summary, let problem = ReportFiles.problem(appending: summary) {
+            console.err("error: --summary: \(problem)")
             options.assembly.referenceServer?.stop()
             return ExitStatus.usage.rawValue
         }
@@ -99,6 +105,7 @@ enum RunCommand {
             filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: startedAt,
             duration: Date().timeIntervalSince(clock), command: commandLine(Self.withSeed(arguments, options.assembly.configuration.seed)))
         provenance.samples = options.samples
+        provenance.runArguments = Self.withSeed(arguments, options.assembly.configuration.seed)
         provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: options.timeout)
         if let startup = targets.linkHandler?.startupReport(timeout: options.timeout) {
             provenance.handlerStartup = startup.policy
@@ -110,15 +117,15 @@ enum RunCommand {
             let spoiled = run.results.filter { $0.configurationProblem == problem }.count
             console.err("CONFIGURATION PROBLEM: \(problem) (\(spoiled) cases)")
         }
-        let junitPath = options.reports + "/junit.xml"
-        let markdownPath = options.reports + "/report.md"
         let writing = Date()
         var writeProblem: String?
         do {
-            try ReportFiles.save([
-                ("junit.xml", JUnitReport(run: run, reproducible: options.reproducible, fileAttributes: options.fileAttributes).render()),
-                ("report.md", MarkdownReport(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible).render()),
-            ], into: options.reports)
+            try ReportFiles.save(ReportSet(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible,
+                                           fileAttributes: options.fileAttributes).render(), into: options.reports)
+            if let summary = options.summary {
+                try ReportFiles.append(MarkdownReport(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible)
+                    .renderSummary(reportsDirectory: options.reports), to: summary)
+            }
         } catch {
             writeProblem = error.message
         }
@@ -145,7 +152,7 @@ enum RunCommand {
             return ExitStatus.reportsNotWritten.rawValue
         }
         let writeMilliseconds = Date().timeIntervalSince(writing) * 1000
-        console.out("reports: \(junitPath), \(markdownPath) (written in \(String(format: "%.1f", writeMilliseconds)) ms; "
+        console.out("reports: " + ReportSet.names.map { options.reports + "/" + $0 }.joined(separator: ", ") + " (written in \(String(format: "%.1f", writeMilliseconds)) ms; "
                     + "cases ran in \(String(format: "%.2f", provenance.duration)) s)")
         return run.exitStatus.rawValue
     }
@@ -217,7 +224,8 @@ enum RunCommand {
                                throw Arguments.UsageError(message: "--samples takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
                            }
                            return count
-                       })
+                       },
+                       summary: try parsed.value("--summary"))
     }
 
     /// Why more samples would expand `${repeat}` variables past the load-time bounds, or nil when they do not.
@@ -249,10 +257,7 @@ enum RunCommand {
 
     /// The command line as a reviewer would retype it, each argument shell-quoted when needed.
     static func commandLine(_ arguments: [String], subcommand: String = "run") -> String {
-        (["appflip-conformance", subcommand] + arguments).map { argument in
-            let safe = !argument.isEmpty && argument.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@,+%".contains($0)) }
-            return safe ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }.joined(separator: " ")
+        CommandLineText.quoted(arguments, subcommand: subcommand)
     }
 }
 

@@ -58,15 +58,13 @@ enum ValidateURLCommand {
         if let reports {
             let reproducible = parsed.flags.contains("--reproducible")
             do {
-                try ReportFiles.save([
-                    ("junit.xml", JUnitReport(run: run, reproducible: reproducible).render()),
-                    ("report.md", MarkdownReport(run: run, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible).render()),
-                ], into: reports)
+                try ReportFiles.save(ReportSet(run: run, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible).render(),
+                                     into: reports)
             } catch {
                 console.err("error: the reports were not written (the old ones, if any, are untouched): \(error.message)")
                 return ExitStatus.reportsNotWritten.rawValue
             }
-            console.out("reports: \(reports)/junit.xml, \(reports)/report.md")
+            console.out("reports: " + ReportSet.names.map { "\(reports)/\($0)" }.joined(separator: ", "))
         }
         return run.exitStatus.rawValue
     }

@@ -14,6 +14,8 @@ public struct Provenance: Sendable, Hashable {
     public var startedAt: String
     public var duration: Double
     public var command: String
+    /// The `run` arguments behind `command` (seed explicit), when the run can be narrowed to one case.
+    public var runArguments: [String]?
     /// For each https origin the run used, the TLS version and suite the server picks for a current client;
     /// empty when every endpoint was plain http.
     public var transport: [String] = []
@@ -35,5 +37,11 @@ public struct Provenance: Sendable, Hashable {
         self.startedAt = startedAt
         self.duration = duration
         self.command = command
+    }
+
+    /// The command that runs only the case `id`, with everything else as in this run; nil when the run was not
+    /// a `run` (validate-url).
+    public func command(onlyCase id: String) -> String? {
+        runArguments.map { CommandLineText.quoted(CommandLineText.narrowed($0, toCase: id), subcommand: "run") }
     }
 }

@@ -29,8 +29,14 @@ struct JUnitReportTests {
         #expect(xml.contains("<skipped message=\"needs a sandbox account\"/>"))
         #expect(xml.contains("<property name=\"requirement.AF-LINK-005\" value=\"MUST NOT · Unlisted redirect_uri never opened · RFC6749 §4.1.2.1\"/>"))
         #expect(xml.contains("Conformance/cases/app-link/demo/demo.case:10: AF-LINK-005 MUST NOT violated"))
-        #expect(xml.contains("name=\"app-link/demo/fail — Title of app-link/demo/fail\""))
+        #expect(xml.contains("name=\"app-link/demo/fail\" time=\"0.200\""))
         #expect(xml.contains("time=\"0.012\""))
+        #expect(xml.contains("<system-out>title: Title of app-link/demo/fail\n"))
+        // The run's properties once; the suites' time is the run's wall time, not the cases' sum.
+        #expect(xml.components(separatedBy: "<property name=\"seed\"").count == 2)
+        #expect(xml.contains("<testsuites name=\"AppFlip Conformance\" tests=\"5\" failures=\"1\" errors=\"1\" time=\"1.500\">"))
+        // A warning is not a plain pass: it is in system-err, which CI viewers show.
+        #expect(xml.contains("<system-err>WARNING AF-LINK-019 SHOULD: expected opened universal-links-only; observed universal_links_only: false"))
     }
 
     @Test("Text from a target cannot break out of the document or carry characters XML forbids")

@@ -19,21 +19,29 @@ struct MarkdownReportTests {
         #expect(lines[1].hasPrefix("**Verdict: ❌ NOT CONFORMANT**"))
     }
 
-    @Test("The matrix lists every requirement, and says why an uncovered one is not covered")
+    @Test("The matrix lists every requirement with linked sources, and says why an uncovered one is not covered")
     func matrix() {
-        #expect(markdown.contains("| AF-LINK-005 | MUST NOT | Unlisted redirect\\_uri never opened | RFC6749 §4.1.2.1 | 4 | ❌ fail |"))
-        #expect(markdown.contains("| AF-LINK-021 | MUST | Consent names Google | AF-Ovw Design | 0 | not covered: not observable |"))
+        #expect(markdown.contains("| AF-LINK-005 | MUST NOT | Unlisted redirect\\_uri never opened | "
+                                  + "[RFC6749 §4.1.2.1](https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1) | 4 | ❌ fail |"), "\(markdown)")
+        #expect(markdown.contains("| AF-LINK-021 | MUST | Consent names Google | AF-Ovw Design | 0 | not covered: not observable |")
+                || markdown.contains("| AF-LINK-021 | MUST | Consent names Google | [AF-Ovw Design]("))
         #expect(markdown.contains("- **AF-LINK-021** (MUST) Consent names Google: not observable: A user-interface requirement."))
         #expect(markdown.contains("This run judged 2 of the 3 requirements in the catalog; 0 are planned"))
         #expect(markdown.contains("- **AF-LINK-005**: Allowlist first."))
+        // The matrix and decisions are folded into the appendix, after everything a reviewer reads first.
+        let appendix = markdown.range(of: "## Appendix")?.lowerBound
+        let matrix = markdown.range(of: "<details><summary>A. Requirement matrix")?.lowerBound
+        #expect(appendix != nil && matrix != nil && matrix! > appendix!)
     }
 
-    @Test("Failures show expected versus observed, the case file and evidence")
+    @Test("Failures show expected versus observed, sources, a one-case command, and the evidence folded")
     func findings() {
-        #expect(markdown.contains("### ❌ `app-link/demo/fail`"))
-        #expect(markdown.contains("- Case file: `Conformance/cases/app-link/demo/demo.case:10` (scenario `consent`)"))
-        #expect(markdown.contains("  - Expected: declines (opens nothing)"))
-        #expect(markdown.contains("- Target error: timed out after 10 s"))
+        #expect(markdown.contains("### <a id=\"f1\"></a>1. ❌ AF-LINK-005 MUST NOT — Unlisted redirect\\_uri never opened (1 case)"), "\(markdown)")
+        #expect(markdown.contains("- **Expected:** declines (opens nothing)"))
+        #expect(markdown.contains("Case file: `Conformance/cases/app-link/demo/demo.case:10` (scenario `consent`)"))
+        #expect(markdown.contains("Target error (1 case)"))
+        #expect(markdown.contains("- **What happened:** timed out after 10 s"))
+        #expect(markdown.contains("| **AF-LINK-005** — Unlisted redirect\\_uri never opened | MUST NOT | 1 | declines (opens nothing) |"))
     }
 
     @Test("Target text cannot close a code fence, forge a table row or smuggle control characters")

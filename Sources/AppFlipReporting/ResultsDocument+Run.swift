@@ -1,0 +1,46 @@
+import AppFlipModel
+
+extension ResultsDocument {
+    /// The document for a finished run. `reproducible` leaves out times and the start timestamp, as the other
+    /// reports do, so the same inputs give the same bytes.
+    public init(run: RunResult, profiles: [String], reproducible: Bool = false) {
+        let provenance = run.provenance
+        schema = Self.schemaName
+        version = Self.currentVersion
+        suite = Suite(version: provenance.suiteVersion, casesDigest: provenance.caseDigest, caseFiles: provenance.caseFileCount)
+        self.run = Run(seed: provenance.seed, target: provenance.target, mode: provenance.mode, jobs: provenance.jobs,
+                       filter: provenance.filter, samples: provenance.samples, startedAt: reproducible ? nil : provenance.startedAt,
+                       durationSeconds: reproducible ? 0 : provenance.duration, command: provenance.command,
+                       transport: provenance.transport, handlerStartup: provenance.handlerStartup, incomplete: run.incomplete)
+        outcome = Outcome(verdict: run.overall.rawValue, exitCode: run.exitStatus.rawValue,
+                          counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, run.count($0)) }),
+                          configurationProblems: run.configurationProblems)
+        self.profiles = run.coverage(of: profiles).map { entry in
+            ProfileEntry(profile: entry.profile, cases: entry.total, judged: entry.judged, tested: entry.isTested,
+                         reason: entry.reason.isEmpty ? nil : entry.reason)
+        }
+        requirements = run.requirementOutcomes.map { outcome in
+            let requirement = outcome.requirement
+            return RequirementEntry(id: requirement.id, level: requirement.level.rawValue, profile: requirement.profile,
+                                    title: requirement.title, verdict: outcome.verdict?.rawValue ?? "not-covered",
+                                    cases: outcome.cases.count, uncovered: outcome.cases.isEmpty ? requirement.uncoveredReason : nil)
+        }
+        cases = run.results.map { result in
+            let conformanceCase = result.conformanceCase
+            let evidence = result.evidence
+            return CaseEntry(
+                id: conformanceCase.id, title: conformanceCase.title, profile: conformanceCase.profile.rawValue,
+                group: conformanceCase.group, file: conformanceCase.location.file, line: conformanceCase.location.line,
+                scenario: conformanceCase.scenario.rawValue, verdict: result.verdict.rawValue, message: result.message,
+                configurationProblem: result.configurationProblem, suiteFault: result.suiteFault,
+                durationSeconds: reproducible ? 0 : result.duration,
+                checks: result.checks.map { check in
+                    CheckEntry(requirement: check.requirement.id, level: check.requirement.level.rawValue,
+                               verdict: check.isApplicable ? check.verdict.rawValue : "not-applicable", expected: check.expected,
+                               observed: check.isApplicable ? check.observed : nil, notApplicable: check.notApplicable)
+                },
+                evidence: EvidenceEntry(link: evidence.link.isEmpty ? nil : evidence.link, answer: evidence.answer.isEmpty ? nil : evidence.answer,
+                                        stderr: evidence.stderr.isEmpty ? nil : evidence.stderr, exchanges: evidence.exchanges))
+        }
+    }
+}

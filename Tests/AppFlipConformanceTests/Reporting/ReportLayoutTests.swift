@@ -1,0 +1,100 @@
+import AppFlipModel
+import AppFlipReporting
+import AppFlipRunner
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// report.md read the way a reviewer triages: one bug is one finding however many cases it breaks, the report
+/// fits a few screens, any run stays under the 1 MiB a CI job summary takes, and the summary is short.
+@Suite("Report layout", .serialized)
+struct ReportLayoutTests {
+    @Test("One systematic bug (the state never returned, 60+ failing cases) fits on three screens of report.md")
+    func oneBugFitsThreeScreens() throws {
+        var run = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "drops-state"],
+                                                    mode: .persistent))
+        #expect(run.count(.fail) >= 60, "the defect should break many cases: \(run.count(.fail))")
+        let arguments = ["--profile", "app-link", "--link", "https://app.example/flip", "--client-id", "google-client", "--seed", "7",
+                         "--", "./broken-handler", "--defect", "drops-state"]
+        run.provenance.runArguments = arguments
+        run.provenance.command = CommandLineText.quoted(arguments, subcommand: "run")
+        let markdown = MarkdownReport(run: run, profiles: ["app-link"]).render()
+        let lines = RenderedLines.count(markdown)
+        #expect(lines <= 150, "\(lines) rendered lines: more than three screens of 50")
+        // Every failing case is still named, in a folded list under its finding.
+        for result in run.results where result.verdict == .fail {
+            #expect(markdown.contains("| `\(result.conformanceCase.id)` |"), "\(result.conformanceCase.id) is not listed")
+        }
+        #expect(markdown.contains("--filter app-link/baseline/"), "a one-case command is shown")
+    }
+
+    @Test("The same failure with other values is one group; another requirement or another failure is another")
+    func grouping() {
+        #expect(FindingGroup.shape(of: "state 'a%2520b' instead of 'a%20b'") == FindingGroup.shape(of: "state 'x' instead of 'yy'"))
+        #expect(FindingGroup.shape(of: "opened https://h/?code=‹redacted 32 chars sha256:10976e3d›")
+                == FindingGroup.shape(of: "opened https://h/?code=‹redacted 8 chars sha256:aaaaaaaa›"))
+        #expect(FindingGroup.shape(of: "timed out after 10 s") == FindingGroup.shape(of: "timed out after 5 s"))
+        // An apostrophe is not a quote: these differ after it.
+        #expect(FindingGroup.shape(of: "the app's answer was open") != FindingGroup.shape(of: "the app's answer was decline"))
+        #expect(FindingGroup.shape(of: "no state parameter") != FindingGroup.shape(of: "no code parameter"))
+
+        let run = Fixtures.mixedRun()
+        var results = run.results
+        if var copy = results.first(where: { $0.verdict == .fail }) {
+            copy.conformanceCase.id += "-again"
+            results.append(copy)
+        }
+        let groups = FindingGroup.groups(of: results, verdicts: [.fail, .error])
+        #expect(groups.map(\.members.count) == [2, 1], "\(groups.map(\.members.count))")
+        #expect(groups.first?.verdict == .fail && groups.last?.kind == .targetError)
+    }
+
+    @Test("A run too large for 1 MiB is shortened, says what was cut, and keeps the verdict and every finding's heading")
+    func sizeLimit() {
+        let base = Fixtures.mixedRun()
+        guard let failing = base.results.first(where: { $0.verdict == .fail }) else { return }
+        var results: [CaseResult] = []
+        for index in 0..<3000 {
+            var result = failing
+            result.conformanceCase.id = "app-link/huge/case-\(index)"
+            // A distinct failure each (no grouping), with the largest evidence a case keeps.
+            result.checks = result.checks.map { check in
+                var check = check
+                check.expected = "expectation number \(String(repeating: "x", count: index % 7)) \(index)"
+                return check
+            }
+            result.evidence.stderr = String(repeating: "e", count: 4000)
+            results.append(result)
+        }
+        let run = RunResult(results: results, catalog: base.catalog, provenance: base.provenance)
+        let markdown = MarkdownReport(run: run, profiles: ["app-link"]).render()
+        #expect(markdown.utf8.count <= MarkdownReport.sizeLimit, "\(markdown.utf8.count) bytes")
+        #expect(markdown.contains("**Verdict: ❌ NOT CONFORMANT**"))
+        #expect(markdown.contains("**Shortened to stay under 1024 KiB:**"))
+        // An ordinary run is not shortened.
+        #expect(!MarkdownReport(run: base, profiles: ["app-link"]).render().contains("Shortened"))
+    }
+
+    @Test("The job summary is short, carries the verdict and the failed requirements, and points at the reports")
+    func summary() {
+        let summary = MarkdownReport(run: Fixtures.mixedRun(), profiles: ["app-link"]).renderSummary(reportsDirectory: "Reports")
+        #expect(summary.hasPrefix("## AppFlip Conformance\n\n**Verdict: ❌ NOT CONFORMANT**"))
+        #expect(summary.contains("| **AF-LINK-005** — Unlisted redirect\\_uri never opened | MUST NOT | 1 |"))
+        #expect(summary.contains("1 distinct warning (SHOULD) in 1 case."))
+        #expect(summary.contains("`Reports/report.md`"))
+        #expect(!summary.contains("<details>") && !summary.contains("](#f"))
+        #expect(summary.split(separator: "\n").count < 40)
+    }
+
+    @Test("A one-case command drops every case-selecting and report option and keeps the target's arguments")
+    func oneCaseCommand() {
+        let arguments = ["--profile", "app-link", "--filter", "app-link/x", "--filter=other", "--reports", "out", "--summary", "s.md",
+                         "--seed", "7", "--", "./handler", "--filter", "kept"]
+        #expect(CommandLineText.narrowed(arguments, toCase: "app-link/y/z") == [
+            "--profile", "app-link", "--seed", "7", "--filter", "app-link/y/z", "--reports", "Reports/one-case",
+            "--", "./handler", "--filter", "kept",
+        ])
+        #expect(Fixtures.provenance.command(onlyCase: "a b") ==
+                "appflip-conformance run --target reference --seed 42 --filter 'a b' --reports Reports/one-case")
+    }
+}

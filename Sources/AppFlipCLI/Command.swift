@@ -24,11 +24,18 @@ public enum Command {
             return ExitStatus.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())
+        // `run --version` (or -V) before the handler command's own arguments: the suite's version, like the bare flag.
+        let own = rest.prefix { $0 != "--" }
+        if Usage.topics[name] != nil, own.contains("--version") || own.contains("-V") {
+            console.out("appflip-conformance \(SuiteVersion.current)")
+            return 0
+        }
         switch name {
         case "run": return RunCommand.main(rest, console: console)
         case "lint": return LintCommand.main(rest, console: console)
         case "list": return ListCommand.main(rest, console: console)
         case "validate-url": return ValidateURLCommand.main(rest, console: console)
+        case "diff": return DiffCommand.main(rest, console: console)
         case "reference-native-client":
             // Internal: the reference native client behind the native-client contract (used by --target reference).
             return ReferenceHandlerCommand.nativeClient(rest, console: console)
@@ -36,23 +43,34 @@ public enum Command {
             // Internal: the built-in reference handler behind the adapter contract (used by --target reference).
             return ReferenceHandlerCommand.main(rest, console: console)
         case "help", "-h", "--help":
-            let topic = rest.first
-            let topics = ["run": Usage.run, "lint": Usage.lint, "list": Usage.list, "validate-url": Usage.validateURL]
-            console.out(topic.flatMap { topics[$0] } ?? Usage.main)
+            guard let topic = rest.first else {
+                console.out(Usage.main)
+                return 0
+            }
+            guard let text = Usage.topics[topic] else {
+                let hint = Suggestion.closest(to: topic, among: Array(Usage.topics.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+                console.err("error: no help for '\(topic)'\(hint)\nSee 'appflip-conformance help'.")
+                return ExitStatus.usage.rawValue
+            }
+            console.out(text)
             return 0
-        case "--version", "version":
+        case "--version", "version", "-V":
             console.out("appflip-conformance \(SuiteVersion.current)")
             return 0
         default:
-            let hint = Suggestion.closest(to: name, among: ["run", "lint", "list", "validate-url", "help"]).map { " (did you mean '\($0)'?)" } ?? ""
-            console.err("error: unknown command '\(name)'\(hint)\n\n\(Usage.main)")
+            let hint = Suggestion.closest(to: name, among: Array(Usage.topics.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+            console.err("error: unknown command '\(name)'\(hint)\nSee 'appflip-conformance help'.")
             return ExitStatus.usage.rawValue
         }
     }
 
     /// Prints a usage error with the command's help; returns exit code 2.
+    /// The error, the command's first usage line and where the whole help is (swift-argument-parser's style):
+    /// a mistake is seen at once, not under a page of help.
     static func usageError(_ message: String, usage: String, console: Console) -> Int32 {
-        console.err("error: \(message)\n\n\(usage)")
+        let line = usage.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let command = line.split(separator: " ").dropFirst(2).first.map(String.init) ?? ""
+        console.err("error: \(message)\n\(line)\nSee 'appflip-conformance help \(command)'.")
         return ExitStatus.usage.rawValue
     }
 }

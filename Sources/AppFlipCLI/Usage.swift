@@ -8,7 +8,9 @@ enum Usage {
           lint    check case files (and the requirement catalog) without running anything
           list    list the cases that a run would execute
           validate-url  judge a native app's authorization request URL on what the URL alone shows
+          diff    compare two runs (their results.json): what regressed, what was fixed, what changed
           help    show this help, or `help <command>`
+          version show the suite's version (also -V, --version)
 
         Exit codes: 0 conformant, 1 a MUST/MUST NOT failed, 2 bad invocation/configuration/case files,
         3 no failure but a target error (inconclusive), 130 interrupted (reports marked incomplete). See README.md.
@@ -50,6 +52,14 @@ enum Usage {
                                   recorded in the report)
           --samples N             how many values the sampling checks judge (distinct values, entropy of
                                   codes, states, verifiers), 2 to 100 (default: what each case says)
+          --rerun-failed DIR      run only the cases that failed or ended in error in an earlier run (its
+                                  reports directory, or its results.json)
+          --baseline FILE         known failures accepted for now (each with a reason and an expiry date): they
+                                  do not fail the run; an expired entry, or one whose failure no longer happens,
+                                  does
+          --certification         a certification run: refuses --baseline, --filter, --samples and
+                                  --rerun-failed, and says so
+                                  in the reports
           --slow                  include cases that wait more than 30 s in all (a long code lifetime);
                                   without it they are skipped, and the report says so
 
@@ -58,6 +68,31 @@ enum Usage {
           --summary FILE          also append a short Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)
           --reproducible          write zero times and no timestamps, for byte-identical reports
           --junit-file-attributes add file/line attributes to <testcase> (outside the Jenkins schema)
+
+        exit codes:
+          0  conformant (warnings, infos and failures a --baseline accepts allowed)
+          1  not conformant: a MUST/MUST NOT failed, or a baseline entry is stale or expired
+          2  bad invocation, configuration, case files or baseline
+          3  inconclusive: no failure, but a target error
+          4  nothing tested: every case was skipped
+          5  configuration problem: the target rejected the configured credentials
+          6  the reports (or the --summary file) could not be written
+          7  suite error: the suite ran out of resources (no verdict)
+          130 interrupted (reports written, marked incomplete)
+        """
+
+    /// Every command's help, by name, for `help NAME`.
+    static let topics = ["run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff]
+
+    static let diff = """
+        usage: appflip-conformance diff OLD NEW
+
+        Compares two runs, each given as its reports directory or its results.json: the cases that now fail or
+        end in error (regressed), the ones fixed, other verdict changes, failures still there but observed
+        differently, cases added or removed, and requirements whose verdict changed. A failure a baseline
+        accepted counts as "known".
+
+        Exit codes: 0 no regression, 1 something regressed, 2 a run could not be read.
         """
 
     static let validateURL = """

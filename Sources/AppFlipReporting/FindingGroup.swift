@@ -29,7 +29,8 @@ public struct FindingGroup: Sendable {
     /// The groups of a run's findings of the given verdicts: failures first, then errors, warnings and notes; within
     /// each the largest group first, then
     /// the order of the first case. A case with findings under two requirements is in two groups.
-    public static func groups(of results: [CaseResult], verdicts: Set<Verdict>) -> [FindingGroup] {
+    /// `known`: the failures a baseline accepts (their own section) rather than the ones that stand.
+    public static func groups(of results: [CaseResult], verdicts: Set<Verdict>, known: Bool = false) -> [FindingGroup] {
         var groups: [FindingGroup] = []
         var index: [String: Int] = [:]
         func add(_ kind: Kind, _ verdict: Verdict, _ observed: String, _ result: CaseResult) {
@@ -47,7 +48,7 @@ public struct FindingGroup: Sendable {
                 groups.append(FindingGroup(kind: kind, verdict: verdict, shape: shape, members: [Member(result: result, observed: observed)]))
             }
         }
-        for result in results where verdicts.contains(result.verdict) {
+        for result in results where verdicts.contains(result.verdict) && result.isKnown == known {
             let findings = result.findings.filter { verdicts.contains($0.verdict) }
             if let fault = result.suiteFault {
                 add(.suiteError, .error, fault, result)

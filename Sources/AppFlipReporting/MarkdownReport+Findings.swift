@@ -74,6 +74,9 @@ extension MarkdownReport {
                 + (count > 1 ? " (in `\(first.conformanceCase.id)`; the others alike)" : "") + "\n"
             text += "- **Requirements these cases check:** \(ReportFormatting.requirementList(first))\n"
         }
+        for entry in first.knownBy {
+            text += "- **Accepted by the baseline:** \(MarkdownText.inline(entry.summary, limit: 600))\n"
+        }
         if let command = run.provenance.command(onlyCase: first.conformanceCase.id) {
             text += "- **Reproduce:** `\(command.replacingOccurrences(of: "`", with: "'"))`\n"
         }

@@ -57,15 +57,17 @@ public struct MarkdownReport: Sendable {
     private func compose(_ detail: Detail, cuts: [String]) -> String {
         let failures = FindingGroup.groups(of: run.results, verdicts: [.fail, .error])
         let warnings = FindingGroup.groups(of: run.results, verdicts: [.warn, .info])
+        let known = FindingGroup.groups(of: run.results, verdicts: [.fail, .error], known: true)
         var text = "# AppFlip Conformance report\n\n"
         text += verdictSection()
         if !cuts.isEmpty {
             text += "> **Shortened to stay under \(Self.sizeLimit / 1024) KiB:** \(cuts.joined(separator: "; ")). results.json and junit.xml "
                 + "have everything.\n\n"
         }
-        text += contents(failures: failures, warnings: warnings)
+        text += contents(failures: failures, warnings: warnings, known: known)
         text += failedRequirementsSection(failures)
         text += groupsSection("Failures and errors", failures, anchor: "f", detail: detail)
+        if run.baseline != nil { text += groupsSection("Known failures (baseline)", known, anchor: "k", detail: detail) }
         text += groupsSection("Warnings and observations", warnings, anchor: "w", detail: detail)
         text += skippedSection()
         text += provenanceSection()
@@ -73,17 +75,18 @@ public struct MarkdownReport: Sendable {
         return text
     }
 
-    private func contents(failures: [FindingGroup], warnings: [FindingGroup]) -> String {
+    private func contents(failures: [FindingGroup], warnings: [FindingGroup], known: [FindingGroup]) -> String {
         let failing = Set(failures.flatMap { $0.members.map(\.result.conformanceCase.id) }).count
         let warned = Set(warnings.flatMap { $0.members.map(\.result.conformanceCase.id) }).count
-        let entries = [
+        let entries: [String?] = [
             "[Failed requirements](#failed-requirements)",
             "[Failures (\(failures.count) in \(failing) cases)](#failures-and-errors)",
+            run.baseline == nil ? nil : "[Known (\(run.knownCount))](#known-failures-baseline)",
             "[Warnings (\(warnings.count) in \(warned))](#warnings-and-observations)",
             run.count(.skip) == 0 ? "nothing skipped" : "[Skipped (\(run.count(.skip)))](#skipped)",
             "[Provenance](#provenance)", "[Appendix](#appendix)",
         ]
-        return "**Contents:** " + entries.joined(separator: " · ") + "\n\n"
+        return "**Contents:** " + entries.compactMap { $0 }.joined(separator: " · ") + "\n\n"
     }
 
     /// Cuts text to `limit` bytes on a line boundary, saying so.
@@ -112,6 +115,9 @@ public struct MarkdownReport: Sendable {
         let ran = skipped == 0 ? "all \(total) cases" : "the \(judged) cases that ran (\(skipped) skipped)"
         var text: String
         switch run.overall {
+        case .fail where run.count(.fail) == 0:
+            text = "**Verdict: ❌ NOT CONFORMANT** — the baseline is out of date: \(run.baseline?.problems.count ?? 0) of its entries "
+                + "expired or list failures that no longer happen (a baseline only shrinks)."
         case .fail:
             text = "**Verdict: ❌ NOT CONFORMANT** — \(run.count(.fail)) of \(total) cases violate a MUST or MUST NOT requirement."
         case .error:
@@ -156,6 +162,17 @@ public struct MarkdownReport: Sendable {
                 + "with fewer `--jobs` or a higher `ulimit -n`. No verdict is given for this run."
         }
         if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran." }
+        if run.provenance.certification {
+            text += "\n\n**Certification run:** every case of the selected profiles judged, with no baseline and no filter."
+        }
+        if let baseline = run.baseline {
+            text += "\n\n**Baseline** `\(MarkdownText.inline(baseline.path))` (\(baseline.entries) entries): \(run.knownCount) "
+                + "failure\(run.knownCount == 1 ? "" : "s") accepted as known (not counted above; see Known failures)."
+            for problem in baseline.problems { text += "\n- ❌ \(MarkdownText.inline(problem.message))" }
+            if !baseline.unexercised.isEmpty {
+                text += "\n- Not exercised by this run: " + baseline.unexercised.map { MarkdownText.inline($0.subject.description) }.joined(separator: ", ")
+            }
+        }
         return text + (text.hasSuffix("\n") ? "\n" : "\n\n")
             + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target)).\n\n"
     }

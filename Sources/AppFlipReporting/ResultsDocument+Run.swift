@@ -11,10 +11,15 @@ extension ResultsDocument {
         self.run = Run(seed: provenance.seed, target: provenance.target, mode: provenance.mode, jobs: provenance.jobs,
                        filter: provenance.filter, samples: provenance.samples, startedAt: reproducible ? nil : provenance.startedAt,
                        durationSeconds: reproducible ? 0 : provenance.duration, command: provenance.command,
-                       transport: provenance.transport, handlerStartup: provenance.handlerStartup, incomplete: run.incomplete)
+                       transport: provenance.transport, handlerStartup: provenance.handlerStartup, incomplete: run.incomplete,
+                       certification: provenance.certification ? true : nil)
         outcome = Outcome(verdict: run.overall.rawValue, exitCode: run.exitStatus.rawValue,
                           counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, run.count($0)) }),
-                          configurationProblems: run.configurationProblems)
+                          configurationProblems: run.configurationProblems,
+                          baseline: run.baseline.map { baseline in
+                              BaselineEntry(path: baseline.path, entries: baseline.entries, known: run.knownCount,
+                                            problems: baseline.problems.map(\.message), unexercised: baseline.unexercised.map(\.summary))
+                          })
         self.profiles = run.coverage(of: profiles).map { entry in
             ProfileEntry(profile: entry.profile, cases: entry.total, judged: entry.judged, tested: entry.isTested,
                          reason: entry.reason.isEmpty ? nil : entry.reason)
@@ -33,6 +38,7 @@ extension ResultsDocument {
                 group: conformanceCase.group, file: conformanceCase.location.file, line: conformanceCase.location.line,
                 scenario: conformanceCase.scenario.rawValue, verdict: result.verdict.rawValue, message: result.message,
                 configurationProblem: result.configurationProblem, suiteFault: result.suiteFault,
+                knownFailure: result.isKnown ? result.knownBy.map(\.summary) : nil,
                 durationSeconds: reproducible ? 0 : result.duration,
                 checks: result.checks.map { check in
                     CheckEntry(requirement: check.requirement.id, level: check.requirement.level.rawValue,

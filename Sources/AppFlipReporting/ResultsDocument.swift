@@ -39,6 +39,8 @@ public struct ResultsDocument: Codable, Sendable, Hashable {
         public var transport: [String]
         public var handlerStartup: String?
         public var incomplete: Bool
+        /// Present (true) for a certification run.
+        public var certification: Bool?
     }
 
     public struct Outcome: Codable, Sendable, Hashable {
@@ -48,6 +50,17 @@ public struct ResultsDocument: Codable, Sendable, Hashable {
         /// Cases per verdict, every verdict present.
         public var counts: [String: Int]
         public var configurationProblems: [String]
+        /// With a baseline: the failures it accepted (not in `counts`), and its entries that failed the run.
+        public var baseline: BaselineEntry?
+    }
+
+    public struct BaselineEntry: Codable, Sendable, Hashable {
+        public var path: String
+        public var entries: Int
+        public var known: Int
+        /// Entries that expired or list a failure that no longer happens: each fails the run.
+        public var problems: [String]
+        public var unexercised: [String]
     }
 
     public struct ProfileEntry: Codable, Sendable, Hashable {
@@ -83,6 +96,8 @@ public struct ResultsDocument: Codable, Sendable, Hashable {
         public var message: String?
         public var configurationProblem: String?
         public var suiteFault: String?
+        /// The baseline entries that accept this case's failure for now; absent when none does.
+        public var knownFailure: [String]?
         public var durationSeconds: Double
         public var checks: [CheckEntry]
         public var evidence: EvidenceEntry
@@ -129,6 +144,19 @@ public struct ResultsDocument: Codable, Sendable, Hashable {
             throw ReadFailure(message: "results.json version \(document.version) is newer than this suite reads (\(currentVersion))")
         }
         return document
+    }
+
+    /// Reads the results of an earlier run: `path` is its reports directory or its results.json. Returns the
+    /// document and the file it came from.
+    public static func load(run path: String) throws(ReadFailure) -> (document: ResultsDocument, file: String) {
+        var isDirectory: ObjCBool = false
+        let file = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path + "/results.json" : path
+        guard let data = FileManager.default.contents(atPath: file) else { throw ReadFailure(message: "cannot read \(file)") }
+        do {
+            return (try parse(data), file)
+        } catch {
+            throw ReadFailure(message: "\(file): \(error.message)")
+        }
     }
 
     public struct ReadFailure: Error, Sendable {

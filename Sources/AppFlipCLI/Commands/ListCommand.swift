@@ -7,7 +7,13 @@ enum ListCommand {
         case .exit(let status):
             return status
         case .loaded(_, let suite, let filter):
-            for conformanceCase in suite.cases where filter.matches(conformanceCase) {
+            let matching = suite.cases.filter { filter.matches($0) }
+            guard !matching.isEmpty else {
+                // As `run` does: a filter that matches nothing is a mistake, not an empty answer.
+                console.err("error: no case matches --filter \(filter.patterns.joined(separator: " --filter "))")
+                return ExitStatus.usage.rawValue
+            }
+            for conformanceCase in matching {
                 console.out("\(conformanceCase.id)\t\(conformanceCase.requirements.map(\.description).joined(separator: ", "))")
             }
             return 0

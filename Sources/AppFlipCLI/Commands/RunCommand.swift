@@ -21,6 +21,9 @@ enum RunCommand {
         var includeSlow: Bool
         var samples: Int?
         var summary: String?
+        var baseline: String?
+        var certification: Bool
+        var rerunFailed: String?
     }
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
@@ -29,8 +32,8 @@ enum RunCommand {
             let parsed = try Arguments(
                 arguments,
                 valueOptions: ["--target", "--config", "--profile", "--handler-url", "--native-client", "--native-client-arg", "--link", "--client-id", "--scope", "--redirect-uri",
-                               "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports", "--samples", "--summary"],
-                flagOptions: ["--reproducible", "--junit-file-attributes", "--slow", "-h", "--help"])
+                               "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports", "--samples", "--summary", "--baseline", "--rerun-failed"],
+                flagOptions: ["--reproducible", "--junit-file-attributes", "--slow", "--certification", "-h", "--help"])
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
                 console.out(Usage.run)
                 return 0
@@ -53,9 +56,31 @@ enum RunCommand {
         guard let (catalog, suite) = SuiteLoading.load(cases: options.cases, catalog: options.catalog, console: console) else {
             return ExitStatus.usage.rawValue
         }
+        var baseline: Baseline?
+        if let path = options.baseline {
+            do {
+                baseline = try BaselineLoader.load(path: path)
+            } catch {
+                SuiteLoading.report(error, console: console)
+                options.assembly.referenceServer?.stop()
+                return ExitStatus.usage.rawValue
+            }
+        }
         defer { options.assembly.referenceServer?.stop() }
         let filter = CaseFilter(patterns: options.filters)
         var selected = suite.cases.filter { options.profiles.contains($0.profile) && filter.matches($0) }
+        if let directory = options.rerunFailed {
+            guard let failed = Self.failedCases(in: directory, console: console) else {
+                options.assembly.referenceServer?.stop()
+                return ExitStatus.usage.rawValue
+            }
+            let known = Set(suite.cases.map(\.id))
+            let gone = failed.subtracting(known)
+            if !gone.isEmpty {
+                console.err("note: \(gone.count) case\(gone.count == 1 ? "" : "s") that failed there no longer exist: \(gone.sorted().prefix(5).joined(separator: ", "))")
+            }
+            selected = selected.filter { failed.contains($0.id) }
+        }
         if let samples = options.samples {
             selected = selected.map { $0.sampled(samples) }
             if let problem = expansionProblem(selected) {
@@ -68,15 +93,16 @@ enum RunCommand {
                         + (options.filters.isEmpty ? "" : " and --filter \(options.filters.joined(separator: " --filter "))"))
             return ExitStatus.usage.rawValue
         }
-        return execute(selected, suite: suite, catalog: catalog, options: options, arguments: arguments, console: console)
+        return execute(selected, suite: suite, catalog: catalog, baseline: baseline, options: options, arguments: arguments, console: console)
     }
 
-    private static func execute(_ cases: [ConformanceCase], suite: CaseSuite, catalog: Catalog, options: Options,
+    private static func execute(_ cases: [ConformanceCase], suite: CaseSuite, catalog: Catalog, baseline: Baseline?, options: Options,
                                 arguments: [String], console: Console) -> Int32 {
         let targets = options.assembly.targets
         var runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
         runner.includeSlow = options.includeSlow
         let startedAt = ISO8601DateFormatter().string(from: Date())
+        let today = String(startedAt.prefix(10))
         let clock = Date()
         let interruption = Interruption()
         interruption.start(console: console)
@@ -85,6 +111,8 @@ enum RunCommand {
         let printed = PrintedCases()
         let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: { result in
             guard result.verdict != .pass, result.configurationProblem == nil else { return }
+            var result = result
+            result.knownBy = baseline?.accepting(result, today: today) ?? []
             printed.record(result)
             console.err(progressLine(result))
         })
@@ -105,14 +133,19 @@ enum RunCommand {
             filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: startedAt,
             duration: Date().timeIntervalSince(clock), command: commandLine(Self.withSeed(arguments, options.assembly.configuration.seed)))
         provenance.samples = options.samples
+        provenance.certification = options.certification
         provenance.runArguments = Self.withSeed(arguments, options.assembly.configuration.seed)
         provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: options.timeout)
         if let startup = targets.linkHandler?.startupReport(timeout: options.timeout) {
             provenance.handlerStartup = startup.policy
             provenance.handlerStartupMeasured = startup.measured
         }
-        let run = RunResult(results: results, catalog: catalog, provenance: provenance,
+        var run = RunResult(results: results, catalog: catalog, provenance: provenance,
                             incomplete: interruption.signal != nil || results.count < cases.count)
+        if let baseline {
+            run.apply(baseline, today: today)
+            for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
+        }
         for problem in run.configurationProblems {
             let spoiled = run.results.filter { $0.configurationProblem == problem }.count
             console.err("CONFIGURATION PROBLEM: \(problem) (\(spoiled) cases)")
@@ -130,6 +163,7 @@ enum RunCommand {
             writeProblem = error.message
         }
         let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
+            + (run.baseline == nil ? "" : ", \(run.knownCount) known (baseline)")
         let word: String
         switch run.exitStatus {
         case .conformant: word = "conformant"
@@ -159,7 +193,8 @@ enum RunCommand {
 
     private static func progressLine(_ result: CaseResult) -> String {
         let location = "\(result.conformanceCase.location.file):\(result.conformanceCase.location.line)"
-        let head = "\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id) (\(location))"
+        var head = "\(result.isKnown ? "KNOWN " : "")\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id) (\(location))"
+        if let entry = result.knownBy.first { head += " accepted by the baseline until \(entry.expires): \(entry.reason)" }
         if result.verdict == .error || result.verdict == .skip {
             return head + ": " + (result.message ?? "")
         }
@@ -203,6 +238,13 @@ enum RunCommand {
         } else {
             assembly = try TargetAssembly.partner(parsed, mode: mode, seed: seed, scope: try parsed.value("--scope"), redirectURI: redirectURI)
         }
+        if parsed.flags.contains("--certification") {
+            // A certification run judges the whole suite as it is: nothing waived, nothing left out.
+            for option in ["--baseline", "--filter", "--samples", "--rerun-failed"] where !parsed.values(option).isEmpty {
+                assembly.referenceServer?.stop()
+                throw Arguments.UsageError(message: "--certification refuses \(option): a certification run judges every case, with nothing waived or left out")
+            }
+        }
         var profiles: [Profile] = Profile.allCases
         if !parsed.values("--profile").isEmpty {
             profiles = []
@@ -225,7 +267,25 @@ enum RunCommand {
                            }
                            return count
                        },
-                       summary: try parsed.value("--summary"))
+                       summary: try parsed.value("--summary"), baseline: try parsed.value("--baseline"),
+                       certification: parsed.flags.contains("--certification"), rerunFailed: try parsed.value("--rerun-failed"))
+    }
+
+    /// The IDs of the cases that failed or ended in error in the run whose reports are in `directory` (or whose
+    /// results.json is given), known failures included; nil (after saying why) when there is nothing to re-run.
+    private static func failedCases(in path: String, console: Console) -> Set<String>? {
+        do {
+            let (document, file) = try ResultsDocument.load(run: path)
+            let failed = Set(document.cases.filter { $0.verdict == "fail" || $0.verdict == "error" }.map(\.id))
+            guard !failed.isEmpty else {
+                console.err("error: --rerun-failed: no case failed or ended in error in \(file); nothing to re-run")
+                return nil
+            }
+            return failed
+        } catch {
+            console.err("error: --rerun-failed: \(error.message) (give a reports directory of an earlier run, or its results.json)")
+            return nil
+        }
     }
 
     /// Why more samples would expand `${repeat}` variables past the load-time bounds, or nil when they do not.
@@ -242,9 +302,14 @@ enum RunCommand {
                                range: ClosedRange<Double>) throws(Arguments.UsageError) -> Double {
         guard let text = try parsed.value(name) else { return fallback }
         guard let value = Double(text), range.contains(value) else {
-            throw Arguments.UsageError(message: "\(name) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw Arguments.UsageError(message: "\(name) takes a number from \(shown(range.lowerBound)) to \(shown(range.upperBound)), not '\(text)'")
         }
         return value
+    }
+
+    /// A bound as a person writes it: `256`, not `256.0`; `0.1` stays.
+    private static func shown(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// The arguments with `--seed` made explicit (before any handler command), so the command reproduces the run.

@@ -6,6 +6,17 @@ package struct NodeReader {
     /// Source text by file, for the offending line under each diagnostic.
     let lineText: (SourceLocation) -> String
 
+    /// A reader for one document: each diagnostic shows its line of `bytes`.
+    package init(document bytes: [UInt8]) {
+        let lines = SourceLines.split(String(decoding: bytes, as: UTF8.self))
+        lineText = { location in location.line >= 1 && location.line <= lines.count ? lines[location.line - 1] : "" }
+    }
+
+    package init(diagnostics: [Diagnostic] = [], lineText: @escaping (SourceLocation) -> String) {
+        self.diagnostics = diagnostics
+        self.lineText = lineText
+    }
+
     package mutating func error(at location: SourceLocation, _ message: String) {
         diagnostics.append(Diagnostic(at: location, message, lineText: lineText(location)))
     }

@@ -13,22 +13,26 @@ public enum Suggestion {
         return best?.0
     }
 
-    /// Levenshtein distance over characters.
+    /// Edit distance over characters, a swap of two neighbours counting one edit (optimal string alignment): `rnu`
+    /// is one typo away from `run`.
     public static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let a = Array(lhs)
         let b = Array(rhs)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = Array(repeating: 0, count: b.count + 1)
+        var rows = [Array(0...b.count)]
         for i in 1...a.count {
-            current[0] = i
+            var row = Array(repeating: 0, count: b.count + 1)
+            row[0] = i
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                row[j] = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            rows.append(row)
         }
-        return previous[b.count]
+        return rows[a.count][b.count]
     }
 }

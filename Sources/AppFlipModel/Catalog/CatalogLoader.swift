@@ -28,10 +28,7 @@ public enum CatalogLoader {
 
     public static func load(bytes: [UInt8], file: String) throws(DiagnosticList) -> Catalog {
         let node = try Parser.parse(bytes: bytes, file: file)
-        let lines = SourceLines.split(String(decoding: bytes, as: UTF8.self))
-        var reader = NodeReader(lineText: { location in
-            location.line >= 1 && location.line <= lines.count ? lines[location.line - 1] : ""
-        })
+        var reader = NodeReader(document: bytes)
         var sources: [SourceDocument] = []
         var requirements: [Requirement] = []
         if let document = reader.mapping(node, "the catalog"),

@@ -12,6 +12,12 @@ public struct CaseResult: Sendable, Hashable {
     public var configurationProblem: String?
     /// Set when the suite itself failed (out of descriptors, memory or processes): the case judged nothing.
     public var suiteFault: String?
+    /// The baseline entries that accept this case's failure (or error) for now: the case is reported as a known
+    /// failure and does not fail the run. Empty unless a baseline covers every failing check of the case.
+    public var knownBy: [Baseline.Entry] = []
+
+    /// A failure or error the baseline accepts for now.
+    public var isKnown: Bool { !knownBy.isEmpty }
 
     public init(conformanceCase: ConformanceCase, verdict: Verdict, checks: [CheckResult], message: String? = nil,
                 evidence: Evidence, duration: Double) {

@@ -14,6 +14,8 @@ public struct Provenance: Sendable, Hashable {
     public var startedAt: String
     public var duration: Double
     public var command: String
+    /// A certification run (`--certification`): no baseline, no filter, every case judged.
+    public var certification = false
     /// The `run` arguments behind `command` (seed explicit), when the run can be narrowed to one case.
     public var runArguments: [String]?
     /// For each https origin the run used, the TLS version and suite the server picks for a current client;

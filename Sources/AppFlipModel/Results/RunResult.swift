@@ -5,6 +5,22 @@ public struct RunResult: Sendable {
     public var provenance: Provenance
     /// True when the run stopped before every case finished.
     public var incomplete: Bool
+    /// The baseline the run was judged with (`--baseline`): its file, and its entries that failed the run.
+    public var baseline: BaselineUse?
+
+    public struct BaselineUse: Sendable, Hashable {
+        public var path: String
+        public var entries: Int
+        public var problems: [Baseline.Problem]
+        public var unexercised: [Baseline.Entry]
+
+        public init(path: String, entries: Int, problems: [Baseline.Problem], unexercised: [Baseline.Entry]) {
+            self.path = path
+            self.entries = entries
+            self.problems = problems
+            self.unexercised = unexercised
+        }
+    }
 
     public init(results: [CaseResult], catalog: Catalog, provenance: Provenance, incomplete: Bool = false) {
         self.results = results
@@ -13,7 +29,20 @@ public struct RunResult: Sendable {
         self.incomplete = incomplete
     }
 
-    public func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict }.count }
+    /// Cases of the verdict, a known failure (accepted by the baseline) counted under none: see `knownCount`.
+    public func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict && !$0.isKnown }.count }
+
+    /// Failures and errors the baseline accepts for now.
+    public var knownCount: Int { results.filter(\.isKnown).count }
+
+    /// Judges the results against a baseline on `today` (`YYYY-MM-DD`): accepted failures are marked known, and
+    /// entries that expired or no longer match a failure are kept to fail the run.
+    public mutating func apply(_ baseline: Baseline, today: String) {
+        let judgement = baseline.judge(results, today: today)
+        results = judgement.results
+        self.baseline = BaselineUse(path: baseline.path, entries: baseline.entries.count, problems: judgement.problems,
+                                    unexercised: judgement.unexercised)
+    }
 
     /// Problems with the run's configuration that spoiled cases, each once, in order of appearance.
     public var configurationProblems: [String] {
@@ -25,7 +54,7 @@ public struct RunResult: Sendable {
     /// every case was skipped tested nothing and is `skip`, never a pass.
     public var overall: Verdict {
         if results.isEmpty { return .error }
-        if count(.fail) > 0 { return .fail }
+        if count(.fail) > 0 || !(baseline?.problems.isEmpty ?? true) { return .fail }
         if count(.error) > 0 { return .error }
         if count(.skip) == results.count { return .skip }
         if count(.warn) > 0 { return .warn }

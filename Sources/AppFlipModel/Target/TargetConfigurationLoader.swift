@@ -35,10 +35,7 @@ public enum TargetConfigurationLoader {
 
     public static func load(bytes: [UInt8], file: String, environment: [String: String]) throws(DiagnosticList) -> TargetConfiguration {
         let node = try Parser.parse(bytes: bytes, file: file)
-        let lines = SourceLines.split(String(decoding: bytes, as: UTF8.self))
-        var reader = NodeReader(lineText: { location in
-            location.line >= 1 && location.line <= lines.count ? lines[location.line - 1] : ""
-        })
+        var reader = NodeReader(document: bytes)
         guard let document = reader.mapping(node, "the target configuration") else { throw DiagnosticList(reader.diagnostics) }
         if let secret = document.entries.first(where: { $0.key.text == "client_secret" }) {
             reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")

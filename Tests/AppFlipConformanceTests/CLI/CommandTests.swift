@@ -2,6 +2,7 @@ import AppFlipReferenceServer
 import AppFlipHTTP
 import AppFlipCLI
 import AppFlipModel
+import AppFlipReporting
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -37,6 +38,29 @@ struct CommandTests {
         #expect(result.status == 2)
         #expect(result.err.contains("unknown option '--jbos' (did you mean '--jobs'?)"))
         #expect(result.err.contains("usage: appflip-conformance run"))
+        // The error, one usage line and where the help is: not the whole help.
+        #expect(result.err.contains("See 'appflip-conformance help run'."))
+        #expect(result.err.split(separator: "\n").count == 3, "\(result.err)")
+    }
+
+    @Test("Version, help topics and bounds follow the usual conventions")
+    func conventions() {
+        for arguments in [["-V"], ["--version"], ["version"], ["run", "--version"], ["diff", "-V"]] {
+            let result = run(arguments)
+            #expect(result.status == 0 && result.out == "appflip-conformance \(SuiteVersion.current)", "\(arguments): \(result.out)")
+        }
+        let help = run(["help", "run"])
+        #expect(help.status == 0 && help.out.contains("exit codes:") && help.out.contains("130 interrupted"))
+        let unknown = run(["help", "rnu"])
+        #expect(unknown.status == 2 && unknown.err.contains("no help for 'rnu' (did you mean 'run'?)"))
+        let command = run(["dif"])
+        #expect(command.status == 2 && command.err.contains("unknown command 'dif' (did you mean 'diff'?)") && !command.err.contains("commands:"))
+        let jobs = run(["run", "--target", "reference", "--jobs", "1000"])
+        #expect(jobs.err.contains("--jobs takes a number from 1 to 256, not '1000'"), "\(jobs.err)")
+        let timeout = run(["run", "--target", "reference", "--timeout", "0"])
+        #expect(timeout.err.contains("from 0.1 to 3600,"), "\(timeout.err)")
+        let list = run(["list", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--filter", "nothing/matches"])
+        #expect(list.status == 2 && list.err.contains("no case matches --filter nothing/matches"))
     }
 
     @Test("Bad values and combinations are usage errors", arguments: [
@@ -127,6 +151,46 @@ struct CommandTests {
         #expect(markdown.contains("(7 samples, shortest 45 characters)"), "\(markdown)")
         #expect(junit.contains("<property name=\"samples\" value=\"7\"/>"))
         #expect(markdown.contains("--samples 7"))
+    }
+
+    @Test("A baseline accepts listed failures (exit 0, shown as known), fails the run when an entry is stale, and a certification run refuses it")
+    func baseline() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let failing = ["AF-LINK-002", "AF-LINK-006", "AF-LINK-010", "AF-LINK-014", "AF-LINK-015", "AF-LINK-016", "AF-LINK-023"]
+        func write(_ ids: [String]) throws -> String {
+            let path = directory + "/baseline-\(ids.count).txt"
+            let entries = ids.map { "  - requirement: \($0)\n    reason: the state is dropped; fixed in 2.4\n    expires: 2099-12-31\n" }
+            try ("known_failures:\n" + entries.joined()).write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let command = ["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link"] + paths
+        let handler = ["--", BuiltProducts.path("broken-handler"), "--defect", "drops-state"]
+        let accepted = run(command + ["--baseline", try write(failing), "--reports", directory + "/accepted"] + handler)
+        #expect(accepted.status == 0, "\(accepted.out)\n\(accepted.err.suffix(2000))")
+        #expect(accepted.out.contains("0 fail") && accepted.out.contains("known (baseline)"), "\(accepted.out)")
+        #expect(accepted.err.contains("KNOWN FAIL app-link/"))
+        let markdown = try String(contentsOfFile: directory + "/accepted/report.md", encoding: .utf8)
+        #expect(markdown.contains("## Known failures (baseline)") && markdown.contains("**Accepted by the baseline:**"))
+        let junit = try String(contentsOfFile: directory + "/accepted/junit.xml", encoding: .utf8)
+        #expect(junit.contains("<skipped message=\"known failure, accepted by the baseline: requirement AF-LINK-010"))
+
+        // An entry for a requirement that holds: the baseline is stale and the run fails, saying which entry.
+        let stale = run(command + ["--baseline", try write(failing + ["AF-LINK-005"]), "--reports", directory + "/stale"] + handler)
+        #expect(stale.status == 1)
+        #expect(stale.err.contains("BASELINE: baseline entry for requirement AF-LINK-005 lists a failure that no longer happens"), "\(stale.err.suffix(1500))")
+        let json = try ResultsDocument.parse(Data(contentsOf: URL(fileURLWithPath: directory + "/stale/results.json")))
+        #expect(json.outcome.baseline?.problems.count == 1 && json.outcome.verdict == "fail")
+        let schema = try JSONSchema(contentsOf: PackageRoot.url.appendingPathComponent("Conformance/results.schema.json").path)
+        for name in ["accepted", "stale"] {
+            let problems = schema.validate(try Data(contentsOf: URL(fileURLWithPath: directory + "/\(name)/results.json")))
+            #expect(problems.isEmpty, "\(name): \(problems.prefix(3))")
+        }
+
+        let certification = run(command + ["--certification", "--baseline", try write(failing)] + handler)
+        #expect(certification.status == 2)
+        #expect(certification.err.contains("--certification refuses --baseline"))
     }
 
     @Test("A run against a handler writes both reports, and a filter that matches nothing is exit 2")

@@ -1,0 +1,80 @@
+import AppFlipModel
+import AppFlipReporting
+import Foundation
+
+/// `diff OLD NEW`: compares two runs' results.json (or their reports directories) and exits 1 when the new run
+/// regressed: a case or a requirement that now fails or errs and did not before.
+enum DiffCommand {
+    static func main(_ arguments: [String], console: Console) -> Int32 {
+        let parsed: Arguments
+        do {
+            parsed = try Arguments(arguments, valueOptions: [], flagOptions: ["-h", "--help"])
+        } catch {
+            return Command.usageError(error.message, usage: Usage.diff, console: console)
+        }
+        if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
+            console.out(Usage.diff)
+            return 0
+        }
+        guard parsed.positionals.count == 2 else {
+            return Command.usageError("diff takes two runs: OLD and NEW (reports directories or results.json files)", usage: Usage.diff, console: console)
+        }
+        guard let old = read(parsed.positionals[0], console: console), let new = read(parsed.positionals[1], console: console) else {
+            return ExitStatus.usage.rawValue
+        }
+        console.out("old: \(describe(old))")
+        console.out("new: \(describe(new))")
+        if old.suite.casesDigest != new.suite.casesDigest {
+            console.out("note: the runs used different case files (sha256 \(old.suite.casesDigest.prefix(12))… and \(new.suite.casesDigest.prefix(12))…)")
+        }
+        if old.run.target != new.run.target { console.out("note: the runs judged different targets") }
+        let diff = ResultsDiff(old: old.document, new: new.document)
+        section("REGRESSED: newly failing or in error", diff.regressed, console: console, showDetail: true)
+        section("FIXED", diff.fixed, console: console)
+        section("CHANGED verdict", diff.changed, console: console)
+        section("STILL FAILING, observed differently", diff.evidenceChanged, console: console, showDetail: true)
+        section("ADDED", diff.added, console: console)
+        section("REMOVED", diff.removed, console: console)
+        section("REQUIREMENTS whose verdict changed", diff.requirements, console: console)
+        let counts = [("regressed", diff.regressed.count), ("fixed", diff.fixed.count), ("changed", diff.changed.count),
+                      ("observed differently", diff.evidenceChanged.count), ("added", diff.added.count), ("removed", diff.removed.count)]
+        let status: ExitStatus = diff.hasRegression ? .nonConformant : .conformant
+        console.out(counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+                    + (diff.hasRegression ? " — REGRESSED" : " — no regression") + " (exit \(status.rawValue))")
+        return status.rawValue
+    }
+
+    private struct Loaded {
+        var document: ResultsDocument
+        var path: String
+        var suite: ResultsDocument.Suite { document.suite }
+        var run: ResultsDocument.Run { document.run }
+    }
+
+    private static func read(_ path: String, console: Console) -> Loaded? {
+        do {
+            let (document, file) = try ResultsDocument.load(run: path)
+            return Loaded(document: document, path: file)
+        } catch {
+            console.err("error: \(error.message)")
+            return nil
+        }
+    }
+
+    private static func describe(_ loaded: Loaded) -> String {
+        let document = loaded.document
+        return "\(loaded.path): \(document.outcome.verdict), \(document.cases.count) cases, suite \(document.suite.version), "
+            + "seed \(document.run.seed)" + (document.run.startedAt.map { ", \($0)" } ?? "")
+    }
+
+    private static func section(_ title: String, _ changes: [ResultsDiff.Change], console: Console, showDetail: Bool = false) {
+        guard !changes.isEmpty else { return }
+        console.out("\(title) (\(changes.count)):")
+        for change in changes {
+            console.out("  \(change.id): \(change.old ?? "absent") → \(change.new ?? "absent")")
+            if showDetail {
+                for line in change.detail.prefix(5) { console.out("    \(line)") }
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import AppFlipCLI
+import AppFlipModel
+import AppFlipReporting
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// The CI workflow around results.json: re-running only what failed, and comparing two runs.
+@Suite("Re-runs and diffs", .serialized)
+struct WorkflowTests {
+    private func run(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
+        let captured = Captured()
+        let status = Command.main(arguments, console: captured.console)
+        return (status, captured.out, captured.err)
+    }
+
+    private let paths = ["--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog]
+
+    private func handlerRun(_ defect: String?, reports: String, extra: [String] = []) -> (status: Int32, out: String, err: String) {
+        let handler = defect.map { ["--", BuiltProducts.path("broken-handler"), "--defect", $0] } ?? ["--", BuiltProducts.path("appflip-reference")]
+        return run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                    "--reports", reports] + paths + extra + handler)
+    }
+
+    @Test("--rerun-failed runs exactly the cases that failed there; nothing to re-run, or no results, is exit 2")
+    func rerunFailed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rerun-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = handlerRun("reencodes-state", reports: directory + "/first")
+        #expect(first.status == 1)
+        let failed = try ResultsDocument.parse(Data(contentsOf: URL(fileURLWithPath: directory + "/first/results.json")))
+            .cases.filter { $0.verdict == "fail" || $0.verdict == "error" }.map(\.id)
+        #expect(!failed.isEmpty)
+        let again = handlerRun(nil, reports: directory + "/again", extra: ["--rerun-failed", directory + "/first"])
+        #expect(again.status == 0, "\(again.err.suffix(1000))")
+        let rerun = try ResultsDocument.parse(Data(contentsOf: URL(fileURLWithPath: directory + "/again/results.json")))
+        #expect(Set(rerun.cases.map(\.id)) == Set(failed))
+        // The fixed handler passed them all: nothing is left to re-run.
+        let nothing = handlerRun(nil, reports: directory + "/third", extra: ["--rerun-failed", directory + "/again/results.json"])
+        #expect(nothing.status == 2 && nothing.err.contains("nothing to re-run"), "\(nothing.err)")
+        let missing = handlerRun(nil, reports: directory + "/fourth", extra: ["--rerun-failed", directory + "/no-such-run"])
+        #expect(missing.status == 2 && missing.err.contains("cannot read"))
+    }
+
+    @Test("diff names what regressed (exit 1) and what was fixed (exit 0), case by case and per requirement")
+    func diff() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diff-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(handlerRun(nil, reports: directory + "/good").status == 0)
+        #expect(handlerRun("drops-state", reports: directory + "/bad").status == 1)
+        let worse = run(["diff", directory + "/good", directory + "/bad"])
+        #expect(worse.status == 1)
+        #expect(worse.out.contains("REGRESSED: newly failing or in error"))
+        #expect(worse.out.contains("app-link/baseline/valid-link: pass → fail"))
+        #expect(worse.out.contains("AF-LINK-010 MUST: expected state echoed byte for byte after one decoding; observed no state parameter"))
+        #expect(worse.out.contains("AF-LINK-010: pass → fail"))
+        let better = run(["diff", directory + "/bad/results.json", directory + "/good"])
+        #expect(better.status == 0, "\(better.out)")
+        #expect(better.out.contains("0 regressed, ") && better.out.contains("app-link/baseline/valid-link: fail → pass"))
+        let same = run(["diff", directory + "/good", directory + "/good"])
+        #expect(same.status == 0 && same.out.contains("0 regressed, 0 fixed, 0 changed"))
+        #expect(run(["diff", directory + "/good"]).status == 2)
+        #expect(run(["diff", directory + "/good", directory + "/none"]).status == 2)
+    }
+
+    @Test("A failure observed differently, a known failure, and added or removed cases are told apart")
+    func diffKinds() throws {
+        var old = ResultsDocument(run: Fixtures.mixedRun(), profiles: ["app-link"], reproducible: true)
+        var new = old
+        // The failing case observes something else; the error case is now known; a case is added, one removed.
+        new.cases[1].checks[0].observed = "opened https://other.example/"
+        new.cases[3].knownFailure = ["case app-link/other/error (b:1, until 2099-01-01: later)"]
+        var added = new.cases[0]
+        added.id = "app-link/demo/new"
+        new.cases.append(added)
+        new.cases.remove(at: 4)
+        old.cases[0].verdict = "warn"
+        let diff = ResultsDiff(old: old, new: new)
+        #expect(diff.evidenceChanged.map(\.id) == ["app-link/demo/fail"])
+        #expect(diff.changed.map(\.id).sorted() == ["app-link/demo/pass", "app-link/other/error"], "\(diff.changed)")
+        #expect(diff.added.map(\.id) == ["app-link/demo/new"])
+        #expect(diff.removed.map(\.id) == ["app-link/other/skip"])
+        #expect(!diff.hasRegression)
+    }
+}

@@ -36,6 +36,7 @@ public enum Command {
         case "list": return ListCommand.main(rest, console: console)
         case "validate-url": return ValidateURLCommand.main(rest, console: console)
         case "diff": return DiffCommand.main(rest, console: console)
+        case "merge": return MergeCommand.main(rest, console: console)
         case "reference-native-client":
             // Internal: the reference native client behind the native-client contract (used by --target reference).
             return ReferenceHandlerCommand.nativeClient(rest, console: console)

@@ -9,6 +9,7 @@ enum Usage {
           list    list the cases that a run would execute
           validate-url  judge a native app's authorization request URL on what the URL alone shows
           diff    compare two runs (their results.json): what regressed, what was fixed, what changed
+          merge   combine the shards of one run (--shard I/N) into one set of reports and one verdict
           help    show this help, or `help <command>`
           version show the suite's version (also -V, --version)
 
@@ -52,6 +53,8 @@ enum Usage {
                                   recorded in the report)
           --samples N             how many values the sampling checks judge (distinct values, entropy of
                                   codes, states, verifiers), 2 to 100 (default: what each case says)
+          --shard I/N             run a deterministic 1/N of the cases (by a hash of each ID); combine the
+                                  shards' reports with `merge`
           --rerun-failed DIR      run only the cases that failed or ended in error in an earlier run (its
                                   reports directory, or its results.json)
           --baseline FILE         known failures accepted for now (each with a reason and an expiry date): they
@@ -82,7 +85,25 @@ enum Usage {
         """
 
     /// Every command's help, by name, for `help NAME`.
-    static let topics = ["run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff]
+    static let topics = ["run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge]
+
+    static let merge = """
+        usage: appflip-conformance merge [--reports DIR] [--cases PATH] [--catalog PATH] [--baseline FILE] RUN...
+
+        Combines the shards of one run (each run with --shard I/N; each RUN is its reports directory or its
+        results.json) into one junit.xml, report.md and results.json with one verdict. The shards must come from
+        the same suite version, case files, seed and target, and together be every shard of the split; the case
+        files and catalog given (default: Conformance/) must be the ones the shards ran. Give --baseline here, not
+        to the shards: a requirement entry can fail in one shard and pass in another.
+
+          --reports DIR           where the merged reports go (default: Reports)
+          --baseline FILE         known failures, judged over the merged results
+          --summary FILE          also append the short Markdown summary to FILE
+          --reproducible          zero times and no timestamps
+
+        Exit codes: as for run (0 conformant, 1 not conformant, 3 inconclusive, ...); 2 when the shards do not
+        belong together or cannot be read, 6 when the reports cannot be written.
+        """
 
     static let diff = """
         usage: appflip-conformance diff OLD NEW

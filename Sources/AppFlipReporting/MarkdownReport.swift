@@ -162,6 +162,11 @@ public struct MarkdownReport: Sendable {
                 + "with fewer `--jobs` or a higher `ulimit -n`. No verdict is given for this run."
         }
         if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran." }
+        for (origin, count) in run.unreachableTargets {
+            let message = run.results.first { $0.unreachableTarget == origin }?.message ?? origin
+            text += "\n\n**Target unreachable:** \(MarkdownText.inline(message.replacingOccurrences(of: "not sent: ", with: ""))) — "
+                + "\(count) case\(count == 1 ? "" : "s") not sent."
+        }
         if run.provenance.certification {
             text += "\n\n**Certification run:** every case of the selected profiles judged, with no baseline and no filter."
         }

@@ -12,7 +12,8 @@ extension ResultsDocument {
                        filter: provenance.filter, samples: provenance.samples, startedAt: reproducible ? nil : provenance.startedAt,
                        durationSeconds: reproducible ? 0 : provenance.duration, command: provenance.command,
                        transport: provenance.transport, handlerStartup: provenance.handlerStartup, incomplete: run.incomplete,
-                       certification: provenance.certification ? true : nil)
+                       certification: provenance.certification ? true : nil, shard: provenance.shard,
+                       arguments: provenance.runArguments)
         outcome = Outcome(verdict: run.overall.rawValue, exitCode: run.exitStatus.rawValue,
                           counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, run.count($0)) }),
                           configurationProblems: run.configurationProblems,

@@ -41,6 +41,10 @@ public struct ResultsDocument: Codable, Sendable, Hashable {
         public var incomplete: Bool
         /// Present (true) for a certification run.
         public var certification: Bool?
+        /// `I/N` when the run was one shard.
+        public var shard: String?
+        /// The `run` arguments (seed explicit), so a merge or a re-run can narrow or repeat the command.
+        public var arguments: [String]?
     }
 
     public struct Outcome: Codable, Sendable, Hashable {

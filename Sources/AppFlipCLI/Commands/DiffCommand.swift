@@ -8,7 +8,7 @@ enum DiffCommand {
     static func main(_ arguments: [String], console: Console) -> Int32 {
         let parsed: Arguments
         do {
-            parsed = try Arguments(arguments, valueOptions: [], flagOptions: ["-h", "--help"])
+            parsed = try Arguments(arguments, CommandOptions.diff)
         } catch {
             return Command.usageError(error.message, usage: Usage.diff, console: console)
         }

@@ -24,16 +24,13 @@ enum RunCommand {
         var baseline: String?
         var certification: Bool
         var rerunFailed: String?
+        var shard: Shard?
     }
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
         let options: Options
         do {
-            let parsed = try Arguments(
-                arguments,
-                valueOptions: ["--target", "--config", "--profile", "--handler-url", "--native-client", "--native-client-arg", "--link", "--client-id", "--scope", "--redirect-uri",
-                               "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports", "--samples", "--summary", "--baseline", "--rerun-failed"],
-                flagOptions: ["--reproducible", "--junit-file-attributes", "--slow", "--certification", "-h", "--help"])
+            let parsed = try Arguments(arguments, CommandOptions.run)
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
                 console.out(Usage.run)
                 return 0
@@ -81,6 +78,14 @@ enum RunCommand {
             }
             selected = selected.filter { failed.contains($0.id) }
         }
+        if let shard = options.shard {
+            selected = selected.filter { shard.contains($0.id) }
+            if selected.isEmpty {
+                console.err("note: shard \(shard) selects none of the cases; nothing to run")
+                options.assembly.referenceServer?.stop()
+                return 0
+            }
+        }
         if let samples = options.samples {
             selected = selected.map { $0.sampled(samples) }
             if let problem = expansionProblem(selected) {
@@ -110,7 +115,8 @@ enum RunCommand {
         console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(targets.description) with \(options.jobs) jobs")
         let printed = PrintedCases()
         let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: { result in
-            guard result.verdict != .pass, result.configurationProblem == nil else { return }
+            // Skips are summed up after the run, one line per profile and reason, not one per case.
+            guard result.verdict != .pass, result.verdict != .skip, result.configurationProblem == nil, result.unreachableTarget == nil else { return }
             var result = result
             result.knownBy = baseline?.accepting(result, today: today) ?? []
             printed.record(result)
@@ -122,8 +128,9 @@ enum RunCommand {
         // Checks judged across the whole run (a code seen twice, the codes' entropy) and faults found later (a late
         // extra answer) change verdicts at the end: every case whose final verdict differs from what the console
         // showed is printed again, so the console agrees with the summary and junit.xml.
-        for result in results where result.configurationProblem == nil && printed.verdict(of: result.conformanceCase.id) != result.verdict {
-            guard result.verdict != .pass || printed.verdict(of: result.conformanceCase.id) != nil else { continue }
+        for result in results where result.configurationProblem == nil && result.unreachableTarget == nil
+            && printed.verdict(of: result.conformanceCase.id) != result.verdict {
+            guard (result.verdict != .pass && result.verdict != .skip) || printed.verdict(of: result.conformanceCase.id) != nil else { continue }
             let revised = printed.verdict(of: result.conformanceCase.id).map { " (revised: was \($0.rawValue.uppercased()))" } ?? ""
             console.err(progressLine(result) + revised)
         }
@@ -134,6 +141,7 @@ enum RunCommand {
             duration: Date().timeIntervalSince(clock), command: commandLine(Self.withSeed(arguments, options.assembly.configuration.seed)))
         provenance.samples = options.samples
         provenance.certification = options.certification
+        provenance.shard = options.shard?.description
         provenance.runArguments = Self.withSeed(arguments, options.assembly.configuration.seed)
         provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: options.timeout)
         if let startup = targets.linkHandler?.startupReport(timeout: options.timeout) {
@@ -145,6 +153,11 @@ enum RunCommand {
         if let baseline {
             run.apply(baseline, today: today)
             for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
+        }
+        for line in Self.skipLines(run.results) { console.err(line) }
+        for (origin, count) in run.unreachableTargets {
+            let message = results.first { $0.unreachableTarget == origin }?.message ?? origin
+            console.err("TARGET UNREACHABLE: \(message.replacingOccurrences(of: "not sent: ", with: "")) — \(count) case\(count == 1 ? "" : "s") not sent")
         }
         for problem in run.configurationProblems {
             let spoiled = run.results.filter { $0.configurationProblem == problem }.count
@@ -189,6 +202,22 @@ enum RunCommand {
         console.out("reports: " + ReportSet.names.map { options.reports + "/" + $0 }.joined(separator: ", ") + " (written in \(String(format: "%.1f", writeMilliseconds)) ms; "
                     + "cases ran in \(String(format: "%.2f", provenance.duration)) s)")
         return run.exitStatus.rawValue
+    }
+
+    /// `SKIP 12 authorize cases: the authorize endpoint is not configured`, once per profile and reason.
+    static func skipLines(_ results: [CaseResult]) -> [String] {
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for result in results where result.verdict == .skip {
+            let key = "\(result.conformanceCase.profile.rawValue)\u{0}\(result.message ?? "skipped")"
+            if counts[key] == nil { order.append(key) }
+            counts[key, default: 0] += 1
+        }
+        return order.map { key in
+            let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
+            let count = counts[key] ?? 0
+            return "SKIP \(count) \(parts[0]) case\(count == 1 ? "" : "s"): \(parts.count > 1 ? parts[1] : "")"
+        }
     }
 
     private static func progressLine(_ result: CaseResult) -> String {
@@ -268,7 +297,13 @@ enum RunCommand {
                            return count
                        },
                        summary: try parsed.value("--summary"), baseline: try parsed.value("--baseline"),
-                       certification: parsed.flags.contains("--certification"), rerunFailed: try parsed.value("--rerun-failed"))
+                       certification: parsed.flags.contains("--certification"), rerunFailed: try parsed.value("--rerun-failed"),
+                       shard: try parsed.value("--shard").map { text throws(Arguments.UsageError) in
+                           guard let shard = Shard(parsing: text) else {
+                               throw Arguments.UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N ≤ 1000, not '\(text)'")
+                           }
+                           return shard
+                       })
     }
 
     /// The IDs of the cases that failed or ended in error in the run whose reports are in `directory` (or whose

@@ -47,7 +47,7 @@ extension SuiteLoading {
     /// (`lint`, `list`), prints help or errors, and loads the suite.
     static func loadForInspection(_ arguments: [String], usage: String, console: Console) -> Inspection {
         do {
-            let parsed = try Arguments(arguments, valueOptions: ["--catalog", "--filter"], flagOptions: ["-h", "--help"])
+            let parsed = try Arguments(arguments, CommandOptions.inspection)
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
                 console.out(usage)
                 return .exit(0)

@@ -8,8 +8,7 @@ enum ValidateURLCommand {
     static func main(_ arguments: [String], console: Console, input: () -> String? = { readLine(strippingNewline: true) }) -> Int32 {
         let parsed: Arguments
         do {
-            parsed = try Arguments(arguments, valueOptions: ["--redirect-uri", "--reports", "--catalog"],
-                                   flagOptions: ["-h", "--help", "--reproducible"])
+            parsed = try Arguments(arguments, CommandOptions.validateURL)
         } catch {
             return Command.usageError(error.message, usage: Usage.validateURL, console: console)
         }

@@ -12,6 +12,9 @@ public struct CaseResult: Sendable, Hashable {
     public var configurationProblem: String?
     /// Set when the suite itself failed (out of descriptors, memory or processes): the case judged nothing.
     public var suiteFault: String?
+    /// Set when the case was not sent because the origin it needs could not be reached before the run (said once
+    /// for the run, not once per case).
+    public var unreachableTarget: String?
     /// The baseline entries that accept this case's failure (or error) for now: the case is reported as a known
     /// failure and does not fail the run. Empty unless a baseline covers every failing check of the case.
     public var knownBy: [Baseline.Entry] = []

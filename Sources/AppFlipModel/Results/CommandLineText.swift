@@ -34,4 +34,20 @@ public enum CommandLineText {
         }
         return result + ["--filter", id, "--reports", "Reports/one-case"] + arguments[end...]
     }
+
+    /// The arguments without `option` and its value (before any `--`).
+    public static func removing(_ option: String, from arguments: [String]) -> [String] {
+        let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        var result: [String] = []
+        var index = 0
+        while index < end {
+            if arguments[index] == option {
+                index += 2
+                continue
+            }
+            if !arguments[index].hasPrefix(option + "=") { result.append(arguments[index]) }
+            index += 1
+        }
+        return result + arguments[end...]
+    }
 }

@@ -14,6 +14,8 @@ public struct Provenance: Sendable, Hashable {
     public var startedAt: String
     public var duration: Double
     public var command: String
+    /// `--shard I/N`, when the run was one shard of a larger run (merged with `merge`).
+    public var shard: String?
     /// A certification run (`--certification`): no baseline, no filter, every case judged.
     public var certification = false
     /// The `run` arguments behind `command` (seed explicit), when the run can be narrowed to one case.

@@ -44,6 +44,17 @@ public struct RunResult: Sendable {
                                     unexercised: judgement.unexercised)
     }
 
+    /// The origins that could not be reached before the run, each with the number of cases not sent, in order.
+    public var unreachableTargets: [(origin: String, cases: Int)] {
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for origin in results.compactMap(\.unreachableTarget) {
+            if counts[origin] == nil { order.append(origin) }
+            counts[origin, default: 0] += 1
+        }
+        return order.map { ($0, counts[$0] ?? 0) }
+    }
+
     /// Problems with the run's configuration that spoiled cases, each once, in order of appearance.
     public var configurationProblems: [String] {
         var seen = Set<String>()

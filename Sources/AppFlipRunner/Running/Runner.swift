@@ -37,7 +37,8 @@ public struct Runner: Sendable {
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
         var checked = targets
-        if cases.contains(where: \.sendsConfiguredCredentials) {
+        checked.unreachable = ReachabilityPreflight.unreachable(cases, targets: targets, timeout: timeout)
+        if cases.contains(where: \.sendsConfiguredCredentials), checked.unreachable.isEmpty {
             checked.credentialsProblem = CredentialsPreflight.problem(targets, configuration, timeout: timeout)
         }
         let targets = checked
@@ -204,6 +205,13 @@ public struct Runner: Sendable {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
                                         message: "not sent: configuration problem: " + problem, evidence: Evidence(), duration: 0)
                 result.configurationProblem = problem
+                return result
+            }
+            if let origin = ReachabilityPreflight.origins(of: conformanceCase, in: targets).first(where: { targets.unreachable[$0.description] != nil }),
+               let reason = targets.unreachable[origin.description] {
+                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
+                                        message: "not sent: \(origin) could not be reached before the run (\(reason))", evidence: Evidence(), duration: 0)
+                result.unreachableTarget = origin.description
                 return result
             }
             let started = Date()

@@ -23,6 +23,9 @@ public struct Targets: Sendable {
     /// Set when the token endpoint rejected the configured client credentials before the run: the cases that send
     /// them are then errors that say so, and are not sent.
     public var credentialsProblem: String?
+    /// Origins the cases need that could not be reached before the run, each with why: the cases that need one are
+    /// errors that say so, and are not sent.
+    public var unreachable: [String: String] = [:]
     /// How each scenario's test user signs in through the real pages; such a scenario's authorization requests
     /// are driven as a browser would, instead of carrying decoration headers.
     public var signIn: [Scenario: SignInScript] = [:]

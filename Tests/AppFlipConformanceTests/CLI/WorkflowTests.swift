@@ -82,4 +82,39 @@ struct WorkflowTests {
         #expect(diff.removed.map(\.id) == ["app-link/other/skip"])
         #expect(!diff.hasRegression)
     }
+
+    @Test("Shards are stable by ID hash (never by position), partition the cases, and merge into the unsharded verdict")
+    func shardsAndMerge() throws {
+        // The assignment is part of the contract: a CI matrix must not reshuffle when a release adds cases.
+        #expect(Shard(parsing: "2/4")?.contains("app-link/baseline/valid-link") == true)
+        #expect(Shard(parsing: "6/7")?.contains("app-link/baseline/valid-link") == true)
+        #expect(Shard(parsing: "4/4")?.contains("native-client/pkce/fresh-per-request") == true)
+        for text in ["0/3", "4/3", "3", "a/b", "1/0"] { #expect(Shard(parsing: text) == nil, "\(text)") }
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shards-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let whole = handlerRun("reencodes-state", reports: directory + "/whole", extra: ["--seed", "5", "--mode", "persistent"])
+        var ids: [[String]] = []
+        for index in 1...3 {
+            _ = handlerRun("reencodes-state", reports: directory + "/\(index)", extra: ["--seed", "5", "--mode", "persistent", "--shard", "\(index)/3"])
+            ids.append(try ResultsDocument.load(run: directory + "/\(index)").document.cases.map(\.id))
+        }
+        let all = try ResultsDocument.load(run: directory + "/whole").document
+        #expect(Set(ids.flatMap { $0 }) == Set(all.cases.map(\.id)))
+        #expect(ids.flatMap { $0 }.count == all.cases.count, "the shards overlap")
+
+        let merged = run(["merge", "--reports", directory + "/merged"] + paths + (1...3).map { directory + "/\($0)" })
+        #expect(merged.status == whole.status && merged.status == 1, "\(merged.err)")
+        let document = try ResultsDocument.load(run: directory + "/merged").document
+        #expect(document.outcome.counts == all.outcome.counts)
+        #expect(document.cases.map(\.id) == all.cases.map(\.id), "merged cases keep the suite's order")
+        #expect(document.requirements.map(\.verdict) == all.requirements.map(\.verdict))
+        #expect(document.run.arguments?.contains("--shard") == false)
+
+        let missing = run(["merge", "--reports", directory + "/partial"] + paths + [directory + "/1", directory + "/3"])
+        #expect(missing.status == 2 && missing.err.contains("shard 2/3 missing"))
+        _ = handlerRun("reencodes-state", reports: directory + "/other-seed", extra: ["--seed", "6", "--shard", "2/3"])
+        let mixed = run(["merge", "--reports", directory + "/mixed"] + paths + [directory + "/1", directory + "/other-seed", directory + "/3"])
+        #expect(mixed.status == 2 && mixed.err.contains("has another seed"), "\(mixed.err)")
+    }
 }

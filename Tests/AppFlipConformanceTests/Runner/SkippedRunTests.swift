@@ -1,5 +1,6 @@
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipSystem
 import AppFlipReference
 import AppFlipReporting
 import AppFlipRunner
@@ -69,8 +70,11 @@ struct SkippedRunTests {
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         let cases = try CaseLoader.load(from: path, catalog: SuiteRun.load().0).cases
         // https cannot carry '%ZZ' byte for byte, so step 2 is skipped before anything is sent.
+        // Something listens there (the reachability check before the run connects), but nothing is ever sent.
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
         let targets = Targets(linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID)),
-                              endpoints: [.authorize: "https://127.0.0.1:9/authorize"])
+                              endpoints: [.authorize: "https://127.0.0.1:\(listener.port)/authorize"])
         let run = try SuiteRun.run(targets, cases: cases)
         let result = try #require(run.results.first)
         #expect(result.verdict == .fail, "\(result.message ?? "")")

@@ -1,0 +1,44 @@
+/// The options each command takes, in one table: the commands parse with it, and `Command.check` uses it to tell
+/// whether a command line would be accepted (the README's and the CI templates' commands are checked that way).
+enum CommandOptions {
+    struct Set {
+        var values: Swift.Set<String>
+        var flags: Swift.Set<String>
+    }
+
+    static let run = Set(
+        values: ["--target", "--config", "--profile", "--handler-url", "--native-client", "--native-client-arg", "--link", "--client-id",
+                 "--scope", "--redirect-uri", "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports",
+                 "--samples", "--summary", "--baseline", "--rerun-failed", "--shard"],
+        flags: ["--reproducible", "--junit-file-attributes", "--slow", "--certification", "-h", "--help"])
+    static let inspection = Set(values: ["--catalog", "--filter"], flags: ["-h", "--help"])
+    static let validateURL = Set(values: ["--redirect-uri", "--reports", "--catalog"], flags: ["-h", "--help", "--reproducible"])
+    static let diff = Set(values: [], flags: ["-h", "--help"])
+    static let merge = Set(values: ["--reports", "--cases", "--catalog", "--baseline", "--summary"], flags: ["--reproducible", "-h", "--help"])
+
+    static let byCommand: [String: Set] = [
+        "run": run, "lint": inspection, "list": inspection, "validate-url": validateURL, "diff": diff, "merge": merge,
+    ]
+}
+
+extension Arguments {
+    init(_ arguments: [String], _ options: CommandOptions.Set) throws(UsageError) {
+        try self.init(arguments, valueOptions: options.values, flagOptions: options.flags)
+    }
+}
+
+extension Command {
+    /// Why `arguments` (a command line after `appflip-conformance`) would be refused as a usage error, or nil when
+    /// its command and options are all known. Nothing runs.
+    public static func check(_ arguments: [String]) -> String? {
+        guard let name = arguments.first else { return "no command" }
+        if ["help", "version", "-V", "--version"].contains(name) { return nil }
+        guard let options = CommandOptions.byCommand[name] else { return "unknown command '\(name)'" }
+        do {
+            _ = try Arguments(Array(arguments.dropFirst()), options)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import AppFlipModel
+import AppFlipReporting
+import Foundation
+
+/// `merge RUN…`: the shards of one run (`--shard I/N`, each a reports directory or its results.json) combined into
+/// one set of reports and one verdict, as if one machine had run every case.
+enum MergeCommand {
+    static func main(_ arguments: [String], console: Console) -> Int32 {
+        let parsed: Arguments
+        do {
+            parsed = try Arguments(arguments, CommandOptions.merge)
+        } catch {
+            return Command.usageError(error.message, usage: Usage.merge, console: console)
+        }
+        if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
+            console.out(Usage.merge)
+            return 0
+        }
+        guard !parsed.positionals.isEmpty else {
+            return Command.usageError("merge takes the shards' reports directories (or results.json files)", usage: Usage.merge, console: console)
+        }
+        let reports = (try? parsed.value("--reports")) ?? "Reports"
+        if let problem = ReportFiles.problem(writing: reports) {
+            console.err("error: --reports: \(problem)")
+            return ExitStatus.usage.rawValue
+        }
+        var shards: [(document: ResultsDocument, file: String)] = []
+        for path in parsed.positionals {
+            do {
+                shards.append(try ResultsDocument.load(run: path))
+            } catch {
+                console.err("error: \(error.message)")
+                return ExitStatus.usage.rawValue
+            }
+        }
+        guard let (catalog, suite) = SuiteLoading.load(cases: try? parsed.value("--cases"), catalog: try? parsed.value("--catalog"),
+                                                       console: console) else { return ExitStatus.usage.rawValue }
+        var run: RunResult
+        do {
+            run = try ResultsDocument.merge(shards, suite: suite, catalog: catalog)
+        } catch {
+            console.err("error: \(error.message)")
+            return ExitStatus.usage.rawValue
+        }
+        if let path = try? parsed.value("--baseline") {
+            do {
+                // Applied to the merged results: a requirement entry may fail in one shard and pass in another.
+                run.apply(try BaselineLoader.load(path: path), today: String(ISO8601DateFormatter().string(from: Date()).prefix(10)))
+            } catch {
+                SuiteLoading.report(error, console: console)
+                return ExitStatus.usage.rawValue
+            }
+            for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
+        }
+        let profiles = shards.first?.document.profiles.map(\.profile) ?? []
+        let reproducible = parsed.flags.contains("--reproducible")
+        do {
+            try ReportFiles.save(ReportSet(run: run, profiles: profiles, reproducible: reproducible).render(), into: reports)
+            if let summary = try? parsed.value("--summary") {
+                try ReportFiles.append(MarkdownReport(run: run, profiles: profiles, reproducible: reproducible).renderSummary(reportsDirectory: reports),
+                                       to: summary)
+            }
+        } catch {
+            console.err("error: the reports were not written: \(error.message)")
+            return ExitStatus.reportsNotWritten.rawValue
+        }
+        let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
+        console.out("\(run.results.count) cases from \(shards.count) shard\(shards.count == 1 ? "" : "s"): \(counts) — "
+                    + "\(run.overall.rawValue) (exit \(run.exitStatus.rawValue))")
+        console.out("reports: " + ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", "))
+        return run.exitStatus.rawValue
+    }
+}

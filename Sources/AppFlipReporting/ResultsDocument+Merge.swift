@@ -1,0 +1,114 @@
+import AppFlipModel
+
+/// Shards back into one run (`merge`): the shards must come from the same suite, case files, seed and target, and
+/// together hold every shard of the split, each case once. The results are rebuilt against the case files and
+/// catalog at hand (whose digest must be the shards'), so the merged reports are written by the same writers as
+/// any run's.
+extension ResultsDocument {
+    public struct MergeFailure: Error, Sendable {
+        public var message: String
+    }
+
+    public static func merge(_ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite,
+                             catalog: Catalog) throws(MergeFailure) -> RunResult {
+        guard let first = shards.first else { throw MergeFailure(message: "nothing to merge") }
+        for (document, file) in shards.dropFirst() {
+            let differences = [
+                ("suite version", document.suite.version, first.document.suite.version),
+                ("case files", document.suite.casesDigest, first.document.suite.casesDigest),
+                ("seed", String(document.run.seed), String(first.document.run.seed)),
+                ("target", sameTarget(document.run.target), sameTarget(first.document.run.target)),
+            ].filter { $0.1 != $0.2 }
+            if let (what, this, other) = differences.first {
+                let shown = what == "target" ? "see the target in each results.json" : "\(this) and \(other)"
+                throw MergeFailure(message: "\(file) has another \(what) than \(first.file) (\(shown)): shards of one run only")
+            }
+        }
+        guard first.document.suite.casesDigest == suite.digest else {
+            throw MergeFailure(message: "the case files here (sha256 \(suite.digest.prefix(12))…) are not the ones the shards ran "
+                               + "(\(first.document.suite.casesDigest.prefix(12))…): give the same --cases and --catalog")
+        }
+        try checkShards(shards)
+        let cases = Dictionary(suite.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<String>()
+        var results: [CaseResult] = []
+        for (document, file) in shards {
+            for entry in document.cases {
+                guard seen.insert(entry.id).inserted else { throw MergeFailure(message: "case \(entry.id) is in more than one shard (\(file))") }
+                guard let conformanceCase = cases[entry.id] else { throw MergeFailure(message: "\(file): case \(entry.id) is not in the case files") }
+                results.append(try result(entry, conformanceCase, file: file))
+            }
+        }
+        let order = Dictionary(suite.cases.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        results.sort { (order[$0.conformanceCase.id] ?? 0) < (order[$1.conformanceCase.id] ?? 0) }
+        let run = first.document.run
+        var provenance = Provenance(suiteVersion: first.document.suite.version, caseDigest: first.document.suite.casesDigest,
+                                    caseFileCount: first.document.suite.caseFiles, seed: run.seed, target: run.target, mode: run.mode,
+                                    jobs: run.jobs, filter: run.filter, startedAt: shards.compactMap(\.document.run.startedAt).min() ?? "",
+                                    // The shards ran side by side: the merged run took as long as the slowest.
+                                    duration: shards.map(\.document.run.durationSeconds).max() ?? 0, command: run.command)
+        provenance.samples = run.samples
+        provenance.transport = run.transport
+        provenance.handlerStartup = run.handlerStartup
+        provenance.certification = shards.allSatisfy { $0.document.run.certification == true }
+        if let arguments = run.arguments {
+            provenance.runArguments = CommandLineText.removing("--shard", from: arguments)
+            provenance.command = CommandLineText.quoted(provenance.runArguments ?? arguments, subcommand: "run")
+        }
+        return RunResult(results: results, catalog: catalog, provenance: provenance,
+                         incomplete: shards.contains { $0.document.run.incomplete })
+    }
+
+    /// A target description with loopback ports masked: each shard against the built-in reference (or a server a
+    /// CI job starts on loopback) gets its own ephemeral port, and is still the same target.
+    static func sameTarget(_ description: String) -> String {
+        var result = ""
+        var rest = Substring(description)
+        while let range = rest.range(of: "127.0.0.1:") ?? rest.range(of: "[::1]:") {
+            result += rest[..<range.upperBound] + "*"
+            rest = rest[range.upperBound...].drop { $0.isNumber }
+        }
+        return result + rest
+    }
+
+    /// Every shard of the split, once: `1/4, 2/4, 4/4` is missing 3/4.
+    private static func checkShards(_ shards: [(document: ResultsDocument, file: String)]) throws(MergeFailure) {
+        let labels = shards.map { $0.document.run.shard }
+        guard labels.contains(where: { $0 != nil }) else { return }
+        let parsed = labels.compactMap { $0.flatMap(Shard.init(parsing:)) }
+        guard parsed.count == shards.count, let total = parsed.first?.count, parsed.allSatisfy({ $0.count == total }) else {
+            throw MergeFailure(message: "the runs are not shards of one split: \(labels.map { $0 ?? "(whole run)" }.joined(separator: ", "))")
+        }
+        let present = Set(parsed.map(\.index))
+        guard present.count == parsed.count else { throw MergeFailure(message: "a shard is given twice") }
+        let missing = (1...total).filter { !present.contains($0) }
+        guard missing.isEmpty else {
+            throw MergeFailure(message: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(total)" }.joined(separator: ", ")) missing: "
+                               + "a merged verdict over part of the cases would mislead")
+        }
+    }
+
+    private static func result(_ entry: CaseEntry, _ conformanceCase: ConformanceCase, file: String) throws(MergeFailure) -> CaseResult {
+        guard let verdict = Verdict(rawValue: entry.verdict) else { throw MergeFailure(message: "\(file): case \(entry.id) has verdict '\(entry.verdict)'") }
+        var checks: [CheckResult] = []
+        for check in entry.checks {
+            guard let level = Level(rawValue: check.level) else { throw MergeFailure(message: "\(file): case \(entry.id) has level '\(check.level)'") }
+            let reference = RequirementReference(id: check.requirement, level: level)
+            if let reason = check.notApplicable {
+                checks.append(.notApplicable(reference, expected: check.expected, reason: reason))
+            } else {
+                guard let checkVerdict = Verdict(rawValue: check.verdict) else {
+                    throw MergeFailure(message: "\(file): case \(entry.id) has a check with verdict '\(check.verdict)'")
+                }
+                checks.append(CheckResult(requirement: reference, expected: check.expected, observed: check.observed ?? "", verdict: checkVerdict))
+            }
+        }
+        let evidence = Evidence(link: entry.evidence.link ?? "", answer: entry.evidence.answer ?? "", stderr: entry.evidence.stderr ?? "",
+                                exchanges: entry.evidence.exchanges)
+        var result = CaseResult(conformanceCase: conformanceCase, verdict: verdict, checks: checks, message: entry.message, evidence: evidence,
+                                duration: entry.durationSeconds)
+        result.configurationProblem = entry.configurationProblem
+        result.suiteFault = entry.suiteFault
+        return result
+    }
+}

@@ -1,0 +1,37 @@
+import AppFlipHTTP
+import AppFlipModel
+import AppFlipSystem
+import Foundation
+
+/// Before the cases run, one TCP connection to each origin the selected cases will request (the configured
+/// endpoints, nowhere else). An origin that cannot be reached (no DNS answer, refused, no answer in time) would
+/// turn every case that needs it into the same error; instead those cases are not sent, and the run says once
+/// which origin failed and why.
+enum ReachabilityPreflight {
+    /// The origins the case's HTTP steps request, as configured. A transport probe (plain http on the TLS port, an
+    /// old TLS version) is left out: whether that variant connects is what it judges, and it says so itself.
+    static func origins(of conformanceCase: ConformanceCase, in targets: Targets) -> [HTTPOrigin] {
+        conformanceCase.steps.compactMap { step -> HTTPOrigin? in
+            guard case .http(let request) = step.action, request.transportProbe == nil,
+                  let url = targets.endpoints[request.endpoint] else { return nil }
+            return HTTPOrigin.split(url)?.0
+        }
+    }
+
+    /// For each unreachable origin (its description), why; empty when every origin answered.
+    static func unreachable(_ cases: [ConformanceCase], targets: Targets, timeout: Double) -> [String: String] {
+        var seen = Set<HTTPOrigin>()
+        let origins = cases.flatMap { Self.origins(of: $0, in: targets) }.filter { seen.insert($0).inserted }
+        let found = Locked<[String: String]>([:])
+        DispatchQueue.concurrentPerform(iterations: origins.count) { index in
+            let origin = origins[index]
+            do throws(SocketError) {
+                let socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + min(5, timeout))
+                socket.close()
+            } catch {
+                found.withLock { $0[origin.description] = error.message }
+            }
+        }
+        return found.withLock { $0 }
+    }
+}

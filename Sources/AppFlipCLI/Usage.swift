@@ -66,6 +66,11 @@ enum Usage {
           --slow                  include cases that wait more than 30 s in all (a long code lifetime);
                                   without it they are skipped, and the report says so
 
+        console:
+          -q, --quiet             only the verdict line and the problems that stopped cases
+          -v, --verbose           also a line per passing case, with its time
+          --color WHEN            auto (default: on a terminal, unless NO_COLOR is set), always or never
+
         reports:
           --reports DIR           where junit.xml, report.md and results.json go (default: Reports)
           --summary FILE          also append a short Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)

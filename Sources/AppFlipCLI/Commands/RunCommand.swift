@@ -25,6 +25,8 @@ enum RunCommand {
         var certification: Bool
         var rerunFailed: String?
         var shard: Shard?
+        var verbosity: RunProgress.Verbosity
+        var color: RunProgress.ColorChoice
     }
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
@@ -112,16 +114,25 @@ enum RunCommand {
         let interruption = Interruption()
         interruption.start(console: console)
         defer { interruption.stop() }
-        console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(targets.description) with \(options.jobs) jobs")
+        let quiet = options.verbosity == .quiet
+        if !quiet {
+            console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(targets.description) with \(options.jobs) jobs")
+        }
+        let display = RunProgress(console: console, total: cases.count, verbosity: options.verbosity,
+                                  color: options.color.enabled(isTerminal: console.errIsTerminal, environment: ProcessInfo.processInfo.environment))
         let printed = PrintedCases()
         let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: { result in
             // Skips are summed up after the run, one line per profile and reason, not one per case.
-            guard result.verdict != .pass, result.verdict != .skip, result.configurationProblem == nil, result.unreachableTarget == nil else { return }
+            guard result.verdict != .pass, result.verdict != .skip, result.configurationProblem == nil, result.unreachableTarget == nil else {
+                display.finished(result, line: nil)
+                return
+            }
             var result = result
             result.knownBy = baseline?.accepting(result, today: today) ?? []
             printed.record(result)
-            console.err(progressLine(result))
+            display.finished(result, line: progressLine(result))
         })
+        display.finish()
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
         targets.linkHandler?.endProcesses()
         targets.nativeClient?.endProcesses()
@@ -132,7 +143,7 @@ enum RunCommand {
             && printed.verdict(of: result.conformanceCase.id) != result.verdict {
             guard (result.verdict != .pass && result.verdict != .skip) || printed.verdict(of: result.conformanceCase.id) != nil else { continue }
             let revised = printed.verdict(of: result.conformanceCase.id).map { " (revised: was \($0.rawValue.uppercased()))" } ?? ""
-            console.err(progressLine(result) + revised)
+            if !quiet { display.print(progressLine(result) + revised, verdict: result.verdict) }
         }
         var provenance = Provenance(
             suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count,
@@ -154,7 +165,7 @@ enum RunCommand {
             run.apply(baseline, today: today)
             for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
         }
-        for line in Self.skipLines(run.results) { console.err(line) }
+        if !quiet { for line in Self.skipLines(run.results) { display.print(line, verdict: .skip) } }
         for (origin, count) in run.unreachableTargets {
             let message = results.first { $0.unreachableTarget == origin }?.message ?? origin
             console.err("TARGET UNREACHABLE: \(message.replacingOccurrences(of: "not sent: ", with: "")) — \(count) case\(count == 1 ? "" : "s") not sent")
@@ -303,7 +314,14 @@ enum RunCommand {
                                throw Arguments.UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N ≤ 1000, not '\(text)'")
                            }
                            return shard
-                       })
+                       },
+                       verbosity: try verbosity(parsed),
+                       color: try parsed.value("--color").map { text throws(Arguments.UsageError) in
+                           guard let choice = RunProgress.ColorChoice(rawValue: text) else {
+                               throw Arguments.UsageError(message: "--color takes auto, always or never, not '\(text)'")
+                           }
+                           return choice
+                       } ?? .auto)
     }
 
     /// The IDs of the cases that failed or ended in error in the run whose reports are in `directory` (or whose
@@ -340,6 +358,13 @@ enum RunCommand {
             throw Arguments.UsageError(message: "\(name) takes a number from \(shown(range.lowerBound)) to \(shown(range.upperBound)), not '\(text)'")
         }
         return value
+    }
+
+    private static func verbosity(_ parsed: Arguments) throws(Arguments.UsageError) -> RunProgress.Verbosity {
+        let quiet = parsed.flags.contains("--quiet") || parsed.flags.contains("-q")
+        let verbose = parsed.flags.contains("--verbose") || parsed.flags.contains("-v")
+        if quiet && verbose { throw Arguments.UsageError(message: "--quiet and --verbose cannot both be given") }
+        return quiet ? .quiet : verbose ? .verbose : .normal
     }
 
     /// A bound as a person writes it: `256`, not `256.0`; `0.1` stays.

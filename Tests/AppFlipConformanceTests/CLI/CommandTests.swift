@@ -69,7 +69,8 @@ struct CommandTests {
         ["run", "--link", "http://app.example/flip", "--client-id", "c", "--", "/bin/sh"],
         ["run", "--client-id", "c", "--", "/bin/sh"], ["run", "--target", "reference", "--redirect-uri", "https://evil.example/"],
         ["frobnicate"], ["lint", "a", "b"], ["run", "--target", "reference", "--samples", "1"],
-        ["run", "--target", "reference", "--samples", "many"],
+        ["run", "--target", "reference", "--samples", "many"], ["run", "--target", "reference", "--quiet", "--verbose"],
+        ["run", "--target", "reference", "--color", "sometimes"], ["run", "--target", "reference", "--shard", "5/4"],
     ])
     func usageErrors(_ arguments: [String]) {
         let result = run(arguments)

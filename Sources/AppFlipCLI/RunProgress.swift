@@ -1,0 +1,110 @@
+import AppFlipModel
+import Foundation
+
+/// What a run shows while it goes: one line per case that did not pass (every case with `--verbose`, none with
+/// `--quiet`) and, on a terminal, a status line `[n/N] 12 pass · 1 fail` updated in place below them. Verdicts are
+/// coloured on a terminal unless `NO_COLOR` is set or `--color never` is given.
+final class RunProgress: @unchecked Sendable {
+    enum Verbosity: Sendable {
+        case quiet, normal, verbose
+    }
+
+    /// `--color auto|always|never`.
+    enum ColorChoice: String, Sendable, CaseIterable {
+        case auto, always, never
+
+        /// Whether to colour: `always` and `never` decide; `auto` colours a terminal unless `NO_COLOR` is set
+        /// (to anything but the empty string, per no-color.org) or `TERM` is `dumb`.
+        func enabled(isTerminal: Bool, environment: [String: String]) -> Bool {
+            switch self {
+            case .always: return true
+            case .never: return false
+            case .auto: return isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+            }
+        }
+    }
+
+    private let console: Console
+    private let total: Int
+    private let verbosity: Verbosity
+    private let color: Bool
+    private let live: Bool
+    private let lock = NSLock()
+    private var done = 0
+    private var counts: [Verdict: Int] = [:]
+    private var statusShown = false
+    private var lastStatus = 0.0
+
+    init(console: Console, total: Int, verbosity: Verbosity, color: Bool) {
+        self.console = console
+        self.total = total
+        self.verbosity = verbosity
+        self.color = color
+        // In place only on a terminal, and not when asked to be quiet.
+        live = console.errIsTerminal && verbosity != .quiet
+    }
+
+    /// A case finished: its line (when there is one to show) above the status line.
+    func finished(_ result: CaseResult, line: String?) {
+        lock.withLock {
+            done += 1
+            counts[result.verdict, default: 0] += 1
+            let shown = verbosity == .quiet ? nil : (line ?? (verbosity == .verbose ? passLine(result) : nil))
+            if let shown { write(shown, verdict: result.verdict) }
+            // At most ten updates a second (and always the last): a terminal is not a log.
+            let now = ProcessInfo.processInfo.systemUptime
+            if live, !statusShown || done == total || now - lastStatus >= 0.1 {
+                showStatus()
+                lastStatus = now
+            }
+        }
+    }
+
+    /// A line that belongs above the status line (a revised verdict, a summary).
+    func print(_ line: String, verdict: Verdict? = nil) {
+        lock.withLock { write(line, verdict: verdict) }
+    }
+
+    /// Takes the status line away before the final lines.
+    func finish() {
+        lock.withLock {
+            if statusShown { console.rawErr("\r\u{1B}[2K") }
+            statusShown = false
+        }
+    }
+
+    private func passLine(_ result: CaseResult) -> String {
+        "\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id) (\(String(format: "%.2f", result.duration)) s)"
+    }
+
+    private func write(_ line: String, verdict: Verdict?) {
+        if statusShown { console.rawErr("\r\u{1B}[2K") }
+        statusShown = false
+        guard color || live else {
+            console.err(line)  // a plain line: the console neutralises it and ends it
+            return
+        }
+        var text = TerminalText.neutralize(line)
+        if color, let verdict, let code = Self.colors[verdict] {
+            // The verdict word in colour when the line starts with it; otherwise the whole line.
+            let word = verdict.rawValue.uppercased()
+            text = text.hasPrefix(word) ? "\u{1B}[\(code)m\(word)\u{1B}[0m" + text.dropFirst(word.count) : "\u{1B}[\(code)m\(text)\u{1B}[0m"
+        }
+        console.rawErr(text + "\n")
+    }
+
+    private func showStatus() {
+        let order: [Verdict] = [.pass, .warn, .fail, .error, .skip]
+        let parts = order.compactMap { verdict -> String? in
+            guard let count = counts[verdict], count > 0 else { return nil }
+            let text = "\(count) \(verdict.rawValue)"
+            guard color, let code = Self.colors[verdict] else { return text }
+            return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+        }
+        console.rawErr("\r\u{1B}[2K[\(done)/\(total)] " + parts.joined(separator: " · "))
+        statusShown = true
+    }
+
+    /// SGR colours: green pass, cyan info, yellow warn, dim skip, red fail, magenta error.
+    private static let colors: [Verdict: String] = [.pass: "32", .info: "36", .warn: "33", .skip: "2", .fail: "31", .error: "35"]
+}

@@ -131,8 +131,11 @@ public struct MarkdownReport: Sendable {
             text = "**Verdict: ✅ CONFORMANT\(scope)** — every check applied in \(ran) held."
         }
         let shown: [Verdict] = [.pass, .info, .warn, .fail, .error, .skip]
-        text += "\n\n| Profile | Verdict | Cases | " + shown.map { "\(Self.icons[$0] ?? "") \($0.rawValue)" }.joined(separator: " | ") + " | Tested |\n"
-        text += "| --- | --- | ---: | " + shown.map { _ in "---:" }.joined(separator: " | ") + " | --- |\n"
+        // With a baseline, the failures it accepts are counted apart, as "known", and under no verdict.
+        let knownColumn = run.baseline != nil
+        text += "\n\n| Profile | Verdict | Cases | " + shown.map { "\(Self.icons[$0] ?? "") \($0.rawValue)" }.joined(separator: " | ")
+            + (knownColumn ? " | known" : "") + " | Tested |\n"
+        text += "| --- | --- | ---: | " + shown.map { _ in "---:" }.joined(separator: " | ") + (knownColumn ? " | ---:" : "") + " | --- |\n"
         for entry in coverage {
             let state: String
             if !entry.isTested {
@@ -145,11 +148,13 @@ public struct MarkdownReport: Sendable {
             let results = run.results.filter { $0.conformanceCase.profile.rawValue == entry.profile }
             let overall = RunResult(results: results, catalog: run.catalog, provenance: run.provenance).overall
             let verdict = results.isEmpty ? "—" : "\(Self.icons[overall] ?? "") \(overall.rawValue)"
-            let counts = shown.map { verdict in String(results.filter { $0.verdict == verdict }.count) }
+            let counts = shown.map { verdict in String(results.filter { $0.verdict == verdict && !$0.isKnown }.count) }
+                + (knownColumn ? [String(results.filter(\.isKnown).count)] : [])
             text += "| `\(entry.profile)` | \(verdict) | \(entry.total) | " + counts.joined(separator: " | ") + " | \(state) |\n"
         }
         if coverage.count != 1 {
-            text += "| **all** | | **\(total)** | " + shown.map { "**\(run.count($0))**" }.joined(separator: " | ") + " | |\n"
+            text += "| **all** | | **\(total)** | " + shown.map { "**\(run.count($0))**" }.joined(separator: " | ")
+                + (knownColumn ? " | **\(run.knownCount)**" : "") + " | |\n"
         }
         for problem in run.configurationProblems {
             let spoiled = run.results.filter { $0.configurationProblem == problem }.count
@@ -164,14 +169,14 @@ public struct MarkdownReport: Sendable {
         if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran." }
         for (origin, count) in run.unreachableTargets {
             let message = run.results.first { $0.unreachableTarget == origin }?.message ?? origin
-            text += "\n\n**Target unreachable:** \(MarkdownText.inline(message.replacingOccurrences(of: "not sent: ", with: ""))) — "
+            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Target unreachable:** \(MarkdownText.inline(message.replacingOccurrences(of: "not sent: ", with: ""))) — "
                 + "\(count) case\(count == 1 ? "" : "s") not sent."
         }
         if run.provenance.certification {
-            text += "\n\n**Certification run:** every case of the selected profiles judged, with no baseline and no filter."
+            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Certification run:** every case of the selected profiles judged, with no baseline and no filter."
         }
         if let baseline = run.baseline {
-            text += "\n\n**Baseline** `\(MarkdownText.inline(baseline.path))` (\(baseline.entries) entries): \(run.knownCount) "
+            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Baseline** `\(MarkdownText.inline(baseline.path))` (\(baseline.entries) entries): \(run.knownCount) "
                 + "failure\(run.knownCount == 1 ? "" : "s") accepted as known (not counted above; see Known failures)."
             for problem in baseline.problems { text += "\n- ❌ \(MarkdownText.inline(problem.message))" }
             if !baseline.unexercised.isEmpty {

@@ -37,6 +37,7 @@ public enum Command {
         case "validate-url": return ValidateURLCommand.main(rest, console: console)
         case "diff": return DiffCommand.main(rest, console: console)
         case "merge": return MergeCommand.main(rest, console: console)
+        case "verify": return VerifyCommand.main(rest, console: console)
         case "reference-native-client":
             // Internal: the reference native client behind the native-client contract (used by --target reference).
             return ReferenceHandlerCommand.nativeClient(rest, console: console)

@@ -9,15 +9,17 @@ enum CommandOptions {
     static let run = Set(
         values: ["--target", "--config", "--profile", "--handler-url", "--native-client", "--native-client-arg", "--link", "--client-id",
                  "--scope", "--redirect-uri", "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports",
-                 "--samples", "--summary", "--baseline", "--rerun-failed", "--shard", "--color"],
+                 "--samples", "--summary", "--baseline", "--rerun-failed", "--shard", "--color", "--bundle"],
         flags: ["--reproducible", "--junit-file-attributes", "--slow", "--certification", "--quiet", "-q", "--verbose", "-v", "-h", "--help"])
     static let inspection = Set(values: ["--catalog", "--filter"], flags: ["-h", "--help"])
     static let validateURL = Set(values: ["--redirect-uri", "--reports", "--catalog"], flags: ["-h", "--help", "--reproducible"])
     static let diff = Set(values: [], flags: ["-h", "--help"])
     static let merge = Set(values: ["--reports", "--cases", "--catalog", "--baseline", "--summary"], flags: ["--reproducible", "-h", "--help"])
 
+    static let verify = Set(values: ["--cases", "--catalog"], flags: ["-h", "--help"])
+
     static let byCommand: [String: Set] = [
-        "run": run, "lint": inspection, "list": inspection, "validate-url": validateURL, "diff": diff, "merge": merge,
+        "run": run, "lint": inspection, "list": inspection, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify,
     ]
 }
 

@@ -10,6 +10,7 @@ enum Usage {
           validate-url  judge a native app's authorization request URL on what the URL alone shows
           diff    compare two runs (their results.json): what regressed, what was fixed, what changed
           merge   combine the shards of one run (--shard I/N) into one set of reports and one verdict
+          verify  check an evidence bundle (--bundle): every file's SHA-256, the suite's case files, the verdict
           help    show this help, or `help <command>`
           version show the suite's version (also -V, --version)
 
@@ -74,6 +75,8 @@ enum Usage {
         reports:
           --reports DIR           where junit.xml, report.md and results.json go (default: Reports)
           --summary FILE          also append a short Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)
+          --bundle FILE           also write an evidence bundle (tar): the reports, the case files and catalog
+                                  used, and a manifest of SHA-256 digests; check it with `verify`
           --reproducible          write zero times and no timestamps, for byte-identical reports
           --junit-file-attributes add file/line attributes to <testcase> (outside the Jenkins schema)
 
@@ -90,7 +93,18 @@ enum Usage {
         """
 
     /// Every command's help, by name, for `help NAME`.
-    static let topics = ["run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge]
+    static let topics = ["run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify]
+
+    static let verify = """
+        usage: appflip-conformance verify BUNDLE [--cases PATH] [--catalog PATH]
+
+        Checks an evidence bundle written by `run --bundle FILE`: every file against the SHA-256 its manifest lists,
+        nothing unlisted, the bundled case files loading to the digest the run recorded, and that digest being the
+        one of the cases here (default: Conformance/cases) — the suite this binary belongs to. Prints the verdict
+        the bundle records and how to re-run exactly its cases.
+
+        Exit codes: 0 verified, 1 not verified (a file changed, missing or added; other cases), 2 unreadable.
+        """
 
     static let merge = """
         usage: appflip-conformance merge [--reports DIR] [--cases PATH] [--catalog PATH] [--baseline FILE] RUN...

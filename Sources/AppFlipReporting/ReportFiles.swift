@@ -7,6 +7,10 @@ import Foundation
 public enum ReportFiles {
     public struct Failure: Error, Sendable {
         public var message: String
+
+        public init(message: String) {
+            self.message = message
+        }
     }
 
     /// The hidden lock file two runs sharing a directory take turns on.
@@ -66,6 +70,23 @@ public enum ReportFiles {
         if directoryFD >= 0 {
             fsync(directoryFD)
             close(directoryFD)
+        }
+    }
+
+    /// Writes one file whole or not at all (an exclusive temporary file beside it, synced, then renamed).
+    public static func save(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        let created = try createExclusive(in: directory, name: (path as NSString).lastPathComponent)
+        do {
+            try writeAll(bytes, to: created.fd, path: created.path)
+        } catch {
+            unlink(created.path)
+            throw error
+        }
+        guard rename(created.path, path) == 0 else {
+            let code = errno
+            unlink(created.path)
+            throw Failure(message: "cannot move \(path) into place: \(describe(code))")
         }
     }
 

@@ -27,6 +27,7 @@ enum RunCommand {
         var shard: Shard?
         var verbosity: RunProgress.Verbosity
         var color: RunProgress.ColorChoice
+        var bundle: String?
     }
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
@@ -177,8 +178,12 @@ enum RunCommand {
         let writing = Date()
         var writeProblem: String?
         do {
-            try ReportFiles.save(ReportSet(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible,
-                                           fileAttributes: options.fileAttributes).render(), into: options.reports)
+            let files = ReportSet(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible,
+                                  fileAttributes: options.fileAttributes).render()
+            try ReportFiles.save(files, into: options.reports)
+            if let bundle = options.bundle {
+                try Self.writeBundle(bundle, files: files, suite: suite, options: options, run: run)
+            }
             if let summary = options.summary {
                 try ReportFiles.append(MarkdownReport(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible)
                     .renderSummary(reportsDirectory: options.reports), to: summary)
@@ -321,7 +326,8 @@ enum RunCommand {
                                throw Arguments.UsageError(message: "--color takes auto, always or never, not '\(text)'")
                            }
                            return choice
-                       } ?? .auto)
+                       } ?? .auto,
+                       bundle: try parsed.value("--bundle"))
     }
 
     /// The IDs of the cases that failed or ended in error in the run whose reports are in `directory` (or whose
@@ -358,6 +364,28 @@ enum RunCommand {
             throw Arguments.UsageError(message: "\(name) takes a number from \(shown(range.lowerBound)) to \(shown(range.upperBound)), not '\(text)'")
         }
         return value
+    }
+
+    /// The evidence bundle: the reports just written, the case files and catalog this run read, and the manifest.
+    private static func writeBundle(_ path: String, files: [(name: String, text: String)], suite: CaseSuite, options: Options,
+                                    run: RunResult) throws(ReportFiles.Failure) {
+        var caseFiles: [(path: String, bytes: [UInt8])] = []
+        for file in suite.files {
+            guard let data = FileManager.default.contents(atPath: file) else { throw ReportFiles.Failure(message: "cannot read \(file) for the bundle") }
+            caseFiles.append((suite.digestPath(of: file), [UInt8](data)))
+        }
+        let catalogPath = options.catalog ?? SuiteLoading.defaultCatalog
+        guard let catalog = FileManager.default.contents(atPath: catalogPath) else {
+            throw ReportFiles.Failure(message: "cannot read \(catalogPath) for the bundle")
+        }
+        let archive: [UInt8]
+        do {
+            archive = try EvidenceBundle.make(reports: files, caseFiles: caseFiles, catalog: [UInt8](catalog), run: run,
+                                              reproducible: options.reproducible)
+        } catch {
+            throw ReportFiles.Failure(message: error.message)
+        }
+        try ReportFiles.save(archive, to: path)
     }
 
     private static func verbosity(_ parsed: Arguments) throws(Arguments.UsageError) -> RunProgress.Verbosity {

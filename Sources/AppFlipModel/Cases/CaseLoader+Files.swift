@@ -55,7 +55,9 @@ extension CaseLoader {
         loader.checkUniqueIDs(cases)
         if !loader.reader.diagnostics.isEmpty { throw DiagnosticList(loader.reader.diagnostics) }
         let digest = hasher.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        return CaseSuite(cases: cases, files: files, digest: digest)
+        var suite = CaseSuite(cases: cases, files: files, digest: digest)
+        suite.root = base
+        return suite
     }
 
     static func caseFiles(under root: String) -> [String] {

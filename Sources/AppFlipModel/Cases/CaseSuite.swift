@@ -9,11 +9,18 @@ public struct CaseSuite: Sendable {
     public var files: [String]
     /// SHA-256 over every case file's path and bytes, in path order.
     public var digest: String
+    /// The directory the digest's paths are relative to (the cases root).
+    public var root: String = ""
 
     public init(cases: [ConformanceCase], files: [String], digest: String) {
         self.cases = cases
         self.files = files
         self.digest = digest
+    }
+
+    /// A case file's path as the digest counts it (relative to `root`).
+    public func digestPath(of file: String) -> String {
+        CaseLoader.relativePath(of: file, to: root)
     }
 }
 

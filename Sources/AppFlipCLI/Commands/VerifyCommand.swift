@@ -1,0 +1,70 @@
+import AppFlipModel
+import AppFlipReporting
+import Foundation
+
+/// `verify BUNDLE`: checks an evidence bundle file by file against its manifest, checks that its case files are the
+/// suite's (the same SHA-256 as the cases here, by default `Conformance/cases`), and prints the verdict it records
+/// and how to re-run exactly those cases.
+enum VerifyCommand {
+    static func main(_ arguments: [String], console: Console) -> Int32 {
+        let parsed: Arguments
+        do {
+            parsed = try Arguments(arguments, CommandOptions.verify)
+        } catch {
+            return Command.usageError(error.message, usage: Usage.verify, console: console)
+        }
+        if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
+            console.out(Usage.verify)
+            return 0
+        }
+        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
+            return Command.usageError("verify takes one bundle", usage: Usage.verify, console: console)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            console.err("error: cannot read \(path)")
+            return ExitStatus.usage.rawValue
+        }
+        let verification: EvidenceBundle.Verification
+        do {
+            verification = try EvidenceBundle.verify([UInt8](data))
+        } catch {
+            console.err("error: \(path): \(error.message)")
+            return ExitStatus.nonConformant.rawValue
+        }
+        var problems = verification.problems
+        let manifest = verification.manifest
+        // The bundled cases, loaded as a run would load them: their digest must be the one the run recorded.
+        let bundled = bundledSuiteDigest(verification.entries)
+        if let bundled, bundled != manifest.casesDigest {
+            problems.append("the bundled case files hash to \(bundled.prefix(12))…, not the \(manifest.casesDigest.prefix(12))… the run recorded")
+        } else if bundled == nil {
+            problems.append("the bundled case files do not load")
+        }
+        let localCases = (try? parsed.value("--cases")) ?? SuiteLoading.defaultCases
+        let local = SuiteLoading.load(cases: localCases, catalog: try? parsed.value("--catalog"), console: Console(out: { _ in }, err: { _ in }))
+        let matchesSuite = local?.1.digest == manifest.casesDigest
+        for problem in problems { console.out("PROBLEM \(problem)") }
+        console.out("bundle: \(manifest.files.count) files" + (problems.isEmpty ? ", every SHA-256 as the manifest lists" : ""))
+        console.out("cases: sha256 \(manifest.casesDigest) — " + (matchesSuite
+            ? "the cases of suite \(SuiteVersion.current) (\(localCases))"
+            : "NOT the cases at \(localCases) (suite \(SuiteVersion.current)): modified, or another version's"))
+        console.out("recorded: \(manifest.verdict) (exit \(manifest.exitCode)), suite \(manifest.suiteVersion), seed \(manifest.seed), "
+                    + "target \(manifest.target)" + (manifest.startedAt.map { ", started \($0)" } ?? ""))
+        console.out("re-run: mkdir DIR && tar -xf \(path) -C DIR && \(manifest.rerunCommand(in: "DIR"))")
+        let intact = problems.isEmpty && matchesSuite
+        console.out(intact ? "verified" : "NOT verified")
+        return intact ? 0 : ExitStatus.nonConformant.rawValue
+    }
+
+    /// The digest of the bundle's `cases/` files, computed by loading them as a run does (in a temporary directory).
+    private static func bundledSuiteDigest(_ entries: [TarArchive.Entry]) -> String? {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appflip-verify-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for entry in entries where entry.path.hasPrefix("cases/") {
+            let target = directory + "/" + entry.path
+            try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            guard FileManager.default.createFile(atPath: target, contents: Data(entry.bytes)) else { return nil }
+        }
+        return try? CaseLoader.load(from: directory + "/cases", catalog: nil).digest
+    }
+}

@@ -1,0 +1,126 @@
+import AppFlipDigest
+import AppFlipModel
+import Foundation
+
+/// `--bundle FILE`: one archive a certification reviewer can trust and re-run: the reports, the case files and the
+/// catalog the run used, and `manifest.json` with the SHA-256 of every other file, the suite version, the seed, the
+/// target and the times. `verify` checks it file by file.
+public enum EvidenceBundle {
+    public struct Manifest: Codable, Sendable, Hashable {
+        public static let schemaName = "appflip-conformance/bundle"
+
+        public struct File: Codable, Sendable, Hashable {
+            public var path: String
+            public var sha256: String
+            public var bytes: Int
+        }
+
+        public var schema: String
+        public var version: Int
+        public var suiteVersion: String
+        public var casesDigest: String
+        public var seed: UInt64
+        public var target: String
+        public var startedAt: String?
+        public var durationSeconds: Double
+        public var verdict: String
+        public var exitCode: Int32
+        public var command: String
+        /// The run's arguments (seed explicit), from which `rerunCommand` is built.
+        public var arguments: [String]?
+        public var files: [File]
+
+        /// The command that runs exactly the bundled cases once the bundle is extracted into `directory`.
+        public func rerunCommand(in directory: String) -> String {
+            guard var words = arguments else { return command + " --cases \(directory)/cases --catalog \(directory)/\(EvidenceBundle.catalogPath)" }
+            for option in ["--cases", "--catalog", "--bundle", "--reports", "--summary"] { words = CommandLineText.removing(option, from: words) }
+            let end = words.firstIndex(of: "--") ?? words.endIndex
+            words.insert(contentsOf: ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath,
+                                      "--reports", "Reports/rerun"], at: end)
+            return CommandLineText.quoted(words, subcommand: "run")
+        }
+    }
+
+    public struct Failure: Error, Sendable {
+        public var message: String
+    }
+
+    /// What `verify` found: the manifest, the problems (none when the bundle is intact), and the files.
+    public struct Verification: Sendable {
+        public var manifest: Manifest
+        public var problems: [String]
+        public var entries: [TarArchive.Entry]
+    }
+
+    static let manifestPath = "manifest.json"
+    static let catalogPath = "catalog/requirements.catalog"
+
+    /// The archive: `reports/…`, `cases/…` (paths as the cases digest counts them), the catalog, then the manifest.
+    public static func make(reports: [(name: String, text: String)], caseFiles: [(path: String, bytes: [UInt8])], catalog: [UInt8],
+                            run: RunResult, reproducible: Bool = false) throws(Failure) -> [UInt8] {
+        var entries = reports.map { TarArchive.Entry(path: "reports/" + $0.name, bytes: Array($0.text.utf8)) }
+        entries += caseFiles.map { TarArchive.Entry(path: "cases/" + $0.path, bytes: $0.bytes) }
+        entries.append(TarArchive.Entry(path: catalogPath, bytes: catalog))
+        let provenance = run.provenance
+        let manifest = Manifest(
+            schema: Manifest.schemaName, version: 1, suiteVersion: provenance.suiteVersion, casesDigest: provenance.caseDigest,
+            seed: provenance.seed, target: provenance.target, startedAt: reproducible ? nil : provenance.startedAt,
+            durationSeconds: reproducible ? 0 : provenance.duration, verdict: run.overall.rawValue, exitCode: run.exitStatus.rawValue,
+            command: provenance.command, arguments: provenance.runArguments,
+            files: entries.map { Manifest.File(path: $0.path, sha256: hex(SHA256.hash($0.bytes)), bytes: $0.bytes.count) })
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(manifest) else { throw Failure(message: "cannot encode the manifest") }
+        entries.append(TarArchive.Entry(path: manifestPath, bytes: [UInt8](data) + [0x0A]))
+        do {
+            return try TarArchive.write(entries)
+        } catch {
+            throw Failure(message: error.message)
+        }
+    }
+
+    /// Reads a bundle and checks every file against the manifest: present, the same size and SHA-256, nothing
+    /// unlisted, and results.json naming the same case files. Throws only when the bundle cannot be read at all.
+    public static func verify(_ archive: [UInt8]) throws(Failure) -> Verification {
+        let entries: [TarArchive.Entry]
+        do {
+            entries = try TarArchive.read(archive)
+        } catch {
+            throw Failure(message: error.message)
+        }
+        guard let manifestEntry = entries.first(where: { $0.path == manifestPath }) else { throw Failure(message: "no manifest.json in the bundle") }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        guard let manifest = try? decoder.decode(Manifest.self, from: Data(manifestEntry.bytes)), manifest.schema == Manifest.schemaName else {
+            throw Failure(message: "manifest.json is not a bundle manifest")
+        }
+        var problems: [String] = []
+        let byPath = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        if byPath.count != entries.count { problems.append("a path appears twice in the archive") }
+        for file in manifest.files {
+            guard let entry = byPath[file.path] else {
+                problems.append("\(file.path) is listed but missing")
+                continue
+            }
+            if entry.bytes.count != file.bytes || hex(SHA256.hash(entry.bytes)) != file.sha256 {
+                problems.append("\(file.path) does not match its SHA-256 in the manifest (changed after the run)")
+            }
+        }
+        let listed = Set(manifest.files.map(\.path) + [manifestPath])
+        for entry in entries where !listed.contains(entry.path) {
+            problems.append("\(entry.path) is in the bundle but not in the manifest")
+        }
+        if let results = byPath["reports/results.json"], let document = try? ResultsDocument.parse(Data(results.bytes)) {
+            if document.suite.casesDigest != manifest.casesDigest { problems.append("results.json names other case files than the manifest") }
+            if document.run.seed != manifest.seed { problems.append("results.json names another seed than the manifest") }
+        } else {
+            problems.append("reports/results.json is missing or unreadable")
+        }
+        return Verification(manifest: manifest, problems: problems, entries: entries)
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}

@@ -1,0 +1,94 @@
+import AppFlipCLI
+import AppFlipModel
+import AppFlipReporting
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// The evidence bundle: a tar our own code writes and the system's tar reads, that `verify` trusts only when every
+/// file is the one the manifest lists, and that refuses a damaged or hostile archive without crashing.
+@Suite("Evidence bundle", .serialized)
+struct EvidenceBundleTests {
+    private let entries = [
+        TarArchive.Entry(path: "reports/report.md", bytes: Array("# report\n".utf8)),
+        TarArchive.Entry(path: "cases/" + String(repeating: "long-directory-name/", count: 6) + "file.case", bytes: Array("id: x\n".utf8)),
+        TarArchive.Entry(path: "empty", bytes: []),
+    ]
+
+    @Test("An archive reads back as written, long paths included, and the system's tar lists it")
+    func roundTrip() throws {
+        let archive = try TarArchive.write(entries)
+        #expect(archive.count % 512 == 0)
+        #expect(try TarArchive.read(archive) == entries)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-\(UUID().uuidString).tar").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(archive).write(to: URL(fileURLWithPath: path))
+        let (status, listing) = try ProgramRun.run("/usr/bin/env", ["tar", "-tf", path])
+        #expect(status == 0 && listing.split(separator: "\n").map(String.init) == entries.map(\.path), "\(listing)")
+    }
+
+    @Test("A damaged or hostile archive is an error: a changed header, a path out of the directory, a cut-short file")
+    func hostile() throws {
+        var archive = try TarArchive.write(entries)
+        archive[10] ^= 0x20
+        #expect(throws: TarArchive.Failure.self) { try TarArchive.read(archive) }
+        #expect(throws: TarArchive.Failure.self) { try TarArchive.write([TarArchive.Entry(path: "../evil", bytes: [])]) }
+        // A header naming ../evil with a correct checksum: refused on reading as well.
+        var evil = try TarArchive.write([TarArchive.Entry(path: "aa/evil", bytes: [1])])
+        evil[0] = UInt8(ascii: "."); evil[1] = UInt8(ascii: ".")
+        let sum = evil[0..<512].enumerated().reduce(0) { $0 + ((148..<156).contains($1.offset) ? 32 : Int($1.element)) }
+        let digits = Array((String(repeating: "0", count: 6 - String(sum, radix: 8).count) + String(sum, radix: 8)).utf8)
+        for (index, byte) in (digits + [0, 32]).enumerated() { evil[148 + index] = byte }
+        #expect(throws: TarArchive.Failure.self) { try TarArchive.read(evil) }
+        let good = try TarArchive.write(entries)
+        #expect(throws: TarArchive.Failure.self) { try TarArchive.read(Array(good.prefix(700))) }
+    }
+
+    private func bundle() throws -> [UInt8] {
+        let run = Fixtures.mixedRun()
+        let reports = ReportSet(run: run, profiles: ["app-link"], reproducible: true).render()
+        return try EvidenceBundle.make(reports: reports, caseFiles: [("app-link/demo/demo.case", Array("id: x\n".utf8))],
+                                       catalog: Array("sources: []\n".utf8), run: run, reproducible: true)
+    }
+
+    @Test("verify finds nothing wrong in a bundle as written, and names a changed, a missing and an added file")
+    func tampering() throws {
+        let intact = try EvidenceBundle.verify(bundle())
+        #expect(intact.problems.isEmpty, "\(intact.problems)")
+        var entries = try TarArchive.read(bundle())
+        let changed = try #require(entries.firstIndex { $0.path == "reports/report.md" })
+        entries[changed].bytes += Array("\nall good\n".utf8)
+        entries.removeAll { $0.path == "catalog/requirements.catalog" }
+        entries.insert(TarArchive.Entry(path: "reports/extra.md", bytes: [1]), at: 0)
+        let problems = try EvidenceBundle.verify(TarArchive.write(entries)).problems
+        #expect(problems.contains { $0.contains("reports/report.md does not match its SHA-256") }, "\(problems)")
+        #expect(problems.contains { $0.contains("catalog/requirements.catalog is listed but missing") })
+        #expect(problems.contains { $0.contains("reports/extra.md is in the bundle but not in the manifest") })
+    }
+
+    @Test("run --bundle writes a bundle that verify accepts (exit 0); a changed one is exit 1; an unreadable one exit 2")
+    func commands() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let captured = Captured()
+        let paths = ["--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog]
+        let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                                   "--filter", "app-link/baseline", "--reports", directory, "--bundle", directory + "/evidence.tar"] + paths
+                                  + ["--", BuiltProducts.path("appflip-reference")], console: captured.console)
+        #expect(status == 0, "\(captured.err)")
+        let verified = Captured()
+        #expect(Command.main(["verify", directory + "/evidence.tar"] + paths, console: verified.console) == 0, "\(verified.out)")
+        #expect(verified.out.contains("verified") && verified.out.contains("the cases of suite"))
+        #expect(verified.out.contains("--cases DIR/cases --catalog DIR/catalog/requirements.catalog --reports Reports/rerun --"), "\(verified.out)")
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/evidence.tar")))
+        let marker = Array("# AppFlip Conformance report".utf8)
+        if let at = (0..<(bytes.count - marker.count)).first(where: { Array(bytes[$0..<$0 + marker.count]) == marker }) { bytes[at + 2] = UInt8(ascii: "a") }
+        try Data(bytes).write(to: URL(fileURLWithPath: directory + "/changed.tar"))
+        let changed = Captured()
+        #expect(Command.main(["verify", directory + "/changed.tar"] + paths, console: changed.console) == 1)
+        #expect(changed.out.contains("PROBLEM") && changed.out.contains("NOT verified"), "\(changed.out)")
+        try Data("not a tar".utf8).write(to: URL(fileURLWithPath: directory + "/garbage.tar"))
+        #expect(Command.main(["verify", directory + "/garbage.tar"] + paths, console: Captured().console) == 1)
+        #expect(Command.main(["verify", directory + "/none.tar"] + paths, console: Captured().console) == 2)
+    }
+}

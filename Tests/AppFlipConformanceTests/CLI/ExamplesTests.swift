@@ -64,4 +64,20 @@ struct ExamplesTests {
         #expect(ShellCommands.invocations(in: "x && appflip-conformance run \\\n  --target reference || true # done")
                 == [["run", "--target", "reference"]])
     }
+
+    @Test("The static-build script is valid shell, and the Dockerfile builds with it and runs a command the suite accepts")
+    func installation() throws {
+        let (status, output) = try ProgramRun.run("/bin/bash", ["-n", PackageRoot.url.appendingPathComponent("Scripts/build-static.sh").path])
+        #expect(status == 0, "\(output)")
+        let dockerfile = try read("Dockerfile")
+        #expect(dockerfile.contains("RUN Scripts/build-static.sh --output /usr/local/bin/appflip-conformance"))
+        #expect(dockerfile.contains("COPY Conformance /suite/Conformance") && dockerfile.contains("WORKDIR /suite"))
+        guard let line = dockerfile.split(separator: "\n").first(where: { $0.hasPrefix("CMD ") }),
+              let data = line.dropFirst(4).data(using: .utf8),
+              let command = try JSONSerialization.jsonObject(with: data) as? [String] else {
+            Issue.record("no CMD in exec form")
+            return
+        }
+        #expect(Command.check(command) == nil, "\(command)")
+    }
 }

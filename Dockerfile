@@ -1,0 +1,25 @@
+# AppFlip Conformance in a container: built with the official Swift image (the Swift runtime linked into the
+# binary, Scripts/build-static.sh), run from a slim Debian image with the cases and catalog beside it.
+#
+#   docker build -t appflip-conformance .
+#   docker run --rm -v "$PWD/Reports:/suite/Reports" appflip-conformance                 # the reference run
+#   docker run --rm -v "$PWD/Reports:/suite/Reports" appflip-conformance run --config /suite/my.target ...
+#
+# To test your own adapter, build FROM this image, COPY the adapter in, and give its path after `--`.
+FROM swift:6.1-bookworm AS build
+RUN apt-get update && apt-get install -y --no-install-recommends libcurl4-openssl-dev && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+COPY Tests ./Tests
+COPY Scripts ./Scripts
+RUN Scripts/build-static.sh --output /usr/local/bin/appflip-conformance
+
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends libcurl4 libstdc++6 ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
+COPY --from=build /usr/local/bin/appflip-conformance /usr/local/bin/appflip-conformance
+COPY Conformance /suite/Conformance
+WORKDIR /suite
+ENTRYPOINT ["appflip-conformance"]
+CMD ["run", "--target", "reference"]

@@ -67,7 +67,7 @@ public enum EvidenceBundle {
             seed: provenance.seed, target: provenance.target, startedAt: reproducible ? nil : provenance.startedAt,
             durationSeconds: reproducible ? 0 : provenance.duration, verdict: run.overall.rawValue, exitCode: run.exitStatus.rawValue,
             command: provenance.command, arguments: provenance.runArguments,
-            files: entries.map { Manifest.File(path: $0.path, sha256: hex(SHA256.hash($0.bytes)), bytes: $0.bytes.count) })
+            files: entries.map { Manifest.File(path: $0.path, sha256: SHA256.hexDigest($0.bytes), bytes: $0.bytes.count) })
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -103,7 +103,7 @@ public enum EvidenceBundle {
                 problems.append("\(file.path) is listed but missing")
                 continue
             }
-            if entry.bytes.count != file.bytes || hex(SHA256.hash(entry.bytes)) != file.sha256 {
+            if entry.bytes.count != file.bytes || SHA256.hexDigest(entry.bytes) != file.sha256 {
                 problems.append("\(file.path) does not match its SHA-256 in the manifest (changed after the run)")
             }
         }
@@ -118,9 +118,5 @@ public enum EvidenceBundle {
             problems.append("reports/results.json is missing or unreadable")
         }
         return Verification(manifest: manifest, problems: problems, entries: entries)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }

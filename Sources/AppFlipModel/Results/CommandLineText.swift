@@ -16,23 +16,9 @@ public enum CommandLineText {
 
     /// The run's arguments with every case-selecting option replaced by `--filter ID` (before any `--`).
     public static func narrowed(_ arguments: [String], toCase id: String) -> [String] {
-        var result: [String] = []
-        var index = 0
-        let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
-        while index < end {
-            let argument = arguments[index]
-            if selecting.contains(argument) {
-                index += 2
-                continue
-            }
-            if let equals = argument.firstIndex(of: "="), selecting.contains(String(argument[..<equals])) {
-                index += 1
-                continue
-            }
-            result.append(argument)
-            index += 1
-        }
-        return result + ["--filter", id, "--reports", "Reports/one-case"] + arguments[end...]
+        var result = selecting.sorted().reduce(arguments) { removing($1, from: $0) }
+        result.insert(contentsOf: ["--filter", id, "--reports", "Reports/one-case"], at: result.firstIndex(of: "--") ?? result.endIndex)
+        return result
     }
 
     /// The arguments without `option` and its value (before any `--`).

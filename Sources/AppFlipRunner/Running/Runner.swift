@@ -207,7 +207,8 @@ public struct Runner: Sendable {
                 result.configurationProblem = problem
                 return result
             }
-            if let origin = ReachabilityPreflight.origins(of: conformanceCase, in: targets).first(where: { targets.unreachable[$0.description] != nil }),
+            if !targets.unreachable.isEmpty,
+               let origin = ReachabilityPreflight.origins(of: conformanceCase, in: targets).first(where: { targets.unreachable[$0.description] != nil }),
                let reason = targets.unreachable[origin.description] {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
                                         message: "not sent: \(origin) could not be reached before the run (\(reason))", evidence: Evidence(), duration: 0)

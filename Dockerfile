@@ -1,5 +1,5 @@
 # AppFlip Conformance in a container: built with the official Swift image (the Swift runtime linked into the
-# binary, Scripts/build-static.sh), run from a slim Debian image with the cases and catalog beside it.
+# binary, Scripts/build-static.sh, and the cases and catalog compiled in), run from a slim Debian image.
 #
 #   docker build -t appflip-conformance .
 #   docker run --rm -v "$PWD/Reports:/suite/Reports" appflip-conformance                 # the reference run
@@ -11,6 +11,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends libcurl4-openss
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+COPY Plugins ./Plugins
+COPY Conformance ./Conformance
 COPY Tests ./Tests
 COPY Scripts ./Scripts
 RUN Scripts/build-static.sh --output /usr/local/bin/appflip-conformance
@@ -19,7 +21,7 @@ FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends libcurl4 libstdc++6 ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /usr/local/bin/appflip-conformance /usr/local/bin/appflip-conformance
-COPY Conformance /suite/Conformance
+# The cases and catalog are compiled into the binary: nothing else to copy.
 WORKDIR /suite
 ENTRYPOINT ["appflip-conformance"]
 CMD ["run", "--target", "reference"]

@@ -18,12 +18,19 @@ let package = Package(
         .target(name: "AppFlipDigest"),
         .target(name: "AppFlipHTTP", dependencies: ["AppFlipSystem"]),
         .target(name: "AppFlipModel", dependencies: ["AppFlipSyntax", "AppFlipDigest"]),
+        // The suite's case files and catalog (the Conformance/ directory), compiled in while building by
+        // Plugins/EmbedSuite, which runs suite-embedder; AppFlipSuite loads them.
+        .target(name: "AppFlipSuiteFiles", path: "Conformance", exclude: ["FORMAT.md", "results.schema.json", "examples"],
+                plugins: ["EmbedSuite"]),
+        .target(name: "AppFlipSuite", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuiteFiles"]),
+        .executableTarget(name: "suite-embedder"),
+        .plugin(name: "EmbedSuite", capability: .buildTool(), dependencies: ["suite-embedder"]),
         .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP", "AppFlipDigest"]),
         .target(name: "AppFlipReporting", dependencies: ["AppFlipModel"]),
         .target(name: "AppFlipReference"),
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
         .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
-        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
+        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
                                                    "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem"]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
         .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient"]),
@@ -35,14 +42,14 @@ let package = Package(
         .testTarget(
             name: "AppFlipConformanceTests",
             dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "broken-native-client", "appflip-reference",
-                           "appflip-conformance"],
+                           "appflip-conformance", "suite-embedder", "AppFlipSuite"],
             path: "Tests/AppFlipConformanceTests",
             exclude: ["Golden"]
         ),
     ]
 )
 
-for target in package.targets where target.name != "CAppFlipSystem" {
+for target in package.targets where target.name != "CAppFlipSystem" && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings

@@ -38,4 +38,4 @@ if [ -n "$output" ]; then
   cp "$binary" "$output"
   binary="$output"
 fi
-echo "built $binary: copy it anywhere; outside this checkout give it --cases and --catalog (a copy of Conformance/)"
+echo "built $binary: copy it anywhere; it carries the suite's cases and catalog"

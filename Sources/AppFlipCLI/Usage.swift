@@ -45,8 +45,8 @@ enum Usage {
           --timeout SECONDS       time a handler has to answer one case (default: 10)
 
         run:
-          --cases PATH            a case file or directory (default: Conformance/cases)
-          --catalog PATH          the requirement catalog (default: Conformance/requirements.catalog)
+          --cases PATH            a case file or directory (default: the cases built into this binary)
+          --catalog PATH          the requirement catalog (default: the catalog built into this binary)
           --filter PATTERN        run only cases whose ID matches (glob with * and ?, or a prefix), or that
                                   check a requirement ID; repeatable
           --jobs N                cases run concurrently (default: the number of cores)
@@ -100,8 +100,8 @@ enum Usage {
 
         Checks an evidence bundle written by `run --bundle FILE`: every file against the SHA-256 its manifest lists,
         nothing unlisted, the bundled case files loading to the digest the run recorded, and that digest being the
-        one of the cases here (default: Conformance/cases) — the suite this binary belongs to. Prints the verdict
-        the bundle records and how to re-run exactly its cases.
+        one of the cases built into this binary (its release's digest; or of the cases at --cases PATH). Prints
+        the verdict the bundle records and how to re-run exactly its cases.
 
         Exit codes: 0 verified, 1 not verified (a file changed, missing or added; other cases), 2 unreadable.
         """
@@ -112,7 +112,7 @@ enum Usage {
         Combines the shards of one run (each run with --shard I/N; each RUN is its reports directory or its
         results.json) into one junit.xml, report.md and results.json with one verdict. The shards must come from
         the same suite version, case files, seed and target, and together be every shard of the split; the case
-        files and catalog given (default: Conformance/) must be the ones the shards ran. Give --baseline here, not
+        files and catalog given (default: the ones built in) must be the ones the shards ran. Give --baseline here, not
         to the shards: a requirement entry can fail in one shard and pass in another.
 
           --reports DIR           where the merged reports go (default: Reports)
@@ -151,7 +151,7 @@ enum Usage {
                                   them exactly (a loopback IP one on any port)
           --reports DIR           also write junit.xml, report.md and results.json there
           --reproducible          reports without times (for comparing runs)
-          --catalog PATH          the requirement catalog (default: Conformance/requirements.catalog)
+          --catalog PATH          the requirement catalog (default: the catalog built into this binary)
 
         Exit codes as for run: 0 no MUST failed (warnings allowed), 1 a MUST/MUST NOT failed, 2 bad invocation,
         6 the reports could not be written.
@@ -160,7 +160,8 @@ enum Usage {
     static let lint = """
         usage: appflip-conformance lint [PATH] [--catalog PATH] [--filter PATTERN]...
 
-        Checks case files (default: Conformance/cases) against the format and the requirement catalog.
+        Checks case files (default: the cases built into this binary, a copy of Conformance/cases made when it
+        was built) against the format and the requirement catalog.
         Prints every diagnostic as `file:line:column: error: message` and exits 2 if there is any.
         """
 

@@ -45,7 +45,12 @@ public struct SHA256: Sendable {
     }
 
     public static func hexDigest<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        hash(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        hex(hash(bytes))
+    }
+
+    /// A digest in lower-case hexadecimal.
+    public static func hex(_ digest: [UInt8]) -> String {
+        digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     private mutating func compress(_ block: [UInt8]) {

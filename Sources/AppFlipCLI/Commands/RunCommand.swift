@@ -182,7 +182,7 @@ enum RunCommand {
                                   fileAttributes: options.fileAttributes).render()
             try ReportFiles.save(files, into: options.reports)
             if let bundle = options.bundle {
-                try Self.writeBundle(bundle, files: files, suite: suite, options: options, run: run)
+                try Self.writeBundle(bundle, files: files, suite: suite, catalog: catalog, options: options, run: run)
             }
             if let summary = options.summary {
                 try ReportFiles.append(MarkdownReport(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible)
@@ -367,20 +367,13 @@ enum RunCommand {
     }
 
     /// The evidence bundle: the reports just written, the case files and catalog this run read, and the manifest.
-    private static func writeBundle(_ path: String, files: [(name: String, text: String)], suite: CaseSuite, options: Options,
-                                    run: RunResult) throws(ReportFiles.Failure) {
-        var caseFiles: [(path: String, bytes: [UInt8])] = []
-        for file in suite.files {
-            guard let data = FileManager.default.contents(atPath: file) else { throw ReportFiles.Failure(message: "cannot read \(file) for the bundle") }
-            caseFiles.append((suite.digestPath(of: file), [UInt8](data)))
-        }
-        let catalogPath = options.catalog ?? SuiteLoading.defaultCatalog
-        guard let catalog = FileManager.default.contents(atPath: catalogPath) else {
-            throw ReportFiles.Failure(message: "cannot read \(catalogPath) for the bundle")
-        }
+    private static func writeBundle(_ path: String, files: [(name: String, text: String)], suite: CaseSuite, catalog: Catalog,
+                                    options: Options, run: RunResult) throws(ReportFiles.Failure) {
+        guard let catalogFile = catalog.file else { throw ReportFiles.Failure(message: "the catalog's bytes are not at hand for the bundle") }
+        let caseFiles = suite.sources.map { (path: suite.digestPath(of: $0.path), bytes: $0.bytes) }
         let archive: [UInt8]
         do {
-            archive = try EvidenceBundle.make(reports: files, caseFiles: caseFiles, catalog: [UInt8](catalog), run: run,
+            archive = try EvidenceBundle.make(reports: files, caseFiles: caseFiles, catalog: catalogFile.bytes, run: run,
                                               reproducible: options.reproducible)
         } catch {
             throw ReportFiles.Failure(message: error.message)

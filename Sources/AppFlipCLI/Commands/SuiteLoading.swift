@@ -1,28 +1,29 @@
 import AppFlipModel
+import AppFlipSuite
 import AppFlipSyntax
 
-/// Loads the catalog and the cases the way every subcommand does, printing diagnostics on failure.
+/// Loads the catalog and the cases the way every subcommand does, printing diagnostics on failure. Without
+/// `--cases` or `--catalog` the suite built into this binary is used, so it runs from any directory.
 enum SuiteLoading {
-    static let defaultCases = "Conformance/cases"
-    static let defaultCatalog = "Conformance/requirements.catalog"
-
-    /// Loads the requirement catalog (the default path when nil), printing diagnostics on failure.
+    /// Loads the requirement catalog (the built-in one when nil), printing diagnostics on failure.
     static func loadCatalog(_ catalog: String?, console: Console) -> Catalog? {
         do {
-            return try CatalogLoader.load(path: catalog ?? defaultCatalog)
+            guard let catalog else { return try BuiltInSuite.catalog() }
+            return try CatalogLoader.load(path: catalog)
         } catch {
             report(error, console: console)
-            if catalog == nil { console.err("note: run from the package directory, or give --catalog PATH") }
             return nil
         }
     }
 
     static func load(cases: String?, catalog: String?, console: Console) -> (Catalog, CaseSuite)? {
         guard let loadedCatalog = loadCatalog(catalog, console: console) else { return nil }
-        let casesPath = cases ?? defaultCases
-        let groupRoot = cases == nil || casesPath.hasPrefix(defaultCases) ? defaultCases : nil
         do {
-            let suite = try CaseLoader.load(from: casesPath, groupRoot: groupRoot, catalog: loadedCatalog)
+            guard let cases else { return (loadedCatalog, try BuiltInSuite.cases(catalog: loadedCatalog)) }
+            // Files under a checkout's Conformance/cases keep the groups (and the digest) the built-in suite has.
+            let root = BuiltInSuite.casesRoot
+            let groupRoot = cases.hasPrefix(root) ? root : nil
+            let suite = try CaseLoader.load(from: cases, groupRoot: groupRoot, catalog: loadedCatalog)
             return (loadedCatalog, suite)
         } catch {
             report(error, console: console)

@@ -3,8 +3,8 @@ import AppFlipReporting
 import Foundation
 
 /// `verify BUNDLE`: checks an evidence bundle file by file against its manifest, checks that its case files are the
-/// suite's (the same SHA-256 as the cases here, by default `Conformance/cases`), and prints the verdict it records
-/// and how to re-run exactly those cases.
+/// suite's (the same SHA-256 as the cases built into this binary, or those at `--cases`), and prints the verdict it
+/// records and how to re-run exactly those cases.
 enum VerifyCommand {
     static func main(_ arguments: [String], console: Console) -> Int32 {
         let parsed: Arguments
@@ -40,14 +40,15 @@ enum VerifyCommand {
         } else if bundled == nil {
             problems.append("the bundled case files do not load")
         }
-        let localCases = (try? parsed.value("--cases")) ?? SuiteLoading.defaultCases
+        let localCases = try? parsed.value("--cases")
         let local = SuiteLoading.load(cases: localCases, catalog: try? parsed.value("--catalog"), console: Console(out: { _ in }, err: { _ in }))
         let matchesSuite = local?.1.digest == manifest.casesDigest
+        let suiteName = localCases.map { "the cases at \($0)" } ?? "the cases built into this binary"
         for problem in problems { console.out("PROBLEM \(problem)") }
         console.out("bundle: \(manifest.files.count) files" + (problems.isEmpty ? ", every SHA-256 as the manifest lists" : ""))
         console.out("cases: sha256 \(manifest.casesDigest) — " + (matchesSuite
-            ? "the cases of suite \(SuiteVersion.current) (\(localCases))"
-            : "NOT the cases at \(localCases) (suite \(SuiteVersion.current)): modified, or another version's"))
+            ? "\(suiteName) (suite \(SuiteVersion.current))"
+            : "NOT \(suiteName) (suite \(SuiteVersion.current)): modified, or another version's"))
         console.out("recorded: \(manifest.verdict) (exit \(manifest.exitCode)), suite \(manifest.suiteVersion), seed \(manifest.seed), "
                     + "target \(manifest.target)" + (manifest.startedAt.map { ", started \($0)" } ?? ""))
         console.out("re-run: mkdir DIR && tar -xf \(path) -C DIR && \(manifest.rerunCommand(in: "DIR"))")
@@ -56,15 +57,9 @@ enum VerifyCommand {
         return intact ? 0 : ExitStatus.nonConformant.rawValue
     }
 
-    /// The digest of the bundle's `cases/` files, computed by loading them as a run does (in a temporary directory).
+    /// The digest of the bundle's `cases/` files, computed by loading them as a run does.
     private static func bundledSuiteDigest(_ entries: [TarArchive.Entry]) -> String? {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appflip-verify-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        for entry in entries where entry.path.hasPrefix("cases/") {
-            let target = directory + "/" + entry.path
-            try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: target, contents: Data(entry.bytes)) else { return nil }
-        }
-        return try? CaseLoader.load(from: directory + "/cases", catalog: nil).digest
+        let files = entries.filter { $0.path.hasPrefix("cases/") }.map { SuiteFile(path: $0.path, bytes: $0.bytes) }
+        return try? CaseLoader.load(files: files, base: "cases", catalog: nil).digest
     }
 }

@@ -23,22 +23,37 @@ extension CaseLoader {
         } else {
             files = [root]
         }
-        var loader = CaseLoader(catalog: catalog)
-        var cases: [ConformanceCase] = []
-        var hasher = SHA256()
         let base = groupRoot ?? (isDirectory.boolValue ? root : (root as NSString).deletingLastPathComponent)
+        var read: [SuiteFile] = []
+        var unreadable: [Diagnostic] = []
         for file in files {
             guard let data = FileManager.default.contents(atPath: file) else {
-                loader.reader.error(at: SourceLocation(file: file, line: 1, column: 1), "cannot read the file")
+                unreadable.append(Diagnostic(at: SourceLocation(file: file, line: 1, column: 1), "cannot read the file"))
                 continue
             }
-            let bytes = [UInt8](data)
+            read.append(SuiteFile(path: file, bytes: [UInt8](data)))
+        }
+        return try load(files: read, base: base, catalog: catalog, diagnostics: unreadable)
+    }
+
+    /// Loads case files already in memory (the suite built into the binary, or the files of an evidence bundle).
+    /// - Parameters:
+    ///   - files: the case files, in any order; they are loaded and hashed in path order.
+    ///   - base: the directory that groups are named and the digest's paths taken relative to.
+    public static func load(files: [SuiteFile], base: String, catalog: Catalog?,
+                            diagnostics: [Diagnostic] = []) throws(DiagnosticList) -> CaseSuite {
+        var loader = CaseLoader(catalog: catalog)
+        loader.reader.diagnostics = diagnostics
+        var cases: [ConformanceCase] = []
+        var hasher = SHA256()
+        let sorted = files.sorted { $0.path < $1.path }
+        for file in sorted {
             // Paths relative to the cases root, so the digest does not depend on where the checkout is.
-            hasher.update(Array(relativePath(of: file, to: base).utf8) + [0])
-            hasher.update(bytes)
-            cases += loader.load(bytes: bytes, file: file, group: group(of: file, relativeTo: base))
+            hasher.update(Array(relativePath(of: file.path, to: base).utf8) + [0])
+            hasher.update(file.bytes)
+            cases += loader.load(bytes: file.bytes, file: file.path, group: group(of: file.path, relativeTo: base))
             if cases.count > maximumCases {
-                loader.reader.error(at: SourceLocation(file: file, line: 1, column: 1),
+                loader.reader.error(at: SourceLocation(file: file.path, line: 1, column: 1),
                                     "the case files expand into more than \(maximumCases) cases")
                 break
             }
@@ -54,9 +69,9 @@ extension CaseLoader {
         }
         loader.checkUniqueIDs(cases)
         if !loader.reader.diagnostics.isEmpty { throw DiagnosticList(loader.reader.diagnostics) }
-        let digest = hasher.finalize().map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-        var suite = CaseSuite(cases: cases, files: files, digest: digest)
+        var suite = CaseSuite(cases: cases, files: sorted.map(\.path), digest: SHA256.hex(hasher.finalize()))
         suite.root = base
+        suite.sources = sorted
         return suite
     }
 

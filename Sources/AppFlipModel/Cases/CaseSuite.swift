@@ -11,6 +11,8 @@ public struct CaseSuite: Sendable {
     public var digest: String
     /// The directory the digest's paths are relative to (the cases root).
     public var root: String = ""
+    /// The case files' bytes as loaded, in path order.
+    public var sources: [SuiteFile] = []
 
     public init(cases: [ConformanceCase], files: [String], digest: String) {
         self.cases = cases

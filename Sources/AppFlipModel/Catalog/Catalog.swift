@@ -3,6 +3,8 @@ public struct Catalog: Sendable {
     public var requirements: [Requirement]
     public var sources: [String: SourceDocument]
     private var index: [String: Int]
+    /// The catalog file as loaded, when it was loaded from one.
+    public var file: SuiteFile?
 
     public init(requirements: [Requirement], sources: [SourceDocument]) {
         self.requirements = requirements

@@ -58,7 +58,9 @@ public enum CatalogLoader {
             }
         }
         if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
-        return Catalog(requirements: requirements, sources: sources)
+        var catalog = Catalog(requirements: requirements, sources: sources)
+        catalog.file = SuiteFile(path: file, bytes: bytes)
+        return catalog
     }
 
     private static func requirement(_ node: Node, sourceKeys: [String], reader: inout NodeReader) -> Requirement? {

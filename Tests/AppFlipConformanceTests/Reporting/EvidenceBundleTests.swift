@@ -78,7 +78,7 @@ struct EvidenceBundleTests {
         #expect(status == 0, "\(captured.err)")
         let verified = Captured()
         #expect(Command.main(["verify", directory + "/evidence.tar"] + paths, console: verified.console) == 0, "\(verified.out)")
-        #expect(verified.out.contains("verified") && verified.out.contains("the cases of suite"))
+        #expect(verified.out.contains("verified") && verified.out.contains("the cases at \(PackageRoot.cases) (suite"))
         #expect(verified.out.contains("--cases DIR/cases --catalog DIR/catalog/requirements.catalog --reports Reports/rerun --"), "\(verified.out)")
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/evidence.tar")))
         let marker = Array("# AppFlip Conformance report".utf8)

@@ -1,0 +1,30 @@
+import AppFlipModel
+import AppFlipSuiteFiles
+import AppFlipSyntax
+
+/// The suite this build carries: every case file under `Conformance/cases` and `Conformance/requirements.catalog`,
+/// compiled in byte for byte when the package is built. The binary needs no files beside it, and a package that
+/// depends on the library needs no paths.
+public enum BuiltInSuite {
+    /// Where the built-in files came from; diagnostics and reports show these paths.
+    public static let casesRoot = "Conformance/cases"
+    public static let catalogPath = "Conformance/requirements.catalog"
+
+    /// The built-in case files, in path order.
+    public static var caseFiles: [SuiteFile] {
+        EmbeddedSuiteFiles.all.filter { $0.path.hasPrefix(casesRoot + "/") }.map { SuiteFile(path: $0.path, bytes: Array($0.text.utf8)) }
+    }
+
+    /// The built-in requirement catalog.
+    public static func catalog() throws(DiagnosticList) -> Catalog {
+        guard let file = EmbeddedSuiteFiles.all.first(where: { $0.path == catalogPath }) else {
+            throw DiagnosticList([Diagnostic(at: SourceLocation(file: catalogPath, line: 1, column: 1), "this build carries no requirement catalog")])
+        }
+        return try CatalogLoader.load(bytes: Array(file.text.utf8), file: catalogPath)
+    }
+
+    /// The built-in cases, validated against `catalog`, with the digest a run records.
+    public static func cases(catalog: Catalog?) throws(DiagnosticList) -> CaseSuite {
+        try CaseLoader.load(files: caseFiles, base: casesRoot, catalog: catalog)
+    }
+}

@@ -5,7 +5,8 @@ import PackageDescription
 let package = Package(
     name: "AppFlipConformance",
     products: [
-        .library(name: "AppFlipConformance", targets: ["AppFlipCLI"]),
+        // The library partners use in their own test targets: the built-in suite, targets, results, Swift Testing glue.
+        .library(name: "AppFlipConformance", targets: ["AppFlipConformance"]),
         .executable(name: "appflip-conformance", targets: ["appflip-conformance"]),
         .executable(name: "appflip-reference", targets: ["appflip-reference"]),
     ],
@@ -30,8 +31,13 @@ let package = Package(
         .target(name: "AppFlipReference"),
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
         .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
-        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
+        // Turning a request (flags, environment, library calls) into targets: a partner's, or the reference.
+        .target(name: "AppFlipSetup", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReference", "AppFlipReferenceServer",
+                                                     "AppFlipHTTP"]),
+        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
                                                    "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem"]),
+        .target(name: "AppFlipConformance", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner",
+                                                           "AppFlipHTTP", "AppFlipReference"]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
         .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient"]),
 
@@ -42,7 +48,7 @@ let package = Package(
         .testTarget(
             name: "AppFlipConformanceTests",
             dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "broken-native-client", "appflip-reference",
-                           "appflip-conformance", "suite-embedder", "AppFlipSuite"],
+                           "appflip-conformance", "suite-embedder", "AppFlipSuite", "AppFlipConformance"],
             path: "Tests/AppFlipConformanceTests",
             exclude: ["Golden"]
         ),

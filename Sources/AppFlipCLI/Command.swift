@@ -1,19 +1,20 @@
 import AppFlipHTTP
 import AppFlipModel
-import AppFlipSystem
 import AppFlipReference
+import AppFlipSuite
+import AppFlipSystem
 import Foundation
 
 /// The `appflip-conformance` command: parses the arguments, runs a subcommand, returns the exit code.
-public enum Command {
+package enum Command {
     /// Makes this process the owner of every process its handlers start, however they leave (Linux: a child
     /// subreaper, so orphaned daemons come back to it and are ended with the run). For the command-line tool's
     /// process only: every child it has that is not a handler is then taken for an orphan.
-    public static func containDescendants() {
+    package static func containDescendants() {
         ProcessSweep.becomeSubreaper()
     }
 
-    public static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
+    package static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
         // Output piped into `head` must not kill the run before its reports are written: a closed pipe is an
         // ignored write error (Console), never SIGPIPE.
         Platform.ignoreSIGPIPE()

@@ -32,7 +32,7 @@ extension Arguments {
 extension Command {
     /// Why `arguments` (a command line after `appflip-conformance`) would be refused as a usage error, or nil when
     /// its command and options are all known. Nothing runs.
-    public static func check(_ arguments: [String]) -> String? {
+    package static func check(_ arguments: [String]) -> String? {
         guard let name = arguments.first else { return "no command" }
         if ["help", "version", "-V", "--version"].contains(name) { return nil }
         guard let options = CommandOptions.byCommand[name] else { return "unknown command '\(name)'" }

@@ -2,16 +2,16 @@ import AppFlipModel
 import Foundation
 
 /// Where a command writes: standard output for results, standard error for diagnostics and progress.
-public struct Console: Sendable {
-    public var out: @Sendable (String) -> Void
-    public var err: @Sendable (String) -> Void
+package struct Console: Sendable {
+    package var out: @Sendable (String) -> Void
+    package var err: @Sendable (String) -> Void
     /// Writes to standard error exactly as given, no newline added: the progress line and colours, built from
     /// text already neutralised. Defaults to `err` (which adds the newline) for consoles that are not terminals.
-    public var rawErr: @Sendable (String) -> Void
+    package var rawErr: @Sendable (String) -> Void
     /// Whether standard error is a terminal (progress is then updated in place, colours are on by default).
-    public var errIsTerminal: Bool
+    package var errIsTerminal: Bool
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+    package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
                 rawErr: (@Sendable (String) -> Void)? = nil, errIsTerminal: Bool = false) {
         self.out = out
         self.err = err
@@ -19,7 +19,7 @@ public struct Console: Sendable {
         self.errIsTerminal = errIsTerminal
     }
 
-    public static let standard = Console(
+    package static let standard = Console(
         // A closed pipe (`| head`) must not crash the run: write errors are ignored, never trapped. Everything is
         // neutralised first: case IDs, handler output and server text cannot drive the terminal.
         out: { try? FileHandle.standardOutput.write(contentsOf: Data((TerminalText.neutralize($0) + "\n").utf8)) },

@@ -1,8 +1,8 @@
 /// base64url without padding (RFC 4648 §5), as PKCE (RFC 7636) uses it.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var output: [UInt8] = []
         var accumulator = 0
         var bits = 0
@@ -20,7 +20,7 @@ public enum Base64URL {
     }
 
     /// Decodes unpadded base64url; nil on any other character or an impossible length.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var output: [UInt8] = []
         var accumulator = 0
         var bits = 0

@@ -1,5 +1,5 @@
 /// SHA-256 (FIPS 180-4), written here because Linux has no CryptoKit and the package takes no dependencies.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var state: [UInt32] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     ]
@@ -17,9 +17,9 @@ public struct SHA256: Sendable {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    public init() {}
+    package init() {}
 
-    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes {
             buffer.append(byte)
             length &+= 1
@@ -30,7 +30,7 @@ public struct SHA256: Sendable {
         }
     }
 
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
         update([0x80])
         while buffer.count != 56 { update([0x00]) }
@@ -38,18 +38,18 @@ public struct SHA256: Sendable {
         return state.flatMap { word in (0..<4).reversed().map { UInt8(truncatingIfNeeded: word >> (UInt32($0) * 8)) } }
     }
 
-    public static func hash<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    package static func hash<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
-    public static func hexDigest<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func hexDigest<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         hex(hash(bytes))
     }
 
     /// A digest in lower-case hexadecimal.
-    public static func hex(_ digest: [UInt8]) -> String {
+    package static func hex(_ digest: [UInt8]) -> String {
         digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 

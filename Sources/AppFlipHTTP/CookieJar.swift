@@ -3,32 +3,32 @@ import Foundation
 
 /// The cookies one simulated browser keeps (RFC 6265, the part a sign-in needs): set from `Set-Cookie`, sent back
 /// to the hosts and paths they belong to, secure ones only over https, expired ones dropped. Bounded per host.
-public final class CookieJar: @unchecked Sendable {
-    public struct Cookie: Sendable, Hashable {
-        public var name: String
-        public var value: String
+package final class CookieJar: @unchecked Sendable {
+    package struct Cookie: Sendable, Hashable {
+        package var name: String
+        package var value: String
         /// The host the cookie belongs to, lower-cased; `domainMatch` extends it to subdomains.
-        public var domain: String
-        public var domainMatch: Bool
-        public var path: String
-        public var secure: Bool
+        package var domain: String
+        package var domainMatch: Bool
+        package var path: String
+        package var secure: Bool
         /// Monotonic seconds after which it is gone; nil for a session cookie.
-        public var expires: Double?
+        package var expires: Double?
     }
 
-    public static let maximumCookiesPerHost = 50
-    public static let maximumCookieBytes = 4096
+    package static let maximumCookiesPerHost = 50
+    package static let maximumCookieBytes = 4096
 
     private let lock = NSLock()
     private var cookies: [Cookie] = []
 
-    public init() {}
+    package init() {}
 
     /// Every cookie kept now.
-    public var all: [Cookie] { lock.withLock { cookies } }
+    package var all: [Cookie] { lock.withLock { cookies } }
 
     /// Takes the `Set-Cookie` headers of a response to a request for `url`.
-    public func store(_ setCookies: [String], from url: String, now: Double = Platform.monotonicSeconds()) {
+    package func store(_ setCookies: [String], from url: String, now: Double = Platform.monotonicSeconds()) {
         guard let (origin, target) = HTTPOrigin.split(url) else { return }
         let host = origin.host.lowercased()
         let requestPath = String(target.prefix { $0 != "?" })
@@ -74,7 +74,7 @@ public final class CookieJar: @unchecked Sendable {
     }
 
     /// The `Cookie` header for a request to `url`, or nil when no cookie applies.
-    public func header(for url: String, now: Double = Platform.monotonicSeconds()) -> String? {
+    package func header(for url: String, now: Double = Platform.monotonicSeconds()) -> String? {
         guard let (origin, target) = HTTPOrigin.split(url) else { return nil }
         let host = origin.host.lowercased()
         let path = String(target.prefix { $0 != "?" })

@@ -3,45 +3,45 @@ import AppFlipSystem
 /// An HTTP/1.1 client bound to one origin. Requests go out byte for byte as given; redirects are never followed;
 /// every exchange is bounded by a connect timeout, a total timeout and the response limits. One idle connection
 /// is kept and reused. Not shared between threads: give each worker its own client.
-public final class HTTPClient {
-    public struct Timeouts: Sendable, Hashable {
-        public var connect: Double
-        public var total: Double
+package final class HTTPClient {
+    package struct Timeouts: Sendable, Hashable {
+        package var connect: Double
+        package var total: Double
 
-        public init(connect: Double = 5, total: Double = 10) {
+        package init(connect: Double = 5, total: Double = 10) {
             self.connect = connect
             self.total = total
         }
     }
 
     /// Why an exchange produced no response.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public enum Kind: Sendable, Equatable {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package enum Kind: Sendable, Equatable {
             /// The request could not be sent byte for byte (over https), so it was not sent.
             case inexact
             case other
         }
 
-        public var message: String
-        public var kind: Kind
+        package var message: String
+        package var kind: Kind
 
-        public init(message: String, kind: Kind = .other) {
+        package init(message: String, kind: Kind = .other) {
             self.message = message
             self.kind = kind
         }
 
-        public var description: String { message }
+        package var description: String { message }
     }
 
-    public let origin: HTTPOrigin
-    public var limits: HTTPLimits
-    public var timeouts: Timeouts
+    package let origin: HTTPOrigin
+    package var limits: HTTPLimits
+    package var timeouts: Timeouts
     /// The kept-alive connection with its reader, which may hold bytes the server sent past the last response.
     private var idle: Connection?
     /// For https: the platform's HTTPS stack.
     private var tls: TLSTransport?
     /// How many connections this client opened, for tests of reuse.
-    public private(set) var connectionsOpened = 0
+    package private(set) var connectionsOpened = 0
 
     private struct Connection {
         var socket: TCPSocket
@@ -50,12 +50,12 @@ public final class HTTPClient {
 
     /// Ends every exchange in flight, over http and https, at once, and fails every later one: for an interrupted
     /// run, which must not wait out its timeouts.
-    public static func abortAll() {
+    package static func abortAll() {
         TCPSocket.abortAll()
         TLSTransport.abortAll()
     }
 
-    public init(origin: HTTPOrigin, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts()) throws(Failure) {
+    package init(origin: HTTPOrigin, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts()) throws(Failure) {
         guard origin.scheme == "http" || origin.scheme == "https" else {
             throw Failure(message: "\(origin.scheme):// targets are not supported; use http:// or https://")
         }
@@ -70,7 +70,7 @@ public final class HTTPClient {
         tls?.close()
     }
 
-    public func close() {
+    package func close() {
         idle?.socket.close()
         idle = nil
         tls?.close()
@@ -78,7 +78,7 @@ public final class HTTPClient {
     }
 
     /// Sends one request and reads the response.
-    public func send(_ request: HTTPRequest) throws(Failure) -> HTTPResponse {
+    package func send(_ request: HTTPRequest) throws(Failure) -> HTTPResponse {
         if origin.scheme == "https" {
             if tls == nil { tls = TLSTransport(limits: limits, timeouts: timeouts) }
             guard let tls else { throw Failure(message: "no TLS transport") }

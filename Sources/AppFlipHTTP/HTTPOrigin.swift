@@ -1,10 +1,10 @@
 /// Where a client may send requests: one scheme, host and port. A client never talks to any other origin.
-public struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
-    public var scheme: String
-    public var host: String
-    public var port: Int
+package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
+    package var scheme: String
+    package var host: String
+    package var port: Int
 
-    public init(scheme: String, host: String, port: Int) {
+    package init(scheme: String, host: String, port: Int) {
         self.scheme = scheme
         self.host = host
         self.port = port
@@ -12,7 +12,7 @@ public struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// Splits `http://host:port/path?query` into the origin and the request target (`/path?query`).
     /// Nil when the URL is not absolute http(s) or has userinfo.
-    public static func split(_ url: String) -> (origin: HTTPOrigin, target: String)? {
+    package static func split(_ url: String) -> (origin: HTTPOrigin, target: String)? {
         let lower = url.lowercased()
         let scheme: String
         if lower.hasPrefix("http://") { scheme = "http" } else if lower.hasPrefix("https://") { scheme = "https" } else { return nil }
@@ -45,11 +45,11 @@ public struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The `Host` header value: the port only when it is not the scheme's default.
-    public var hostHeader: String {
+    package var hostHeader: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         let isDefault = (scheme == "http" && port == 80) || (scheme == "https" && port == 443)
         return isDefault ? shownHost : "\(shownHost):\(port)"
     }
 
-    public var description: String { "\(scheme)://\(hostHeader)" }
+    package var description: String { "\(scheme)://\(hostHeader)" }
 }

@@ -1,12 +1,12 @@
 /// An HTTP/1.1 request, written exactly as given: the request target goes on the wire byte for byte.
-public struct HTTPRequest: Sendable, Hashable {
-    public var method: String
+package struct HTTPRequest: Sendable, Hashable {
+    package var method: String
     /// The request target as sent: `/authorize?client_id=a&client_id=b&x=%ZZ`. Never normalized or re-encoded.
-    public var target: String
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    package var target: String
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
 
-    public init(method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    package init(method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.method = method
         self.target = target
         self.headers = headers
@@ -15,7 +15,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// The bytes on the wire. `Host` is added first when absent; `Content-Length` when there is a body and no
     /// framing header.
-    public func serialized(host: String) -> [UInt8] {
+    package func serialized(host: String) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\n"
         if headers["Host"] == nil { head += "Host: \(host)\r\n" }
         for field in headers { head += "\(field.name): \(field.value)\r\n" }
@@ -27,10 +27,10 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// The path part of the target (before `?`).
-    public var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+    package var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
 
     /// The raw query (after the first `?`), or nil.
-    public var query: Substring? {
+    package var query: Substring? {
         guard let mark = target.firstIndex(of: "?") else { return nil }
         return target[target.index(after: mark)...]
     }

@@ -1,11 +1,11 @@
 /// An HTTP/1.1 response as received (client side) or to be sent (server side).
-public struct HTTPResponse: Sendable, Hashable {
-    public var status: Int
-    public var reason: String
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+package struct HTTPResponse: Sendable, Hashable {
+    package var status: Int
+    package var reason: String
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
 
-    public init(status: Int, reason: String? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    package init(status: Int, reason: String? = nil, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.reason = reason ?? HTTPResponse.standardReason(status)
         self.headers = headers
@@ -13,7 +13,7 @@ public struct HTTPResponse: Sendable, Hashable {
     }
 
     /// The bytes on the wire, with `Content-Length` added when absent.
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(reason)\r\n"
         for field in headers { head += "\(field.name): \(field.value)\r\n" }
         if headers["Content-Length"] == nil, headers["Transfer-Encoding"] == nil { head += "Content-Length: \(body.count)\r\n" }
@@ -21,7 +21,7 @@ public struct HTTPResponse: Sendable, Hashable {
         return Array(head.utf8) + body
     }
 
-    public static func standardReason(_ status: Int) -> String {
+    package static func standardReason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
         case 201: "Created"

@@ -3,8 +3,8 @@ import Foundation
 
 /// A small HTTP/1.1 server: a thread per connection (bounded), keep-alive, bounded requests. For the reference
 /// server and tests; it listens on the address given and nowhere else.
-public final class HTTPServer: @unchecked Sendable {
-    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+package final class HTTPServer: @unchecked Sendable {
+    package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
     private let listener: TCPListener
     private let handler: Handler
@@ -13,10 +13,10 @@ public final class HTTPServer: @unchecked Sendable {
     private let stopped = NSLock()
     private var isStopped = false
 
-    public var port: Int { listener.port }
-    public var host: String { listener.host }
+    package var port: Int { listener.port }
+    package var host: String { listener.host }
 
-    public init(host: String = "127.0.0.1", port: Int = 0, limits: HTTPLimits = HTTPLimits(), handler: @escaping Handler) throws(SocketError) {
+    package init(host: String = "127.0.0.1", port: Int = 0, limits: HTTPLimits = HTTPLimits(), handler: @escaping Handler) throws(SocketError) {
         listener = try TCPListener(host: host, port: port)
         self.limits = limits
         self.handler = handler
@@ -24,7 +24,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Accepts connections on a background thread until `stop()`.
-    public func start() {
+    package func start() {
         let thread = Thread { [self] in
             while let socket = listener.accept() {
                 connections.wait()
@@ -39,12 +39,12 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Serves on the calling thread until `stop()` (for a foreground server process).
-    public func run() {
+    package func run() {
         start()
         while !stopped.withLock({ isStopped }) { Thread.sleep(forTimeInterval: 0.2) }
     }
 
-    public func stop() {
+    package func stop() {
         stopped.withLock { isStopped = true }
         listener.close()
     }

@@ -5,15 +5,15 @@ import AppFlipSystem
 /// is derived and no certificate is judged (the platform's HTTPS stack does that on every real request), so this
 /// needs no cryptography: it shows which protocol version and cipher suite a server picks from an offer, which the
 /// platform stacks do not report on Linux.
-public enum TLSHello {
+package enum TLSHello {
     /// What the ClientHello offers.
-    public enum Offer: Sendable {
+    package enum Offer: Sendable {
         /// TLS 1.3 and 1.2 with the suites current browsers and Apple's and Google's stacks offer.
         case modern
         /// Only TLS 1.0 and 1.1 (what RFC 8996 retired), with their CBC suites.
         case legacyOnly
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .modern: "a ClientHello offering TLS 1.3 and 1.2"
             case .legacyOnly: "a ClientHello offering only TLS 1.0 and 1.1"
@@ -22,13 +22,13 @@ public enum TLSHello {
     }
 
     /// The server's first answer.
-    public enum Answer: Sendable, Equatable {
+    package enum Answer: Sendable, Equatable {
         /// A ServerHello (or a HelloRetryRequest, which also fixes version and suite) picking these.
         case accepted(version: UInt16, cipher: UInt16, helloRetry: Bool)
         /// An alert, a close or silence before any ServerHello: the offer was not taken.
         case refused(String)
 
-        public var summary: String {
+        package var summary: String {
             switch self {
             case .accepted(let version, let cipher, let retry):
                 "\(TLSHello.name(ofVersion: version)), \(TLSHello.name(ofCipher: cipher))" + (retry ? " (after a HelloRetryRequest)" : "")
@@ -39,7 +39,7 @@ public enum TLSHello {
     }
 
     /// Sends the offer to host:port and reads the first answer. Throws only when no TCP connection could be made.
-    public static func probe(host: String, port: Int, offer: Offer, timeout: Double = 5) throws(HTTPClient.Failure) -> Answer {
+    package static func probe(host: String, port: Int, offer: Offer, timeout: Double = 5) throws(HTTPClient.Failure) -> Answer {
         let deadline = Platform.monotonicSeconds() + timeout
         let socket: TCPSocket
         do {
@@ -192,7 +192,7 @@ public enum TLSHello {
 
     // MARK: - Names
 
-    public static func name(ofVersion version: UInt16) -> String {
+    package static func name(ofVersion version: UInt16) -> String {
         switch version {
         case 0x0300: "SSL 3.0"
         case 0x0301: "TLS 1.0"
@@ -215,7 +215,7 @@ public enum TLSHello {
         0x002F: "TLS_RSA_WITH_AES_128_CBC_SHA", 0x0035: "TLS_RSA_WITH_AES_256_CBC_SHA", 0x000A: "TLS_RSA_WITH_3DES_EDE_CBC_SHA",
     ]
 
-    public static func name(ofCipher cipher: UInt16) -> String { cipherNames[cipher] ?? "cipher suite 0x" + hex(cipher) }
+    package static func name(ofCipher cipher: UInt16) -> String { cipherNames[cipher] ?? "cipher suite 0x" + hex(cipher) }
 
     static func alertName(_ code: UInt8) -> String {
         switch code {

@@ -9,12 +9,12 @@ import FoundationNetworking
 extension HTTPClient {
     /// The proxy variables libcurl (the HTTPS stack on Linux) would obey; URLSession offers no way to turn them off
     /// there (`connectionProxyDictionary` is ignored), so the suite clears them from its own environment at start.
-    public static let proxyVariables = ["http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
+    package static let proxyVariables = ["http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
                                         "NO_PROXY"]
 
     /// Makes every request go straight to the configured target, whatever proxy the environment names: the tool
     /// contacts no host but the target. Handlers are unaffected (they get a minimal environment of their own).
-    public static func ignoreEnvironmentProxies() {
+    package static func ignoreEnvironmentProxies() {
         for name in proxyVariables { unsetenv(name) }
     }
 }

@@ -1,8 +1,8 @@
 /// Resolves a reference found in a page or a Location header against the URL it came from (RFC 3986 §5.2), for
 /// a client that follows links itself. Only http and https are produced; anything else resolves to nil.
-public enum URLReference {
+package enum URLReference {
     /// The absolute URL `reference` points to from `base`, without a fragment; nil when it is not http(s).
-    public static func resolve(_ reference: String, against base: String) -> String? {
+    package static func resolve(_ reference: String, against base: String) -> String? {
         let reference = String(reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             .trimmingCharacters(in: " \t\r\n")
         guard let (origin, baseTarget) = HTTPOrigin.split(base) else { return nil }

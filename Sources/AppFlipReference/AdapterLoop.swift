@@ -3,9 +3,9 @@ import Foundation
 /// Runs a link handler behind the JSON Lines adapter contract: one request per stdin line, one answer per stdout line.
 ///
 /// Works in both modes: one-shot (one request, then end of input) and persistent (requests until end of input).
-public enum AdapterLoop {
+package enum AdapterLoop {
     /// Serves requests from standard input until it closes. Returns the process exit code.
-    public static func serve(_ handler: LinkHandler, input: FileHandle = .standardInput, output: FileHandle = .standardOutput,
+    package static func serve(_ handler: LinkHandler, input: FileHandle = .standardInput, output: FileHandle = .standardOutput,
                              log: FileHandle = .standardError) -> Int32 {
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
@@ -20,7 +20,7 @@ public enum AdapterLoop {
     }
 
     /// The answer line (without newline) for one request line, or nil when the request is malformed.
-    public static func answer(to line: String, _ handler: LinkHandler) -> Data? {
+    package static func answer(to line: String, _ handler: LinkHandler) -> Data? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let id = object["id"] as? String, let link = object["link"] as? String,
               let scenarioName = object["scenario"] as? String else { return nil }

@@ -3,56 +3,56 @@
 /// It is deliberately written apart from the suite's own checking code (it parses and encodes on its own), so a
 /// mistake in one is not silently mirrored in the other. Each policy is a separate, replaceable stage; the
 /// deliberately broken handlers under `Tests/` replace exactly one stage each.
-public struct LinkHandler: Sendable {
+package struct LinkHandler: Sendable {
     /// The flip URIs the handler may open: the twelve Google publishes, compared byte for byte.
-    public static let allowedRedirectURIs: Set<String> = Set(
+    package static let allowedRedirectURIs: Set<String> = Set(
         ["oauth-redirect.googleusercontent.com", "oauth-redirect-sandbox.googleusercontent.com"].flatMap { host in
             ["com.google.Chromecast.dev", "com.google.Chromecast.enterprise", "com.google.Chromecast",
              "com.google.OPA.dev", "com.google.OPA.enterprise", "com.google.OPA"].map { "https://\(host)/a/\($0)" }
         })
 
     /// The parameters App Flip defines for the incoming link.
-    public static let definedParameters = ["client_id", "scope", "state", "redirect_uri"]
+    package static let definedParameters = ["client_id", "scope", "state", "redirect_uri"]
 
     /// The client ID the partner registered for Google.
-    public var clientID: String
+    package var clientID: String
     /// Decides whether a decoded redirect_uri may be opened.
-    public var acceptsRedirectURI: @Sendable (String) -> Bool
+    package var acceptsRedirectURI: @Sendable (String) -> Bool
     /// Decides whether a decoded client_id is Google's.
-    public var acceptsClientID: @Sendable (_ received: String, _ expected: String) -> Bool
+    package var acceptsClientID: @Sendable (_ received: String, _ expected: String) -> Bool
     /// Decides what to do when a parameter is repeated: true rejects the request.
-    public var rejectsRepeatedParameters: Bool
+    package var rejectsRepeatedParameters: Bool
     /// Whether a raw '+' in the incoming link is a space (form encoding, the default) or a plus (how
     /// `URLComponents.queryItems` reads it); both readings are correct, the App Flip pages do not choose.
-    public var readsPlusAsSpace = true
+    package var readsPlusAsSpace = true
     /// Encodes one value for the result query.
-    public var encodeValue: @Sendable ([UInt8]) -> String
+    package var encodeValue: @Sendable ([UInt8]) -> String
     /// The error code for a scenario that does not end in consent.
-    public var errorCode: @Sendable (Scenario) -> String
+    package var errorCode: @Sendable (Scenario) -> String
     /// Mints an authorization code for the flip URI and the requested scope (nil when none was sent).
-    public var mintCode: @Sendable (_ redirectURI: String, _ scope: String?) -> String
+    package var mintCode: @Sendable (_ redirectURI: String, _ scope: String?) -> String
     /// Whether results are opened universal-links-only.
-    public var universalLinksOnly: Bool
+    package var universalLinksOnly: Bool
     /// Whether state is written before code/error in the result (either order is correct).
-    public var stateFirst: Bool
+    package var stateFirst: Bool
     /// Whether error results carry the optional error_description.
-    public var includesErrorDescription: Bool
+    package var includesErrorDescription: Bool
     /// Whether a missing or empty scope gets the default grant (true) or invalid_request (false); both are correct.
-    public var grantsDefaultScope: Bool
+    package var grantsDefaultScope: Bool
 
-    public enum Scenario: String, Sendable {
+    package enum Scenario: String, Sendable {
         case consent
         case deny
         case cancel
         case disabledAccount = "disabled-account"
     }
 
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case open(url: String, universalLinksOnly: Bool)
         case decline
     }
 
-    public init(clientID: String) {
+    package init(clientID: String) {
         self.clientID = clientID
         acceptsRedirectURI = { LinkHandler.allowedRedirectURIs.contains($0) }
         acceptsClientID = { $0 == $1 }
@@ -74,7 +74,7 @@ public struct LinkHandler: Sendable {
     }
 
     /// Handles one incoming link for one scenario.
-    public func handle(link: String, scenario: Scenario) -> Outcome {
+    package func handle(link: String, scenario: Scenario) -> Outcome {
         let query = QueryCodec.query(of: link)
         let pairs = QueryCodec.pairs(query, plusIsSpace: readsPlusAsSpace)
         func values(_ name: String) -> [[UInt8]?] { pairs.filter { $0.name == Array(name.utf8) }.map(\.value) }

@@ -1,19 +1,19 @@
 /// The reference handler's own query parsing and encoding.
-public enum QueryCodec {
-    public struct Pair: Sendable {
-        public var name: [UInt8]?
-        public var value: [UInt8]?
+package enum QueryCodec {
+    package struct Pair: Sendable {
+        package var name: [UInt8]?
+        package var value: [UInt8]?
     }
 
     /// The query of a link: after the first `?`, before the first `#`.
-    public static func query(of link: String) -> Substring {
+    package static func query(of link: String) -> Substring {
         let withoutFragment = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard let mark = withoutFragment.firstIndex(of: "?") else { return "" }
         return withoutFragment[withoutFragment.index(after: mark)...]
     }
 
     /// Splits and decodes a query; `plusIsSpace: false` reads it as `URLComponents.queryItems` does.
-    public static func pairs(_ query: Substring, plusIsSpace: Bool = true) -> [Pair] {
+    package static func pairs(_ query: Substring, plusIsSpace: Bool = true) -> [Pair] {
         query.split(separator: "&").map { piece in
             let halves = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return Pair(name: decode(halves[0], plusIsSpace: plusIsSpace),
@@ -22,7 +22,7 @@ public enum QueryCodec {
     }
 
     /// Form decoding: `+` is a space (unless `plusIsSpace` is false) and `%HH` a byte; nil on a malformed escape.
-    public static func decode(_ text: Substring, plusIsSpace: Bool = true) -> [UInt8]? {
+    package static func decode(_ text: Substring, plusIsSpace: Bool = true) -> [UInt8]? {
         var bytes: [UInt8] = []
         var utf8 = text.utf8.makeIterator()
         while let byte = utf8.next() {
@@ -40,7 +40,7 @@ public enum QueryCodec {
     }
 
     /// Percent-encodes everything but `A-Z a-z 0-9 - . _ ~`.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var text = ""
         for byte in bytes {
             switch byte {
@@ -55,7 +55,7 @@ public enum QueryCodec {
     }
 
     /// RFC 6749 §3.3: `scope-token *( SP scope-token )`, scope-token = 1*( %x21 / %x23-5B / %x5D-7E ).
-    public static func isValidScope(_ scope: [UInt8]) -> Bool {
+    package static func isValidScope(_ scope: [UInt8]) -> Bool {
         let tokens = scope.split(separator: 0x20, omittingEmptySubsequences: false)
         return tokens.allSatisfy { token in
             !token.isEmpty && token.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }

@@ -1,6 +1,6 @@
 /// Parses the reference handler's own arguments: `--client-id ID`.
-public enum ReferenceArguments {
-    public static let usage = """
+package enum ReferenceArguments {
+    package static let usage = """
         usage: appflip-reference [--client-id ID] [--code-server URL]
 
         The reference App Flip link handler. Reads one JSON request per line on standard input and answers one
@@ -9,16 +9,16 @@ public enum ReferenceArguments {
           --code-server URL  mint codes at a reference server (POST URL) so its token endpoint redeems them
         """
 
-    public static let defaultClientID = "google-client"
+    package static let defaultClientID = "google-client"
 
     /// The client ID, or nil with a message when the arguments are wrong.
-    public struct Options: Sendable {
-        public var clientID = ReferenceArguments.defaultClientID
+    package struct Options: Sendable {
+        package var clientID = ReferenceArguments.defaultClientID
         /// Where to mint codes (`POST …/reference/flip-code`), so a reference server redeems them; nil mints locally.
-        public var codeServer: String?
+        package var codeServer: String?
     }
 
-    public static func parseOptions(_ arguments: [String]) -> Result<Options, UsageError> {
+    package static func parseOptions(_ arguments: [String]) -> Result<Options, UsageError> {
         var options = Options()
         var index = 0
         while index < arguments.count {
@@ -36,7 +36,7 @@ public enum ReferenceArguments {
         return .success(options)
     }
 
-    public struct UsageError: Error, Sendable {
-        public var message: String
+    package struct UsageError: Error, Sendable {
+        package var message: String
     }
 }

@@ -7,9 +7,9 @@ import Foundation
 /// contract: what a partner's app does, without the app. PKCE S256 with a fresh verifier and state per sign-in,
 /// a private-use-scheme or loopback redirect, the token request with the same redirect URI, bearer tokens only,
 /// rotated refresh tokens kept, a new sign-in after `invalid_grant`, revocation on sign-out.
-public final class NativeClientApp {
+package final class NativeClientApp {
     /// How the app receives the authorization response.
-    public enum RedirectMode: String, Sendable {
+    package enum RedirectMode: String, Sendable {
         /// A private-use URI scheme (`com.example.app:/oauth2redirect`): the suite delivers the redirect.
         case scheme
         /// A loopback listener on 127.0.0.1 and an ephemeral port, open only until the callback.
@@ -37,54 +37,54 @@ public final class NativeClientApp {
     }
 
     /// Each stage a broken client (Tests/BrokenNativeClient) replaces to prove a check fails; correct by default.
-    public struct Behaviour: Sendable {
-        public var challengeMethod = "S256"
+    package struct Behaviour: Sendable {
+        package var challengeMethod = "S256"
         /// After the server refused a request, the next one uses plain (a downgrade).
-        public var plainAfterError = false
-        public var fixedVerifier: String?
-        public var sendsState = true
-        public var checksState = true
-        public var loopbackHost = "127.0.0.1"
+        package var plainAfterError = false
+        package var fixedVerifier: String?
+        package var sendsState = true
+        package var checksState = true
+        package var loopbackHost = "127.0.0.1"
         /// The address the loopback listener binds, and whether it is closed once the callback came.
-        public var listenAddress = "127.0.0.1"
-        public var closesListener = true
+        package var listenAddress = "127.0.0.1"
+        package var closesListener = true
         /// What the code exchange sends as redirect_uri, given the request's.
-        public var exchangeRedirectURI: @Sendable (String) -> String = { $0 }
-        public var keepsOldRefreshToken = false
-        public var acceptsAnyTokenType = false
+        package var exchangeRedirectURI: @Sendable (String) -> String = { $0 }
+        package var keepsOldRefreshToken = false
+        package var acceptsAnyTokenType = false
         /// Re-posts the code exchange to a 307's Location, verifier and all.
-        public var followsRedirects = false
-        public var revokesOnSignOut = true
+        package var followsRedirects = false
+        package var revokesOnSignOut = true
         /// What the code exchange sends as code_verifier, given the kept one (nil: none at all).
-        public var exchangeVerifier: @Sendable (String) -> String? = { $0 }
+        package var exchangeVerifier: @Sendable (String) -> String? = { $0 }
         /// Keeps a sign-in pending after its response, so the same response is accepted again.
-        public var keepsPendingAfterResponse = false
-        public var checksIssuer = true
+        package var keepsPendingAfterResponse = false
+        package var checksIssuer = true
         /// With no sign-in pending, exchanges whatever response arrives (login CSRF).
-        public var acceptsUnsolicited = false
+        package var acceptsUnsolicited = false
         /// How the app opens the page: external (the system browser or ASWebAuthenticationSession).
-        public var userAgent = "external"
+        package var userAgent = "external"
         /// What the app does when the discovery document offers no S256: uses S256 anyway (correct: it is mandatory
         /// to implement on the server, RFC 7636 §4.2), refuses to sign in (also correct), or uses plain (broken).
-        public var withoutS256InMetadata = MetadataPolicy.useS256
+        package var withoutS256InMetadata = MetadataPolicy.useS256
         /// How long the code exchange may take, and whether the app sends it again when that runs out.
-        public var exchangeTimeout: Double = 10
-        public var retriesExchange = false
+        package var exchangeTimeout: Double = 10
+        package var retriesExchange = false
         /// Each sign-in's state (the reference: 32 random octets).
-        public var makeState: @Sendable () -> String = { NativeClientApp.randomToken() }
+        package var makeState: @Sendable () -> String = { NativeClientApp.randomToken() }
         /// Answers every sign-in with rejected (a breach of the contract unless the server gave a reason).
-        public var refusesSignIn = false
+        package var refusesSignIn = false
 
-        public init() {}
+        package init() {}
     }
 
-    public enum MetadataPolicy: Sendable {
+    package enum MetadataPolicy: Sendable {
         case useS256
         case refuse
         case usePlain
     }
 
-    public var behaviour = Behaviour()
+    package var behaviour = Behaviour()
     private var refused = false
     /// The last sign-in started (a broken client that accepts unsolicited responses uses it).
     private var lastFlow: Pending?
@@ -97,13 +97,13 @@ public final class NativeClientApp {
     private var accessToken: String?
     private var refreshToken: String?
 
-    public init(mode: RedirectMode, schemeURI: String = "com.example.reference:/oauth2redirect") {
+    package init(mode: RedirectMode, schemeURI: String = "com.example.reference:/oauth2redirect") {
         self.mode = mode
         self.schemeURI = schemeURI
     }
 
     /// The answer to one command (without its `id`).
-    public func handle(_ request: [String: Any]) -> [String: Any] {
+    package func handle(_ request: [String: Any]) -> [String: Any] {
         switch request["command"] as? String {
         case "sign-in": return signIn(request["configuration"] as? [String: Any] ?? [:])
         case "deliver-redirect":

@@ -2,8 +2,8 @@ import Foundation
 
 /// Runs the reference native client behind the native-client adapter contract: one JSON command per stdin line,
 /// one JSON answer per stdout line, echoing the command's `id`. State lives for the process (persistent mode).
-public enum NativeClientLoop {
-    public static func serve(_ app: NativeClientApp, output: FileHandle = .standardOutput, log: FileHandle = .standardError) -> Int32 {
+package enum NativeClientLoop {
+    package static func serve(_ app: NativeClientApp, output: FileHandle = .standardOutput, log: FileHandle = .standardError) -> Int32 {
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],

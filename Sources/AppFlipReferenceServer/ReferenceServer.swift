@@ -15,21 +15,21 @@ import Foundation
 /// | `GET /.well-known/oauth-authorization-server` | metadata (RFC 8414) advertising iss in authorization responses (RFC 9207) |
 /// | `POST /link-handler` | the link-handler adapter contract over HTTP; its codes redeem at `/oauth/token` |
 /// | `POST /reference/flip-code` | mints a flip code (form `redirect_uri`, `scope`) for a reference handler in another process |
-public final class ReferenceServer: Sendable {
-    public static let linkHandlerPath = "/link-handler"
-    public static let mintPath = "/reference/flip-code"
-    public static let apiPath = "/api/userinfo"
-    public static let metadataPath = "/.well-known/oauth-authorization-server"
+package final class ReferenceServer: Sendable {
+    package static let linkHandlerPath = "/link-handler"
+    package static let mintPath = "/reference/flip-code"
+    package static let apiPath = "/api/userinfo"
+    package static let metadataPath = "/.well-known/oauth-authorization-server"
 
-    public let configuration: ReferenceServerConfiguration
+    package let configuration: ReferenceServerConfiguration
     private let state = OAuthState()
 
-    public init(configuration: ReferenceServerConfiguration) {
+    package init(configuration: ReferenceServerConfiguration) {
         self.configuration = configuration
     }
 
     /// The link handler whose codes this server will redeem.
-    public var linkHandler: LinkHandler {
+    package var linkHandler: LinkHandler {
         var handler = LinkHandler(clientID: configuration.clientID)
         let state = self.state
         let clientID = configuration.clientID
@@ -42,7 +42,7 @@ public final class ReferenceServer: Sendable {
     }
 
     /// Routes one request.
-    public var handler: HTTPServer.Handler {
+    package var handler: HTTPServer.Handler {
         let authorization = AuthorizationEndpoint(configuration: configuration, state: state)
         let token = TokenEndpoint(configuration: configuration, state: state)
         let revocation = RevocationEndpoint(configuration: configuration, state: state)

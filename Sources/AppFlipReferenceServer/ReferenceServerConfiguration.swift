@@ -5,19 +5,19 @@ import AppFlipReference
 /// Scenario decorations (documented in the README): the cookie `reference-user` logs in a test user —
 /// `approver` and `second` approve consent, `refuser` refuses it, `disabled` owns a disabled account. Without it, the
 /// authorization endpoint shows its sign-in page and redirects nowhere.
-public struct ReferenceServerConfiguration: Sendable {
-    public var clientID: String
-    public var clientSecret: String
-    public var projectID: String
-    public var appID: String
+package struct ReferenceServerConfiguration: Sendable {
+    package var clientID: String
+    package var clientSecret: String
+    package var projectID: String
+    package var appID: String
     /// The App Flip link path the site association covers.
-    public var linkPath: String
+    package var linkPath: String
     /// Seconds an authorization code stays redeemable (RFC 6749 §4.1.2 recommends at most 600).
-    public var codeLifetime: Double
+    package var codeLifetime: Double
     /// Seconds an access token works at the API; the token response's expires_in.
-    public var tokenLifetime: Double
+    package var tokenLifetime: Double
 
-    public init(clientID: String = "google-client", clientSecret: String, projectID: String = "reference-project",
+    package init(clientID: String = "google-client", clientSecret: String, projectID: String = "reference-project",
                 appID: String = "ABCDE12345.com.example.reference", linkPath: String = "/flip", codeLifetime: Double = 600,
                 tokenLifetime: Double = 3600) {
         self.clientID = clientID
@@ -30,28 +30,28 @@ public struct ReferenceServerConfiguration: Sendable {
     }
 
     /// Google's browser-linking redirect URIs for the project, production and sandbox.
-    public var webRedirectURIs: Set<String> {
+    package var webRedirectURIs: Set<String> {
         ["https://oauth-redirect.googleusercontent.com/r/\(projectID)", "https://oauth-redirect-sandbox.googleusercontent.com/r/\(projectID)"]
     }
 
     /// Every redirect URI registered for Google's client: the web ones and the twelve App Flip URIs.
-    public var registeredRedirectURIs: Set<String> { webRedirectURIs.union(LinkHandlerURIs.all) }
+    package var registeredRedirectURIs: Set<String> { webRedirectURIs.union(LinkHandlerURIs.all) }
 
     /// The cookie each scenario's test user sends.
-    public static let userCookie = "reference-user"
+    package static let userCookie = "reference-user"
 
     /// A second registered client, so a run can check that a code redeems only for the client it was issued to.
     /// Scopes the server never grants to a client: a request naming them is narrowed (RFC 6749 §3.3).
-    public static let withheldScopes: Set<String> = ["admin"]
+    package static let withheldScopes: Set<String> = ["admin"]
     /// The narrowing the reference target declares: `devices admin` requested, `devices` granted.
-    public static let narrowedScope = (request: "devices admin", granted: "devices")
-    public static let secondClientID = "other-client"
-    public static let secondClientSecret = "other-client-secret"
+    package static let narrowedScope = (request: "devices admin", granted: "devices")
+    package static let secondClientID = "other-client"
+    package static let secondClientSecret = "other-client-secret"
 
     /// A public native client (RFC 8252): no secret, PKCE required, a loopback redirect URI that takes any port
     /// and a private-use-scheme redirect URI.
-    public static let nativeClientID = "native-app"
-    public static let nativeRedirectURIs = ["http://127.0.0.1/callback", "com.example.reference:/oauth2redirect"]
+    package static let nativeClientID = "native-app"
+    package static let nativeRedirectURIs = ["http://127.0.0.1/callback", "com.example.reference:/oauth2redirect"]
 
     /// Whether `uri` is a registered redirect URI of the native client: exactly, or a loopback IP literal with any
     /// port (RFC 8252 §7.3, §8.4).

@@ -4,11 +4,11 @@ import Foundation
 
 /// Mints the reference link handler's codes at a reference server (`POST /reference/flip-code`), so the server's
 /// token endpoint redeems them: how `--code-server URL` joins a handler process to a server process.
-public enum RemoteCodeMinter {
+package enum RemoteCodeMinter {
     /// A minting function for `LinkHandler.mintCode`, or nil when `url` is not an http(s) URL. When the server
     /// cannot be reached the code is minted locally (it will not redeem) and the failure is written to stderr, so
     /// the cause shows in the handler's log excerpt.
-    public static func minter(url: String) -> (@Sendable (String, String?) -> String)? {
+    package static func minter(url: String) -> (@Sendable (String, String?) -> String)? {
         guard let (origin, target) = HTTPOrigin.split(url) else { return nil }
         return { redirectURI, scope in
             switch mint(origin: origin, target: target, redirectURI: redirectURI, scope: scope) {

@@ -5,33 +5,33 @@ import Foundation
 /// `--bundle FILE`: one archive a certification reviewer can trust and re-run: the reports, the case files and the
 /// catalog the run used, and `manifest.json` with the SHA-256 of every other file, the suite version, the seed, the
 /// target and the times. `verify` checks it file by file.
-public enum EvidenceBundle {
-    public struct Manifest: Codable, Sendable, Hashable {
-        public static let schemaName = "appflip-conformance/bundle"
+package enum EvidenceBundle {
+    package struct Manifest: Codable, Sendable, Hashable {
+        package static let schemaName = "appflip-conformance/bundle"
 
-        public struct File: Codable, Sendable, Hashable {
-            public var path: String
-            public var sha256: String
-            public var bytes: Int
+        package struct File: Codable, Sendable, Hashable {
+            package var path: String
+            package var sha256: String
+            package var bytes: Int
         }
 
-        public var schema: String
-        public var version: Int
-        public var suiteVersion: String
-        public var casesDigest: String
-        public var seed: UInt64
-        public var target: String
-        public var startedAt: String?
-        public var durationSeconds: Double
-        public var verdict: String
-        public var exitCode: Int32
-        public var command: String
+        package var schema: String
+        package var version: Int
+        package var suiteVersion: String
+        package var casesDigest: String
+        package var seed: UInt64
+        package var target: String
+        package var startedAt: String?
+        package var durationSeconds: Double
+        package var verdict: String
+        package var exitCode: Int32
+        package var command: String
         /// The run's arguments (seed explicit), from which `rerunCommand` is built.
-        public var arguments: [String]?
-        public var files: [File]
+        package var arguments: [String]?
+        package var files: [File]
 
         /// The command that runs exactly the bundled cases once the bundle is extracted into `directory`.
-        public func rerunCommand(in directory: String) -> String {
+        package func rerunCommand(in directory: String) -> String {
             guard var words = arguments else { return command + " --cases \(directory)/cases --catalog \(directory)/\(EvidenceBundle.catalogPath)" }
             for option in ["--cases", "--catalog", "--bundle", "--reports", "--summary"] { words = CommandLineText.removing(option, from: words) }
             let end = words.firstIndex(of: "--") ?? words.endIndex
@@ -41,22 +41,22 @@ public enum EvidenceBundle {
         }
     }
 
-    public struct Failure: Error, Sendable {
-        public var message: String
+    package struct Failure: Error, Sendable {
+        package var message: String
     }
 
     /// What `verify` found: the manifest, the problems (none when the bundle is intact), and the files.
-    public struct Verification: Sendable {
-        public var manifest: Manifest
-        public var problems: [String]
-        public var entries: [TarArchive.Entry]
+    package struct Verification: Sendable {
+        package var manifest: Manifest
+        package var problems: [String]
+        package var entries: [TarArchive.Entry]
     }
 
     static let manifestPath = "manifest.json"
     static let catalogPath = "catalog/requirements.catalog"
 
     /// The archive: `reports/…`, `cases/…` (paths as the cases digest counts them), the catalog, then the manifest.
-    public static func make(reports: [(name: String, text: String)], caseFiles: [(path: String, bytes: [UInt8])], catalog: [UInt8],
+    package static func make(reports: [(name: String, text: String)], caseFiles: [(path: String, bytes: [UInt8])], catalog: [UInt8],
                             run: RunResult, reproducible: Bool = false) throws(Failure) -> [UInt8] {
         var entries = reports.map { TarArchive.Entry(path: "reports/" + $0.name, bytes: Array($0.text.utf8)) }
         entries += caseFiles.map { TarArchive.Entry(path: "cases/" + $0.path, bytes: $0.bytes) }
@@ -82,7 +82,7 @@ public enum EvidenceBundle {
 
     /// Reads a bundle and checks every file against the manifest: present, the same size and SHA-256, nothing
     /// unlisted, and results.json naming the same case files. Throws only when the bundle cannot be read at all.
-    public static func verify(_ archive: [UInt8]) throws(Failure) -> Verification {
+    package static func verify(_ archive: [UInt8]) throws(Failure) -> Verification {
         let entries: [TarArchive.Entry]
         do {
             entries = try TarArchive.read(archive)

@@ -3,8 +3,8 @@ import AppFlipModel
 /// Findings that are the same failure: the same requirement, the same expectation and an observation of the same
 /// shape (values such as codes, states and numbers masked), or target errors whose messages have the same shape.
 /// One bug behind sixty cases is one group, read once.
-public struct FindingGroup: Sendable {
-    public enum Kind: Sendable, Hashable {
+package struct FindingGroup: Sendable {
+    package enum Kind: Sendable, Hashable {
         /// A check that did not hold (fail, warn or info by the requirement's level).
         case check(RequirementReference, expected: String)
         /// A case that ended in error before it could be judged (crash, timeout, unusable answer).
@@ -13,24 +13,24 @@ public struct FindingGroup: Sendable {
         case suiteError
     }
 
-    public struct Member: Sendable {
-        public var result: CaseResult
+    package struct Member: Sendable {
+        package var result: CaseResult
         /// What this case observed (the check's observation, or the error message).
-        public var observed: String
+        package var observed: String
     }
 
-    public var kind: Kind
-    public var verdict: Verdict
-    public var shape: String
-    public var members: [Member]
+    package var kind: Kind
+    package var verdict: Verdict
+    package var shape: String
+    package var members: [Member]
 
-    public var representative: Member { members[0] }
+    package var representative: Member { members[0] }
 
     /// The groups of a run's findings of the given verdicts: failures first, then errors, warnings and notes; within
     /// each the largest group first, then
     /// the order of the first case. A case with findings under two requirements is in two groups.
     /// `known`: the failures a baseline accepts (their own section) rather than the ones that stand.
-    public static func groups(of results: [CaseResult], verdicts: Set<Verdict>, known: Bool = false) -> [FindingGroup] {
+    package static func groups(of results: [CaseResult], verdicts: Set<Verdict>, known: Bool = false) -> [FindingGroup] {
         var groups: [FindingGroup] = []
         var index: [String: Int] = [:]
         func add(_ kind: Kind, _ verdict: Verdict, _ observed: String, _ result: CaseResult) {
@@ -68,7 +68,7 @@ public struct FindingGroup: Sendable {
 
     /// The observation with its values masked: quoted or redacted text, long tokens and numbers. Two cases that
     /// saw "no state parameter", or "state 'a%2520b' instead of 'a%20b'" with different values, have one shape.
-    public static func shape(of observed: String) -> String {
+    package static func shape(of observed: String) -> String {
         var result = ""
         var token = ""
         var quote: Character?

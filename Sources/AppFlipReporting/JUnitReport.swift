@@ -9,19 +9,19 @@ import AppFlipModel
 /// says so in `<system-err>`, which CI viewers show, so a warning never looks like a plain pass. `fileAttributes`
 /// adds `file` and `line` attributes to `<testcase>` (read by GitLab and some GitHub reporters), which that
 /// schema does not allow.
-public struct JUnitReport: Sendable {
-    public var run: RunResult
+package struct JUnitReport: Sendable {
+    package var run: RunResult
     /// When true, times are written as 0 and no timestamp is written, so output is byte-identical across runs.
-    public var reproducible: Bool
-    public var fileAttributes: Bool
+    package var reproducible: Bool
+    package var fileAttributes: Bool
 
-    public init(run: RunResult, reproducible: Bool = false, fileAttributes: Bool = false) {
+    package init(run: RunResult, reproducible: Bool = false, fileAttributes: Bool = false) {
         self.run = run
         self.reproducible = reproducible
         self.fileAttributes = fileAttributes
     }
 
-    public func render() -> String {
+    package func render() -> String {
         let results = run.results
         let interrupted = run.incomplete ? 1 : 0
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -3,7 +3,7 @@ import AppFlipModel
 /// The short form for a CI job summary (`--summary FILE`, e.g. `$GITHUB_STEP_SUMMARY`): the verdict per profile,
 /// the failed requirements and a pointer to the full reports, in a few dozen lines whatever the run.
 extension MarkdownReport {
-    public func renderSummary(reportsDirectory: String) -> String {
+    package func renderSummary(reportsDirectory: String) -> String {
         let failures = FindingGroup.groups(of: run.results, verdicts: [.fail, .error])
         let warnings = FindingGroup.groups(of: run.results, verdicts: [.warn, .info])
         var text = "## AppFlip Conformance\n\n" + verdictSection()

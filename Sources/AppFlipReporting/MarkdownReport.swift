@@ -2,27 +2,27 @@ import AppFlipModel
 
 /// Writes a run as a Markdown report for a certification reviewer: the verdict first, then counts, findings
 /// with evidence, the requirement matrix and the run's provenance.
-public struct MarkdownReport: Sendable {
-    public var run: RunResult
+package struct MarkdownReport: Sendable {
+    package var run: RunResult
     /// The profiles this run covered; the matrix lists their requirements.
-    public var profiles: [String]
+    package var profiles: [String]
     /// When true, times and the start timestamp are left out, so the same inputs give the same bytes.
-    public var reproducible: Bool
+    package var reproducible: Bool
 
-    public init(run: RunResult, profiles: [String], reproducible: Bool = false) {
+    package init(run: RunResult, profiles: [String], reproducible: Bool = false) {
         self.run = run
         self.profiles = profiles
         self.reproducible = reproducible
     }
 
     /// GitHub's limit for a job summary, and a sensible ceiling for any report a browser renders at once.
-    public static let sizeLimit = 1 << 20
+    package static let sizeLimit = 1 << 20
 
     /// The report, laid out for a reviewer: the verdict per profile, the failed requirements, each distinct failure
     /// once (identical ones grouped, evidence folded), skips in one line per reason, counts and provenance; the
     /// requirement matrix, decisions and every case in a folded appendix. Kept under `sizeLimit`: when a run would
     /// exceed it, the least useful parts are cut first and the report says what was cut.
-    public func render() -> String {
+    package func render() -> String {
         var cuts: [String] = []
         for level in Detail.allCases {
             let text = compose(level, cuts: cuts)

@@ -4,21 +4,21 @@ import Foundation
 /// `O_NOFOLLOW`, an unpredictable name) and synced; only when all are written are they renamed into place, under an
 /// exclusive lock on the directory, so a full disk leaves the old pair whole and two runs sharing a directory never
 /// leave a mixed pair. Any failure removes the temporary files.
-public enum ReportFiles {
-    public struct Failure: Error, Sendable {
-        public var message: String
+package enum ReportFiles {
+    package struct Failure: Error, Sendable {
+        package var message: String
 
-        public init(message: String) {
+        package init(message: String) {
             self.message = message
         }
     }
 
     /// The hidden lock file two runs sharing a directory take turns on.
-    public static let lockName = ".appflip-reports.lock"
+    package static let lockName = ".appflip-reports.lock"
 
     /// Why `directory` cannot take the reports, or nil when it can: checked before a run, so a run never ends with
     /// nowhere to write.
-    public static func problem(writing directory: String) -> String? {
+    package static func problem(writing directory: String) -> String? {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -39,7 +39,7 @@ public enum ReportFiles {
     }
 
     /// Writes every file into `directory`, all or none.
-    public static func save(_ files: [(name: String, text: String)], into directory: String) throws(Failure) {
+    package static func save(_ files: [(name: String, text: String)], into directory: String) throws(Failure) {
         if let problem = problem(writing: directory) { throw Failure(message: problem) }
         let lock = open(directory + "/" + lockName, O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw Failure(message: "cannot open the lock file in \(directory): \(describe(errno))") }
@@ -74,7 +74,7 @@ public enum ReportFiles {
     }
 
     /// Writes one file whole or not at all (an exclusive temporary file beside it, synced, then renamed).
-    public static func save(_ bytes: [UInt8], to path: String) throws(Failure) {
+    package static func save(_ bytes: [UInt8], to path: String) throws(Failure) {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
         let created = try createExclusive(in: directory, name: (path as NSString).lastPathComponent)
         do {
@@ -92,14 +92,14 @@ public enum ReportFiles {
 
     /// Appends `text` to the file at `path`, creating it: a CI job summary (`$GITHUB_STEP_SUMMARY`) is a file other
     /// steps append to as well, so it is never replaced.
-    public static func append(_ text: String, to path: String) throws(Failure) {
+    package static func append(_ text: String, to path: String) throws(Failure) {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(message: "cannot open \(path) for appending: \(describe(errno))") }
         try writeAll(Array(text.utf8), to: fd, path: path)
     }
 
     /// Why `path` cannot take an appended summary, or nil when it can (checked before a run).
-    public static func problem(appending path: String) -> String? {
+    package static func problem(appending path: String) -> String? {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return "cannot open \(path) for appending: \(describe(errno))" }
         close(fd)

@@ -1,27 +1,27 @@
 /// Two runs compared case by case (`appflip-conformance diff OLD NEW`): what newly fails, what was fixed, what
 /// changed verdict otherwise, which failures are still there but observed differently, and which cases came or
 /// went. A known failure (accepted by a baseline) counts as neither failing nor passing: it is "known".
-public struct ResultsDiff: Sendable {
-    public struct Change: Sendable, Hashable {
-        public var id: String
-        public var old: String?
-        public var new: String?
+package struct ResultsDiff: Sendable {
+    package struct Change: Sendable, Hashable {
+        package var id: String
+        package var old: String?
+        package var new: String?
         /// For a newly failing case: its failing checks, `REQUIREMENT LEVEL: expected …; observed …`.
-        public var detail: [String]
+        package var detail: [String]
     }
 
-    public var regressed: [Change] = []
-    public var fixed: [Change] = []
-    public var changed: [Change] = []
+    package var regressed: [Change] = []
+    package var fixed: [Change] = []
+    package var changed: [Change] = []
     /// Cases failing in both runs whose failing checks observed something else.
-    public var evidenceChanged: [Change] = []
-    public var added: [Change] = []
-    public var removed: [Change] = []
+    package var evidenceChanged: [Change] = []
+    package var added: [Change] = []
+    package var removed: [Change] = []
     /// Requirements whose verdict changed, `AF-LINK-010: pass → fail`.
-    public var requirements: [Change] = []
+    package var requirements: [Change] = []
 
     /// Whether the new run is worse: a case or a requirement that now fails or errs and did not before.
-    public var hasRegression: Bool {
+    package var hasRegression: Bool {
         !regressed.isEmpty || requirements.contains { Self.isFailing($0.new) && !Self.isFailing($0.old) }
     }
 
@@ -36,7 +36,7 @@ public struct ResultsDiff: Sendable {
         entry.checks.filter { $0.verdict == "fail" }.map { "\($0.requirement) \($0.level): expected \($0.expected); observed \($0.observed ?? "")" }
     }
 
-    public init(old: ResultsDocument, new: ResultsDocument) {
+    package init(old: ResultsDocument, new: ResultsDocument) {
         let before = Dictionary(old.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(new.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for entry in new.cases {

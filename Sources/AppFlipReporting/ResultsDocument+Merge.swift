@@ -5,11 +5,11 @@ import AppFlipModel
 /// catalog at hand (whose digest must be the shards'), so the merged reports are written by the same writers as
 /// any run's.
 extension ResultsDocument {
-    public struct MergeFailure: Error, Sendable {
-        public var message: String
+    package struct MergeFailure: Error, Sendable {
+        package var message: String
     }
 
-    public static func merge(_ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite,
+    package static func merge(_ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite,
                              catalog: Catalog) throws(MergeFailure) -> RunResult {
         guard let first = shards.first else { throw MergeFailure(message: "nothing to merge") }
         for (document, file) in shards.dropFirst() {

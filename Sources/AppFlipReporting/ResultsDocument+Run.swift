@@ -3,7 +3,7 @@ import AppFlipModel
 extension ResultsDocument {
     /// The document for a finished run. `reproducible` leaves out times and the start timestamp, as the other
     /// reports do, so the same inputs give the same bytes.
-    public init(run: RunResult, profiles: [String], reproducible: Bool = false) {
+    package init(run: RunResult, profiles: [String], reproducible: Bool = false) {
         let provenance = run.provenance
         schema = Self.schemaName
         version = Self.currentVersion

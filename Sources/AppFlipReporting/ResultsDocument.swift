@@ -4,128 +4,128 @@ import Foundation
 /// `Conformance/results.schema.json`. Written beside junit.xml and report.md, with the same atomic rules, and
 /// read back by the commands that compare, merge or re-run results. Evidence is redacted exactly as in the other
 /// reports. Keys are snake_case; optional members are left out rather than written as null.
-public struct ResultsDocument: Codable, Sendable, Hashable {
+package struct ResultsDocument: Codable, Sendable, Hashable {
     /// Bumped whenever a member is removed or changes meaning; adding an optional member does not bump it.
-    public static let currentVersion = 1
-    public static let schemaName = "appflip-conformance/results"
+    package static let currentVersion = 1
+    package static let schemaName = "appflip-conformance/results"
 
-    public var schema: String
-    public var version: Int
-    public var suite: Suite
-    public var run: Run
-    public var outcome: Outcome
-    public var profiles: [ProfileEntry]
-    public var requirements: [RequirementEntry]
-    public var cases: [CaseEntry]
+    package var schema: String
+    package var version: Int
+    package var suite: Suite
+    package var run: Run
+    package var outcome: Outcome
+    package var profiles: [ProfileEntry]
+    package var requirements: [RequirementEntry]
+    package var cases: [CaseEntry]
 
-    public struct Suite: Codable, Sendable, Hashable {
-        public var version: String
+    package struct Suite: Codable, Sendable, Hashable {
+        package var version: String
         /// SHA-256 over the case files and catalog, as report.md prints it.
-        public var casesDigest: String
-        public var caseFiles: Int
+        package var casesDigest: String
+        package var caseFiles: Int
     }
 
-    public struct Run: Codable, Sendable, Hashable {
-        public var seed: UInt64
-        public var target: String
-        public var mode: String
-        public var jobs: Int
-        public var filter: String?
-        public var samples: Int?
+    package struct Run: Codable, Sendable, Hashable {
+        package var seed: UInt64
+        package var target: String
+        package var mode: String
+        package var jobs: Int
+        package var filter: String?
+        package var samples: Int?
         /// Absent in reproducible reports.
-        public var startedAt: String?
-        public var durationSeconds: Double
-        public var command: String
-        public var transport: [String]
-        public var handlerStartup: String?
-        public var incomplete: Bool
+        package var startedAt: String?
+        package var durationSeconds: Double
+        package var command: String
+        package var transport: [String]
+        package var handlerStartup: String?
+        package var incomplete: Bool
         /// Present (true) for a certification run.
-        public var certification: Bool?
+        package var certification: Bool?
         /// `I/N` when the run was one shard.
-        public var shard: String?
+        package var shard: String?
         /// The `run` arguments (seed explicit), so a merge or a re-run can narrow or repeat the command.
-        public var arguments: [String]?
+        package var arguments: [String]?
     }
 
-    public struct Outcome: Codable, Sendable, Hashable {
+    package struct Outcome: Codable, Sendable, Hashable {
         /// The run's overall verdict (`pass`, `info`, `warn`, `skip`, `fail`, `error`).
-        public var verdict: String
-        public var exitCode: Int32
+        package var verdict: String
+        package var exitCode: Int32
         /// Cases per verdict, every verdict present.
-        public var counts: [String: Int]
-        public var configurationProblems: [String]
+        package var counts: [String: Int]
+        package var configurationProblems: [String]
         /// With a baseline: the failures it accepted (not in `counts`), and its entries that failed the run.
-        public var baseline: BaselineEntry?
+        package var baseline: BaselineEntry?
     }
 
-    public struct BaselineEntry: Codable, Sendable, Hashable {
-        public var path: String
-        public var entries: Int
-        public var known: Int
+    package struct BaselineEntry: Codable, Sendable, Hashable {
+        package var path: String
+        package var entries: Int
+        package var known: Int
         /// Entries that expired or list a failure that no longer happens: each fails the run.
-        public var problems: [String]
-        public var unexercised: [String]
+        package var problems: [String]
+        package var unexercised: [String]
     }
 
-    public struct ProfileEntry: Codable, Sendable, Hashable {
-        public var profile: String
-        public var cases: Int
-        public var judged: Int
-        public var tested: Bool
+    package struct ProfileEntry: Codable, Sendable, Hashable {
+        package var profile: String
+        package var cases: Int
+        package var judged: Int
+        package var tested: Bool
         /// Why cases were skipped, or why nothing of the profile ran; absent when everything ran.
-        public var reason: String?
+        package var reason: String?
     }
 
-    public struct RequirementEntry: Codable, Sendable, Hashable {
-        public var id: String
-        public var level: String
-        public var profile: String
-        public var title: String
+    package struct RequirementEntry: Codable, Sendable, Hashable {
+        package var id: String
+        package var level: String
+        package var profile: String
+        package var title: String
         /// The requirement's verdict over the cases that name it, or `not-covered` when none in the run does.
-        public var verdict: String
-        public var cases: Int
+        package var verdict: String
+        package var cases: Int
         /// Why no case covers it, when that is by design or for now (`planned: …`, `not observable: …`).
-        public var uncovered: String?
+        package var uncovered: String?
     }
 
-    public struct CaseEntry: Codable, Sendable, Hashable {
-        public var id: String
-        public var title: String
-        public var profile: String
-        public var group: String
-        public var file: String
-        public var line: Int
-        public var scenario: String
-        public var verdict: String
-        public var message: String?
-        public var configurationProblem: String?
-        public var suiteFault: String?
+    package struct CaseEntry: Codable, Sendable, Hashable {
+        package var id: String
+        package var title: String
+        package var profile: String
+        package var group: String
+        package var file: String
+        package var line: Int
+        package var scenario: String
+        package var verdict: String
+        package var message: String?
+        package var configurationProblem: String?
+        package var suiteFault: String?
         /// The baseline entries that accept this case's failure for now; absent when none does.
-        public var knownFailure: [String]?
-        public var durationSeconds: Double
-        public var checks: [CheckEntry]
-        public var evidence: EvidenceEntry
+        package var knownFailure: [String]?
+        package var durationSeconds: Double
+        package var checks: [CheckEntry]
+        package var evidence: EvidenceEntry
     }
 
-    public struct CheckEntry: Codable, Sendable, Hashable {
-        public var requirement: String
-        public var level: String
+    package struct CheckEntry: Codable, Sendable, Hashable {
+        package var requirement: String
+        package var level: String
         /// `pass`, `info`, `warn`, `fail`, or `not-applicable`.
-        public var verdict: String
-        public var expected: String
-        public var observed: String?
-        public var notApplicable: String?
+        package var verdict: String
+        package var expected: String
+        package var observed: String?
+        package var notApplicable: String?
     }
 
-    public struct EvidenceEntry: Codable, Sendable, Hashable {
-        public var link: String?
-        public var answer: String?
-        public var stderr: String?
-        public var exchanges: [String]
+    package struct EvidenceEntry: Codable, Sendable, Hashable {
+        package var link: String?
+        package var answer: String?
+        package var stderr: String?
+        package var exchanges: [String]
     }
 
     /// The document as UTF-8 JSON, keys sorted, so equal runs give equal bytes.
-    public func render() -> String {
+    package func render() -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -134,7 +134,7 @@ public struct ResultsDocument: Codable, Sendable, Hashable {
     }
 
     /// Reads a document written by `render()`; the error says what is wrong in one line.
-    public static func parse(_ data: Data) throws(ReadFailure) -> ResultsDocument {
+    package static func parse(_ data: Data) throws(ReadFailure) -> ResultsDocument {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let document: ResultsDocument
@@ -152,7 +152,7 @@ public struct ResultsDocument: Codable, Sendable, Hashable {
 
     /// Reads the results of an earlier run: `path` is its reports directory or its results.json. Returns the
     /// document and the file it came from.
-    public static func load(run path: String) throws(ReadFailure) -> (document: ResultsDocument, file: String) {
+    package static func load(run path: String) throws(ReadFailure) -> (document: ResultsDocument, file: String) {
         var isDirectory: ObjCBool = false
         let file = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path + "/results.json" : path
         guard let data = FileManager.default.contents(atPath: file) else { throw ReadFailure(message: "cannot read \(file)") }
@@ -163,8 +163,8 @@ public struct ResultsDocument: Codable, Sendable, Hashable {
         }
     }
 
-    public struct ReadFailure: Error, Sendable {
-        public var message: String
+    package struct ReadFailure: Error, Sendable {
+        package var message: String
     }
 
     private static func describe(_ error: any Error) -> String {

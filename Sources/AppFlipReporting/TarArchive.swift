@@ -1,23 +1,23 @@
 /// A POSIX ustar archive, written and read by our own code (no tool is run): regular files only, each path at most
 /// 255 bytes, read back with every header's checksum and bounds checked, so a damaged or hostile archive is an error,
 /// never a crash.
-public enum TarArchive {
-    public struct Entry: Sendable, Hashable {
-        public var path: String
-        public var bytes: [UInt8]
+package enum TarArchive {
+    package struct Entry: Sendable, Hashable {
+        package var path: String
+        package var bytes: [UInt8]
 
-        public init(path: String, bytes: [UInt8]) {
+        package init(path: String, bytes: [UInt8]) {
             self.path = path
             self.bytes = bytes
         }
     }
 
-    public struct Failure: Error, Sendable {
-        public var message: String
+    package struct Failure: Error, Sendable {
+        package var message: String
     }
 
     /// The archive of `entries`, in order, with a fixed time and owner so equal inputs give equal bytes.
-    public static func write(_ entries: [Entry], modified: Int = 0) throws(Failure) -> [UInt8] {
+    package static func write(_ entries: [Entry], modified: Int = 0) throws(Failure) -> [UInt8] {
         var archive: [UInt8] = []
         for entry in entries {
             archive += try header(for: entry, modified: modified)
@@ -27,7 +27,7 @@ public enum TarArchive {
         return archive + [UInt8](repeating: 0, count: 1024)
     }
 
-    public static func read(_ archive: [UInt8]) throws(Failure) -> [Entry] {
+    package static func read(_ archive: [UInt8]) throws(Failure) -> [Entry] {
         var entries: [Entry] = []
         var offset = 0
         while offset + 512 <= archive.count {

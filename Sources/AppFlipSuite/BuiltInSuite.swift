@@ -1,22 +1,27 @@
 import AppFlipModel
+import Foundation
 import AppFlipSuiteFiles
 import AppFlipSyntax
 
 /// The suite this build carries: every case file under `Conformance/cases` and `Conformance/requirements.catalog`,
 /// compiled in byte for byte when the package is built. The binary needs no files beside it, and a package that
 /// depends on the library needs no paths.
-public enum BuiltInSuite {
+package enum BuiltInSuite {
     /// Where the built-in files came from; diagnostics and reports show these paths.
-    public static let casesRoot = "Conformance/cases"
-    public static let catalogPath = "Conformance/requirements.catalog"
+    package static let casesRoot = "Conformance/cases"
+    package static let catalogPath = "Conformance/requirements.catalog"
+    /// The package's directory where this build was made: where `casesRoot` and `catalogPath` lie on disk, for
+    /// source locations that an IDE opens.
+    package static let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The built-in case files, in path order.
-    public static var caseFiles: [SuiteFile] {
+    package static var caseFiles: [SuiteFile] {
         EmbeddedSuiteFiles.all.filter { $0.path.hasPrefix(casesRoot + "/") }.map { SuiteFile(path: $0.path, bytes: Array($0.text.utf8)) }
     }
 
     /// The built-in requirement catalog.
-    public static func catalog() throws(DiagnosticList) -> Catalog {
+    package static func catalog() throws(DiagnosticList) -> Catalog {
         guard let file = EmbeddedSuiteFiles.all.first(where: { $0.path == catalogPath }) else {
             throw DiagnosticList([Diagnostic(at: SourceLocation(file: catalogPath, line: 1, column: 1), "this build carries no requirement catalog")])
         }
@@ -24,7 +29,7 @@ public enum BuiltInSuite {
     }
 
     /// The built-in cases, validated against `catalog`, with the digest a run records.
-    public static func cases(catalog: Catalog?) throws(DiagnosticList) -> CaseSuite {
+    package static func cases(catalog: Catalog?) throws(DiagnosticList) -> CaseSuite {
         try CaseLoader.load(files: caseFiles, base: casesRoot, catalog: catalog)
     }
 }

@@ -1,18 +1,18 @@
 /// A problem found in an input file, printed like a compiler diagnostic with the offending line and a caret.
-public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable {
+package struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Severity: String, Sendable, Hashable {
         case error
         case warning
         case note
     }
 
-    public var severity: Severity
-    public var location: SourceLocation
-    public var message: String
+    package var severity: Severity
+    package var location: SourceLocation
+    package var message: String
     /// The text of the offending line, without its line terminator; empty when not known.
-    public var lineText: String
+    package var lineText: String
 
-    public init(_ severity: Severity = .error, at location: SourceLocation, _ message: String, lineText: String = "") {
+    package init(_ severity: Severity = .error, at location: SourceLocation, _ message: String, lineText: String = "") {
         self.severity = severity
         self.location = location
         self.message = message
@@ -20,7 +20,7 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `path:line:column: error: message`, then the line and a caret under the column.
-    public var description: String {
+    package var description: String {
         var text = "\(location): \(severity.rawValue): \(message)"
         guard !lineText.isEmpty else { return text }
         let shown = lineText.count > 200 ? String(lineText.prefix(200)) + "…" : lineText
@@ -32,12 +32,12 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Several diagnostics found in one pass; thrown when at least one is an error.
-public struct DiagnosticList: Error, Sendable, CustomStringConvertible {
-    public var diagnostics: [Diagnostic]
+package struct DiagnosticList: Error, Sendable, CustomStringConvertible {
+    package var diagnostics: [Diagnostic]
 
-    public init(_ diagnostics: [Diagnostic]) {
+    package init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics.sorted { $0.location < $1.location }
     }
 
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    package var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }

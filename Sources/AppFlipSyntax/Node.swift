@@ -1,10 +1,10 @@
 /// A node of a parsed case file: a scalar, a mapping or a sequence, each with the location where it starts.
-public indirect enum Node: Sendable, Hashable {
+package indirect enum Node: Sendable, Hashable {
     case scalar(Scalar)
     case mapping(Mapping)
     case sequence(Sequence)
 
-    public var location: SourceLocation {
+    package var location: SourceLocation {
         switch self {
         case .scalar(let scalar): scalar.location
         case .mapping(let mapping): mapping.location
@@ -13,7 +13,7 @@ public indirect enum Node: Sendable, Hashable {
     }
 
     /// A short name for the node's kind, used in type errors.
-    public var kindName: String {
+    package var kindName: String {
         switch self {
         case .scalar: "a scalar"
         case .mapping: "a mapping"
@@ -24,19 +24,19 @@ public indirect enum Node: Sendable, Hashable {
 
 extension Node {
     /// A text value with the way it was written.
-    public struct Scalar: Sendable, Hashable {
-        public enum Style: Sendable, Hashable {
+    package struct Scalar: Sendable, Hashable {
+        package enum Style: Sendable, Hashable {
             case plain
             case doubleQuoted
             case singleQuoted
             case block
         }
 
-        public var text: String
-        public var style: Style
-        public var location: SourceLocation
+        package var text: String
+        package var style: Style
+        package var location: SourceLocation
 
-        public init(text: String, style: Style, location: SourceLocation) {
+        package init(text: String, style: Style, location: SourceLocation) {
             self.text = text
             self.style = style
             self.location = location
@@ -44,35 +44,35 @@ extension Node {
     }
 
     /// Keys in the order written; keys are unique (the parser rejects duplicates).
-    public struct Mapping: Sendable, Hashable {
-        public struct Entry: Sendable, Hashable {
-            public var key: Scalar
-            public var value: Node
+    package struct Mapping: Sendable, Hashable {
+        package struct Entry: Sendable, Hashable {
+            package var key: Scalar
+            package var value: Node
 
-            public init(key: Scalar, value: Node) {
+            package init(key: Scalar, value: Node) {
                 self.key = key
                 self.value = value
             }
         }
 
-        public var entries: [Entry]
-        public var location: SourceLocation
+        package var entries: [Entry]
+        package var location: SourceLocation
 
-        public init(entries: [Entry], location: SourceLocation) {
+        package init(entries: [Entry], location: SourceLocation) {
             self.entries = entries
             self.location = location
         }
 
-        public subscript(key: String) -> Node? {
+        package subscript(key: String) -> Node? {
             entries.first { $0.key.text == key }?.value
         }
     }
 
-    public struct Sequence: Sendable, Hashable {
-        public var items: [Node]
-        public var location: SourceLocation
+    package struct Sequence: Sendable, Hashable {
+        package var items: [Node]
+        package var location: SourceLocation
 
-        public init(items: [Node], location: SourceLocation) {
+        package init(items: [Node], location: SourceLocation) {
             self.items = items
             self.location = location
         }

@@ -3,13 +3,13 @@
 /// The grammar (see `Conformance/FORMAT.md`): nested mappings by indentation (spaces only), lists of `- item`,
 /// one-line lists `[a, "b"]`, plain, `"double"` and `'single'` quoted scalars, `|` block strings, `#` comments.
 /// There are no anchors, aliases, tags, flow mappings or multi-document streams. Every error carries a location.
-public struct Parser {
+package struct Parser {
     /// Limits that keep a hostile file from costing unbounded time or memory.
-    public struct Limits: Sendable {
-        public var maximumBytes: Int
-        public var maximumDepth: Int
+    package struct Limits: Sendable {
+        package var maximumBytes: Int
+        package var maximumDepth: Int
 
-        public init(maximumBytes: Int = 1 << 20, maximumDepth: Int = 32) {
+        package init(maximumBytes: Int = 1 << 20, maximumDepth: Int = 32) {
             self.maximumBytes = maximumBytes
             self.maximumDepth = maximumDepth
         }
@@ -38,7 +38,7 @@ public struct Parser {
     }
 
     /// Parses a whole file. Throws a `DiagnosticList` holding every error found.
-    public static func parse(bytes: [UInt8], file: String, limits: Limits = Limits()) throws(DiagnosticList) -> Node {
+    package static func parse(bytes: [UInt8], file: String, limits: Limits = Limits()) throws(DiagnosticList) -> Node {
         var parser = Parser(file: file, limits: limits)
         guard bytes.count <= limits.maximumBytes else {
             throw DiagnosticList([Diagnostic(at: SourceLocation(file: file, line: 1, column: 1),
@@ -56,7 +56,7 @@ public struct Parser {
     }
 
     /// Parses text already in memory.
-    public static func parse(_ text: String, file: String, limits: Limits = Limits()) throws(DiagnosticList) -> Node {
+    package static func parse(_ text: String, file: String, limits: Limits = Limits()) throws(DiagnosticList) -> Node {
         try parse(bytes: Array(text.utf8), file: file, limits: limits)
     }
 

@@ -1,21 +1,21 @@
 /// A 1-based position in a source file.
-public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The file path as given by the caller (usually relative to the working directory).
-    public var file: String
+    package var file: String
     /// 1-based line number.
-    public var line: Int
+    package var line: Int
     /// 1-based column, counted in characters.
-    public var column: Int
+    package var column: Int
 
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
-    public var description: String { "\(file):\(line):\(column)" }
+    package var description: String { "\(file):\(line):\(column)" }
 
-    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+    package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
         (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
     }
 }

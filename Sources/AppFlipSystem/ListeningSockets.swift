@@ -2,10 +2,10 @@
 // connection could be taken by a naive listener for its callback). Unavailable elsewhere.
 import Foundation
 
-public enum ListeningSockets {
+package enum ListeningSockets {
     /// The local addresses with a socket listening on `port` (`127.0.0.1`, `0.0.0.0`, `::1`, `::`, …), or nil where
     /// they cannot be read (macOS: no /proc).
-    public static func addresses(listeningOn port: Int) -> [String]? {
+    package static func addresses(listeningOn port: Int) -> [String]? {
         #if os(Linux)
         var found: [String] = []
         for (file, isIPv6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {

@@ -11,12 +11,12 @@ import CAppFlipSystem
 #endif
 
 /// The operating-system calls whose spelling differs between Linux (Glibc) and macOS (Darwin).
-public enum Platform {
+package enum Platform {
     /// A pipe whose two ends are close-on-exec, so no other child inherits them.
     ///
     /// `pipe2` is not visible from Swift's Glibc module, so the flag is set right after `pipe`; callers hold
     /// `ChildProcess.spawnLock` (AppFlipRunner) across pipe creation and spawn, so no concurrent spawn can inherit the ends.
-    public static func makePipe() -> (read: Int32, write: Int32)? {
+    package static func makePipe() -> (read: Int32, write: Int32)? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -32,7 +32,7 @@ public enum Platform {
     /// threads end; a session is not shared between threads). Spawning from one dedicated thread instead cost about
     /// 2 ms per one-shot case in thread hand-offs, measured.
     /// macOS has no parent-death signal: `posix_spawn`, every other descriptor closed (`POSIX_SPAWN_CLOEXEC_DEFAULT`).
-    public static func spawn(path: String, argv: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32)
+    package static func spawn(path: String, argv: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32)
         -> Result<pid_t, SpawnFailure> {
         #if os(Linux)
         let cArgs = argv.map { strdup($0) } + [nil]
@@ -90,23 +90,23 @@ public enum Platform {
         return status == 0 ? .success(pid) : .failure(SpawnFailure(errno: status))
     }
 
-    public struct SpawnFailure: Error {
-        public var errno: Int32
-        public var message: String { String(cString: strerror(errno)) }
+    package struct SpawnFailure: Error {
+        package var errno: Int32
+        package var message: String { String(cString: strerror(errno)) }
     }
 
     /// Writing to a handler that has exited must be an error result, not a signal that kills the suite.
-    public static func ignoreSIGPIPE() {
+    package static func ignoreSIGPIPE() {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
-    public static func monotonicSeconds() -> Double {
+    package static func monotonicSeconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
-    public static func signalName(_ number: Int32) -> String {
+    package static func signalName(_ number: Int32) -> String {
         let names: [Int32: String] = [SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
                                       SIGILL: "SIGILL", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP",
                                       SIGINT: "SIGINT", SIGPIPE: "SIGPIPE", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"]
@@ -116,7 +116,7 @@ public enum Platform {
     // MARK: Sockets
 
     /// `SOCK_STREAM` as `socket(2)` and `getaddrinfo(3)` take it.
-    public static var streamSocketType: Int32 {
+    package static var streamSocketType: Int32 {
         #if canImport(Darwin)
         SOCK_STREAM
         #else
@@ -125,7 +125,7 @@ public enum Platform {
     }
 
     /// Flags for `send(2)` so a peer that closed its end gives EPIPE, not SIGPIPE.
-    public static var sendFlags: Int32 {
+    package static var sendFlags: Int32 {
         #if canImport(Darwin)
         0
         #else
@@ -134,7 +134,7 @@ public enum Platform {
     }
 
     /// Per-socket SIGPIPE suppression where `send` has no flag for it.
-    public static func suppressSIGPIPE(on fd: Int32) {
+    package static func suppressSIGPIPE(on fd: Int32) {
         #if canImport(Darwin)
         var on: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -145,9 +145,9 @@ public enum Platform {
 
     /// Unblocks SIGINT and SIGTERM for this thread and the threads it starts (a parent may have blocked them).
     /// The signals that end a run in order: SIGINT, SIGTERM, SIGHUP (the terminal went away), SIGQUIT.
-    public static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    package static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
-    public static func unblockTerminationSignals() {
+    package static func unblockTerminationSignals() {
         var set = sigset_t()
         sigemptyset(&set)
         for number in terminationSignals { sigaddset(&set, number) }
@@ -155,5 +155,5 @@ public enum Platform {
     }
 
     /// The signal's conventional exit status when a command is ended by it (128 + number).
-    public static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
+    package static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
 }

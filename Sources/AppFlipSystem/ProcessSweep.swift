@@ -16,9 +16,9 @@ import CAppFlipSystem
 /// kill but not this mark: on Linux, `/proc/PID/environ` shows it, and a sweep kills every marked process.
 /// On macOS another user's or a hardened process's environment cannot be read, so there the containment is the
 /// process group and the pid (documented in the README); a process that clears its own environment escapes both.
-public enum ProcessSweep {
+package enum ProcessSweep {
     /// Whether marked processes can be found here (Linux, through /proc).
-    public static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         #if os(Linux)
         true
         #else
@@ -27,15 +27,15 @@ public enum ProcessSweep {
     }
 
     /// The variable that marks a run's processes.
-    public static let variable = "APPFLIP_CONFORMANCE_CHILD"
+    package static let variable = "APPFLIP_CONFORMANCE_CHILD"
     /// This run's prefix: random, so two runs on one machine never sweep each other's handlers.
-    public static let runPrefix = "r" + String(UInt64.random(in: .min ... .max), radix: 36)
+    package static let runPrefix = "r" + String(UInt64.random(in: .min ... .max), radix: 36)
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var counter = 0
 
     /// A new mark for one child of scope `scope`: `<run>-<scope>-<n>` and a final dot.
-    public static func newMark(scope: Int) -> String {
+    package static func newMark(scope: Int) -> String {
         lock.withLock {
             counter += 1
             return "\(markPrefix(scope: scope))\(counter)."
@@ -44,14 +44,14 @@ public enum ProcessSweep {
 
     /// What every mark of a scope (of any scope in this process, when nil) starts with. The dashes and the final dot
     /// keep one prefix from matching another's marks (`-1-` never starts `-12-`, `-1-3.` never starts `-1-31.`).
-    public static func markPrefix(scope: Int?) -> String {
+    package static func markPrefix(scope: Int?) -> String {
         scope.map { "\(runPrefix)-\($0)-" } ?? "\(runPrefix)-"
     }
 
     /// Sends SIGKILL to every process whose environment carries a mark starting with `markPrefix` (one child's
     /// whole mark, a scope's prefix or this process's). Returns how many were found.
     @discardableResult
-    public static func kill(markPrefix: String) -> Int {
+    package static func kill(markPrefix: String) -> Int {
         #if os(Linux)
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return 0 }
         let own = getpid()
@@ -81,7 +81,7 @@ public enum ProcessSweep {
     /// process that starts no children but handlers (the command-line tool, not a test process using Foundation's
     /// `Process`): every child that is not a registered handler is then taken for an orphan. False where unavailable.
     @discardableResult
-    public static func becomeSubreaper() -> Bool {
+    package static func becomeSubreaper() -> Bool {
         #if os(Linux)
         let done = appflip_become_subreaper() == 0
         lock.withLock { subreaper = done }
@@ -95,7 +95,7 @@ public enum ProcessSweep {
     /// descendants, and reaps them (bounded). A descendant orphaned by that kill comes back as a child: rounds go
     /// on until none is left. Nothing unless `becomeSubreaper` succeeded. Returns how many were signalled.
     @discardableResult
-    public static func killAdopted(known: Set<pid_t>) -> Int {
+    package static func killAdopted(known: Set<pid_t>) -> Int {
         #if os(Linux)
         guard lock.withLock({ subreaper }) else { return 0 }
         let own = getpid()

@@ -2,8 +2,8 @@
 import Foundation
 
 /// Why a socket operation failed, in words a report can show.
-public struct SocketError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct SocketError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         case resolve
         case refused
         case timedOut
@@ -12,15 +12,15 @@ public struct SocketError: Error, Sendable, CustomStringConvertible {
         case other
     }
 
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     static func fromErrno(_ what: String, _ code: Int32 = errno) -> SocketError {
         let text = "\(what): \(String(cString: strerror(code)))"
@@ -34,10 +34,10 @@ public struct SocketError: Error, Sendable, CustomStringConvertible {
 }
 
 /// A connected TCP stream with deadline-bounded, non-blocking reads and writes. Not shared between threads.
-public final class TCPSocket: @unchecked Sendable {
-    public private(set) var fd: Int32
+package final class TCPSocket: @unchecked Sendable {
+    package private(set) var fd: Int32
     /// `host:port` of the peer as given when connecting (or the client's address when accepted).
-    public let peer: String
+    package let peer: String
 
     init(fd: Int32, peer: String) {
         self.fd = fd
@@ -53,7 +53,7 @@ public final class TCPSocket: @unchecked Sendable {
 
     /// Ends every exchange in flight at once (an interrupted run does not wait out its timeouts): each open
     /// connection is shut down, and every wait from now on fails.
-    public static func abortAll() {
+    package static func abortAll() {
         registry.withLock {
             aborted = true
             for fd in open.values { _ = shutdown(fd, Int32(SHUT_RDWR)) }
@@ -62,10 +62,10 @@ public final class TCPSocket: @unchecked Sendable {
 
     deinit { close() }
 
-    public var isOpen: Bool { fd >= 0 }
+    package var isOpen: Bool { fd >= 0 }
 
     /// Connects to `host:port`, trying each resolved address in turn, giving up at `deadline` (monotonic seconds).
-    public static func connect(host: String, port: Int, deadline: Double) throws(SocketError) -> TCPSocket {
+    package static func connect(host: String, port: Int, deadline: Double) throws(SocketError) -> TCPSocket {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Platform.streamSocketType
@@ -114,7 +114,7 @@ public final class TCPSocket: @unchecked Sendable {
     }
 
     /// Writes every byte before `deadline`.
-    public func write(_ bytes: [UInt8], deadline: Double) throws(SocketError) {
+    package func write(_ bytes: [UInt8], deadline: Double) throws(SocketError) {
         var offset = 0
         while offset < bytes.count {
             guard fd >= 0 else { throw SocketError(.closed, "the connection is closed") }
@@ -131,7 +131,7 @@ public final class TCPSocket: @unchecked Sendable {
     }
 
     /// Reads up to `maximum` bytes; an empty result means the peer closed its end.
-    public func read(maximum: Int = 65_536, deadline: Double) throws(SocketError) -> [UInt8] {
+    package func read(maximum: Int = 65_536, deadline: Double) throws(SocketError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
             guard fd >= 0 else { throw SocketError(.closed, "the connection is closed") }
@@ -143,13 +143,13 @@ public final class TCPSocket: @unchecked Sendable {
     }
 
     /// True when the peer has closed or sent something unexpected while the connection sat idle.
-    public var isStale: Bool {
+    package var isStale: Bool {
         guard fd >= 0 else { return true }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) != 0
     }
 
-    public func close() {
+    package func close() {
         // Under the registry's lock, so an abort never shuts down a descriptor number already reused.
         Self.registry.withLock {
             if fd >= 0 {
@@ -172,9 +172,9 @@ public final class TCPSocket: @unchecked Sendable {
 }
 
 /// A listening TCP socket on a local address.
-public final class TCPListener: @unchecked Sendable {
-    public let port: Int
-    public let host: String
+package final class TCPListener: @unchecked Sendable {
+    package let port: Int
+    package let host: String
     /// The listening descriptor; closed by whichever of `close()` and a running `accept()` finishes last, so its
     /// number is never given back while an accept could still use it (it would then take another listener's
     /// connections).
@@ -184,10 +184,10 @@ public final class TCPListener: @unchecked Sendable {
     private var accepting = 0
 
     /// The listening descriptor, or -1 once closed.
-    public var fd: Int32 { state.withLock { descriptor } }
+    package var fd: Int32 { state.withLock { descriptor } }
 
     /// Listens on `host` (an IP literal such as 127.0.0.1) and `port` (0 picks a free one).
-    public init(host: String = "127.0.0.1", port: Int = 0) throws(SocketError) {
+    package init(host: String = "127.0.0.1", port: Int = 0) throws(SocketError) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Platform.streamSocketType
@@ -220,7 +220,7 @@ public final class TCPListener: @unchecked Sendable {
     deinit { close() }
 
     /// Waits for the next connection; nil once the listener is closed or the wait times out.
-    public func accept(timeout: Double? = nil) -> TCPSocket? {
+    package func accept(timeout: Double? = nil) -> TCPSocket? {
         let listening: Int32? = state.withLock {
             guard !closed, descriptor >= 0 else { return nil }
             accepting += 1
@@ -257,7 +257,7 @@ public final class TCPListener: @unchecked Sendable {
     /// Stops listening at once: the shutdown wakes an `accept` waiting in poll (which would otherwise hold the
     /// socket, still listening, until its poll timed out). The descriptor is closed here, or by that accept as it
     /// returns.
-    public func close() {
+    package func close() {
         state.withLock {
             guard !closed else { return }
             closed = true

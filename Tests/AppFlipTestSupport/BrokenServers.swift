@@ -2,16 +2,16 @@ import AppFlipHTTP
 import Foundation
 
 /// The reference server with exactly one defect each, made by wrapping its request handler.
-public enum BrokenServers {
-    public struct Defect: Sendable, CustomStringConvertible {
-        public var name: String
+package enum BrokenServers {
+    package struct Defect: Sendable, CustomStringConvertible {
+        package var name: String
         /// The requirement a run against this server must report as failed.
-        public var requirement: String
-        public var wrap: @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler
-        public var description: String { name }
+        package var requirement: String
+        package var wrap: @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler
+        package var description: String { name }
     }
 
-    public static let all: [Defect] = [
+    package static let all: [Defect] = [
         Defect(name: "narrowed-scope-unreported", requirement: "TOK-RESP-005") { reference in
             { request in
                 // Never says which scope it granted, even when it granted less than was asked.
@@ -237,9 +237,9 @@ final class ResponseCache: @unchecked Sendable {
 }
 
 /// The client the HTTP profile tests configure at the reference server.
-public enum ReferenceClient {
-    public static let id = SuiteRun.configuration.clientID
-    public static let secret = "test-secret-value"
+package enum ReferenceClient {
+    package static let id = SuiteRun.configuration.clientID
+    package static let secret = "test-secret-value"
 }
 
 /// Short aliases for real tokens, for a server that hands out guessable ones.

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Finds executables that SwiftPM built next to the test bundle (`appflip-reference`, `broken-handler`).
-public enum BuiltProducts {
+package enum BuiltProducts {
     /// The directory holding the build's products.
-    public static var directory: URL {
+    package static var directory: URL {
         #if os(macOS)
         if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
             return bundle.bundleURL.deletingLastPathComponent()
@@ -14,7 +14,7 @@ public enum BuiltProducts {
     }
 
     /// The absolute path of a built executable product.
-    public static func path(_ name: String) -> String {
+    package static func path(_ name: String) -> String {
         directory.appendingPathComponent(name).path
     }
 }

@@ -2,8 +2,8 @@ import AppFlipModel
 import AppFlipSyntax
 
 /// Hand-built cases and results for report-writer tests, with fixed times and ordering.
-public enum Fixtures {
-    public static let catalog = Catalog(
+package enum Fixtures {
+    package static let catalog = Catalog(
         requirements: [
             Requirement(id: "AF-LINK-005", level: .mustNot, profile: "app-link", title: "Unlisted redirect_uri never opened",
                         statement: "An unlisted redirect_uri is never opened.", citations: [Citation(sourceKey: "RFC6749", section: "§4.1.2.1")],
@@ -16,7 +16,7 @@ public enum Fixtures {
         ],
         sources: [SourceDocument(key: "RFC6749", title: "OAuth 2.0", url: "https://www.rfc-editor.org/rfc/rfc6749")])
 
-    public static func conformanceCase(_ id: String, group: String = "app-link/demo", line: Int = 3,
+    package static func conformanceCase(_ id: String, group: String = "app-link/demo", line: Int = 3,
                                        requirement: RequirementReference = RequirementReference(id: "AF-LINK-005", level: .mustNot)) -> ConformanceCase {
         ConformanceCase(id: id, title: "Title of \(id)", profile: .appLink, scenario: .consent, link: .base,
                         checks: [CheckGroup(requirement: requirement, expectation: .all([.action(.decline)]),
@@ -24,7 +24,7 @@ public enum Fixtures {
                         location: SourceLocation(file: "Conformance/cases/\(group)/demo.case", line: line, column: 1), group: group)
     }
 
-    public static let provenance: Provenance = {
+    package static let provenance: Provenance = {
         var provenance = Provenance(
             suiteVersion: "0.1.0", caseDigest: String(repeating: "ab", count: 32), caseFileCount: 1, seed: 42,
             target: "subprocess ./handler (one-shot)", mode: "one-shot", jobs: 2, filter: nil, startedAt: "2026-01-02T03:04:05Z",
@@ -34,7 +34,7 @@ public enum Fixtures {
     }()
 
     /// One result of each verdict, with awkward text in the evidence.
-    public static func mixedRun() -> RunResult {
+    package static func mixedRun() -> RunResult {
         let must = RequirementReference(id: "AF-LINK-005", level: .mustNot)
         let should = RequirementReference(id: "AF-LINK-019", level: .should)
         let failing = CheckResult(requirement: must, expected: "declines (opens nothing)",

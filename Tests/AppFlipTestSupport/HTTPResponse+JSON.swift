@@ -3,7 +3,7 @@ import Foundation
 
 extension HTTPResponse {
     /// The response with its JSON object body edited; unchanged when the body is not a JSON object.
-    public func editingJSON(_ edit: (inout [String: Any]) -> Void) -> HTTPResponse {
+    package func editingJSON(_ edit: (inout [String: Any]) -> Void) -> HTTPResponse {
         guard var object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else { return self }
         edit(&object)
         guard let data = try? JSONSerialization.data(withJSONObject: object) else { return self }
@@ -14,7 +14,7 @@ extension HTTPResponse {
     }
 
     /// One member of a JSON object body, if it is a string.
-    public func jsonString(_ member: String) -> String? {
+    package func jsonString(_ member: String) -> String? {
         ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any])?[member] as? String
     }
 }

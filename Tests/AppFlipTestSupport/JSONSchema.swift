@@ -3,13 +3,13 @@ import Foundation
 /// A validator for the subset of JSON Schema (2020-12) our schemas use: type, const, enum, required, properties,
 /// additionalProperties (false), items, pattern, minimum, maximum, minLength and local `$ref`s. A keyword outside
 /// that subset is itself an error, so a schema can never pass by using something this validator ignores.
-public struct JSONSchema {
+package struct JSONSchema {
     private let root: [String: Any]
     private static let annotations: Set<String> = ["$schema", "$id", "$defs", "title", "description"]
     private static let keywords: Set<String> = ["type", "const", "enum", "required", "properties", "additionalProperties", "items",
                                                 "pattern", "minimum", "maximum", "minLength", "$ref"]
 
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw NSError(domain: "JSONSchema", code: 1, userInfo: [NSLocalizedDescriptionKey: "the schema is not an object"])
@@ -18,7 +18,7 @@ public struct JSONSchema {
     }
 
     /// Every violation, each with its JSON path; empty when the instance is valid.
-    public func validate(_ data: Data) -> [String] {
+    package func validate(_ data: Data) -> [String] {
         guard let instance = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return ["$: not JSON"] }
         var problems: [String] = []
         check(instance, against: root, at: "$", into: &problems)

@@ -1,13 +1,13 @@
 /// Text with one `1️⃣` marker standing where a diagnostic is expected; the marker is removed from the text.
 ///
 /// Tests mark positions in the input instead of computing line and column by hand.
-public struct MarkedText {
-    public var text: String
+package struct MarkedText {
+    package var text: String
     /// 1-based line and column of the marker.
-    public var line: Int
-    public var column: Int
+    package var line: Int
+    package var column: Int
 
-    public init(_ marked: String, marker: String = "1️⃣") {
+    package init(_ marked: String, marker: String = "1️⃣") {
         var line = 1
         var column = 1
         var found = false

@@ -1,13 +1,13 @@
 /// A deterministic mutation fuzzer's input generator: the same seed gives the same inputs, on every machine.
-public struct Mutator {
+package struct Mutator {
     private var state: UInt64
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed &+ 0x9E37_79B9_7F4A_7C15
     }
 
     /// SplitMix64.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,7 +15,7 @@ public struct Mutator {
         return z ^ (z >> 31)
     }
 
-    public mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
+    package mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
 
     /// Bytes that tend to matter to the parsers: structure, quotes, escapes, whitespace, invalid UTF-8, variables.
     static let interesting: [[UInt8]] = [
@@ -26,7 +26,7 @@ public struct Mutator {
     ]
 
     /// One to four random edits of `input`.
-    public mutating func mutate(_ input: [UInt8]) -> [UInt8] {
+    package mutating func mutate(_ input: [UInt8]) -> [UInt8] {
         var bytes = input
         for _ in 0..<(1 + below(4)) {
             let position = below(bytes.count + 1)

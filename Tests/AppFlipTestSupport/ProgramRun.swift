@@ -2,8 +2,8 @@ import Foundation
 
 /// Runs a program to its end and collects what it printed (standard output and error together), for tests that
 /// drive the built command line.
-public enum ProgramRun {
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+package enum ProgramRun {
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                            in directory: String? = nil) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// It reads until the request head and any Content-Length body have arrived, then applies the script for that
 /// request: reply with bytes (and keep the connection or close it), close without a word, or stall.
-public final class RecordingServer: @unchecked Sendable {
-    public enum Reply: Sendable {
+package final class RecordingServer: @unchecked Sendable {
+    package enum Reply: Sendable {
         case bytes([UInt8], close: Bool = false)
         case closeWithoutAnswer
         case stall(seconds: Double)
@@ -14,14 +14,14 @@ public final class RecordingServer: @unchecked Sendable {
         case reset(after: [UInt8])
     }
 
-    public let port: Int
+    package let port: Int
     private let listener: TCPListener
     private let lock = NSLock()
     private var received: [[UInt8]] = []
     private var connections = 0
     private let script: @Sendable ([UInt8]) -> Reply
 
-    public init(script: @escaping @Sendable ([UInt8]) -> Reply) throws {
+    package init(script: @escaping @Sendable ([UInt8]) -> Reply) throws {
         listener = try TCPListener(host: "127.0.0.1", port: 0)
         port = listener.port
         self.script = script
@@ -37,14 +37,14 @@ public final class RecordingServer: @unchecked Sendable {
     }
 
     /// A canned `200 OK` with a body.
-    public static func ok(_ body: String, headers: String = "Content-Type: text/plain\r\n") -> Reply {
+    package static func ok(_ body: String, headers: String = "Content-Type: text/plain\r\n") -> Reply {
         .bytes(Array("HTTP/1.1 200 OK\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
     }
 
-    public var requests: [[UInt8]] { lock.withLock { received } }
-    public var connectionCount: Int { lock.withLock { connections } }
+    package var requests: [[UInt8]] { lock.withLock { received } }
+    package var connectionCount: Int { lock.withLock { connections } }
 
-    public func stop() { listener.close() }
+    package func stop() { listener.close() }
 
     private func serve(_ socket: TCPSocket) {
         defer { socket.close() }

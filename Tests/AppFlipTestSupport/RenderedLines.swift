@@ -2,8 +2,8 @@
 /// report fits on three screens" (a screen being 50 lines). Lines inside `<details>` are not counted (the summary
 /// line is), blank lines and table separators are not, link targets and markup are removed, text wraps at 120
 /// columns, a table row counts at most two lines, and a heading one extra for its spacing.
-public enum RenderedLines {
-    public static func count(_ markdown: String) -> Int {
+package enum RenderedLines {
+    package static func count(_ markdown: String) -> Int {
         var depth = 0
         var lines = 0
         for raw in markdown.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -4,8 +4,8 @@ import Foundation
 /// Wraps the reference server's token endpoint with refresh-token rotation: a successful refresh with an original
 /// token returns a new refresh token. With `grace`, the old token keeps working until the new one is used (Google's
 /// rule); without it, the old token dies at once (the defect Google's rule forbids).
-public enum RotatingRefresh {
-    public static func wrap(grace: Bool) -> @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler {
+package enum RotatingRefresh {
+    package static func wrap(grace: Bool) -> @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler {
         { reference in
             let book = RotationBook()
             return { request in

@@ -1,8 +1,8 @@
 /// The `appflip-conformance` command lines written in a document (the README's shell blocks, a CI template), as
 /// argument lists: continuation lines (`\`) and YAML folded blocks (`>`) are joined, words are split the way a
 /// POSIX shell splits them (quotes, escapes), and each invocation ends at a shell operator or a comment.
-public enum ShellCommands {
-    public static func invocations(in text: String) -> [[String]] {
+package enum ShellCommands {
+    package static func invocations(in text: String) -> [[String]] {
         logicalLines(text).flatMap(invocations(inLine:))
     }
 

@@ -1,29 +1,30 @@
 import AppFlipCLI
 import AppFlipModel
 import AppFlipRunner
+import AppFlipSuite
 import Foundation
 
 /// Runs the project's own cases through the library, as the command does, for end-to-end tests.
-public enum SuiteRun {
+package enum SuiteRun {
     /// The catalog and every case in `Conformance/`.
-    public static func load() throws -> (Catalog, CaseSuite) {
+    package static func load() throws -> (Catalog, CaseSuite) {
         let catalog = try CatalogLoader.load(path: PackageRoot.catalog)
         let suite = try CaseLoader.load(from: PackageRoot.cases, catalog: catalog)
         return (catalog, suite)
     }
 
     /// The configuration the reference and the broken handlers expect.
-    public static let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "google-client", seed: 7)
+    package static let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "google-client", seed: 7)
 
     /// Runs `cases` (default: every app-link case) against a link handler.
-    public static func run(_ target: any LinkHandlerTarget, cases selected: [ConformanceCase]? = nil, timeout: Double = 5,
+    package static func run(_ target: any LinkHandlerTarget, cases selected: [ConformanceCase]? = nil, timeout: Double = 5,
                            jobs: Int = 2) throws -> RunResult {
         let cases = try selected ?? load().1.cases.filter { $0.profile == .appLink }
         return try run(Targets(linkHandler: target), cases: cases, timeout: timeout, jobs: jobs)
     }
 
     /// Runs `cases` against `targets`, with `configuration` (default: the one the reference expects).
-    public static func run(_ targets: Targets, cases: [ConformanceCase], configuration: RunConfiguration = SuiteRun.configuration,
+    package static func run(_ targets: Targets, cases: [ConformanceCase], configuration: RunConfiguration = SuiteRun.configuration,
                            timeout: Double = 5, jobs: Int = 2) throws -> RunResult {
         let (catalog, suite) = try load()
         let runner = Runner(configuration: configuration, timeout: timeout, jobs: jobs)

@@ -3,16 +3,16 @@ import Foundation
 
 /// The reference server with one correct but different design choice each, made by wrapping its handler. Every
 /// HTTP case must pass against every variant: the suite accepts every answer the sources allow.
-public enum VariantServers {
-    public struct Variant: Sendable, CustomStringConvertible {
-        public var name: String
+package enum VariantServers {
+    package struct Variant: Sendable, CustomStringConvertible {
+        package var name: String
         /// What the sources allow, in one sentence.
-        public var allowance: String
-        public var wrap: @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler
-        public var description: String { name }
+        package var allowance: String
+        package var wrap: @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler
+        package var description: String { name }
     }
 
-    public static let all: [Variant] = [
+    package static let all: [Variant] = [
         Variant(name: "throttle-by-delay", allowance: "RFC 6749 §2.3.1 requires brute-force protection and names no means: a growing delay (a tarpit) is one") { reference in
             { request in
                 // Where the reference would refuse with 429, this server answers 401 as always, but only after a delay.
@@ -105,23 +105,23 @@ public enum VariantServers {
 }
 
 /// A thread-safe set of codes.
-public final class CodeSet: @unchecked Sendable {
+package final class CodeSet: @unchecked Sendable {
     private let lock = NSLock()
     private var codes: Set<String> = []
 
-    public init() {}
+    package init() {}
 
-    public func insert(_ code: String) { _ = lock.withLock { codes.insert(code) } }
-    public func contains(_ code: String) -> Bool { lock.withLock { codes.contains(code) } }
+    package func insert(_ code: String) { _ = lock.withLock { codes.insert(code) } }
+    package func contains(_ code: String) -> Bool { lock.withLock { codes.contains(code) } }
 }
 
 /// Answers remembered per key, shared between a server's request threads.
-public final class AnswerMemory: @unchecked Sendable {
+package final class AnswerMemory: @unchecked Sendable {
     private let lock = NSLock()
     private var answers: [String: HTTPResponse] = [:]
 
-    public init() {}
+    package init() {}
 
-    public func remember(_ response: HTTPResponse, for key: String) { lock.withLock { answers[key] = response } }
-    public func answer(for key: String) -> HTTPResponse? { lock.withLock { answers[key] } }
+    package func remember(_ response: HTTPResponse, for key: String) { lock.withLock { answers[key] = response } }
+    package func answer(for key: String) -> HTTPResponse? { lock.withLock { answers[key] } }
 }

@@ -2,12 +2,14 @@ import AppFlipModel
 import AppFlipReference
 import AppFlipReporting
 import AppFlipRunner
+import AppFlipSetup
+import AppFlipSuite
 import Foundation
 
 /// `run`: runs the cases against a link handler, writes `junit.xml` and `report.md`, exits with the verdict.
 enum RunCommand {
     struct Options {
-        var assembly: TargetAssembly
+        var assembly: TargetSetup
         var profiles: [Profile]
         var mode: SubprocessTarget.Mode
         var timeout: Double
@@ -273,7 +275,7 @@ enum RunCommand {
         guard AllowedFlipURIs.all.contains(redirectURI) else {
             throw Arguments.UsageError(message: "--redirect-uri must be one of the twelve App Flip URIs Google publishes, e.g. \(AllowedFlipURIs.default)")
         }
-        let assembly: TargetAssembly
+        let assembly: TargetSetup
         if let targetName = try parsed.value("--target") {
             guard targetName == "reference" else {
                 throw Arguments.UsageError(message: "--target takes 'reference'; for your own target give --link, --client-id and a handler command, --handler-url or --config")

@@ -1,5 +1,6 @@
 import AppFlipModel
 import AppFlipReporting
+import AppFlipSuite
 import Foundation
 
 /// `validate-url [URL...]`: judges captured authorization request URLs of a native app on what each URL alone shows

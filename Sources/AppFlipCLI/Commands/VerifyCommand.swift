@@ -1,5 +1,6 @@
 import AppFlipModel
 import AppFlipReporting
+import AppFlipSuite
 import Foundation
 
 /// `verify BUNDLE`: checks an evidence bundle file by file against its manifest, checks that its case files are the

@@ -1,18 +1,18 @@
 /// How a baseline meets a run's results: which failures it accepts, which of its entries no longer match a
 /// failure (the failure is fixed: remove the entry) and which have expired. The last two fail the run.
 extension Baseline {
-    public struct Problem: Sendable, Hashable {
-        public enum Kind: String, Sendable, Hashable {
+    package struct Problem: Sendable, Hashable {
+        package enum Kind: String, Sendable, Hashable {
             /// The entry's expiry date has passed: the failure it covered counts again.
             case expired
             /// What the entry lists ran and did not fail: the entry must go, so the baseline only shrinks.
             case nowPasses = "now-passes"
         }
 
-        public var entry: Entry
-        public var kind: Kind
+        package var entry: Entry
+        package var kind: Kind
 
-        public var message: String {
+        package var message: String {
             switch kind {
             case .expired: "baseline entry for \(entry.subject) expired on \(entry.expires) (\(entry.location.file):\(entry.location.line)); its failures count again"
             case .nowPasses: "baseline entry for \(entry.subject) lists a failure that no longer happens (\(entry.location.file):\(entry.location.line)): remove it"
@@ -20,17 +20,17 @@ extension Baseline {
         }
     }
 
-    public struct Judgement: Sendable, Hashable {
+    package struct Judgement: Sendable, Hashable {
         /// The results, each failure the baseline accepts marked with the entries that accept it.
-        public var results: [CaseResult]
-        public var problems: [Problem]
+        package var results: [CaseResult]
+        package var problems: [Problem]
         /// Entries nothing in this run exercised (their case or requirement did not run): neither accepted nor stale.
-        public var unexercised: [Entry]
+        package var unexercised: [Entry]
     }
 
     /// The entries that accept `result`'s failure on `today`: a case entry for a failed or errored case, or
     /// requirement entries covering every failing check of a failed case. Empty when the failure stands.
-    public func accepting(_ result: CaseResult, today: String) -> [Entry] {
+    package func accepting(_ result: CaseResult, today: String) -> [Entry] {
         let live = entries.filter { !$0.isExpired(on: today) }
         guard result.verdict == .fail || result.verdict == .error, result.suiteFault == nil, result.configurationProblem == nil else { return [] }
         if let entry = live.first(where: { $0.subject == .conformanceCase(result.conformanceCase.id) }) { return [entry] }
@@ -43,7 +43,7 @@ extension Baseline {
         return !failing.isEmpty && covering.count == failing.count ? covering : []
     }
 
-    public func judge(_ results: [CaseResult], today: String) -> Judgement {
+    package func judge(_ results: [CaseResult], today: String) -> Judgement {
         var marked = results
         for index in marked.indices {
             marked[index].knownBy = accepting(marked[index], today: today)

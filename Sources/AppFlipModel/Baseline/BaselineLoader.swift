@@ -10,15 +10,15 @@ import Foundation
 ///     expires: 2027-01-31
 /// ```
 /// Every entry needs a reason and an expiry date; a malformed file is an error with its line and column.
-public enum BaselineLoader {
-    public static func load(path: String) throws(DiagnosticList) -> Baseline {
+package enum BaselineLoader {
+    package static func load(path: String) throws(DiagnosticList) -> Baseline {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DiagnosticList([Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read the baseline file")])
         }
         return try load(bytes: [UInt8](data), file: path)
     }
 
-    public static func load(bytes: [UInt8], file: String) throws(DiagnosticList) -> Baseline {
+    package static func load(bytes: [UInt8], file: String) throws(DiagnosticList) -> Baseline {
         let node = try Parser.parse(bytes: bytes, file: file)
         var reader = NodeReader(document: bytes)
         var entries: [Baseline.Entry] = []

@@ -8,7 +8,7 @@ extension CaseLoader {
     /// - Parameters:
     ///   - root: a directory or one case file.
     ///   - groupRoot: the directory that groups are named relative to (normally `Conformance/cases`).
-    public static func load(from root: String, groupRoot: String? = nil, catalog: Catalog?) throws(DiagnosticList) -> CaseSuite {
+    package static func load(from root: String, groupRoot: String? = nil, catalog: Catalog?) throws(DiagnosticList) -> CaseSuite {
         let files: [String]
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
@@ -40,7 +40,7 @@ extension CaseLoader {
     /// - Parameters:
     ///   - files: the case files, in any order; they are loaded and hashed in path order.
     ///   - base: the directory that groups are named and the digest's paths taken relative to.
-    public static func load(files: [SuiteFile], base: String, catalog: Catalog?,
+    package static func load(files: [SuiteFile], base: String, catalog: Catalog?,
                             diagnostics: [Diagnostic] = []) throws(DiagnosticList) -> CaseSuite {
         var loader = CaseLoader(catalog: catalog)
         loader.reader.diagnostics = diagnostics

@@ -2,20 +2,20 @@ import AppFlipSyntax
 import Foundation
 
 /// Reads `.case` files into validated cases, collecting every diagnostic before failing.
-public struct CaseLoader {
-    public static let fileExtension = "case"
+package struct CaseLoader {
+    package static let fileExtension = "case"
     /// A file or table that expands past this many cases is refused.
-    public static let maximumCases = 100_000
+    package static let maximumCases = 100_000
 
     private let catalog: Catalog?
     private var sources: [String: [String]] = [:]
     var reader: NodeReader
 
     /// Every diagnostic found so far.
-    public var diagnostics: [Diagnostic] { reader.diagnostics }
+    package var diagnostics: [Diagnostic] { reader.diagnostics }
 
     /// - Parameter catalog: when given, every requirement a case names must exist there at the same level.
-    public init(catalog: Catalog?) {
+    package init(catalog: Catalog?) {
         self.catalog = catalog
         self.reader = NodeReader(lineText: { _ in "" })
     }
@@ -34,7 +34,7 @@ public struct CaseLoader {
     }
 
     /// Parses and validates one file's bytes; diagnostics accumulate in the loader.
-    public mutating func load(bytes: [UInt8], file: String, group: String) -> [ConformanceCase] {
+    package mutating func load(bytes: [UInt8], file: String, group: String) -> [ConformanceCase] {
         sources[file] = SourceLines.split(String(decoding: bytes, as: UTF8.self))
         let table = sources
         reader = NodeReader(diagnostics: reader.diagnostics, lineText: { location in

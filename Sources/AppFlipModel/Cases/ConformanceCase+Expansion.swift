@@ -2,12 +2,12 @@
 /// gigabytes of links: bounded per case and per run when the files are loaded.
 extension ConformanceCase {
     /// At most this many bytes of `${repeat}` expansion in one case (every step once, every round of `repeat`).
-    public static let maximumExpansion = 8 << 20
+    package static let maximumExpansion = 8 << 20
     /// At most this many over every case of a run.
-    public static let maximumRunExpansion = 128 << 20
+    package static let maximumRunExpansion = 128 << 20
 
     /// The bytes the case's `${repeat}` variables expand to over all its sends.
-    public var repeatedBytes: Int {
+    package var repeatedBytes: Int {
         let perRound = steps.reduce(0) { total, step in
             let once: Int
             switch step.action {

@@ -3,16 +3,16 @@
 /// changes it without editing case files.
 extension ConformanceCase {
     /// The bounds of a sample: two values are the fewest a sample check can compare; 100 is `repeat`'s own bound.
-    public static let sampleRange = 2...100
+    package static let sampleRange = 2...100
 
     /// Whether any check of the case judges values captured over repetitions.
-    public var takesSamples: Bool {
+    package var takesSamples: Bool {
         steps.contains { step in step.judgesSamples }
     }
 
     /// The case with its samples taken `count` times: the repeat of each step whose checks judge samples, or the
     /// case's own repeat when it repeats the whole sequence (its samples then span several steps).
-    public func sampled(_ count: Int) -> ConformanceCase {
+    package func sampled(_ count: Int) -> ConformanceCase {
         guard takesSamples else { return self }
         var result = self
         if repeatCount > 1 {

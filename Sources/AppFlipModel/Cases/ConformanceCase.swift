@@ -1,29 +1,29 @@
 import AppFlipSyntax
 
-public typealias SourceLocationValue = SourceLocation
+package typealias SourceLocationValue = SourceLocation
 
 /// One test case: a link to send, what the simulated user does, and the checks that judge the answer.
-public struct ConformanceCase: Sendable, Hashable, Identifiable {
+package struct ConformanceCase: Sendable, Hashable, Identifiable {
     /// Stable, written in the case file (never positional): `app-link/redirect-uri/lookalike-suffix-host`.
-    public var id: String
-    public var title: String
-    public var profile: Profile
-    public var scenario: Scenario
+    package var id: String
+    package var title: String
+    package var profile: Profile
+    package var scenario: Scenario
     /// What the case does, in order. An app-link case written with `link` and checks is one link step.
-    public var steps: [Step]
+    package var steps: [Step]
     /// When set, the case is reported as skipped with this reason and not sent.
-    public var skipReason: String?
+    package var skipReason: String?
     /// Where the case (or, for a table, its row) is written.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The case file's directory under the cases root, e.g. `app-link/redirect-uri`.
-    public var group: String
+    package var group: String
     /// How many times the whole sequence of steps runs (`repeat:` of the case); sample checks see every round.
-    public var repeatCount: Int
+    package var repeatCount: Int
     /// What the run's configuration must provide for the case to apply (`needs:`); otherwise it is skipped.
-    public var needs: [Need] = []
+    package var needs: [Need] = []
 
     /// Something a case needs from the configuration.
-    public enum Need: String, Sendable, Hashable, CaseIterable {
+    package enum Need: String, Sendable, Hashable, CaseIterable {
         /// A public native client registered at the partner's server.
         case nativeClient = "native_client"
         /// ...with a loopback redirect URI.
@@ -38,7 +38,7 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         case throttlingProbe = "throttling_probe"
 
         /// Why a configuration does not meet the need, or nil when it does; `endpoints` are the configured URLs.
-        public func unmet(by conformanceCase: ConformanceCase, in configuration: RunConfiguration, endpoints: [Endpoint: String]) -> String? {
+        package func unmet(by conformanceCase: ConformanceCase, in configuration: RunConfiguration, endpoints: [Endpoint: String]) -> String? {
             if self == .throttlingProbe {
                 return configuration.throttlingProbe ? nil
                     : "the throttling probe sends a burst of wrong client secrets under Google's client ID, which could lock that "
@@ -63,7 +63,7 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
         }
     }
 
-    public init(id: String, title: String, profile: Profile, scenario: Scenario, steps: [Step], skipReason: String? = nil,
+    package init(id: String, title: String, profile: Profile, scenario: Scenario, steps: [Step], skipReason: String? = nil,
                 location: SourceLocation, group: String, repeatCount: Int = 1) {
         self.id = id
         self.title = title
@@ -77,7 +77,7 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     }
 
     /// A one-step case that sends a link and judges the answer.
-    public init(id: String, title: String, profile: Profile, scenario: Scenario, link: LinkRecipe,
+    package init(id: String, title: String, profile: Profile, scenario: Scenario, link: LinkRecipe,
                 checks: [CheckGroup], skipReason: String? = nil, location: SourceLocation, group: String) {
         self.init(id: id, title: title, profile: profile, scenario: scenario,
                   steps: [Step(action: .link(link), checks: checks, location: location)], skipReason: skipReason,
@@ -86,7 +86,7 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
 
     /// True when a step authenticates at the token or revocation endpoint with the configured client ID and
     /// secret (not a probe value and not the second client).
-    public var sendsConfiguredCredentials: Bool {
+    package var sendsConfiguredCredentials: Bool {
         httpRequests.contains { request in
             (request.endpoint == .token || request.endpoint == .revoke) && [.configured, .post, .basic, .both].contains(request.authentication)
                 && request.authenticationSecret == nil && request.authenticationClientID == nil
@@ -94,7 +94,7 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     }
 
     /// The HTTP requests of the case's steps, in order.
-    public var httpRequests: [HTTPStepRequest] {
+    package var httpRequests: [HTTPStepRequest] {
         steps.compactMap { step in
             if case .http(let request) = step.action { return request }
             return nil
@@ -102,7 +102,7 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     }
 
     /// The seconds the case waits in all, or nil when a wait needs a value the configuration lacks.
-    public func totalWait(in configuration: RunConfiguration) -> Double? {
+    package func totalWait(in configuration: RunConfiguration) -> Double? {
         var total = 0.0
         for step in steps {
             guard let wait = step.wait else { continue }
@@ -113,29 +113,29 @@ public struct ConformanceCase: Sendable, Hashable, Identifiable {
     }
 
     /// Whether a step probes an https endpoint over plain http (such a case needs an https endpoint to judge).
-    public var probesPlainHTTP: Bool { httpRequests.contains(where: \.plainHTTPProbe) }
+    package var probesPlainHTTP: Bool { httpRequests.contains(where: \.plainHTTPProbe) }
 
     /// Whether the case is judged only against https endpoints (a transport probe, or `needs: [https]`).
-    public var needsHTTPS: Bool { needs.contains(.https) || httpRequests.contains { $0.transportProbe != nil } }
+    package var needsHTTPS: Bool { needs.contains(.https) || httpRequests.contains { $0.transportProbe != nil } }
 
     /// Whether a step probes the sign-in pages (such a case needs `sign_in` for its scenario).
-    public var probesSignIn: Bool { httpRequests.contains { $0.signInProbe != nil } }
+    package var probesSignIn: Bool { httpRequests.contains { $0.signInProbe != nil } }
 
     /// Whether the case sends a burst (a throttling probe): it runs after every other case, alone, so the
     /// throttling it may set off cannot spoil them.
-    public var runsLast: Bool { httpRequests.contains { $0.burst != nil } }
+    package var runsLast: Bool { httpRequests.contains { $0.burst != nil } }
 
     /// Whether a step needs a second user's sign-in (a token taken from another user's session).
-    public var needsSecondSignIn: Bool { httpRequests.contains { $0.signInProbe == .foreignToken } }
+    package var needsSecondSignIn: Bool { httpRequests.contains { $0.signInProbe == .foreignToken } }
 
     /// Whether any step waits.
-    public var waits: Bool { steps.contains { $0.wait != nil } }
+    package var waits: Bool { steps.contains { $0.wait != nil } }
 
     /// Every check of every step.
-    public var checks: [CheckGroup] { steps.flatMap(\.checks) }
+    package var checks: [CheckGroup] { steps.flatMap(\.checks) }
 
     /// The requirements the case checks, in the order first named.
-    public var requirements: [RequirementReference] {
+    package var requirements: [RequirementReference] {
         var seen = Set<RequirementReference>()
         return checks.map(\.requirement).filter { seen.insert($0).inserted }
     }

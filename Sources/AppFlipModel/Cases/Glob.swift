@@ -1,6 +1,6 @@
 /// Shell-style wildcard matching: `*` matches any run of characters (including `/`), `?` exactly one.
-public enum Glob {
-    public static func matches(_ pattern: String, _ text: String) -> Bool {
+package enum Glob {
+    package static func matches(_ pattern: String, _ text: String) -> Bool {
         matches(Array(pattern), Array(text))
     }
 

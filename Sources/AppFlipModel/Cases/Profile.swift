@@ -16,7 +16,7 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
 
 
     /// The endpoints a profile needs; a run skips the profile when one is not configured.
-    public var endpoints: [Endpoint] {
+    package var endpoints: [Endpoint] {
         switch self {
         case .appLink: []
         case .authorize: [.authorize]
@@ -28,7 +28,7 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The profiles whose requirements a case of this profile may check (its steps may go through their endpoints).
-    public var checkableProfiles: Set<Profile> {
+    package var checkableProfiles: Set<Profile> {
         switch self {
         case .token: [.token, .authorize]
         case .flip: [.flip, .appLink, .token]
@@ -37,8 +37,8 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Profiles a catalog requirement may name while it is `planned`: they have no cases and no target yet.
-    public static let plannedNames: Set<String> = ["android"]
+    package static let plannedNames: Set<String> = ["android"]
 
     /// Whether the profile drives the link handler.
-    public var usesLinkHandler: Bool { self == .appLink || self == .flip }
+    package var usesLinkHandler: Bool { self == .appLink || self == .flip }
 }

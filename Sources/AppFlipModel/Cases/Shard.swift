@@ -1,12 +1,12 @@
 /// `--shard I/N`: a deterministic 1/N of the cases, chosen by a hash of each case's ID (FNV-1a), so adding or
 /// removing a case never moves the others between shards, and N machines running shards 1/N … N/N together run
 /// every case exactly once.
-public struct Shard: Sendable, Hashable, CustomStringConvertible {
+package struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// 1-based.
-    public var index: Int
-    public var count: Int
+    package var index: Int
+    package var count: Int
 
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 1000,
               (1...count).contains(index) else { return nil }
@@ -14,9 +14,9 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
         self.count = count
     }
 
-    public var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
-    public func contains(_ id: String) -> Bool {
+    package func contains(_ id: String) -> Bool {
         Int(Self.hash(id) % UInt64(count)) == index - 1
     }
 

@@ -1,8 +1,8 @@
 import AppFlipSyntax
 
 /// One step of a case: send something to the target, capture values from the answer, judge it.
-public struct Step: Sendable, Hashable {
-    public enum Action: Sendable, Hashable {
+package struct Step: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         /// Send a link to the link handler (adapter contract).
         case link(LinkRecipe)
         /// Send an HTTP request to one of the configured endpoints.
@@ -11,21 +11,21 @@ public struct Step: Sendable, Hashable {
         case native(NativeStep)
     }
 
-    public var action: Action
+    package var action: Action
     /// Values taken from the answer for later steps: `${captured.NAME}`.
-    public var captures: [Capture]
-    public var checks: [CheckGroup]
-    public var location: SourceLocation
+    package var captures: [Capture]
+    package var checks: [CheckGroup]
+    package var location: SourceLocation
     /// How many times the step is sent (for samples: distinct codes, entropy). Checks must hold every time.
-    public var repeatCount: Int
+    package var repeatCount: Int
     /// Names an earlier step may leave uncaptured because the sources allow an answer without them (a server that
     /// refuses an optional feature): when one is missing, this step does not apply and is not sent.
-    public var whenCaptured: [String]
+    package var whenCaptured: [String]
     /// How long to wait before sending this step (a code-expiry probe waits out the declared lifetime).
-    public var wait: Wait?
+    package var wait: Wait?
 
     /// A wait before a step.
-    public enum Wait: Sendable, Hashable {
+    package enum Wait: Sendable, Hashable {
         case seconds(Double)
         /// The target's declared code lifetime plus a second of clock skew.
         case codeLifetime
@@ -33,7 +33,7 @@ public struct Step: Sendable, Hashable {
         case tokenLifetime
 
         /// The seconds to wait under a configuration; nil when it needs a value the configuration lacks.
-        public func seconds(in configuration: RunConfiguration) -> Double? {
+        package func seconds(in configuration: RunConfiguration) -> Double? {
             switch self {
             case .seconds(let seconds): seconds
             case .codeLifetime: configuration.codeLifetime.map { $0 + 1 }
@@ -42,7 +42,7 @@ public struct Step: Sendable, Hashable {
         }
 
         /// Why the configuration cannot say how long to wait, or nil when it can.
-        public func unmet(in configuration: RunConfiguration) -> String? {
+        package func unmet(in configuration: RunConfiguration) -> String? {
             guard seconds(in: configuration) == nil else { return nil }
             switch self {
             case .seconds: return nil
@@ -52,7 +52,7 @@ public struct Step: Sendable, Hashable {
         }
     }
 
-    public init(action: Action, captures: [Capture] = [], checks: [CheckGroup], location: SourceLocation, repeatCount: Int = 1,
+    package init(action: Action, captures: [Capture] = [], checks: [CheckGroup], location: SourceLocation, repeatCount: Int = 1,
                 whenCaptured: [String] = []) {
         self.action = action
         self.captures = captures
@@ -64,8 +64,8 @@ public struct Step: Sendable, Hashable {
 }
 
 /// A value to take from an answer.
-public struct Capture: Sendable, Hashable {
-    public enum Source: Sendable, Hashable {
+package struct Capture: Sendable, Hashable {
+    package enum Source: Sendable, Hashable {
         /// A query parameter of the URL the handler opened, or of an HTTP redirect's `Location`.
         case urlParameter(String)
         /// A top-level string or number member of a JSON response body.
@@ -76,18 +76,18 @@ public struct Capture: Sendable, Hashable {
         case body
     }
 
-    public var name: String
-    public var source: Source
+    package var name: String
+    package var source: Source
 
-    public init(name: String, source: Source) {
+    package init(name: String, source: Source) {
         self.name = name
         self.source = source
     }
 }
 
 /// An HTTP request a step sends to a configured endpoint.
-public struct HTTPStepRequest: Sendable, Hashable {
-    public enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
+package struct HTTPStepRequest: Sendable, Hashable {
+    package enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
         /// The configured method (`token_auth`), as Google sends it.
         case configured
         /// client_id and client_secret in the form body.
@@ -102,26 +102,26 @@ public struct HTTPStepRequest: Sendable, Hashable {
         case secondClient = "second-client"
     }
 
-    public var endpoint: Endpoint
-    public var method: String
+    package var endpoint: Endpoint
+    package var method: String
     /// The query, built from a base parameter set and edits.
-    public var query: LinkRecipe?
+    package var query: LinkRecipe?
     /// The `application/x-www-form-urlencoded` body, built the same way.
-    public var form: LinkRecipe?
-    public var authentication: ClientAuthentication
+    package var form: LinkRecipe?
+    package var authentication: ClientAuthentication
     /// Overrides for probes: a client ID or secret other than the configured one (never the real secret).
-    public var authenticationClientID: Template?
-    public var authenticationSecret: Template?
-    public var headers: [Header]
+    package var authenticationClientID: Template?
+    package var authenticationSecret: Template?
+    package var headers: [Header]
     /// Whose decoration headers to add.
-    public var user: User
+    package var user: User
     /// A probe of the endpoint's transport instead of an ordinary request.
-    public var transportProbe: TransportProbe?
+    package var transportProbe: TransportProbe?
     /// True for a plain-http probe of an https endpoint (`scheme: http`).
-    public var plainHTTPProbe: Bool { transportProbe == .plainHTTP }
+    package var plainHTTPProbe: Bool { transportProbe == .plainHTTP }
 
     /// How a probe of an https endpoint's transport differs from an ordinary request.
-    public enum TransportProbe: Sendable, Hashable {
+    package enum TransportProbe: Sendable, Hashable {
         /// `scheme: http`: the same URL over plain http, sent without any credential or session, to see that it
         /// serves nothing.
         case plainHTTP
@@ -130,12 +130,12 @@ public struct HTTPStepRequest: Sendable, Hashable {
         case legacyTLS
     }
     /// `burst: N`: the request is sent up to N times in a row, stopping at the first sign of throttling.
-    public var burst: Int?
+    package var burst: Int?
     /// A probe of the sign-in walk (`sign_in: forge-consent | tamper-return`), for targets signed into through pages.
-    public var signInProbe: SignInProbe?
+    package var signInProbe: SignInProbe?
 
     /// What a sign-in walk does differently to probe the pages.
-    public enum SignInProbe: String, Sendable, Hashable, CaseIterable {
+    package enum SignInProbe: String, Sendable, Hashable, CaseIterable {
         /// Submits the consent form without its anti-forgery fields, as a cross-site request would.
         case forgeConsent = "forge-consent"
         /// Points the sign-in form's return parameter (next, return_to, continue, …) at another origin.
@@ -148,7 +148,7 @@ public struct HTTPStepRequest: Sendable, Hashable {
         case repeatConsent = "repeat-consent"
     }
 
-    public enum User: Sendable, Hashable {
+    package enum User: Sendable, Hashable {
         /// The case's scenario (the default at the authorization endpoint).
         case caseScenario
         /// No decoration: an anonymous browser.
@@ -156,17 +156,17 @@ public struct HTTPStepRequest: Sendable, Hashable {
         case scenario(Scenario)
     }
 
-    public struct Header: Sendable, Hashable {
-        public var name: String
-        public var value: Template
+    package struct Header: Sendable, Hashable {
+        package var name: String
+        package var value: Template
 
-        public init(name: String, value: Template) {
+        package init(name: String, value: Template) {
             self.name = name
             self.value = value
         }
     }
 
-    public init(endpoint: Endpoint, method: String, query: LinkRecipe? = nil, form: LinkRecipe? = nil,
+    package init(endpoint: Endpoint, method: String, query: LinkRecipe? = nil, form: LinkRecipe? = nil,
                 authentication: ClientAuthentication = .none, authenticationClientID: Template? = nil,
                 authenticationSecret: Template? = nil, headers: [Header] = [], user: User = .none) {
         self.endpoint = endpoint

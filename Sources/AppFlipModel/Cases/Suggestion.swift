@@ -1,7 +1,7 @@
 /// "Did you mean" suggestions by edit distance.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a plausible typo.
-    public static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let lowered = word.lowercased()
         var best: (String, Int)?
         for candidate in candidates {
@@ -15,7 +15,7 @@ public enum Suggestion {
 
     /// Edit distance over characters, a swap of two neighbours counting one edit (optimal string alignment): `rnu`
     /// is one typo away from `run`.
-    public static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    package static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let a = Array(lhs)
         let b = Array(rhs)
         if a.isEmpty { return b.count }

@@ -18,15 +18,15 @@ import Foundation
 ///     decision: …          # optional: how a conflict between sources was resolved
 ///     not_observable: …    # optional: why the profile's contract cannot observe it
 /// ```
-public enum CatalogLoader {
-    public static func load(path: String) throws(DiagnosticList) -> Catalog {
+package enum CatalogLoader {
+    package static func load(path: String) throws(DiagnosticList) -> Catalog {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DiagnosticList([Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read the requirement catalog")])
         }
         return try load(bytes: [UInt8](data), file: path)
     }
 
-    public static func load(bytes: [UInt8], file: String) throws(DiagnosticList) -> Catalog {
+    package static func load(bytes: [UInt8], file: String) throws(DiagnosticList) -> Catalog {
         let node = try Parser.parse(bytes: bytes, file: file)
         var reader = NodeReader(document: bytes)
         var sources: [SourceDocument] = []

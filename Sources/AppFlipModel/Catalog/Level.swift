@@ -7,7 +7,7 @@ public enum Level: String, Sendable, Hashable, CaseIterable, Comparable {
     case may = "MAY"
 
     /// The verdict a violated check of this level yields: MUST and MUST NOT fail, SHOULD warns, MAY informs.
-    public var violationVerdict: Verdict {
+    package var violationVerdict: Verdict {
         switch self {
         case .must, .mustNot: .fail
         case .should, .shouldNot: .warn

@@ -1,15 +1,15 @@
 /// A requirement ID with the level a case claims for it, written `AF-LINK-005 MUST NOT`.
-public struct RequirementReference: Sendable, Hashable, CustomStringConvertible {
-    public var id: String
-    public var level: Level
+package struct RequirementReference: Sendable, Hashable, CustomStringConvertible {
+    package var id: String
+    package var level: Level
 
-    public init(id: String, level: Level) {
+    package init(id: String, level: Level) {
         self.id = id
         self.level = level
     }
 
     /// Parses `ID LEVEL`; returns nil when the text is not of that form.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let words = text.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count >= 2, let level = Level(rawValue: words.dropFirst().joined(separator: " ")) else { return nil }
         let id = String(words[0])
@@ -18,12 +18,12 @@ public struct RequirementReference: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// IDs are upper-case words and digits joined by hyphens: `AF-LINK-005`.
-    public static func isWellFormedID(_ id: String) -> Bool {
+    package static func isWellFormedID(_ id: String) -> Bool {
         let parts = id.split(separator: "-", omittingEmptySubsequences: false)
         return parts.count >= 2 && parts.allSatisfy { part in
             !part.isEmpty && part.allSatisfy { ($0.isASCII && $0.isUppercase) || ($0.isASCII && $0.isNumber) }
         }
     }
 
-    public var description: String { "\(id) \(level.rawValue)" }
+    package var description: String { "\(id) \(level.rawValue)" }
 }

@@ -1,5 +1,5 @@
 /// A check of any kind, as cases hold them.
-public struct AnyCheck: Sendable, Hashable, CustomStringConvertible {
+package struct AnyCheck: Sendable, Hashable, CustomStringConvertible {
     package let base: any Check
 
     package init(_ base: any Check) {
@@ -7,13 +7,13 @@ public struct AnyCheck: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key it was written under in `expect`.
-    public var key: String { type(of: base).key }
+    package var key: String { type(of: base).key }
 
-    public var description: String { "\(key): \(base)" }
+    package var description: String { "\(key): \(base)" }
 
-    public static func == (lhs: AnyCheck, rhs: AnyCheck) -> Bool { lhs.base.isEqual(to: rhs.base) }
+    package static func == (lhs: AnyCheck, rhs: AnyCheck) -> Bool { lhs.base.isEqual(to: rhs.base) }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(key)
         hasher.combine(base)
     }

@@ -1,10 +1,10 @@
 /// The expectations of one check group: all checks must hold, or one of several alternatives must.
-public enum Expectation: Sendable, Hashable {
+package enum Expectation: Sendable, Hashable {
     case all([AnyCheck])
     case oneOf([[AnyCheck]])
 
     /// Every check, alternatives included.
-    public var checks: [AnyCheck] {
+    package var checks: [AnyCheck] {
         switch self {
         case .all(let checks): checks
         case .oneOf(let alternatives): alternatives.flatMap { $0 }
@@ -14,12 +14,12 @@ public enum Expectation: Sendable, Hashable {
 
 /// A requirement and the expectations that test it. One case may carry several, at different levels; each
 /// grades at its own requirement's level.
-public struct CheckGroup: Sendable, Hashable {
-    public var requirement: RequirementReference
-    public var expectation: Expectation
-    public var location: SourceLocationValue
+package struct CheckGroup: Sendable, Hashable {
+    package var requirement: RequirementReference
+    package var expectation: Expectation
+    package var location: SourceLocationValue
 
-    public init(requirement: RequirementReference, expectation: Expectation, location: SourceLocationValue) {
+    package init(requirement: RequirementReference, expectation: Expectation, location: SourceLocationValue) {
         self.requirement = requirement
         self.expectation = expectation
         self.location = location

@@ -9,7 +9,7 @@ extension Observation {
     package var openedParameters: [QueryParameter] { openedURL.map { URLParts($0).parameters } ?? [] }
 
     /// A one-line, redacted description: what a report shows as the observation.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .link(let answer):
             switch answer.action {

@@ -1,20 +1,20 @@
 /// What a `burst:` request saw: the same request sent up to N times in a row, stopping at the first sign that the
 /// server throttles (429, 503, Retry-After, an answer that took a second longer than the first and twice as long,
 /// or a connection that fails after the first answer).
-public struct Burst: Sendable, Hashable {
+package struct Burst: Sendable, Hashable {
     /// Requests sent, the last included.
-    public var attempts: Int
+    package var attempts: Int
     /// The most it would have sent.
-    public var limit: Int
+    package var limit: Int
     /// The first sign of throttling, in words; nil when none came.
-    public var sign: String?
+    package var sign: String?
     /// The statuses seen, in order and run-length encoded ("401 ×29, 429").
-    public var statuses: String
+    package var statuses: String
     /// Milliseconds the first and the slowest answer took.
-    public var firstMilliseconds: Int
-    public var slowestMilliseconds: Int
+    package var firstMilliseconds: Int
+    package var slowestMilliseconds: Int
 
-    public init(attempts: Int, limit: Int, sign: String?, statuses: String, firstMilliseconds: Int, slowestMilliseconds: Int) {
+    package init(attempts: Int, limit: Int, sign: String?, statuses: String, firstMilliseconds: Int, slowestMilliseconds: Int) {
         self.attempts = attempts
         self.limit = limit
         self.sign = sign
@@ -23,13 +23,13 @@ public struct Burst: Sendable, Hashable {
         self.slowestMilliseconds = slowestMilliseconds
     }
 
-    public var summary: String {
+    package var summary: String {
         "\(attempts) of up to \(limit) requests: \(statuses); first answer \(firstMilliseconds) ms, slowest \(slowestMilliseconds) ms"
             + (sign.map { "; throttled: \($0)" } ?? "; no sign of throttling")
     }
 
     /// The sign of throttling in one answer, given the first answer's time; nil when it shows none.
-    public static func sign(status: Int, retryAfter: String?, milliseconds: Int, firstMilliseconds: Int, attempt: Int) -> String? {
+    package static func sign(status: Int, retryAfter: String?, milliseconds: Int, firstMilliseconds: Int, attempt: Int) -> String? {
         if status == 429 { return "429 Too Many Requests at attempt \(attempt)" }
         if let retryAfter { return "Retry-After: \(retryAfter) at attempt \(attempt)" }
         if status == 503 { return "503 at attempt \(attempt)" }
@@ -40,7 +40,7 @@ public struct Burst: Sendable, Hashable {
     }
 
     /// "401 ×29, 429": consecutive equal statuses folded.
-    public static func runs(_ statuses: [Int]) -> String {
+    package static func runs(_ statuses: [Int]) -> String {
         var parts: [String] = []
         var index = 0
         while index < statuses.count {

@@ -1,6 +1,6 @@
 /// Shows bytes to a person: UTF-8 text as is, control characters and invalid bytes as escapes, long values cut.
-public enum ByteText {
-    public static func display(_ bytes: [UInt8], limit: Int = 120) -> String {
+package enum ByteText {
+    package static func display(_ bytes: [UInt8], limit: Int = 120) -> String {
         let shown = bytes.prefix(limit)
         var text = "\""
         var index = shown.startIndex
@@ -33,7 +33,7 @@ public enum ByteText {
         return text
     }
 
-    public static func display(_ text: String, limit: Int = 120) -> String {
+    package static func display(_ text: String, limit: Int = 120) -> String {
         display(Array(text.utf8), limit: limit)
     }
 

@@ -1,41 +1,41 @@
 /// What an endpoint answered, as the checks see it.
-public struct HTTPObservation: Sendable, Hashable {
-    public var status: Int
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+package struct HTTPObservation: Sendable, Hashable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
     /// When the request was driven through the target's sign-in and consent pages: every response on the way,
     /// the last (this observation) included.
-    public var walk: [PageHop] = []
+    package var walk: [PageHop] = []
     /// For a `burst:` request: what the whole burst saw (this observation is its last answer).
-    public var burst: Burst?
+    package var burst: Burst?
 
-    public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], walk: [PageHop] = []) {
+    package init(status: Int, headers: [(name: String, value: String)], body: [UInt8], walk: [PageHop] = []) {
         self.status = status
         self.headers = headers
         self.body = body
         self.walk = walk
     }
 
-    public static func == (lhs: HTTPObservation, rhs: HTTPObservation) -> Bool {
+    package static func == (lhs: HTTPObservation, rhs: HTTPObservation) -> Bool {
         lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers.map(\.name) == rhs.headers.map(\.name)
             && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(status)
         hasher.combine(body)
     }
 
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    public func headerValues(_ name: String) -> [String] {
+    package func headerValues(_ name: String) -> [String] {
         headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
 
     /// A redirect (3xx with a Location) seen as "the URL the app would open"; anything else opens nothing.
-    public var asAnswer: HandlerAnswer {
+    package var asAnswer: HandlerAnswer {
         if (300...399).contains(status), let location = header("Location") {
             return HandlerAnswer(action: .open, url: location)
         }
@@ -43,11 +43,11 @@ public struct HTTPObservation: Sendable, Hashable {
     }
 
     /// The body as text (invalid UTF-8 replaced).
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// What a step observed.
-public enum Observation: Sendable, Hashable {
+package enum Observation: Sendable, Hashable {
     case link(HandlerAnswer)
     case http(HTTPObservation)
     /// No HTTP exchange took place (refused, reset, timed out): only what a plain-http probe expects.
@@ -58,7 +58,7 @@ public enum Observation: Sendable, Hashable {
     case native(NativeObservation)
 
     /// The answer the URL assertions judge: the link handler's, or an HTTP redirect's `Location`.
-    public var answer: HandlerAnswer {
+    package var answer: HandlerAnswer {
         switch self {
         case .link(let answer): answer
         case .http(let observation): observation.asAnswer

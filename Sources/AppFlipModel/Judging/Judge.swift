@@ -2,25 +2,25 @@
 ///
 /// Each check grades at its own group's requirement level; a check that does not apply to the observation is
 /// reported as not applicable rather than failed, so a failure is always blamed on the requirement it breaks.
-public struct Judge: Sendable {
-    public var context: Template.Context
+package struct Judge: Sendable {
+    package var context: Template.Context
 
-    public init(sentLink: String, configuration: RunConfiguration, generated: GeneratedValues) {
+    package init(sentLink: String, configuration: RunConfiguration, generated: GeneratedValues) {
         self.context = Template.Context(configuration: configuration, generated: generated, sent: URLParts(sentLink).parameters)
     }
 
     /// A judge for any step: `context.sent` holds the parameters that were sent (query or form).
-    public init(context: Template.Context) {
+    package init(context: Template.Context) {
         self.context = context
     }
 
     /// Judges a link handler's answer.
-    public func judge(_ checks: [CheckGroup], answer: HandlerAnswer) -> [CheckResult] {
+    package func judge(_ checks: [CheckGroup], answer: HandlerAnswer) -> [CheckResult] {
         judge(checks, observation: .link(answer))
     }
 
     /// One result per check of an `all` group, one per `one_of` group.
-    public func judge(_ checks: [CheckGroup], observation: Observation) -> [CheckResult] {
+    package func judge(_ checks: [CheckGroup], observation: Observation) -> [CheckResult] {
         var results: [CheckResult] = []
         for group in checks {
             switch group.expectation {
@@ -88,7 +88,7 @@ public struct Judge: Sendable {
     }
 
     /// The sentence a report prints as "expected" for a check.
-    public func expected(_ check: AnyCheck) -> String { check.base.expected(in: context) }
+    package func expected(_ check: AnyCheck) -> String { check.base.expected(in: context) }
 
     /// Judges one check: not applicable when its scope does not fit the observation, else its own verdict.
     func evaluate(_ check: AnyCheck, _ observation: Observation) -> CheckOutcome {
@@ -99,8 +99,8 @@ public struct Judge: Sendable {
     }
 
     /// A one-line, redacted description of an answer.
-    public func summary(_ answer: HandlerAnswer) -> String { Observation.link(answer).summary }
+    package func summary(_ answer: HandlerAnswer) -> String { Observation.link(answer).summary }
 
     /// A one-line, redacted description of what a step observed.
-    public func summary(_ observation: Observation) -> String { observation.summary }
+    package func summary(_ observation: Observation) -> String { observation.summary }
 }

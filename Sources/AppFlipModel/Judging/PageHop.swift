@@ -1,20 +1,20 @@
 /// One response a sign-in walk met on the target's own pages: what was asked, what came back, and what the page
 /// would load.
-public struct PageHop: Sendable, Hashable {
-    public var method: String
+package struct PageHop: Sendable, Hashable {
+    package var method: String
     /// The URL asked for, redacted.
-    public var url: String
-    public var status: Int
+    package var url: String
+    package var status: Int
     /// Whether the answer forbids framing (X-Frame-Options DENY/SAMEORIGIN, or CSP frame-ancestors 'none'/'self').
-    public var framingDenied: Bool
+    package var framingDenied: Bool
     /// Whether the answer is a page a browser renders (a 2xx with a body).
-    public var isPage: Bool
+    package var isPage: Bool
     /// What the page loads from other origins (scripts, styles, images, frames).
-    public var thirdPartyResources: [String]
+    package var thirdPartyResources: [String]
     /// Set on the hop that submitted a probe (a forged consent, a tampered return parameter).
-    public var probe: String?
+    package var probe: String?
 
-    public init(method: String, url: String, status: Int, framingDenied: Bool, isPage: Bool, thirdPartyResources: [String]) {
+    package init(method: String, url: String, status: Int, framingDenied: Bool, isPage: Bool, thirdPartyResources: [String]) {
         self.method = method
         self.url = url
         self.status = status
@@ -24,5 +24,5 @@ public struct PageHop: Sendable, Hashable {
     }
 
     /// Where a redirect sends the browser, when the hop was one.
-    public var location: String?
+    package var location: String?
 }

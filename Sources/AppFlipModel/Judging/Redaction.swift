@@ -6,19 +6,19 @@ import AppFlipSyntax
 ///
 /// A hidden value shows as its length and a short SHA-256 fingerprint, so a reviewer can tell two values apart
 /// or correlate them without seeing them.
-public enum Redaction {
+package enum Redaction {
     /// Parameter names whose values are credentials.
-    public static let sensitiveParameters: Set<String> = [
+    package static let sensitiveParameters: Set<String> = [
         "code", "access_token", "refresh_token", "id_token", "client_secret", "code_verifier", "password", "token",
     ]
 
     /// `‹redacted 22 chars sha256:1a2b3c4d›`.
-    public static func placeholder<Bytes: Collection>(for value: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func placeholder<Bytes: Collection>(for value: Bytes) -> String where Bytes.Element == UInt8 {
         "‹redacted \(value.count) chars sha256:\(SHA256.hexDigest(value).prefix(8))›"
     }
 
     /// The URL with the value of every sensitive query or fragment parameter replaced by a placeholder.
-    public static func redact(url: String) -> String {
+    package static func redact(url: String) -> String {
         let parts = URLParts(url)
         var result = String(parts.base)
         if let query = parts.query { result += "?" + redact(query: query) }
@@ -27,7 +27,7 @@ public enum Redaction {
     }
 
     /// A query (or fragment in query form) with sensitive values replaced.
-    public static func redact(query: Substring) -> String {
+    package static func redact(query: Substring) -> String {
         query.split(separator: "&", omittingEmptySubsequences: false).map { piece -> String in
             guard let equals = piece.firstIndex(of: "=") else { return String(piece) }
             let name = FormEncoding.decode(piece[..<equals]).map { String(decoding: $0, as: UTF8.self) } ?? ""
@@ -38,7 +38,7 @@ public enum Redaction {
     }
 
     /// The raw and decoded values of sensitive parameters in `url`, for scrubbing other evidence (logs).
-    public static func secrets(in url: String) -> [String] {
+    package static func secrets(in url: String) -> [String] {
         let parts = URLParts(url)
         var found: [String] = []
         for parameter in parts.parameters + (parts.fragment.map { QueryParameter.parse(query: $0) } ?? []) {
@@ -54,7 +54,7 @@ public enum Redaction {
 
     /// `text` with every occurrence of each secret, in every form a server may echo it, replaced by the secret's
     /// placeholder (so equal secrets still correlate whatever form they were seen in).
-    public static func scrub(_ text: String, secrets: [String]) -> String {
+    package static func scrub(_ text: String, secrets: [String]) -> String {
         var result = text
         // Encoded forms can only be present where an escape or a '+' is: most text needs the raw forms alone.
         let encoded = text.contains("%") || text.contains("\\") || text.contains("+")
@@ -68,7 +68,7 @@ public enum Redaction {
     /// A secret as it may come back: raw; percent-encoded (upper- or lower-case hex, `%20` or `+` for a space),
     /// and those encoded once more (a server that echoes a form body it received percent-encodes the secret's
     /// form encoding); each of these JSON-escaped (`\/`, `\"`, `\\`, `\u00XX`).
-    public static func derivedForms(of secret: String) -> [String] {
+    package static func derivedForms(of secret: String) -> [String] {
         var forms: [String] = [secret]
         for _ in 0..<2 {
             forms += forms.flatMap(percentForms)
@@ -123,7 +123,7 @@ public enum Redaction {
 extension Redaction {
     /// Free text (a log, a raw answer) with `name=value` credential pairs hidden wherever they appear,
     /// and with every known secret hidden too.
-    public static func scrubText(_ text: String, secrets: [String] = []) -> String {
+    package static func scrubText(_ text: String, secrets: [String] = []) -> String {
         var result = scrub(text, secrets: secrets)
         for name in sensitiveParameters {
             result = hideValues(after: name + "=", in: result)

@@ -1,8 +1,8 @@
 /// Text safe to print on a terminal: nothing from a case file, a handler or a server can move the cursor, recolour,
 /// retitle or reorder what a person reads. Control characters (other than line feed and tab) show as `\x1B`-style
 /// escapes, C1 controls as `\u{9B}`, and bidirectional controls by name (`<U+202E>`), as the reports show them.
-public enum TerminalText {
-    public static func neutralize(_ text: String) -> String {
+package enum TerminalText {
+    package static func neutralize(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -29,7 +29,7 @@ public enum TerminalText {
     }
 
     /// U+061C, U+200E-200F, U+202A-202E, U+2066-2069: characters that change the display order of text.
-    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false

@@ -1,7 +1,7 @@
 /// `application/x-www-form-urlencoded` encoding and decoding over bytes (RFC 6749 Appendix B).
-public enum FormEncoding {
+package enum FormEncoding {
     /// Percent-encodes every byte except the unreserved set `A-Z a-z 0-9 - . _ ~`; hex digits upper-case.
-    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var result = ""
         for byte in bytes {
             if isUnreserved(byte) {
@@ -13,11 +13,11 @@ public enum FormEncoding {
         return result
     }
 
-    public static func encode(_ text: String) -> String { encode(text.utf8) }
+    package static func encode(_ text: String) -> String { encode(text.utf8) }
 
     /// Decodes once: `+` is a space, `%HH` a byte (either hex case). Nil when a `%` is not followed by two hex digits.
     /// With `plusIsSpace: false`, `+` stays a plus: how `URLComponents.queryItems` reads a query (RFC 3986 only).
-    public static func decode<Text: StringProtocol>(_ text: Text, plusIsSpace: Bool = true) -> [UInt8]? {
+    package static func decode<Text: StringProtocol>(_ text: Text, plusIsSpace: Bool = true) -> [UInt8]? {
         var result: [UInt8] = []
         result.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()

@@ -2,15 +2,15 @@ import AppFlipDigest
 import AppFlipSyntax
 
 /// Values generated per case that are deterministic for the same seed and case ID.
-public struct GeneratedValues: Sendable, Hashable {
+package struct GeneratedValues: Sendable, Hashable {
     private var seed: UInt64
     private var caseID: String
-    public var state: String
-    public var nonce: String
+    package var state: String
+    package var nonce: String
     /// A PKCE code verifier: 48 unreserved characters (RFC 7636 §4.1).
-    public var codeVerifier: String
+    package var codeVerifier: String
 
-    public init(seed: UInt64, caseID: String) {
+    package init(seed: UInt64, caseID: String) {
         self.seed = seed
         self.caseID = caseID
         state = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "state")
@@ -21,7 +21,7 @@ public struct GeneratedValues: Sendable, Hashable {
 
     /// The opaque `id` of one request to a link handler: unique per case, step and repetition, reproducible from
     /// the seed, and carrying nothing a handler could map back to a case.
-    public func requestID(step: Int, repetition: Int) -> String {
+    package func requestID(step: Int, repetition: Int) -> String {
         GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "request-\(step)-\(repetition)")
     }
 

@@ -1,6 +1,6 @@
 extension LinkRecipe {
     /// Makes the exact link to send: the valid base link with the recipe's edits, or the raw text.
-    public func build(in context: Template.Context) -> String {
+    package func build(in context: Template.Context) -> String {
         if let raw { return raw.resolve(in: context, encodingValues: true) }
         var link = context.configuration.link + "?" + buildQuery(in: context)
         if let fragment { link += "#" + fragment.resolve(in: context, encodingValues: true) }
@@ -32,7 +32,7 @@ extension LinkRecipe {
     }
 
     /// The query (or form body) alone: the base parameters with the edits, or the exact `query` text.
-    public func buildQuery(in context: Template.Context) -> String {
+    package func buildQuery(in context: Template.Context) -> String {
         let query: String
         if let exact = self.query {
             query = exact.resolve(in: context, encodingValues: true)

@@ -3,14 +3,14 @@
 /// The base link is `${link}?client_id=…&scope=…&state=…&redirect_uri=…`, every value form-encoded.
 /// Edits apply in a fixed order: `remove`, then `set`/`set_raw`, then `append`/`append_raw`, then `order`.
 /// `query` replaces the whole query with exact text; `raw` replaces the whole link.
-public struct LinkRecipe: Sendable, Hashable {
-    public struct Parameter: Sendable, Hashable {
-        public var name: String
-        public var value: Template
+package struct LinkRecipe: Sendable, Hashable {
+    package struct Parameter: Sendable, Hashable {
+        package var name: String
+        package var value: Template
         /// When true the value is inserted exactly as written (already percent-encoded), else form-encoded.
-        public var isRaw: Bool
+        package var isRaw: Bool
 
-        public init(name: String, value: Template, isRaw: Bool) {
+        package init(name: String, value: Template, isRaw: Bool) {
             self.name = name
             self.value = value
             self.isRaw = isRaw
@@ -18,22 +18,22 @@ public struct LinkRecipe: Sendable, Hashable {
     }
 
     /// The valid parameters the edits start from.
-    public var base: ParameterBase = .appLink
-    public var remove: [String] = []
-    public var set: [Parameter] = []
-    public var append: [Parameter] = []
-    public var order: [String] = []
-    public var query: Template?
-    public var fragment: Template?
-    public var raw: Template?
+    package var base: ParameterBase = .appLink
+    package var remove: [String] = []
+    package var set: [Parameter] = []
+    package var append: [Parameter] = []
+    package var order: [String] = []
+    package var query: Template?
+    package var fragment: Template?
+    package var raw: Template?
 
-    public init() {}
+    package init() {}
 
     /// The valid base link, with no edits.
-    public static let base = LinkRecipe()
+    package static let base = LinkRecipe()
 
     /// The valid parameters of one kind of request, with no edits.
-    public static func base(_ base: ParameterBase) -> LinkRecipe {
+    package static func base(_ base: ParameterBase) -> LinkRecipe {
         var recipe = LinkRecipe()
         recipe.base = base
         return recipe
@@ -41,7 +41,7 @@ public struct LinkRecipe: Sendable, Hashable {
 }
 
 /// The valid parameter sets edits start from, one per kind of request.
-public enum ParameterBase: String, Sendable, Hashable, CaseIterable {
+package enum ParameterBase: String, Sendable, Hashable, CaseIterable {
     /// `client_id, scope, state, redirect_uri` (the flip URI): the App Flip universal link Google opens.
     case appLink = "app-link"
     /// `response_type=code, client_id, redirect_uri` (Google's browser-linking URI), `scope, state`.

@@ -1,18 +1,18 @@
 /// One `name=value` pair of a query, raw as written and decoded once.
-public struct QueryParameter: Sendable, Hashable {
-    public var rawName: Substring
+package struct QueryParameter: Sendable, Hashable {
+    package var rawName: Substring
     /// Nil when the pair has no `=`.
-    public var rawValue: Substring?
+    package var rawValue: Substring?
     /// Nil when the name has an invalid percent-escape.
-    public var name: [UInt8]?
+    package var name: [UInt8]?
     /// Nil when the value has an invalid percent-escape; empty when there is no `=` or nothing after it.
-    public var value: [UInt8]?
+    package var value: [UInt8]?
 
     /// The decoded name as text, for comparisons with ASCII parameter names.
-    public var nameText: String? { name.flatMap { String(validating: $0, as: UTF8.self) } }
+    package var nameText: String? { name.flatMap { String(validating: $0, as: UTF8.self) } }
 
     /// Splits a query on `&` (empty pieces are skipped, as browsers do) and decodes each pair once.
-    public static func parse<Text: StringProtocol>(query: Text) -> [QueryParameter] where Text.SubSequence == Substring {
+    package static func parse<Text: StringProtocol>(query: Text) -> [QueryParameter] where Text.SubSequence == Substring {
         query.split(separator: "&", omittingEmptySubsequences: true).map { piece in
             let name: Substring
             let value: Substring?
@@ -31,13 +31,13 @@ public struct QueryParameter: Sendable, Hashable {
 
 extension Array where Element == QueryParameter {
     /// Every parameter whose decoded name is `name`.
-    public func all(named name: String) -> [QueryParameter] {
+    package func all(named name: String) -> [QueryParameter] {
         let bytes = [UInt8](name.utf8)
         return filter { $0.name == bytes }
     }
 
     /// The decoded value of `name` as text when it appears exactly once and decodes to UTF-8; nil otherwise.
-    public func singleText(named name: String) -> String? {
+    package func singleText(named name: String) -> String? {
         let found = all(named: name)
         guard found.count == 1, let bytes = found[0].value else { return nil }
         return String(validating: bytes, as: UTF8.self)

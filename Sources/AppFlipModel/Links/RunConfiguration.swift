@@ -1,32 +1,32 @@
 /// What a run knows about the partner's target: the values the valid base link is made of, and the seed.
-public struct RunConfiguration: Sendable, Hashable {
+package struct RunConfiguration: Sendable, Hashable {
     /// The partner's App Flip universal link, without a query, e.g. `https://app.example/flip`.
-    public var link: String
+    package var link: String
     /// The client ID the partner registered for Google.
-    public var clientID: String
+    package var clientID: String
     /// The scope the base link requests.
-    public var scope: String
+    package var scope: String
     /// The flip URI the base link carries (one of the twelve allowed).
-    public var redirectURI: String
+    package var redirectURI: String
     /// Generated values (state, nonce) derive from this and the case ID.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The project ID in Google's browser-linking redirect URI.
-    public var projectID: String
+    package var projectID: String
     /// The iOS app ID (`TEAMID.bundle`) for the site association.
-    public var appID: String
+    package var appID: String
     /// The partner's declared authorization-code lifetime in seconds, when the configuration gives one: cases
     /// that wait it out (`wait: code_lifetime`) need it.
-    public var codeLifetime: Double?
+    package var codeLifetime: Double?
     /// Seconds an access token stays valid at the API (`token_lifetime`), for the token-expiry case.
-    public var tokenLifetime: Double?
+    package var tokenLifetime: Double?
     /// A public native client registered at the partner's server, when the configuration names one.
-    public var nativeClient: NativeClient?
+    package var nativeClient: NativeClient?
     /// A scope request the partner's server grants only in part (`narrowed_scope`), for TOK-RESP-005.
-    public var narrowedScope: NarrowedScope?
+    package var narrowedScope: NarrowedScope?
     /// Whether the partner opted into the throttling probe (`throttling_probe: true`).
-    public var throttlingProbe = false
+    package var throttlingProbe = false
 
-    public init(link: String, clientID: String, scope: String = "devices",
+    package init(link: String, clientID: String, scope: String = "devices",
                 redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1, projectID: String = "", appID: String = "") {
         self.link = link
         self.clientID = clientID
@@ -38,5 +38,5 @@ public struct RunConfiguration: Sendable, Hashable {
     }
 
     /// Google's browser-linking redirect URI for the project: `https://oauth-redirect.googleusercontent.com/r/<PROJECT_ID>`.
-    public var webRedirectURI: String { "https://oauth-redirect.googleusercontent.com/r/" + projectID }
+    package var webRedirectURI: String { "https://oauth-redirect.googleusercontent.com/r/" + projectID }
 }

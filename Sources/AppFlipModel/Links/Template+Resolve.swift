@@ -1,16 +1,16 @@
 extension Template {
     /// What templates resolve against.
-    public struct Context: Sendable {
-        public var configuration: RunConfiguration
-        public var generated: GeneratedValues
+    package struct Context: Sendable {
+        package var configuration: RunConfiguration
+        package var generated: GeneratedValues
         /// The parameters of the link or request that was sent; available only when judging.
-        public var sent: [QueryParameter]
+        package var sent: [QueryParameter]
         /// Values earlier steps captured (the last one, for a repeated step).
-        public var captured: [String: String]
+        package var captured: [String: String]
         /// Every value captured under each name, in order (a repeated step captures many).
-        public var samples: [String: [String]]
+        package var samples: [String: [String]]
 
-        public init(configuration: RunConfiguration, generated: GeneratedValues, sent: [QueryParameter] = [],
+        package init(configuration: RunConfiguration, generated: GeneratedValues, sent: [QueryParameter] = [],
                     captured: [String: String] = [:], samples: [String: [String]] = [:]) {
             self.configuration = configuration
             self.generated = generated
@@ -25,7 +25,7 @@ extension Template {
     ///
     /// - Parameter encodingValues: when true (raw query text), every variable but `${link}` is inserted
     ///   form-encoded, so `client_id=${client_id}` stays one well-formed parameter; literal text is untouched.
-    public func resolve(in context: Context, encodingValues: Bool = false) -> String {
+    package func resolve(in context: Context, encodingValues: Bool = false) -> String {
         var text = ""
         for part in parts {
             switch part {

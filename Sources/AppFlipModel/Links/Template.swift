@@ -1,8 +1,8 @@
 /// A value from a case file that may refer to the run's configuration and generated values: `${client_id}`.
 ///
 /// Templates only substitute text; nothing in them is ever executed. `$$` writes a literal `$`.
-public struct Template: Sendable, Hashable, CustomStringConvertible {
-    public enum Variable: Sendable, Hashable {
+package struct Template: Sendable, Hashable, CustomStringConvertible {
+    package enum Variable: Sendable, Hashable {
         /// The client ID the partner registered for Google (`--client-id`).
         case clientID
         /// The partner's App Flip universal link, without a query (`--link`).
@@ -44,38 +44,38 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// The native-client variables, by name.
     static let nativeNames = ["native_client_id", "native_loopback_uri", "native_loopback_uri_other_port", "native_scheme_uri"]
 
-    public enum Part: Sendable, Hashable {
+    package enum Part: Sendable, Hashable {
         case literal(String)
         case variable(Variable)
     }
 
-    public var parts: [Part]
+    package var parts: [Part]
 
-    public init(parts: [Part]) {
+    package init(parts: [Part]) {
         self.parts = parts
     }
 
-    public init(literal: String) {
+    package init(literal: String) {
         self.parts = [.literal(literal)]
     }
 
     /// The names a case file may use, for error messages and suggestions.
-    public static let variableNames = ["client_id", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
+    package static let variableNames = ["client_id", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
                                        "web_redirect_uri", "app_id", "code_verifier", "code_challenge", "captured.<name>",
                                        "sent.<parameter>", "repeat:<count>:<text>", "code_verifier_percent_encoded", "s256:<text>", "narrowed_scope_request",
                                        "narrowed_scope_granted"] + nativeNames
 
     /// Upper bound on the length of one `${repeat:...}` expansion.
-    public static let maximumRepeatLength = 1 << 20
+    package static let maximumRepeatLength = 1 << 20
 
     /// A parse error at a character offset within the text.
-    public struct ParseError: Error, Sendable {
-        public var offset: Int
-        public var message: String
+    package struct ParseError: Error, Sendable {
+        package var offset: Int
+        package var message: String
     }
 
     /// Parses `text`; `${row.NAME}` must already have been substituted.
-    public static func parse(_ text: String) throws(ParseError) -> Template {
+    package static func parse(_ text: String) throws(ParseError) -> Template {
         var parts: [Part] = []
         var literal = ""
         let characters = Array(text)
@@ -153,11 +153,11 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when the template needs the link that was sent (so it can only be resolved when judging).
-    public var refersToSentLink: Bool {
+    package var refersToSentLink: Bool {
         parts.contains { if case .variable(.sent) = $0 { true } else { false } }
     }
 
-    public var description: String {
+    package var description: String {
         parts.map { part in
             switch part {
             case .literal(let text): text.replacingOccurrences(of: "$", with: "$$")

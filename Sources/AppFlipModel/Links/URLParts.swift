@@ -1,13 +1,13 @@
 /// A URL split the way the checks need it, without normalizing anything (no platform URL parser involved).
-public struct URLParts: Sendable, Hashable {
+package struct URLParts: Sendable, Hashable {
     /// Everything before the first `?` or `#`.
-    public var base: Substring
+    package var base: Substring
     /// Between the first `?` and the first `#`; nil when there is no `?` before any `#`.
-    public var query: Substring?
+    package var query: Substring?
     /// After the first `#`; nil when there is none.
-    public var fragment: Substring?
+    package var fragment: Substring?
 
-    public init(_ url: String) {
+    package init(_ url: String) {
         let fragmentStart = url.firstIndex(of: "#")
         let beforeFragment = url[..<(fragmentStart ?? url.endIndex)]
         if let questionMark = beforeFragment.firstIndex(of: "?") {
@@ -20,10 +20,10 @@ public struct URLParts: Sendable, Hashable {
         fragment = fragmentStart.map { url[url.index(after: $0)...] }
     }
 
-    public var parameters: [QueryParameter] { query.map { QueryParameter.parse(query: $0) } ?? [] }
+    package var parameters: [QueryParameter] { query.map { QueryParameter.parse(query: $0) } ?? [] }
 
     /// True when every character of the query is one RFC 3986 allows there (unreserved, sub-delims, `:@/?`, `%`).
-    public var queryIsURISafe: Bool {
+    package var queryIsURISafe: Bool {
         guard let query else { return true }
         return query.utf8.allSatisfy { byte in
             FormEncoding.isUnreserved(byte) || "!$&'()*+,;=:@/?%".utf8.contains(byte)

@@ -5,16 +5,16 @@ import Foundation
 /// form, the verifier and any secret kept out of the URL, the state's size, and the redirect URI's form. Every
 /// check names the NAT-* requirement it judges, at that requirement's level; what a URL alone cannot show
 /// (freshness, the verifier's match, the listener) is left to the profile.
-public struct AuthorizationRequestAudit: Sendable {
+package struct AuthorizationRequestAudit: Sendable {
     /// The redirect URIs registered for the client; empty when unknown (the registration check is then skipped).
-    public var registeredRedirectURIs: [String]
+    package var registeredRedirectURIs: [String]
 
-    public init(registeredRedirectURIs: [String] = []) {
+    package init(registeredRedirectURIs: [String] = []) {
         self.registeredRedirectURIs = registeredRedirectURIs
     }
 
     /// The checks of one URL, in a fixed order; each applies or says why not.
-    public func audit(_ url: String) -> [CheckResult] {
+    package func audit(_ url: String) -> [CheckResult] {
         let parts = URLParts(url)
         let parameters = parts.parameters
         var results: [CheckResult] = []
@@ -125,7 +125,7 @@ public struct AuthorizationRequestAudit: Sendable {
 
     /// The most entropy a value can carry if every character were random over the smallest common alphabet its
     /// characters fit in: digits (10), hex (16), letters and digits (62), base64url (64), or printable ASCII (95).
-    public static func entropyCapacity(of value: String) -> Double {
+    package static func entropyCapacity(of value: String) -> Double {
         let bytes = Array(value.utf8)
         let alphabet: Double
         if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { alphabet = 10 }

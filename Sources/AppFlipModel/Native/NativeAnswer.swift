@@ -1,8 +1,8 @@
 import Foundation
 
 /// The app's answer to a native-client command.
-public struct NativeAnswer: Sendable, Hashable {
-    public enum Action: String, Sendable, Hashable, CaseIterable {
+package struct NativeAnswer: Sendable, Hashable {
+    package enum Action: String, Sendable, Hashable, CaseIterable {
         case openBrowser = "open-browser"
         case signedIn = "signed-in"
         case rejected
@@ -13,23 +13,23 @@ public struct NativeAnswer: Sendable, Hashable {
     }
 
     /// How the app opens the authorization page (RFC 8252 §5, §8.12).
-    public enum UserAgent: String, Sendable, Hashable, CaseIterable {
+    package enum UserAgent: String, Sendable, Hashable, CaseIterable {
         case external
         case inAppTab = "in-app-tab"
         case embedded
     }
 
-    public var action: Action
+    package var action: Action
     /// For `open-browser`: the authorization request URL.
-    public var url: String?
-    public var userAgent: UserAgent?
+    package var url: String?
+    package var userAgent: UserAgent?
     /// For `rejected`: why, in the app's words.
-    public var reason: String?
+    package var reason: String?
     /// For `api-call`: the Authorization header value the app would send.
-    public var authorization: String?
+    package var authorization: String?
 
     /// Parses one answer line for the request `expectedID`; the error says what is wrong, in one sentence.
-    public static func parse(_ line: [UInt8], expectedID: String) -> Result<NativeAnswer, AnswerProblem> {
+    package static func parse(_ line: [UInt8], expectedID: String) -> Result<NativeAnswer, AnswerProblem> {
         guard let text = String(validating: line, as: UTF8.self) else { return .failure(AnswerProblem("the answer is not valid UTF-8")) }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
             return .failure(AnswerProblem("the answer is not a JSON object"))
@@ -54,12 +54,12 @@ public struct NativeAnswer: Sendable, Hashable {
         return .success(answer)
     }
 
-    public init(action: Action) {
+    package init(action: Action) {
         self.action = action
     }
 
-    public struct AnswerProblem: Error, Sendable, Hashable {
-        public var message: String
-        public init(_ message: String) { self.message = message }
+    package struct AnswerProblem: Error, Sendable, Hashable {
+        package var message: String
+        package init(_ message: String) { self.message = message }
     }
 }

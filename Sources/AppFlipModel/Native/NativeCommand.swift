@@ -1,23 +1,23 @@
 import Foundation
 
 /// One command of the native-client adapter contract (suite to app), as a JSON line with an opaque `id`.
-public enum NativeCommand: Sendable, Hashable {
+package enum NativeCommand: Sendable, Hashable {
     /// Where the app signs in: the endpoints of the suite's test authorization server, the client and its scopes.
-    public struct Configuration: Sendable, Hashable {
-        public var authorizationEndpoint: String
-        public var tokenEndpoint: String
-        public var revocationEndpoint: String
-        public var clientID: String
-        public var scopes: [String]
+    package struct Configuration: Sendable, Hashable {
+        package var authorizationEndpoint: String
+        package var tokenEndpoint: String
+        package var revocationEndpoint: String
+        package var clientID: String
+        package var scopes: [String]
         /// The private-use-scheme redirect URI to use, when the suite was given one; a loopback app picks its own.
-        public var redirectURI: String?
+        package var redirectURI: String?
         /// The server's issuer identifier; its authorization responses carry it as `iss` (RFC 9207).
-        public var issuer: String?
+        package var issuer: String?
         /// The server's discovery document (OpenID Connect Discovery / RFC 8414 metadata), for an app that reads its
         /// endpoints and PKCE methods from there rather than from the configuration.
-        public var discoveryURL: String?
+        package var discoveryURL: String?
 
-        public init(authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String, clientID: String,
+        package init(authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String, clientID: String,
                     scopes: [String], redirectURI: String?) {
             self.authorizationEndpoint = authorizationEndpoint
             self.tokenEndpoint = tokenEndpoint
@@ -38,7 +38,7 @@ public enum NativeCommand: Sendable, Hashable {
     case callAPI
     case signOut
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .signIn: "sign-in"
         case .deliverRedirect: "deliver-redirect"
@@ -50,7 +50,7 @@ public enum NativeCommand: Sendable, Hashable {
     }
 
     /// The command as one JSON line (sorted keys, newline-terminated).
-    public func jsonLine(id: String) -> [UInt8] {
+    package func jsonLine(id: String) -> [UInt8] {
         var object: [String: Any] = ["id": id, "command": name]
         switch self {
         case .signIn(let configuration):

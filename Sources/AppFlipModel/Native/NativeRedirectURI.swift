@@ -1,7 +1,7 @@
 /// A native app's redirect URI, classified by the three forms RFC 8252 §7 allows: a private-use scheme, a claimed
 /// https URI, or a loopback interface redirect. Read from the text as written; no platform URL parser involved.
-public struct NativeRedirectURI: Sendable, Hashable {
-    public enum Form: Sendable, Hashable {
+package struct NativeRedirectURI: Sendable, Hashable {
+    package enum Form: Sendable, Hashable {
         /// `com.example.app:/path` (RFC 8252 §7.1).
         case privateUseScheme(scheme: String, rest: String)
         /// `https://…` (RFC 8252 §7.2).
@@ -12,12 +12,12 @@ public struct NativeRedirectURI: Sendable, Hashable {
         case relative
     }
 
-    public let text: String
-    public let form: Form
+    package let text: String
+    package let form: Form
     /// After the first `#`, when there is one.
-    public let fragment: Substring?
+    package let fragment: Substring?
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
         let parts = URLParts(text)
         fragment = parts.fragment
@@ -69,16 +69,16 @@ public struct NativeRedirectURI: Sendable, Hashable {
     }
 
     /// The loopback IP literals RFC 8252 §7.3 and Google name.
-    public static let loopbackLiterals: Set<String> = ["127.0.0.1", "[::1]"]
+    package static let loopbackLiterals: Set<String> = ["127.0.0.1", "[::1]"]
 
     /// Whether a local socket address (`127.0.0.1`, `0.0.0.0`, `::1`, …) is reachable only from this machine.
-    public static func isLoopbackAddress(_ address: String) -> Bool {
+    package static func isLoopbackAddress(_ address: String) -> Bool {
         address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
     }
 
     /// The URI without its port, when it is a loopback IP redirect: the authorization server must accept any port
     /// there (RFC 8252 §7.3), so two such URIs that differ only in the port name the same registration.
-    public var withoutLoopbackPort: String? {
+    package var withoutLoopbackPort: String? {
         guard case .http(let host, _, let path) = form, Self.loopbackLiterals.contains(host) else { return nil }
         return "http://\(host)\(path)"
     }

@@ -1,7 +1,7 @@
 /// What the suite's test authorization server answers, as a native-client case scripts it.
-public struct NativeServerScript: Sendable, Hashable {
+package struct NativeServerScript: Sendable, Hashable {
     /// What the authorization endpoint answers.
-    public enum AuthorizationAnswer: Sendable, Hashable {
+    package enum AuthorizationAnswer: Sendable, Hashable {
         case code
         case wrongState
         case missingState
@@ -11,7 +11,7 @@ public struct NativeServerScript: Sendable, Hashable {
     }
 
     /// What the token endpoint answers to a code or a refresh token it accepts.
-    public enum TokenAnswer: Sendable, Hashable {
+    package enum TokenAnswer: Sendable, Hashable {
         case bearer
         /// Extra members no client knows, which it must ignore (RFC 6749 §5.1).
         case unknownMembers
@@ -25,7 +25,7 @@ public struct NativeServerScript: Sendable, Hashable {
     }
 
     /// What the discovery metadata (`/.well-known/openid-configuration`) offers for PKCE.
-    public enum Metadata: String, Sendable, Hashable, CaseIterable {
+    package enum Metadata: String, Sendable, Hashable, CaseIterable {
         /// S256 and plain, as Google's does.
         case standard
         /// `code_challenge_methods_supported: ["plain"]` only: the app must not take that as leave to use plain
@@ -33,18 +33,18 @@ public struct NativeServerScript: Sendable, Hashable {
         case plainOnly = "plain-only"
     }
 
-    public var authorization: AuthorizationAnswer = .code
-    public var token: TokenAnswer = .bearer
-    public var refresh: TokenAnswer = .bearer
+    package var authorization: AuthorizationAnswer = .code
+    package var token: TokenAnswer = .bearer
+    package var refresh: TokenAnswer = .bearer
     /// Whether a refresh issues a new refresh token and retires the old one.
-    public var rotateRefreshTokens = false
-    public var metadata: Metadata = .standard
+    package var rotateRefreshTokens = false
+    package var metadata: Metadata = .standard
     /// Seconds the token endpoint waits before it answers (after it has redeemed the code), as a slow server would.
-    public var tokenDelay: Double = 0
+    package var tokenDelay: Double = 0
 
     /// Whether the script gives a correct app reason to refuse a sign-in before opening the browser: metadata that
     /// offers no S256. Otherwise such a refusal breaks the adapter contract and the case is an error.
-    public var justifiesRefusal: Bool { metadata == .plainOnly }
+    package var justifiesRefusal: Bool { metadata == .plainOnly }
 
-    public init() {}
+    package init() {}
 }

@@ -1,6 +1,6 @@
 /// A native-client step: one command to the app, with what the test authorization server answers from then on.
-public struct NativeStep: Sendable, Hashable {
-    public enum Command: String, Sendable, Hashable, CaseIterable {
+package struct NativeStep: Sendable, Hashable {
+    package enum Command: String, Sendable, Hashable, CaseIterable {
         /// A whole sign-in: the app's authorization request, the server's answer, the redirect back, the code exchange.
         case signIn = "sign_in"
         /// The last sign-in's redirect delivered again, as an attacker replaying a captured response would.
@@ -13,10 +13,10 @@ public struct NativeStep: Sendable, Hashable {
         case signOut = "sign_out"
     }
 
-    public var command: Command
-    public var server: NativeServerScript
+    package var command: Command
+    package var server: NativeServerScript
 
-    public init(command: Command, server: NativeServerScript = NativeServerScript()) {
+    package init(command: Command, server: NativeServerScript = NativeServerScript()) {
         self.command = command
         self.server = server
     }

@@ -3,25 +3,25 @@ import AppFlipSyntax
 
 /// `validate-url` as a run: each authorization request URL is one case of the native-client profile, judged by
 /// `AuthorizationRequestAudit` alone, so the same verdicts, exit codes and report writers apply.
-public enum URLValidation {
+package enum URLValidation {
     /// One URL and where it came from (a command-line argument or a line of standard input).
-    public struct Input: Sendable {
-        public var url: String
-        public var location: SourceLocation
+    package struct Input: Sendable {
+        package var url: String
+        package var location: SourceLocation
 
-        public init(url: String, location: SourceLocation) {
+        package init(url: String, location: SourceLocation) {
             self.url = url
             self.location = location
         }
 
         /// A URL from `file` (`<argument>`, `<stdin>`) at 1-based `line`.
-        public init(url: String, file: String, line: Int) {
+        package init(url: String, file: String, line: Int) {
             self.init(url: url, location: SourceLocation(file: file, line: line, column: 1))
         }
     }
 
     /// The results of auditing every input, in order, with provenance for the report.
-    public static func run(_ inputs: [Input], audit: AuthorizationRequestAudit, catalog: Catalog, suiteVersion: String,
+    package static func run(_ inputs: [Input], audit: AuthorizationRequestAudit, catalog: Catalog, suiteVersion: String,
                            startedAt: String, command: String) -> RunResult {
         let results = inputs.enumerated().map { index, input -> CaseResult in
             let conformanceCase = ConformanceCase(id: "validate-url/\(index + 1)", title: "Authorization request URL \(index + 1)",

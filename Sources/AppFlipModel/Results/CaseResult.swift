@@ -1,28 +1,28 @@
 /// The result of one case: its verdict, every check, the evidence and how long it took.
-public struct CaseResult: Sendable, Hashable {
-    public var conformanceCase: ConformanceCase
-    public var verdict: Verdict
-    public var checks: [CheckResult]
+package struct CaseResult: Sendable, Hashable {
+    package var conformanceCase: ConformanceCase
+    package var verdict: Verdict
+    package var checks: [CheckResult]
     /// For `error` and `skip`: what happened, in one sentence.
-    public var message: String?
-    public var evidence: Evidence
+    package var message: String?
+    package var evidence: Evidence
     /// Seconds spent on the case.
-    public var duration: Double
+    package var duration: Double
     /// Set when the case could not be judged because the run's configuration is wrong (said once for the run).
-    public var configurationProblem: String?
+    package var configurationProblem: String?
     /// Set when the suite itself failed (out of descriptors, memory or processes): the case judged nothing.
-    public var suiteFault: String?
+    package var suiteFault: String?
     /// Set when the case was not sent because the origin it needs could not be reached before the run (said once
     /// for the run, not once per case).
-    public var unreachableTarget: String?
+    package var unreachableTarget: String?
     /// The baseline entries that accept this case's failure (or error) for now: the case is reported as a known
     /// failure and does not fail the run. Empty unless a baseline covers every failing check of the case.
-    public var knownBy: [Baseline.Entry] = []
+    package var knownBy: [Baseline.Entry] = []
 
     /// A failure or error the baseline accepts for now.
-    public var isKnown: Bool { !knownBy.isEmpty }
+    package var isKnown: Bool { !knownBy.isEmpty }
 
-    public init(conformanceCase: ConformanceCase, verdict: Verdict, checks: [CheckResult], message: String? = nil,
+    package init(conformanceCase: ConformanceCase, verdict: Verdict, checks: [CheckResult], message: String? = nil,
                 evidence: Evidence, duration: Double) {
         self.conformanceCase = conformanceCase
         self.verdict = verdict
@@ -34,7 +34,7 @@ public struct CaseResult: Sendable, Hashable {
 
     /// A judged case: its verdict is its worst applicable check. A case none of whose checks applied is an error:
     /// nothing was judged, so nothing can pass.
-    public static func judged(_ conformanceCase: ConformanceCase, checks: [CheckResult], evidence: Evidence, duration: Double) -> CaseResult {
+    package static func judged(_ conformanceCase: ConformanceCase, checks: [CheckResult], evidence: Evidence, duration: Double) -> CaseResult {
         let applicable = checks.filter(\.isApplicable)
         guard let worst = applicable.map(\.verdict).max() else {
             return CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: checks,
@@ -44,14 +44,14 @@ public struct CaseResult: Sendable, Hashable {
     }
 
     /// The checks that applied and did not hold.
-    public var findings: [CheckResult] { checks.filter(\.isFinding) }
+    package var findings: [CheckResult] { checks.filter(\.isFinding) }
 
     /// The checks that did not apply to what the target did.
-    public var notApplicable: [CheckResult] { checks.filter { !$0.isApplicable } }
+    package var notApplicable: [CheckResult] { checks.filter { !$0.isApplicable } }
 
     /// The requirements the case declares, then any other its checks judged (a case built at run time, such as a
     /// validate-url URL, declares none), each once.
-    public var requirements: [RequirementReference] {
+    package var requirements: [RequirementReference] {
         var seen = Set<RequirementReference>()
         return (conformanceCase.requirements + checks.map(\.requirement)).filter { seen.insert($0).inserted }
     }
@@ -60,7 +60,7 @@ public struct CaseResult: Sendable, Hashable {
 extension CaseResult {
     /// The result once a protocol fault of the target (extra output after its answer) is charged to it: a
     /// violation already observed stays a failure, with the fault added; anything else becomes an error.
-    public func addingProtocolFault(_ fault: String) -> CaseResult {
+    package func addingProtocolFault(_ fault: String) -> CaseResult {
         var result = self
         if verdict == .fail {
             result.message = [message, "also a protocol fault: \(fault)"].compactMap { $0 }.joined(separator: "; ")

@@ -1,15 +1,15 @@
 /// What a report shows a reviewer about one exchange, already bounded and redacted.
-public struct Evidence: Sendable, Hashable {
+package struct Evidence: Sendable, Hashable {
     /// The exact link sent (credential values redacted).
-    public var link: String
+    package var link: String
     /// The handler's answer line, or a description of what came instead (redacted, bounded).
-    public var answer: String
+    package var answer: String
     /// An excerpt of the handler's stderr (redacted, bounded).
-    public var stderr: String
+    package var stderr: String
     /// For cases with HTTP steps: each request and response, one entry per step (redacted, bounded).
-    public var exchanges: [String]
+    package var exchanges: [String]
 
-    public init(link: String = "", answer: String = "", stderr: String = "", exchanges: [String] = []) {
+    package init(link: String = "", answer: String = "", stderr: String = "", exchanges: [String] = []) {
         self.link = link
         self.answer = answer
         self.stderr = stderr
@@ -17,7 +17,7 @@ public struct Evidence: Sendable, Hashable {
     }
 
     /// Cuts text to `limit` UTF-8 bytes on a character boundary and says how much was cut.
-    public static func bounded(_ text: String, limit: Int) -> String {
+    package static func bounded(_ text: String, limit: Int) -> String {
         guard text.utf8.count > limit else { return text }
         var cut = ""
         var used = 0

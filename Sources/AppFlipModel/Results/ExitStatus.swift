@@ -1,5 +1,5 @@
 /// The command's exit codes, documented in the README.
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// No fail and no error (warnings and infos allowed).
     case conformant = 0
     /// At least one MUST or MUST NOT check failed.

@@ -1,14 +1,14 @@
 /// What a run tested of one profile: how many of its cases were judged, how many were skipped and why.
-public struct ProfileCoverage: Sendable, Hashable {
-    public var profile: String
+package struct ProfileCoverage: Sendable, Hashable {
+    package var profile: String
     /// Cases of the profile in the run.
-    public var total: Int
+    package var total: Int
     /// Cases that were judged (not skipped).
-    public var judged: Int
+    package var judged: Int
     /// The distinct reasons the skipped cases give, most frequent first.
-    public var skipReasons: [String]
+    package var skipReasons: [String]
 
-    public init(profile: String, total: Int, judged: Int, skipReasons: [String]) {
+    package init(profile: String, total: Int, judged: Int, skipReasons: [String]) {
         self.profile = profile
         self.total = total
         self.judged = judged
@@ -16,10 +16,10 @@ public struct ProfileCoverage: Sendable, Hashable {
     }
 
     /// Nothing of the profile was judged.
-    public var isTested: Bool { judged > 0 }
+    package var isTested: Bool { judged > 0 }
 
     /// Why the profile was not tested (or was only partly tested), in one sentence.
-    public var reason: String {
+    package var reason: String {
         if total == 0 { return "no case of this profile was selected" }
         return skipReasons.isEmpty ? "" : skipReasons.joined(separator: "; ")
     }
@@ -27,7 +27,7 @@ public struct ProfileCoverage: Sendable, Hashable {
 
 extension RunResult {
     /// For each profile asked for, in the order given, what the run tested of it.
-    public func coverage(of profiles: [String]) -> [ProfileCoverage] {
+    package func coverage(of profiles: [String]) -> [ProfileCoverage] {
         profiles.map { profile in
             let results = self.results.filter { $0.conformanceCase.profile.rawValue == profile }
             let skipped = results.filter { $0.verdict == .skip }

@@ -1,34 +1,34 @@
 /// Where a run's results come from, so a reviewer can trust and reproduce them.
-public struct Provenance: Sendable, Hashable {
-    public var suiteVersion: String
-    public var caseDigest: String
-    public var caseFileCount: Int
-    public var seed: UInt64
-    public var target: String
-    public var mode: String
-    public var jobs: Int
-    public var filter: String?
+package struct Provenance: Sendable, Hashable {
+    package var suiteVersion: String
+    package var caseDigest: String
+    package var caseFileCount: Int
+    package var seed: UInt64
+    package var target: String
+    package var mode: String
+    package var jobs: Int
+    package var filter: String?
     /// `--samples N`, when given: how many values every sampling check judged instead of each case's own count.
-    public var samples: Int?
+    package var samples: Int?
     /// ISO 8601 UTC, e.g. `2026-11-22T05:34:37Z`.
-    public var startedAt: String
-    public var duration: Double
-    public var command: String
+    package var startedAt: String
+    package var duration: Double
+    package var command: String
     /// `--shard I/N`, when the run was one shard of a larger run (merged with `merge`).
-    public var shard: String?
+    package var shard: String?
     /// A certification run (`--certification`): no baseline, no filter, every case judged.
-    public var certification = false
+    package var certification = false
     /// The `run` arguments behind `command` (seed explicit), when the run can be narrowed to one case.
-    public var runArguments: [String]?
+    package var runArguments: [String]?
     /// For each https origin the run used, the TLS version and suite the server picks for a current client;
     /// empty when every endpoint was plain http.
-    public var transport: [String] = []
+    package var transport: [String] = []
     /// How the link handler is started and what its start-up allowance is (a subprocess target only).
-    public var handlerStartup: String?
+    package var handlerStartup: String?
     /// The measured start-up times (not in reproducible reports: they vary from run to run).
-    public var handlerStartupMeasured: String?
+    package var handlerStartupMeasured: String?
 
-    public init(suiteVersion: String, caseDigest: String, caseFileCount: Int, seed: UInt64, target: String, mode: String,
+    package init(suiteVersion: String, caseDigest: String, caseFileCount: Int, seed: UInt64, target: String, mode: String,
                 jobs: Int, filter: String?, startedAt: String, duration: Double, command: String) {
         self.suiteVersion = suiteVersion
         self.caseDigest = caseDigest
@@ -45,7 +45,7 @@ public struct Provenance: Sendable, Hashable {
 
     /// The command that runs only the case `id`, with everything else as in this run; nil when the run was not
     /// a `run` (validate-url).
-    public func command(onlyCase id: String) -> String? {
+    package func command(onlyCase id: String) -> String? {
         runArguments.map { CommandLineText.quoted(CommandLineText.narrowed($0, toCase: id), subcommand: "run") }
     }
 }

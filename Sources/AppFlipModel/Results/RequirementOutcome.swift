@@ -1,15 +1,15 @@
 /// What a run found of one catalog requirement: the cases that name it and the verdict they give it. Every report
 /// (report.md's matrix, results.json, the summary) reads it from here, so they cannot disagree.
-public struct RequirementOutcome: Sendable {
-    public var requirement: Requirement
-    public var cases: [CaseResult]
+package struct RequirementOutcome: Sendable {
+    package var requirement: Requirement
+    package var cases: [CaseResult]
     /// Nil when no case of the run names the requirement.
-    public var verdict: Verdict?
+    package var verdict: Verdict?
 
     /// A requirement fails only when one of its own checks failed. A case in which none of its checks was judged
     /// counts as error when the case ended in error; checks that did not apply count for nothing. With nothing
     /// judged at all it is skipped.
-    public static func verdict(of id: String, in cases: [CaseResult]) -> Verdict {
+    package static func verdict(of id: String, in cases: [CaseResult]) -> Verdict {
         var verdicts: [Verdict] = []
         for result in cases {
             let own = result.checks.filter { $0.requirement.id == id && $0.isApplicable }.map(\.verdict)
@@ -28,7 +28,7 @@ public struct RequirementOutcome: Sendable {
 extension RunResult {
     /// Every catalog requirement in catalog order, with the cases naming it (computed in one pass over the
     /// results: requirements × cases would dominate report writing).
-    public var requirementOutcomes: [RequirementOutcome] {
+    package var requirementOutcomes: [RequirementOutcome] {
         var casesByRequirement: [String: [CaseResult]] = [:]
         for result in results {
             var seen = Set<String>()

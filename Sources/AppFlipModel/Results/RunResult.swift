@@ -1,20 +1,20 @@
 /// Everything a report writer needs: the results in case order, the catalog and the provenance.
-public struct RunResult: Sendable {
-    public var results: [CaseResult]
-    public var catalog: Catalog
-    public var provenance: Provenance
+package struct RunResult: Sendable {
+    package var results: [CaseResult]
+    package var catalog: Catalog
+    package var provenance: Provenance
     /// True when the run stopped before every case finished.
-    public var incomplete: Bool
+    package var incomplete: Bool
     /// The baseline the run was judged with (`--baseline`): its file, and its entries that failed the run.
-    public var baseline: BaselineUse?
+    package var baseline: BaselineUse?
 
-    public struct BaselineUse: Sendable, Hashable {
-        public var path: String
-        public var entries: Int
-        public var problems: [Baseline.Problem]
-        public var unexercised: [Baseline.Entry]
+    package struct BaselineUse: Sendable, Hashable {
+        package var path: String
+        package var entries: Int
+        package var problems: [Baseline.Problem]
+        package var unexercised: [Baseline.Entry]
 
-        public init(path: String, entries: Int, problems: [Baseline.Problem], unexercised: [Baseline.Entry]) {
+        package init(path: String, entries: Int, problems: [Baseline.Problem], unexercised: [Baseline.Entry]) {
             self.path = path
             self.entries = entries
             self.problems = problems
@@ -22,7 +22,7 @@ public struct RunResult: Sendable {
         }
     }
 
-    public init(results: [CaseResult], catalog: Catalog, provenance: Provenance, incomplete: Bool = false) {
+    package init(results: [CaseResult], catalog: Catalog, provenance: Provenance, incomplete: Bool = false) {
         self.results = results
         self.catalog = catalog
         self.provenance = provenance
@@ -30,14 +30,14 @@ public struct RunResult: Sendable {
     }
 
     /// Cases of the verdict, a known failure (accepted by the baseline) counted under none: see `knownCount`.
-    public func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict && !$0.isKnown }.count }
+    package func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict && !$0.isKnown }.count }
 
     /// Failures and errors the baseline accepts for now.
-    public var knownCount: Int { results.filter(\.isKnown).count }
+    package var knownCount: Int { results.filter(\.isKnown).count }
 
     /// Judges the results against a baseline on `today` (`YYYY-MM-DD`): accepted failures are marked known, and
     /// entries that expired or no longer match a failure are kept to fail the run.
-    public mutating func apply(_ baseline: Baseline, today: String) {
+    package mutating func apply(_ baseline: Baseline, today: String) {
         let judgement = baseline.judge(results, today: today)
         results = judgement.results
         self.baseline = BaselineUse(path: baseline.path, entries: baseline.entries.count, problems: judgement.problems,
@@ -45,7 +45,7 @@ public struct RunResult: Sendable {
     }
 
     /// The origins that could not be reached before the run, each with the number of cases not sent, in order.
-    public var unreachableTargets: [(origin: String, cases: Int)] {
+    package var unreachableTargets: [(origin: String, cases: Int)] {
         var order: [String] = []
         var counts: [String: Int] = [:]
         for origin in results.compactMap(\.unreachableTarget) {
@@ -56,14 +56,14 @@ public struct RunResult: Sendable {
     }
 
     /// Problems with the run's configuration that spoiled cases, each once, in order of appearance.
-    public var configurationProblems: [String] {
+    package var configurationProblems: [String] {
         var seen = Set<String>()
         return results.compactMap(\.configurationProblem).filter { seen.insert($0).inserted }
     }
 
     /// The run's overall verdict: fail beats error beats warn; a run with no cases is an error; a run in which
     /// every case was skipped tested nothing and is `skip`, never a pass.
-    public var overall: Verdict {
+    package var overall: Verdict {
         if results.isEmpty { return .error }
         if count(.fail) > 0 || !(baseline?.problems.isEmpty ?? true) { return .fail }
         if count(.error) > 0 { return .error }
@@ -73,7 +73,7 @@ public struct RunResult: Sendable {
         return .pass
     }
 
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         if incomplete { return .interrupted }
         if results.contains(where: { $0.suiteFault != nil }) { return .suiteFailure }
         switch overall {

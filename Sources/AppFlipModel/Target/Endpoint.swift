@@ -1,5 +1,5 @@
 /// A partner endpoint the HTTP profiles talk to.
-public enum Endpoint: String, Sendable, Hashable, CaseIterable {
+package enum Endpoint: String, Sendable, Hashable, CaseIterable {
     case authorize
     case token
     case revoke

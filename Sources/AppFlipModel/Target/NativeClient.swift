@@ -1,21 +1,21 @@
 /// A public native client the partner registered at its own server (RFC 8252), for the native-client rules
 /// that server must enforce: its ID and its registered redirect URIs.
-public struct NativeClient: Sendable, Hashable {
-    public var id: String
-    public var redirectURIs: [String]
+package struct NativeClient: Sendable, Hashable {
+    package var id: String
+    package var redirectURIs: [String]
 
-    public init(id: String, redirectURIs: [String]) {
+    package init(id: String, redirectURIs: [String]) {
         self.id = id
         self.redirectURIs = redirectURIs
     }
 
     /// The first registered loopback redirect URI (`http://127.0.0.1/…` or `http://[::1]/…`), if any.
-    public var loopbackURI: String? {
+    package var loopbackURI: String? {
         redirectURIs.first { $0.hasPrefix("http://127.0.0.1/") || $0.hasPrefix("http://127.0.0.1:") || $0.hasPrefix("http://[::1]") }
     }
 
     /// The loopback URI with another port, which the server must accept too (RFC 8252 §7.3).
-    public var loopbackURIWithOtherPort: String? {
+    package var loopbackURIWithOtherPort: String? {
         guard let uri = loopbackURI else { return nil }
         let host = uri.hasPrefix("http://[::1]") ? "http://[::1]" : "http://127.0.0.1"
         var rest = Substring(uri.dropFirst(host.count))
@@ -25,7 +25,7 @@ public struct NativeClient: Sendable, Hashable {
     }
 
     /// The first registered private-use-scheme redirect URI (`com.example.app:/cb`), if any.
-    public var schemeURI: String? {
+    package var schemeURI: String? {
         redirectURIs.first { !$0.lowercased().hasPrefix("http://") && !$0.lowercased().hasPrefix("https://") && $0.contains(":") }
     }
 }

@@ -1,17 +1,17 @@
 /// How a test user signs in and consents through the target's real pages, as a browser without JavaScript would:
 /// the sign-in form to fill (found by a selector), the values to put in it (credentials come from the
 /// environment), and optionally the consent form and the button to press. Hidden fields are carried over.
-public struct SignInScript: Sendable, Hashable {
+package struct SignInScript: Sendable, Hashable {
     /// A form selector: `#id`, `action:TEXT`, or field names that must all be present (`username,password`).
-    public var form: String
+    package var form: String
     /// Values for the sign-in form's fields, by name.
-    public var fields: [String: String]
+    package var fields: [String: String]
     /// The consent form's selector, when the target asks for consent on a page of its own.
-    public var consentForm: String?
+    package var consentForm: String?
     /// The button to press on the consent form: its value, or `name=value`.
-    public var consentButton: String?
+    package var consentButton: String?
 
-    public init(form: String, fields: [String: String], consentForm: String? = nil, consentButton: String? = nil) {
+    package init(form: String, fields: [String: String], consentForm: String? = nil, consentButton: String? = nil) {
         self.form = form
         self.fields = fields
         self.consentForm = consentForm

@@ -1,48 +1,48 @@
 /// Everything the suite knows about a partner's target: identities, endpoints, how Google authenticates, and the
 /// per-scenario request decorations that log in a test user. Secrets come from the environment only.
-public struct TargetConfiguration: Sendable {
-    public enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
+package struct TargetConfiguration: Sendable {
+    package enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
         /// client_id and client_secret in the form body (`client_secret_post`), as Google sends them.
         case post
         /// HTTP Basic (`client_secret_basic`).
         case basic
     }
 
-    public var clientID: String
+    package var clientID: String
     /// The client secret, read from the environment variable the file names.
-    public var clientSecret: String?
+    package var clientSecret: String?
     /// The Actions/Cloud project ID in Google's browser-linking redirect URI `…/r/<PROJECT_ID>`.
-    public var projectID: String?
+    package var projectID: String?
     /// The iOS app ID (`TEAMID.bundle`) the site association must list.
-    public var appID: String?
+    package var appID: String?
     /// The App Flip universal link, without a query.
-    public var link: String
-    public var scope: String
+    package var link: String
+    package var scope: String
     /// Endpoint URLs by kind; a profile whose endpoint is missing is skipped.
-    public var endpoints: [Endpoint: String]
-    public var tokenAuthentication: ClientAuthentication
+    package var endpoints: [Endpoint: String]
+    package var tokenAuthentication: ClientAuthentication
     /// Request headers per scenario (a test user who approves, refuses, …).
-    public var decorations: [Scenario: [(name: String, value: String)]]
+    package var decorations: [Scenario: [(name: String, value: String)]]
     /// Every value that came from the environment, for redaction.
-    public var secrets: [String]
+    package var secrets: [String]
     /// Another client registered at the partner, for "a code redeems only for its client" (optional).
-    public var secondClient: (id: String, secret: String)?
+    package var secondClient: (id: String, secret: String)?
     /// The declared authorization-code lifetime in seconds (`code_lifetime`), for the code-expiry case.
-    public var codeLifetime: Double?
+    package var codeLifetime: Double?
     /// Seconds an access token stays valid at the API (`token_lifetime`).
-    public var tokenLifetime: Double?
+    package var tokenLifetime: Double?
     /// A public native client registered at the partner's server (`native_client_id`, `native_redirect_uris`).
-    public var nativeClient: NativeClient?
+    package var nativeClient: NativeClient?
     /// A scope request the server grants only in part (`narrowed_scope: {request, granted}`).
-    public var narrowedScope: NarrowedScope?
+    package var narrowedScope: NarrowedScope?
     /// `throttling_probe: true`: the partner accepts a burst of wrong secrets under Google's client ID.
-    public var throttlingProbe = false
+    package var throttlingProbe = false
     /// How each scenario's test user signs in through the real pages (`sign_in`), instead of request headers.
-    public var signIn: [Scenario: SignInScript] = [:]
+    package var signIn: [Scenario: SignInScript] = [:]
     /// Origins besides the authorization endpoint's that the sign-in may be redirected to (a separate login host).
-    public var signInOrigins: [String] = []
+    package var signInOrigins: [String] = []
 
-    public init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
+    package init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
                 scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,
                 decorations: [Scenario: [(name: String, value: String)]] = [:], secrets: [String] = []) {
         self.clientID = clientID

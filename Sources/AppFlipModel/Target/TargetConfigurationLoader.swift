@@ -24,8 +24,8 @@ import Foundation
 /// ```
 ///
 /// Credentials never sit in the file: `client_secret` is refused, and header values take `${env:NAME}`.
-public enum TargetConfigurationLoader {
-    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+package enum TargetConfigurationLoader {
+    package static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(DiagnosticList) -> TargetConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DiagnosticList([Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read the target configuration")])
@@ -33,7 +33,7 @@ public enum TargetConfigurationLoader {
         return try load(bytes: [UInt8](data), file: path, environment: environment)
     }
 
-    public static func load(bytes: [UInt8], file: String, environment: [String: String]) throws(DiagnosticList) -> TargetConfiguration {
+    package static func load(bytes: [UInt8], file: String, environment: [String: String]) throws(DiagnosticList) -> TargetConfiguration {
         let node = try Parser.parse(bytes: bytes, file: file)
         var reader = NodeReader(document: bytes)
         guard let document = reader.mapping(node, "the target configuration") else { throw DiagnosticList(reader.diagnostics) }

@@ -5,29 +5,29 @@ import Foundation
 /// A native app (or the adapter around its sign-in code) run as a subprocess speaking the native-client contract:
 /// one JSON command per line in, one JSON answer per line out. One process per case, since a flow's state (the
 /// pending request, the tokens) lives in the app; never started through a shell.
-public struct NativeClientTarget: Sendable {
-    public var executable: String
-    public var arguments: [String]
-    public var environment: [String]
-    public var lineLimit = 1 << 20
-    public var stderrLimit = 64 * 1024
-    public let containment = ContainmentScope.make()
+package struct NativeClientTarget: Sendable {
+    package var executable: String
+    package var arguments: [String]
+    package var environment: [String]
+    package var lineLimit = 1 << 20
+    package var stderrLimit = 64 * 1024
+    package let containment = ContainmentScope.make()
 
-    public init(executable: String, arguments: [String], environment: [String] = SubprocessTarget.minimalEnvironment()) {
+    package init(executable: String, arguments: [String], environment: [String] = SubprocessTarget.minimalEnvironment()) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
     }
 
-    public var description: String { "native client " + ([executable] + arguments).joined(separator: " ") }
+    package var description: String { "native client " + ([executable] + arguments).joined(separator: " ") }
 
-    public func makeSession() -> NativeClientSession { NativeClientSession(target: self) }
+    package func makeSession() -> NativeClientSession { NativeClientSession(target: self) }
 
-    public func endProcesses() { ProcessGroups.killAll(scope: containment) }
+    package func endProcesses() { ProcessGroups.killAll(scope: containment) }
 }
 
 /// One case's conversation with the app: the process starts with the first command and ends with `close()`.
-public final class NativeClientSession {
+package final class NativeClientSession {
     private let target: NativeClientTarget
     private var process: ChildProcess?
 
@@ -37,7 +37,7 @@ public final class NativeClientSession {
     }
 
     /// Writes `command` with a fresh opaque id; returns the id, or why it could not be sent.
-    public func send(_ command: NativeCommand, deadline: Double) -> Result<String, NativeFailure> {
+    package func send(_ command: NativeCommand, deadline: Double) -> Result<String, NativeFailure> {
         if process == nil {
             do {
                 process = try ChildProcess.launch(path: target.executable, arguments: target.arguments, environment: target.environment,
@@ -56,7 +56,7 @@ public final class NativeClientSession {
     }
 
     /// Reads the answer to `id` until `deadline`.
-    public func receive(_ id: String, command: String, deadline: Double) -> Result<NativeAnswer, NativeFailure> {
+    package func receive(_ id: String, command: String, deadline: Double) -> Result<NativeAnswer, NativeFailure> {
         guard let process else { return .failure(NativeFailure(message: "no app process")) }
         switch process.readLine(deadline: deadline, limit: target.lineLimit) {
         case .line(let line):
@@ -74,15 +74,15 @@ public final class NativeClientSession {
         }
     }
 
-    public func exchange(_ command: NativeCommand, timeout: Double) -> Result<NativeAnswer, NativeFailure> {
+    package func exchange(_ command: NativeCommand, timeout: Double) -> Result<NativeAnswer, NativeFailure> {
         let deadline = Platform.monotonicSeconds() + timeout
         return send(command, deadline: deadline).flatMap { receive($0, command: command.name, deadline: deadline) }
     }
 
     /// The app's stderr so far, as evidence.
-    public var log: String { process.map { String(decoding: $0.stderr, as: UTF8.self) } ?? "" }
+    package var log: String { process.map { String(decoding: $0.stderr, as: UTF8.self) } ?? "" }
 
-    public func close() {
+    package func close() {
         process?.closeStdin()
         if let process { _ = process.waitForExit(deadline: Platform.monotonicSeconds() + 1) }
         process?.kill()
@@ -95,12 +95,12 @@ public final class NativeClientSession {
 }
 
 /// Why a command got no usable answer: the app's fault (a case error), or the suite's own.
-public struct NativeFailure: Error, Sendable, Hashable {
-    public var message: String
-    public var rawAnswer = ""
-    public var suiteFault = false
+package struct NativeFailure: Error, Sendable, Hashable {
+    package var message: String
+    package var rawAnswer = ""
+    package var suiteFault = false
 
-    public init(message: String, rawAnswer: String = "", suiteFault: Bool = false) {
+    package init(message: String, rawAnswer: String = "", suiteFault: Bool = false) {
         self.message = message
         self.rawAnswer = rawAnswer
         self.suiteFault = suiteFault

@@ -6,40 +6,40 @@ import Foundation
 /// One sign-in driven end to end, the suite playing the system browser in front of its test authorization server:
 /// the app opens its authorization request, the server answers as scripted, the redirect goes back to the app (handed
 /// over for a private-use scheme, a real GET to its listener for a loopback URI), and the app says how it ended.
-public struct NativeSignIn: Sendable {
+package struct NativeSignIn: Sendable {
     /// What happened, for the checks and as evidence.
-    public struct Record: Sendable, Hashable {
+    package struct Record: Sendable, Hashable {
         /// The authorization request URL the app opened.
-        public var authorizationURL: String?
-        public var userAgent: NativeAnswer.UserAgent?
+        package var authorizationURL: String?
+        package var userAgent: NativeAnswer.UserAgent?
         /// Where the server's answer sent the browser.
-        public var redirect: String?
+        package var redirect: String?
         /// How the redirect reached the app: `deliver-redirect`, or `loopback GET` with the listener's status.
-        public var delivery: String?
+        package var delivery: String?
         /// The app's last answer (`signed-in` or `rejected`).
-        public var outcome: NativeAnswer?
+        package var outcome: NativeAnswer?
         /// The app answered the sign-in command with `rejected` and opened nothing.
-        public var refusedToStart = false
+        package var refusedToStart = false
         /// Set when the app did not follow the contract (no answer, garbage, a URL elsewhere): the case is an error.
-        public var failure: NativeFailure?
+        package var failure: NativeFailure?
         /// For a loopback redirect: the listener's addresses while the callback was pending, and whether it still
         /// listened after the app answered (read without connecting; nil where the platform cannot tell).
-        public var listenerAddresses: [String]?
-        public var listenerOpenAfterCallback: Bool?
+        package var listenerAddresses: [String]?
+        package var listenerOpenAfterCallback: Bool?
     }
 
-    public var scopes: [String]
+    package var scopes: [String]
     /// The private-use-scheme URI given to the app, when the case gives one.
-    public var redirectURI: String?
-    public var timeout: Double
+    package var redirectURI: String?
+    package var timeout: Double
 
-    public init(scopes: [String] = ["openid", "email"], redirectURI: String? = nil, timeout: Double = 10) {
+    package init(scopes: [String] = ["openid", "email"], redirectURI: String? = nil, timeout: Double = 10) {
         self.scopes = scopes
         self.redirectURI = redirectURI
         self.timeout = timeout
     }
 
-    public func run(_ session: NativeClientSession, server: TestAuthorizationServer) -> Record {
+    package func run(_ session: NativeClientSession, server: TestAuthorizationServer) -> Record {
         var record = Record()
         let opened: NativeAnswer
         switch session.exchange(.signIn(server.configuration(scopes: scopes, redirectURI: redirectURI)), timeout: timeout) {
@@ -89,7 +89,7 @@ public struct NativeSignIn: Sendable {
 
     /// Hands `location` to the app the way a browser would (a real GET for a loopback URI, deliver-redirect for
     /// the others) and records the app's answer: the end of a sign-in, and the replay of its redirect.
-    public func deliver(_ location: String, session: NativeClientSession, into record: inout Record) {
+    package func deliver(_ location: String, session: NativeClientSession, into record: inout Record) {
         let deadline = Platform.monotonicSeconds() + timeout
         let redirectURI = NativeRedirectURI(location)
         let answer: Result<NativeAnswer, NativeFailure>

@@ -9,19 +9,19 @@ import Foundation
 /// the repeated redirect URI are recorded, not enforced: a strict server would refuse the exchange, and every later
 /// step would then fail under requirements the app did not break. Each defect is blamed by the check that judges it
 /// (`pkce: verified`, `redirect_uri: repeated`).
-public final class TestAuthorizationServer: @unchecked Sendable {
-    public typealias Script = NativeServerScript
+package final class TestAuthorizationServer: @unchecked Sendable {
+    package typealias Script = NativeServerScript
 
     private struct Issued {
         var clientID: String
     }
 
     /// Where a scripted 307 sends the token request: on this server, so a client that follows it is seen.
-    public static let movedTokenPath = "/moved/token"
+    package static let movedTokenPath = "/moved/token"
     /// Where the discovery document is, as at Google (`https://accounts.google.com/.well-known/openid-configuration`).
-    public static let discoveryPath = "/.well-known/openid-configuration"
+    package static let discoveryPath = "/.well-known/openid-configuration"
 
-    public let clientID: String
+    package let clientID: String
     private let server: HTTPServer
     private let lock = NSLock()
     private var recorded: [NativeServerRequest] = []
@@ -30,7 +30,7 @@ public final class TestAuthorizationServer: @unchecked Sendable {
     private var refreshTokens: Set<String> = []
     private var refreshOrder: [String] = []
 
-    public init(clientID: String) throws {
+    package init(clientID: String) throws {
         self.clientID = clientID
         let box = HandlerBox()
         server = try HTTPServer(host: "127.0.0.1", port: 0) { request in box.server?.answer(request) ?? HTTPResponse(status: 503) }
@@ -38,12 +38,12 @@ public final class TestAuthorizationServer: @unchecked Sendable {
         server.start()
     }
 
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 
-    public var origin: String { "http://127.0.0.1:\(server.port)" }
-    public var authorizationEndpoint: String { origin + "/authorize" }
+    package var origin: String { "http://127.0.0.1:\(server.port)" }
+    package var authorizationEndpoint: String { origin + "/authorize" }
 
-    public func configuration(scopes: [String], redirectURI: String?) -> NativeCommand.Configuration {
+    package func configuration(scopes: [String], redirectURI: String?) -> NativeCommand.Configuration {
         var configuration = NativeCommand.Configuration(authorizationEndpoint: authorizationEndpoint, tokenEndpoint: origin + "/token",
                                                         revocationEndpoint: origin + "/revoke", clientID: clientID, scopes: scopes,
                                                         redirectURI: redirectURI)
@@ -53,24 +53,24 @@ public final class TestAuthorizationServer: @unchecked Sendable {
     }
 
     /// The issuer a mix-up response names instead of this server's.
-    public static let otherIssuer = "https://other-authorization-server.example"
+    package static let otherIssuer = "https://other-authorization-server.example"
 
 
     /// A code the token endpoint will redeem once, as if this server had issued it in a response.
-    public func mintCode() -> String {
+    package func mintCode() -> String {
         let code = Self.token("code")
         lock.withLock { codes[code] = Issued(clientID: clientID) }
         return code
     }
 
     /// Sets what the endpoints answer from now on.
-    public func use(_ script: Script) { lock.withLock { self.script = script } }
+    package func use(_ script: Script) { lock.withLock { self.script = script } }
 
     /// Every request received so far, in order.
-    public var requests: [NativeServerRequest] { lock.withLock { recorded } }
+    package var requests: [NativeServerRequest] { lock.withLock { recorded } }
 
     /// Every refresh token issued so far, in order (the last is the one a client must use next).
-    public var issuedRefreshTokens: [String] { lock.withLock { refreshOrder } }
+    package var issuedRefreshTokens: [String] { lock.withLock { refreshOrder } }
 
     // MARK: Endpoints
 

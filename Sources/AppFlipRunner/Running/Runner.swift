@@ -4,19 +4,19 @@ import Foundation
 /// Runs cases against a target on `jobs` worker threads and judges every answer.
 ///
 /// A target's misbehaviour becomes an `error` result for that case; the run always goes on.
-public struct Runner: Sendable {
-    public var configuration: RunConfiguration
+package struct Runner: Sendable {
+    package var configuration: RunConfiguration
     /// Seconds a handler has to answer one case.
-    public var timeout: Double
-    public var jobs: Int
+    package var timeout: Double
+    package var jobs: Int
     /// How much of the handler's log a report keeps per case.
-    public var logExcerptLimit: Int
+    package var logExcerptLimit: Int
     /// Whether cases that wait longer than `slowThreshold` in all run; otherwise they are skipped with the reason.
-    public var includeSlow = false
+    package var includeSlow = false
     /// Seconds of waiting above which a case is slow.
-    public static let slowThreshold = 30.0
+    package static let slowThreshold = 30.0
 
-    public init(configuration: RunConfiguration, timeout: Double = 10, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+    package init(configuration: RunConfiguration, timeout: Double = 10, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 logExcerptLimit: Int = 4096) {
         self.configuration = configuration
         self.timeout = timeout
@@ -25,7 +25,7 @@ public struct Runner: Sendable {
     }
 
     /// Runs every case against a link handler (app-link cases).
-    public func run(_ cases: [ConformanceCase], on target: any LinkHandlerTarget,
+    package func run(_ cases: [ConformanceCase], on target: any LinkHandlerTarget,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
         run(cases, targets: Targets(linkHandler: target), shouldStop: shouldStop, progress: progress)
@@ -33,7 +33,7 @@ public struct Runner: Sendable {
 
     /// Runs every case and returns the results in case order. `progress` is called as each case finishes, one call
     /// at a time. `shouldStop` is polled between cases.
-    public func run(_ cases: [ConformanceCase], targets: Targets,
+    package func run(_ cases: [ConformanceCase], targets: Targets,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
         var checked = targets
@@ -128,7 +128,7 @@ public struct Runner: Sendable {
     }
 
     /// One worker's connections (a link-handler process or connection, HTTP clients); not shared between threads.
-    public final class Worker {
+    package final class Worker {
         private let runner: Runner
         private let targets: Targets
         private let executor: StepExecutor
@@ -157,14 +157,14 @@ public struct Runner: Sendable {
             return previousCaseFault
         }
 
-        public init(runner: Runner, targets: Targets) {
+        package init(runner: Runner, targets: Targets) {
             self.runner = runner
             self.targets = targets
             executor = StepExecutor(targets: targets, configuration: runner.configuration, timeout: runner.timeout,
                                     logExcerptLimit: runner.logExcerptLimit)
         }
 
-        public func close() { executor.close() }
+        package func close() { executor.close() }
 
         /// Why a case does not apply to this run (marked skipped, a target or configuration value missing, a wait
         /// too long without --slow), or nil when it runs.
@@ -197,7 +197,7 @@ public struct Runner: Sendable {
 
         /// Runs one case: skipped when marked so or when its target is not configured; error when the target
         /// misbehaved; otherwise judged by its worst check.
-        public func run(_ conformanceCase: ConformanceCase) -> CaseResult {
+        package func run(_ conformanceCase: ConformanceCase) -> CaseResult {
             if let reason = skipReason(conformanceCase) {
                 return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: Evidence(), duration: 0)
             }

@@ -1,6 +1,6 @@
 import Foundation
 
 /// Seconds as the runner's messages show them: whole numbers bare (`5`), others to three significant digits (`0.25`).
-func secondsText(_ seconds: Double) -> String {
+package func secondsText(_ seconds: Double) -> String {
     seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.3g", seconds)
 }

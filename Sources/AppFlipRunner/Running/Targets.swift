@@ -2,37 +2,37 @@ import AppFlipHTTP
 import AppFlipModel
 
 /// Everything a run talks to: the link handler (for app-link and flip cases) and the HTTP endpoints.
-public struct Targets: Sendable {
-    public var linkHandler: (any LinkHandlerTarget)?
+package struct Targets: Sendable {
+    package var linkHandler: (any LinkHandlerTarget)?
     /// The native app behind the native-client contract, for the native-client profile.
-    public var nativeClient: NativeClientTarget?
+    package var nativeClient: NativeClientTarget?
     /// Endpoint URLs by kind, as configured.
-    public var endpoints: [Endpoint: String]
+    package var endpoints: [Endpoint: String]
     /// Why an endpoint is missing, where "not configured" would mislead (the reference's placeholder link host).
-    public var absenceReasons: [Endpoint: String] = [:]
-    public var clientSecret: String?
-    public var tokenAuthentication: TargetConfiguration.ClientAuthentication
+    package var absenceReasons: [Endpoint: String] = [:]
+    package var clientSecret: String?
+    package var tokenAuthentication: TargetConfiguration.ClientAuthentication
     /// Request headers per scenario.
-    public var decorations: [Scenario: [(name: String, value: String)]]
+    package var decorations: [Scenario: [(name: String, value: String)]]
     /// Values never to show in evidence (the secret, decoration values).
-    public var secrets: [String]
+    package var secrets: [String]
     /// Bounds on every HTTP response.
-    public var limits: HTTPLimits
+    package var limits: HTTPLimits
     /// Another client registered at the partner, when configured.
-    public var secondClient: (id: String, secret: String)?
+    package var secondClient: (id: String, secret: String)?
     /// Set when the token endpoint rejected the configured client credentials before the run: the cases that send
     /// them are then errors that say so, and are not sent.
-    public var credentialsProblem: String?
+    package var credentialsProblem: String?
     /// Origins the cases need that could not be reached before the run, each with why: the cases that need one are
     /// errors that say so, and are not sent.
-    public var unreachable: [String: String] = [:]
+    package var unreachable: [String: String] = [:]
     /// How each scenario's test user signs in through the real pages; such a scenario's authorization requests
     /// are driven as a browser would, instead of carrying decoration headers.
-    public var signIn: [Scenario: SignInScript] = [:]
+    package var signIn: [Scenario: SignInScript] = [:]
     /// Origins besides the authorization endpoint's that a sign-in may follow redirects to.
-    public var signInOrigins: [String] = []
+    package var signInOrigins: [String] = []
 
-    public init(linkHandler: (any LinkHandlerTarget)? = nil, endpoints: [Endpoint: String] = [:], clientSecret: String? = nil,
+    package init(linkHandler: (any LinkHandlerTarget)? = nil, endpoints: [Endpoint: String] = [:], clientSecret: String? = nil,
                 tokenAuthentication: TargetConfiguration.ClientAuthentication = .post,
                 decorations: [Scenario: [(name: String, value: String)]] = [:], secrets: [String] = [],
                 limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20), secondClient: (id: String, secret: String)? = nil) {
@@ -48,7 +48,7 @@ public struct Targets: Sendable {
     }
 
     /// One line for the report.
-    public var description: String {
+    package var description: String {
         var parts: [String] = []
         if let linkHandler { parts.append("link handler: \(linkHandler.description)") }
         if let nativeClient { parts.append(nativeClient.description) }
@@ -63,7 +63,7 @@ public struct Targets: Sendable {
         return Scenario.allCases.lazy.filter { $0 != scenario }.compactMap { self.signIn[$0] }.first
     }
 
-    public func unavailability(of conformanceCase: ConformanceCase) -> String? {
+    package func unavailability(of conformanceCase: ConformanceCase) -> String? {
         for step in conformanceCase.steps {
             switch step.action {
             case .link:

@@ -3,15 +3,15 @@ import Foundation
 /// The processes of one target's run, as one unit to end: its registered groups and every process carrying one of
 /// its marks. Scopes keep two runs in one process (a library user, the in-process command tests) from ending each
 /// other's handlers; a signal that ends the whole process ends every scope at once.
-public struct ContainmentScope: Sendable, Hashable {
+package struct ContainmentScope: Sendable, Hashable {
     /// Unique within this process.
-    public let id: Int
+    package let id: Int
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var last = 0
 
     /// A scope no other target in this process shares.
-    public static func make() -> ContainmentScope {
+    package static func make() -> ContainmentScope {
         lock.withLock {
             last += 1
             return ContainmentScope(id: last)

@@ -2,7 +2,7 @@ import Foundation
 
 /// How long a persistent target's handlers took from their start to their first answer: what the report shows next
 /// to the start-up allowance, so a reviewer sees whether the allowance was needed. Shared by copies of the target.
-public final class HandlerStartups: @unchecked Sendable {
+package final class HandlerStartups: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     private var slowest = 0.0
@@ -17,5 +17,5 @@ public final class HandlerStartups: @unchecked Sendable {
     }
 
     /// The starts measured so far and the slowest of them, in seconds.
-    public var measured: (count: Int, slowest: Double) { lock.withLock { (count, slowest) } }
+    package var measured: (count: Int, slowest: Double) { lock.withLock { (count, slowest) } }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Every handler process group the runner has started and not yet ended, by the scope that started it, so a run
 /// (or a signal, for every run) can end them all at once: no child outlives the run.
-public enum ProcessGroups {
+package enum ProcessGroups {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var live: [pid_t: ContainmentScope] = [:]
 
@@ -16,7 +16,7 @@ public enum ProcessGroups {
     }
 
     /// The groups still running.
-    public static var count: Int { lock.withLock { live.count } }
+    package static var count: Int { lock.withLock { live.count } }
 
     /// Reaps the leader if it has exited, returning its wait status, and forgets its group in the same step: once
     /// reaped, its number may be given to another process, so it must never be signalled again.
@@ -36,7 +36,7 @@ public enum ProcessGroups {
     /// process adopted as subreaper, then to every process carrying one of the scope's marks (safe to call from a
     /// signal-handling queue). Under the lock reaping takes, so no number already given back is signalled, and with
     /// spawning paused, so a child between its start and its registration is not taken for an orphan.
-    public static func killAll(scope: ContainmentScope? = nil) {
+    package static func killAll(scope: ContainmentScope? = nil) {
         ChildProcess.spawnLock.withLock {
             let known = lock.withLock { () -> Set<pid_t> in
                 for (group, owner) in live where scope == nil || owner == scope {

@@ -2,8 +2,8 @@ import AppFlipModel
 import Foundation
 
 /// Reads one answer line of the adapter contract; anything else is a target error with a precise message.
-public enum AnswerParser {
-    public static func parse(_ line: [UInt8], expectedID: String) -> Result<HandlerAnswer, AnswerError> {
+package enum AnswerParser {
+    package static func parse(_ line: [UInt8], expectedID: String) -> Result<HandlerAnswer, AnswerError> {
         guard String(validating: line, as: UTF8.self) != nil else {
             return .failure(AnswerError("the answer line is not valid UTF-8"))
         }
@@ -40,12 +40,12 @@ public enum AnswerParser {
     }
 
     /// The `id` of an answer line, if the line is a JSON object with a string id.
-    public static func answerID(_ line: [UInt8]) -> String? {
+    package static func answerID(_ line: [UInt8]) -> String? {
         ((try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any])?["id"] as? String
     }
 
-    public struct AnswerError: Error, Sendable {
-        public var message: String
+    package struct AnswerError: Error, Sendable {
+        package var message: String
         init(_ message: String) { self.message = message }
     }
 

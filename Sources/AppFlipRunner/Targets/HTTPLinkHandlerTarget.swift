@@ -4,15 +4,15 @@ import Foundation
 
 /// A link handler behind an HTTP endpoint: each request of the adapter contract is `POST`ed as JSON to one URL,
 /// and the response body is the contract's JSON answer. Traffic goes to that URL's origin only.
-public struct HTTPLinkHandlerTarget: LinkHandlerTarget {
-    public var origin: HTTPOrigin
+package struct HTTPLinkHandlerTarget: LinkHandlerTarget {
+    package var origin: HTTPOrigin
     /// The request target, e.g. `/appflip/handle`.
-    public var target: String
-    public var limits: HTTPLimits
-    public var connectTimeout: Double
+    package var target: String
+    package var limits: HTTPLimits
+    package var connectTimeout: Double
 
     /// Nil when `url` is not an absolute http(s) URL without userinfo.
-    public init?(url: String, limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20), connectTimeout: Double = 5) {
+    package init?(url: String, limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20), connectTimeout: Double = 5) {
         guard let (origin, target) = HTTPOrigin.split(url) else { return nil }
         self.origin = origin
         self.target = target
@@ -20,9 +20,9 @@ public struct HTTPLinkHandlerTarget: LinkHandlerTarget {
         self.connectTimeout = connectTimeout
     }
 
-    public var description: String { "HTTP POST \(origin)\(target)" }
+    package var description: String { "HTTP POST \(origin)\(target)" }
 
-    public func makeSession() -> any LinkHandlerSession {
+    package func makeSession() -> any LinkHandlerSession {
         HTTPLinkHandlerSession(target: self)
     }
 }

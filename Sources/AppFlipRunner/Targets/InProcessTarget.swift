@@ -2,16 +2,16 @@ import AppFlipModel
 import AppFlipReference
 
 /// The reference handler called in-process: no subprocess, no JSON. For fast tests of the cases themselves.
-public struct InProcessTarget: LinkHandlerTarget {
-    public var handler: LinkHandler
+package struct InProcessTarget: LinkHandlerTarget {
+    package var handler: LinkHandler
 
-    public init(handler: LinkHandler) {
+    package init(handler: LinkHandler) {
         self.handler = handler
     }
 
-    public var description: String { "in-process reference handler" }
+    package var description: String { "in-process reference handler" }
 
-    public func makeSession() -> any LinkHandlerSession { InProcessSession(handler: handler) }
+    package func makeSession() -> any LinkHandlerSession { InProcessSession(handler: handler) }
 }
 
 final class InProcessSession: LinkHandlerSession {

@@ -3,8 +3,8 @@ import AppFlipSystem
 import Foundation
 
 /// A link handler run as a subprocess speaking the JSON Lines adapter contract. Never started through a shell.
-public struct SubprocessTarget: LinkHandlerTarget {
-    public enum Mode: String, Sendable, CaseIterable {
+package struct SubprocessTarget: LinkHandlerTarget {
+    package enum Mode: String, Sendable, CaseIterable {
         /// A fresh process per case; stdin closes after the one request.
         case oneShot = "one-shot"
         /// One process per worker, requests one after another; restarted if it dies or hangs.
@@ -12,26 +12,26 @@ public struct SubprocessTarget: LinkHandlerTarget {
     }
 
     /// The absolute path of the executable and its arguments.
-    public var executable: String
-    public var arguments: [String]
-    public var mode: Mode
+    package var executable: String
+    package var arguments: [String]
+    package var mode: Mode
     /// The environment the handler gets (see `minimalEnvironment`).
-    public var environment: [String]
+    package var environment: [String]
     /// The longest answer line accepted.
-    public var lineLimit: Int
+    package var lineLimit: Int
     /// How much stderr is kept as evidence.
-    public var stderrLimit: Int
+    package var stderrLimit: Int
     /// What the report calls this target.
-    public var label: String
+    package var label: String
     /// Extra seconds a newly started persistent handler has for its first answer (its start-up: a runtime to
     /// load, a cache to warm), so start-up under load is not charged to the first case as a timeout.
-    public var startupAllowance: Double = 10
+    package var startupAllowance: Double = 10
     /// The processes this target starts, as one unit to end (`endProcesses`); copies share it.
-    public let containment = ContainmentScope.make()
+    package let containment = ContainmentScope.make()
     /// The first-answer times of the persistent handlers started for the first time by a worker.
-    public let startups = HandlerStartups()
+    package let startups = HandlerStartups()
 
-    public init(executable: String, arguments: [String], mode: Mode, environment: [String] = SubprocessTarget.minimalEnvironment(),
+    package init(executable: String, arguments: [String], mode: Mode, environment: [String] = SubprocessTarget.minimalEnvironment(),
                 lineLimit: Int = 1 << 20, stderrLimit: Int = 64 * 1024, label: String? = nil) {
         self.executable = executable
         self.arguments = arguments
@@ -42,17 +42,17 @@ public struct SubprocessTarget: LinkHandlerTarget {
         self.label = label ?? ([executable] + arguments).joined(separator: " ")
     }
 
-    public var description: String { "subprocess \(label) (\(mode.rawValue))" }
+    package var description: String { "subprocess \(label) (\(mode.rawValue))" }
 
-    public func makeSession() -> any LinkHandlerSession {
+    package func makeSession() -> any LinkHandlerSession {
         SubprocessSession(target: self)
     }
 
-    public func endProcesses() {
+    package func endProcesses() {
         ProcessGroups.killAll(scope: containment)
     }
 
-    public func startupReport(timeout: Double) -> (policy: String, measured: String?)? {
+    package func startupReport(timeout: Double) -> (policy: String, measured: String?)? {
         guard mode == .persistent else {
             return ("one-shot: a new process per case, its start-up within the case's \(secondsText(timeout)) s", nil)
         }
@@ -65,14 +65,14 @@ public struct SubprocessTarget: LinkHandlerTarget {
     }
 
     /// The variables a handler gets: PATH, HOME, TMPDIR and the locale ones, when set; nothing else.
-    public static func minimalEnvironment(from environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    package static func minimalEnvironment(from environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE"].compactMap { name in
             environment[name].map { "\(name)=\($0)" }
         }
     }
 
     /// Resolves a command name the way a shell would look it up (PATH search when it has no `/`), without a shell.
-    public static func resolve(_ command: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+    package static func resolve(_ command: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
         let manager = FileManager.default
         if command.contains("/") {
             let absolute = command.hasPrefix("/") ? command : manager.currentDirectoryPath + "/" + command

@@ -1,21 +1,21 @@
 import AppFlipModel
 
 /// What happened when one request was sent to a target.
-public struct TargetExchange: Sendable {
+package struct TargetExchange: Sendable {
     /// The answer, when the target gave a well-formed one.
-    public var answer: HandlerAnswer?
+    package var answer: HandlerAnswer?
     /// Why there is no usable answer (crash, timeout, garbage): the case's `error` message.
-    public var failure: String?
+    package var failure: String?
     /// The raw answer line as received (bounded), for evidence.
-    public var rawAnswer: String
+    package var rawAnswer: String
     /// The target's log output (bounded), for evidence.
-    public var log: String
+    package var log: String
     /// Set when a persistent handler had written output after its previous answer: that request's fault.
-    public var previousRequestFault: String?
+    package var previousRequestFault: String?
     /// Set when the exchange failed for want of the suite's own resources, not through the target.
-    public var suiteFault = false
+    package var suiteFault = false
 
-    public init(answer: HandlerAnswer? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "",
+    package init(answer: HandlerAnswer? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "",
                 previousRequestFault: String? = nil) {
         self.answer = answer
         self.failure = failure
@@ -26,7 +26,7 @@ public struct TargetExchange: Sendable {
 }
 
 /// A link handler under test. A target hands out sessions; each worker of a run uses its own session.
-public protocol LinkHandlerTarget: Sendable {
+package protocol LinkHandlerTarget: Sendable {
     /// One line for the report, e.g. `subprocess ./my-adapter --test-mode (one-shot)`.
     var description: String { get }
     func makeSession() -> any LinkHandlerSession
@@ -38,12 +38,12 @@ public protocol LinkHandlerTarget: Sendable {
 }
 
 extension LinkHandlerTarget {
-    public func endProcesses() {}
-    public func startupReport(timeout: Double) -> (policy: String, measured: String?)? { nil }
+    package func endProcesses() {}
+    package func startupReport(timeout: Double) -> (policy: String, measured: String?)? { nil }
 }
 
 /// A worker's connection to a target. Not shared between threads.
-public protocol LinkHandlerSession: AnyObject {
+package protocol LinkHandlerSession: AnyObject {
     func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange
     /// Ends whatever the session keeps alive (a persistent process).
     func close()

@@ -1,8 +1,9 @@
-import AppFlipReferenceServer
-import AppFlipHTTP
 import AppFlipCLI
+import AppFlipHTTP
 import AppFlipModel
+import AppFlipReferenceServer
 import AppFlipReporting
+import AppFlipSuite
 import AppFlipTestSupport
 import Foundation
 import Testing

@@ -1,0 +1,5 @@
+import AppFlipModel
+
+/// A family of cases that share a target contract: `appLink` (the link handler), `authorize`, `token`,
+/// `siteAssociation`, `flip` (the handler's code redeemed end to end), `nativeClient` (an app as an OAuth client).
+public typealias Profile = AppFlipModel.Profile

@@ -1,0 +1,28 @@
+import AppFlipModel
+import AppFlipRunner
+
+/// What a run is pointed at, as the command line, the environment (`APPFLIP_*`) or the library says it: the pieces
+/// `TargetSetup` turns into what a run talks to.
+package struct TargetRequest: Sendable {
+    /// A target configuration file (`--config`, `APPFLIP_CONFIG`), for whatever the other fields leave out.
+    package var configurationFile: String?
+    /// The link handler's command line, started directly (never through a shell).
+    package var handlerCommand: [String]?
+    /// The link handler's HTTP URL (`--handler-url`, `APPFLIP_HANDLER_URL`).
+    package var handlerURL: String?
+    /// The native client's program and arguments (`--native-client`, `--native-client-arg`).
+    package var nativeClient: (program: String, arguments: [String])?
+    package var link: String?
+    package var clientID: String?
+    package var scope: String?
+    package var redirectURI: String
+    package var mode: SubprocessTarget.Mode
+    package var seed: UInt64
+
+    package init(redirectURI: String = AllowedFlipURIs.default, mode: SubprocessTarget.Mode = .oneShot,
+                 seed: UInt64 = UInt64.random(in: 1...UInt64(Int64.max))) {
+        self.redirectURI = redirectURI
+        self.mode = mode
+        self.seed = seed
+    }
+}

@@ -1,0 +1,95 @@
+import AppFlipHTTP
+import AppFlipModel
+import AppFlipReferenceServer
+import AppFlipRunner
+
+/// What a run talks to (the link handler, the native client, the endpoints) and the run's configuration, set up from
+/// a `TargetRequest` for a partner's target, or as the reference (`TargetSetup+Reference.swift`).
+package struct TargetSetup: Sendable {
+    package var targets: Targets
+    package var configuration: RunConfiguration
+    /// The in-process reference server, kept alive for the run when the target is the reference; stop it after.
+    package var referenceServer: HTTPServer?
+
+    package init(targets: Targets, configuration: RunConfiguration, referenceServer: HTTPServer? = nil) {
+        self.targets = targets
+        self.configuration = configuration
+        self.referenceServer = referenceServer
+    }
+
+    /// A partner's target: the request's own fields, then its configuration file for whatever they leave out.
+    package static func partner(_ request: TargetRequest) throws(SetupError) -> TargetSetup {
+        var file: TargetConfiguration?
+        if let path = request.configurationFile {
+            do {
+                file = try TargetConfigurationLoader.load(path: path)
+            } catch {
+                throw SetupError("the target configuration has errors:\n" + error.description)
+            }
+        }
+        guard let clientID = request.clientID ?? file?.clientID else {
+            throw SetupError("--client-id ID is required for your handler (or client_id in --config)")
+        }
+        var nativeClient: NativeClientTarget?
+        if let (program, arguments) = request.nativeClient {
+            guard let executable = SubprocessTarget.resolve(program) else {
+                throw SetupError("cannot find the native client executable '\(program)' (not found, not a file, or not executable)")
+            }
+            nativeClient = NativeClientTarget(executable: executable, arguments: arguments)
+        }
+        // The link is the link handler's; a run of the native client alone needs none.
+        let needsLink = request.handlerCommand != nil || request.handlerURL != nil || file?.endpoints[.linkHandler] != nil
+            || nativeClient == nil
+        let link = request.link ?? file?.link ?? ""
+        if needsLink || !link.isEmpty {
+            guard !link.isEmpty else { throw SetupError("--link URL is required for your handler (or link in --config)") }
+            guard link.hasPrefix("https://"), link.count > 8, !link.contains("?"), !link.contains("#") else {
+                throw SetupError("--link must be the https universal link without a query or fragment, e.g. https://app.example/flip")
+            }
+        }
+        var linkHandler: (any LinkHandlerTarget)?
+        let handlerURL = request.handlerURL ?? file?.endpoints[.linkHandler]
+        if let command = request.handlerCommand {
+            guard request.handlerURL == nil else {
+                throw SetupError("--handler-url cannot be combined with a handler command after '--'")
+            }
+            guard let program = command.first else { throw SetupError("give the handler command after '--'") }
+            guard let executable = SubprocessTarget.resolve(program) else {
+                throw SetupError("cannot find the handler executable '\(program)' (not found, not a file, or not executable)")
+            }
+            linkHandler = SubprocessTarget(executable: executable, arguments: Array(command.dropFirst()), mode: request.mode,
+                                           label: command.joined(separator: " "))
+        } else if let handlerURL {
+            guard let http = HTTPLinkHandlerTarget(url: handlerURL) else {
+                throw SetupError("the handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8080/link-handler")
+            }
+            linkHandler = http
+        }
+        var endpoints = file?.endpoints ?? [:]
+        endpoints[.linkHandler] = nil
+        for (endpoint, url) in endpoints.sorted(by: { $0.key.rawValue < $1.key.rawValue }) + (handlerURL.map { [(.linkHandler, $0)] } ?? []) {
+            guard let (origin, _) = HTTPOrigin.split(url), origin.scheme == "http" || origin.scheme == "https" else {
+                throw SetupError("the \(endpoint.rawValue) endpoint '\(url)' is not an absolute http(s) URL")
+            }
+        }
+        guard linkHandler != nil || !endpoints.isEmpty || nativeClient != nil else {
+            throw SetupError("nothing to test: give --target reference, a handler command after '--', --handler-url, --native-client, "
+                             + "or --config with endpoints")
+        }
+        var targets = Targets(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
+                              tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
+                              secrets: file?.secrets ?? [], secondClient: file?.secondClient)
+        targets.signIn = file?.signIn ?? [:]
+        targets.signInOrigins = file?.signInOrigins ?? []
+        targets.nativeClient = nativeClient
+        var configuration = RunConfiguration(link: link, clientID: clientID, scope: request.scope ?? file?.scope ?? "devices",
+                                             redirectURI: request.redirectURI, seed: request.seed, projectID: file?.projectID ?? "",
+                                             appID: file?.appID ?? "")
+        configuration.codeLifetime = file?.codeLifetime
+        configuration.nativeClient = file?.nativeClient
+        configuration.narrowedScope = file?.narrowedScope
+        configuration.throttlingProbe = file?.throttlingProbe ?? false
+        configuration.tokenLifetime = file?.tokenLifetime
+        return TargetSetup(targets: targets, configuration: configuration, referenceServer: nil)
+    }
+}

@@ -1,0 +1,237 @@
+import AppFlipConformance
+import AppFlipHTTP
+import AppFlipReference
+import AppFlipReferenceServer
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// The reference link handler behind the library's in-process protocol, with one stage replaceable.
+struct ReferenceAsHandler: AppFlipLinkHandler {
+    var handler = LinkHandler(clientID: "google-client")
+
+    func handle(_ link: URL, scenario: Scenario) async throws -> HandlerAnswer {
+        switch handler.handle(link: link.absoluteString, scenario: LinkHandler.Scenario(rawValue: scenario.rawValue) ?? .consent) {
+        case .decline: return .decline
+        case .open(let url, let universalLinksOnly):
+            // An app cannot open what Foundation does not take as a URL (a broken handler's " https://…").
+            guard let url = URL(string: url) else { return .decline }
+            return .open(url, universalLinksOnly: universalLinksOnly)
+        }
+    }
+}
+
+/// A handler that never answers, and one that throws.
+struct HangingHandler: AppFlipLinkHandler {
+    func handle(_ link: URL, scenario: Scenario) async throws -> HandlerAnswer {
+        try await Task.sleep(for: .seconds(30))
+        return .decline
+    }
+}
+
+struct ThrowingHandler: AppFlipLinkHandler {
+    struct Broken: Error, CustomStringConvertible { var description: String { "database unavailable" } }
+    func handle(_ link: URL, scenario: Scenario) async throws -> HandlerAnswer { throw Broken() }
+}
+
+@Suite("The library: in-process handlers")
+struct LibraryHandlerTests {
+    static let link = ConformanceTarget.Link("https://app.example/flip", clientID: "google-client")
+
+    private func results(_ handler: some AppFlipLinkHandler, cases: [ConformanceCase] = AppFlipConformance.cases(.appLink),
+                         timeout: Double = 10) async -> [CaseResult] {
+        var target = ConformanceTarget.handler(handler, link: Self.link)
+        target.timeout = timeout
+        var results: [CaseResult] = []
+        for conformanceCase in cases { results.append(await conformanceCase.run(against: target)) }
+        return results
+    }
+
+    @Test("The reference behind AppFlipLinkHandler passes every app-link case in-process")
+    func referencePasses() async {
+        let results = await results(ReferenceAsHandler())
+        #expect(results.count == AppFlipConformance.cases(.appLink).count)
+        for result in results where result.verdict != .pass {
+            Issue.record("\(result)")
+        }
+    }
+}
+
+extension LibraryHandlerTests {
+    @Test("A handler that opens any redirect_uri fails only under AF-LINK-004/005/008, as failing issues at the case file's line")
+    func anyRedirect() async throws {
+        var broken = ReferenceAsHandler()
+        broken.handler.acceptsRedirectURI = { _ in true }
+        let results = await results(broken)
+        let failed = results.filter { $0.verdict == .fail }
+        #expect(!failed.isEmpty)
+        #expect(results.allSatisfy { $0.verdict == .pass || $0.verdict == .fail })
+        for result in failed {
+            // An empty redirect_uri counts as missing (AF-LINK-008): opening it breaks that rule too.
+            #expect(result.findings.allSatisfy { ["AF-LINK-004", "AF-LINK-005", "AF-LINK-008"].contains($0.requirement) }, "\(result)")
+            #expect(!result.holds)
+            #expect(result.issues.allSatisfy { $0.severity == .failure && $0.comment.contains("expected") && $0.comment.contains("observed") })
+        }
+        // check(against:) records exactly those issues, at the case's line in its file, and nothing else.
+        let first = try #require(failed.first).conformanceCase
+        let target = ConformanceTarget.handler(broken, link: Self.link)
+        try await withKnownIssue {
+            try await first.check(against: target)
+        } matching: { issue in
+            issue.sourceLocation?.line == first.line && issue.sourceLocation?.fileName == (first.file as NSString).lastPathComponent
+                && String(describing: issue).contains("AF-LINK-00")
+        }
+    }
+
+    @Test("Results opened without universal-links-only warn under AF-LINK-019 without failing: warning issues only")
+    func warningsDoNotFail() async throws {
+        var lax = ReferenceAsHandler()
+        lax.handler.universalLinksOnly = false
+        let results = await results(lax)
+        let warned = results.filter { $0.verdict == .warn }
+        #expect(!warned.isEmpty)
+        #expect(results.allSatisfy { $0.holds })
+        for result in warned {
+            #expect(result.findings.map(\.requirement) == ["AF-LINK-019"])
+            #expect(result.issues.map(\.severity) == [.warning])
+            #expect(result.issues.first?.comment.hasPrefix("WARN AF-LINK-019 SHOULD") == true)
+        }
+        // The glue records them without failing the test (this test would fail otherwise).
+        try await #require(warned.first).conformanceCase.check(against: .handler(lax, link: Self.link))
+    }
+
+    @Test("A handler that throws or hangs is a target error that says so, never a requirement failure")
+    func targetErrors() async throws {
+        let cases = Array(AppFlipConformance.cases(.appLink).prefix(3))
+        for result in await results(ThrowingHandler(), cases: cases) {
+            #expect(result.verdict == .error)
+            #expect(result.message?.contains("the handler threw: database unavailable") == true, "\(result)")
+            #expect(result.findings.isEmpty)
+            #expect(result.issues.map(\.severity) == [.failure])
+            #expect(result.issues.first?.comment.hasPrefix("target error") == true)
+        }
+        let started = Date()
+        let hung = await results(HangingHandler(), cases: [cases[0]], timeout: 0.3)
+        #expect(hung.first?.verdict == .error)
+        #expect(hung.first?.message == "the handler did not answer within 0.3 s")
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+}
+
+@Suite("The library: targets from the environment")
+struct LibraryEnvironmentTests {
+    @Test("No variable means no target; a mistaken setting is an error that says what to give")
+    func parsing() throws {
+        #expect(try ConformanceTarget.environment([:]) == nil)
+        #expect(try ConformanceTarget.environment(["APPFLIP_HANDLER": ""]) == nil)
+        let mistakes: [([String: String], String)] = [
+            (["APPFLIP_LINK": "https://app.example/flip"], "need a target"),
+            (["APPFLIP_HANDLER": "./adapter --test"], "JSON array"),
+            (["APPFLIP_HANDLER": "[]"], "JSON array"),
+            (["APPFLIP_HANDLER": "[\"./adapter\", 3]"], "JSON array"),
+            (["APPFLIP_HANDLER": "[\"./adapter\"]"], "APPFLIP_LINK and APPFLIP_CLIENT_ID are required"),
+            (["APPFLIP_HANDLER": "[\"./adapter\"]", "APPFLIP_HANDLER_URL": "http://127.0.0.1:1/h", "APPFLIP_LINK": "https://a.example/f",
+              "APPFLIP_CLIENT_ID": "c"], "not both"),
+        ]
+        for (variables, message) in mistakes {
+            #expect(throws: ConformanceTarget.EnvironmentError.self, "\(variables)") { try ConformanceTarget.environment(variables) }
+            do {
+                _ = try ConformanceTarget.environment(variables)
+            } catch {
+                #expect(error.description.contains(message), "\(variables): \(error)")
+            }
+        }
+        let command = try #require(try ConformanceTarget.environment(["APPFLIP_HANDLER": "[\"./my adapter\", \"--test-mode\"]",
+                                                                       "APPFLIP_LINK": "https://a.example/f", "APPFLIP_CLIENT_ID": "c"]))
+        #expect(command.description == "handler command ./my adapter --test-mode")
+        let config = try #require(try ConformanceTarget.environment(["APPFLIP_CONFIG": "staging.target"]))
+        #expect(config.description == "configuration staging.target")
+    }
+
+    private func run(_ id: String, _ variables: [String: String]) async throws -> CaseResult {
+        let target = try #require(try ConformanceTarget.environment(variables))
+        return try await #require(AppFlipConformance.case(id)).run(against: target)
+    }
+
+    @Test("APPFLIP_HANDLER drives a handler command: the reference passes, a handler that drops the state fails AF-LINK-010")
+    func handlerCommand() async throws {
+        let link = ["APPFLIP_LINK": "https://app.example/flip", "APPFLIP_CLIENT_ID": "google-client"]
+        let good = try await run("app-link/baseline/valid-link", link.merging(["APPFLIP_HANDLER": "[\"\(BuiltProducts.path("appflip-reference"))\"]"]) { $1 })
+        #expect(good.verdict == .pass, "\(good)")
+        let handler = "[\"\(BuiltProducts.path("broken-handler"))\", \"--defect\", \"drops-state\"]"
+        let bad = try await run("app-link/baseline/valid-link", link.merging(["APPFLIP_HANDLER": handler]) { $1 })
+        #expect(bad.verdict == .fail)
+        #expect(bad.findings.map(\.requirement).contains("AF-LINK-010"), "\(bad)")
+        #expect(bad.issues.contains { $0.severity == .failure && $0.comment.hasPrefix("AF-LINK-010 MUST: expected") })
+    }
+}
+
+extension LibraryEnvironmentTests {
+    /// A link handler served over HTTP as the adapter contract's POST, with one stage of the reference replaced.
+    private func serve(_ handler: LinkHandler) throws -> HTTPServer {
+        let server = try HTTPServer(handler: { request in
+            guard let answer = AdapterLoop.answer(to: String(decoding: request.body, as: UTF8.self), handler) else {
+                return HTTPResponse(status: 400)
+            }
+            return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: [UInt8](answer))
+        })
+        server.start()
+        return server
+    }
+
+    @Test("APPFLIP_HANDLER_URL drives a handler over HTTP: the reference passes, one that opens any redirect_uri fails AF-LINK-005")
+    func handlerURL() async throws {
+        let link = ["APPFLIP_LINK": "https://app.example/flip", "APPFLIP_CLIENT_ID": "google-client"]
+        let good = try serve(LinkHandler(clientID: "google-client"))
+        defer { good.stop() }
+        var lax = LinkHandler(clientID: "google-client")
+        lax.acceptsRedirectURI = { _ in true }
+        let bad = try serve(lax)
+        defer { bad.stop() }
+        let id = "app-link/redirect-uri/rejected/suffix-host"
+        let passed = try await run(id, link.merging(["APPFLIP_HANDLER_URL": "http://127.0.0.1:\(good.port)/handle"]) { $1 })
+        #expect(passed.verdict == .pass, "\(passed)")
+        let failed = try await run(id, link.merging(["APPFLIP_HANDLER_URL": "http://127.0.0.1:\(bad.port)/handle"]) { $1 })
+        #expect(failed.verdict == .fail)
+        #expect(failed.findings.map(\.requirement).contains("AF-LINK-005"), "\(failed)")
+    }
+
+    @Test("APPFLIP_CONFIG drives a configured server and handler: token cases pass against the reference server, the broken handler fails")
+    func configuration() async throws {
+        let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientID: "google-client", clientSecret: "s3cret"))
+        let server = try HTTPServer(handler: reference.handler)
+        server.start()
+        defer { server.stop() }
+        var lax = LinkHandler(clientID: "google-client")
+        lax.acceptsRedirectURI = { _ in true }
+        let handler = try serve(lax)
+        defer { handler.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("library-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("staging.target")
+        try Data("""
+            client_id: google-client
+            client_secret_env: LIBRARY_TEST_SECRET
+            project_id: reference-project
+            link: https://app.example/flip
+            endpoints:
+              authorize: \(base)/oauth/authorize
+              token: \(base)/oauth/token
+              revoke: \(base)/oauth/revoke
+              link_handler: http://127.0.0.1:\(handler.port)/handle
+            scenarios:
+              consent:
+                Cookie: \(ReferenceServerConfiguration.userCookie)=approver
+
+            """.utf8).write(to: config)
+        setenv("LIBRARY_TEST_SECRET", "s3cret", 1)
+        let variables = ["APPFLIP_CONFIG": config.path]
+        let exchange = try await run("token/exchange/client-secret-post", variables)
+        #expect(exchange.verdict == .pass, "\(exchange)")
+        let lookalike = try await run("app-link/redirect-uri/rejected/suffix-host", variables)
+        #expect(lookalike.verdict == .fail, "\(lookalike)")
+        #expect(lookalike.findings.map(\.requirement).contains("AF-LINK-005"))
+    }
+}

@@ -4,6 +4,8 @@ import PackageDescription
 
 let package = Package(
     name: "AppFlipConformance",
+    // Swift concurrency and Swift Testing on macOS; Linux takes no platform setting.
+    platforms: [.macOS(.v13)],
     products: [
         // The library partners use in their own test targets: the built-in suite, targets, results, Swift Testing glue.
         .library(name: "AppFlipConformance", targets: ["AppFlipConformance"]),
@@ -45,12 +47,20 @@ let package = Package(
         .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
         .executableTarget(name: "broken-native-client", dependencies: ["AppFlipReferenceClient"], path: "Tests/BrokenNativeClient"),
+        // Fast: syntax, model, judging, reporting; no executable, no subprocess (swift test --filter AppFlipUnitTests).
         .testTarget(
-            name: "AppFlipConformanceTests",
+            name: "AppFlipUnitTests",
+            dependencies: ["AppFlipTestSupport", "AppFlipModel", "AppFlipSyntax", "AppFlipReporting", "AppFlipHTTP", "AppFlipDigest",
+                           "AppFlipSuite"],
+            path: "Tests/AppFlipUnitTests",
+            exclude: ["Golden"]
+        ),
+        // End to end: the built executables, subprocess and HTTP targets, the command line, the library, every case.
+        .testTarget(
+            name: "AppFlipEndToEndTests",
             dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "broken-native-client", "appflip-reference",
                            "appflip-conformance", "suite-embedder", "AppFlipSuite", "AppFlipConformance"],
-            path: "Tests/AppFlipConformanceTests",
-            exclude: ["Golden"]
+            path: "Tests/AppFlipEndToEndTests"
         ),
     ]
 )

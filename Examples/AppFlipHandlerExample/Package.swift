@@ -10,6 +10,7 @@ let suite = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleting
 
 let package = Package(
     name: "AppFlipHandlerExample",
+    platforms: [.macOS(.v13)],
     dependencies: [
         // In your package: .package(url: "https://github.com/your-org/appflip-conformance", from: "0.2.0"), and
         // .product(name: "AppFlipConformance", package: "appflip-conformance") below.

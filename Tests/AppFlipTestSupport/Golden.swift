@@ -1,14 +1,13 @@
-import AppFlipTestSupport
 import Foundation
 import Testing
 
-/// Compares output with a golden file under `Tests/AppFlipConformanceTests/Golden/`.
+/// Compares output with a golden file under `Tests/AppFlipUnitTests/Golden/`.
 ///
 /// Re-record with `RECORD_GOLDEN=1 swift test`; recording is refused on CI so a run there can never pass by
 /// rewriting its own expectations.
-enum Golden {
-    static func check(_ actual: String, against name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-        let path = PackageRoot.url.appendingPathComponent("Tests/AppFlipConformanceTests/Golden/\(name)").path
+package enum Golden {
+    package static func check(_ actual: String, against name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let path = PackageRoot.url.appendingPathComponent("Tests/AppFlipUnitTests/Golden/\(name)").path
         let environment = ProcessInfo.processInfo.environment
         if environment["RECORD_GOLDEN"] == "1" {
             guard environment["CI"] == nil else {

@@ -163,6 +163,14 @@ struct LibraryEnvironmentTests {
         #expect(bad.verdict == .fail)
         #expect(bad.findings.map(\.requirement).contains("AF-LINK-010"), "\(bad)")
         #expect(bad.issues.contains { $0.severity == .failure && $0.comment.hasPrefix("AF-LINK-010 MUST: expected") })
+        // Under Swift Testing, check(against:) records it as a failing issue at the case's line.
+        let target = try #require(try ConformanceTarget.environment(link.merging(["APPFLIP_HANDLER": handler]) { $1 }))
+        let conformanceCase = try #require(AppFlipConformance.case("app-link/baseline/valid-link"))
+        try await withKnownIssue {
+            try await conformanceCase.check(against: target)
+        } matching: { issue in
+            issue.sourceLocation?.line == conformanceCase.line && String(describing: issue).contains("AF-LINK-010 MUST")
+        }
     }
 }
 

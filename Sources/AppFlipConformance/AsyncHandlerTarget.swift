@@ -28,9 +28,11 @@ final class AsyncHandlerSession: LinkHandlerSession {
         }
         let scenario = request.scenario
         let outcome = Locked<Result<HandlerAnswer, any Error>?>(nil)
+        let started = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let handler = self.handler
         let task = Task {
+            started.signal()
             let result: Result<HandlerAnswer, any Error>
             do {
                 result = .success(try await handler.handle(link, scenario: scenario))
@@ -39,6 +41,15 @@ final class AsyncHandlerSession: LinkHandlerSession {
             }
             outcome.withLock { $0 = result }
             done.signal()
+        }
+        // The handler's time counts from when the task starts: until then the wait is the concurrency pool's (other
+        // work may be blocking its threads), not the handler's, and is bounded separately.
+        guard started.wait(timeout: .now() + Self.startLimit) == .success else {
+            task.cancel()
+            var starved = TargetExchange(failure: "the Swift concurrency pool did not start the handler within "
+                                         + "\(secondsText(Self.startLimit)) s (its threads were blocked by other work); nothing was judged")
+            starved.suiteFault = true
+            return starved
         }
         guard done.wait(timeout: .now() + timeout) == .success else {
             task.cancel()
@@ -58,4 +69,7 @@ final class AsyncHandlerSession: LinkHandlerSession {
     }
 
     func close() {}
+
+    /// How long the handler's task may wait for a thread before the case is a suite error.
+    static let startLimit = 300.0
 }

@@ -163,13 +163,20 @@ final class ChildProcess {
 
     /// Waits for stderr to close and the process to exit, up to `deadline`. True when it exited.
     func waitForExit(deadline: Double) -> Bool {
+        // Once both pipes are closed there is nothing to poll: a child that closed them usually exits within
+        // microseconds, so the pause between reap attempts starts small and doubles (to 10 ms), never a fixed sleep.
+        var pause: UInt32 = 20
         while true {
             if reap() {
                 // Collect what is left in stderr without waiting for grandchildren that hold it open.
                 drain(stderrFD, isStdout: false)
                 return true
             }
-            if !pollOnce(wantWrite: false, deadline: deadline, maxWait: 0.02) {
+            if !stdoutOpen, !stderrOpen {
+                guard Platform.monotonicSeconds() < deadline else { return reap() }
+                usleep(pause)
+                pause = min(pause * 2, 10_000)
+            } else if !pollOnce(wantWrite: false, deadline: deadline, maxWait: 0.02) {
                 if Platform.monotonicSeconds() >= deadline { return reap() }
                 usleep(10_000)  // poll itself failed: do not spin
             }

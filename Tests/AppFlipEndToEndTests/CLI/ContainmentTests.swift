@@ -55,6 +55,32 @@ struct ContainmentTests {
         }
     }
 
+    @Test("A daemon left by one case (its own session, its mark kept) is ended before the next case starts",
+          .enabled(if: ProcessSweep.isAvailable))
+    func daemonEndedPerCase() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("per-case-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pidFile = directory + "/daemon.pid", seen = directory + "/seen"
+        // Each case's handler first notes whether the previous case's daemon still runs (a zombie waiting for the
+        // suite to reap it has ended), then starts its own.
+        let script = SubprocessFaultTests.readID
+            + #" if [ -s "$1" ]; then state=$(cut -d' ' -f3 "/proc/$(cat "$1")/stat" 2>/dev/null); "#
+            + #"if [ -n "$state" ] && [ "$state" != Z ]; then echo alive >> "$2"; else echo gone >> "$2"; fi; fi; "#
+            + #"rm -f "$1"; (setsid /bin/sh -c 'echo $$ > "$0"; exec sleep 60' "$1" < /dev/null > /dev/null 2>&1 &) ; "#
+            + #"while [ ! -s "$1" ]; do sleep 0.02; done; printf '{"id":"%s","action":"decline"}\n' "$id""#
+        let (_, text) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--jobs", "1",
+            "--filter", "app-link/client-id/*", "--reports", directory, "--", "/bin/sh", "-c", script, "sh", pidFile, seen,
+        ])
+        let lines = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 2, "\(text)")
+        #expect(lines.allSatisfy { $0 == "gone" }, "a daemon outlived its case: \(lines)")
+        if let pid = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
+            #expect(!Self.alive(pid), "the last case's daemon outlived the run")
+        }
+    }
+
     @Test("A suite killed outright (SIGKILL) takes its handlers with it (Linux: parent-death signal)", .enabled(if: ProcessSweep.isAvailable))
     func suiteKilled() throws {
         let marker = "killed-\(UUID().uuidString)"

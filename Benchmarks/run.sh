@@ -6,7 +6,9 @@
 #
 # Measures: clean release build; start-up (`--version`); loading and validating every case (`lint`); the whole
 # suite against the reference handler in each mode with 1 job (per-case overhead) and with one job per core;
-# report writing (as the run reports it). Each timing is the median of RUNS runs (default 5).
+# report writing (as the run reports it). Each timing is the median of RUNS runs (default 5). Then floors.sh: the
+# per-case cost against floor programs (../shared/bench) measured in the same run, lint against PyYAML's C loader,
+# and 10,000 and 100,000 cases with peak memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build-bench
@@ -25,6 +27,9 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
   swift build -c release --scratch-path "$scratch" --product appflip-conformance >"$build_log" 2>&1 \
     || { cat "$build_log" >&2; echo "benchmark: the release build failed" >&2; exit 1; }
   build_s=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.1f\n", (b - a) / 1e9 }')
+  # The reference server, for the HTTP floor (not part of the timed build).
+  swift build -c release --scratch-path "$scratch" --product appflip-reference >"$build_log" 2>&1 \
+    || { cat "$build_log" >&2; echo "benchmark: the release build of appflip-reference failed" >&2; exit 1; }
 else
   build_s="(skipped)"
 fi
@@ -71,3 +76,7 @@ for mode in one-shot persistent; do
 done
 echo
 echo "Machine: $(uname -sm), ${cores} cores; $(swift --version 2>&1 | head -n 1); median of ${runs} runs; $(date -u +%Y-%m-%d)."
+echo
+echo "Against the machine's floors, measured in the same run (one run each; Benchmarks/floors.sh):"
+echo
+bash "$(dirname "$0")/floors.sh" "$bin" "$scratch"

@@ -1,5 +1,4 @@
 import AppFlipModel
-import Foundation
 
 /// One request of the adapter contract: `{"id": …, "link": …, "scenario": …}`.
 package struct HandlerRequest: Sendable, Hashable {
@@ -13,10 +12,8 @@ package struct HandlerRequest: Sendable, Hashable {
         self.scenario = scenario
     }
 
-    /// The request as one JSON line, newline included.
+    /// The request as one JSON line (members in key order), newline included.
     package var jsonLine: [UInt8] {
-        let object: [String: String] = ["id": id, "link": link, "scenario": scenario.rawValue]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return [UInt8](data) + [0x0A]
+        JSONText.object([("id", id), ("link", link), ("scenario", scenario.rawValue)]) + [0x0A]
     }
 }

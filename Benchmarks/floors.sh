@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The suite's per-case cost as a ratio to the machine's floors, measured in the same run (absolute times drift on a
+# shared machine; ratios hold). Prints a Markdown table; called by Benchmarks/run.sh, or on its own:
+#
+#   bash Benchmarks/floors.sh BINARY SCRATCH_DIR
+#   FLOORS_ONLY=1 bash Benchmarks/floors.sh …     # the three exchange rows only (about 20 s)
+#
+# Floors (../shared/bench, built here with cc -O2): a minimal adapter (answers every request line with a decline),
+# the spawn floor (spawn it, one line in, one line out, reap), the pipe floor (one process, line round trips), and a
+# raw keep-alive HTTP client. The suite runs generated app-link cases (one table of N rows of the valid-link case)
+# against the same minimal adapter, so both sides do the same exchange; its figure is "cases ran in" / N.
+set -euo pipefail
+bin=$1
+scratch=$2
+floors_src=${FLOORS_SRC:-"$(dirname "$0")/../../shared/bench"}
+[ -d "$floors_src" ] || { echo "floors: $floors_src is missing (../shared beside the checkout)" >&2; exit 1; }
+floors="$scratch/floors"
+mkdir -p "$floors"
+for program in minihandler spawnfloor pipefloor kaclient; do
+  cc -O2 -o "$floors/$program" "$floors_src/$program.c"
+done
+
+# N generated cases: the valid-link case with tables of rows (distinct IDs), 20,000 rows a file (under the format's
+# 1 MiB a file), in a directory of their own.
+generate() {
+  local count=$1 directory="$scratch/generated-$1"
+  if [ ! -f "$directory/.complete" ]; then
+    rm -rf "$directory" && mkdir -p "$directory"
+    local first=1 file=1
+    while [ "$first" -le "$count" ]; do
+      local last=$(( first + 19999 < count ? first + 19999 : count ))
+      {
+        sed -e 's#^id: .*#id: bench/valid-link/${row.key}#' -e '/^#/d' Conformance/cases/app-link/baseline/valid-link.case
+        echo "table:"
+        awk -v a="$first" -v b="$last" 'BEGIN { for (i = a; i <= b; i++) printf "  - key: r%06d\n", i }'
+      } > "$directory/bench-$(printf '%02d' "$file").case"
+      first=$(( last + 1 )); file=$(( file + 1 ))
+    done
+    touch "$directory/.complete"
+  fi
+  echo "$directory"
+}
+
+# Seconds the run says its cases took ("cases ran in 1.23 s" or "… 850.1 ms").
+cases_seconds() { sed -n 's/.*cases ran in \([0-9.]*\) \(m\{0,1\}s\).*/\1 \2/p' | awk '{ print ($2 == "ms") ? $1 / 1000 : $1 }'; }
+per_case_us() { awk -v s="$1" -v n="$2" 'BEGIN { printf "%.1f\n", s * 1e6 / n }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f\n", a / b }'; }
+floor_us() { sed -n 's/.*per=\([0-9.]*\) us.*/\1/p'; }
+
+request="$floors/request.json"
+printf '%s\n' '{"id":"bench/valid-link/r000001","link":"https://app.example/flip?client_id=google-client&scope=devices&state=x6Tq1Lz0Qm8Vb3Nc5Rw7Yk&redirect_uri=https%3A%2F%2Foauth-redirect.googleusercontent.com%2Fa%2Fcom.google.OPA","scenario":"consent"}' > "$request"
+link=(--link https://app.example/flip --client-id google-client --profile app-link --jobs 1 --quiet --seed 1)
+
+echo "| Path | Floor (same run) | Suite per case | Ratio |"
+echo "| --- | ---: | ---: | ---: |"
+
+persistent_cases=$(generate 3000)
+pipe=$("$floors/pipefloor" 20000 "$request" "$floors/minihandler" | floor_us)
+# The minimal adapter declines every link, so the run "fails" (exit 1): only its timing is used.
+seconds=$({ "$bin" run "${link[@]}" --mode persistent --cases "$persistent_cases" --reports "$scratch/r-persistent" -- "$floors/minihandler" 2>&1 || true; } | cases_seconds)
+suite=$(per_case_us "$seconds" 3000)
+echo "| persistent, minimal adapter (3,000 cases) | pipe round trip ${pipe} µs | ${suite} µs | $(ratio "$suite" "$pipe")x |"
+
+oneshot_cases=$(generate 1000)
+spawn=$("$floors/spawnfloor" 500 "$request" "$floors/minihandler" | floor_us)
+seconds=$({ "$bin" run "${link[@]}" --mode one-shot --cases "$oneshot_cases" --reports "$scratch/r-one-shot" -- "$floors/minihandler" 2>&1 || true; } | cases_seconds)
+suite=$(per_case_us "$seconds" 1000)
+echo "| one-shot, minimal adapter (1,000 cases) | spawn + one line ${spawn} µs | ${suite} µs | $(ratio "$suite" "$spawn")x |"
+
+# The reference link handler served over HTTP, kept alive: the suite against the raw client on the same requests.
+reference="$(dirname "$bin")/appflip-reference"
+if [ -x "$reference" ]; then
+  server_out="$scratch/reference-server.out"
+  "$reference" serve --port 0 >"$server_out" 2>&1 &
+  server=$!
+  trap 'kill "$server" 2>/dev/null || true' EXIT
+  for _ in $(seq 50); do grep -q '^listening on ' "$server_out" && break; sleep 0.1; done
+  base=$(sed -n 's/^listening on //p' "$server_out")
+  port=${base##*:}
+  body=$(tr -d '\n' < "$request")
+  printf 'POST /link-handler HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nContent-Type: application/json\r\nContent-Length: %s\r\n\r\n%s' \
+    "$port" "${#body}" "$body" > "$floors/request.http"
+  raw=$("$floors/kaclient" "$port" 5000 100 "$floors/request.http" | floor_us)
+  http_cases=$(generate 3000)
+  out=$("$bin" run "${link[@]}" --handler-url "$base/link-handler" --cases "$http_cases" --reports "$scratch/r-http" 2>&1 || true)
+  seconds=$(cases_seconds <<<"$out")
+  errors=$(sed -n 's/.* \([0-9]*\) error.*/\1/p' <<<"$out" | head -n 1)
+  suite=$(per_case_us "$seconds" 3000)
+  echo "| HTTP link handler, keep-alive (3,000 cases; ${errors:-?} errors) | raw keep-alive client ${raw} µs | ${suite} µs | $(ratio "$suite" "$raw")x |"
+  kill "$server" 2>/dev/null || true
+fi
+
+[ "${FLOORS_ONLY:-0}" = 1 ] && exit 0
+
+# Loading: lint of 30,000 generated cases against PyYAML's C loader reading the same bytes.
+lint_cases=$(generate 30000)
+start=$(date +%s%N); "$bin" lint "$lint_cases" >/dev/null 2>&1 || true; end=$(date +%s%N)
+lint_ms=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f\n", (b - a) / 1e6 }')
+if python3 -c 'import yaml; assert yaml.__with_libyaml__' 2>/dev/null; then
+  pyyaml_ms=$(python3 - "$lint_cases"/*.case <<'PY'
+import sys, time, yaml
+files = [open(path, "rb").read() for path in sys.argv[1:]]
+start = time.perf_counter()
+for data in files:
+    yaml.load(data, Loader=yaml.CSafeLoader)
+print(f"{(time.perf_counter() - start) * 1000:.0f}")
+PY
+)
+  echo "| lint of 30,000 generated cases (tables) | PyYAML C loader ${pyyaml_ms} ms (parse only) | ${lint_ms} ms (start-up, parse, expand, validate) | $(ratio "$lint_ms" "$pyyaml_ms")x |"
+else
+  echo "| lint of 30,000 generated cases (tables) | PyYAML with libyaml not installed | ${lint_ms} ms | - |"
+fi
+
+# Scaling: 10,000 and 100,000 cases, persistent, with the suite's peak memory (GNU time's maximum resident set).
+if [ -x /usr/bin/time ]; then
+  for count in 10000 100000; do
+    cases=$(generate "$count")
+    /usr/bin/time -f '%M' -o "$scratch/peak-$count" "$bin" run "${link[@]}" --mode persistent --cases "$cases" \
+      --reports "$scratch/r-$count" -- "$floors/minihandler" >"$scratch/out-$count" 2>&1 || true
+    seconds=$(cases_seconds < "$scratch/out-$count")
+    peak_mb=$(tail -n 1 "$scratch/peak-$count" | awk '{ printf "%.0f\n", $1 / 1024 }')
+    echo "| $count cases, persistent, minimal adapter | - | ${seconds} s of cases, peak ${peak_mb} MB | - |"
+  done
+fi

@@ -1,0 +1,42 @@
+/// JSON written directly as UTF-8 bytes (RFC 8259), for what the suite writes once per case (the adapter contract's
+/// request line): no Foundation on that path.
+package enum JSONText {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends `text` as a JSON string (RFC 8259 §7): `"` and `\` escaped, the control characters U+0000 to U+001F
+    /// as `\b`, `\f`, `\n`, `\r`, `\t` or `\u00XX`, everything else as its own UTF-8 bytes (`/` included: escaping it
+    /// is optional).
+    package static func appendString(_ text: String, to output: inout [UInt8]) {
+        output.append(0x22)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: output.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
+            case 0x08: output.append(contentsOf: [0x5C, 0x62])
+            case 0x0C: output.append(contentsOf: [0x5C, 0x66])
+            case 0x0A: output.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: output.append(contentsOf: [0x5C, 0x72])
+            case 0x09: output.append(contentsOf: [0x5C, 0x74])
+            case 0x00..<0x20:
+                output.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
+            default: output.append(byte)
+            }
+        }
+        output.append(0x22)
+    }
+
+    /// An object of string members, in the order given: `{"key":"value",…}`.
+    package static func object(_ members: [(key: String, value: String)]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(members.reduce(2) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 })
+        output.append(0x7B)
+        for (index, member) in members.enumerated() {
+            if index > 0 { output.append(0x2C) }
+            appendString(member.key, to: &output)
+            output.append(0x3A)
+            appendString(member.value, to: &output)
+        }
+        output.append(0x7D)
+        return output
+    }
+}

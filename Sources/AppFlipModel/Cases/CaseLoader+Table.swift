@@ -64,28 +64,57 @@ extension CaseLoader {
     }
 
     mutating func substitute(row: [String: String], in scalar: Node.Scalar) -> Node.Scalar {
-        guard scalar.text.contains("${row.") else { return scalar }
-        var result = ""
-        var rest = Substring(scalar.text)
-        while let start = rest.range(of: "${row.") {
-            result += rest[..<start.lowerBound]
-            guard let close = rest[start.upperBound...].firstIndex(of: "}") else {
-                result += rest[start.lowerBound...]
-                rest = ""
+        // On UTF-8 bytes: every scalar of every row passes here, and most hold no variable at all.
+        let marker = Self.rowMarker
+        let bytes = Array(scalar.text.utf8)
+        guard var start = Self.find(marker, in: bytes, from: 0) else { return scalar }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 32)
+        var position = 0
+        while true {
+            result.append(contentsOf: bytes[position..<start])
+            let nameStart = start + marker.count
+            guard let close = bytes[nameStart...].firstIndex(of: UInt8(ascii: "}")) else {
+                position = start
                 break
             }
-            let name = String(rest[start.upperBound..<close])
+            let name = String(decoding: bytes[nameStart..<close], as: UTF8.self)
             if let value = row[name] {
-                result += value
+                result.append(contentsOf: value.utf8)
             } else {
                 let hint = Suggestion.closest(to: name, among: Array(row.keys)).map { " (did you mean '${row.\($0)}'?)" } ?? ""
                 reader.error(at: scalar.location, "the table has no column '\(name)'\(hint); columns: \(row.keys.sorted().joined(separator: ", "))")
             }
-            rest = rest[rest.index(after: close)...]
+            position = close + 1
+            guard let next = Self.find(marker, in: bytes, from: position) else { break }
+            start = next
         }
-        result += rest
+        result.append(contentsOf: bytes[position...])
         var copy = scalar
-        copy.text = result
+        copy.text = String(decoding: result, as: UTF8.self)
         return copy
+    }
+
+    private static let rowMarker = Array("${row.".utf8)
+
+    /// Whether any scalar under `node` (keys included) names a table column.
+    static func mentionsRow(_ node: Node) -> Bool {
+        switch node {
+        case .scalar(let scalar): find(rowMarker, in: Array(scalar.text.utf8), from: 0) != nil
+        case .sequence(let sequence): sequence.items.contains(where: mentionsRow)
+        case .mapping(let mapping): mapping.entries.contains { mentionsRow(.scalar($0.key)) || mentionsRow($0.value) }
+        }
+    }
+
+    /// The first index at or after `from` where `needle` starts in `haystack`.
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, haystack.count - from >= needle.count else { return nil }
+        var index = from
+        let last = haystack.count - needle.count
+        while index <= last {
+            if haystack[index] == first, haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
     }
 }

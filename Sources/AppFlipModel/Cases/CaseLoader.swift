@@ -10,6 +10,10 @@ package struct CaseLoader {
     private let catalog: Catalog?
     private var sources: [String: [String]] = [:]
     var reader: NodeReader
+    /// In a table file whose checks hold no `${row.…}`, every row's checks read the same: they are read once (for the
+    /// first row's profile) and reused, instead of once a row.
+    private var sharedChecks: (profile: Profile?, groups: [CheckGroup]?)?
+    private var checksAreShared = false
 
     /// Every diagnostic found so far.
     package var diagnostics: [Diagnostic] { reader.diagnostics }
@@ -62,6 +66,12 @@ package struct CaseLoader {
             return bounded([converted])
         }
         guard let rows = tableRows(tableNode) else { return [] }
+        checksAreShared = !["requirement", "expect", "checks"].contains { document[$0].map(Self.mentionsRow) ?? false }
+        sharedChecks = nil
+        defer {
+            checksAreShared = false
+            sharedChecks = nil
+        }
         var cases: [ConformanceCase] = []
         let before = reader.diagnostics.count
         for row in rows {
@@ -82,7 +92,8 @@ package struct CaseLoader {
         if !Self.isValidCaseID(idScalar.text) {
             reader.error(at: idScalar.location, "case ID '\(idScalar.text)' must be segments of [A-Za-z0-9._-] separated by '/'")
         }
-        if titleScalar.text.trimmingCharacters(in: .whitespaces).isEmpty {
+        // Blank: nothing but tabs and space separators (what Foundation's `.whitespaces` holds), read per scalar.
+        if titleScalar.text.unicodeScalars.allSatisfy({ $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }) {
             reader.error(at: titleScalar.location, "'title' is empty")
         }
         let profile = document["profile"].flatMap { reader.enumValue($0, "profile", as: Profile.self) }
@@ -110,7 +121,13 @@ package struct CaseLoader {
             steps = nil
         } else {
             let link = document["link"].flatMap { linkRecipe($0, defaultBase: .appLink) }
-            let checks = checkGroups(document, profile: profile)
+            let checks: [CheckGroup]?
+            if checksAreShared, let shared = sharedChecks, shared.profile == profile {
+                checks = shared.groups
+            } else {
+                checks = checkGroups(document, profile: profile)
+                if checksAreShared { sharedChecks = (profile, checks) }
+            }
             steps = link.flatMap { link in checks.map { [Step(action: .link(link), checks: $0, location: location)] } }
             if let step = steps?.first { validate(step, capturedBefore: [], caseRepeat: caseRepeat) }
         }
@@ -132,13 +149,22 @@ package struct CaseLoader {
         return conformanceCase
     }
 
-    static func isValidCaseID(_ id: String) -> Bool {
-        let segments = id.split(separator: "/", omittingEmptySubsequences: false)
-        return !segments.isEmpty && segments.allSatisfy { segment in
-            !segment.isEmpty && segment.allSatisfy { character in
-                character.isASCII && (character.isLetter || character.isNumber || "._-".contains(character))
+    package static func isValidCaseID(_ id: String) -> Bool {
+        // On UTF-8 bytes: non-empty segments of [A-Za-z0-9._-] joined by single slashes.
+        var segmentLength = 0
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                segmentLength += 1
+            case UInt8(ascii: "/"):
+                guard segmentLength > 0 else { return false }
+                segmentLength = 0
+            default:
+                return false
             }
         }
+        return segmentLength > 0
     }
 
     mutating func checkGroups(_ document: Node.Mapping, profile: Profile?) -> [CheckGroup]? {

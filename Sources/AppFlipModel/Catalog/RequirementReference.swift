@@ -19,10 +19,22 @@ package struct RequirementReference: Sendable, Hashable, CustomStringConvertible
 
     /// IDs are upper-case words and digits joined by hyphens: `AF-LINK-005`.
     package static func isWellFormedID(_ id: String) -> Bool {
-        let parts = id.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.count >= 2 && parts.allSatisfy { part in
-            !part.isEmpty && part.allSatisfy { ($0.isASCII && $0.isUppercase) || ($0.isASCII && $0.isNumber) }
+        // On UTF-8 bytes: A-Z and 0-9 in non-empty parts, at least two, joined by single hyphens.
+        var parts = 1
+        var partLength = 0
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                partLength += 1
+            case UInt8(ascii: "-"):
+                guard partLength > 0 else { return false }
+                parts += 1
+                partLength = 0
+            default:
+                return false
+            }
         }
+        return parts >= 2 && partLength > 0
     }
 
     package var description: String { "\(id) \(level.rawValue)" }

@@ -71,6 +71,8 @@ struct CaseLoaderTests {
             message: "'${sent.…}' refers to the link that was sent"),
         Bad(marked: valid.replacingOccurrences(of: "id: app-link/x/one", with: "id: 1️⃣App Link"),
             message: "case ID 'App Link' must be segments"),
+        Bad(marked: valid.replacingOccurrences(of: "title: One", with: "title: 1️⃣\"\\t \u{3000}\""),
+            message: "'title' is empty"),
         Bad(marked: "1️⃣" + valid.replacingOccurrences(of: "profile: app-link\n", with: ""),
             message: "a case is missing the required key 'profile'"),
         Bad(marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${row.nope}") + "table:\n  - key: a\n",
@@ -125,6 +127,43 @@ struct CaseLoaderTests {
             return
         }
         #expect(recipe.set.first?.value == Template(literal: "https://b.example/"))
+    }
+
+    @Test("A table's checks are read once when no row changes them, and per row when one does")
+    func sharedChecks() throws {
+        let base = Self.valid.replacingOccurrences(of: "app-link/x/one", with: "app-link/x/${row.key}")
+        let table = "table:\n  - key: a\n    level: MUST NOT\n    action: decline\n  - key: b\n    level: MUST NOT\n    action: open\n"
+        // What a case checks, without where the file lies (each load writes its own temporary file).
+        func checks(_ conformanceCase: ConformanceCase?) -> [String] {
+            (conformanceCase?.steps.first?.checks ?? []).map { "\($0.requirement) \($0.expectation) line \($0.location.line)" }
+        }
+        // The same checks for every row: each case has them, equal to a single case's.
+        let same = try load(base + table)
+        let single = try load(Self.valid)
+        #expect(same.count == 2)
+        #expect(!checks(single.first).isEmpty)
+        #expect(same.allSatisfy { checks($0) == checks(single.first) })
+        // A check that names a column: each row reads its own.
+        let varying = try load(base.replacingOccurrences(of: "action: decline", with: "action: ${row.action}") + table)
+        #expect(checks(varying.first) == checks(single.first))
+        #expect(checks(varying.last) != checks(varying.first))
+        // A mistake in shared checks is reported once, at its line, not once per row.
+        let broken = base.replacingOccurrences(of: "action: decline", with: "action: close") + table
+        #expect(throws: DiagnosticList.self) { try load(broken) }
+        do {
+            _ = try load(broken)
+        } catch {
+            #expect(error.diagnostics.filter { $0.message.contains("'close' is not a valid action") }.count == 1)
+        }
+    }
+
+    @Test("Case IDs are non-empty segments of [A-Za-z0-9._-] joined by '/'", arguments: [
+        ("app-link/state/echoed", true), ("a", true), ("A.b_c-9/x", true), ("app-link/redirect-uri/allowed/prod-com.google.OPA", true),
+        ("", false), ("/a", false), ("a/", false), ("a//b", false), ("App Link", false), ("a/é", false), ("a/b\\c", false),
+        ("a/${row.key}", false), ("a/\u{FF0F}b", false),
+    ])
+    func caseIDs(_ id: String, _ valid: Bool) {
+        #expect(CaseLoader.isValidCaseID(id) == valid)
     }
 
     @Test("The built-in table of allowed flip URIs gives twelve cases")

@@ -109,12 +109,8 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
             case .request(let request):
                 return try TargetSetup.partner(request)
             case .reference(let nativeClient):
-                var native: NativeClientTarget?
-                if let program = nativeClient?.first {
-                    guard let executable = SubprocessTarget.resolve(program) else {
-                        throw SetupError("cannot find the native client executable '\(program)'")
-                    }
-                    native = NativeClientTarget(executable: executable, arguments: Array(nativeClient?.dropFirst() ?? []))
+                let native = try nativeClient?.first.map { (program) throws(SetupError) in
+                    try TargetSetup.nativeClient(program, arguments: Array(nativeClient?.dropFirst() ?? []))
                 }
                 return try TargetSetup.reference(TargetRequest(), handler: .inProcess, nativeClient: native)
             }

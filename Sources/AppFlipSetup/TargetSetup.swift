@@ -30,12 +30,8 @@ package struct TargetSetup: Sendable {
         guard let clientID = request.clientID ?? file?.clientID else {
             throw SetupError("--client-id ID is required for your handler (or client_id in --config)")
         }
-        var nativeClient: NativeClientTarget?
-        if let (program, arguments) = request.nativeClient {
-            guard let executable = SubprocessTarget.resolve(program) else {
-                throw SetupError("cannot find the native client executable '\(program)' (not found, not a file, or not executable)")
-            }
-            nativeClient = NativeClientTarget(executable: executable, arguments: arguments)
+        let nativeClient = try request.nativeClient.map { (program, arguments) throws(SetupError) in
+            try Self.nativeClient(program, arguments: arguments)
         }
         // The link is the link handler's; a run of the native client alone needs none.
         let needsLink = request.handlerCommand != nil || request.handlerURL != nil || file?.endpoints[.linkHandler] != nil
@@ -91,5 +87,13 @@ package struct TargetSetup: Sendable {
         configuration.throttlingProbe = file?.throttlingProbe ?? false
         configuration.tokenLifetime = file?.tokenLifetime
         return TargetSetup(targets: targets, configuration: configuration, referenceServer: nil)
+    }
+
+    /// A native client program (a path, or a name looked up on `PATH`) and its arguments.
+    package static func nativeClient(_ program: String, arguments: [String]) throws(SetupError) -> NativeClientTarget {
+        guard let executable = SubprocessTarget.resolve(program) else {
+            throw SetupError("cannot find the native client executable '\(program)' (not found, not a file, or not executable)")
+        }
+        return NativeClientTarget(executable: executable, arguments: arguments)
     }
 }

@@ -69,10 +69,7 @@ extension CaseLoader {
         }
         loader.checkUniqueIDs(cases)
         if !loader.reader.diagnostics.isEmpty { throw DiagnosticList(loader.reader.diagnostics) }
-        var suite = CaseSuite(cases: cases, files: sorted.map(\.path), digest: SHA256.hex(hasher.finalize()))
-        suite.root = base
-        suite.sources = sorted
-        return suite
+        return CaseSuite(cases: cases, sources: sorted, digest: SHA256.hex(hasher.finalize()), root: base)
     }
 
     static func caseFiles(under root: String) -> [String] {

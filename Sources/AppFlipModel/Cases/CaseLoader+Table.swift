@@ -66,6 +66,7 @@ extension CaseLoader {
     mutating func substitute(row: [String: String], in scalar: Node.Scalar) -> Node.Scalar {
         // On UTF-8 bytes: every scalar of every row passes here, and most hold no variable at all.
         let marker = Self.rowMarker
+        guard Self.mentionsRow(scalar.text) else { return scalar }
         let bytes = Array(scalar.text.utf8)
         guard var start = Self.find(marker, in: bytes, from: 0) else { return scalar }
         var result: [UInt8] = []
@@ -100,14 +101,21 @@ extension CaseLoader {
     /// Whether any scalar under `node` (keys included) names a table column.
     static func mentionsRow(_ node: Node) -> Bool {
         switch node {
-        case .scalar(let scalar): find(rowMarker, in: Array(scalar.text.utf8), from: 0) != nil
+        case .scalar(let scalar): mentionsRow(scalar.text)
         case .sequence(let sequence): sequence.items.contains(where: mentionsRow)
         case .mapping(let mapping): mapping.entries.contains { mentionsRow(.scalar($0.key)) || mentionsRow($0.value) }
         }
     }
 
+    /// Whether `text` names a table column, read in place (no copy) where the string is contiguous UTF-8.
+    private static func mentionsRow(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { find(rowMarker, in: $0, from: 0) != nil }
+            ?? (find(rowMarker, in: Array(text.utf8), from: 0) != nil)
+    }
+
     /// The first index at or after `from` where `needle` starts in `haystack`.
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+    private static func find<Bytes: RandomAccessCollection<UInt8>>(_ needle: [UInt8], in haystack: Bytes, from: Int) -> Int?
+        where Bytes.Index == Int {
         guard let first = needle.first, haystack.count - from >= needle.count else { return nil }
         var index = from
         let last = haystack.count - needle.count

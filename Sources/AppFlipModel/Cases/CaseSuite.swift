@@ -5,19 +5,21 @@ import Foundation
 /// The cases of one run, with what a report needs to say where they came from.
 package struct CaseSuite: Sendable {
     package var cases: [ConformanceCase]
-    /// Case files read, relative paths as displayed, sorted.
-    package var files: [String]
+    /// The case files' bytes as loaded, in path order.
+    package var sources: [SuiteFile]
     /// SHA-256 over every case file's path and bytes, in path order.
     package var digest: String
     /// The directory the digest's paths are relative to (the cases root).
-    package var root: String = ""
-    /// The case files' bytes as loaded, in path order.
-    package var sources: [SuiteFile] = []
+    package var root: String
 
-    package init(cases: [ConformanceCase], files: [String], digest: String) {
+    /// The case files' paths as displayed, sorted.
+    package var files: [String] { sources.map(\.path) }
+
+    package init(cases: [ConformanceCase], sources: [SuiteFile], digest: String, root: String) {
         self.cases = cases
-        self.files = files
+        self.sources = sources
         self.digest = digest
+        self.root = root
     }
 
     /// A case file's path as the digest counts it (relative to `root`).

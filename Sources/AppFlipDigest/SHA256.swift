@@ -20,22 +20,50 @@ package struct SHA256: Sendable {
     package init() {}
 
     package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+        // Contiguous bytes (arrays, a String's UTF-8) go through in blocks; any other sequence byte by byte.
+        if bytes.withContiguousStorageIfAvailable({ update(buffer: UnsafeRawBufferPointer($0)) }) != nil { return }
         for byte in bytes {
             buffer.append(byte)
             length &+= 1
             if buffer.count == 64 {
-                compress(buffer)
+                buffer.withUnsafeBytes { compress($0) }
                 buffer.removeAll(keepingCapacity: true)
             }
         }
     }
 
+    private mutating func update(buffer input: UnsafeRawBufferPointer) {
+        length &+= UInt64(input.count)
+        var offset = 0
+        if !buffer.isEmpty {
+            let taken = min(64 - buffer.count, input.count)
+            buffer.append(contentsOf: input[0..<taken])
+            offset = taken
+            guard buffer.count == 64 else { return }
+            buffer.withUnsafeBytes { compress($0) }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        while input.count - offset >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: input[offset..<offset + 64]))
+            offset += 64
+        }
+        buffer.append(contentsOf: input[offset...])
+    }
+
     package mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
-        update([0x80])
-        while buffer.count != 56 { update([0x00]) }
-        update((0..<8).reversed().map { UInt8(truncatingIfNeeded: bitLength >> (UInt64($0) * 8)) })
-        return state.flatMap { word in (0..<4).reversed().map { UInt8(truncatingIfNeeded: word >> (UInt32($0) * 8)) } }
+        var tail: [UInt8] = [0x80]
+        tail.append(contentsOf: repeatElement(0, count: (119 - buffer.count) % 64))
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        let total = length
+        update(tail)
+        length = total
+        var digest: [UInt8] = []
+        digest.reserveCapacity(32)
+        for word in state {
+            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+        }
+        return digest
     }
 
     package static func hash<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
@@ -50,11 +78,25 @@ package struct SHA256: Sendable {
 
     /// A digest in lower-case hexadecimal.
     package static func hex(_ digest: [UInt8]) -> String {
-        digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        var text: [UInt8] = []
+        text.reserveCapacity(digest.count * 2)
+        for byte in digest {
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// One 64-byte block; the message schedule lives on the stack.
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            compress(block, schedule: w)
+        }
+    }
+
+    private mutating func compress(_ block: UnsafeRawBufferPointer, schedule w: UnsafeMutableBufferPointer<UInt32>) {
         for t in 0..<16 {
             w[t] = UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8 | UInt32(block[t * 4 + 3])
         }

@@ -22,6 +22,13 @@ package struct JUnitReport: Sendable {
     }
 
     package func render() -> String {
+        let sink = ReportSink()
+        write(into: sink)
+        return sink.text
+    }
+
+    /// Writes the report into `sink`, one test case at a time.
+    package func write(into sink: ReportSink) {
         let results = run.results
         let interrupted = run.incomplete ? 1 : 0
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -32,11 +39,11 @@ package struct JUnitReport: Sendable {
         xml += " errors=\"\(run.count(.error) + interrupted)\" time=\"\(time(run.provenance.duration))\">\n"
         if run.incomplete { xml += interruptionSuite() }
         if !baselineProblems.isEmpty { xml += baselineSuite(baselineProblems) }
+        sink.append(xml)
         for (index, group) in ReportFormatting.groups(results).enumerated() {
-            xml += suite(group.name, group.results, withRunProperties: index == 0)
+            suite(group.name, group.results, withRunProperties: index == 0, into: sink)
         }
-        xml += "</testsuites>\n"
-        return xml
+        sink.append("</testsuites>\n")
     }
 
     /// An interrupted run says so where CI looks: one test case in error, whatever else ran.
@@ -63,7 +70,7 @@ package struct JUnitReport: Sendable {
         reproducible ? "0.000" : ReportFormatting.seconds(seconds)
     }
 
-    private func suite(_ name: String, _ results: [CaseResult], withRunProperties: Bool) -> String {
+    private func suite(_ name: String, _ results: [CaseResult], withRunProperties: Bool, into sink: ReportSink) {
         let failures = results.filter { $0.verdict == .fail && !$0.isKnown }.count
         let errors = results.filter { $0.verdict == .error && !$0.isKnown }.count
         let skipped = results.filter { $0.verdict == .skip || $0.isKnown }.count
@@ -99,9 +106,9 @@ package struct JUnitReport: Sendable {
             xml += "      <property name=\"requirement.\(XMLText.attribute(reference.id))\" value=\"\(XMLText.attribute(value))\"/>\n"
         }
         xml += "    </properties>\n"
-        for result in results { xml += testcase(result) }
-        xml += "  </testsuite>\n"
-        return xml
+        sink.append(xml)
+        for result in results { sink.append(testcase(result)) }
+        sink.append("  </testsuite>\n")
     }
 
     private func testcase(_ result: CaseResult) -> String {

@@ -3,16 +3,37 @@ import AppFlipModel
 /// The folded appendix: the requirement matrix with what no case covers, the decisions where sources conflict,
 /// the counts per case group, and every case.
 extension MarkdownReport {
-    func appendix(_ detail: Detail) -> String {
-        var text = "## Appendix\n\n"
-        if detail.hasMatrix { text += matrix() }
-        text += decisions()
-        text += groupCounts()
-        if detail.listsEveryCase { text += everyCase() }
-        return text
+    /// The appendix's parts, each rendered at most once whatever the number of levels tried.
+    struct Appendix {
+        let report: MarkdownReport
+        private var matrix: String?
+        private var fixed: String?
+        /// The list of every case, or nil until needed; `.some(nil)` when it cannot fit in any report.
+        private var everyCase: String??
+
+        init(report: MarkdownReport) {
+            self.report = report
+        }
+
+        /// The appendix at `detail`, or nil when the level lists every case and that list alone exceeds the size limit.
+        mutating func text(_ detail: Detail) -> String? {
+            var text = "## Appendix\n\n"
+            if detail.hasMatrix {
+                if matrix == nil { matrix = report.matrix() }
+                text += matrix ?? ""
+            }
+            if fixed == nil { fixed = report.decisions() + report.groupCounts() }
+            text += fixed ?? ""
+            if detail.listsEveryCase {
+                if everyCase == nil { everyCase = report.everyCase() }
+                guard let list = everyCase ?? nil else { return nil }
+                text += list
+            }
+            return text
+        }
     }
 
-    private func matrix() -> String {
+    fileprivate func matrix() -> String {
         let outcomes = run.requirementOutcomes
         let judged = outcomes.filter { $0.cases.contains { $0.verdict != .skip } }.count
         var text = "<details><summary>A. Requirement matrix: \(judged) of \(outcomes.count) requirements judged</summary>\n\n"
@@ -54,7 +75,7 @@ extension MarkdownReport {
         return text + "\n</details>\n\n"
     }
 
-    private func decisions() -> String {
+    fileprivate func decisions() -> String {
         let decided = run.catalog.requirements.filter { profiles.contains($0.profile) && $0.decision != nil }
         guard !decided.isEmpty else { return "" }
         var text = "<details><summary>B. Decisions where sources conflict (\(decided.count))</summary>\n\n"
@@ -64,7 +85,7 @@ extension MarkdownReport {
         return text + "\n</details>\n\n"
     }
 
-    private func groupCounts() -> String {
+    fileprivate func groupCounts() -> String {
         var text = "<details><summary>C. Cases per group</summary>\n\n"
         text += "| Group | Cases | pass | info | warn | skip | fail | error |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
         for group in ReportFormatting.groups(run.results) {
@@ -74,7 +95,11 @@ extension MarkdownReport {
         return text + "\n</details>\n\n"
     }
 
-    private func everyCase() -> String {
+    /// The list of every case, or nil when it cannot fit under the size limit: each row holds at least the case's
+    /// ID and 20 bytes of markup, so a list whose IDs alone pass the limit is never rendered.
+    fileprivate func everyCase() -> String? {
+        let least = run.results.reduce(0) { $0 + $1.conformanceCase.id.utf8.count + 20 }
+        if least > Self.sizeLimit { return nil }
         var text = "<details><summary>D. Every case (\(run.results.count))</summary>\n\n"
         text += "| Case | Verdict | Requirements | Time (s) |\n| --- | --- | --- | ---: |\n"
         for result in run.results {

@@ -23,14 +23,37 @@ package struct MarkdownReport: Sendable {
     /// requirement matrix, decisions and every case in a folded appendix. Kept under `sizeLimit`: when a run would
     /// exceed it, the least useful parts are cut first and the report says what was cut.
     package func render() -> String {
+        // The parts no level changes are rendered once; each level's text is measured before it is joined.
+        let findings = Findings(run: run)
+        let head = "# AppFlip Conformance report\n\n" + verdictSection()
+        let body = contents(failures: findings.failures, warnings: findings.warnings, known: findings.known)
+            + failedRequirementsSection(findings.failures)
+        let tail = skippedSection() + provenanceSection()
+        var appendix = Appendix(report: self)
         var cuts: [String] = []
         for level in Detail.allCases {
-            let text = compose(level, cuts: cuts)
-            if text.utf8.count <= Self.sizeLimit { return text }
+            if let parts = compose(level, cuts: cuts, head: head, body: body, findings: findings, tail: tail, appendix: &appendix),
+               parts.reduce(0, { $0 + $1.utf8.count }) <= Self.sizeLimit {
+                return parts.joined()
+            }
             cuts.append(level.cutBeyond)
         }
-        let text = compose(.minimal, cuts: cuts + ["the report was still too large and ends early"])
-        return Self.truncated(text, limit: Self.sizeLimit)
+        let parts = compose(.minimal, cuts: cuts + ["the report was still too large and ends early"], head: head, body: body,
+                            findings: findings, tail: tail, appendix: &appendix) ?? []
+        return Self.truncated(parts.joined(), limit: Self.sizeLimit)
+    }
+
+    /// The run's findings grouped once for every section that lists them.
+    struct Findings {
+        var failures: [FindingGroup]
+        var warnings: [FindingGroup]
+        var known: [FindingGroup]
+
+        init(run: RunResult) {
+            failures = FindingGroup.groups(of: run.results, verdicts: [.fail, .error])
+            warnings = FindingGroup.groups(of: run.results, verdicts: [.warn, .info])
+            known = FindingGroup.groups(of: run.results, verdicts: [.fail, .error], known: true)
+        }
     }
 
     /// How much of the bulky parts a rendering includes; each level cuts more than the one before.
@@ -54,25 +77,22 @@ package struct MarkdownReport: Sendable {
         }
     }
 
-    private func compose(_ detail: Detail, cuts: [String]) -> String {
-        let failures = FindingGroup.groups(of: run.results, verdicts: [.fail, .error])
-        let warnings = FindingGroup.groups(of: run.results, verdicts: [.warn, .info])
-        let known = FindingGroup.groups(of: run.results, verdicts: [.fail, .error], known: true)
-        var text = "# AppFlip Conformance report\n\n"
-        text += verdictSection()
+    /// The report's parts at one level of detail, or nil when one part alone is already too large to fit.
+    private func compose(_ detail: Detail, cuts: [String], head: String, body: String, findings: Findings, tail: String,
+                         appendix: inout Appendix) -> [String]? {
+        guard let appendixText = appendix.text(detail) else { return nil }
+        var parts = [head]
         if !cuts.isEmpty {
-            text += "> **Shortened to stay under \(Self.sizeLimit / 1024) KiB:** \(cuts.joined(separator: "; ")). results.json and junit.xml "
-                + "have everything.\n\n"
+            parts.append("> **Shortened to stay under \(Self.sizeLimit / 1024) KiB:** \(cuts.joined(separator: "; ")). results.json and junit.xml "
+                + "have everything.\n\n")
         }
-        text += contents(failures: failures, warnings: warnings, known: known)
-        text += failedRequirementsSection(failures)
-        text += groupsSection("Failures and errors", failures, anchor: "f", detail: detail)
-        if run.baseline != nil { text += groupsSection("Known failures (baseline)", known, anchor: "k", detail: detail) }
-        text += groupsSection("Warnings and observations", warnings, anchor: "w", detail: detail)
-        text += skippedSection()
-        text += provenanceSection()
-        text += appendix(detail)
-        return text
+        parts.append(body)
+        parts.append(groupsSection("Failures and errors", findings.failures, anchor: "f", detail: detail))
+        if run.baseline != nil { parts.append(groupsSection("Known failures (baseline)", findings.known, anchor: "k", detail: detail)) }
+        parts.append(groupsSection("Warnings and observations", findings.warnings, anchor: "w", detail: detail))
+        parts.append(tail)
+        parts.append(appendixText)
+        return parts
     }
 
     private func contents(failures: [FindingGroup], warnings: [FindingGroup], known: [FindingGroup]) -> String {

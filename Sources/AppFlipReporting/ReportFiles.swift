@@ -40,6 +40,11 @@ package enum ReportFiles {
 
     /// Writes every file into `directory`, all or none.
     package static func save(_ files: [(name: String, text: String)], into directory: String) throws(Failure) {
+        try save(files.map { ReportFile(name: $0.name, text: $0.text) }, into: directory)
+    }
+
+    /// Writes every file into `directory`, all or none, each streamed through a sink as it is produced.
+    package static func save(_ files: [ReportFile], into directory: String) throws(Failure) {
         if let problem = problem(writing: directory) { throw Failure(message: problem) }
         let lock = open(directory + "/" + lockName, O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw Failure(message: "cannot open the lock file in \(directory): \(describe(errno))") }
@@ -53,7 +58,7 @@ package enum ReportFiles {
             do {
                 let created = try createExclusive(in: directory, name: file.name)
                 temporaries.append(created.path)
-                try writeAll(Array(file.text.utf8), to: created.fd, path: created.path)
+                try stream(file, to: created.fd, path: created.path)
             } catch {
                 discard()
                 throw error
@@ -116,6 +121,15 @@ package enum ReportFiles {
             if errno != EEXIST { throw Failure(message: "cannot create a file in \(directory): \(describe(errno))") }
         }
         throw Failure(message: "cannot create a temporary file in \(directory): every name tried exists")
+    }
+
+    /// Writes a report file through a sink, syncs and closes; a short write (a full disk) is an error.
+    private static func stream(_ file: ReportFile, to fd: Int32, path: String) throws(Failure) {
+        defer { close(fd) }
+        let sink = ReportSink(fd: fd, path: path)
+        file.write(sink)
+        try sink.finish()
+        guard fsync(fd) == 0 else { throw Failure(message: "cannot sync \(path): \(describe(errno))") }
     }
 
     /// Writes every byte, syncs and closes; a short write (a full disk) is an error.

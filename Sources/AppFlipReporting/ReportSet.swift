@@ -17,12 +17,42 @@ package struct ReportSet: Sendable {
 
     package static let names = ["junit.xml", "report.md", "results.json"]
 
-    /// Each file's name and text, in the order they are written.
-    package func render() -> [(name: String, text: String)] {
-        [
-            ("junit.xml", JUnitReport(run: run, reproducible: reproducible, fileAttributes: fileAttributes).render()),
-            ("report.md", MarkdownReport(run: run, profiles: profiles, reproducible: reproducible).render()),
-            ("results.json", ResultsDocument(run: run, profiles: profiles, reproducible: reproducible).render()),
+    /// Each file, in the order they are written: results.json and junit.xml are written into their sink case by
+    /// case (a run of 100,000 cases is never held whole as text); report.md stays under a MiB.
+    package var files: [ReportFile] {
+        let run = run, profiles = profiles, reproducible = reproducible, fileAttributes = fileAttributes
+        return [
+            ReportFile(name: "junit.xml", write: { JUnitReport(run: run, reproducible: reproducible, fileAttributes: fileAttributes).write(into: $0) }),
+            ReportFile(name: "report.md", write: { $0.append(MarkdownReport(run: run, profiles: profiles, reproducible: reproducible).render()) }),
+            ReportFile(name: "results.json", write: { ResultsDocument.write(run: run, profiles: profiles, reproducible: reproducible, into: $0) }),
         ]
+    }
+
+    /// Each file's name and text, in the order they are written (for an evidence bundle, which carries them too).
+    package func render() -> [(name: String, text: String)] {
+        files.map { ($0.name, $0.render()) }
+    }
+}
+
+/// One report file: its name, and how to write it into a sink.
+package struct ReportFile {
+    package var name: String
+    package var write: (ReportSink) -> Void
+
+    package init(name: String, write: @escaping (ReportSink) -> Void) {
+        self.name = name
+        self.write = write
+    }
+
+    /// A file whose text is at hand.
+    package init(name: String, text: String) {
+        self.init(name: name, write: { $0.append(text) })
+    }
+
+    /// The file's text, written into memory.
+    package func render() -> String {
+        let sink = ReportSink()
+        write(sink)
+        return sink.text
     }
 }

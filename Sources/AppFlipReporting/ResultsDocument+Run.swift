@@ -4,6 +4,11 @@ extension ResultsDocument {
     /// The document for a finished run. `reproducible` leaves out times and the start timestamp, as the other
     /// reports do, so the same inputs give the same bytes.
     package init(run: RunResult, profiles: [String], reproducible: Bool = false) {
+        self.init(run: run, profiles: profiles, reproducible: reproducible, listingCases: true)
+    }
+
+    /// The document; without `listingCases` its case list is empty (the streaming writer writes the cases itself).
+    init(run: RunResult, profiles: [String], reproducible: Bool, listingCases: Bool) {
         let provenance = run.provenance
         schema = Self.schemaName
         version = Self.currentVersion
@@ -31,23 +36,30 @@ extension ResultsDocument {
                                     title: requirement.title, verdict: outcome.verdict?.rawValue ?? "not-covered",
                                     cases: outcome.cases.count, uncovered: outcome.cases.isEmpty ? requirement.uncoveredReason : nil)
         }
-        cases = run.results.map { result in
-            let conformanceCase = result.conformanceCase
-            let evidence = result.evidence
-            return CaseEntry(
-                id: conformanceCase.id, title: conformanceCase.title, profile: conformanceCase.profile.rawValue,
-                group: conformanceCase.group, file: conformanceCase.location.file, line: conformanceCase.location.line,
-                scenario: conformanceCase.scenario.rawValue, verdict: result.verdict.rawValue, message: result.message,
-                configurationProblem: result.configurationProblem, suiteFault: result.suiteFault,
-                knownFailure: result.isKnown ? result.knownBy.map(\.summary) : nil,
-                durationSeconds: reproducible ? 0 : result.duration,
-                checks: result.checks.map { check in
-                    CheckEntry(requirement: check.requirement.id, level: check.requirement.level.rawValue,
-                               verdict: check.isApplicable ? check.verdict.rawValue : "not-applicable", expected: check.expected,
-                               observed: check.isApplicable ? check.observed : nil, notApplicable: check.notApplicable)
-                },
-                evidence: EvidenceEntry(link: evidence.link.isEmpty ? nil : evidence.link, answer: evidence.answer.isEmpty ? nil : evidence.answer,
-                                        stderr: evidence.stderr.isEmpty ? nil : evidence.stderr, exchanges: evidence.exchanges))
-        }
+        cases = listingCases ? run.results.map { CaseEntry($0, reproducible: reproducible) } : []
+    }
+}
+
+extension ResultsDocument.CaseEntry {
+    /// One case as results.json lists it.
+    package init(_ result: CaseResult, reproducible: Bool) {
+        let conformanceCase = result.conformanceCase
+        let evidence = result.evidence
+        self.init(
+            id: conformanceCase.id, title: conformanceCase.title, profile: conformanceCase.profile.rawValue,
+            group: conformanceCase.group, file: conformanceCase.location.file, line: conformanceCase.location.line,
+            scenario: conformanceCase.scenario.rawValue, verdict: result.verdict.rawValue, message: result.message,
+            configurationProblem: result.configurationProblem, suiteFault: result.suiteFault,
+            knownFailure: result.isKnown ? result.knownBy.map(\.summary) : nil,
+            durationSeconds: reproducible ? 0 : result.duration,
+            checks: result.checks.map { check in
+                ResultsDocument.CheckEntry(
+                    requirement: check.requirement.id, level: check.requirement.level.rawValue,
+                    verdict: check.isApplicable ? check.verdict.rawValue : "not-applicable", expected: check.expected,
+                    observed: check.isApplicable ? check.observed : nil, notApplicable: check.notApplicable)
+            },
+            evidence: ResultsDocument.EvidenceEntry(
+                link: evidence.link.isEmpty ? nil : evidence.link, answer: evidence.answer.isEmpty ? nil : evidence.answer,
+                stderr: evidence.stderr.isEmpty ? nil : evidence.stderr, exchanges: evidence.exchanges))
     }
 }

@@ -126,11 +126,9 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
 
     /// The document as UTF-8 JSON, keys sorted, so equal runs give equal bytes.
     package func render() -> String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self) else { return "{}\n" }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let sink = ReportSink()
+        write(into: sink)
+        return sink.text
     }
 
     /// Reads a document written by `render()`; the error says what is wrong in one line.

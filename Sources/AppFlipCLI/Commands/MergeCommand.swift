@@ -55,7 +55,7 @@ enum MergeCommand {
         let profiles = shards.first?.document.profiles.map(\.profile) ?? []
         let reproducible = parsed.flags.contains("--reproducible")
         do {
-            try ReportFiles.save(ReportSet(run: run, profiles: profiles, reproducible: reproducible).render(), into: reports)
+            try ReportFiles.save(ReportSet(run: run, profiles: profiles, reproducible: reproducible).files, into: reports)
             if let summary = try? parsed.value("--summary") {
                 try ReportFiles.append(MarkdownReport(run: run, profiles: profiles, reproducible: reproducible).renderSummary(reportsDirectory: reports),
                                        to: summary)

@@ -180,11 +180,15 @@ enum RunCommand {
         let writing = Date()
         var writeProblem: String?
         do {
-            let files = ReportSet(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible,
-                                  fileAttributes: options.fileAttributes).render()
-            try ReportFiles.save(files, into: options.reports)
+            let reports = ReportSet(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible,
+                                    fileAttributes: options.fileAttributes)
             if let bundle = options.bundle {
+                // The bundle carries the very bytes written, so they are rendered once, in memory.
+                let files = reports.render()
+                try ReportFiles.save(files, into: options.reports)
                 try Self.writeBundle(bundle, files: files, suite: suite, catalog: catalog, options: options, run: run)
+            } else {
+                try ReportFiles.save(reports.files, into: options.reports)
             }
             if let summary = options.summary {
                 try ReportFiles.append(MarkdownReport(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible)

@@ -58,7 +58,7 @@ enum ValidateURLCommand {
         if let reports {
             let reproducible = parsed.flags.contains("--reproducible")
             do {
-                try ReportFiles.save(ReportSet(run: run, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible).render(),
+                try ReportFiles.save(ReportSet(run: run, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible).files,
                                      into: reports)
             } catch {
                 console.err("error: the reports were not written (the old ones, if any, are untouched): \(error.message)")

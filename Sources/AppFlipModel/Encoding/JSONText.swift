@@ -8,21 +8,31 @@ package enum JSONText {
     /// is optional).
     package static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(0x22)
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: output.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
-            case 0x08: output.append(contentsOf: [0x5C, 0x62])
-            case 0x0C: output.append(contentsOf: [0x5C, 0x66])
-            case 0x0A: output.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: output.append(contentsOf: [0x5C, 0x72])
-            case 0x09: output.append(contentsOf: [0x5C, 0x74])
-            case 0x00..<0x20:
-                output.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
-            default: output.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs of bytes that need no escape (nearly all of them) are copied whole.
+            var start = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                appendEscape(byte, to: &output)
+                start = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         output.append(0x22)
+    }
+
+    private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
+        switch byte {
+        case 0x22: output.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
+        case 0x08: output.append(contentsOf: [0x5C, 0x62])
+        case 0x0C: output.append(contentsOf: [0x5C, 0x66])
+        case 0x0A: output.append(contentsOf: [0x5C, 0x6E])
+        case 0x0D: output.append(contentsOf: [0x5C, 0x72])
+        case 0x09: output.append(contentsOf: [0x5C, 0x74])
+        default: output.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
+        }
     }
 
     /// An object of string members, in the order given: `{"key":"value",…}`.

@@ -6,17 +6,18 @@ package struct GeneratedValues: Sendable, Hashable {
     private var seed: UInt64
     private var caseID: String
     package var state: String
-    package var nonce: String
-    /// A PKCE code verifier: 48 unreserved characters (RFC 7636 §4.1).
-    package var codeVerifier: String
+    /// A nonce, derived when a case asks for it (most never do).
+    package var nonce: String { GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "nonce") }
+    /// A PKCE code verifier: 48 unreserved characters (RFC 7636 §4.1), derived when a case asks for it.
+    package var codeVerifier: String {
+        GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "verifier-1")
+            + GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "verifier-2")
+    }
 
     package init(seed: UInt64, caseID: String) {
         self.seed = seed
         self.caseID = caseID
         state = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "state")
-        nonce = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "nonce")
-        codeVerifier = GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "verifier-1")
-            + GeneratedValues.derive(seed: seed, caseID: caseID, purpose: "verifier-2")
     }
 
     /// The opaque `id` of one request to a link handler: unique per case, step and repetition, reproducible from
@@ -28,11 +29,16 @@ package struct GeneratedValues: Sendable, Hashable {
     /// 24 URL-safe characters (144 bits) from SHA-256 over the seed, the purpose and the case ID.
     static func derive(seed: UInt64, caseID: String, purpose: String) -> String {
         var hasher = SHA256()
-        hasher.update((0..<8).map { UInt8(truncatingIfNeeded: seed >> (UInt64($0) * 8)) })
-        hasher.update(Array(purpose.utf8) + [0] + Array(caseID.utf8))
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var input: [UInt8] = []
+        input.reserveCapacity(9 + purpose.utf8.count + caseID.utf8.count)
+        for shift in stride(from: 0, to: 64, by: 8) { input.append(UInt8(truncatingIfNeeded: seed >> UInt64(shift))) }
+        input.append(contentsOf: purpose.utf8)
+        input.append(0)
+        input.append(contentsOf: caseID.utf8)
+        hasher.update(input)
         let digest = hasher.finalize()
-        var text = ""
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
         var bits = 0
         var accumulator = 0
         for byte in digest.prefix(18) {
@@ -43,6 +49,8 @@ package struct GeneratedValues: Sendable, Hashable {
                 text.append(alphabet[(accumulator >> bits) & 0x3F])
             }
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 }

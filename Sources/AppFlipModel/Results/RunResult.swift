@@ -30,10 +30,10 @@ package struct RunResult: Sendable {
     }
 
     /// Cases of the verdict, a known failure (accepted by the baseline) counted under none: see `knownCount`.
-    package func count(_ verdict: Verdict) -> Int { results.filter { $0.verdict == verdict && !$0.isKnown }.count }
+    package func count(_ verdict: Verdict) -> Int { results.reduce(0) { $1.verdict == verdict && !$1.isKnown ? $0 + 1 : $0 } }
 
     /// Failures and errors the baseline accepts for now.
-    package var knownCount: Int { results.filter(\.isKnown).count }
+    package var knownCount: Int { results.reduce(0) { $1.isKnown ? $0 + 1 : $0 } }
 
     /// Judges the results against a baseline on `today` (`YYYY-MM-DD`): accepted failures are marked known, and
     /// entries that expired or no longer match a failure are kept to fail the run.

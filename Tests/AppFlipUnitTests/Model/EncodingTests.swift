@@ -58,6 +58,25 @@ struct SHA256Tests {
         for chunk in ["ab", "", "c"] { hasher.update(Array(chunk.utf8)) }
         #expect(hasher.finalize() == SHA256.hash(Array("abc".utf8)))
     }
+
+    @Test("Every length around the block and padding boundaries: in blocks, byte by byte and split anywhere, the same digest")
+    func blockBoundaries() {
+        let vector = "1901da1c9f699b48f6b2636e65cbf73abf99d0441ef67f5c540a42f7051dec6f"  // bytes 0 to 199 (Python hashlib)
+        let bytes = (0..<200).map { UInt8($0) }
+        #expect(SHA256.hexDigest(bytes) == vector)
+        for length in 0...bytes.count {
+            let message = Array(bytes.prefix(length))
+            let whole = SHA256.hash(message)
+            // A lazy sequence has no contiguous storage: it takes the byte-by-byte path.
+            #expect(SHA256.hash(message.lazy.map { $0 }) == whole, "length \(length)")
+            for split in [1, 55, 56, 63, 64, 65, 128] where split < length {
+                var hasher = SHA256()
+                hasher.update(message[..<split])
+                hasher.update(message[split...])
+                #expect(hasher.finalize() == whole, "length \(length) split at \(split)")
+            }
+        }
+    }
 }
 
 @Suite("base64url and PKCE")

@@ -1,0 +1,189 @@
+import AppFlipModel
+
+/// results.json written member by member into a sink, keys sorted (as `JSONEncoder`'s `.sortedKeys` with snake_case
+/// keys sorted them), so a run of 100,000 cases is written as it is read, one case at a time.
+extension ResultsDocument {
+    /// Writes a finished run's document: the cases straight from the results, each flushed as it is written.
+    package static func write(run: RunResult, profiles: [String], reproducible: Bool, into sink: ReportSink) {
+        let head = ResultsDocument(run: run, profiles: profiles, reproducible: reproducible, listingCases: false)
+        head.write(into: sink) { json in
+            for result in run.results {
+                json.element()
+                CaseEntry(result, reproducible: reproducible).write(&json)
+                sink.flushIfFull()
+            }
+        }
+    }
+
+    /// Writes this document.
+    package func write(into sink: ReportSink) {
+        write(into: sink) { json in
+            for entry in cases {
+                json.element()
+                entry.write(&json)
+                sink.flushIfFull()
+            }
+        }
+    }
+
+    private func write(into sink: ReportSink, cases writeCases: (inout PrettyJSON) -> Void) {
+        var json = PrettyJSON(into: sink)
+        json.openObject()
+        json.key("cases")
+        json.openArray()
+        writeCases(&json)
+        json.closeArray()
+        json.key("outcome")
+        outcome.write(&json)
+        json.key("profiles")
+        json.openArray()
+        for profile in profiles {
+            json.element()
+            profile.write(&json)
+        }
+        json.closeArray()
+        json.key("requirements")
+        json.openArray()
+        for requirement in requirements {
+            json.element()
+            requirement.write(&json)
+        }
+        json.closeArray()
+        json.key("run")
+        run.write(&json)
+        json.member("schema", schema)
+        json.key("suite")
+        json.openObject()
+        json.member("case_files", suite.caseFiles)
+        json.member("cases_digest", suite.casesDigest)
+        json.member("version", suite.version)
+        json.closeObject()
+        json.member("version", version)
+        json.closeObject()
+        sink.buffer.append(0x0A)
+    }
+}
+
+extension ResultsDocument.CaseEntry {
+    func write(_ json: inout PrettyJSON) {
+        json.openObject()
+        json.key("checks")
+        json.openArray()
+        for check in checks {
+            json.element()
+            json.openObject()
+            json.member("expected", check.expected)
+            json.member("level", check.level)
+            json.member("not_applicable", check.notApplicable)
+            json.member("observed", check.observed)
+            json.member("requirement", check.requirement)
+            json.member("verdict", check.verdict)
+            json.closeObject()
+        }
+        json.closeArray()
+        json.member("configuration_problem", configurationProblem)
+        json.key("duration_seconds")
+        json.double(durationSeconds)
+        json.key("evidence")
+        json.openObject()
+        json.member("answer", evidence.answer)
+        json.member("exchanges", strings: evidence.exchanges)
+        json.member("link", evidence.link)
+        json.member("stderr", evidence.stderr)
+        json.closeObject()
+        json.member("file", file)
+        json.member("group", group)
+        json.member("id", id)
+        if let knownFailure { json.member("known_failure", strings: knownFailure) }
+        json.member("line", line)
+        json.member("message", message)
+        json.member("profile", profile)
+        json.member("scenario", scenario)
+        json.member("suite_fault", suiteFault)
+        json.member("title", title)
+        json.member("verdict", verdict)
+        json.closeObject()
+    }
+}
+
+extension ResultsDocument.Outcome {
+    func write(_ json: inout PrettyJSON) {
+        json.openObject()
+        if let baseline {
+            json.key("baseline")
+            json.openObject()
+            json.member("entries", baseline.entries)
+            json.member("known", baseline.known)
+            json.member("path", baseline.path)
+            json.member("problems", strings: baseline.problems)
+            json.member("unexercised", strings: baseline.unexercised)
+            json.closeObject()
+        }
+        json.member("configuration_problems", strings: configurationProblems)
+        json.key("counts")
+        json.openObject()
+        for (verdict, count) in counts.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            json.member(verdict, count)
+        }
+        json.closeObject()
+        json.key("exit_code")
+        json.int(exitCode)
+        json.member("verdict", verdict)
+        json.closeObject()
+    }
+}
+
+extension ResultsDocument.ProfileEntry {
+    func write(_ json: inout PrettyJSON) {
+        json.openObject()
+        json.member("cases", cases)
+        json.member("judged", judged)
+        json.member("profile", profile)
+        json.member("reason", reason)
+        json.key("tested")
+        json.bool(tested)
+        json.closeObject()
+    }
+}
+
+extension ResultsDocument.RequirementEntry {
+    func write(_ json: inout PrettyJSON) {
+        json.openObject()
+        json.member("cases", cases)
+        json.member("id", id)
+        json.member("level", level)
+        json.member("profile", profile)
+        json.member("title", title)
+        json.member("uncovered", uncovered)
+        json.member("verdict", verdict)
+        json.closeObject()
+    }
+}
+
+extension ResultsDocument.Run {
+    func write(_ json: inout PrettyJSON) {
+        json.openObject()
+        if let arguments { json.member("arguments", strings: arguments) }
+        if let certification {
+            json.key("certification")
+            json.bool(certification)
+        }
+        json.member("command", command)
+        json.key("duration_seconds")
+        json.double(durationSeconds)
+        json.member("filter", filter)
+        json.member("handler_startup", handlerStartup)
+        json.key("incomplete")
+        json.bool(incomplete)
+        json.member("jobs", jobs)
+        json.member("mode", mode)
+        if let samples { json.member("samples", samples) }
+        json.key("seed")
+        json.int(seed)
+        json.member("shard", shard)
+        json.member("started_at", startedAt)
+        json.member("target", target)
+        json.member("transport", strings: transport)
+        json.closeObject()
+    }
+}

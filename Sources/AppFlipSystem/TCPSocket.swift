@@ -38,6 +38,8 @@ package final class TCPSocket: @unchecked Sendable {
     package private(set) var fd: Int32
     /// `host:port` of the peer as given when connecting (or the client's address when accepted).
     package let peer: String
+    /// Where reads land before they are copied out: allocated once per connection, not once per read.
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
 
     init(fd: Int32, peer: String) {
         self.fd = fd
@@ -60,7 +62,10 @@ package final class TCPSocket: @unchecked Sendable {
         }
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        scratch.deallocate()
+    }
 
     package var isOpen: Bool { fd >= 0 }
 
@@ -132,11 +137,10 @@ package final class TCPSocket: @unchecked Sendable {
 
     /// Reads up to `maximum` bytes; an empty result means the peer closed its end.
     package func read(maximum: Int = 65_536, deadline: Double) throws(SocketError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
             guard fd >= 0 else { throw SocketError(.closed, "the connection is closed") }
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count >= 0 { return Array(buffer[..<count]) }
+            let count = recv(fd, scratch.baseAddress, min(maximum, scratch.count), 0)
+            if count >= 0 { return Array(UnsafeRawBufferPointer(rebasing: scratch[..<count])) }
             if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { throw .fromErrno("receiving") }
             try wait(for: Int16(POLLIN), deadline: deadline, what: "waiting for data")
         }

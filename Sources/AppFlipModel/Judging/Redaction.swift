@@ -28,12 +28,12 @@ package enum Redaction {
 
     /// A query (or fragment in query form) with sensitive values replaced.
     package static func redact(query: Substring) -> String {
-        query.split(separator: "&", omittingEmptySubsequences: false).map { piece -> String in
-            guard let equals = piece.firstIndex(of: "=") else { return String(piece) }
+        query.pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: false).map { piece -> String in
+            guard let equals = piece.firstIndex(ofByte: UInt8(ascii: "=")) else { return String(piece) }
             let name = FormEncoding.decode(piece[..<equals]).map { String(decoding: $0, as: UTF8.self) } ?? ""
             guard sensitiveParameters.contains(name.lowercased()) else { return String(piece) }
-            let value = piece[piece.index(after: equals)...]
-            return value.isEmpty ? String(piece) : String(piece[...equals]) + placeholder(for: Array(value.utf8))
+            let value = piece[piece.utf8.index(after: equals)...]
+            return value.isEmpty ? String(piece) : String(piece[..<piece.utf8.index(after: equals)]) + placeholder(for: Array(value.utf8))
         }.joined(separator: "&")
     }
 

@@ -13,12 +13,12 @@ package struct QueryParameter: Sendable, Hashable {
 
     /// Splits a query on `&` (empty pieces are skipped, as browsers do) and decodes each pair once.
     package static func parse<Text: StringProtocol>(query: Text) -> [QueryParameter] where Text.SubSequence == Substring {
-        query.split(separator: "&", omittingEmptySubsequences: true).map { piece in
+        query.pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: true).map { piece in
             let name: Substring
             let value: Substring?
-            if let equals = piece.firstIndex(of: "=") {
+            if let equals = piece.firstIndex(ofByte: UInt8(ascii: "=")) {
                 name = piece[..<equals]
-                value = piece[piece.index(after: equals)...]
+                value = piece[piece.utf8.index(after: equals)...]
             } else {
                 name = piece
                 value = nil

@@ -8,16 +8,16 @@ package struct URLParts: Sendable, Hashable {
     package var fragment: Substring?
 
     package init(_ url: String) {
-        let fragmentStart = url.firstIndex(of: "#")
+        let fragmentStart = url.firstIndex(ofByte: UInt8(ascii: "#"))
         let beforeFragment = url[..<(fragmentStart ?? url.endIndex)]
-        if let questionMark = beforeFragment.firstIndex(of: "?") {
+        if let questionMark = beforeFragment.firstIndex(ofByte: UInt8(ascii: "?")) {
             base = beforeFragment[..<questionMark]
-            query = beforeFragment[beforeFragment.index(after: questionMark)...]
+            query = beforeFragment[url.utf8.index(after: questionMark)...]
         } else {
             base = beforeFragment
             query = nil
         }
-        fragment = fragmentStart.map { url[url.index(after: $0)...] }
+        fragment = fragmentStart.map { url[url.utf8.index(after: $0)...] }
     }
 
     package var parameters: [QueryParameter] { query.map { QueryParameter.parse(query: $0) } ?? [] }

@@ -35,6 +35,8 @@ final class ChildProcess {
     private var stdoutOpen = true
     private var stderrOpen = true
     private var pending: [UInt8] = []
+    /// Where reads land before they are copied out: allocated once per child, not once per read.
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
     private(set) var exit: Exit?
 
     /// stderr kept as evidence: the first `stderrLimit` bytes, then a count of what was dropped.
@@ -57,6 +59,7 @@ final class ChildProcess {
     deinit {
         kill()
         for fd in [stdinFD, stdoutFD, stderrFD] where fd >= 0 { close(fd) }
+        scratch.deallocate()
     }
 
     struct LaunchError: Error {
@@ -254,18 +257,20 @@ final class ChildProcess {
     /// Reads everything currently available from one stream.
     private func drain(_ fd: Int32, isStdout: Bool) {
         guard isStdout ? stdoutOpen : stderrOpen else { return }
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { cRead(fd, $0.baseAddress, $0.count) }
+            let count = cRead(fd, scratch.baseAddress, scratch.count)
             if count > 0 {
+                let read = UnsafeRawBufferPointer(rebasing: scratch[..<count])
                 if isStdout {
-                    pending += buffer[..<count]
+                    pending.append(contentsOf: read)
                     if pending.count > 16 * 1024 * 1024 { return }  // the line limit check will stop the reader
                 } else {
                     let room = max(0, stderrLimit - stderr.count)
-                    stderr += buffer[..<min(count, room)]
+                    stderr.append(contentsOf: read[..<min(count, room)])
                     stderrDropped += count - min(count, room)
                 }
+                // A short read emptied the pipe: the next poll says when there is more (no read to hear EAGAIN).
+                if count < scratch.count { return }
                 continue
             }
             if count == 0 {

@@ -38,6 +38,26 @@ struct EncodingTests {
         #expect(URLParts("https://h/p?a b").queryIsURISafe == false)
         #expect(URLParts("https://h/p?a=%20&b=c/d:e@f").queryIsURISafe)
     }
+
+    @Test("Delimiters are octets: a combining mark after '?', '#', '&' or '=' does not hide it (it would as a Character)")
+    func delimitersAreBytes() {
+        let mark = "\u{301}"
+        let parts = URLParts("https://h/p?\(mark)a=1&\(mark)b=\(mark)2#\(mark)f")
+        #expect(parts.base == "https://h/p")
+        #expect(parts.query?.utf8.elementsEqual("\(mark)a=1&\(mark)b=\(mark)2".utf8) == true)
+        #expect(parts.fragment?.utf8.elementsEqual("\(mark)f".utf8) == true)
+        let parameters = parts.parameters
+        #expect(parameters.count == 2)
+        #expect(parameters.map { $0.name.map { Array($0) } } == [Array("\(mark)a".utf8), Array("\(mark)b".utf8)])
+        #expect(parameters.last?.value == Array("\(mark)2".utf8))
+        // The same split in redaction: the code after '=' is replaced, the mark with it, and nothing else.
+        let redacted = Redaction.redact(url: "https://h/p?x=1&code=\(mark)abcdef")
+        #expect(redacted.hasPrefix("https://h/p?x=1&code=‹redacted"), "\(redacted)")
+        #expect(!redacted.unicodeScalars.contains("\u{301}"))
+        #expect("a&&b&".pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: false) == ["a", "", "b", ""])
+        #expect("&a&&b&".pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: true) == ["a", "b"])
+        #expect("".pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: false) == [""])
+    }
 }
 
 @Suite("SHA-256")

@@ -81,37 +81,43 @@ struct MessageReader {
     }
 
     private func parseHead(_ bytes: ArraySlice<UInt8>) throws -> Head {
-        guard let text = String(validating: bytes, as: UTF8.self) ?? String(bytes: bytes, encoding: .isoLatin1) else {
-            throw HTTPError("the header section is not text")
+        // Parsed on bytes: lines end at LF with one CR before it dropped (a lone CR stays in its line); the head is
+        // text as UTF-8 when all of it is valid UTF-8, otherwise byte for byte as ISO Latin-1.
+        let utf8 = String(validating: bytes, as: UTF8.self) != nil
+        func text(_ piece: ArraySlice<UInt8>) -> String {
+            utf8 ? String(decoding: piece, as: UTF8.self) : String(String.UnicodeScalarView(piece.map { Unicode.Scalar($0) }))
         }
-        // "\r\n" is one Character in Swift, so lines are split on either ending, never on "\n" alone.
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            line.last == 0x0D ? line.dropLast() : line
+        }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let startLine = lines.first, !startLine.isEmpty else { throw HTTPError("the message has no start line") }
         var headers = HTTPHeaders()
         for line in lines.dropFirst() {
-            if line.first == " " || line.first == "\t" {
-                throw HTTPError("obsolete line folding in the header section: \(Self.show(line))")
+            if line.first == 0x20 || line.first == 0x09 {
+                throw HTTPError("obsolete line folding in the header section: \(Self.show(text(line)[...]))")
             }
-            guard let colon = line.firstIndex(of: ":") else {
-                throw HTTPError("a header line has no ':': \(Self.show(line))")
+            guard let colon = line.firstIndex(of: 0x3A) else {
+                throw HTTPError("a header line has no ':': \(Self.show(text(line)[...]))")
             }
             let name = line[..<colon]
-            guard !name.isEmpty, name.allSatisfy(Self.isTokenCharacter) else {
-                throw HTTPError("invalid header name: \(Self.show(line))")
+            guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
+                throw HTTPError("invalid header name: \(Self.show(text(line)[...]))")
             }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
-            headers.append(String(name), value)
+            var value = line[(colon + 1)...]
+            while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+            while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+            headers.append(text(name), text(value))
             if headers.fields.count > limits.maximumHeaderCount {
                 throw HTTPError("more than \(limits.maximumHeaderCount) header fields")
             }
         }
-        return Head(startLine: String(startLine), headers: headers)
+        return Head(startLine: text(startLine), headers: headers)
     }
 
-    static func isTokenCharacter(_ character: Character) -> Bool {
-        guard let ascii = character.asciiValue, ascii > 0x20, ascii < 0x7F else { return false }
-        return !"\"(),/:;<=>?@[\\]{}".contains(character)
+    /// A `tchar` of RFC 9110 §5.6.2: visible ASCII except the delimiters.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)
     }
 
     static func show(_ line: Substring) -> String {

@@ -59,7 +59,7 @@ package enum Redaction {
         // Encoded forms can only be present where an escape or a '+' is: most text needs the raw forms alone.
         let encoded = text.contains("%") || text.contains("\\") || text.contains("+")
         let forms = secrets.filter { !$0.isEmpty }.flatMap { secret in (encoded ? derivedForms(of: secret) : [secret]).map { ($0, secret) } }
-        for (form, secret) in forms.sorted(by: { $0.0.count > $1.0.count }) where result.contains(form) {
+        for (form, secret) in forms.sorted(by: { $0.0.count > $1.0.count }) where result.containsBytes(form) {
             result = result.replacingOccurrences(of: form, with: placeholder(for: Array(secret.utf8)))
         }
         return result
@@ -143,10 +143,10 @@ extension Redaction {
     }
 
     private static func hideValues(after marker: String, in text: String, when shouldHide: (Substring) -> Bool = { _ in true }) -> String {
-        guard text.contains(marker) else { return text }
+        guard text.containsBytes(marker) else { return text }
         var output = ""
         var rest = text[...]
-        while let range = rest.range(of: marker) {
+        while let range = rest.byteRange(of: marker) {
             let before = rest[..<range.lowerBound]
             output += before
             output += marker

@@ -67,6 +67,21 @@ struct HTTPClientTests {
         #expect(try client(server).send(HTTPRequest(method: "GET", target: "/")).body == Array("Wikipedia".utf8))
     }
 
+    @Test("A head is read on bytes: LF alone ends a line, a lone CR stays in its value, values are trimmed, Latin-1 is kept")
+    func headBytes() throws {
+        let head: [UInt8] = Array("HTTP/1.1 200 OK\nX-A: \t v1 \t\r\nX-B: a\rb\r\nX-C: caf".utf8) + [0xE9]
+            + Array("\r\nX-Token!#$%&'*+-.^_`|~: t\r\nContent-Length: 2\r\n\r\nok".utf8)
+        let server = try RecordingServer { _ in .bytes(head) }
+        defer { server.stop() }
+        let response = try client(server).send(HTTPRequest(method: "GET", target: "/"))
+        #expect(response.status == 200)
+        #expect(response.headers["X-A"] == "v1")
+        #expect(response.headers["X-B"] == "a\rb")
+        #expect(response.headers["X-C"] == "caf\u{E9}")
+        #expect(response.headers["X-Token!#$%&'*+-.^_`|~"] == "t")
+        #expect(response.body == Array("ok".utf8))
+    }
+
     struct Broken: Sendable, CustomTestStringConvertible {
         var name: String
         var reply: RecordingServer.Reply
@@ -78,6 +93,12 @@ struct HTTPClientTests {
         Broken(name: "invalid status line", reply: .bytes(Array("HTTP/9 OK\r\n\r\n".utf8)), message: "invalid status line"),
         Broken(name: "not HTTP at all", reply: .bytes(Array("SSH-2.0-OpenSSH\r\n\r\n".utf8), close: true), message: "invalid status line"),
         Broken(name: "header without colon", reply: .bytes(Array("HTTP/1.1 200 OK\r\nbroken header\r\n\r\n".utf8)), message: "has no ':'"),
+        Broken(name: "obsolete line folding", reply: .bytes(Array("HTTP/1.1 200 OK\r\nX-A: 1\r\n  folded\r\n\r\n".utf8)),
+               message: "obsolete line folding in the header section: \"  folded\""),
+        Broken(name: "a header name with a space", reply: .bytes(Array("HTTP/1.1 200 OK\r\nBad Name: 1\r\n\r\n".utf8)),
+               message: "invalid header name: \"Bad Name: 1\""),
+        Broken(name: "a header name with a delimiter", reply: .bytes(Array("HTTP/1.1 200 OK\r\nX(a): 1\r\n\r\n".utf8)),
+               message: "invalid header name"),
         Broken(name: "conflicting lengths", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab".utf8)),
                message: "conflicting Content-Length"),
         Broken(name: "Content-Length beside chunked (smuggling)",

@@ -137,3 +137,30 @@ struct PKCETests {
         #expect(!PKCE.isValidVerifier(String(repeating: "a", count: 42) + "+"))
     }
 }
+
+@Suite("Byte search")
+struct ByteSearchTests {
+    @Test("Finds the first occurrence on UTF-8 bytes, in strings and in slices, or says there is none")
+    func search() {
+        #expect("abc code=1".byteRange(of: "code=").map { "abc code=1"[$0] } == "code=")
+        #expect("aaab".byteRange(of: "aab").map { "aaab".utf8.distance(from: "aaab".startIndex, to: $0.lowerBound) } == 1)
+        #expect("café=ünï".byteRange(of: "ünï").map { "café=ünï"[$0] } == "ünï")
+        #expect("abc".byteRange(of: "abcd") == nil)
+        #expect("abc".byteRange(of: "x") == nil)
+        #expect("".byteRange(of: "a") == nil)
+        #expect("abc".byteRange(of: "")?.isEmpty == true)
+        #expect("xyz".byteRange(of: "z").map { "xyz"[$0] } == "z")
+        let text = "code=1 and code=2"
+        let slice = text[text.index(text.startIndex, offsetBy: 6)...]
+        #expect(slice.byteRange(of: "code=").map { text[$0.lowerBound...] } == "code=2")
+        // A combining mark after the marker: Foundation's search skips it, the byte search does not.
+        #expect("x code=\u{301}abc".containsBytes("code="))
+    }
+
+    @Test("A credential after a marker followed by a combining mark is still hidden")
+    func markerBeforeCombiningMark() {
+        let scrubbed = Redaction.scrubText("redirect to https://h/?code=\u{301}SplxlOBeZQQYbYS6WxSbIA&state=x")
+        #expect(!scrubbed.contains("SplxlOBeZQQYbYS6WxSbIA"), "\(scrubbed)")
+        #expect(scrubbed.contains("&state=x"))
+    }
+}

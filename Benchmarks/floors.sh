@@ -3,12 +3,13 @@
 # shared machine; ratios hold). Prints a Markdown table; called by Benchmarks/run.sh, or on its own:
 #
 #   bash Benchmarks/floors.sh BINARY SCRATCH_DIR
-#   FLOORS_ONLY=1 bash Benchmarks/floors.sh …     # the three exchange rows only (about 20 s)
+#   FLOORS_ONLY=1 bash Benchmarks/floors.sh …     # the four exchange rows only (about 30 s)
 #
 # Floors (../shared/bench, built here with cc -O2): a minimal adapter (answers every request line with a decline),
 # the spawn floor (spawn it, one line in, one line out, reap), the pipe floor (one process, line round trips), and a
 # raw keep-alive HTTP client. The suite runs generated app-link cases (one table of N rows of the valid-link case)
-# against the same minimal adapter, so both sides do the same exchange; its figure is "cases ran in" / N.
+# against the same minimal adapter, so both sides do the same exchange; its figure is "cases ran in" / N. The HTTP
+# rows need appflip-reference beside BINARY (`swift build -c release --product appflip-reference`).
 set -euo pipefail
 bin=$1
 scratch=$2
@@ -36,6 +37,21 @@ generate() {
       } > "$directory/bench-$(printf '%02d' "$file").case"
       first=$(( last + 1 )); file=$(( file + 1 ))
     done
+    touch "$directory/.complete"
+  fi
+  echo "$directory"
+}
+
+# N generated authorize cases: the success case with a table of N rows, all to the production redirect URI.
+generate_authorize() {
+  local count=$1 directory="$scratch/authorize-$1"
+  if [ ! -f "$directory/.complete" ]; then
+    rm -rf "$directory" && mkdir -p "$directory"
+    {
+      sed -e '/^table:/,$d' -e '/^#/d' Conformance/cases/authorize/success.case
+      echo "table:"
+      awk -v n="$count" 'BEGIN { for (i = 1; i <= n; i++) printf "  - key: r%06d\n    host: the production host\n    uri: https://oauth-redirect.googleusercontent.com/r/${project_id}\n", i }'
+    } > "$directory/bench.case"
     touch "$directory/.complete"
   fi
   echo "$directory"
@@ -91,6 +107,20 @@ if [ -x "$reference" ]; then
   errors=$(sed -n 's/.* \([0-9]*\) error.*/\1/p' <<<"$out" | head -n 1)
   suite=$(per_case_us "$seconds" 3000)
   echo "| HTTP link handler, keep-alive (3,000 cases; ${errors:-?} errors) | raw keep-alive client ${raw} µs | ${suite} µs | $(ratio "$suite" "$raw")x |"
+
+  # The authorize endpoint: the reference target (its server in-process) walks the sign-in pages, four requests a
+  # case (the sign-in page, its form, the consent page, its form); the raw client sends the one request that mints a
+  # code (the approving user's cookie). The suite's figure is per request.
+  printf 'GET /oauth/authorize?response_type=code&client_id=google-client&redirect_uri=https%%3A%%2F%%2Foauth-redirect.googleusercontent.com%%2Fr%%2Freference-project&scope=devices&state=x6Tq1Lz0Qm8Vb3Nc5Rw7Yk HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nCookie: reference-user=approver\r\n\r\n' \
+    "$port" > "$floors/authorize.http"
+  raw=$(floor "$floors/kaclient" "$port" 5000 100 "$floors/authorize.http")
+  authorize_cases=$(generate_authorize 1000)
+  out=$("$bin" run --target reference --profile authorize --cases "$authorize_cases" --jobs 1 --quiet --seed 1 \
+    --reports "$scratch/r-authorize" 2>&1 || true)
+  seconds=$(cases_seconds <<<"$out")
+  errors=$(sed -n 's/.* \([0-9]*\) error.*/\1/p' <<<"$out" | head -n 1)
+  suite=$(per_case_us "$seconds" 4000)
+  echo "| authorize, reference target with its server in-process (1,000 cases of 4 requests; ${errors:-?} errors) | raw keep-alive client, one authorize request ${raw} µs | ${suite} µs a request | $(ratio "$suite" "$raw")x |"
   kill "$server" 2>/dev/null || true
 fi
 

@@ -59,7 +59,8 @@ package enum Redaction {
         // Encoded forms can only be present where an escape or a '+' is: most text needs the raw forms alone.
         let encoded = text.contains("%") || text.contains("\\") || text.contains("+")
         let forms = secrets.filter { !$0.isEmpty }.flatMap { secret in (encoded ? derivedForms(of: secret) : [secret]).map { ($0, secret) } }
-        for (form, secret) in forms.sorted(by: { $0.0.count > $1.0.count }) where result.containsBytes(form) {
+        // Longest first (in bytes), so a form is replaced before any shorter form inside it.
+        for (form, secret) in forms.sorted(by: { $0.0.utf8.count > $1.0.utf8.count }) where result.containsBytes(form) {
             result = result.replacingOccurrences(of: form, with: placeholder(for: Array(secret.utf8)))
         }
         return result
@@ -69,6 +70,20 @@ package enum Redaction {
     /// and those encoded once more (a server that echoes a form body it received percent-encodes the secret's
     /// form encoding); each of these JSON-escaped (`\/`, `\"`, `\\`, `\u00XX`).
     package static func derivedForms(of secret: String) -> [String] {
+        // A case scrubs every page and answer with the same secrets: their forms are worked out once.
+        if let known = formsCache.withLock({ formsBySecret[secret] }) { return known }
+        let forms = computeForms(of: secret)
+        formsCache.withLock {
+            if formsBySecret.count >= 4096 { formsBySecret.removeAll(keepingCapacity: true) }
+            formsBySecret[secret] = forms
+        }
+        return forms
+    }
+
+    private static let formsCache = NSLock()
+    nonisolated(unsafe) private static var formsBySecret: [String: [String]] = [:]
+
+    private static func computeForms(of secret: String) -> [String] {
         var forms: [String] = [secret]
         for _ in 0..<2 {
             forms += forms.flatMap(percentForms)

@@ -53,16 +53,27 @@ package enum ProcessSweep {
     @discardableResult
     package static func kill(markPrefix: String) -> Int {
         #if os(Linux)
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return 0 }
+        // Runs after every one-shot case, so it reads /proc with plain calls into one buffer: no Foundation
+        // directory listing, no Data per process.
+        guard let directory = opendir("/proc") else { return 0 }
+        defer { closedir(directory) }
         let own = getpid()
         let wanted = Array("\(variable)=\(markPrefix)".utf8)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 1)
+        defer { buffer.deallocate() }
         var found = 0
-        for entry in entries {
-            guard let pid = Int32(entry), pid != own, pid > 1,
-                  let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { continue }
-            let bytes = [UInt8](environment.prefix(256 * 1024))
-            let matches = bytes.split(separator: 0).contains { $0.starts(with: wanted) }
-            if matches {
+        while let entry = readdir(directory) {
+            let pid = withUnsafeBytes(of: entry.pointee.d_name) { name -> Int32? in
+                var value: Int32 = 0
+                for byte in name {
+                    if byte == 0 { break }
+                    guard byte >= 0x30, byte <= 0x39, value < 100_000_000 else { return nil }
+                    value = value * 10 + Int32(byte - 0x30)
+                }
+                return value
+            }
+            guard let pid, pid != own, pid > 1 else { continue }
+            if environment(of: pid, into: buffer, contains: wanted) {
                 _ = Glibc.kill(pid, SIGKILL)
                 found += 1
             }
@@ -72,6 +83,30 @@ package enum ProcessSweep {
         return 0
         #endif
     }
+
+    #if os(Linux)
+    /// Whether one of the first 256 KiB of `/proc/PID/environ`'s NUL-separated entries starts with `wanted`.
+    private static func environment(of pid: Int32, into buffer: UnsafeMutableRawBufferPointer, contains wanted: [UInt8]) -> Bool {
+        let fd = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }  // gone, or a kernel thread
+        defer { close(fd) }
+        var used = 0
+        while used < buffer.count {
+            let count = read(fd, buffer.baseAddress.map { $0 + used }, buffer.count - used)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            used += count
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<used])
+        var start = 0
+        while start < used {
+            let end = bytes[start...].firstIndex(of: 0) ?? used
+            if end - start >= wanted.count, bytes[start..<start + wanted.count].elementsEqual(wanted) { return true }
+            start = end + 1
+        }
+        return false
+    }
+    #endif
 
     /// Whether `becomeSubreaper` succeeded: only then are unknown children adopted orphans.
     nonisolated(unsafe) private static var subreaper = false

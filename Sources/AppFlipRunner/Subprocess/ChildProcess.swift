@@ -38,6 +38,8 @@ final class ChildProcess {
     /// Where reads land before they are copied out: allocated once per child, not once per read.
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
     private(set) var exit: Exit?
+    /// Set once a sweep ran after the child was reaped.
+    private var sweptAfterExit = false
 
     /// stderr kept as evidence: the first `stderrLimit` bytes, then a count of what was dropped.
     private(set) var stderr: [UInt8] = []
@@ -191,7 +193,12 @@ final class ChildProcess {
     /// carrying this child's mark (descendants that left the group or daemonised). Every wait is bounded.
     func kill() {
         defer {
-            ProcessSweep.kill(markPrefix: mark)
+            // Once the child is reaped, one sweep ends what it left (the scope's sweep at the end of the run is the
+            // backstop): a second kill (the one in deinit) does not read /proc again.
+            if !sweptAfterExit {
+                ProcessSweep.kill(markPrefix: mark)
+                sweptAfterExit = exit != nil
+            }
             ProcessGroups.unregister(pid)
         }
         guard exit == nil else {

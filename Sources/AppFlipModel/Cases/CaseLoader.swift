@@ -8,7 +8,8 @@ package struct CaseLoader {
     package static let maximumCases = 100_000
 
     private let catalog: Catalog?
-    private var sources: [String: [String]] = [:]
+    /// Each loaded file's bytes, for the offending line under a diagnostic.
+    private var sources: [String: [UInt8]] = [:]
     var reader: NodeReader
     /// In a table file whose checks hold no `${row.…}`, every row's checks read the same: they are read once (for the
     /// first row's profile) and reused, instead of once a row.
@@ -39,11 +40,10 @@ package struct CaseLoader {
 
     /// Parses and validates one file's bytes; diagnostics accumulate in the loader.
     package mutating func load(bytes: [UInt8], file: String, group: String) -> [ConformanceCase] {
-        sources[file] = SourceLines.split(String(decoding: bytes, as: UTF8.self))
+        sources[file] = bytes
         let table = sources
         reader = NodeReader(diagnostics: reader.diagnostics, lineText: { location in
-            guard let fileLines = table[location.file], location.line >= 1, location.line <= fileLines.count else { return "" }
-            return fileLines[location.line - 1]
+            table[location.file].map { SourceLines.line(location.line, of: $0) } ?? ""
         })
         let node: Node
         do {

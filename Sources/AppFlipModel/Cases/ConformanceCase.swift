@@ -136,7 +136,9 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
 
     /// The requirements the case checks, in the order first named.
     package var requirements: [RequirementReference] {
-        var seen = Set<RequirementReference>()
-        return checks.map(\.requirement).filter { seen.insert($0).inserted }
+        // A handful of requirements: a linear search beats hashing their IDs.
+        var list: [RequirementReference] = []
+        for check in checks where !list.contains(check.requirement) { list.append(check.requirement) }
+        return list
     }
 }

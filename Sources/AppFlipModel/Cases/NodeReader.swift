@@ -8,8 +8,7 @@ package struct NodeReader {
 
     /// A reader for one document: each diagnostic shows its line of `bytes`.
     package init(document bytes: [UInt8]) {
-        let lines = SourceLines.split(String(decoding: bytes, as: UTF8.self))
-        lineText = { location in location.line >= 1 && location.line <= lines.count ? lines[location.line - 1] : "" }
+        lineText = { location in SourceLines.line(location.line, of: bytes) }
     }
 
     package init(diagnostics: [Diagnostic] = [], lineText: @escaping (SourceLocation) -> String) {

@@ -14,7 +14,15 @@ package enum Redaction {
 
     /// `‹redacted 22 chars sha256:1a2b3c4d›`.
     package static func placeholder<Bytes: Collection>(for value: Bytes) -> String where Bytes.Element == UInt8 {
-        "‹redacted \(value.count) chars sha256:\(SHA256.hexDigest(value).prefix(8))›"
+        // One case shows the same code in its evidence, its summary and several checks: it is hashed once.
+        let key = Array(value)
+        if let known = formsCache.withLock({ placeholders[key] }) { return known }
+        let text = "‹redacted \(key.count) chars sha256:\(SHA256.hexDigest(key).prefix(8))›"
+        formsCache.withLock {
+            if placeholders.count >= 4096 { placeholders.removeAll(keepingCapacity: true) }
+            placeholders[key] = text
+        }
+        return text
     }
 
     /// The URL with the value of every sensitive query or fragment parameter replaced by a placeholder.
@@ -80,8 +88,10 @@ package enum Redaction {
         return forms
     }
 
+    /// Guards the two memos below (a secret's forms, a value's placeholder), each cleared when it reaches 4,096 entries.
     private static let formsCache = NSLock()
     nonisolated(unsafe) private static var formsBySecret: [String: [String]] = [:]
+    nonisolated(unsafe) private static var placeholders: [[UInt8]: String] = [:]
 
     private static func computeForms(of secret: String) -> [String] {
         var forms: [String] = [secret]

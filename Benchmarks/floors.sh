@@ -3,7 +3,8 @@
 # shared machine; ratios hold). Prints a Markdown table; called by Benchmarks/run.sh, or on its own:
 #
 #   bash Benchmarks/floors.sh BINARY SCRATCH_DIR
-#   FLOORS_ONLY=1 bash Benchmarks/floors.sh …     # the four exchange rows only (about 30 s)
+#   FLOORS_ONLY=1 bash Benchmarks/floors.sh …     # the exchange rows only (about 30 s; a minute with tavern)
+#   INSTALL_TAVERN=1 bash Benchmarks/floors.sh …  # first install tavern (pip, into .build-tavern) for its row
 #
 # Floors (../shared/bench, built here with cc -O2): a minimal adapter (answers every request line with a decline),
 # the spawn floor (spawn it, one line in, one line out, reap), the pipe floor (one process, line round trips), and a
@@ -107,6 +108,50 @@ if [ -x "$reference" ]; then
   errors=$(sed -n 's/.* \([0-9]*\) error.*/\1/p' <<<"$out" | head -n 1)
   suite=$(per_case_us "$seconds" 3000)
   echo "| HTTP link handler, keep-alive (3,000 cases; ${errors:-?} errors) | raw keep-alive client ${raw} µs | ${suite} µs | $(ratio "$suite" "$raw")x |"
+
+  # tavern (a Python API-testing tool) on the same exchange: one stage per request, checking the status and two
+  # members of the answer (the suite judges about ten requirements a case). Its per-request figure is the difference
+  # between 300 stages and 1 (pytest's start-up cancels out). INSTALL_TAVERN=1 installs it into .build-tavern.
+  tavern_venv=${TAVERN_VENV:-.build-tavern}
+  if [ ! -x "$tavern_venv/bin/pytest" ] && [ "${INSTALL_TAVERN:-0}" = 1 ]; then
+    python3 -m venv "$tavern_venv" && "$tavern_venv/bin/pip" install -q tavern "pytest<9" >/dev/null 2>&1 || true
+  fi
+  if [ -x "$tavern_venv/bin/pytest" ] && "$tavern_venv/bin/python" -c 'import tavern' 2>/dev/null; then
+    tavern_file() {  # N stages
+      echo "test_name: link handler"
+      echo "stages:"
+      awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++) {
+        printf "  - name: r%06d\n    request:\n      url: \"{tavern.env_vars.APPFLIP_BASE}/link-handler\"\n      method: POST\n", i
+        printf "      json:\n        id: bench/valid-link/r%06d\n        scenario: consent\n", i
+        printf "        link: https://app.example/flip?client_id=google-client&scope=devices&state=x6Tq1Lz0Qm8Vb3Nc5Rw7Yk&redirect_uri=https%%3A%%2F%%2Foauth-redirect.googleusercontent.com%%2Fa%%2Fcom.google.OPA\n"
+        printf "    response:\n      status_code: 200\n      json:\n        action: open\n        id: bench/valid-link/r%06d\n", i
+        printf "        universal_links_only: true\n        url: !re_match \"https://oauth-redirect[.]googleusercontent[.]com/a/com[.]google[.]OPA[?]code=.+\"\n" } }'
+    }
+    mkdir -p "$scratch/tavern"
+    tavern_file 1 > "$scratch/tavern/test_one.tavern.yaml"
+    tavern_file 300 > "$scratch/tavern/test_many.tavern.yaml"
+    tavern_ms() {
+      local start end
+      start=$(date +%s%N)
+      if ! APPFLIP_BASE=$base "$tavern_venv/bin/pytest" -q -p no:cacheprovider "$scratch/tavern/$1" >"$scratch/tavern/$1.log" 2>&1; then
+        echo "floors: tavern failed, see $scratch/tavern/$1.log" >&2
+        echo 0
+        return
+      fi
+      end=$(date +%s%N)
+      awk -v a="$start" -v b="$end" 'BEGIN { printf "%.0f\n", (b - a) / 1e6 }'
+    }
+    one=$(for _ in 1 2 3; do tavern_ms test_one.tavern.yaml; done | median3)
+    many=$(for _ in 1 2 3; do tavern_ms test_many.tavern.yaml; done | median3)
+    tavern=$(awk -v a="$one" -v b="$many" 'BEGIN { printf "%.1f\n", (b - a) * 1000 / 299 }')
+    if [ "$one" = 0 ] || [ "$many" = 0 ]; then
+      echo "| tavern, same server and request | - | failed (see $scratch/tavern/*.log) | - |"
+    else
+    echo "| tavern $("$tavern_venv/bin/python" -c 'import importlib.metadata as m; print(m.version("tavern"))'), same server and request (300 stages less 1) | raw keep-alive client ${raw} µs | tavern ${tavern} µs a request; the suite ${suite} µs | suite $(ratio "$tavern" "$suite")x faster |"
+    fi
+  else
+    echo "| tavern, same server and request | - | not installed (INSTALL_TAVERN=1 installs it into .build-tavern) | - |"
+  fi
 
   # The authorize endpoint: the reference target (its server in-process) walks the sign-in pages, four requests a
   # case (the sign-in page, its form, the consent page, its form); the raw client sends the one request that mints a

@@ -13,11 +13,12 @@ package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
     /// Splits `http://host:port/path?query` into the origin and the request target (`/path?query`).
     /// Nil when the URL is not absolute http(s) or has userinfo.
     package static func split(_ url: String) -> (origin: HTTPOrigin, target: String)? {
-        let lower = url.lowercased()
+        // The scheme compared without case on its bytes, and the delimiters found as octets (RFC 3986 §2.2): no
+        // lower-cased copy of the whole URL, no Character walk.
         let scheme: String
-        if lower.hasPrefix("http://") { scheme = "http" } else if lower.hasPrefix("https://") { scheme = "https" } else { return nil }
-        let rest = url.dropFirst(scheme.count + 3)
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        if Self.hasPrefix(url, "http://") { scheme = "http" } else if Self.hasPrefix(url, "https://") { scheme = "https" } else { return nil }
+        let rest = url[url.utf8.index(url.startIndex, offsetBy: scheme.count + 3)...]
+        let authorityEnd = rest.utf8.firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         guard !authority.isEmpty, !authority.contains("@") else { return nil }
         var host = Substring(authority)
@@ -38,10 +39,21 @@ package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
             port = value
         }
         guard !host.isEmpty else { return nil }
-        var target = String(rest[authorityEnd...])
-        if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
+        let path = rest[authorityEnd...]
+        var target = String(path[..<(path.utf8.firstIndex(of: 0x23) ?? path.endIndex)])
         if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
         return (HTTPOrigin(scheme: scheme, host: String(host), port: port), target)
+    }
+
+    /// Whether `url` starts with the ASCII `prefix`, letters compared without case.
+    private static func hasPrefix(_ url: String, _ prefix: String) -> Bool {
+        var bytes = url.utf8.makeIterator()
+        for wanted in prefix.utf8 {
+            guard let byte = bytes.next() else { return false }
+            let folded = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            if folded != wanted { return false }
+        }
+        return true
     }
 
     /// The `Host` header value: the port only when it is not the scheme's default.

@@ -155,5 +155,12 @@ struct HTTPClientTests {
         #expect(HTTPOrigin.split("http://user@evil.example/") == nil)
         #expect(HTTPOrigin.split("ftp://example.com/") == nil)
         #expect(HTTPOrigin.split("http://example.com:99999/") == nil)
+        // The scheme in any case; a query or fragment right after the authority; a combining mark after a delimiter.
+        #expect(HTTPOrigin.split("HtTpS://Example.com?q=1")?.origin == HTTPOrigin(scheme: "https", host: "Example.com", port: 443))
+        #expect(HTTPOrigin.split("HtTpS://Example.com?q=1")?.target == "/?q=1")
+        #expect(HTTPOrigin.split("http://h:81#top")?.target == "/")
+        #expect(HTTPOrigin.split("http://h/\u{301}x?#\u{301}")?.target.unicodeScalars.elementsEqual("/\u{301}x?".unicodeScalars) == true)
+        #expect(HTTPOrigin.split("http:/") == nil)
+        #expect(HTTPOrigin.split("httpx://h/") == nil)
     }
 }

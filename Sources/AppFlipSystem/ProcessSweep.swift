@@ -108,6 +108,19 @@ package enum ProcessSweep {
     }
     #endif
 
+    /// True when this process has no child at all while it is a child subreaper: then no process it started is
+    /// left anywhere (an orphaned descendant would have come back to it as a child), so no sweep can find a mark.
+    /// `waitid` with `WNOWAIT` looks without reaping, so another worker's exited handler keeps its status.
+    package static func hasNoDescendants() -> Bool {
+        #if os(Linux)
+        guard lock.withLock({ subreaper }) else { return false }
+        var info = siginfo_t()
+        return waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == -1 && errno == ECHILD
+        #else
+        return false
+        #endif
+    }
+
     /// Whether `becomeSubreaper` succeeded: only then are unknown children adopted orphans.
     nonisolated(unsafe) private static var subreaper = false
 

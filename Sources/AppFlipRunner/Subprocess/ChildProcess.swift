@@ -194,9 +194,10 @@ final class ChildProcess {
     func kill() {
         defer {
             // Once the child is reaped, one sweep ends what it left (the scope's sweep at the end of the run is the
-            // backstop): a second kill (the one in deinit) does not read /proc again.
+            // backstop): a second kill (the one in deinit) does not read /proc again, and none is needed when, as
+            // subreaper, this process has no child left (nothing it started survives anywhere).
             if !sweptAfterExit {
-                ProcessSweep.kill(markPrefix: mark)
+                if !(exit != nil && ProcessSweep.hasNoDescendants()) { ProcessSweep.kill(markPrefix: mark) }
                 sweptAfterExit = exit != nil
             }
             ProcessGroups.unregister(pid)

@@ -81,6 +81,12 @@ struct ContainmentTests {
         }
     }
 
+    @Test("Skipping the per-case sweep is only for a subreaper: a process that is not one (this test process) always sweeps")
+    func noSkipWithoutSubreaper() {
+        // Orphans of a process that is not a subreaper go to init, so having no child proves nothing there.
+        #expect(!ProcessSweep.hasNoDescendants())
+    }
+
     @Test("A suite killed outright (SIGKILL) takes its handlers with it (Linux: parent-death signal)", .enabled(if: ProcessSweep.isAvailable))
     func suiteKilled() throws {
         let marker = "killed-\(UUID().uuidString)"

@@ -68,18 +68,17 @@ struct IssuedCode: Sendable, Hashable {
     private static func judgeEntropy(_ results: inout [CaseResult?], codes: [Int: [IssuedCode]]) {
         var byRequirement: [RequirementReference: (first: Int, values: [String])] = [:]
         for (index, issued) in codes.sorted(by: { $0.key < $1.key }) {
-            for code in issued {
-                let entry = byRequirement[code.requirement] ?? (index, [])
-                byRequirement[code.requirement] = (entry.first, entry.values + [code.value])
-            }
+            // Appended in place: building a new array per code made a run of n codes cost n² copies.
+            for code in issued { byRequirement[code.requirement, default: (index, [])].values.append(code.value) }
         }
-        for (requirement, entry) in byRequirement where Set(entry.values).count >= minimumSample {
-            guard var result = results[entry.first] else { continue }
-            let bits = EntropyCheck.estimate(Array(Set(entry.values)).sorted())
+        for (requirement, entry) in byRequirement {
+            let distinct = Set(entry.values)
+            guard distinct.count >= minimumSample, var result = results[entry.first] else { continue }
+            let bits = EntropyCheck.estimate(distinct.sorted())
             let held = bits >= Double(requiredBits)
             result.checks.append(CheckResult(
                 requirement: requirement, expected: "the run's fresh codes carry at least \(requiredBits) bits of entropy (estimated)",
-                observed: "about \(Int(bits)) bits over \(Set(entry.values).count) codes of this run",
+                observed: "about \(Int(bits)) bits over \(distinct.count) codes of this run",
                 verdict: held ? .pass : requirement.level.violationVerdict))
             if !held, requirement.level.violationVerdict > result.verdict, result.verdict != .error {
                 result.verdict = requirement.level.violationVerdict

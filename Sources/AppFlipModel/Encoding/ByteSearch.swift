@@ -1,6 +1,8 @@
-/// Substring search on UTF-8 bytes, for what the suite looks for in every case's evidence (credential markers,
-/// secrets): a literal byte match, without Foundation's bridging or Unicode equivalence (a marker is found even
-/// where a combining mark follows it, which for hiding credentials errs on the safe side).
+/// Finding bytes in text: a URL's delimiters (`?`, `#`, `&`, `=`) and the markers and secrets redaction looks for are
+/// searched on UTF-8 bytes, not as Characters or through Foundation. A delimiter is an octet (RFC 3986 §2.2): a
+/// combining mark written after one would make one grapheme of the two and hide it from a Character comparison, and
+/// a marker is found even where such a mark follows it (for hiding credentials, the safe side). The byte search is
+/// also what keeps splitting links and scrubbing evidence off the per-case cost.
 extension StringProtocol {
     /// The first occurrence of `needle`'s bytes, or nil (an empty needle is found at the start).
     package func byteRange(of needle: String) -> Range<Index>? {
@@ -24,4 +26,23 @@ extension StringProtocol {
 
     /// Whether `needle`'s bytes occur in the text.
     package func containsBytes(_ needle: String) -> Bool { byteRange(of: needle) != nil }
+}
+
+extension StringProtocol where SubSequence == Substring {
+    /// The position of the first `byte` (an ASCII delimiter), or nil.
+    package func firstIndex(ofByte byte: UInt8) -> Index? {
+        utf8.firstIndex(of: byte)
+    }
+
+    /// The pieces between occurrences of the ASCII `separator`.
+    package func pieces(separatedBy separator: UInt8, omittingEmpty: Bool) -> [Substring] {
+        var result: [Substring] = []
+        var start = startIndex
+        while let found = self[start...].utf8.firstIndex(of: separator) {
+            if !(omittingEmpty && found == start) { result.append(self[start..<found]) }
+            start = utf8.index(after: found)
+        }
+        if !(omittingEmpty && start == endIndex) { result.append(self[start...]) }
+        return result
+    }
 }

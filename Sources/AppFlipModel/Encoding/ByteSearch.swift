@@ -31,18 +31,32 @@ extension StringProtocol {
 extension StringProtocol where SubSequence == Substring {
     /// The position of the first `byte` (an ASCII delimiter), or nil.
     package func firstIndex(ofByte byte: UInt8) -> Index? {
-        utf8.firstIndex(of: byte)
+        byteOffsets(of: byte, first: true).first.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
     /// The pieces between occurrences of the ASCII `separator`.
     package func pieces(separatedBy separator: UInt8, omittingEmpty: Bool) -> [Substring] {
         var result: [Substring] = []
         var start = startIndex
-        while let found = self[start...].utf8.firstIndex(of: separator) {
+        for offset in byteOffsets(of: separator, first: false) {
+            let found = utf8.index(utf8.startIndex, offsetBy: offset)
             if !(omittingEmpty && found == start) { result.append(self[start..<found]) }
             start = utf8.index(after: found)
         }
         if !(omittingEmpty && start == endIndex) { result.append(self[start...]) }
         return result
+    }
+
+    /// The offsets of `byte` in the text's UTF-8 (only the first when `first`), read from its contiguous bytes.
+    private func byteOffsets(of byte: UInt8, first: Bool) -> [Int] {
+        func scan<Bytes: Collection>(_ bytes: Bytes) -> [Int] where Bytes.Element == UInt8 {
+            var offsets: [Int] = []
+            for (offset, value) in bytes.enumerated() where value == byte {
+                offsets.append(offset)
+                if first { break }
+            }
+            return offsets
+        }
+        return utf8.withContiguousStorageIfAvailable { scan($0) } ?? scan(utf8)
     }
 }

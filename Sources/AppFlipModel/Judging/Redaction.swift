@@ -65,7 +65,7 @@ package enum Redaction {
     package static func scrub(_ text: String, secrets: [String]) -> String {
         var result = text
         // Encoded forms can only be present where an escape or a '+' is: most text needs the raw forms alone.
-        let encoded = text.contains("%") || text.contains("\\") || text.contains("+")
+        let encoded = text.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "+") }
         let forms = secrets.filter { !$0.isEmpty }.flatMap { secret in (encoded ? derivedForms(of: secret) : [secret]).map { ($0, secret) } }
         // Longest first (in bytes), so a form is replaced before any shorter form inside it.
         for (form, secret) in forms.sorted(by: { $0.0.utf8.count > $1.0.utf8.count }) where result.containsBytes(form) {

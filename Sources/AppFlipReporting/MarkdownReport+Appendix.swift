@@ -6,28 +6,33 @@ extension MarkdownReport {
     /// The appendix's parts, each rendered at most once whatever the number of levels tried.
     struct Appendix {
         let report: MarkdownReport
+        private let fixed: String
+        /// Whether the list of every case can fit at all: each row holds at least the case's ID and 20 bytes of
+        /// markup, so a list whose IDs alone pass the size limit is never rendered.
+        private let everyCaseFits: Bool
         private var matrix: String?
-        private var fixed: String?
-        /// The list of every case, or nil until needed; `.some(nil)` when it cannot fit in any report.
-        private var everyCase: String??
+        private var everyCase: String?
 
         init(report: MarkdownReport) {
             self.report = report
+            fixed = report.decisions() + report.groupCounts()
+            everyCaseFits = report.run.results.reduce(0) { $0 + $1.conformanceCase.id.utf8.count + 20 } <= MarkdownReport.sizeLimit
         }
 
-        /// The appendix at `detail`, or nil when the level lists every case and that list alone exceeds the size limit.
+        /// The appendix at `detail`, or nil when the level lists every case and that list cannot fit.
         mutating func text(_ detail: Detail) -> String? {
+            if detail.listsEveryCase && !everyCaseFits { return nil }
             var text = "## Appendix\n\n"
             if detail.hasMatrix {
-                if matrix == nil { matrix = report.matrix() }
-                text += matrix ?? ""
+                let rendered = matrix ?? report.matrix()
+                matrix = rendered
+                text += rendered
             }
-            if fixed == nil { fixed = report.decisions() + report.groupCounts() }
-            text += fixed ?? ""
+            text += fixed
             if detail.listsEveryCase {
-                if everyCase == nil { everyCase = report.everyCase() }
-                guard let list = everyCase ?? nil else { return nil }
-                text += list
+                let rendered = everyCase ?? report.everyCase()
+                everyCase = rendered
+                text += rendered
             }
             return text
         }
@@ -95,11 +100,7 @@ extension MarkdownReport {
         return text + "\n</details>\n\n"
     }
 
-    /// The list of every case, or nil when it cannot fit under the size limit: each row holds at least the case's
-    /// ID and 20 bytes of markup, so a list whose IDs alone pass the limit is never rendered.
-    fileprivate func everyCase() -> String? {
-        let least = run.results.reduce(0) { $0 + $1.conformanceCase.id.utf8.count + 20 }
-        if least > Self.sizeLimit { return nil }
+    fileprivate func everyCase() -> String {
         var text = "<details><summary>D. Every case (\(run.results.count))</summary>\n\n"
         text += "| Case | Verdict | Requirements | Time (s) |\n| --- | --- | --- | ---: |\n"
         for result in run.results {

@@ -16,9 +16,9 @@ package enum Redaction {
     package static func placeholder<Bytes: Collection>(for value: Bytes) -> String where Bytes.Element == UInt8 {
         // One case shows the same code in its evidence, its summary and several checks: it is hashed once.
         let key = Array(value)
-        if let known = formsCache.withLock({ placeholders[key] }) { return known }
+        if let known = memos.withLock({ placeholders[key] }) { return known }
         let text = "‹redacted \(key.count) chars sha256:\(SHA256.hexDigest(key).prefix(8))›"
-        formsCache.withLock {
+        memos.withLock {
             if placeholders.count >= 4096 { placeholders.removeAll(keepingCapacity: true) }
             placeholders[key] = text
         }
@@ -79,9 +79,9 @@ package enum Redaction {
     /// form encoding); each of these JSON-escaped (`\/`, `\"`, `\\`, `\u00XX`).
     package static func derivedForms(of secret: String) -> [String] {
         // A case scrubs every page and answer with the same secrets: their forms are worked out once.
-        if let known = formsCache.withLock({ formsBySecret[secret] }) { return known }
+        if let known = memos.withLock({ formsBySecret[secret] }) { return known }
         let forms = computeForms(of: secret)
-        formsCache.withLock {
+        memos.withLock {
             if formsBySecret.count >= 4096 { formsBySecret.removeAll(keepingCapacity: true) }
             formsBySecret[secret] = forms
         }
@@ -89,7 +89,7 @@ package enum Redaction {
     }
 
     /// Guards the two memos below (a secret's forms, a value's placeholder), each cleared when it reaches 4,096 entries.
-    private static let formsCache = NSLock()
+    private static let memos = NSLock()
     nonisolated(unsafe) private static var formsBySecret: [String: [String]] = [:]
     nonisolated(unsafe) private static var placeholders: [[UInt8]: String] = [:]
 

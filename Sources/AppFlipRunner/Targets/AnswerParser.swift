@@ -2,11 +2,30 @@ import AppFlipModel
 
 /// Reads one answer line of the adapter contract; anything else is a target error with a precise message.
 package enum AnswerParser {
+    /// One answer line, read as JSON once: its `id` (to match it to a request) and its answer come from that reading.
+    package struct Line {
+        package let bytes: [UInt8]
+        /// The JSON value the line holds, or nil when it holds none.
+        package let value: JSONReader.Value?
+
+        package init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            value = try? JSONReader.read(bytes)
+        }
+
+        /// The line's `id`, if it is a JSON object with a string id.
+        package var id: String? { value?.member("id")?.string }
+    }
+
     package static func parse(_ line: [UInt8], expectedID: String) -> Result<HandlerAnswer, AnswerError> {
-        guard String(validating: line, as: UTF8.self) != nil else {
+        parse(Line(line), expectedID: expectedID)
+    }
+
+    package static func parse(_ line: Line, expectedID: String) -> Result<HandlerAnswer, AnswerError> {
+        guard String(validating: line.bytes, as: UTF8.self) != nil else {
             return .failure(AnswerError("the answer line is not valid UTF-8"))
         }
-        guard let object = try? JSONReader.read(line), case .object = object else {
+        guard let object = line.value, case .object = object else {
             return .failure(AnswerError("the answer line is not a JSON object"))
         }
         guard let id = object.member("id")?.string else {
@@ -36,11 +55,6 @@ package enum AnswerParser {
         default:
             return .failure(AnswerError("\"action\" is \(ByteText.display(action, limit: 40)); the contract allows \"open\" or \"decline\""))
         }
-    }
-
-    /// The `id` of an answer line, if the line is a JSON object with a string id.
-    package static func answerID(_ line: [UInt8]) -> String? {
-        (try? JSONReader.read(line))?.member("id")?.string
     }
 
     package struct AnswerError: Error, Sendable {

@@ -185,29 +185,33 @@ final class SubprocessSession: LinkHandlerSession {
         }
         if target.mode == .oneShot { child.closeStdin() }
         var result = child.readLine(deadline: deadline, limit: target.lineLimit)
+        // Each line is read as JSON once; its id and its answer come from that reading.
+        var line = Self.answerLine(result)
         // A persistent handler's extra answer to the previous request may arrive late: charge it to that request.
-        while case .line(let line) = result, let previous = previousRequestID, previous != request.id,
-              AnswerParser.answerID(line) == previous {
+        while let current = line, let previous = previousRequestID, previous != request.id, current.id == previous {
             lateExtraAnswer = "the handler answered this request a second time, after the next request was sent"
             result = child.readLine(deadline: deadline, limit: target.lineLimit)
+            line = Self.answerLine(result)
         }
         // A stray line the handler wrote after its previous answer may reach the pipe only after this request went
         // out. When the line is not an answer at all and a real answer for this request follows at once, the stray
         // line is the previous request's fault and this request keeps its answer.
-        if case .line(let line) = result, previousRequestID != nil, AnswerParser.answerID(line) == nil,
-           case .line(let next) = child.readLine(deadline: min(deadline, Platform.monotonicSeconds() + Self.strayLineGrace), limit: target.lineLimit) {
-            if AnswerParser.answerID(next) == request.id {
-                lateExtraAnswer = "the handler wrote more after its answer (" + ByteText.display(line, limit: 120) + "); one answer line per request"
-                result = .line(next)
+        if let stray = line, previousRequestID != nil, stray.id == nil,
+           case .line(let nextBytes) = child.readLine(deadline: min(deadline, Platform.monotonicSeconds() + Self.strayLineGrace), limit: target.lineLimit) {
+            let next = AnswerParser.Line(nextBytes)
+            if next.id == request.id {
+                lateExtraAnswer = "the handler wrote more after its answer (" + ByteText.display(stray.bytes, limit: 120) + "); one answer line per request"
+                result = .line(nextBytes)
+                line = next
             } else {
                 return TargetExchange(failure: "unusable answer: a line that is not an answer, then one that does not answer this request",
-                                      rawAnswer: Evidence.bounded(String(decoding: line, as: UTF8.self), limit: 4096))
+                                      rawAnswer: Evidence.bounded(String(decoding: stray.bytes, as: UTF8.self), limit: 4096))
             }
         }
         switch result {
-        case .line(let line):
-            let raw = Evidence.bounded(String(decoding: line, as: UTF8.self), limit: 4096)
-            switch AnswerParser.parse(line, expectedID: request.id) {
+        case .line(let bytes):
+            let raw = Evidence.bounded(String(decoding: bytes, as: UTF8.self), limit: 4096)
+            switch AnswerParser.parse(line ?? AnswerParser.Line(bytes), expectedID: request.id) {
             case .success(let answer):
                 return TargetExchange(answer: answer, rawAnswer: raw)
             case .failure(let problem):
@@ -225,6 +229,12 @@ final class SubprocessSession: LinkHandlerSession {
         case .tooLong(let limit):
             return TargetExchange(failure: "the answer line exceeded \(limit) bytes; the handler's process group was killed")
         }
+    }
+
+    /// The answer line a read gave, read as JSON, or nil when the read gave no line.
+    private static func answerLine(_ result: ChildProcess.LineResult) -> AnswerParser.Line? {
+        if case .line(let bytes) = result { return AnswerParser.Line(bytes) }
+        return nil
     }
 
     /// How long a line that is not an answer may be followed by the real answer before it counts as the answer.

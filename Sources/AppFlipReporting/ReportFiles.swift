@@ -1,3 +1,4 @@
+import AppFlipModel
 import Foundation
 
 /// Writes a run's reports as one unit: every file goes to a temporary file created exclusively (`O_EXCL`,
@@ -54,15 +55,32 @@ package enum ReportFiles {
 
         var temporaries: [String] = []
         func discard() { for path in temporaries { unlink(path) } }
+        var created: [(fd: Int32, path: String)] = []
         for file in files {
             do {
-                let created = try createExclusive(in: directory, name: file.name)
-                temporaries.append(created.path)
-                try stream(file, to: created.fd, path: created.path)
+                let made = try createExclusive(in: directory, name: file.name)
+                temporaries.append(made.path)
+                created.append(made)
             } catch {
+                for made in created { close(made.fd) }
                 discard()
                 throw error
             }
+        }
+        // The files are independent: each is produced and written on a thread of its own (the largest, results.json
+        // of a long run, no longer waits for the others). The first failure in file order is the one reported.
+        let opened = created
+        let failures = Concurrently.map(Array(files.indices)) { index -> Failure? in
+            do throws(Failure) {
+                try stream(files[index], to: opened[index].fd, path: opened[index].path)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure = failures.lazy.compactMap({ $0 }).first {
+            discard()
+            throw failure
         }
         for (index, file) in files.enumerated() where rename(temporaries[index], directory + "/" + file.name) != 0 {
             let code = errno

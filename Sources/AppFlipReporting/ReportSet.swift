@@ -34,12 +34,12 @@ package struct ReportSet: Sendable {
     }
 }
 
-/// One report file: its name, and how to write it into a sink.
-package struct ReportFile {
+/// One report file: its name, and how to write it into a sink (on any thread: the files of a set are written at once).
+package struct ReportFile: Sendable {
     package var name: String
-    package var write: (ReportSink) -> Void
+    package var write: @Sendable (ReportSink) -> Void
 
-    package init(name: String, write: @escaping (ReportSink) -> Void) {
+    package init(name: String, write: @escaping @Sendable (ReportSink) -> Void) {
         self.name = name
         self.write = write
     }

@@ -42,20 +42,38 @@ extension CaseLoader {
     ///   - base: the directory that groups are named and the digest's paths taken relative to.
     package static func load(files: [SuiteFile], base: String, catalog: Catalog?,
                             diagnostics: [Diagnostic] = []) throws(DiagnosticList) -> CaseSuite {
+        let sorted = files.sorted { $0.path < $1.path }
         var loader = CaseLoader(catalog: catalog)
-        loader.reader.diagnostics = diagnostics
+        let table = Dictionary(sorted.map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        loader.reader = NodeReader(diagnostics: diagnostics, lineText: { location in
+            table[location.file].map { SourceLines.line(location.line, of: $0) } ?? ""
+        })
         var cases: [ConformanceCase] = []
         var hasher = SHA256()
-        let sorted = files.sorted { $0.path < $1.path }
-        for file in sorted {
-            // Paths relative to the cases root, so the digest does not depend on where the checkout is.
-            hasher.update(Array(relativePath(of: file.path, to: base).utf8) + [0])
-            hasher.update(file.bytes)
-            cases += loader.load(bytes: file.bytes, file: file.path, group: group(of: file.path, relativeTo: base))
-            if cases.count > maximumCases {
-                loader.reader.error(at: SourceLocation(file: file.path, line: 1, column: 1),
-                                    "the case files expand into more than \(maximumCases) cases")
-                break
+        // Files are read independently (a loader each), a few at once on the machine's cores; their cases and
+        // diagnostics are taken in path order, as if read one after another. A few at a time, so that case files
+        // past the limit on cases are never all expanded at once.
+        let batch = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
+        var start = 0
+        loading: while start < sorted.count {
+            let chunk = Array(sorted[start..<min(start + batch, sorted.count)])
+            start += chunk.count
+            let loaded = Concurrently.map(chunk) { file in
+                var own = CaseLoader(catalog: catalog)
+                let cases = own.load(bytes: file.bytes, file: file.path, group: group(of: file.path, relativeTo: base))
+                return (cases: cases, diagnostics: own.diagnostics)
+            }
+            for (file, found) in zip(chunk, loaded) {
+                // Paths relative to the cases root, so the digest does not depend on where the checkout is.
+                hasher.update(Array(relativePath(of: file.path, to: base).utf8) + [0])
+                hasher.update(file.bytes)
+                loader.reader.diagnostics += found.diagnostics
+                cases += found.cases
+                if cases.count > maximumCases {
+                    loader.reader.error(at: SourceLocation(file: file.path, line: 1, column: 1),
+                                        "the case files expand into more than \(maximumCases) cases")
+                    break loading
+                }
             }
         }
         var expansion = 0

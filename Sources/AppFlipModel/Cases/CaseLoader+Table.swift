@@ -107,6 +107,15 @@ extension CaseLoader {
         }
     }
 
+    /// Whether a mapping under `node` has a `table` key, which substituting a row drops at every level.
+    static func holdsTableKey(_ node: Node) -> Bool {
+        switch node {
+        case .scalar: false
+        case .sequence(let sequence): sequence.items.contains(where: holdsTableKey)
+        case .mapping(let mapping): mapping.entries.contains { $0.key.text == "table" || holdsTableKey($0.value) }
+        }
+    }
+
     /// Whether `text` names a table column, read in place (no copy) where the string is contiguous UTF-8.
     private static func mentionsRow(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { find(rowMarker, in: $0, from: 0) != nil }

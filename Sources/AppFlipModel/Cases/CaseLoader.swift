@@ -74,9 +74,15 @@ package struct CaseLoader {
         }
         var cases: [ConformanceCase] = []
         let before = reader.diagnostics.count
+        // Only the entries that name a column differ from row to row: the others are the same nodes in every row.
+        let entries = document.entries.filter { $0.key.text != "table" }
+        let varies = entries.map { Self.mentionsRow(.scalar($0.key)) || Self.mentionsRow($0.value) || Self.holdsTableKey($0.value) }
         for row in rows {
-            let expanded = substitute(row: row.values, in: .mapping(document))
-            guard case .mapping(let mapping) = expanded else { continue }
+            var mapping = document
+            mapping.entries = zip(entries, varies).map { entry, varies in
+                varies ? Node.Mapping.Entry(key: substitute(row: row.values, in: entry.key), value: substitute(row: row.values, in: entry.value))
+                    : entry
+            }
             if let converted = convert(mapping, location: row.location, group: group) { cases += bounded([converted]) }
             if reader.diagnostics.count > before { break }  // the same mistake would repeat for every row
         }

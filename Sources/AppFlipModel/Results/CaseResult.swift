@@ -28,11 +28,14 @@ package struct CaseResult: Sendable, Hashable {
         body(&box.members)
     }
 
+    // The large members are read in place (`_read`): reports read `result.conformanceCase.id` and the checks of
+    // 100,000 results several times each, and a plain getter would copy the whole case (a retain per field) per read.
+
     package static func == (lhs: CaseResult, rhs: CaseResult) -> Bool { lhs.box === rhs.box || lhs.box.members == rhs.box.members }
     package func hash(into hasher: inout Hasher) { box.members.hash(into: &hasher) }
 
     package var conformanceCase: ConformanceCase {
-        get { box.members.conformanceCase }
+        _read { yield box.members.conformanceCase }
         set { change { $0.conformanceCase = newValue } }
     }
     package var verdict: Verdict {
@@ -40,7 +43,7 @@ package struct CaseResult: Sendable, Hashable {
         set { change { $0.verdict = newValue } }
     }
     package var checks: [CheckResult] {
-        get { box.members.checks }
+        _read { yield box.members.checks }
         set { change { $0.checks = newValue } }
     }
     /// For `error` and `skip`: what happened, in one sentence.
@@ -49,7 +52,7 @@ package struct CaseResult: Sendable, Hashable {
         set { change { $0.message = newValue } }
     }
     package var evidence: Evidence {
-        get { box.members.evidence }
+        _read { yield box.members.evidence }
         set { change { $0.evidence = newValue } }
     }
     /// Seconds spent on the case.

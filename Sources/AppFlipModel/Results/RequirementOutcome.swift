@@ -10,18 +10,25 @@ package struct RequirementOutcome: Sendable {
     /// counts as error when the case ended in error; checks that did not apply count for nothing. With nothing
     /// judged at all it is skipped.
     package static func verdict(of id: String, in cases: [CaseResult]) -> Verdict {
-        var verdicts: [Verdict] = []
+        // One pass, nothing allocated: a run of 100,000 cases asks this of every requirement.
+        var worst: Verdict?
+        var sawFail = false, sawError = false
         for result in cases {
-            let own = result.checks.filter { $0.requirement.id == id && $0.isApplicable }.map(\.verdict)
-            if !own.isEmpty {
-                verdicts += own
-            } else if result.verdict == .error {
-                verdicts.append(.error)
+            var judgedOwn = false
+            for check in result.checks where check.isApplicable && check.requirement.id == id {
+                judgedOwn = true
+                sawFail = sawFail || check.verdict == .fail
+                sawError = sawError || check.verdict == .error
+                worst = max(worst ?? check.verdict, check.verdict)
+            }
+            if !judgedOwn, result.verdict == .error {
+                sawError = true
+                worst = max(worst ?? .error, .error)
             }
         }
-        if verdicts.contains(.fail) { return .fail }
-        if verdicts.contains(.error) { return .error }
-        return verdicts.max() ?? .skip
+        if sawFail { return .fail }
+        if sawError { return .error }
+        return worst ?? .skip
     }
 }
 
@@ -31,8 +38,9 @@ extension RunResult {
     package var requirementOutcomes: [RequirementOutcome] {
         var casesByRequirement: [String: [CaseResult]] = [:]
         for result in results {
-            var seen = Set<String>()
-            for reference in result.requirements where seen.insert(reference.id).inserted {
+            // A handful of requirements a case: each ID once, found by a linear look back (no set per case).
+            let references = result.requirements
+            for (index, reference) in references.enumerated() where !references[..<index].contains(where: { $0.id == reference.id }) {
                 casesByRequirement[reference.id, default: []].append(result)
             }
         }

@@ -15,6 +15,10 @@ package struct Runner: Sendable {
     package var includeSlow = false
     /// Seconds of waiting above which a case is slow.
     package static let slowThreshold = 30.0
+    /// Whether a case whose only work after its exchange is judging (`LinkJudgement`) is judged on its worker's
+    /// judging thread while the worker sends the next case. False judges every case in line, as a worker alone
+    /// would: the same results, which the tests compare.
+    package var judgesApart = true
 
     package init(configuration: RunConfiguration, timeout: Double = 10, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 logExcerptLimit: Int = 4096) {
@@ -59,25 +63,20 @@ package struct Runner: Sendable {
         let group = DispatchGroup()
         let runner = self
 
-        /// Runs one case on `worker` and records what it found; false when the run is being stopped.
-        @Sendable func record(_ caseIndex: Int, on worker: Worker, last: Bool) -> Bool {
-            let result = last ? alone.withLock { _ in worker.run(cases[caseIndex]) } : worker.run(cases[caseIndex])
-            defer { if !last { earlierDone.leave() } }
-            let codes = worker.takeIssuedCodes()
-            if !codes.isEmpty { issuedCodes.withLock { $0[caseIndex] = codes } }
-            if let verdict = worker.takeCredentialsVerdict() { credentials.withLock { $0[caseIndex] = verdict } }
+        /// Records a finished case; `previous` is the case its worker sent before it, to which a protocol fault
+        /// found in this exchange belongs. A case finished while the run is being stopped is left out.
+        @Sendable func store(_ caseIndex: Int, _ finished: Worker.Finished, previous: Int?) {
+            if !finished.issuedCodes.isEmpty { issuedCodes.withLock { $0[caseIndex] = finished.issuedCodes } }
+            if let verdict = finished.credentials { credentials.withLock { $0[caseIndex] = verdict } }
             // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
-            if shouldStop() { return false }
+            if shouldStop() { return }
             results.withLock { all in
-                all[caseIndex] = result
-                // Extra output found now belongs to the request this worker sent before.
-                if let fault = worker.takePreviousCaseFault(), let previous = worker.previousIndex, let earlier = all[previous] {
+                all[caseIndex] = finished.result
+                if let fault = finished.previousCaseFault, let previous, let earlier = all[previous] {
                     all[previous] = earlier.addingProtocolFault(fault)
                 }
-                worker.previousIndex = caseIndex
             }
-            reporting.withLock { _ in progress(result) }
-            return true
+            reporting.withLock { _ in progress(finished.result) }
         }
 
         func start(_ body: @escaping @Sendable () -> Void) {
@@ -93,30 +92,45 @@ package struct Runner: Sendable {
             start {
                 let worker = Worker(runner: runner, targets: targets)
                 defer { worker.close() }
-                if shouldStop() {
-                    earlierDone.leave()
-                    return
-                }
-                _ = record(caseIndex, on: worker, last: false)
+                defer { earlierDone.leave() }
+                if shouldStop() { return }
+                store(caseIndex, worker.start(cases[caseIndex], judgingApart: false).finish(), previous: nil)
             }
         }
         for _ in 0..<min(jobs, max(order.count, 1)) where !order.isEmpty {
+            // Each worker has a judging thread: while it judges one case, the worker sends the next.
+            let judging = JudgingQueue()
+            start { judging.drain() }
             start {
                 let worker = Worker(runner: runner, targets: targets)
-                defer { worker.close() }
+                defer {
+                    judging.close()
+                    worker.close()
+                }
+                var previous: Int?
                 while !shouldStop() {
                     let index = next.withLock { value -> Int in
                         defer { value += 1 }
                         return value
                     }
                     guard index < order.count else { return }
-                    if index >= lastPhase {
+                    let last = index >= lastPhase
+                    if last {
                         // Polled, so an interruption that leaves earlier cases unstarted cannot leave this waiting.
                         while earlierDone.wait(timeout: .now() + 0.1) == .timedOut {
                             if shouldStop() { return }
                         }
                     }
-                    guard record(order[index], on: worker, last: index >= lastPhase) else { return }
+                    let caseIndex = order[index]
+                    // Cases that run last run alone: their exchanges, not their judging.
+                    let started = last ? alone.withLock { _ in worker.start(cases[caseIndex], judgingApart: runner.judgesApart) }
+                        : worker.start(cases[caseIndex], judgingApart: runner.judgesApart)
+                    let sentBefore = previous
+                    previous = caseIndex
+                    judging.push {
+                        defer { if !last { earlierDone.leave() } }
+                        store(caseIndex, started.finish(), previous: sentBefore)
+                    }
                 }
             }
         }
@@ -132,29 +146,33 @@ package struct Runner: Sendable {
         private let runner: Runner
         private let targets: Targets
         private let executor: StepExecutor
-        private var previousCaseFault: String?
-        /// The index of the case this worker ran last, for faults found while running the next.
-        var previousIndex: Int?
 
-        private var issuedCodes: [IssuedCode] = []
-        private var credentialsVerdict: ConfiguredCredentials?
-
-        /// What the last case's target made of the configured credentials (taken once).
-        func takeCredentialsVerdict() -> ConfiguredCredentials? {
-            defer { credentialsVerdict = nil }
-            return credentialsVerdict
+        /// A finished case and what the run collects from it.
+        struct Finished: Sendable {
+            var result: CaseResult
+            /// Every authorization code a `code: fresh` check accepted.
+            var issuedCodes: [IssuedCode] = []
+            /// What the target made of the configured credentials, when the case sent them.
+            var credentials: ConfiguredCredentials?
+            /// A fault of the request this worker sent before this case's (a persistent handler's extra output).
+            var previousCaseFault: String?
         }
 
-        /// The codes the last case accepted (taken once).
-        func takeIssuedCodes() -> [IssuedCode] {
-            defer { issuedCodes = [] }
-            return issuedCodes
-        }
+        /// A case as the worker left it: finished, or sent with only its judging left (which any thread can do).
+        enum Started: Sendable {
+            case finished(Finished)
+            case judging(LinkJudgement, exchangeSeconds: Double)
 
-        /// A fault of the case this worker ran before the last one, found while running the last (taken once).
-        func takePreviousCaseFault() -> String? {
-            defer { previousCaseFault = nil }
-            return previousCaseFault
+            func finish() -> Finished {
+                switch self {
+                case .finished(let finished):
+                    return finished
+                case .judging(let judgement, let exchangeSeconds):
+                    let started = Date()
+                    let outcome = judgement.outcome()
+                    return Worker.finished(judgement.conformanceCase, outcome, duration: exchangeSeconds + Date().timeIntervalSince(started))
+                }
+            }
         }
 
         package init(runner: Runner, targets: Targets) {
@@ -198,14 +216,21 @@ package struct Runner: Sendable {
         /// Runs one case: skipped when marked so or when its target is not configured; error when the target
         /// misbehaved; otherwise judged by its worst check.
         package func run(_ conformanceCase: ConformanceCase) -> CaseResult {
+            start(conformanceCase, judgingApart: false).finish().result
+        }
+
+        /// Starts one case: sends it, and judges it too unless `judgingApart` and judging is all that is left
+        /// (`LinkJudgement`), which `Started.finish` then does on the caller's thread.
+        func start(_ conformanceCase: ConformanceCase, judgingApart: Bool) -> Started {
             if let reason = skipReason(conformanceCase) {
-                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: Evidence(), duration: 0)
+                return .finished(Finished(result: CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason,
+                                                             evidence: Evidence(), duration: 0)))
             }
             if let problem = targets.credentialsProblem, conformanceCase.sendsConfiguredCredentials {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
                                         message: "not sent: configuration problem: " + problem, evidence: Evidence(), duration: 0)
                 result.configurationProblem = problem
-                return result
+                return .finished(Finished(result: result))
             }
             if !targets.unreachable.isEmpty,
                let origin = ReachabilityPreflight.origins(of: conformanceCase, in: targets).first(where: { targets.unreachable[$0.description] != nil }),
@@ -213,14 +238,24 @@ package struct Runner: Sendable {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
                                         message: "not sent: \(origin) could not be reached before the run (\(reason))", evidence: Evidence(), duration: 0)
                 result.unreachableTarget = origin.description
-                return result
+                return .finished(Finished(result: result))
             }
             let started = Date()
+            if judgingApart, let judgement = executor.sendOnly(conformanceCase) {
+                return .judging(judgement, exchangeSeconds: Date().timeIntervalSince(started))
+            }
             let outcome = executor.run(conformanceCase)
-            let duration = Date().timeIntervalSince(started)
-            previousCaseFault = outcome.previousRequestFault
-            issuedCodes = outcome.issuedCodes
-            credentialsVerdict = outcome.configuredCredentials
+            return .finished(Self.finished(conformanceCase, outcome, duration: Date().timeIntervalSince(started)))
+        }
+
+        /// The result of a case that ran: error when the suite or the target failed, skipped when a step did not
+        /// apply, otherwise judged by its worst check.
+        static func finished(_ conformanceCase: ConformanceCase, _ outcome: StepExecutor.Outcome, duration: Double) -> Finished {
+            Finished(result: result(conformanceCase, outcome, duration: duration), issuedCodes: outcome.issuedCodes,
+                     credentials: outcome.configuredCredentials, previousCaseFault: outcome.previousRequestFault)
+        }
+
+        private static func result(_ conformanceCase: ConformanceCase, _ outcome: StepExecutor.Outcome, duration: Double) -> CaseResult {
             if let fault = outcome.suiteFault {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: outcome.checks,
                                         message: "suite error, not the target's: " + fault, evidence: outcome.evidence, duration: duration)

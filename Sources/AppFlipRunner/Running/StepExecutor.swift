@@ -127,10 +127,8 @@ final class StepExecutor {
                         missing = capture
                     }
                 }
-                let judge = Judge(context: Template.Context(configuration: configuration, generated: generated, sent: sent,
-                                                            captured: state.captured, samples: state.samples))
-                let results = judge.judge(step.checks, observation: observation)
-                state.outcome.issuedCodes += IssuedCode.accepted(by: step.checks, results: results, in: observation)
+                let results = Self.judge(step, observation: observation, sent: sent, configuration: configuration, generated: generated,
+                                         state: &state)
                 merged = merged.isEmpty ? results : zip(merged, zip(results, sampleFlags)).map { earlier, pair in
                     // Ordinary checks must hold every time: keep the first failure. Sample checks count at the end.
                     let (latest, isSample) = pair
@@ -148,6 +146,16 @@ final class StepExecutor {
             state.sampleFlags += sampleFlags
         }
         return true
+    }
+
+    /// Judges one sending of a step against its checks, keeping the codes its `code: fresh` checks accepted.
+    static func judge(_ step: Step, observation: Observation, sent: [QueryParameter], configuration: RunConfiguration,
+                      generated: GeneratedValues, state: inout CaseState) -> [CheckResult] {
+        let judge = Judge(context: Template.Context(configuration: configuration, generated: generated, sent: sent,
+                                                    captured: state.captured, samples: state.samples))
+        let results = judge.judge(step.checks, observation: observation)
+        state.outcome.issuedCodes += IssuedCode.accepted(by: step.checks, results: results, in: observation)
+        return results
     }
 
     /// True when every step after `index` is guarded by `when_captured` on `name`, so its absence ends nothing.
@@ -187,31 +195,8 @@ final class StepExecutor {
         case .native(let native):
             return sendNative(native, label: label, recordEvidence: recordEvidence, state: &state).map { ($0, []) }
         case .link(let recipe):
-            // Building the link (a large `${repeat}` is bounded at load, yet not free) is part of the step's time.
-            let building = ContinuousClock.now
-            let link = recipe.build(in: context)
-            let spent = Self.seconds(ContinuousClock.now - building)
-            guard spent < timeout else {
-                state.outcome.failure = label + "building the link took \(secondsText(spent)) s, all of the step's \(secondsText(timeout)) s; "
-                    + "nothing was sent (shorten its ${repeat} values or raise --timeout)"
-                return nil
-            }
-            // An opaque id: the case ID would let a "test mode" adapter answer from a lookup table.
-            let requestID = generated.requestID(step: stepIndex, repetition: repetition)
-            let exchange = linkExchange(HandlerRequest(id: requestID, link: link, scenario: conformanceCase.scenario), timeout: timeout - spent)
-            if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = Redaction.scrubText(fault, secrets: state.secrets) }
-            state.secrets += exchange.answer?.url.map(Redaction.secrets(in:)) ?? []
-            state.outcome.evidence.link = Evidence.bounded(Redaction.redact(url: link), limit: 1024)
-            state.outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(exchange.log, secrets: state.secrets), limit: logExcerptLimit)
-            guard let answer = exchange.answer else {
-                if exchange.suiteFault { state.outcome.suiteFault = exchange.failure }
-                state.outcome.evidence.answer = Redaction.scrubText(exchange.rawAnswer, secrets: state.secrets)
-                state.outcome.failure = label + (exchange.failure ?? "no answer")
-                return nil
-            }
-            let observation = Observation.link(answer)
-            state.outcome.evidence.answer = Judge(context: context).summary(observation)
-            return (observation, URLParts(link).parameters)
+            let sent = sendLink(recipe, of: conformanceCase, generated: generated, stepIndex: stepIndex, repetition: repetition, context: context)
+            return Self.absorb(sent, label: label, context: context, logExcerptLimit: logExcerptLimit, state: &state)
         case .http(let request):
             let built = build(request, conformanceCase: conformanceCase, context: context)
             guard case .success(let prepared) = built else {
@@ -294,6 +279,68 @@ final class StepExecutor {
     }
 
     // MARK: - Link steps
+
+    /// A link as sent: the exchange, or why nothing was sent.
+    struct SentLink: Sendable {
+        var link: String
+        var exchange: TargetExchange?
+        /// Set when building the link used up the step's time: nothing was sent.
+        var unsent: String?
+    }
+
+    /// Sends the link of a case whose only remaining work is judging (`LinkJudgement.applies`) and returns that
+    /// work, to be done on any thread; nil for any other case, which `run` sends and judges whole.
+    func sendOnly(_ conformanceCase: ConformanceCase) -> LinkJudgement? {
+        guard LinkJudgement.applies(to: conformanceCase), let step = conformanceCase.steps.first, case .link(let recipe) = step.action else {
+            return nil
+        }
+        let generated = GeneratedValues(seed: configuration.seed, caseID: conformanceCase.id)
+        let context = Template.Context(configuration: configuration, generated: generated, captured: [:], samples: [:])
+        let sent = sendLink(recipe, of: conformanceCase, generated: generated, stepIndex: 0, repetition: 0, context: context)
+        return LinkJudgement(conformanceCase: conformanceCase, step: step, sent: sent, generated: generated, configuration: configuration,
+                             secrets: secretsOfRun, logExcerptLimit: logExcerptLimit)
+    }
+
+    /// Builds the step's link and exchanges it with the link handler (this worker's session).
+    private func sendLink(_ recipe: LinkRecipe, of conformanceCase: ConformanceCase, generated: GeneratedValues, stepIndex: Int,
+                          repetition: Int, context: Template.Context) -> SentLink {
+        // Building the link (a large `${repeat}` is bounded at load, yet not free) is part of the step's time.
+        let building = ContinuousClock.now
+        let link = recipe.build(in: context)
+        let spent = Self.seconds(ContinuousClock.now - building)
+        guard spent < timeout else {
+            return SentLink(link: link, unsent: "building the link took \(secondsText(spent)) s, all of the step's \(secondsText(timeout)) s; "
+                            + "nothing was sent (shorten its ${repeat} values or raise --timeout)")
+        }
+        // An opaque id: the case ID would let a "test mode" adapter answer from a lookup table.
+        let requestID = generated.requestID(step: stepIndex, repetition: repetition)
+        return SentLink(link: link, exchange: linkExchange(HandlerRequest(id: requestID, link: link, scenario: conformanceCase.scenario),
+                                                           timeout: timeout - spent))
+    }
+
+    /// What a sent link shows: the evidence (redacted) and the observation to judge, or nil when the handler gave no
+    /// answer (the outcome then says why). Needs none of the worker's connections.
+    static func absorb(_ sent: SentLink, label: String, context: Template.Context, logExcerptLimit: Int,
+                       state: inout CaseState) -> (Observation, [QueryParameter])? {
+        guard let exchange = sent.exchange else {
+            state.outcome.failure = label + (sent.unsent ?? "nothing was sent")
+            return nil
+        }
+        let link = sent.link
+        if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = Redaction.scrubText(fault, secrets: state.secrets) }
+        state.secrets += exchange.answer?.url.map(Redaction.secrets(in:)) ?? []
+        state.outcome.evidence.link = Evidence.bounded(Redaction.redact(url: link), limit: 1024)
+        state.outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(exchange.log, secrets: state.secrets), limit: logExcerptLimit)
+        guard let answer = exchange.answer else {
+            if exchange.suiteFault { state.outcome.suiteFault = exchange.failure }
+            state.outcome.evidence.answer = Redaction.scrubText(exchange.rawAnswer, secrets: state.secrets)
+            state.outcome.failure = label + (exchange.failure ?? "no answer")
+            return nil
+        }
+        let observation = Observation.link(answer)
+        state.outcome.evidence.answer = Judge(context: context).summary(observation)
+        return (observation, URLParts(link).parameters)
+    }
 
     private func linkExchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
         guard let target = targets.linkHandler else { return TargetExchange(failure: "no link handler is configured") }

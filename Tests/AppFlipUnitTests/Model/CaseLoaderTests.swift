@@ -179,6 +179,43 @@ struct CaseLoaderTests {
         #expect(throws: DiagnosticList.self) { try load(text) }
     }
 
+    @Test("Files read at once give their cases and diagnostics in path order, as if read one after another")
+    func severalFiles() throws {
+        func file(_ name: String, _ text: String) -> SuiteFile { SuiteFile(path: "cases/\(name).case", bytes: Array(text.utf8)) }
+        func table(_ prefix: String, rows: Int) -> String {
+            Self.valid.replacingOccurrences(of: "app-link/x/one", with: "app-link/\(prefix)/${row.key}") + "table:\n"
+                + (0..<rows).map { "  - key: r\($0)\n" }.joined()
+        }
+        // More files than are read at once, handed over out of order; two broken, one repeating an ID of another.
+        let files = [
+            file("g", table("g", rows: 3)),
+            file("a", table("a", rows: 5)),
+            file("c", "id: [unclosed\n"),
+            file("e", Self.valid.replacingOccurrences(of: "app-link/x/one", with: "app-link/a/r2")),
+            file("b", table("b", rows: 4)),
+            file("f", table("f", rows: 2)),
+            file("d", Self.valid + "colour: blue\n"),
+        ]
+        let good = files.filter { !["c", "d", "e"].contains($0.path.dropFirst(6).prefix(1)) }
+        let suite = try CaseLoader.load(files: good, base: "cases", catalog: catalog)
+        #expect(suite.cases.map(\.id) == ["a", "b", "f", "g"].flatMap { prefix in
+            (0..<["a": 5, "b": 4, "f": 2, "g": 3][prefix, default: 0]).map { "app-link/\(prefix)/r\($0)" }
+        })
+        #expect(suite.cases.map(\.location.line) == [5, 4, 2, 3].flatMap { rows in (0..<rows).map { 12 + $0 } })
+        do {
+            _ = try CaseLoader.load(files: files, base: "cases", catalog: catalog)
+            Issue.record("broken files loaded")
+        } catch {
+            let found = error.diagnostics
+            #expect(found.map(\.location.file) == ["cases/c.case", "cases/d.case", "cases/e.case"], "\(found)")
+            #expect(found.last?.message.contains("duplicate case ID 'app-link/a/r2' (first defined at cases/a.case:14") == true,
+                    "\(found.last?.message ?? "")")
+            // The line under a diagnostic found across files is the offending file's own.
+            #expect(found.last?.lineText == "id: app-link/a/r2", "\(found.last?.lineText ?? "")")
+            #expect(found[1].lineText == "colour: blue", "\(found[1].lineText)")
+        }
+    }
+
     @Test("The project's case files load with no diagnostics, and IDs are unique")
     func projectCases() throws {
         let (_, suite) = try SuiteRun.load()

@@ -1,0 +1,108 @@
+import AppFlipModel
+@testable import AppFlipRunner
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// A worker sends the next case while its judging thread judges the one before: the results must be exactly those
+/// of judging each case in line, whatever the handler does.
+@Suite("Judging apart from the exchange", .serialized)
+struct JudgingApartTests {
+    struct Handler: Sendable, CustomTestStringConvertible {
+        var executable: String
+        var arguments: [String]
+        var mode: SubprocessTarget.Mode
+        var testDescription: String { "\(arguments.last ?? executable) (\(mode))" }
+    }
+
+    static let handlers: [Handler] = [
+        Handler(executable: "appflip-reference", arguments: ["--client-id", "google-client"], mode: .persistent),
+        Handler(executable: "appflip-reference", arguments: ["--client-id", "google-client"], mode: .oneShot),
+        Handler(executable: "broken-handler", arguments: ["--defect", "raw-state"], mode: .persistent),
+        // Run-level judging: the same code in every answer is found across cases.
+        Handler(executable: "broken-handler", arguments: ["--defect", "fixed-code"], mode: .persistent),
+        Handler(executable: "broken-handler", arguments: ["--defect", "lookalike-host"], mode: .persistent),
+        // Errors: a handler that answers garbage.
+        Handler(executable: "broken-handler", arguments: ["--defect", "garbage"], mode: .persistent),
+    ]
+
+    /// A result without what changes from run to run: its duration, and the codes the handler minted (random, so
+    /// their redacted digests and the run's entropy estimate differ).
+    static func comparable(_ result: CaseResult) -> String {
+        let text = [result.conformanceCase.id, "\(result.verdict)", result.message ?? "-", "\(result.checks)", "\(result.evidence)",
+                    "\(result.isKnown)"].joined(separator: "\n")
+        return text.replacingOccurrences(of: #"‹redacted [0-9]+ chars sha256:[0-9a-f]+›"#, with: "‹redacted›", options: .regularExpression)
+            .replacingOccurrences(of: #"about [0-9]+ bits"#, with: "about N bits", options: .regularExpression)
+            // A code a broken handler hides in another parameter's value is not redacted: normalized the same way.
+            .replacingOccurrences(of: #"code=[A-Za-z0-9_~.-]+"#, with: "code=C", options: .regularExpression)
+    }
+
+    @Test("Judged on the judging thread or in line, every result is the same", arguments: handlers)
+    func sameResults(_ handler: Handler) throws {
+        // Every app-link case, and after every fifth a copy sent twice (judged in line, so one worker does both).
+        var cases: [ConformanceCase] = []
+        for (index, conformanceCase) in try SuiteRun.load().1.cases.filter({ $0.profile == .appLink }).enumerated() {
+            cases.append(conformanceCase)
+            if index % 5 == 0 {
+                var twice = conformanceCase
+                twice.id += "/twice"
+                twice.repeatCount = 2
+                cases.append(twice)
+            }
+        }
+        #expect(cases.contains { LinkJudgement.applies(to: $0) } && cases.contains { !LinkJudgement.applies(to: $0) })
+        let target = SubprocessTarget(executable: BuiltProducts.path(handler.executable), arguments: handler.arguments, mode: handler.mode)
+        var runner = Runner(configuration: SuiteRun.configuration, timeout: 5, jobs: 1)
+        let apart = runner.run(cases, on: target).map(Self.comparable)
+        runner.judgesApart = false
+        let inLine = runner.run(cases, on: target).map(Self.comparable)
+        #expect(apart.count == cases.count && inLine.count == cases.count)
+        for (one, other) in zip(apart, inLine) where one != other {
+            Issue.record("judged apart:\n\(one)\n\nin line:\n\(other)")
+        }
+    }
+
+    @Test("Only a case whose one step sends a link once, waits for nothing and captures nothing is judged apart")
+    func applies() throws {
+        let cases = try SuiteRun.load().1.cases
+        let link = try #require(cases.first { $0.id == "app-link/baseline/valid-link" })
+        #expect(LinkJudgement.applies(to: link))
+        var repeated = link
+        repeated.repeatCount = 2
+        var twoSteps = link
+        twoSteps.steps.append(link.steps[0])
+        var stepRepeated = link
+        stepRepeated.steps[0].repeatCount = 3
+        var capturing = link
+        capturing.steps[0].captures = [Capture(name: "code", source: .urlParameter("code"))]
+        var waiting = link
+        waiting.steps[0].wait = .seconds(1)
+        var guarded = link
+        guarded.steps[0].whenCaptured = ["code"]
+        for variant in [repeated, twoSteps, stepRepeated, capturing, waiting, guarded] {
+            #expect(!LinkJudgement.applies(to: variant))
+        }
+        let http = try #require(cases.first { $0.steps.contains { if case .http = $0.action { true } else { false } } })
+        #expect(!LinkJudgement.applies(to: http))
+    }
+
+    @Test("The judging queue does its items in order, holds back a worker that runs too far ahead, and drains before it ends")
+    func queue() {
+        let queue = JudgingQueue(capacity: 2)
+        let done = Locked<[Int]>([])
+        let pushed = Locked(0)
+        let pusher = Thread {
+            for index in 0..<50 {
+                queue.push { done.withLock { $0.append(index) } }
+                pushed.withLock { $0 += 1 }
+            }
+            queue.close()
+        }
+        pusher.start()
+        // Nothing drains yet: the pusher stops at the capacity.
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(pushed.withLock { $0 } == 2)
+        queue.drain()
+        #expect(done.withLock { $0 } == Array(0..<50))
+    }
+}

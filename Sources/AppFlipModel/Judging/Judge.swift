@@ -21,7 +21,12 @@ package struct Judge: Sendable {
 
     /// One result per check of an `all` group, one per `one_of` group.
     package func judge(_ checks: [CheckGroup], observation: Observation) -> [CheckResult] {
+        // Sized exactly: a case keeps this array for the rest of the run.
         var results: [CheckResult] = []
+        results.reserveCapacity(checks.reduce(0) { count, group in
+            if case .all(let all) = group.expectation { return count + all.count }
+            return count + 1
+        })
         for group in checks {
             switch group.expectation {
             case .all(let checks):

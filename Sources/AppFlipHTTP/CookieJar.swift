@@ -33,17 +33,17 @@ package final class CookieJar: @unchecked Sendable {
         let host = origin.host.lowercased()
         let requestPath = String(target.prefix { $0 != "?" })
         for header in setCookies where header.utf8.count <= Self.maximumCookieBytes {
-            var parts = header.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            var parts = header.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
             guard !parts.isEmpty, let equals = parts[0].firstIndex(of: "=") else { continue }
-            let name = String(parts[0][..<equals]).trimmingCharacters(in: .whitespaces)
-            let value = String(parts[0][parts[0].index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            let name = String(parts[0][..<equals]).trimmingWhitespace()
+            let value = String(parts[0][parts[0].index(after: equals)...]).trimmingWhitespace()
             guard !name.isEmpty else { continue }
             parts.removeFirst()
             var cookie = Cookie(name: name, value: value, domain: host, domainMatch: false, path: Self.defaultPath(requestPath),
                                 secure: false, expires: nil)
             var delete = false
             for attribute in parts {
-                let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
                 switch pieces[0].lowercased() {
                 case "path" where pieces.count == 2 && pieces[1].hasPrefix("/"):
                     cookie.path = pieces[1]

@@ -23,17 +23,19 @@ package struct HTMLScanner {
     /// Elements whose content is raw text up to their end tag.
     static let rawTextElements: Set<String> = ["script", "style", "textarea", "title"]
 
-    /// Tokenizes `bytes` (decoded as UTF-8, invalid sequences replaced) within `limits`.
+    /// Tokenizes `bytes` (decoded as UTF-8, invalid sequences replaced) within `limits`. Scanned as UTF-8 bytes: every
+    /// delimiter is ASCII, and no byte of a multi-byte sequence is.
     package static func tokens(_ bytes: [UInt8], limits: Limits = Limits()) -> [Token] {
-        let text = Array(String(decoding: bytes.prefix(limits.maximumBytes), as: UTF8.self).unicodeScalars)
+        let text = Array(String(decoding: bytes.prefix(limits.maximumBytes), as: UTF8.self).utf8)
+        func string(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }
         var tokens: [Token] = []
         var index = 0
         var textStart = 0
         func flushText(upTo end: Int) {
-            if end > textStart { tokens.append(.text(decodeEntities(String(String.UnicodeScalarView(text[textStart..<end]))))) }
+            if end > textStart { tokens.append(.text(decodeEntities(string(textStart..<end)))) }
         }
         while index < text.count, tokens.count < limits.maximumTokens {
-            guard text[index] == "<" else {
+            guard text[index] == UInt8(ascii: "<") else {
                 index += 1
                 continue
             }
@@ -50,16 +52,16 @@ package struct HTMLScanner {
                 textStart = index
                 continue
             }
-            let isEnd = index + 1 < text.count && text[index + 1] == "/"
+            let isEnd = index + 1 < text.count && text[index + 1] == UInt8(ascii: "/")
             let nameStart = index + (isEnd ? 2 : 1)
-            guard nameStart < text.count, text[nameStart].properties.isAlphabetic else {
+            guard nameStart < text.count, startsName(text, at: nameStart) else {
                 index += 1  // a lone '<' is text
                 continue
             }
             flushText(upTo: index)
             var cursor = nameStart
-            while cursor < text.count, !isSpace(text[cursor]), text[cursor] != ">", text[cursor] != "/" { cursor += 1 }
-            let name = String(String.UnicodeScalarView(text[nameStart..<cursor])).lowercased()
+            while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: ">"), text[cursor] != UInt8(ascii: "/") { cursor += 1 }
+            let name = string(nameStart..<cursor).lowercased()
             if isEnd {
                 index = find(text, ">", from: cursor).map { $0 + 1 } ?? text.count
                 tokens.append(.end(name: name))
@@ -67,30 +69,31 @@ package struct HTMLScanner {
                 continue
             }
             var attributes: [(name: String, value: String)] = []
-            while cursor < text.count, text[cursor] != ">" {
-                if isSpace(text[cursor]) || text[cursor] == "/" {
+            while cursor < text.count, text[cursor] != UInt8(ascii: ">") {
+                if isSpace(text[cursor]) || text[cursor] == UInt8(ascii: "/") {
                     cursor += 1
                     continue
                 }
                 let attributeStart = cursor
-                while cursor < text.count, !isSpace(text[cursor]), text[cursor] != "=", text[cursor] != ">", text[cursor] != "/" { cursor += 1 }
-                let attributeName = String(String.UnicodeScalarView(text[attributeStart..<cursor])).lowercased()
+                while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: "="), text[cursor] != UInt8(ascii: ">"),
+                      text[cursor] != UInt8(ascii: "/") { cursor += 1 }
+                let attributeName = string(attributeStart..<cursor).lowercased()
                 while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
                 var value = ""
-                if cursor < text.count, text[cursor] == "=" {
+                if cursor < text.count, text[cursor] == UInt8(ascii: "=") {
                     cursor += 1
                     while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
-                    if cursor < text.count, text[cursor] == "\"" || text[cursor] == "'" {
+                    if cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'") {
                         let quote = text[cursor]
                         let valueStart = cursor + 1
                         cursor = valueStart
                         while cursor < text.count, text[cursor] != quote { cursor += 1 }
-                        value = String(String.UnicodeScalarView(text[valueStart..<min(cursor, text.count)]))
+                        value = string(valueStart..<min(cursor, text.count))
                         if cursor < text.count { cursor += 1 }
                     } else {
                         let valueStart = cursor
-                        while cursor < text.count, !isSpace(text[cursor]), text[cursor] != ">" { cursor += 1 }
-                        value = String(String.UnicodeScalarView(text[valueStart..<cursor]))
+                        while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: ">") { cursor += 1 }
+                        value = string(valueStart..<cursor)
                     }
                 }
                 if !attributeName.isEmpty, attributes.count < limits.maximumAttributes {
@@ -104,7 +107,7 @@ package struct HTMLScanner {
                 // Raw text up to the matching end tag, whatever it contains.
                 let end = findEndTag(text, name, from: index) ?? text.count
                 if end > index {
-                    let raw = String(String.UnicodeScalarView(text[index..<end]))
+                    let raw = string(index..<end)
                     tokens.append(.text(name == "textarea" || name == "title" ? decodeEntities(raw) : raw))
                 }
                 index = end
@@ -117,7 +120,7 @@ package struct HTMLScanner {
 
     /// Replaces the character references a page commonly uses: named basics and numeric forms.
     package static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var result = ""
         var rest = Substring(text)
         while let amp = rest.firstIndex(of: "&") {
@@ -155,17 +158,26 @@ package struct HTMLScanner {
         return result + rest
     }
 
-    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}"
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == 0x0C
     }
 
-    private static func matches(_ text: [Unicode.Scalar], _ index: Int, _ literal: String) -> Bool {
-        let needle = Array(literal.unicodeScalars)
-        guard index + needle.count <= text.count else { return false }
-        return (0..<needle.count).allSatisfy { text[index + $0] == needle[$0] }
+    /// Whether the character at `index` (valid UTF-8) is alphabetic: a tag name starts with a letter.
+    private static func startsName(_ text: [UInt8], at index: Int) -> Bool {
+        let lead = text[index]
+        if lead < 0x80 { return (lead | 0x20) >= UInt8(ascii: "a") && (lead | 0x20) <= UInt8(ascii: "z") }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        let scalar = String(decoding: text[index..<min(index + length, text.count)], as: UTF8.self).unicodeScalars.first
+        return scalar?.properties.isAlphabetic ?? false
     }
 
-    private static func find(_ text: [Unicode.Scalar], _ literal: String, from start: Int) -> Int? {
+    private static func matches(_ text: [UInt8], _ index: Int, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= text.count else { return false }
+        return literal.withUTF8Buffer { needle in (0..<count).allSatisfy { text[index + $0] == needle[$0] } }
+    }
+
+    private static func find(_ text: [UInt8], _ literal: StaticString, from start: Int) -> Int? {
         var index = start
         while index < text.count {
             if matches(text, index, literal) { return index }
@@ -174,16 +186,20 @@ package struct HTMLScanner {
         return nil
     }
 
-    /// The index of `</name` (any case) at or after `start`.
-    private static func findEndTag(_ text: [Unicode.Scalar], _ name: String, from start: Int) -> Int? {
+    /// The index of `</name` (ASCII letters in any case: `name` is one of the raw-text elements) at or after `start`.
+    private static func findEndTag(_ text: [UInt8], _ name: String, from start: Int) -> Int? {
+        let needle = Array(("</" + name).utf8)
         var index = start
-        let needle = Array(("</" + name).unicodeScalars)
         while index + needle.count <= text.count {
-            if text[index] == "<", (0..<needle.count).allSatisfy({ String(text[index + $0]).lowercased() == String(needle[$0]) }) {
+            if text[index] == UInt8(ascii: "<"), (0..<needle.count).allSatisfy({ asciiLowercased(text[index + $0]) == needle[$0] }) {
                 return index
             }
             index += 1
         }
         return nil
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

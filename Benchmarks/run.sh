@@ -71,7 +71,7 @@ for mode in one-shot persistent; do
     write=$(printf '%s\n' "${writes[@]}" | median)
     per_case=$(awk -v w="$wall" -v c="$cases" 'BEGIN { printf "%.2f\n", w / c }')
     echo "| Whole suite, $mode, --jobs $jobs: wall time (per case) | ${wall} ms (${per_case} ms) |"
-    [ "$jobs" = 1 ] && [ "$mode" = persistent ] && echo "| Writing junit.xml and report.md for ${cases} cases | ${write} ms |"
+    [ "$jobs" = 1 ] && [ "$mode" = persistent ] && echo "| Writing the reports (junit.xml, report.md, results.json) for ${cases} cases | ${write} ms |"
   done
 done
 echo

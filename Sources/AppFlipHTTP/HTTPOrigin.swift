@@ -13,36 +13,49 @@ package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
     /// Splits `http://host:port/path?query` into the origin and the request target (`/path?query`).
     /// Nil when the URL is not absolute http(s) or has userinfo.
     package static func split(_ url: String) -> (origin: HTTPOrigin, target: String)? {
-        // The scheme compared without case on its bytes, and the delimiters found as octets (RFC 3986 §2.2): no
-        // lower-cased copy of the whole URL, no Character walk.
+        // Read as octets (RFC 3986 §2.2): the scheme compared without case, the delimiters found as bytes (a
+        // combining mark after one does not hide it), the port as digits only; no lower-cased copy, no Character walk.
         let scheme: String
         if Self.hasPrefix(url, "http://") { scheme = "http" } else if Self.hasPrefix(url, "https://") { scheme = "https" } else { return nil }
-        let rest = url[url.utf8.index(url.startIndex, offsetBy: scheme.count + 3)...]
-        let authorityEnd = rest.utf8.firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard !authority.isEmpty, !authority.contains("@") else { return nil }
-        var host = Substring(authority)
+        let bytes = url.utf8
+        let authorityStart = bytes.index(bytes.startIndex, offsetBy: scheme.count + 3)
+        let authorityEnd = bytes[authorityStart...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.endIndex
+        let authority = bytes[authorityStart..<authorityEnd]
+        guard !authority.isEmpty, !authority.contains(0x40) else { return nil }  // no userinfo
+        var host = authority
         var port = scheme == "https" ? 443 : 80
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") {
-                guard let value = Int(after.dropFirst()), (1...65_535).contains(value) else { return nil }
+        if authority.first == 0x5B {  // an IP literal, "[…]" and an optional port
+            guard let close = authority.firstIndex(of: 0x5D) else { return nil }
+            host = bytes[bytes.index(after: authorityStart)..<close]
+            let after = bytes[bytes.index(after: close)..<authorityEnd]
+            if after.first == 0x3A {
+                guard let value = Self.port(after.dropFirst()) else { return nil }
                 port = value
             } else if !after.isEmpty {
                 return nil
             }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            guard let value = Int(authority[authority.index(after: colon)...]), (1...65_535).contains(value) else { return nil }
+        } else if let colon = authority.lastIndex(of: 0x3A) {
+            host = bytes[authorityStart..<colon]
+            guard let value = Self.port(bytes[bytes.index(after: colon)..<authorityEnd]) else { return nil }
             port = value
         }
         guard !host.isEmpty else { return nil }
-        let path = rest[authorityEnd...]
-        var target = String(path[..<(path.utf8.firstIndex(of: 0x23) ?? path.endIndex)])
-        if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
-        return (HTTPOrigin(scheme: scheme, host: String(host), port: port), target)
+        let targetEnd = bytes[authorityEnd...].firstIndex(of: 0x23) ?? bytes.endIndex
+        var target = String(decoding: bytes[authorityEnd..<targetEnd], as: UTF8.self)
+        if target.isEmpty || target.utf8.first == 0x3F { target = "/" + target }
+        return (HTTPOrigin(scheme: scheme, host: String(decoding: host, as: UTF8.self), port: port), target)
+    }
+
+    /// A port: ASCII digits only, 1 to 65535.
+    private static func port(_ digits: Substring.UTF8View) -> Int? {
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for digit in digits {
+            guard digit >= 0x30, digit <= 0x39 else { return nil }
+            value = value * 10 + Int(digit - 0x30)
+            if value > 65_535 { return nil }
+        }
+        return value >= 1 ? value : nil
     }
 
     /// Whether `url` starts with the ASCII `prefix`, letters compared without case.

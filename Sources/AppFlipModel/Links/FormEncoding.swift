@@ -2,15 +2,19 @@
 package enum FormEncoding {
     /// Percent-encodes every byte except the unreserved set `A-Z a-z 0-9 - . _ ~`; hex digits upper-case.
     package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var result = ""
+        // Built as bytes (all ASCII), made a string once.
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.underestimatedCount)
         for byte in bytes {
             if isUnreserved(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+                result.append(byte)
             } else {
-                result += "%" + hexDigits[Int(byte >> 4)] + hexDigits[Int(byte & 0x0F)]
+                result.append(UInt8(ascii: "%"))
+                result.append(hexDigits[Int(byte >> 4)])
+                result.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     package static func encode(_ text: String) -> String { encode(text.utf8) }
@@ -46,7 +50,7 @@ package enum FormEncoding {
         }
     }
 
-    private static let hexDigits = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

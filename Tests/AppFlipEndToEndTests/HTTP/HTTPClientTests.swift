@@ -162,5 +162,17 @@ struct HTTPClientTests {
         #expect(HTTPOrigin.split("http://h/\u{301}x?#\u{301}")?.target.unicodeScalars.elementsEqual("/\u{301}x?".unicodeScalars) == true)
         #expect(HTTPOrigin.split("http:/") == nil)
         #expect(HTTPOrigin.split("httpx://h/") == nil)
+        // Read as octets: userinfo, brackets and the port's colon are found whatever follows them; a port is digits.
+        #expect(HTTPOrigin.split("http://h@\u{301}x/") == nil)
+        #expect(HTTPOrigin.split("http://[::1]:8443/p")?.origin == HTTPOrigin(scheme: "http", host: "::1", port: 8443))
+        #expect(HTTPOrigin.split("http://[::1]x/") == nil)
+        #expect(HTTPOrigin.split("http://[::1/") == nil)
+        #expect(HTTPOrigin.split("http://h:00080/")?.origin.port == 80)
+        #expect(HTTPOrigin.split("http://h:+80/") == nil)
+        #expect(HTTPOrigin.split("http://h:/") == nil)
+        #expect(HTTPOrigin.split("http://h:0/") == nil)
+        #expect(HTTPOrigin.split("http://:80/") == nil)
+        #expect(HTTPOrigin.split("http://h\u{E9}:81/\u{E9}?q#f")?.origin == HTTPOrigin(scheme: "http", host: "h\u{E9}", port: 81))
+        #expect(HTTPOrigin.split("http://h\u{E9}:81/\u{E9}?q#f")?.target == "/\u{E9}?q")
     }
 }

@@ -39,23 +39,56 @@ package enum Redaction {
         query.pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: false).map { piece -> String in
             guard let equals = piece.firstIndex(ofByte: UInt8(ascii: "=")) else { return String(piece) }
             let name = FormEncoding.decode(piece[..<equals]).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            guard sensitiveParameters.contains(name.lowercased()) else { return String(piece) }
             let value = piece[piece.utf8.index(after: equals)...]
+            guard sensitiveParameters.contains(name.lowercased()) else {
+                // A URL inside another parameter (`next=https://evil.example?code=…`, encoded or not, or a fragment
+                // `x?code=…` whose first name swallowed the delimiter) may carry a credential of its own: hidden
+                // wherever it shows in the piece.
+                let nested = secrets(nestedIn: piece, depth: 1)
+                return nested.isEmpty ? String(piece) : scrub(String(piece), secrets: nested)
+            }
             return value.isEmpty ? String(piece) : String(piece[..<piece.utf8.index(after: equals)]) + placeholder(for: Array(value.utf8))
         }.joined(separator: "&")
     }
 
     /// The raw and decoded values of sensitive parameters in `url`, for scrubbing other evidence (logs).
     package static func secrets(in url: String) -> [String] {
+        secrets(in: url, depth: 0)
+    }
+
+    /// How deep URLs inside parameter values are searched (a URL in a value in a value).
+    private static let nestingLimit = 3
+
+    private static func secrets(in url: String, depth: Int) -> [String] {
         let parts = URLParts(url)
         var found: [String] = []
         for parameter in parts.parameters + (parts.fragment.map { QueryParameter.parse(query: $0) } ?? []) {
-            guard let name = parameter.nameText, sensitiveParameters.contains(name.lowercased()),
-                  let raw = parameter.rawValue, raw.count >= 4 else { continue }
+            guard let name = parameter.nameText, sensitiveParameters.contains(name.lowercased()) else {
+                found += secrets(nestedIn: parameter.rawName + "=" + (parameter.rawValue ?? ""), depth: depth + 1)
+                continue
+            }
+            guard let raw = parameter.rawValue else { continue }
+            guard raw.count >= 4 else { continue }
             found.append(String(raw))
             if let decoded = parameter.value, let text = String(validating: decoded, as: UTF8.self), text != String(raw) {
                 found.append(text)
             }
+        }
+        return found
+    }
+
+    /// The credentials of a URL carried inside a parameter (`name=value`), raw or percent-encoded: empty unless it
+    /// holds a query or fragment delimiter (a byte scan; most parameters hold none).
+    private static func secrets(nestedIn value: Substring, depth: Int) -> [String] {
+        guard depth <= nestingLimit else { return [] }
+        let bytes = value.utf8
+        var found: [String] = []
+        if bytes.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            found += secrets(in: "http://nested/" + value, depth: depth)
+        }
+        if bytes.contains(UInt8(ascii: "%")), let decoded = FormEncoding.decode(value, plusIsSpace: false),
+           decoded.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            found += secrets(in: "http://nested/" + String(decoding: decoded, as: UTF8.self), depth: depth)
         }
         return found
     }

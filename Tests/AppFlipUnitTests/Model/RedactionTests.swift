@@ -25,4 +25,26 @@ struct RedactionTests {
         #expect(!scrubbed.contains("hunter22"))
         #expect(scrubbed.contains("xcode=keep"))
     }
+
+    @Test("A credential in a URL inside another parameter's value, raw or percent-encoded, is hidden too; other values stay")
+    func nestedURL() {
+        let raw = "https://oauth-redirect.googleusercontent.com/a/com.google.OPA?next=https://evil.example?code=SECRETCODE123&state=s1"
+        let encoded = "https://oauth-redirect.googleusercontent.com/a/com.google.OPA?next=https%3A%2F%2Fevil.example%3Fcode%3DSECRETCODE123&state=s1"
+        let deeper = "https://flip.example/a#x=https://a.example/?y=https%3A%2F%2Fb.example%2F%3Faccess_token%3DSECRETCODE123"
+        // A fragment before the query: "#x?code=…" reads as a parameter named "x?code".
+        let swallowed = "https://oauth-redirect.googleusercontent.com/a/com.google.OPA#x?code=SECRETCODE123&state=s1"
+        for url in [raw, encoded, deeper, swallowed] {
+            let redacted = Redaction.redact(url: url)
+            #expect(!redacted.contains("SECRETCODE123"), "\(redacted)")
+            #expect(redacted.contains("‹redacted 13 chars"), "\(redacted)")
+            #expect(Redaction.secrets(in: url).contains("SECRETCODE123"))
+            #expect(!Redaction.scrub("opened " + url, secrets: Redaction.secrets(in: url)).contains("SECRETCODE123"))
+        }
+        #expect(Redaction.redact(url: raw).hasSuffix("&state=s1"))
+        // Nothing to hide: a nested URL without credentials, a value with a question mark, a code too short to be one.
+        for url in ["https://flip.example/a?next=https://ok.example/p?q=1&state=s", "https://flip.example/a?state=a?b#c",
+                    "https://flip.example/a?next=https://ok.example?code=abc"] {
+            #expect(Redaction.redact(url: url) == url)
+        }
+    }
 }

@@ -130,10 +130,12 @@ enum RunCommand {
                 display.finished(result, line: nil)
                 return
             }
+            // Called on a worker's judging thread for every failing case: no copy of the result without a baseline,
+            // no line built that --quiet will not print.
             var result = result
-            result.knownBy = baseline?.accepting(result, today: today) ?? []
+            if let baseline { result.knownBy = baseline.accepting(result, today: today) }
             printed.record(result)
-            display.finished(result, line: progressLine(result))
+            display.finished(result, line: quiet ? nil : progressLine(result))
         })
         display.finish()
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipTestSupport
 import Foundation
 import Testing
 
@@ -89,15 +90,15 @@ struct JSONReaderTests {
             "{\"id\":\"r3\\u00e9\",\"action\":\"open\",\"url\":\"a\\/b\",\"extra\":[1,2.5e3,{\"k\":null}]}",
         ].map { Array($0.utf8) }
         let interesting = Array(#"{}[]",:"\/ 0123456789eE+-.truefalsn"#.utf8) + [0x00, 0x09, 0x0A, 0x1F, 0x7F, 0xC3, 0xA9]
-        var generator = SeededGenerator(seed: 20261123)
+        var generator = Mutator(seed: 20261123)
         var compared = 0
         var disagreements: [String] = []
         for _ in 0..<6000 {
-            var bytes = seeds[Int(generator.next() % UInt64(seeds.count))]
-            for _ in 0..<(1 + Int(generator.next() % 3)) {
-                let position = Int(generator.next() % UInt64(bytes.count + 1))
-                let byte = interesting[Int(generator.next() % UInt64(interesting.count))]
-                switch generator.next() % 3 {
+            var bytes = seeds[generator.below(seeds.count)]
+            for _ in 0..<(1 + generator.below(3)) {
+                let position = generator.below(bytes.count + 1)
+                let byte = interesting[generator.below(interesting.count)]
+                switch generator.below(3) {
                 case 0 where position < bytes.count: bytes[position] = byte
                 case 1 where position < bytes.count: bytes.remove(at: position)
                 default: bytes.insert(byte, at: position)
@@ -109,18 +110,5 @@ struct JSONReaderTests {
         }
         #expect(disagreements.isEmpty, "\(disagreements.count) disagreements, first: \(disagreements.prefix(5))")
         #expect(compared > 2000)
-    }
-}
-
-/// SplitMix64: the same sequence on every platform, so a failure reproduces.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -40,7 +40,7 @@ extension MarkdownReport {
 
     fileprivate func matrix() -> String {
         let outcomes = run.requirementOutcomes
-        let judged = outcomes.filter { $0.cases.contains { $0.verdict != .skip } }.count
+        let judged = outcomes.filter(\.isJudged).count
         var text = "<details><summary>A. Requirement matrix: \(judged) of \(outcomes.count) requirements judged</summary>\n\n"
         let planned = outcomes.filter { $0.requirement.planned != nil }.count
         let unobservable = outcomes.filter { $0.requirement.notObservable != nil }.count
@@ -66,7 +66,7 @@ extension MarkdownReport {
                 }
             }
             text += "| \(requirement.id) | \(requirement.level.rawValue) | \(MarkdownText.inline(requirement.title)) | "
-            text += "\(CitationLinks.markdown(for: requirement.id, in: run.catalog)) | \(outcome.cases.count) | \(result) |\n"
+            text += "\(CitationLinks.markdown(for: requirement.id, in: run.catalog)) | \(outcome.caseCount) | \(result) |\n"
         }
         if !uncovered.isEmpty {
             text += "\nRequirements no case in this run covers:\n\n"

@@ -18,7 +18,12 @@ enum ReportFormatting {
 
     /// `AF-LINK-005 MUST NOT`.
     static func requirementList(_ result: CaseResult) -> String {
-        result.requirements.map(\.description).joined(separator: ", ")
+        requirementList(result.conformanceCase, checks: result.checks)
+    }
+
+    /// `requirementList` from checks already read.
+    static func requirementList(_ conformanceCase: ConformanceCase, checks: [CheckResult]) -> String {
+        CaseResult.requirements(of: conformanceCase, checks: checks).map(\.description).joined(separator: ", ")
     }
 
     static func location(_ conformanceCase: ConformanceCase) -> String {

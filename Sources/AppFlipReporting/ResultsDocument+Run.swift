@@ -34,7 +34,7 @@ extension ResultsDocument {
             let requirement = outcome.requirement
             return RequirementEntry(id: requirement.id, level: requirement.level.rawValue, profile: requirement.profile,
                                     title: requirement.title, verdict: outcome.verdict?.rawValue ?? "not-covered",
-                                    cases: outcome.cases.count, uncovered: outcome.cases.isEmpty ? requirement.uncoveredReason : nil)
+                                    cases: outcome.caseCount, uncovered: outcome.caseCount == 0 ? requirement.uncoveredReason : nil)
         }
         cases = listingCases ? run.results.map { CaseEntry($0, reproducible: reproducible) } : []
     }

@@ -4,23 +4,71 @@ package typealias SourceLocationValue = SourceLocation
 
 /// One test case: a link to send, what the simulated user does, and the checks that judge the answer.
 package struct ConformanceCase: Sendable, Hashable, Identifiable {
+    /// The stored members, in one shared box (`CopyOnWrite`): a run of 100,000 cases holds each case in the
+    /// suite, in the selection and in its result, and a copy of the box is one reference where the members are
+    /// some 130 bytes.
+    private struct Members: Hashable, Sendable {
+        var id: String
+        var title: String
+        var profile: Profile
+        var scenario: Scenario
+        var steps: [Step]
+        var skipReason: String?
+        var location: SourceLocation
+        var group: String
+        var repeatCount: Int
+        var needs: [Need] = []
+    }
+
+    private var storage: CopyOnWrite<Members>
+
     /// Stable, written in the case file (never positional): `app-link/redirect-uri/lookalike-suffix-host`.
-    package var id: String
-    package var title: String
-    package var profile: Profile
-    package var scenario: Scenario
+    package var id: String {
+        get { storage.value.id }
+        set { storage.value.id = newValue }
+    }
+    package var title: String {
+        get { storage.value.title }
+        set { storage.value.title = newValue }
+    }
+    package var profile: Profile {
+        get { storage.value.profile }
+        set { storage.value.profile = newValue }
+    }
+    package var scenario: Scenario {
+        get { storage.value.scenario }
+        set { storage.value.scenario = newValue }
+    }
     /// What the case does, in order. An app-link case written with `link` and checks is one link step.
-    package var steps: [Step]
+    package var steps: [Step] {
+        _read { yield storage.value.steps }
+        set { storage.value.steps = newValue }
+    }
     /// When set, the case is reported as skipped with this reason and not sent.
-    package var skipReason: String?
+    package var skipReason: String? {
+        get { storage.value.skipReason }
+        set { storage.value.skipReason = newValue }
+    }
     /// Where the case (or, for a table, its row) is written.
-    package var location: SourceLocation
+    package var location: SourceLocation {
+        _read { yield storage.value.location }
+        set { storage.value.location = newValue }
+    }
     /// The case file's directory under the cases root, e.g. `app-link/redirect-uri`.
-    package var group: String
+    package var group: String {
+        get { storage.value.group }
+        set { storage.value.group = newValue }
+    }
     /// How many times the whole sequence of steps runs (`repeat:` of the case); sample checks see every round.
-    package var repeatCount: Int
+    package var repeatCount: Int {
+        get { storage.value.repeatCount }
+        set { storage.value.repeatCount = newValue }
+    }
     /// What the run's configuration must provide for the case to apply (`needs:`); otherwise it is skipped.
-    package var needs: [Need] = []
+    package var needs: [Need] {
+        get { storage.value.needs }
+        set { storage.value.needs = newValue }
+    }
 
     /// Something a case needs from the configuration.
     package enum Need: String, Sendable, Hashable, CaseIterable {
@@ -65,15 +113,8 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
 
     package init(id: String, title: String, profile: Profile, scenario: Scenario, steps: [Step], skipReason: String? = nil,
                 location: SourceLocation, group: String, repeatCount: Int = 1) {
-        self.id = id
-        self.title = title
-        self.profile = profile
-        self.scenario = scenario
-        self.steps = steps
-        self.skipReason = skipReason
-        self.location = location
-        self.group = group
-        self.repeatCount = repeatCount
+        storage = CopyOnWrite(Members(id: id, title: title, profile: profile, scenario: scenario, steps: steps, skipReason: skipReason,
+                                      location: location, group: group, repeatCount: repeatCount))
     }
 
     /// A one-step case that sends a link and judges the answer.

@@ -5,8 +5,9 @@ package struct Step: Sendable, Hashable {
     package enum Action: Sendable, Hashable {
         /// Send a link to the link handler (adapter contract).
         case link(LinkRecipe)
-        /// Send an HTTP request to one of the configured endpoints.
-        case http(HTTPStepRequest)
+        /// Send an HTTP request to one of the configured endpoints. Boxed (`indirect`): the request is three times
+        /// the size of a link recipe, and every link step would otherwise carry its room.
+        indirect case http(HTTPStepRequest)
         /// Drive the native app (native-client profile) against the suite's test authorization server.
         case native(NativeStep)
     }

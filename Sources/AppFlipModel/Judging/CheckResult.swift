@@ -47,6 +47,21 @@ package struct CheckResult: Sendable, Hashable {
         seen = .notApplicable(reason)
     }
 
+    /// What was seen, or why the check did not apply (`isApplicable` tells which): what `PackedChecks` keeps.
+    var seenText: String {
+        switch seen {
+        case .observed(let text), .notApplicable(let text): text
+        }
+    }
+
+    /// A check from its parts, as `PackedChecks` unpacks it.
+    init(requirement: RequirementReference, verdict: Verdict, expected: String, seenText: String, applicable: Bool) {
+        self.requirement = requirement
+        self.verdict = verdict
+        self.expected = expected
+        seen = applicable ? .observed(seenText) : .notApplicable(seenText)
+    }
+
     package var held: Bool { verdict == .pass }
     package var isApplicable: Bool { notApplicable == nil }
     /// Applied and did not hold.

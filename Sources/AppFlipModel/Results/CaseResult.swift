@@ -1,86 +1,121 @@
 /// The result of one case: its verdict, every check, the evidence and how long it took.
 package struct CaseResult: Sendable, Hashable {
-    /// The stored members, kept in one shared box (copied on write): reports pass results around by the thousand,
+    /// The stored members, kept in one shared box (`CopyOnWrite`): reports pass results around by the thousand,
     /// and a copy of the box is one reference where a copy of the members was some twenty.
-    private struct Members: Hashable {
+    private struct Members: Hashable, Sendable {
         var conformanceCase: ConformanceCase
         var verdict: Verdict
-        var checks: [CheckResult]
+        var checks: StoredChecks
         var message: String?
         var evidence: Evidence
         var duration: Double
+        /// What most results lack, boxed: nil when every note is empty.
+        var rare: Rare?
+
+        var notes: Notes {
+            get {
+                guard case .notes(let notes)? = rare else { return Notes() }
+                return notes
+            }
+            set { rare = newValue == Notes() ? nil : .notes(newValue) }
+        }
+    }
+
+    /// The members most results lack (a passing or failing case has no message, problem or baseline entry).
+    private struct Notes: Hashable, Sendable {
+        var message: String?
         var configurationProblem: String?
         var suiteFault: String?
         var unreachableTarget: String?
         var knownBy: [Baseline.Entry] = []
     }
 
-    /// Mutated only through `change`, which copies it first unless this value holds the only reference.
-    private final class Box: @unchecked Sendable {
-        var members: Members
-        init(_ members: Members) { self.members = members }
+    /// A box for `Notes` (value semantics: changed by replacing), one reference in the members.
+    private indirect enum Rare: Hashable, Sendable {
+        case notes(Notes)
     }
 
-    private var box: Box
+    /// The checks as judged, or packed into the run's text table once the run recorded the result (`pack`).
+    private enum StoredChecks: Hashable, Sendable {
+        case plain([CheckResult])
+        case packed(PackedChecks)
 
-    private mutating func change(_ body: (inout Members) -> Void) {
-        if !isKnownUniquelyReferenced(&box) { box = Box(box.members) }
-        body(&box.members)
+        var checks: [CheckResult] {
+            switch self {
+            case .plain(let checks): checks
+            case .packed(let packed): packed.checks
+            }
+        }
+
+        static func == (lhs: StoredChecks, rhs: StoredChecks) -> Bool { lhs.checks == rhs.checks }
+        func hash(into hasher: inout Hasher) { checks.hash(into: &hasher) }
     }
+
+    private var storage: CopyOnWrite<Members>
 
     // The large members are read in place (`_read`): reports read `result.conformanceCase.id` and the checks of
     // 100,000 results several times each, and a plain getter would copy the whole case (a retain per field) per read.
 
-    package static func == (lhs: CaseResult, rhs: CaseResult) -> Bool { lhs.box === rhs.box || lhs.box.members == rhs.box.members }
-    package func hash(into hasher: inout Hasher) { box.members.hash(into: &hasher) }
-
     package var conformanceCase: ConformanceCase {
-        _read { yield box.members.conformanceCase }
-        set { change { $0.conformanceCase = newValue } }
+        _read { yield storage.value.conformanceCase }
+        set { storage.value.conformanceCase = newValue }
     }
     package var verdict: Verdict {
-        get { box.members.verdict }
-        set { change { $0.verdict = newValue } }
+        get { storage.value.verdict }
+        set { storage.value.verdict = newValue }
     }
+    /// Unpacked on each read once packed: read them once where many are needed.
     package var checks: [CheckResult] {
-        _read { yield box.members.checks }
-        set { change { $0.checks = newValue } }
+        _read {
+            switch storage.value.checks {
+            case .plain(let checks): yield checks
+            case .packed(let packed): yield packed.checks
+            }
+        }
+        set { storage.value.checks = .plain(newValue) }
+    }
+
+    /// Keeps the checks as numbers into `table` (a quarter of their room, and each distinct text once): what a run
+    /// does to every result it records. Reading them is unchanged; setting them keeps them as set.
+    package mutating func pack(into table: TextTable) {
+        guard case .plain(let checks) = storage.value.checks, !checks.isEmpty, let packed = PackedChecks(checks, into: table) else { return }
+        storage.value.checks = .packed(packed)
     }
     /// For `error` and `skip`: what happened, in one sentence.
     package var message: String? {
-        get { box.members.message }
-        set { change { $0.message = newValue } }
+        get { storage.value.notes.message }
+        set { storage.value.notes.message = newValue }
     }
     package var evidence: Evidence {
-        _read { yield box.members.evidence }
-        set { change { $0.evidence = newValue } }
+        _read { yield storage.value.evidence }
+        set { storage.value.evidence = newValue }
     }
     /// Seconds spent on the case.
     package var duration: Double {
-        get { box.members.duration }
-        set { change { $0.duration = newValue } }
+        get { storage.value.duration }
+        set { storage.value.duration = newValue }
     }
     /// Set when the case could not be judged because the run's configuration is wrong (said once for the run).
     package var configurationProblem: String? {
-        get { box.members.configurationProblem }
-        set { change { $0.configurationProblem = newValue } }
+        get { storage.value.notes.configurationProblem }
+        set { storage.value.notes.configurationProblem = newValue }
     }
     /// Set when the suite itself failed (out of descriptors, memory or processes): the case judged nothing.
     package var suiteFault: String? {
-        get { box.members.suiteFault }
-        set { change { $0.suiteFault = newValue } }
+        get { storage.value.notes.suiteFault }
+        set { storage.value.notes.suiteFault = newValue }
     }
     /// Set when the case was not sent because the origin it needs could not be reached before the run (said once
     /// for the run, not once per case).
     package var unreachableTarget: String? {
-        get { box.members.unreachableTarget }
-        set { change { $0.unreachableTarget = newValue } }
+        get { storage.value.notes.unreachableTarget }
+        set { storage.value.notes.unreachableTarget = newValue }
     }
     /// The baseline entries that accept this case's failure (or error) for now: the case is reported as a known
     /// failure and does not fail the run. Empty unless a baseline covers every failing check of the case.
     package var knownBy: [Baseline.Entry] {
-        get { box.members.knownBy }
-        set { change { $0.knownBy = newValue } }
+        get { storage.value.notes.knownBy }
+        set { storage.value.notes.knownBy = newValue }
     }
 
     /// A failure or error the baseline accepts for now.
@@ -88,8 +123,8 @@ package struct CaseResult: Sendable, Hashable {
 
     package init(conformanceCase: ConformanceCase, verdict: Verdict, checks: [CheckResult], message: String? = nil,
                 evidence: Evidence, duration: Double) {
-        box = Box(Members(conformanceCase: conformanceCase, verdict: verdict, checks: checks, message: message,
-                          evidence: evidence, duration: duration))
+        storage = CopyOnWrite(Members(conformanceCase: conformanceCase, verdict: verdict, checks: .plain(checks), evidence: evidence, duration: duration,
+                                      rare: message.map { .notes(Notes(message: $0)) }))
     }
 
     /// A judged case: its verdict is its worst applicable check. A case none of whose checks applied is an error:
@@ -111,7 +146,10 @@ package struct CaseResult: Sendable, Hashable {
 
     /// The requirements the case declares, then any other its checks judged (a case built at run time, such as a
     /// validate-url URL, declares none), each once.
-    package var requirements: [RequirementReference] {
+    package var requirements: [RequirementReference] { Self.requirements(of: conformanceCase, checks: checks) }
+
+    /// `requirements` from checks already read.
+    package static func requirements(of conformanceCase: ConformanceCase, checks: [CheckResult]) -> [RequirementReference] {
         // A case names a handful of requirements: a linear search beats hashing their IDs.
         var list: [RequirementReference] = []
         for reference in conformanceCase.requirements where !list.contains(reference) { list.append(reference) }

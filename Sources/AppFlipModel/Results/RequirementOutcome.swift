@@ -2,7 +2,10 @@
 /// (report.md's matrix, results.json, the summary) reads it from here, so they cannot disagree.
 package struct RequirementOutcome: Sendable {
     package var requirement: Requirement
-    package var cases: [CaseResult]
+    /// How many cases of the run name the requirement.
+    package var caseCount: Int
+    /// Whether one of them was not skipped.
+    package var isJudged: Bool
     /// Nil when no case of the run names the requirement.
     package var verdict: Verdict?
 
@@ -10,44 +13,61 @@ package struct RequirementOutcome: Sendable {
     /// counts as error when the case ended in error; checks that did not apply count for nothing. With nothing
     /// judged at all it is skipped.
     package static func verdict(of id: String, in cases: [CaseResult]) -> Verdict {
-        // One pass, nothing allocated: a run of 100,000 cases asks this of every requirement.
-        var worst: Verdict?
-        var sawFail = false, sawError = false
-        for result in cases {
+        var tally = Tally()
+        for result in cases { tally.add(result.checks, of: result.verdict, for: id) }
+        return tally.verdict
+    }
+
+    /// What the cases naming one requirement say of it, gathered case by case.
+    struct Tally {
+        private(set) var cases = 0
+        private(set) var isJudged = false
+        private var worst: Verdict?
+        private var sawFail = false, sawError = false
+
+        /// Adds one case: its checks (read once by the caller) and its verdict.
+        mutating func add(_ checks: [CheckResult], of caseVerdict: Verdict, for id: String) {
+            cases += 1
+            isJudged = isJudged || caseVerdict != .skip
             var judgedOwn = false
-            for check in result.checks where check.isApplicable && check.requirement.id == id {
+            for check in checks where check.isApplicable && check.requirement.id == id {
                 judgedOwn = true
                 sawFail = sawFail || check.verdict == .fail
                 sawError = sawError || check.verdict == .error
                 worst = max(worst ?? check.verdict, check.verdict)
             }
-            if !judgedOwn, result.verdict == .error {
+            if !judgedOwn, caseVerdict == .error {
                 sawError = true
                 worst = max(worst ?? .error, .error)
             }
         }
-        if sawFail { return .fail }
-        if sawError { return .error }
-        return worst ?? .skip
+
+        var verdict: Verdict {
+            if sawFail { return .fail }
+            if sawError { return .error }
+            return worst ?? .skip
+        }
     }
 }
 
 extension RunResult {
-    /// Every catalog requirement in catalog order, with the cases naming it (computed in one pass over the
-    /// results: requirements × cases would dominate report writing).
+    /// Every catalog requirement in catalog order, with how many cases name it and their verdict (computed in one pass
+    /// over the results, each result's checks read once: requirements × cases would dominate report writing).
     package var requirementOutcomes: [RequirementOutcome] {
-        var casesByRequirement: [String: [CaseResult]] = [:]
+        var tallies: [String: RequirementOutcome.Tally] = [:]
         for result in results {
+            // A recorded result's checks are unpacked on each read: once here for all its requirements.
+            let checks = result.checks
             // A handful of requirements a case: each ID once, found by a linear look back (no set per case).
-            let references = result.requirements
+            let references = CaseResult.requirements(of: result.conformanceCase, checks: checks)
             for (index, reference) in references.enumerated() where !references[..<index].contains(where: { $0.id == reference.id }) {
-                casesByRequirement[reference.id, default: []].append(result)
+                tallies[reference.id, default: RequirementOutcome.Tally()].add(checks, of: result.verdict, for: reference.id)
             }
         }
         return catalog.requirements.map { requirement in
-            let cases = casesByRequirement[requirement.id] ?? []
-            return RequirementOutcome(requirement: requirement, cases: cases,
-                                      verdict: cases.isEmpty ? nil : RequirementOutcome.verdict(of: requirement.id, in: cases))
+            let found = tallies[requirement.id]
+            return RequirementOutcome(requirement: requirement, caseCount: found?.cases ?? 0, isJudged: found?.isJudged ?? false,
+                                      verdict: found?.verdict)
         }
     }
 }

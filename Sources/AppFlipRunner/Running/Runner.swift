@@ -60,6 +60,7 @@ package struct Runner: Sendable {
         let credentials = Locked<[Int: ConfiguredCredentials]>([:])
         let next = Locked(0)
         let reporting = Locked(())
+        let texts = TextTable()
         let group = DispatchGroup()
         let runner = self
 
@@ -70,13 +71,15 @@ package struct Runner: Sendable {
             if let verdict = finished.credentials { credentials.withLock { $0[caseIndex] = verdict } }
             // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
             if shouldStop() { return }
+            var result = finished.result
+            result.pack(into: texts)
             results.withLock { all in
-                all[caseIndex] = finished.result
+                all[caseIndex] = result
                 if let fault = finished.previousCaseFault, let previous, let earlier = all[previous] {
                     all[previous] = earlier.addingProtocolFault(fault)
                 }
             }
-            reporting.withLock { _ in progress(finished.result) }
+            reporting.withLock { _ in progress(result) }
         }
 
         func start(_ body: @escaping @Sendable () -> Void) {

@@ -66,12 +66,7 @@ package struct CaseResult: Sendable, Hashable {
     }
     /// Unpacked on each read once packed: read them once where many are needed.
     package var checks: [CheckResult] {
-        _read {
-            switch storage.value.checks {
-            case .plain(let checks): yield checks
-            case .packed(let packed): yield packed.checks
-            }
-        }
+        _read { yield storage.value.checks.checks }
         set { storage.value.checks = .plain(newValue) }
     }
 

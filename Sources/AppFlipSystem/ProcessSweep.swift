@@ -49,19 +49,42 @@ package enum ProcessSweep {
     }
 
     /// Sends SIGKILL to every process whose environment carries a mark starting with `markPrefix` (one child's
-    /// whole mark, a scope's prefix or this process's). Returns how many were found.
+    /// whole mark, a scope's prefix or this process's), and returns once no such process is left (bounded: one
+    /// second). Returns how many distinct processes were signalled.
+    ///
+    /// One pass over /proc is not enough: a marked process may fork while the pass runs, its child's number lying
+    /// behind the directory position already read, and then the parent's kill orphans the child unseen. So passes
+    /// repeat until one finds no marked process: a killed process's environment stays readable until it has
+    /// exited (a zombie's reads empty), so the last pass also shows that every signalled process is gone.
     @discardableResult
     package static func kill(markPrefix: String) -> Int {
         #if os(Linux)
-        // Runs after every one-shot case, so it reads /proc with plain calls into one buffer: no Foundation
-        // directory listing, no Data per process.
-        guard let directory = opendir("/proc") else { return 0 }
-        defer { closedir(directory) }
-        let own = getpid()
         let wanted = Array("\(variable)=\(markPrefix)".utf8)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 1)
         defer { buffer.deallocate() }
-        var found = 0
+        var signalled = Set<Int32>()
+        let end = Platform.monotonicSeconds() + 1
+        while true {
+            let found = killPass(wanted: wanted, buffer: buffer)
+            signalled.formUnion(found)
+            if found.isEmpty || Platform.monotonicSeconds() >= end { break }
+            usleep(1_000)
+        }
+        return signalled.count
+        #else
+        return 0
+        #endif
+    }
+
+    #if os(Linux)
+    /// One pass over /proc: SIGKILL to every process whose environment holds `wanted`; returns their numbers. Runs
+    /// after every one-shot case whose handler left something, so it reads /proc with plain calls into one buffer:
+    /// no Foundation directory listing, no Data per process.
+    private static func killPass(wanted: [UInt8], buffer: UnsafeMutableRawBufferPointer) -> [Int32] {
+        guard let directory = opendir("/proc") else { return [] }
+        defer { closedir(directory) }
+        let own = getpid()
+        var found: [Int32] = []
         while let entry = readdir(directory) {
             let pid = withUnsafeBytes(of: entry.pointee.d_name) { name -> Int32? in
                 var value: Int32 = 0
@@ -75,14 +98,12 @@ package enum ProcessSweep {
             guard let pid, pid != own, pid > 1 else { continue }
             if environment(of: pid, into: buffer, contains: wanted) {
                 _ = Glibc.kill(pid, SIGKILL)
-                found += 1
+                found.append(pid)
             }
         }
         return found
-        #else
-        return 0
-        #endif
     }
+    #endif
 
     #if os(Linux)
     /// Whether one of the first 256 KiB of `/proc/PID/environ`'s NUL-separated entries starts with `wanted`.

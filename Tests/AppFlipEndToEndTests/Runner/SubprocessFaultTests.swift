@@ -1,5 +1,6 @@
 import AppFlipModel
 import AppFlipRunner
+import AppFlipSystem
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -121,6 +122,22 @@ struct SubprocessFaultTests {
         session.close()
         #expect(exchange.answer?.action == .decline, "\(exchange.failure ?? "")")
         #expect(InterruptionTests.processes(containing: marker) == 0, "the daemon outlived the case")
+    }
+
+    @Test("A handler whose descendants keep forking while they are swept leaves nothing behind",
+          .enabled(if: ProcessSweep.isAvailable))
+    func forkingWhileSwept() {
+        // The handler answers and exits while a background loop is still starting sleepers: children are forked
+        // while the sweep reads /proc, after the directory was listed. A single pass kills the loop and orphans them.
+        let marker = "61.\(UInt32.random(in: 100_000...999_999))"
+        let script = Self.readID + " (i=0; while [ $i -lt 300 ]; do sleep \(marker) & i=$((i+1)); done) & "
+            + "printf '{\"id\":\"%s\",\"action\":\"decline\"}\\n' \"$id\""
+        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .oneShot)
+        let session = target.makeSession()
+        let exchange = session.exchange(request(), timeout: 5)
+        session.close()
+        #expect(exchange.answer?.action == .decline, "\(exchange.failure ?? "")")
+        #expect(InterruptionTests.processes(containing: "sleep \(marker)") == 0, "a sleeper outlived the case")
     }
 
     @Test("A persistent handler's start-up is not charged to its first case: a slow start within the allowance answers")

@@ -25,9 +25,10 @@ package enum SuiteRun {
 
     /// Runs `cases` against `targets`, with `configuration` (default: the one the reference expects).
     package static func run(_ targets: Targets, cases: [ConformanceCase], configuration: RunConfiguration = SuiteRun.configuration,
-                           timeout: Double = 5, jobs: Int = 2) throws -> RunResult {
+                           timeout: Double = 5, jobs: Int = 2, judgesApart: Bool = true) throws -> RunResult {
         let (catalog, suite) = try load()
-        let runner = Runner(configuration: configuration, timeout: timeout, jobs: jobs)
+        var runner = Runner(configuration: configuration, timeout: timeout, jobs: jobs)
+        runner.judgesApart = judgesApart
         let results = runner.run(cases, targets: targets)
         let provenance = Provenance(suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count,
                                     seed: configuration.seed, target: targets.description, mode: "test", jobs: jobs, filter: nil,

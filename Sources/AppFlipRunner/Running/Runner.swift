@@ -15,7 +15,7 @@ package struct Runner: Sendable {
     package var includeSlow = false
     /// Seconds of waiting above which a case is slow.
     package static let slowThreshold = 30.0
-    /// Whether a case whose only work after its exchange is judging (`LinkJudgement`) is judged on its worker's
+    /// Whether a case whose only work after its exchange is judging (`DeferredJudgement`) is judged on its worker's
     /// judging thread while the worker sends the next case. False judges every case in line, as a worker alone
     /// would: the same results, which the tests compare.
     package var judgesApart = true
@@ -164,7 +164,7 @@ package struct Runner: Sendable {
         /// A case as the worker left it: finished, or sent with only its judging left (which any thread can do).
         enum Started: Sendable {
             case finished(Finished)
-            case judging(LinkJudgement, exchangeSeconds: Double)
+            case judging(DeferredJudgement, exchangeSeconds: Double)
 
             func finish() -> Finished {
                 switch self {
@@ -223,7 +223,7 @@ package struct Runner: Sendable {
         }
 
         /// Starts one case: sends it, and judges it too unless `judgingApart` and judging is all that is left
-        /// (`LinkJudgement`), which `Started.finish` then does on the caller's thread.
+        /// (`DeferredJudgement`), which `Started.finish` then does on the caller's thread.
         func start(_ conformanceCase: ConformanceCase, judgingApart: Bool) -> Started {
             if let reason = skipReason(conformanceCase) {
                 return .finished(Finished(result: CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason,

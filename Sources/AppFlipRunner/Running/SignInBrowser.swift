@@ -33,17 +33,51 @@ struct SignInBrowser {
         return ["csrf", "xsrf", "token", "authenticity", "nonce"].contains { lower.contains($0) }
     }
 
-    struct Walk {
+    struct Walk: Sendable {
         var response: HTTPResponse
-        /// Every response on the way, the last included, for the checks on the pages.
-        var pages: [PageHop]
+        /// Every response on the way, the last included, as received.
+        var visits: [Visit]
+        /// The origins the walk could go to: what a page loads from elsewhere is a third party.
+        var allowed: Set<HTTPOrigin>
         /// Why the walk stopped early, when it did.
         var note: String?
         /// On a harvesting walk: the consent form's anti-forgery fields, in form order.
         var harvested: [(name: String, value: String)]?
 
+        /// Every response on the way, for the checks on the pages. Read once the walk is over (on the judging
+        /// thread when the case is judged apart): nothing here decides where the walk goes next.
+        var pages: [PageHop] { visits.map { $0.page(allowed: allowed) } }
+
         /// One line per hop, for the evidence.
-        var hops: [String] { pages.map { "\($0.method) \($0.url) → HTTP \($0.status)" } + (note.map { [$0] } ?? []) }
+        var hops: [String] { visits.map { "\($0.method) \(Redaction.redact(url: $0.url)) → HTTP \($0.status)" } + (note.map { [$0] } ?? []) }
+    }
+
+    /// One request of a walk and what came back, kept as received: the URL unredacted, the page's framing headers
+    /// and the resources it loads unjudged. `page(allowed:)` makes the hop the checks read.
+    struct Visit: Sendable {
+        var method: String
+        var url: String
+        var status: Int
+        var frameOptions: [String]
+        var contentSecurityPolicies: [String]
+        var isPage: Bool
+        /// What the page loads (scripts, styles, images, frames), as written in it.
+        var resources: [String]
+        var location: String?
+        /// Set on the request that submitted a probe.
+        var probe: String?
+
+        func page(allowed: Set<HTTPOrigin>) -> PageHop {
+            let foreign = resources.filter { resource in
+                URLReference.resolve(resource, against: url).flatMap { HTTPOrigin.split($0)?.origin }.map { !allowed.contains($0) } ?? false
+            }
+            var hop = PageHop(method: method, url: Redaction.redact(url: url), status: status,
+                              framingDenied: FramingCheck.denies(frameOptions, contentSecurityPolicies).0, isPage: isPage,
+                              thirdPartyResources: foreign)
+            hop.location = location
+            hop.probe = probe
+            return hop
+        }
     }
 
     /// The anti-forgery fields the donor's consent form carries for the same authorization request, from a walk of
@@ -83,8 +117,8 @@ struct SignInBrowser {
             case .failure(let problem):
                 return .failure(problem)
             case .success(var second):
-                if let index = second.pages.indices.first { second.pages[index].probe = "the same request again in the same session" }
-                second.pages = approval.pages + second.pages
+                if let index = second.visits.indices.first { second.visits[index].probe = "the same request again in the same session" }
+                second.visits = approval.visits + second.visits
                 return .success(second)
             }
         }
@@ -95,7 +129,7 @@ struct SignInBrowser {
         var request = first
         var origin = origin
         var url = origin.description + first.target
-        var pages: [PageHop] = []
+        var pages: [Visit] = []
         var signedIn = false
         var consented = false
         var pendingProbe: String?
@@ -113,33 +147,27 @@ struct SignInBrowser {
             let isPage = (200...299).contains(response.status) && !response.body.isEmpty
             // Each page is read once: for what it loads here, for its forms below.
             let page = isPage ? HTMLDocument(response.body) : nil
-            let denies = FramingCheck.denies(response.headers.values("X-Frame-Options"), response.headers.values("Content-Security-Policy")).0
-            let foreign = page?.resources.filter { resource in
-                URLReference.resolve(resource, against: url).flatMap { HTTPOrigin.split($0)?.origin }.map { !allowed.contains($0) } ?? false
-            } ?? []
-            var hop = PageHop(method: request.method, url: Redaction.redact(url: url), status: response.status, framingDenied: denies,
-                              isPage: isPage, thirdPartyResources: foreign)
-            hop.location = response.headers["Location"]
-            hop.probe = pendingProbe
+            pages.append(Visit(method: request.method, url: url, status: response.status, frameOptions: response.headers.values("X-Frame-Options"),
+                               contentSecurityPolicies: response.headers.values("Content-Security-Policy"), isPage: isPage,
+                               resources: page?.resources ?? [], location: response.headers["Location"], probe: pendingProbe))
             pendingProbe = nil
-            pages.append(hop)
             if (300...399).contains(response.status), let location = response.headers["Location"] {
                 guard let next = URLReference.resolve(location, against: url), let split = HTTPOrigin.split(next),
                       allowed.contains(split.origin) else {
-                    return .success(Walk(response: response, pages: pages))  // leaves the server: the authorization response
+                    return .success(Walk(response: response, visits: pages, allowed: allowed))  // leaves the server: the authorization response
                 }
                 (origin, url) = (split.origin, next)
                 request = HTTPRequest(method: "GET", target: split.target)
                 continue
             }
-            guard (200...299).contains(response.status), let page, !observeOnly else { return .success(Walk(response: response, pages: pages)) }
+            guard (200...299).contains(response.status), let page, !observeOnly else { return .success(Walk(response: response, visits: pages, allowed: allowed)) }
             if !signedIn, let form = page.form(matching: script.form) {
                 signedIn = true
                 var values = script.fields
                 if probe == .tamperReturn {
                     let returns = form.fields.map(\.name).filter { Self.returnFields.contains($0.lowercased()) }
                     guard !returns.isEmpty else {
-                        return .success(Walk(response: response, pages: pages, note: "the sign-in form has no return parameter to tamper with"))
+                        return .success(Walk(response: response, visits: pages, allowed: allowed, note: "the sign-in form has no return parameter to tamper with"))
                     }
                     for name in returns { values[name] = Self.foreignReturn }
                     pendingProbe = "tampered return parameter (" + returns.joined(separator: ", ") + ")"
@@ -161,7 +189,7 @@ struct SignInBrowser {
                 var submitted = form
                 let antiForgery = form.fields.filter { $0.type == "hidden" && Self.isAntiForgery($0.name) }
                 if harvesting {
-                    return .success(Walk(response: response, pages: pages, harvested: antiForgery.map { ($0.name, $0.value) }))
+                    return .success(Walk(response: response, visits: pages, allowed: allowed, harvested: antiForgery.map { ($0.name, $0.value) }))
                 }
                 if probe == .foreignToken {
                     switch foreignFields(first, origin: start) {
@@ -185,10 +213,10 @@ struct SignInBrowser {
                 (origin, url, request) = next
                 continue
             }
-            return .success(Walk(response: response, pages: pages))
+            return .success(Walk(response: response, visits: pages, allowed: allowed))
         }
         return .failure(StepExecutor.Problem(message: "the sign-in took more than \(Self.maximumHops) requests: "
-                                             + Walk(response: HTTPResponse(status: 0), pages: pages).hops.suffix(4).joined(separator: "; ")))
+                                             + Walk(response: HTTPResponse(status: 0), visits: pages, allowed: allowed).hops.suffix(4).joined(separator: "; ")))
     }
 
     /// The request a form submits: its fields with `values` over them, and the pressed button.

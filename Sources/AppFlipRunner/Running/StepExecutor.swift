@@ -198,83 +198,120 @@ final class StepExecutor {
             let sent = sendLink(recipe, of: conformanceCase, generated: generated, stepIndex: stepIndex, repetition: repetition, context: context)
             return Self.absorb(sent, label: label, context: context, logExcerptLimit: logExcerptLimit, state: &state)
         case .http(let request):
-            let built = build(request, conformanceCase: conformanceCase, context: context)
-            guard case .success(let prepared) = built else {
-                if case .failure(let problem) = built {
-                    if problem.notApplicable { state.outcome.skipReason = label + problem.message } else { state.outcome.failure = label + problem.message }
-                }
-                return nil
-            }
             if let limit = request.burst {
+                guard let prepared = prepare(request, of: conformanceCase, label: label, context: context, state: &state) else { return nil }
                 return burst(prepared, limit: limit, label: label, state: &state).map { ($0, prepared.sentParameters) }
             }
             if request.transportProbe == .legacyTLS {
+                guard let prepared = prepare(request, of: conformanceCase, label: label, context: context, state: &state) else { return nil }
                 return handshake(prepared.origin, label: label, state: &state).map { ($0, []) }
             }
-            let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
-            var answer: Result<HTTPResponse, Problem>
-            var walkPages: [PageHop] = []
-            if let script = prepared.signIn {
-                // Through the real pages: every hop stays within the allowed origins; the walk's end is judged.
-                let allowed = Set([prepared.origin] + targets.signInOrigins.compactMap { HTTPOrigin.split($0)?.origin })
-                var browser = SignInBrowser(script: script, probe: request.signInProbe, allowed: allowed) { origin, request in
-                    self.send(Prepared(origin: origin, request: request, sentParameters: []))
-                }
-                if request.signInProbe == .foreignToken { browser.donor = targets.donorSignIn(besides: conformanceCase.scenario) }
-                switch browser.walk(prepared.request, origin: prepared.origin) {
-                case .success(let walk):
-                    answer = .success(walk.response)
-                    walkPages = walk.pages
-                    if recordEvidence {
-                        state.outcome.evidence.exchanges.append(Redaction.scrubText(
-                            label + "signed in through the pages:\n  " + walk.hops.joined(separator: "\n  "), secrets: state.secrets))
-                    }
-                case .failure(let problem):
-                    answer = .failure(problem)
-                }
-            } else {
-                answer = send(prepared)
+            let sent = sendHTTP(request, of: conformanceCase, context: context)
+            return Self.absorb(sent, of: step, label: label, context: context, recordEvidence: recordEvidence, state: &state)
+        }
+    }
+
+    /// The step's request built, or nil when it cannot be (the outcome then says why).
+    private func prepare(_ request: HTTPStepRequest, of conformanceCase: ConformanceCase, label: String, context: Template.Context,
+                         state: inout CaseState) -> Prepared? {
+        switch build(request, conformanceCase: conformanceCase, context: context) {
+        case .success(let prepared):
+            return prepared
+        case .failure(let problem):
+            if problem.notApplicable { state.outcome.skipReason = label + problem.message } else { state.outcome.failure = label + problem.message }
+            return nil
+        }
+    }
+
+    /// Builds an HTTP step's request and sends it (through the sign-in pages when the user signs in there): the
+    /// network part of an HTTP step, on this worker's connections. `absorb` makes the rest of it on any thread.
+    func sendHTTP(_ request: HTTPStepRequest, of conformanceCase: ConformanceCase, context: Template.Context) -> SentHTTP {
+        let prepared: Prepared
+        switch build(request, conformanceCase: conformanceCase, context: context) {
+        case .failure(let problem): return SentHTTP(request: request, built: .failure(problem))
+        case .success(let built): prepared = built
+        }
+        guard let script = prepared.signIn else { return SentHTTP(request: request, built: .success(prepared), answer: send(prepared)) }
+        // Through the real pages: every hop stays within the allowed origins; the walk's end is judged.
+        let allowed = Set([prepared.origin] + targets.signInOrigins.compactMap { HTTPOrigin.split($0)?.origin })
+        var browser = SignInBrowser(script: script, probe: request.signInProbe, allowed: allowed) { origin, request in
+            self.send(Prepared(origin: origin, request: request, sentParameters: []))
+        }
+        if request.signInProbe == .foreignToken { browser.donor = targets.donorSignIn(besides: conformanceCase.scenario) }
+        switch browser.walk(prepared.request, origin: prepared.origin) {
+        case .success(let walk): return SentHTTP(request: request, built: .success(prepared), answer: .success(walk.response), walk: walk)
+        case .failure(let problem): return SentHTTP(request: request, built: .success(prepared), answer: .failure(problem))
+        }
+    }
+
+    /// An HTTP step as sent: its request built (or why not), the answer (or why none came) and the sign-in walk
+    /// that led to it. Holds nothing of the worker's.
+    struct SentHTTP: Sendable {
+        var request: HTTPStepRequest
+        var built: Result<Prepared, Problem>
+        var answer: Result<HTTPResponse, Problem> = .failure(Problem(message: "nothing was sent"))
+        var walk: SignInBrowser.Walk?
+    }
+
+    /// What a sent HTTP step shows: the evidence (redacted) and the observation to judge, or nil when the target gave
+    /// no usable answer (the outcome then says why). Needs none of the worker's connections.
+    static func absorb(_ sent: SentHTTP, of step: Step, label: String, context: Template.Context, recordEvidence: Bool,
+                       state: inout CaseState) -> (Observation, [QueryParameter])? {
+        let prepared: Prepared
+        switch sent.built {
+        case .failure(let problem):
+            if problem.notApplicable { state.outcome.skipReason = label + problem.message } else { state.outcome.failure = label + problem.message }
+            return nil
+        case .success(let built): prepared = built
+        }
+        let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
+        var walkPages: [PageHop] = []
+        if let walk = sent.walk {
+            walkPages = walk.pages
+            if recordEvidence {
+                state.outcome.evidence.exchanges.append(Redaction.scrubText(
+                    label + "signed in through the pages:\n  " + walk.hops.joined(separator: "\n  "), secrets: state.secrets))
             }
-            switch answer {
-            case .failure(let problem):
-                if problem.inexact {
-                    // The platform could not carry the request or its answer as is: the case does not apply here.
-                    state.outcome.skipReason = label + Redaction.scrubText(problem.message, secrets: state.secrets)
-                    return nil
-                }
-                state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → no response: \(problem.message)", secrets: state.secrets))
-                if request.plainHTTPProbe {
-                    // For a plain-http probe no answer is an answer: nothing is served there.
-                    return (.unreachable(problem.message), prepared.sentParameters)
-                }
-                state.outcome.failure = label + problem.message
+        }
+        switch sent.answer {
+        case .failure(let problem):
+            if problem.inexact {
+                // The platform could not carry the request or its answer as is: the case does not apply here.
+                state.outcome.skipReason = label + Redaction.scrubText(problem.message, secrets: state.secrets)
                 return nil
-            case .success(let response):
-                if response.status == 429 {
-                    // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).
-                    state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → HTTP 429", secrets: state.secrets))
-                    state.outcome.failure = label + "the target throttled this request (429 Too Many Requests"
-                        + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
-                        + "rerun with fewer --jobs, or allow the suite's address more requests"
-                    return nil
-                }
-                let http = HTTPObservation(status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
-                                           body: response.body, walk: walkPages)
-                let observation = Observation.http(http)
-                state.secrets += secretsIn(http)
-                if prepared.usesConfiguredCredentials, let verdict = ConfiguredCredentials.verdict(on: http) {
-                    state.outcome.configuredCredentials = state.outcome.configuredCredentials == .accepted ? .accepted : verdict
-                }
-                if recordEvidence {
-                    let body = prepared.request.body.isEmpty ? ""
-                        : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self)))
-                    let repeated = step.repeatCount > 1 ? " (first of \(step.repeatCount))" : ""
-                    state.outcome.evidence.exchanges.append(Redaction.scrubText(
-                        transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation) + bodyExcerpt(http),
-                        secrets: state.secrets))
-                }
-                return (observation, prepared.sentParameters)
             }
+            state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → no response: \(problem.message)", secrets: state.secrets))
+            if sent.request.plainHTTPProbe {
+                // For a plain-http probe no answer is an answer: nothing is served there.
+                return (.unreachable(problem.message), prepared.sentParameters)
+            }
+            state.outcome.failure = label + problem.message
+            return nil
+        case .success(let response):
+            if response.status == 429 {
+                // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).
+                state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → HTTP 429", secrets: state.secrets))
+                state.outcome.failure = label + "the target throttled this request (429 Too Many Requests"
+                    + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
+                    + "rerun with fewer --jobs, or allow the suite's address more requests"
+                return nil
+            }
+            let http = HTTPObservation(status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
+                                       body: response.body, walk: walkPages)
+            let observation = Observation.http(http)
+            state.secrets += secretsIn(http)
+            if prepared.usesConfiguredCredentials, let verdict = ConfiguredCredentials.verdict(on: http) {
+                state.outcome.configuredCredentials = state.outcome.configuredCredentials == .accepted ? .accepted : verdict
+            }
+            if recordEvidence {
+                let body = prepared.request.body.isEmpty ? ""
+                    : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self)))
+                let repeated = step.repeatCount > 1 ? " (first of \(step.repeatCount))" : ""
+                state.outcome.evidence.exchanges.append(Redaction.scrubText(
+                    transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation) + bodyExcerpt(http),
+                    secrets: state.secrets))
+            }
+            return (observation, prepared.sentParameters)
         }
     }
 
@@ -288,17 +325,23 @@ final class StepExecutor {
         var unsent: String?
     }
 
-    /// Sends the link of a case whose only remaining work is judging (`LinkJudgement.applies`) and returns that
-    /// work, to be done on any thread; nil for any other case, which `run` sends and judges whole.
-    func sendOnly(_ conformanceCase: ConformanceCase) -> LinkJudgement? {
-        guard LinkJudgement.applies(to: conformanceCase), let step = conformanceCase.steps.first, case .link(let recipe) = step.action else {
-            return nil
-        }
+    /// Sends the one step of a case whose only remaining work is judging (`DeferredJudgement.applies`) and returns
+    /// that work, to be done on any thread; nil for any other case, which `run` sends and judges whole.
+    func sendOnly(_ conformanceCase: ConformanceCase) -> DeferredJudgement? {
+        guard DeferredJudgement.applies(to: conformanceCase), let step = conformanceCase.steps.first else { return nil }
         let generated = GeneratedValues(seed: configuration.seed, caseID: conformanceCase.id)
         let context = Template.Context(configuration: configuration, generated: generated, captured: [:], samples: [:])
-        let sent = sendLink(recipe, of: conformanceCase, generated: generated, stepIndex: 0, repetition: 0, context: context)
-        return LinkJudgement(conformanceCase: conformanceCase, step: step, sent: sent, generated: generated, configuration: configuration,
-                             secrets: secretsOfRun, logExcerptLimit: logExcerptLimit)
+        let sent: DeferredJudgement.Sent
+        switch step.action {
+        case .link(let recipe):
+            sent = .link(sendLink(recipe, of: conformanceCase, generated: generated, stepIndex: 0, repetition: 0, context: context))
+        case .http(let request):
+            sent = .http(sendHTTP(request, of: conformanceCase, context: context))
+        case .native:
+            return nil
+        }
+        return DeferredJudgement(conformanceCase: conformanceCase, step: step, sent: sent, generated: generated, configuration: configuration,
+                                 secrets: secretsOfRun, logExcerptLimit: logExcerptLimit)
     }
 
     /// Builds the step's link and exchanges it with the link handler (this worker's session).
@@ -354,7 +397,7 @@ final class StepExecutor {
 
     // MARK: - HTTP steps
 
-    struct Prepared {
+    struct Prepared: Sendable {
         var origin: HTTPOrigin
         var request: HTTPRequest
         var sentParameters: [QueryParameter]
@@ -364,7 +407,7 @@ final class StepExecutor {
         var signIn: SignInScript?
     }
 
-    struct Problem: Error {
+    struct Problem: Error, Sendable {
         var message: String
         var inexact = false
         /// The step cannot be judged in this configuration: the case is skipped with the message.
@@ -566,7 +609,7 @@ final class StepExecutor {
     }
 
     /// Token-like values in a JSON body, so they are hidden wherever they show up later.
-    private func secretsIn(_ response: HTTPObservation) -> [String] {
+    private static func secretsIn(_ response: HTTPObservation) -> [String] {
         var found: [String] = []
         if let location = response.header("Location") { found += Redaction.secrets(in: location) }
         if let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] {
@@ -577,7 +620,7 @@ final class StepExecutor {
         return found
     }
 
-    private func bodyExcerpt(_ response: HTTPObservation) -> String {
+    private static func bodyExcerpt(_ response: HTTPObservation) -> String {
         guard !response.body.isEmpty else { return "" }
         return "\n  body: " + Evidence.bounded(String(decoding: response.body, as: UTF8.self), limit: 512)
     }

@@ -1,7 +1,7 @@
 import AppFlipHTTP
 import AppFlipModel
 import AppFlipReferenceServer
-import AppFlipRunner
+@testable import AppFlipRunner
 import AppFlipSyntax
 import AppFlipTestSupport
 import Foundation
@@ -17,7 +17,8 @@ struct HTTPProfileTests {
     private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }, declaredCodeLifetime: Double? = nil,
                      declaredTokenLifetime: Double? = nil,
                      settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false,
-                     includeSignInProbes: Bool = false, onlyConsentSignsIn: Bool = false, throttlingProbe: Bool = true) throws -> RunResult {
+                     includeSignInProbes: Bool = false, onlyConsentSignsIn: Bool = false, throttlingProbe: Bool = true,
+                     jobs: Int = 2, judgesApart: Bool = true) throws -> RunResult {
         let reference = ReferenceServer(configuration: settings)
         let server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
@@ -58,7 +59,45 @@ struct HTTPProfileTests {
             $0.profile != .appLink && $0.profile != .nativeClient && (declaredCodeLifetime != nil || declaredTokenLifetime != nil || !$0.waits) && !$0.needsHTTPS
                 && (throughForms || includeSignInProbes || !$0.probesSignIn)
         }
-        return try SuiteRun.run(targets, cases: cases, configuration: configuration)
+        return try SuiteRun.run(targets, cases: cases, configuration: configuration, jobs: jobs, judgesApart: judgesApart)
+    }
+
+    struct ApartSetup: Sendable, CustomTestStringConvertible {
+        var name: String
+        var throughForms: Bool
+        var wrap: @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler
+        var testDescription: String { name }
+    }
+
+    static let apartSetups: [ApartSetup] = [
+        ApartSetup(name: "reference, users by headers", throughForms: false) { $0 },
+        ApartSetup(name: "reference, users through the pages", throughForms: true) { $0 },
+    ] + BrokenServers.all.filter { $0.name == "framable-pages" }.map { defect in
+        ApartSetup(name: "broken: " + defect.name, throughForms: true, wrap: defect.wrap)
+    } + pageDefects.filter { $0.name.contains("third-party") || $0.name.contains("return_to") }.map { defect in
+        ApartSetup(name: "broken: " + defect.name, throughForms: true, wrap: defect.wrap)
+    }
+
+    @Test("Judged on the judging thread or in line, every HTTP result is the same", arguments: apartSetups)
+    func judgedApart(_ setup: ApartSetup) throws {
+        let apart = try run(wrap: setup.wrap, throughForms: setup.throughForms, includeSignInProbes: true, jobs: 1, judgesApart: true)
+        let inLine = try run(wrap: setup.wrap, throughForms: setup.throughForms, includeSignInProbes: true, jobs: 1, judgesApart: false)
+        #expect(apart.results.contains { result in
+            guard DeferredJudgement.applies(to: result.conformanceCase), case .http = result.conformanceCase.steps.first?.action else { return false }
+            return true
+        })
+        #expect(apart.results.count == inLine.results.count)
+        // Each run has a server of its own, on a port of its own, minting anti-forgery tokens of its own; a burst's
+        // timings are the machine's.
+        func comparable(_ result: CaseResult) -> String {
+            JudgingApartTests.comparable(result)
+                .replacingOccurrences(of: #"127\.0\.0\.1(:|%3A)[0-9]+"#, with: "127.0.0.1:PORT", options: .regularExpression)
+                .replacingOccurrences(of: #"name=\\"csrf\\" value=\\"[^"\\]*\\""#, with: "csrf", options: .regularExpression)
+                .replacingOccurrences(of: #"[0-9]+ ms"#, with: "N ms", options: .regularExpression)
+        }
+        for (one, other) in zip(apart.results.map(comparable), inLine.results.map(comparable)) where one != other {
+            Issue.record("judged apart:\n\(one)\n\nin line:\n\(other)")
+        }
     }
 
     @Test("A code is refused after the declared lifetime; a server whose codes never expire fails AF-AUTHZ-013")

@@ -49,7 +49,7 @@ struct JudgingApartTests {
                 cases.append(twice)
             }
         }
-        #expect(cases.contains { LinkJudgement.applies(to: $0) } && cases.contains { !LinkJudgement.applies(to: $0) })
+        #expect(cases.contains { DeferredJudgement.applies(to: $0) } && cases.contains { !DeferredJudgement.applies(to: $0) })
         let target = SubprocessTarget(executable: BuiltProducts.path(handler.executable), arguments: handler.arguments, mode: handler.mode)
         var runner = Runner(configuration: SuiteRun.configuration, timeout: 5, jobs: 1)
         let apart = runner.run(cases, on: target).map(Self.comparable)
@@ -61,11 +61,11 @@ struct JudgingApartTests {
         }
     }
 
-    @Test("Only a case whose one step sends a link once, waits for nothing and captures nothing is judged apart")
+    @Test("Only a case whose one step sends a link or an HTTP request once, waits for nothing and captures nothing is judged apart")
     func applies() throws {
         let cases = try SuiteRun.load().1.cases
         let link = try #require(cases.first { $0.id == "app-link/baseline/valid-link" })
-        #expect(LinkJudgement.applies(to: link))
+        #expect(DeferredJudgement.applies(to: link))
         var repeated = link
         repeated.repeatCount = 2
         var twoSteps = link
@@ -79,10 +79,25 @@ struct JudgingApartTests {
         var guarded = link
         guarded.steps[0].whenCaptured = ["code"]
         for variant in [repeated, twoSteps, stepRepeated, capturing, waiting, guarded] {
-            #expect(!LinkJudgement.applies(to: variant))
+            #expect(!DeferredJudgement.applies(to: variant))
         }
-        let http = try #require(cases.first { $0.steps.contains { if case .http = $0.action { true } else { false } } })
-        #expect(!LinkJudgement.applies(to: http))
+        // One HTTP step, through the sign-in pages or not, applies too; a burst, a TLS handshake probe and a native
+        // step judge while they run.
+        func request(_ conformanceCase: ConformanceCase) -> HTTPStepRequest? {
+            guard conformanceCase.steps.count == 1, case .http(let request) = conformanceCase.steps[0].action else { return nil }
+            return request
+        }
+        let http = try #require(cases.first { request($0).map { $0.burst == nil && $0.transportProbe == nil } ?? false })
+        #expect(DeferredJudgement.applies(to: http))
+        var capturingHTTP = http
+        capturingHTTP.steps[0].captures = [Capture(name: "code", source: .urlParameter("code"))]
+        #expect(!DeferredJudgement.applies(to: capturingHTTP))
+        let burst = try #require(cases.first { request($0)?.burst != nil })
+        let handshake = try #require(cases.first { request($0)?.transportProbe == .legacyTLS })
+        let native = try #require(cases.first { $0.steps.count == 1 && { if case .native = $0.steps[0].action { true } else { false } }($0) })
+        for variant in [burst, handshake, native] {
+            #expect(!DeferredJudgement.applies(to: variant), "\(variant.id)")
+        }
     }
 
     @Test("The judging queue does its items in order, holds back a worker that runs too far ahead, and drains before it ends")

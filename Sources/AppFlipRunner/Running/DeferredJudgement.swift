@@ -1,0 +1,49 @@
+import AppFlipModel
+
+/// What is left of a case once its one step was sent, when that is only judging: the step sends a link or an HTTP
+/// request (through the sign-in pages or not) once, waits for nothing and captures nothing. Judging needs none of
+/// the worker's connections, so a run judges the case on another thread while the worker sends the next one; the
+/// exchanges themselves stay one at a time, in order.
+struct DeferredJudgement: Sendable {
+    /// The step as sent.
+    enum Sent: Sendable {
+        case link(StepExecutor.SentLink)
+        case http(StepExecutor.SentHTTP)
+    }
+
+    let conformanceCase: ConformanceCase
+    let step: Step
+    let sent: Sent
+    let generated: GeneratedValues
+    let configuration: RunConfiguration
+    let secrets: [String]
+    let logExcerptLimit: Int
+
+    /// Whether everything `conformanceCase` does after its exchange is judging. A burst and a TLS handshake probe
+    /// judge while they send, and a native step drives an app: those run whole on the worker.
+    static func applies(to conformanceCase: ConformanceCase) -> Bool {
+        guard conformanceCase.repeatCount == 1, conformanceCase.steps.count == 1, let step = conformanceCase.steps.first,
+              step.repeatCount == 1, step.captures.isEmpty, step.whenCaptured.isEmpty, step.wait == nil else { return false }
+        switch step.action {
+        case .link: return true
+        case .http(let request): return request.burst == nil && request.transportProbe != .legacyTLS
+        case .native: return false
+        }
+    }
+
+    /// The case's outcome, the same as `StepExecutor.run` gives when it sends and judges in one go.
+    func outcome() -> StepExecutor.Outcome {
+        var state = StepExecutor.CaseState(outcome: StepExecutor.Outcome(), secrets: secrets)
+        let context = Template.Context(configuration: configuration, generated: generated, captured: [:], samples: [:])
+        let absorbed = switch sent {
+        case .link(let link):
+            StepExecutor.absorb(link, label: "", context: context, logExcerptLimit: logExcerptLimit, state: &state)
+        case .http(let http):
+            StepExecutor.absorb(http, of: step, label: "", context: context, recordEvidence: true, state: &state)
+        }
+        guard let (observation, sentParameters) = absorbed else { return state.outcome }
+        state.outcome.checks = StepExecutor.judge(step, observation: observation, sent: sentParameters, configuration: configuration,
+                                                  generated: generated, state: &state)
+        return state.outcome
+    }
+}

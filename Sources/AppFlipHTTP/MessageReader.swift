@@ -82,18 +82,32 @@ struct MessageReader {
 
     private func parseHead(_ bytes: ArraySlice<UInt8>) throws -> Head {
         // Parsed on bytes: lines end at LF with one CR before it dropped (a lone CR stays in its line); the head is
-        // text as UTF-8 when all of it is valid UTF-8, otherwise byte for byte as ISO Latin-1.
-        let utf8 = String(validating: bytes, as: UTF8.self) != nil
+        // text as UTF-8 when all of it is valid UTF-8, otherwise byte for byte as ISO Latin-1. Read on every answer
+        // of a sign-in walk: one pass over the lines, no array of them.
+        let utf8 = bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
         func text(_ piece: ArraySlice<UInt8>) -> String {
             utf8 ? String(decoding: piece, as: UTF8.self) : String(String.UnicodeScalarView(piece.map { Unicode.Scalar($0) }))
         }
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            line.last == 0x0D ? line.dropLast() : line
-        }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let startLine = lines.first, !startLine.isEmpty else { throw HTTPError("the message has no start line") }
+        var startLine: ArraySlice<UInt8>?
         var headers = HTTPHeaders()
-        for line in lines.dropFirst() {
+        // An empty line counts only when a header line follows it (trailing empty lines end the head).
+        var emptyLineBefore = false
+        var lineStart = bytes.startIndex
+        while lineStart < bytes.endIndex {
+            let newline = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.endIndex
+            var line = bytes[lineStart..<newline]
+            lineStart = newline < bytes.endIndex ? newline + 1 : newline
+            if line.last == 0x0D { line = line.dropLast() }
+            guard startLine != nil else {
+                guard !line.isEmpty else { throw HTTPError("the message has no start line") }
+                startLine = line
+                continue
+            }
+            if line.isEmpty {
+                emptyLineBefore = true
+                continue
+            }
+            if emptyLineBefore { throw HTTPError("a header line has no ':': \(Self.show(""))") }
             if line.first == 0x20 || line.first == 0x09 {
                 throw HTTPError("obsolete line folding in the header section: \(Self.show(text(line)[...]))")
             }
@@ -112,13 +126,25 @@ struct MessageReader {
                 throw HTTPError("more than \(limits.maximumHeaderCount) header fields")
             }
         }
+        guard let startLine else { throw HTTPError("the message has no start line") }
         return Head(startLine: text(startLine), headers: headers)
     }
 
     /// A `tchar` of RFC 9110 §5.6.2: visible ASCII except the delimiters.
     static func isTokenByte(_ byte: UInt8) -> Bool {
-        byte > 0x20 && byte < 0x7F && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)
+        byte < 0x40 ? tokenBytesBelow64 & (1 << UInt64(byte)) != 0
+            : byte < 0x80 && tokenBytesFrom64 & (1 << UInt64(byte - 0x40)) != 0
     }
+
+    /// `isTokenByte` as two bit sets (bytes 0-63, 64-127), made once from the definition.
+    private static let (tokenBytesBelow64, tokenBytesFrom64): (UInt64, UInt64) = {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for byte in UInt8(0x21)..<0x7F where !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte) {
+            if byte < 0x40 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 0x40) }
+        }
+        return (low, high)
+    }()
 
     static func show(_ line: Substring) -> String {
         let cut = line.prefix(80)
@@ -136,7 +162,7 @@ struct MessageReader {
     /// Decides how the body is delimited (RFC 9112 §6.3).
     static func framing(_ headers: HTTPHeaders, isResponse: Bool) throws -> Framing {
         let codings = headers.values("Transfer-Encoding").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: " \t").lowercased() }
+            .map { $0.trimmingSpacesAndTabs().lowercased() }
         if !codings.isEmpty {
             // RFC 9112 §6.2: a sender MUST NOT send Content-Length with Transfer-Encoding; §6.3: such a message is
             // a smuggling or splitting attempt and is handled as an error, not read either way.
@@ -150,7 +176,7 @@ struct MessageReader {
             return .chunked
         }
         let lengths = Set(headers.values("Content-Length").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: " \t") })
+            .map { $0.trimmingSpacesAndTabs() })
         if lengths.count > 1 { throw HTTPError("conflicting Content-Length values: \(lengths.sorted().joined(separator: ", "))") }
         if let text = lengths.first {
             guard let length = Int(text), length >= 0, text.allSatisfy(\.isASCII) else {

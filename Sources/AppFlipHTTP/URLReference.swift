@@ -1,57 +1,98 @@
 /// Resolves a reference found in a page or a Location header against the URL it came from (RFC 3986 §5.2), for
 /// a client that follows links itself. Only http and https are produced; anything else resolves to nil.
+///
+/// Read as octets (RFC 3986 §2: the delimiters are ASCII bytes), as `HTTPOrigin.split` reads a URL: every hop of a
+/// sign-in walk resolves its redirect or its form's action here, so there is no `Character` walk and no lower-cased
+/// copy.
 package enum URLReference {
     /// The absolute URL `reference` points to from `base`, without a fragment; nil when it is not http(s).
     package static func resolve(_ reference: String, against base: String) -> String? {
-        let reference = String(reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            .trimmingCharacters(in: " \t\r\n")
+        let bytes = reference.utf8
+        var start = bytes.startIndex
+        var end = bytes.firstIndex(of: 0x23) ?? bytes.endIndex  // the fragment goes
+        while start < end, isSpace(bytes[start]) { start = bytes.index(after: start) }
+        while start < end, isSpace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        let trimmed = bytes[start..<end]
         guard let (origin, baseTarget) = HTTPOrigin.split(base) else { return nil }
-        let lower = reference.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            return HTTPOrigin.split(reference).map { $0.origin.description + $0.target }
+        if hasPrefixIgnoringCase(trimmed, "http://") || hasPrefixIgnoringCase(trimmed, "https://") {
+            return HTTPOrigin.split(String(reference[start..<end])).map { $0.origin.description + $0.target }
         }
-        if reference.hasPrefix("//") {
-            return resolve(origin.scheme + ":" + reference, against: base)
+        if trimmed.starts(with: "//".utf8) {
+            return resolve(origin.scheme + ":" + reference[start..<end], against: base)
         }
-        if let colon = reference.firstIndex(of: ":"),
-           reference[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
-           !reference[..<colon].isEmpty, reference.firstIndex(of: "/").map({ colon < $0 }) ?? true {
+        if let colon = trimmed.firstIndex(of: 0x3A), colon != start, trimmed[..<colon].allSatisfy(isSchemeByte),
+           trimmed.firstIndex(of: 0x2F).map({ colon < $0 }) ?? true {
             return nil  // another scheme: javascript:, mailto:, data:, …
         }
-        let basePath = String(baseTarget.prefix { $0 != "?" })
-        let baseQuery = baseTarget.firstIndex(of: "?").map { String(baseTarget[$0...]) } ?? ""
-        let target: String
-        if reference.isEmpty {
-            target = basePath + baseQuery
-        } else if reference.hasPrefix("?") {
-            target = basePath + reference
-        } else if reference.hasPrefix("/") {
-            target = removingDotSegments(reference)
+        let baseBytes = baseTarget.utf8
+        let baseQueryStart = baseBytes.firstIndex(of: 0x3F) ?? baseBytes.endIndex
+        let basePath = baseBytes[..<baseQueryStart]
+        var target: [UInt8]
+        if trimmed.isEmpty {
+            target = Array(baseBytes)
+        } else if trimmed.first == 0x3F {
+            target = Array(basePath) + trimmed
+        } else if trimmed.first == 0x2F {
+            target = removingDotSegments(Array(trimmed))
         } else {
-            let directory = basePath.hasSuffix("/") ? basePath : String(basePath[..<(basePath.lastIndex(of: "/").map { basePath.index(after: $0) } ?? basePath.endIndex)])
-            target = removingDotSegments((directory.isEmpty ? "/" : directory) + reference)
+            // The base path up to its last slash (all of it when it has none), then the reference.
+            let directory = basePath.lastIndex(of: 0x2F).map { basePath[...$0] } ?? basePath
+            target = removingDotSegments((directory.isEmpty ? [0x2F] : Array(directory)) + trimmed)
         }
-        return origin.description + target
+        return origin.description + String(decoding: target, as: UTF8.self)
     }
 
-    /// RFC 3986 §5.2.4 on the path; the query is kept as it is.
-    static func removingDotSegments(_ target: String) -> String {
-        let path = String(target.prefix { $0 != "?" })
-        let query = target.firstIndex(of: "?").map { String(target[$0...]) } ?? ""
-        var output: [Substring] = []
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+    /// RFC 3986 §5.2.4 on the path of `target` (which starts with "/"); the query is kept as it is.
+    static func removingDotSegments(_ target: [UInt8]) -> [UInt8] {
+        let queryStart = target.firstIndex(of: 0x3F) ?? target.count
+        // The segments after the leading slash, as ranges of `target`.
+        var segments: [Range<Int>] = []
+        var segmentStart = 0
+        for index in 0..<queryStart where target[index] == 0x2F {
+            segments.append(segmentStart..<index)
+            segmentStart = index + 1
+        }
+        segments.append(segmentStart..<queryStart)
+        segments.removeFirst()
+        var output: [Range<Int>] = []
         for (index, segment) in segments.enumerated() {
             let last = index == segments.count - 1
-            switch segment {
-            case ".":
-                if last { output.append("") }
-            case "..":
+            let dots = target[segment].allSatisfy { $0 == 0x2E } ? segment.count : 0
+            if dots == 1 {
+                if last { output.append(segment.lowerBound..<segment.lowerBound) }
+            } else if dots == 2 {
                 if !output.isEmpty { output.removeLast() }
-                if last { output.append("") }
-            default:
+                if last { output.append(segment.lowerBound..<segment.lowerBound) }
+            } else {
                 output.append(segment)
             }
         }
-        return "/" + output.joined(separator: "/") + query
+        var result: [UInt8] = [0x2F]
+        result.reserveCapacity(target.count + 1)
+        for (index, segment) in output.enumerated() {
+            if index > 0 { result.append(0x2F) }
+            result += target[segment]
+        }
+        result += target[queryStart...]
+        return result
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+    }
+
+    /// A byte of a URI scheme (RFC 3986 §3.1): a letter, a digit, "+", "-" or ".".
+    private static func isSchemeByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2B, 0x2D, 0x2E: true
+        default: false
+        }
+    }
+
+    private static func hasPrefixIgnoringCase(_ bytes: Substring.UTF8View, _ prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        return zip(bytes, UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy { byte, wanted in
+            ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == wanted
+        }
     }
 }

@@ -18,3 +18,15 @@ extension StringProtocol {
         }
     }
 }
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace, RFC 9110 §5.6.3), read as bytes.
+    func trimmingSpacesAndTabs() -> String {
+        let bytes = utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+        while start < end, bytes[bytes.index(before: end)] == 0x20 || bytes[bytes.index(before: end)] == 0x09 { end = bytes.index(before: end) }
+        return String(self[start..<end])
+    }
+}

@@ -235,7 +235,7 @@ final class StepExecutor {
         // Through the real pages: every hop stays within the allowed origins; the walk's end is judged.
         let allowed = Set([prepared.origin] + targets.signInOrigins.compactMap { HTTPOrigin.split($0)?.origin })
         var browser = SignInBrowser(script: script, probe: request.signInProbe, allowed: allowed) { origin, request in
-            self.send(Prepared(origin: origin, request: request, sentParameters: []))
+            self.send(Prepared(origin: origin, request: request, sentQueries: []))
         }
         if request.signInProbe == .foreignToken { browser.donor = targets.donorSignIn(besides: conformanceCase.scenario) }
         switch browser.walk(prepared.request, origin: prepared.origin) {
@@ -400,7 +400,10 @@ final class StepExecutor {
     struct Prepared: Sendable {
         var origin: HTTPOrigin
         var request: HTTPRequest
-        var sentParameters: [QueryParameter]
+        /// The query and the form as sent: the parameters the checks compare with (`sentParameters`) are parsed from
+        /// them when judged, off the worker.
+        var sentQueries: [String]
+        var sentParameters: [QueryParameter] { sentQueries.flatMap { QueryParameter.parse(query: Substring($0)) } }
         /// The request authenticates the client with the configured client ID and secret (not a probe value).
         var usesConfiguredCredentials = false
         /// Set when the request is driven through the target's sign-in and consent pages.
@@ -473,21 +476,21 @@ final class StepExecutor {
             }
         }
         var target = baseTarget
-        var sent: [QueryParameter] = []
+        var sent: [String] = []
         if let query = step.query.map({ $0.buildQuery(in: context) }), !query.isEmpty {
-            target += (target.contains("?") ? "&" : "?") + query
-            sent = QueryParameter.parse(query: Substring(query))
+            target += (target.utf8.contains(0x3F) ? "&" : "?") + query
+            sent.append(query)
         }
         var body: [UInt8] = []
         if let form {
             body = Array(form.utf8)
             headers.append("Content-Type", "application/x-www-form-urlencoded")
-            sent += QueryParameter.parse(query: Substring(form))
+            sent.append(form)
         }
         let configured = [.post, .basic, .both].contains(authentication) && step.authenticationClientID == nil
             && step.authenticationSecret == nil
         return .success(Prepared(origin: origin, request: HTTPRequest(method: step.method, target: target, headers: headers, body: body),
-                                 sentParameters: sent, usesConfiguredCredentials: configured, signIn: signIn))
+                                 sentQueries: sent, usesConfiguredCredentials: configured, signIn: signIn))
     }
 
     /// A `burst:` request: the same request up to `limit` times, stopping at the first sign of throttling. The

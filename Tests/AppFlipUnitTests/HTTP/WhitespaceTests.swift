@@ -27,4 +27,22 @@ struct WhitespaceTests {
             #expect(sliced.trimmingWhitespace() == sample.trimmingCharacters(in: .whitespaces))
         }
     }
+
+    @Test("HTTP's optional whitespace (spaces and tabs) is trimmed as bytes, nothing else")
+    func spacesAndTabs() {
+        let cases: [(String, String)] = [("", ""), ("chunked", "chunked"), (" \t 12 \t", "12"), ("\u{A0}1\u{A0}", "\u{A0}1\u{A0}"),
+                                         ("\r1\n", "\r1\n"), (" \u{301}x ", "\u{301}x"), ("\t\t", ""), (" a b ", "a b")]
+        for (input, expected) in cases {
+            let framed = "[" + input + "]"
+            #expect(framed.dropFirst().dropLast().trimmingSpacesAndTabs() == expected, "\(input.debugDescription)")
+        }
+    }
+
+    @Test("A header name byte is a tchar of RFC 9110 §5.6.2, for every byte")
+    func tokenBytes() {
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(MessageReader.isTokenByte(byte) == tchar.contains(byte), "byte \(byte)")
+        }
+    }
 }

@@ -179,7 +179,10 @@ package final class HTTPClient {
                 let framing: MessageReader.Framing = request.method == "HEAD" || status == 204 || status == 304 || (100...199).contains(status)
                     ? .none : try MessageReader.framing(head.headers, isResponse: true)
                 let body = try reader.readBody(framing, source)
-                let closes = head.headers["Connection"]?.lowercased().contains("close") == true || !isHTTP11
+                // Connection is a list of options (RFC 9110 §7.6.1): "close" among them ends the connection.
+                let closes = head.headers.values("Connection").contains { value in
+                    value.split(separator: ",").contains { $0.trimmingSpacesAndTabs().lowercased() == "close" }
+                } || !isHTTP11
                 if case .untilClose = framing {
                     socket.close()
                 } else if !closes, !reader.sawEnd, reader.bufferedByteCount == 0 {

@@ -18,14 +18,31 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     /// The first value for `name`, case-insensitively.
     package subscript(name: String) -> String? {
-        let lowered = name.lowercased()
-        return fields.first { $0.name.lowercased() == lowered }?.value
+        fields.first { Self.sameName($0.name, name) }?.value
     }
 
     /// Every value for `name`, in order.
     package func values(_ name: String) -> [String] {
-        let lowered = name.lowercased()
-        return fields.filter { $0.name.lowercased() == lowered }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// Whether two names are the same but for case: ASCII folded byte by byte (field names are tokens, so nothing is
+    /// lower-cased into a new string on every look-up); a name with other characters compares `lowercased()`.
+    static func sameName(_ one: String, _ other: String) -> Bool {
+        var left = one.utf8.makeIterator()
+        var right = other.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil):
+                return true
+            case (let byte?, let wanted?) where byte < 0x80 && wanted < 0x80:
+                if byte | (0x41...0x5A ~= byte ? 0x20 : 0) != wanted | (0x41...0x5A ~= wanted ? 0x20 : 0) { return false }
+            case (nil, let byte?) where byte < 0x80, (let byte?, nil) where byte < 0x80:
+                return false  // one ends where the other goes on in ASCII: no lower-casing makes them equal
+            default:
+                return one.lowercased() == other.lowercased()
+            }
+        }
     }
 
     package mutating func append(_ name: String, _ value: String) {

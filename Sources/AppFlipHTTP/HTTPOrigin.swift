@@ -71,7 +71,7 @@ package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// The `Host` header value: the port only when it is not the scheme's default.
     package var hostHeader: String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let shownHost = host.utf8.contains(0x3A) ? "[\(host)]" : host
         let isDefault = (scheme == "http" && port == 80) || (scheme == "https" && port == 443)
         return isDefault ? shownHost : "\(shownHost):\(port)"
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finding bytes in text: a URL's delimiters (`?`, `#`, `&`, `=`) and the markers and secrets redaction looks for are
 /// searched on UTF-8 bytes, not as Characters or through Foundation. A delimiter is an octet (RFC 3986 §2.2): a
 /// combining mark written after one would make one grapheme of the two and hide it from a Character comparison, and
@@ -17,8 +19,22 @@ extension StringProtocol {
             }
             return nil
         }
-        // A native string's bytes are contiguous; any other is searched through a copy.
-        let offset = utf8.withContiguousStorageIfAvailable { search($0) } ?? search(Array(utf8))
+        // A native string's bytes are contiguous, searched with the C library's memchr and memcmp (the redaction
+        // of every piece of evidence looks for each marker); any other through a copy.
+        let offset = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard let base = bytes.baseAddress else { return nil }
+            return wanted.withUnsafeBufferPointer { needle -> Int? in
+                guard let needleBase = needle.baseAddress else { return nil }
+                var from = 0
+                while bytes.count - from >= needle.count, let hit = memchr(base + from, Int32(first), bytes.count - from) {
+                    let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                    guard bytes.count - at >= needle.count else { return nil }
+                    if memcmp(base + at, needleBase, needle.count) == 0 { return at }
+                    from = at + 1
+                }
+                return nil
+            }
+        } ?? search(Array(utf8))
         guard let offset else { return nil }
         let lower = utf8.index(utf8.startIndex, offsetBy: offset)
         return lower..<utf8.index(lower, offsetBy: wanted.count)

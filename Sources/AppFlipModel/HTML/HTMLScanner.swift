@@ -28,6 +28,14 @@ package struct HTMLScanner {
     package static func tokens(_ bytes: [UInt8], limits: Limits = Limits()) -> [Token] {
         let text = Array(String(decoding: bytes.prefix(limits.maximumBytes), as: UTF8.self).utf8)
         func string(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }
+        // A tag or attribute name lower-cased: ASCII byte by byte (names are ASCII in practice), others by lowercased().
+        func lowercasedName(_ range: Range<Int>) -> String {
+            guard text[range].allSatisfy({ $0 < 0x80 }) else { return string(range).lowercased() }
+            return String(unsafeUninitializedCapacity: range.count) { buffer in
+                for (offset, byte) in text[range].enumerated() { buffer[offset] = asciiLowercased(byte) }
+                return range.count
+            }
+        }
         var tokens: [Token] = []
         var index = 0
         var textStart = 0
@@ -61,7 +69,7 @@ package struct HTMLScanner {
             flushText(upTo: index)
             var cursor = nameStart
             while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: ">"), text[cursor] != UInt8(ascii: "/") { cursor += 1 }
-            let name = string(nameStart..<cursor).lowercased()
+            let name = lowercasedName(nameStart..<cursor)
             if isEnd {
                 index = find(text, ">", from: cursor).map { $0 + 1 } ?? text.count
                 tokens.append(.end(name: name))
@@ -77,7 +85,7 @@ package struct HTMLScanner {
                 let attributeStart = cursor
                 while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: "="), text[cursor] != UInt8(ascii: ">"),
                       text[cursor] != UInt8(ascii: "/") { cursor += 1 }
-                let attributeName = string(attributeStart..<cursor).lowercased()
+                let attributeName = lowercasedName(attributeStart..<cursor)
                 while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
                 var value = ""
                 if cursor < text.count, text[cursor] == UInt8(ascii: "=") {

@@ -30,7 +30,7 @@ struct SignInBrowser {
     /// Whether a field looks like an anti-forgery token.
     static func isAntiForgery(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return ["csrf", "xsrf", "token", "authenticity", "nonce"].contains { lower.contains($0) }
+        return ["csrf", "xsrf", "token", "authenticity", "nonce"].contains { lower.byteRange(of: $0) != nil }
     }
 
     struct Walk: Sendable {
@@ -49,7 +49,10 @@ struct SignInBrowser {
         var pages: [PageHop] { visits.map { $0.page(allowed: allowed) } }
 
         /// One line per hop, for the evidence.
-        var hops: [String] { visits.map { "\($0.method) \(Redaction.redact(url: $0.url)) → HTTP \($0.status)" } + (note.map { [$0] } ?? []) }
+        var hops: [String] { hops(of: pages) }
+
+        /// One line per hop of `pages` (this walk's, made once by the caller), for the evidence.
+        func hops(of pages: [PageHop]) -> [String] { pages.map { "\($0.method) \($0.url) → HTTP \($0.status)" } + (note.map { [$0] } ?? []) }
     }
 
     /// One request of a walk and what came back, kept as received: the URL unredacted, the page's framing headers

@@ -270,7 +270,7 @@ final class StepExecutor {
             walkPages = walk.pages
             if recordEvidence {
                 state.outcome.evidence.exchanges.append(Redaction.scrubText(
-                    label + "signed in through the pages:\n  " + walk.hops.joined(separator: "\n  "), secrets: state.secrets))
+                    label + "signed in through the pages:\n  " + walk.hops(of: walkPages).joined(separator: "\n  "), secrets: state.secrets))
             }
         }
         switch sent.answer {

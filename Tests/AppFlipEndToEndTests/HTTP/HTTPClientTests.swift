@@ -58,6 +58,20 @@ struct HTTPClientTests {
         #expect(server.requests.count == 4)
     }
 
+    @Test("Connection is read as a list of options: close among them, in any case, ends the connection; other options do not")
+    func connectionOptions() throws {
+        for (value, closes) in [("keep-alive, Close", true), ("Upgrade,close", true), (" CLOSE ", true), ("keep-alive", false),
+                                ("Keep-Alive, upgrade", false)] {
+            let server = try RecordingServer { _ in
+                .bytes(Array("HTTP/1.1 200 OK\r\nConnection: \(value)\r\nContent-Length: 1\r\n\r\nx".utf8))
+            }
+            defer { server.stop() }
+            let client = try client(server)
+            for path in ["/a", "/b"] { _ = try client.send(HTTPRequest(method: "GET", target: path)) }
+            #expect(client.connectionsOpened == (closes ? 2 : 1), "Connection: \(value)")
+        }
+    }
+
     @Test("Chunked bodies are decoded")
     func chunked() throws {
         let server = try RecordingServer { _ in

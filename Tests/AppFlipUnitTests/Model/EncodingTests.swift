@@ -1,5 +1,6 @@
 import AppFlipDigest
 import AppFlipModel
+import AppFlipTestSupport
 import Testing
 
 @Suite("Form encoding, queries and URLs")
@@ -155,6 +156,27 @@ struct ByteSearchTests {
         #expect(slice.byteRange(of: "code=").map { text[$0.lowerBound...] } == "code=2")
         // A combining mark after the marker: Foundation's search skips it, the byte search does not.
         #expect("x code=\u{301}abc".containsBytes("code="))
+    }
+
+    @Test("The search agrees with a naive one on 20,000 seeded texts and needles, whole and sliced")
+    func agreesWithNaiveSearch() {
+        func naive(_ text: [UInt8], _ needle: [UInt8]) -> Int? {
+            guard needle.count <= text.count else { return nil }
+            return (0...(text.count - needle.count)).first { text[$0..<$0 + needle.count].elementsEqual(needle) }
+        }
+        let pieces = ["a", "b", "ab", "aab", "=", "é", "c", "code=", " "]
+        var random = Mutator(seed: 42)
+        for _ in 0..<20_000 {
+            let text = (0..<random.below(12)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            let needle = (0..<(1 + random.below(3))).map { _ in pieces[random.below(pieces.count)] }.joined()
+            let found = text.byteRange(of: needle).map { text.utf8.distance(from: text.startIndex, to: $0.lowerBound) }
+            #expect(found == naive(Array(text.utf8), Array(needle.utf8)), "\(needle) in \(text)")
+            let cut = text.utf8.index(text.startIndex, offsetBy: random.below(text.utf8.count + 1))
+            guard cut == text.startIndex || text.unicodeScalars.indices.contains(cut) || cut == text.endIndex else { continue }
+            let slice = text[cut...]
+            let inSlice = slice.byteRange(of: needle).map { slice.utf8.distance(from: slice.startIndex, to: $0.lowerBound) }
+            #expect(inSlice == naive(Array(slice.utf8), Array(needle.utf8)), "\(needle) in the slice \(slice)")
+        }
     }
 
     @Test("A credential after a marker followed by a combining mark is still hidden")

@@ -31,8 +31,8 @@ package struct FramingCheck: Check {
 
     /// Whether these headers forbid framing by another origin, with what they said.
     package static func denies(_ xFrameOptions: [String], _ policies: [String]) -> (Bool, [String], String?) {
-        let frameOptions = xFrameOptions.map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
-        let directives = policies.flatMap { $0.split(separator: ";") }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let frameOptions = xFrameOptions.map { $0.trimmingSpaces().uppercased() }
+        let directives = policies.flatMap { $0.split(separator: ";") }.map { $0.trimmingSpaces().lowercased() }
         let ancestors = directives.first { $0.hasPrefix("frame-ancestors") }
         let cspDenies = ancestors.map { directive in
             let sources = directive.split(separator: " ").dropFirst().map(String.init)

@@ -118,13 +118,7 @@ package struct HTMLDocument: Sendable {
             let text = String(selector.dropFirst(7))
             return forms.first { $0.action.byteRange(of: text) != nil }
         }
-        // Trimmed as Foundation's .whitespaces does (tab and the space separators); a name whose ends are other
-        // ASCII has nothing to trim, which spares Foundation on every page of a walk.
-        let names = selector.split(separator: ",").map { name -> String in
-            guard let first = name.utf8.first, let last = name.utf8.last, first < 0x80, last < 0x80, first != 0x20, first != 0x09,
-                  last != 0x20, last != 0x09 else { return name.trimmingCharacters(in: .whitespaces) }
-            return String(name)
-        }
+        let names = selector.split(separator: ",").map { $0.trimmingSpaces() }
         return forms.first { form in names.allSatisfy(form.hasField) }
     }
 }

@@ -126,44 +126,51 @@ package struct HTMLScanner {
         return tokens
     }
 
-    /// Replaces the character references a page commonly uses: named basics and numeric forms.
+    /// Replaces the character references a page commonly uses: named basics and numeric forms. Read as UTF-8 bytes
+    /// (every hidden field's value of a sign-in page passes here): a reference is `&`, a name or number, and `;`
+    /// within the next 12 bytes; anything else keeps its `&`.
     package static func decodeEntities(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            result += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            guard let semicolon = after.prefix(12).firstIndex(of: ";") else {
-                result += "&"
-                rest = after
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "&") else {
+                result.append(bytes[index])
+                index += 1
                 continue
             }
-            let entity = after[..<semicolon]
-            var replacement: String?
-            switch entity {
-            case "amp": replacement = "&"
-            case "lt": replacement = "<"
-            case "gt": replacement = ">"
-            case "quot": replacement = "\""
-            case "apos": replacement = "'"
-            case "nbsp": replacement = "\u{A0}"
-            default:
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let value = UInt32(entity.dropFirst(2), radix: 16) {
-                    replacement = Unicode.Scalar(value).map { String(Character($0)) }
-                } else if entity.hasPrefix("#"), let value = UInt32(entity.dropFirst()) {
-                    replacement = Unicode.Scalar(value).map { String(Character($0)) }
-                }
-            }
-            if let replacement {
-                result += replacement
-                rest = after[after.index(after: semicolon)...]
+            let after = index + 1
+            if let semicolon = bytes[after..<min(after + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";")),
+               let replacement = replacement(for: String(decoding: bytes[after..<semicolon], as: UTF8.self)) {
+                result += replacement.utf8
+                index = semicolon + 1
             } else {
-                result += "&"
-                rest = after
+                result.append(UInt8(ascii: "&"))
+                index = after
             }
         }
-        return result + rest
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// What a character reference's name or number (between `&` and `;`) stands for, or nil.
+    private static func replacement(for entity: String) -> String? {
+        switch entity {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        case "nbsp": return "\u{A0}"
+        default:
+            if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let value = UInt32(entity.dropFirst(2), radix: 16) {
+                return Unicode.Scalar(value).map { String(Character($0)) }
+            } else if entity.hasPrefix("#"), let value = UInt32(entity.dropFirst()) {
+                return Unicode.Scalar(value).map { String(Character($0)) }
+            }
+            return nil
+        }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

@@ -13,7 +13,9 @@ package struct QueryParameter: Sendable, Hashable {
 
     /// Splits a query on `&` (empty pieces are skipped, as browsers do) and decodes each pair once.
     package static func parse<Text: StringProtocol>(query: Text) -> [QueryParameter] where Text.SubSequence == Substring {
-        query.pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: true).map { piece in
+        // Read as one concrete type, so the byte searches below are specialized (a generic call from another module
+        // is not): every judged HTTP step parses what it sent.
+        Substring(query).pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: true).map { piece in
             let name: Substring
             let value: Substring?
             if let equals = piece.firstIndex(ofByte: UInt8(ascii: "=")) {

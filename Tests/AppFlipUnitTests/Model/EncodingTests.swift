@@ -186,3 +186,23 @@ struct ByteSearchTests {
         #expect(scrubbed.contains("&state=x"))
     }
 }
+
+@Suite("Space trimming")
+struct SpaceTrimmingTests {
+    @Test("The same as Foundation's trimmingCharacters(in: .whitespaces), whatever the ends")
+    func sameAsFoundation() {
+        let ends = ["", " ", "\t", "\u{A0}", "\u{2003}", "\u{200B}", "\u{3000}", "\n", "\r", "x", "é", "\u{301}", "DENY", "'self'"]
+        for left in ends {
+            for right in ends {
+                for middle in ["", "a", "frame-ancestors 'none'", " a b ", "\u{A0}"] {
+                    let text = left + middle + right
+                    #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
+                    let framed = "<" + text + ">"
+                    let inner = framed[framed.unicodeScalars.index(after: framed.startIndex)..<framed.unicodeScalars.index(before: framed.endIndex)]
+                    #expect(inner.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
+    }
+}
+

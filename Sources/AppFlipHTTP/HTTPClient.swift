@@ -221,10 +221,17 @@ package final class HTTPClient {
     }
 
     private func parseStatusLine(_ line: String) throws -> (Int, String, Bool) {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3, let status = Int(parts[1]), (100...999).contains(status) else {
+        // Split at the first two spaces as bytes (read on every answer): version, code, the reason as sent.
+        guard let firstSpace = line.utf8.firstIndex(of: 0x20) else {
             throw HTTPError("invalid status line: \(MessageReader.show(Substring(line)))")
         }
-        return (status, parts.count > 2 ? String(parts[2]) : "", parts[0] == "HTTP/1.1")
+        let version = line[..<firstSpace]
+        let rest = line[line.utf8.index(after: firstSpace)...]
+        let secondSpace = rest.utf8.firstIndex(of: 0x20)
+        let code = rest[..<(secondSpace ?? rest.endIndex)]
+        guard version.hasPrefix("HTTP/1."), code.utf8.count == 3, let status = Int(code), (100...999).contains(status) else {
+            throw HTTPError("invalid status line: \(MessageReader.show(Substring(line)))")
+        }
+        return (status, secondSpace.map { String(rest[rest.utf8.index(after: $0)...]) } ?? "", version == "HTTP/1.1")
     }
 }

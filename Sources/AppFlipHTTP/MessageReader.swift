@@ -161,6 +161,14 @@ struct MessageReader {
 
     /// Decides how the body is delimited (RFC 9112 §6.3).
     static func framing(_ headers: HTTPHeaders, isResponse: Bool) throws -> Framing {
+        // The usual answer, read without splitting: no Transfer-Encoding and one Content-Length of digits alone.
+        if !headers.fields.contains(where: { HTTPHeaders.sameName($0.name, "Transfer-Encoding") }) {
+            let lengths = headers.values("Content-Length")
+            if lengths.count == 1, let only = lengths.first, !only.isEmpty, only.utf8.count <= 18,
+               only.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(only) {
+                return .length(length)
+            }
+        }
         let codings = headers.values("Transfer-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingSpacesAndTabs().lowercased() }
         if !codings.isEmpty {

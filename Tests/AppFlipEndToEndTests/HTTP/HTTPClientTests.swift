@@ -58,6 +58,24 @@ struct HTTPClientTests {
         #expect(server.requests.count == 4)
     }
 
+    @Test("A status line gives its code and its reason as sent, spaces and all; HTTP/1.0 closes the connection")
+    func statusLines() throws {
+        for (line, status, reason, connections) in [("HTTP/1.1 200 OK", 200, "OK", 1), ("HTTP/1.1 404 Not  Found ", 404, "Not  Found ", 1),
+                                                     ("HTTP/1.1 204", 204, "", 1), ("HTTP/1.0 200 OK", 200, "OK", 2),
+                                                     ("HTTP/1.1 599 é", 599, "é", 1)] {
+            let server = try RecordingServer { _ in
+                .bytes(Array("\(line)\r\nContent-Length: 0\r\n\r\n".utf8))
+            }
+            defer { server.stop() }
+            let client = try client(server)
+            var response = HTTPResponse(status: 0)
+            for path in ["/a", "/b"] { response = try client.send(HTTPRequest(method: "GET", target: path)) }
+            #expect(response.status == status, "\(line)")
+            #expect(response.reason == reason, "\(line)")
+            #expect(client.connectionsOpened == connections, "\(line)")
+        }
+    }
+
     @Test("Connection is read as a list of options: close among them, in any case, ends the connection; other options do not")
     func connectionOptions() throws {
         for (value, closes) in [("keep-alive, Close", true), ("Upgrade,close", true), (" CLOSE ", true), ("keep-alive", false),
@@ -105,6 +123,9 @@ struct HTTPClientTests {
 
     static let broken: [Broken] = [
         Broken(name: "invalid status line", reply: .bytes(Array("HTTP/9 OK\r\n\r\n".utf8)), message: "invalid status line"),
+        Broken(name: "a status code of four digits", reply: .bytes(Array("HTTP/1.1 2000 OK\r\n\r\n".utf8)), message: "invalid status line"),
+        Broken(name: "a status code with a sign", reply: .bytes(Array("HTTP/1.1 +20 OK\r\n\r\n".utf8)), message: "invalid status line"),
+        Broken(name: "no space in the status line", reply: .bytes(Array("HTTP/1.1\r\n\r\n".utf8)), message: "invalid status line"),
         Broken(name: "not HTTP at all", reply: .bytes(Array("SSH-2.0-OpenSSH\r\n\r\n".utf8), close: true), message: "invalid status line"),
         Broken(name: "header without colon", reply: .bytes(Array("HTTP/1.1 200 OK\r\nbroken header\r\n\r\n".utf8)), message: "has no ':'"),
         Broken(name: "obsolete line folding", reply: .bytes(Array("HTTP/1.1 200 OK\r\nX-A: 1\r\n  folded\r\n\r\n".utf8)),

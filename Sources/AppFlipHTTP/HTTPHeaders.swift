@@ -36,7 +36,7 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence {
             case (nil, nil):
                 return true
             case (let byte?, let wanted?) where byte < 0x80 && wanted < 0x80:
-                if byte | (0x41...0x5A ~= byte ? 0x20 : 0) != wanted | (0x41...0x5A ~= wanted ? 0x20 : 0) { return false }
+                if byte.asciiLowercased != wanted.asciiLowercased { return false }
             case (nil, let byte?) where byte < 0x80, (let byte?, nil) where byte < 0x80:
                 return false  // one ends where the other goes on in ASCII: no lower-casing makes them equal
             default:

@@ -16,7 +16,13 @@ package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
         // Read as octets (RFC 3986 §2.2): the scheme compared without case, the delimiters found as bytes (a
         // combining mark after one does not hide it), the port as digits only; no lower-cased copy, no Character walk.
         let scheme: String
-        if Self.hasPrefix(url, "http://") { scheme = "http" } else if Self.hasPrefix(url, "https://") { scheme = "https" } else { return nil }
+        if url.utf8.hasASCIIPrefixIgnoringCase("http://") {
+            scheme = "http"
+        } else if url.utf8.hasASCIIPrefixIgnoringCase("https://") {
+            scheme = "https"
+        } else {
+            return nil
+        }
         let bytes = url.utf8
         let authorityStart = bytes.index(bytes.startIndex, offsetBy: scheme.count + 3)
         let authorityEnd = bytes[authorityStart...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.endIndex
@@ -58,16 +64,6 @@ package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
         return value >= 1 ? value : nil
     }
 
-    /// Whether `url` starts with the ASCII `prefix`, letters compared without case.
-    private static func hasPrefix(_ url: String, _ prefix: String) -> Bool {
-        var bytes = url.utf8.makeIterator()
-        for wanted in prefix.utf8 {
-            guard let byte = bytes.next() else { return false }
-            let folded = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-            if folded != wanted { return false }
-        }
-        return true
-    }
 
     /// The `Host` header value: the port only when it is not the scheme's default.
     package var hostHeader: String {

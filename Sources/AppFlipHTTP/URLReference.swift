@@ -14,7 +14,7 @@ package enum URLReference {
         while start < end, isSpace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
         let trimmed = bytes[start..<end]
         guard let (origin, baseTarget) = HTTPOrigin.split(base) else { return nil }
-        if hasPrefixIgnoringCase(trimmed, "http://") || hasPrefixIgnoringCase(trimmed, "https://") {
+        if trimmed.hasASCIIPrefixIgnoringCase("http://") || trimmed.hasASCIIPrefixIgnoringCase("https://") {
             return HTTPOrigin.split(String(reference[start..<end])).map { $0.origin.description + $0.target }
         }
         if trimmed.starts(with: "//".utf8) {
@@ -86,13 +86,6 @@ package enum URLReference {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2B, 0x2D, 0x2E: true
         default: false
-        }
-    }
-
-    private static func hasPrefixIgnoringCase(_ bytes: Substring.UTF8View, _ prefix: StaticString) -> Bool {
-        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
-        return zip(bytes, UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy { byte, wanted in
-            ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == wanted
         }
     }
 }

@@ -218,9 +218,15 @@ final class StepExecutor {
         case .success(let prepared):
             return prepared
         case .failure(let problem):
-            if problem.notApplicable { state.outcome.skipReason = label + problem.message } else { state.outcome.failure = label + problem.message }
+            Self.record(unbuilt: problem, label: label, state: &state)
             return nil
         }
+    }
+
+    /// Why a step's request could not be built: a step that cannot be judged here skips the case, anything else is
+    /// the case's failure.
+    private static func record(unbuilt problem: Problem, label: String, state: inout CaseState) {
+        if problem.notApplicable { state.outcome.skipReason = label + problem.message } else { state.outcome.failure = label + problem.message }
     }
 
     /// Builds an HTTP step's request and sends it (through the sign-in pages when the user signs in there): the
@@ -260,7 +266,7 @@ final class StepExecutor {
         let prepared: Prepared
         switch sent.built {
         case .failure(let problem):
-            if problem.notApplicable { state.outcome.skipReason = label + problem.message } else { state.outcome.failure = label + problem.message }
+            Self.record(unbuilt: problem, label: label, state: &state)
             return nil
         case .success(let built): prepared = built
         }

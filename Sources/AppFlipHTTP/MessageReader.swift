@@ -239,7 +239,7 @@ struct MessageReader {
         var body: [UInt8] = []
         while true {
             let sizeLine = try readLine(source, what: "chunk size")
-            let sizeText = sizeLine.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: " \t") } ?? ""
+            let sizeText = sizeLine.split(separator: ";", maxSplits: 1).first.map { $0.trimmingSpacesAndTabs() } ?? ""
             guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16), size >= 0 else {
                 throw HTTPError("chunked encoding: invalid chunk size \(Self.show(Substring(sizeLine)))")
             }
@@ -260,14 +260,5 @@ struct MessageReader {
             }
             if terminator.first == 0x0A { start -= 1 }
         }
-    }
-}
-
-extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        var text = Substring(self)
-        while let first = text.first, set.contains(first) { text = text.dropFirst() }
-        while let last = text.last, set.contains(last) { text = text.dropLast() }
-        return String(text)
     }
 }

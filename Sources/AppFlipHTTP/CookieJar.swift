@@ -27,58 +27,73 @@ package final class CookieJar: @unchecked Sendable {
     /// Every cookie kept now.
     package var all: [Cookie] { lock.withLock { cookies } }
 
-    /// Takes the `Set-Cookie` headers of a response to a request for `url`.
-    package func store(_ setCookies: [String], from url: String, now: Double = Platform.monotonicSeconds()) {
-        guard let (origin, target) = HTTPOrigin.split(url) else { return }
+    /// Takes the `Set-Cookie` headers of a response to a request for `target` (as sent: path and query) at `origin`.
+    package func store(_ setCookies: [String], origin: HTTPOrigin, target: String, now: Double = Platform.monotonicSeconds()) {
+        guard !setCookies.isEmpty else { return }
         let host = origin.host.lowercased()
-        let requestPath = String(target.prefix { $0 != "?" })
+        let defaultPath = Self.defaultPath(Self.path(of: target))
         for header in setCookies where header.utf8.count <= Self.maximumCookieBytes {
-            var parts = header.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
-            guard !parts.isEmpty, let equals = parts[0].firstIndex(of: "=") else { continue }
-            let name = String(parts[0][..<equals]).trimmingWhitespace()
-            let value = String(parts[0][parts[0].index(after: equals)...]).trimmingWhitespace()
-            guard !name.isEmpty else { continue }
-            parts.removeFirst()
-            var cookie = Cookie(name: name, value: value, domain: host, domainMatch: false, path: Self.defaultPath(requestPath),
-                                secure: false, expires: nil)
-            var delete = false
-            for attribute in parts {
-                let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
-                switch pieces[0].lowercased() {
-                case "path" where pieces.count == 2 && pieces[1].hasPrefix("/"):
-                    cookie.path = pieces[1]
-                case "domain" where pieces.count == 2:
-                    var domain = pieces[1].lowercased()
-                    if domain.hasPrefix(".") { domain.removeFirst() }
-                    // A cookie may only be set for the responding host or a parent of it.
-                    guard host == domain || host.hasSuffix("." + domain) else { delete = true; continue }
-                    cookie.domain = domain
-                    cookie.domainMatch = true
-                case "max-age" where pieces.count == 2:
-                    if let seconds = Int(pieces[1]) {
-                        if seconds <= 0 { delete = true } else { cookie.expires = now + Double(seconds) }
-                    }
-                case "expires" where pieces.count == 2 && cookie.expires == nil:
-                    if let date = Self.httpDate(pieces[1]), date.timeIntervalSinceNow <= 0 { delete = true }
-                case "secure":
-                    cookie.secure = true
-                default:
-                    continue
-                }
-            }
+            guard let (cookie, delete) = Self.parse(header, host: host, defaultPath: defaultPath, now: now) else { continue }
             lock.withLock {
                 cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
-                if !delete, cookies.filter({ $0.domain == cookie.domain }).count < Self.maximumCookiesPerHost { cookies.append(cookie) }
+                if !delete, cookies.count(where: { $0.domain == cookie.domain }) < Self.maximumCookiesPerHost { cookies.append(cookie) }
             }
         }
     }
 
-    /// The `Cookie` header for a request to `url`, or nil when no cookie applies.
-    package func header(for url: String, now: Double = Platform.monotonicSeconds()) -> String? {
-        guard let (origin, target) = HTTPOrigin.split(url) else { return nil }
-        let host = origin.host.lowercased()
-        let path = String(target.prefix { $0 != "?" })
-        let matching = lock.withLock {
+    /// One `Set-Cookie` value (RFC 6265 §5.2), read on its bytes: the cookie, and whether it deletes the one it
+    /// matches (it has expired already). Nil when it has no name or names a domain the responding host may not set.
+    static func parse(_ header: String, host: String, defaultPath: String, now: Double) -> (Cookie, delete: Bool)? {
+        var parts = header.utf8.split(separator: 0x3B, omittingEmptySubsequences: false)[...]
+        guard let pair = parts.popFirst(), let equals = pair.firstIndex(of: 0x3D) else { return nil }
+        let name = Substring(pair[..<equals]).trimmingWhitespace()
+        guard !name.isEmpty else { return nil }
+        let value = Substring(pair[pair.index(after: equals)...]).trimmingWhitespace()
+        var cookie = Cookie(name: name, value: value, domain: host, domainMatch: false, path: defaultPath, secure: false, expires: nil)
+        // The last Max-Age wins over every Expires (§5.3 step 3), in whatever order they came.
+        var maxAge: Int?
+        var expiresPassed: Bool?
+        for attribute in parts {
+            let equals = attribute.firstIndex(of: 0x3D)
+            let attributeName = Substring(attribute[..<(equals ?? attribute.endIndex)]).trimmingWhitespace()
+            let attributeValue = equals.map { Substring(attribute[attribute.index(after: $0)...]).trimmingWhitespace() } ?? ""
+            let hasValue = !attributeValue.isEmpty
+            switch attributeName.utf8.count {
+            case 4 where hasValue && attributeName.utf8.hasASCIIPrefixIgnoringCase("path") && attributeValue.utf8.first == 0x2F:
+                cookie.path = attributeValue
+            case 6 where hasValue && attributeName.utf8.hasASCIIPrefixIgnoringCase("domain"):
+                var domain = attributeValue.lowercased()
+                if domain.utf8.first == 0x2E { domain.removeFirst() }
+                // A cookie for a host that is neither the responding one nor a parent of it is ignored whole (§5.3
+                // step 6): it neither sets nor deletes anything.
+                guard host == domain || host.hasSuffix("." + domain) else { return nil }
+                cookie.domain = domain
+                cookie.domainMatch = true
+            case 7 where hasValue && attributeName.utf8.hasASCIIPrefixIgnoringCase("max-age"):
+                if let seconds = Int(attributeValue) { maxAge = seconds }
+            case 7 where hasValue && attributeName.utf8.hasASCIIPrefixIgnoringCase("expires"):
+                if let date = Self.httpDate(attributeValue) { expiresPassed = date.timeIntervalSinceNow <= 0 }
+            case 6 where attributeName.utf8.hasASCIIPrefixIgnoringCase("secure"):
+                cookie.secure = true
+            default:
+                continue
+            }
+        }
+        var delete = false
+        if let maxAge {
+            if maxAge <= 0 { delete = true } else { cookie.expires = now + Double(maxAge) }
+        } else if expiresPassed == true {
+            delete = true
+        }
+        return (cookie, delete)
+    }
+
+    /// The `Cookie` header for a request for `target` at `origin`, or nil when no cookie applies.
+    package func header(origin: HTTPOrigin, target: String, now: Double = Platform.monotonicSeconds()) -> String? {
+        let matching: [Cookie] = lock.withLock {
+            guard !cookies.isEmpty else { return [] }
+            let host = origin.host.lowercased()
+            let path = Self.path(of: target)
             cookies.removeAll { ($0.expires ?? .infinity) <= now }
             return cookies.filter { cookie in
                 (cookie.domainMatch ? host == cookie.domain || host.hasSuffix("." + cookie.domain) : host == cookie.domain)
@@ -87,19 +102,24 @@ package final class CookieJar: @unchecked Sendable {
         }
         guard !matching.isEmpty else { return nil }
         // Longer paths first (RFC 6265 §5.4).
-        return matching.sorted { $0.path.count > $1.path.count }.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        return matching.sorted { $0.path.utf8.count > $1.path.utf8.count }.map { $0.name + "=" + $0.value }.joined(separator: "; ")
     }
 
-    static func defaultPath(_ requestPath: String) -> String {
-        guard requestPath.hasPrefix("/"), let last = requestPath.lastIndex(of: "/"), last != requestPath.startIndex else { return "/" }
+    /// A request target's path: up to its query.
+    static func path(of target: String) -> Substring {
+        target.utf8.firstIndex(of: 0x3F).map { target[..<$0] } ?? target[...]
+    }
+
+    static func defaultPath(_ requestPath: Substring) -> String {
+        guard requestPath.utf8.first == 0x2F, let last = requestPath.utf8.lastIndex(of: 0x2F), last != requestPath.startIndex else { return "/" }
         return String(requestPath[..<last])
     }
 
-    static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
+    static func pathMatches(_ requestPath: Substring, _ cookiePath: String) -> Bool {
         let request = requestPath.isEmpty ? "/" : requestPath
         if request == cookiePath { return true }
-        guard request.hasPrefix(cookiePath) else { return false }
-        return cookiePath.hasSuffix("/") || request.dropFirst(cookiePath.count).hasPrefix("/")
+        guard request.utf8.starts(with: cookiePath.utf8) else { return false }
+        return cookiePath.utf8.last == 0x2F || request.utf8.dropFirst(cookiePath.utf8.count).first == 0x2F
     }
 
     private static func httpDate(_ text: String) -> Date? {

@@ -43,9 +43,16 @@ package final class HTTPClient {
     /// How many connections this client opened, for tests of reuse.
     package private(set) var connectionsOpened = 0
 
-    private struct Connection {
-        var socket: TCPSocket
+    /// A connection and its reader, kept together while idle. A class, so the reader's buffer is only ever referred
+    /// to from here and is read into in place, never copied when an exchange starts.
+    private final class Connection {
+        let socket: TCPSocket
         var reader: MessageReader
+
+        init(socket: TCPSocket, reader: MessageReader) {
+            self.socket = socket
+            self.reader = reader
+        }
     }
 
     /// Ends every exchange in flight, over http and https, at once, and fails every later one: for an interrupted
@@ -157,15 +164,19 @@ package final class HTTPClient {
 
     private func exchange(_ request: HTTPRequest, on connection: Connection, deadline: Double, reused: Bool) throws -> HTTPResponse {
         let socket = connection.socket
-        var reader = connection.reader
         let started = Platform.monotonicSeconds()
         var phase = Phase.sending
-        let source: MessageReader.Source = { () throws(SocketError) -> [UInt8] in try socket.read(deadline: deadline) }
+        // The first read after the request waits before it asks: the answer cannot be there yet.
+        var firstRead = true
+        let source: MessageReader.Source = { (buffer: inout [UInt8]) throws(SocketError) -> Int in
+            defer { firstRead = false }
+            return try socket.read(appendingTo: &buffer, waitFirst: firstRead, deadline: deadline)
+        }
         do {
             try socket.write(request.serialized(host: origin.hostHeader), deadline: deadline)
             phase = .awaitingResponse
             while true {
-                guard let head = try reader.readHead(source) else {
+                guard let head = try connection.reader.readHead(source) else {
                     socket.close()
                     if reused { throw RetryableFailure(waited: Platform.monotonicSeconds() - started) }
                     throw HTTPError("the server closed the connection without a response")
@@ -178,17 +189,17 @@ package final class HTTPClient {
                 phase = .readingBody(statusLine: head.startLine)
                 let framing: MessageReader.Framing = request.method == "HEAD" || status == 204 || status == 304 || (100...199).contains(status)
                     ? .none : try MessageReader.framing(head.headers, isResponse: true)
-                let body = try reader.readBody(framing, source)
+                let body = try connection.reader.readBody(framing, source)
                 // Connection is a list of options (RFC 9110 §7.6.1): "close" among them ends the connection.
                 let closes = head.headers.values("Connection").contains { value in
                     value.split(separator: ",").contains { $0.trimmingSpacesAndTabs().lowercased() == "close" }
                 } || !isHTTP11
                 if case .untilClose = framing {
                     socket.close()
-                } else if !closes, !reader.sawEnd, reader.bufferedByteCount == 0 {
+                } else if !closes, !connection.reader.sawEnd, connection.reader.bufferedByteCount == 0 {
                     // Kept alive with its reader; bytes beyond the response would be unsolicited, so such a
                     // connection is not reused.
-                    idle = Connection(socket: socket, reader: reader)
+                    idle = connection
                 } else {
                     socket.close()
                 }
@@ -196,14 +207,14 @@ package final class HTTPClient {
             }
         } catch let error as SocketError {
             socket.close()
-            if case .awaitingResponse = phase, reader.bufferedByteCount > 0 { phase = .readingHead }
-            if reused, error.kind == .reset || error.kind == .closed, phase.receivedNothing, reader.bufferedByteCount == 0 {
+            if case .awaitingResponse = phase, connection.reader.bufferedByteCount > 0 { phase = .readingHead }
+            if reused, error.kind == .reset || error.kind == .closed, phase.receivedNothing, connection.reader.bufferedByteCount == 0 {
                 throw RetryableFailure(waited: Platform.monotonicSeconds() - started)
             }
             switch error.kind {
             case .timedOut:
                 throw HTTPError("no complete response within \(format(timeouts.total)) s: "
-                                + phase.describe(bufferedBytes: reader.bufferedByteCount, reused: reused))
+                                + phase.describe(bufferedBytes: connection.reader.bufferedByteCount, reused: reused))
             case .reset: throw HTTPError("the connection was reset: \(error.message)")
             default: throw HTTPError(error.message)
             }

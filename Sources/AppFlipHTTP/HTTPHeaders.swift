@@ -28,21 +28,27 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     /// Whether two names are the same but for case: ASCII folded byte by byte (field names are tokens, so nothing is
     /// lower-cased into a new string on every look-up); a name with other characters compares `lowercased()`.
-    static func sameName(_ one: String, _ other: String) -> Bool {
-        var left = one.utf8.makeIterator()
-        var right = other.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil):
-                return true
-            case (let byte?, let wanted?) where byte < 0x80 && wanted < 0x80:
-                if byte.asciiLowercased != wanted.asciiLowercased { return false }
-            case (nil, let byte?) where byte < 0x80, (let byte?, nil) where byte < 0x80:
-                return false  // one ends where the other goes on in ASCII: no lower-casing makes them equal
-            default:
-                return one.lowercased() == other.lowercased()
-            }
+    package static func sameName(_ one: String, _ other: String) -> Bool {
+        let folded = one.utf8.withContiguousStorageIfAvailable { (left: UnsafeBufferPointer<UInt8>) -> Bool? in
+            other.utf8.withContiguousStorageIfAvailable { (right: UnsafeBufferPointer<UInt8>) -> Bool? in asciiFoldedEqual(left, right) } ?? nil
         }
+        if let folded, let answer = folded { return answer }
+        return one.lowercased() == other.lowercased()
+    }
+
+    /// True or false when the ASCII bytes decide it; nil when a byte outside ASCII leaves it to `lowercased()`.
+    private static func asciiFoldedEqual(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool? {
+        let shorter = Swift.min(left.count, right.count)
+        var index = 0
+        while index < shorter {
+            let (byte, wanted) = (left[index], right[index])
+            if byte >= 0x80 || wanted >= 0x80 { return nil }
+            if byte != wanted, byte.asciiLowercased != wanted.asciiLowercased { return false }
+            index += 1
+        }
+        if left.count == right.count { return true }
+        // One ends where the other goes on: in ASCII no lower-casing makes them equal.
+        return (left.count > shorter ? left[shorter] : right[shorter]) < 0x80 ? false : nil
     }
 
     package mutating func append(_ name: String, _ value: String) {

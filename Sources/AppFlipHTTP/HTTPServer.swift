@@ -54,7 +54,9 @@ package final class HTTPServer: @unchecked Sendable {
         var reader = MessageReader(limits: limits)
         while !stopped.withLock({ isStopped }) {
             let deadline = Platform.monotonicSeconds() + 10
-            let source: MessageReader.Source = { () throws(SocketError) -> [UInt8] in try socket.read(deadline: deadline) }
+            let source: MessageReader.Source = { (buffer: inout [UInt8]) throws(SocketError) -> Int in
+                try socket.read(appendingTo: &buffer, deadline: deadline)
+            }
             let response: HTTPResponse
             var keepAlive = true
             do {

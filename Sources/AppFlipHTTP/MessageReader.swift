@@ -3,7 +3,8 @@ import AppFlipSystem
 
 /// Reads HTTP/1.1 messages from a byte stream within limits, for both the client and the server.
 struct MessageReader {
-    typealias Source = () throws(SocketError) -> [UInt8]
+    /// Appends the next bytes of the stream to the buffer it is given and says how many; 0 at the end of the stream.
+    typealias Source = (inout [UInt8]) throws(SocketError) -> Int
 
     private var buffer: [UInt8] = []
     private var start = 0
@@ -27,16 +28,19 @@ struct MessageReader {
     /// Appends the next chunk from `source`; false at end of stream.
     private mutating func fill(_ source: Source) throws(SocketError) -> Bool {
         if sawEnd { return false }
-        let chunk = try source()
-        if chunk.isEmpty {
-            sawEnd = true
-            return false
-        }
-        if start > 65_536, start > buffer.count / 2 {
+        if start == buffer.count {
+            // Everything read so far is consumed (the usual case between messages): start again at the front,
+            // keeping the storage.
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 65_536, start > buffer.count / 2 {
             buffer.removeSubrange(..<start)
             start = 0
         }
-        buffer += chunk
+        if try source(&buffer) == 0 {
+            sawEnd = true
+            return false
+        }
         return true
     }
 

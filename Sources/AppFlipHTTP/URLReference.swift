@@ -7,30 +7,34 @@
 package enum URLReference {
     /// The absolute URL `reference` points to from `base`, without a fragment; nil when it is not http(s).
     package static func resolve(_ reference: String, against base: String) -> String? {
-        let bytes = reference.utf8
-        var start = bytes.startIndex
-        var end = bytes.firstIndex(of: 0x23) ?? bytes.endIndex  // the fragment goes
-        while start < end, isSpace(bytes[start]) { start = bytes.index(after: start) }
-        while start < end, isSpace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        guard let (origin, target) = HTTPOrigin.split(base) else { return nil }
+        return resolve(reference, origin: origin, target: target).map { $0.origin.description + $0.target }
+    }
+
+    /// `resolve(_:against:)` for a base already split into its origin and request target, answering split too: a
+    /// walk keeps its page's URL in these two parts, so nothing is joined only to be split again.
+    package static func resolve(_ reference: String, origin: HTTPOrigin, target baseTarget: String) -> (origin: HTTPOrigin, target: String)? {
+        let bytes = Array(reference.utf8)
+        var start = 0
+        var end = bytes.firstIndex(of: 0x23) ?? bytes.count  // the fragment goes
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while start < end, isSpace(bytes[end - 1]) { end -= 1 }
         let trimmed = bytes[start..<end]
-        guard let (origin, baseTarget) = HTTPOrigin.split(base) else { return nil }
         if trimmed.hasASCIIPrefixIgnoringCase("http://") || trimmed.hasASCIIPrefixIgnoringCase("https://") {
-            return HTTPOrigin.split(String(reference[start..<end])).map { $0.origin.description + $0.target }
+            return HTTPOrigin.split(String(decoding: trimmed, as: UTF8.self))
         }
-        if trimmed.starts(with: "//".utf8) {
-            return resolve(origin.scheme + ":" + reference[start..<end], against: base)
+        if trimmed.starts(with: [0x2F, 0x2F]) {
+            return HTTPOrigin.split(origin.scheme + ":" + String(decoding: trimmed, as: UTF8.self))
         }
         if let colon = trimmed.firstIndex(of: 0x3A), colon != start, trimmed[..<colon].allSatisfy(isSchemeByte),
            trimmed.firstIndex(of: 0x2F).map({ colon < $0 }) ?? true {
             return nil  // another scheme: javascript:, mailto:, data:, …
         }
+        if trimmed.isEmpty { return (origin, baseTarget) }
         let baseBytes = baseTarget.utf8
-        let baseQueryStart = baseBytes.firstIndex(of: 0x3F) ?? baseBytes.endIndex
-        let basePath = baseBytes[..<baseQueryStart]
-        var target: [UInt8]
-        if trimmed.isEmpty {
-            target = Array(baseBytes)
-        } else if trimmed.first == 0x3F {
+        let basePath = baseBytes[..<(baseBytes.firstIndex(of: 0x3F) ?? baseBytes.endIndex)]
+        let target: [UInt8]
+        if trimmed.first == 0x3F {
             target = Array(basePath) + trimmed
         } else if trimmed.first == 0x2F {
             target = removingDotSegments(Array(trimmed))
@@ -39,7 +43,7 @@ package enum URLReference {
             let directory = basePath.lastIndex(of: 0x2F).map { basePath[...$0] } ?? basePath
             target = removingDotSegments((directory.isEmpty ? [0x2F] : Array(directory)) + trimmed)
         }
-        return origin.description + String(decoding: target, as: UTF8.self)
+        return (origin, String(decoding: target, as: UTF8.self))
     }
 
     /// RFC 3986 §5.2.4 on the path of `target` (which starts with "/"); the query is kept as it is.

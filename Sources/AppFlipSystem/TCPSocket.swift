@@ -137,10 +137,24 @@ package final class TCPSocket: @unchecked Sendable {
 
     /// Reads up to `maximum` bytes; an empty result means the peer closed its end.
     package func read(maximum: Int = 65_536, deadline: Double) throws(SocketError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        _ = try read(appendingTo: &bytes, maximum: maximum, deadline: deadline)
+        return bytes
+    }
+
+    /// Appends up to `maximum` bytes to `buffer` (one copy, no array per read) and returns how many; 0 means the
+    /// peer closed its end. With `waitFirst`, waits for data before the first attempt: right after a request is
+    /// sent the answer is not there yet, and asking would cost a system call that finds nothing.
+    package func read(appendingTo buffer: inout [UInt8], maximum: Int = 65_536, waitFirst: Bool = false,
+                      deadline: Double) throws(SocketError) -> Int {
+        if waitFirst { try wait(for: Int16(POLLIN), deadline: deadline, what: "waiting for data") }
         while true {
             guard fd >= 0 else { throw SocketError(.closed, "the connection is closed") }
             let count = recv(fd, scratch.baseAddress, min(maximum, scratch.count), 0)
-            if count >= 0 { return Array(UnsafeRawBufferPointer(rebasing: scratch[..<count])) }
+            if count >= 0 {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+                return count
+            }
             if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { throw .fromErrno("receiving") }
             try wait(for: Int16(POLLIN), deadline: deadline, what: "waiting for data")
         }

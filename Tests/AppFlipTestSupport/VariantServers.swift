@@ -87,6 +87,24 @@ package enum VariantServers {
         },
     ]
 
+    /// A variant for the sign-in pages (the cases above sign users in by headers, so cookies never come into play):
+    /// it passes every case when users sign in through the pages.
+    package static let cookiesInAnotherStyle = Variant(name: "cookies-in-another-style", allowance: "RFC 6265 §5.2 reads attribute names without case; §5.3 lets Max-Age win over an earlier Expires") { reference in
+        { request in
+            // Each cookie as another framework writes it: attributes lower-cased and in another order, with an Expires
+            // already past (as a server whose clock lags writes it) before the Max-Age that keeps the cookie alive.
+            var response = reference(request)
+            let cookies = response.headers.values("Set-Cookie")
+            guard !cookies.isEmpty else { return response }
+            response.headers.fields.removeAll { $0.name == "Set-Cookie" }
+            for cookie in cookies {
+                let pair = cookie.split(separator: ";", maxSplits: 1).first.map(String.init) ?? cookie
+                response.headers.append("Set-Cookie", pair + "; expires=Thu, 01 Jan 1970 00:00:01 GMT; samesite=lax; max-age=3600; httponly; path=/")
+            }
+            return response
+        }
+    }
+
     /// The same request's redirect URI and state, with `query` in place of what the reference would answer.
     private static func redirect(_ request: HTTPRequest, query: String) -> HTTPResponse {
         let pairs = (request.query ?? "").split(separator: "&")

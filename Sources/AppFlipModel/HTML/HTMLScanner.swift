@@ -20,8 +20,13 @@ package struct HTMLScanner {
         case text(String)
     }
 
-    /// Elements whose content is raw text up to their end tag.
-    static let rawTextElements: Set<String> = ["script", "style", "textarea", "title"]
+    /// Whether an element's content is raw text up to its end tag.
+    static func isRawTextElement(_ name: String) -> Bool {
+        switch name {
+        case "script", "style", "textarea", "title": true
+        default: false
+        }
+    }
 
     /// Tokenizes `bytes` (decoded as UTF-8, invalid sequences replaced) within `limits`. Scanned as UTF-8 bytes: every
     /// delimiter is ASCII, and no byte of a multi-byte sequence is.
@@ -39,8 +44,12 @@ package struct HTMLScanner {
         var tokens: [Token] = []
         var index = 0
         var textStart = 0
+        // Text and attribute values with their character references replaced, made a string once.
+        func decoded(_ range: Range<Int>) -> String {
+            text[range].contains(UInt8(ascii: "&")) ? decodeEntities(bytes: text[range]) : string(range)
+        }
         func flushText(upTo end: Int) {
-            if end > textStart { tokens.append(.text(decodeEntities(string(textStart..<end)))) }
+            if end > textStart { tokens.append(.text(decoded(textStart..<end))) }
         }
         while index < text.count, tokens.count < limits.maximumTokens {
             guard text[index] == UInt8(ascii: "<") else {
@@ -87,7 +96,7 @@ package struct HTMLScanner {
                       text[cursor] != UInt8(ascii: "/") { cursor += 1 }
                 let attributeName = lowercasedName(attributeStart..<cursor)
                 while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
-                var value = ""
+                var value = cursor..<cursor
                 if cursor < text.count, text[cursor] == UInt8(ascii: "=") {
                     cursor += 1
                     while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
@@ -96,27 +105,26 @@ package struct HTMLScanner {
                         let valueStart = cursor + 1
                         cursor = valueStart
                         while cursor < text.count, text[cursor] != quote { cursor += 1 }
-                        value = string(valueStart..<min(cursor, text.count))
+                        value = valueStart..<min(cursor, text.count)
                         if cursor < text.count { cursor += 1 }
                     } else {
                         let valueStart = cursor
                         while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: ">") { cursor += 1 }
-                        value = string(valueStart..<cursor)
+                        value = valueStart..<cursor
                     }
                 }
                 if !attributeName.isEmpty, attributes.count < limits.maximumAttributes {
-                    attributes.append((attributeName, decodeEntities(value)))
+                    attributes.append((attributeName, decoded(value)))
                 }
             }
             index = min(cursor + 1, text.count)
             tokens.append(.start(name: name, attributes: attributes))
             textStart = index
-            if rawTextElements.contains(name) {
+            if isRawTextElement(name) {
                 // Raw text up to the matching end tag, whatever it contains.
                 let end = findEndTag(text, name, from: index) ?? text.count
                 if end > index {
-                    let raw = string(index..<end)
-                    tokens.append(.text(name == "textarea" || name == "title" ? decodeEntities(raw) : raw))
+                    tokens.append(.text(name == "textarea" || name == "title" ? decoded(index..<end) : string(index..<end)))
                 }
                 index = end
                 textStart = end
@@ -131,18 +139,22 @@ package struct HTMLScanner {
     /// within the next 12 bytes; anything else keeps its `&`.
     package static func decodeEntities(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        let bytes = Array(text.utf8)
+        return decodeEntities(bytes: Array(text.utf8)[...])
+    }
+
+    /// `decodeEntities(_:)` of the text these bytes (valid UTF-8) spell.
+    static func decodeEntities(bytes: ArraySlice<UInt8>) -> String {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
             guard bytes[index] == UInt8(ascii: "&") else {
                 result.append(bytes[index])
                 index += 1
                 continue
             }
             let after = index + 1
-            if let semicolon = bytes[after..<min(after + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";")),
+            if let semicolon = bytes[after..<min(after + 12, bytes.endIndex)].firstIndex(of: UInt8(ascii: ";")),
                let replacement = replacement(for: String(decoding: bytes[after..<semicolon], as: UTF8.self)) {
                 result += replacement.utf8
                 index = semicolon + 1

@@ -2,19 +2,33 @@
 package enum FormEncoding {
     /// Percent-encodes every byte except the unreserved set `A-Z a-z 0-9 - . _ ~`; hex digits upper-case.
     package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        // Built as bytes (all ASCII), made a string once.
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.underestimatedCount)
-        for byte in bytes {
-            if isUnreserved(byte) {
-                result.append(byte)
-            } else {
-                result.append(UInt8(ascii: "%"))
-                result.append(hexDigits[Int(byte >> 4)])
-                result.append(hexDigits[Int(byte & 0x0F)])
+        if let encoded = bytes.withContiguousStorageIfAvailable(encode(buffer:)) { return encoded }
+        return Array(bytes).withUnsafeBufferPointer(encode(buffer:))
+    }
+
+    /// Written straight into the string's storage (every form field of a sign-in walk is encoded here): at most
+    /// three bytes out for each byte in.
+    private static func encode(buffer: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: buffer.count * 3) { output in
+            var count = 0
+            for byte in buffer {
+                if isUnreserved(byte) {
+                    output[count] = byte
+                    count += 1
+                } else {
+                    output[count] = UInt8(ascii: "%")
+                    output[count + 1] = hexDigit(byte >> 4)
+                    output[count + 2] = hexDigit(byte & 0x0F)
+                    count += 3
+                }
             }
+            return count
         }
-        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// An upper-case hex digit for a value below 16.
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") - 10 + value
     }
 
     package static func encode(_ text: String) -> String { encode(text.utf8) }
@@ -49,8 +63,6 @@ package enum FormEncoding {
             false
         }
     }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {

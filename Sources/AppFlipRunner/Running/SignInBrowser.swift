@@ -137,16 +137,14 @@ struct SignInBrowser {
         var consented = false
         var pendingProbe: String?
         for _ in 0..<Self.maximumHops {
-            var headers = request.headers
-            headers.fields.removeAll { $0.name.lowercased() == "cookie" }
-            if let cookies = jar.header(for: url) { headers.append("Cookie", cookies) }
-            request.headers = headers
+            request.headers.fields.removeAll { HTTPHeaders.sameName($0.name, "Cookie") }
+            if let cookies = jar.header(origin: origin, target: request.target) { request.headers.append("Cookie", cookies) }
             let response: HTTPResponse
             switch send(origin, request) {
             case .failure(let problem): return .failure(problem)
             case .success(let answer): response = answer
             }
-            jar.store(response.headers.values("Set-Cookie"), from: url)
+            jar.store(response.headers.values("Set-Cookie"), origin: origin, target: request.target)
             let isPage = (200...299).contains(response.status) && !response.body.isEmpty
             // Each page is read once: for what it loads here, for its forms below.
             let page = isPage ? HTMLDocument(response.body) : nil
@@ -155,12 +153,11 @@ struct SignInBrowser {
                                resources: page?.resources ?? [], location: response.headers["Location"], probe: pendingProbe))
             pendingProbe = nil
             if (300...399).contains(response.status), let location = response.headers["Location"] {
-                guard let next = URLReference.resolve(location, against: url), let split = HTTPOrigin.split(next),
-                      allowed.contains(split.origin) else {
+                guard let next = URLReference.resolve(location, origin: origin, target: request.target), allowed.contains(next.origin) else {
                     return .success(Walk(response: response, visits: pages, allowed: allowed))  // leaves the server: the authorization response
                 }
-                (origin, url) = (split.origin, next)
-                request = HTTPRequest(method: "GET", target: split.target)
+                (origin, url) = (next.origin, next.origin.description + next.target)
+                request = HTTPRequest(method: "GET", target: next.target)
                 continue
             }
             guard (200...299).contains(response.status), let page, !observeOnly else { return .success(Walk(response: response, visits: pages, allowed: allowed)) }
@@ -175,7 +172,7 @@ struct SignInBrowser {
                     for name in returns { values[name] = Self.foreignReturn }
                     pendingProbe = "tampered return parameter (" + returns.joined(separator: ", ") + ")"
                 }
-                guard let next = submission(form, on: url, values: values, button: nil) else {
+                guard let next = submission(form, on: (origin, request.target), values: values, button: nil) else {
                     return .failure(StepExecutor.Problem(message: "the sign-in form posts to \(form.action), outside the allowed origins"))
                 }
                 (origin, url, request) = next
@@ -210,7 +207,7 @@ struct SignInBrowser {
                     submitted.fields.removeAll { $0.type == "hidden" && Self.isAntiForgery($0.name) }
                     pendingProbe = "consent without its anti-forgery fields (" + (dropped.isEmpty ? "none found" : dropped.joined(separator: ", ")) + ")"
                 }
-                guard let next = submission(submitted, on: url, values: [:], button: button) else {
+                guard let next = submission(submitted, on: (origin, request.target), values: [:], button: button) else {
                     return .failure(StepExecutor.Problem(message: "the consent form posts to \(form.action), outside the allowed origins"))
                 }
                 (origin, url, request) = next
@@ -223,10 +220,9 @@ struct SignInBrowser {
     }
 
     /// The request a form submits: its fields with `values` over them, and the pressed button.
-    private func submission(_ form: HTMLForm, on page: String, values: [String: String],
+    private func submission(_ form: HTMLForm, on page: (origin: HTTPOrigin, target: String), values: [String: String],
                             button: HTMLForm.SubmitButton?) -> (HTTPOrigin, String, HTTPRequest)? {
-        guard let action = URLReference.resolve(form.action, against: page), let split = HTTPOrigin.split(action),
-              allowed.contains(split.origin) else { return nil }
+        guard let split = URLReference.resolve(form.action, origin: page.origin, target: page.target), allowed.contains(split.origin) else { return nil }
         var pairs = form.fields.map { ($0.name, values[$0.name] ?? $0.value) }
         for (name, value) in values.sorted(by: { $0.key < $1.key }) where !form.fields.contains(where: { $0.name == name }) {
             pairs.append((name, value))
@@ -236,7 +232,7 @@ struct SignInBrowser {
         if form.method == "POST" {
             let request = HTTPRequest(method: "POST", target: split.target,
                                       headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]), body: Array(encoded.utf8))
-            return (split.origin, action, request)
+            return (split.origin, split.origin.description + split.target, request)
         }
         let path = String(split.target.prefix { $0 != "?" })
         return (split.origin, split.origin.description + path + "?" + encoded, HTTPRequest(method: "GET", target: path + "?" + encoded))

@@ -185,9 +185,10 @@ struct HTTPProfileTests {
         }
     }
 
-    @Test("Every HTTP profile passes when the test users sign in and consent through the reference's real pages")
-    func throughForms() throws {
-        let run = try run(throughForms: true)
+    @Test("Every HTTP profile passes when the test users sign in and consent through the reference's real pages",
+          arguments: [nil, VariantServers.cookiesInAnotherStyle])
+    func throughForms(_ variant: VariantServers.Variant?) throws {
+        let run = try run(wrap: variant?.wrap ?? { $0 }, throughForms: true)
         let notPassing = run.results.filter { $0.verdict != .pass }
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }

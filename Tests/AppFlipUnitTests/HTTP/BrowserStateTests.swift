@@ -2,8 +2,8 @@ import AppFlipHTTP
 import AppFlipTestSupport
 import Testing
 
-/// What a simulated browser keeps between requests: cookies (RFC 6265) and resolved links (RFC 3986 §5.2).
-@Suite("Browser state")
+/// How a simulated browser resolves links (RFC 3986 §5.2); its cookies are CookieJarTests'.
+@Suite("Browser state: links")
 struct BrowserStateTests {
     struct Resolution: Sendable, CustomTestStringConvertible {
         var reference: String
@@ -110,32 +110,69 @@ struct BrowserStateTests {
         }
     }
 
+    /// `HTTPOrigin.split` as it read a URL through `String.UTF8View` indices before it read a buffer in place, kept
+    /// as the oracle of the faster reading (its scheme and port readers written plainly).
+    static func viewSplit(_ url: String) -> (origin: HTTPOrigin, target: String)? {
+        let scheme: String
+        let lower = String(decoding: url.utf8.prefix(8).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        if lower.hasPrefix("http://") {
+            scheme = "http"
+        } else if lower.hasPrefix("https://") {
+            scheme = "https"
+        } else {
+            return nil
+        }
+        let bytes = url.utf8
+        let authorityStart = bytes.index(bytes.startIndex, offsetBy: scheme.count + 3)
+        let authorityEnd = bytes[authorityStart...].firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? bytes.endIndex
+        let authority = bytes[authorityStart..<authorityEnd]
+        guard !authority.isEmpty, !authority.contains(0x40) else { return nil }
+        var host = authority
+        var port = scheme == "https" ? 443 : 80
+        func digits(_ text: Substring.UTF8View) -> Int? {
+            guard !text.isEmpty, text.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            let value = text.reduce(0) { Swift.min($0 * 10 + Int($1 - 0x30), 100_000) }
+            return (1...65_535).contains(value) ? value : nil
+        }
+        if authority.first == 0x5B {
+            guard let close = authority.firstIndex(of: 0x5D) else { return nil }
+            host = bytes[bytes.index(after: authorityStart)..<close]
+            let after = bytes[bytes.index(after: close)..<authorityEnd]
+            if after.first == 0x3A {
+                guard let value = digits(after.dropFirst()) else { return nil }
+                port = value
+            } else if !after.isEmpty {
+                return nil
+            }
+        } else if let colon = authority.lastIndex(of: 0x3A) {
+            host = bytes[authorityStart..<colon]
+            guard let value = digits(bytes[bytes.index(after: colon)..<authorityEnd]) else { return nil }
+            port = value
+        }
+        guard !host.isEmpty else { return nil }
+        let targetEnd = bytes[authorityEnd...].firstIndex(of: 0x23) ?? bytes.endIndex
+        var target = String(decoding: bytes[authorityEnd..<targetEnd], as: UTF8.self)
+        if target.isEmpty || target.utf8.first == 0x3F { target = "/" + target }
+        return (HTTPOrigin(scheme: scheme, host: String(decoding: host, as: UTF8.self), port: port), target)
+    }
+
+    @Test("URLs split in place as they did through String.UTF8View, on 20,000 seeded URLs")
+    func splitAgreesWithOracle() {
+        let pieces = ["http://", "HTTPS://", "hTtP://", "https:/", "h.example", "[::1]", "[", "]", ":", ":8080", ":0", ":65536", ":99999",
+                      "@", "/", "?", "#", "a", "é", "%40", " ", "0", "\u{301}"]
+        var random = Mutator(seed: 20_261_124)
+        for _ in 0..<20_000 {
+            let url = (0..<(1 + random.below(8))).map { _ in pieces[random.below(pieces.count)] }.joined()
+            let (split, expected) = (HTTPOrigin.split(url), Self.viewSplit(url))
+            guard split?.origin == expected?.origin, split?.target == expected?.target else {
+                Issue.record("\(url.debugDescription): \(String(describing: split)), through the view \(String(describing: expected))")
+                return
+            }
+        }
+    }
+
     @Test("Links resolve against the page they came from", arguments: resolutions)
     func resolve(_ resolution: Resolution) {
         #expect(URLReference.resolve(resolution.reference, against: Self.base) == resolution.expected)
-    }
-
-    @Test("Cookies go back to their host and path, secure ones only over https, and expire")
-    func cookies() {
-        let jar = CookieJar()
-        jar.store(["session=abc; Path=/; HttpOnly; Secure", "csrf=t1; Path=/oauth", "pref=1; Max-Age=60"], from: "https://auth.example/login", now: 100)
-        #expect(jar.header(for: "https://auth.example/oauth/consent", now: 101) == "csrf=t1; session=abc; pref=1")
-        #expect(jar.header(for: "http://auth.example/oauth/consent", now: 101) == "csrf=t1; pref=1", "a secure cookie is never sent in clear")
-        #expect(jar.header(for: "https://auth.example/other", now: 101) == "session=abc; pref=1", "path /oauth does not match /other")
-        #expect(jar.header(for: "https://other.example/", now: 101) == nil, "a host-only cookie stays with its host")
-        #expect(jar.header(for: "https://auth.example/", now: 200) == "session=abc", "Max-Age ran out")
-        jar.store(["session=; Path=/elsewhere; Max-Age=0"], from: "https://auth.example/logout", now: 201)
-        #expect(jar.header(for: "https://auth.example/", now: 202) == "session=abc", "a deletion must match name, domain and path")
-        jar.store(["session=; Max-Age=0"], from: "https://auth.example/logout", now: 203)
-        #expect(jar.header(for: "https://auth.example/", now: 204) == nil, "the default path of /logout is /")
-    }
-
-    @Test("A Domain attribute extends to subdomains, but never to a host the response did not come from")
-    func domains() {
-        let jar = CookieJar()
-        jar.store(["sso=1; Domain=.example.com; Path=/"], from: "https://login.example.com/", now: 0)
-        #expect(jar.header(for: "https://api.example.com/", now: 1) == "sso=1")
-        jar.store(["evil=1; Domain=victim.example; Path=/"], from: "https://login.example.com/", now: 0)
-        #expect(jar.header(for: "https://victim.example/", now: 1) == nil)
     }
 }

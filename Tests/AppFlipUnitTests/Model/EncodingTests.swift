@@ -8,6 +8,19 @@ struct EncodingTests {
     @Test("Encoding keeps only unreserved characters and uses upper-case hex")
     func encode() {
         #expect(FormEncoding.encode("a+b c&d=é~._-") == "a%2Bb%20c%26d%3D%C3%A9~._-")
+        #expect(FormEncoding.encode("") == "")
+    }
+
+    @Test("Every byte encodes as RFC 3986 §2.1 spells it, from any sequence, and decodes back")
+    func encodeEveryByte() {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        let all = (0...255).map(UInt8.init)
+        let expected = all.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : "%" + (($0 < 16 ? "0" : "") + String($0, radix: 16).uppercased()) }
+            .joined()
+        #expect(FormEncoding.encode(all) == expected)
+        #expect(FormEncoding.encode(all[...]) == expected, "a slice")
+        #expect(FormEncoding.encode(AnySequence(all)) == expected, "a sequence with no contiguous storage")
+        #expect(FormEncoding.decode(expected) == all)
     }
 
     @Test("Decoding takes '+' as space, either hex case, and rejects broken escapes")

@@ -36,20 +36,45 @@ package enum Redaction {
 
     /// A query (or fragment in query form) with sensitive values replaced.
     package static func redact(query: Substring) -> String {
-        query.pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: false).map { piece -> String in
-            guard let equals = piece.firstIndex(ofByte: UInt8(ascii: "=")) else { return String(piece) }
-            let name = FormEncoding.decode(piece[..<equals]).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            let value = piece[piece.utf8.index(after: equals)...]
-            guard sensitiveParameters.contains(name.lowercased()) else {
-                // A URL inside another parameter (`next=https://evil.example?code=…`, encoded or not, or a fragment
-                // `x?code=…` whose first name swallowed the delimiter) may carry a credential of its own: hidden
-                // wherever it shows in the piece.
-                let nested = secrets(nestedIn: piece, depth: 1)
-                return nested.isEmpty ? String(piece) : scrub(String(piece), secrets: nested)
-            }
-            return value.isEmpty ? String(piece) : String(piece[..<piece.utf8.index(after: equals)]) + placeholder(for: Array(value.utf8))
-        }.joined(separator: "&")
+        // Every link and page hop of a case is redacted: a piece with nothing to hide is not rebuilt, and a query
+        // with nothing to hide comes back as it is.
+        var pieces = query.pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: false)
+        var changed = false
+        for index in pieces.indices {
+            guard let redacted = redacted(piece: pieces[index]) else { continue }
+            pieces[index] = Substring(redacted)
+            changed = true
+        }
+        return changed ? pieces.joined(separator: "&") : String(query)
     }
+
+    /// One `name=value` piece of a query with its credential hidden, or nil when it holds none.
+    private static func redacted(piece: Substring) -> String? {
+        guard let equals = piece.firstIndex(ofByte: UInt8(ascii: "=")) else { return nil }
+        let afterEquals = piece.utf8.index(after: equals)
+        guard isSensitive(name: piece[..<equals]) else {
+            // A URL inside another parameter (`next=https://evil.example?code=…`, encoded or not, or a fragment
+            // `x?code=…` whose first name swallowed the delimiter) may carry a credential of its own: hidden
+            // wherever it shows in the piece.
+            let nested = secrets(nestedIn: piece, depth: 1)
+            return nested.isEmpty ? nil : scrub(String(piece), secrets: nested)
+        }
+        return afterEquals == piece.endIndex ? nil : String(piece[..<afterEquals]) + placeholder(for: Array(piece[afterEquals...].utf8))
+    }
+
+    /// Whether a parameter name, form-decoded and lower-cased, is one of `sensitiveParameters`. A plain ASCII name
+    /// (no escape, no '+') is its own decoding and is lower-cased byte by byte; any other is decoded first.
+    private static func isSensitive(name raw: Substring) -> Bool {
+        let bytes = raw.utf8
+        if bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") }) {
+            guard bytes.count <= longestSensitiveName else { return false }
+            return sensitiveParameters.contains(String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self))
+        }
+        let name = FormEncoding.decode(raw).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return sensitiveParameters.contains(name.lowercased())
+    }
+
+    private static let longestSensitiveName = sensitiveParameters.map(\.utf8.count).max() ?? 0
 
     /// The raw and decoded values of sensitive parameters in `url`, for scrubbing other evidence (logs).
     package static func secrets(in url: String) -> [String] {
@@ -81,16 +106,25 @@ package enum Redaction {
     /// holds a query or fragment delimiter (a byte scan; most parameters hold none).
     private static func secrets(nestedIn value: Substring, depth: Int) -> [String] {
         guard depth <= nestingLimit else { return [] }
-        let bytes = value.utf8
+        let (delimiter, escape) = value.utf8.withContiguousStorageIfAvailable(Self.delimiterAndEscape) ?? Self.delimiterAndEscape(Array(value.utf8))
         var found: [String] = []
-        if bytes.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+        if delimiter {
             found += secrets(in: "http://nested/" + value, depth: depth)
         }
-        if bytes.contains(UInt8(ascii: "%")), let decoded = FormEncoding.decode(value, plusIsSpace: false),
+        if escape, let decoded = FormEncoding.decode(value, plusIsSpace: false),
            decoded.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             found += secrets(in: "http://nested/" + String(decoding: decoded, as: UTF8.self), depth: depth)
         }
         return found
+    }
+
+    /// Whether the bytes hold a query or fragment delimiter ('?', '#'), and whether they hold an escape ('%').
+    private static func delimiterAndEscape<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> (Bool, Bool) {
+        var (delimiter, escape) = (false, false)
+        for byte in bytes {
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { delimiter = true } else if byte == UInt8(ascii: "%") { escape = true }
+        }
+        return (delimiter, escape)
     }
 
     /// `text` with every occurrence of each secret, in every form a server may echo it, replaced by the secret's
@@ -98,7 +132,7 @@ package enum Redaction {
     package static func scrub(_ text: String, secrets: [String]) -> String {
         var result = text
         // Encoded forms can only be present where an escape or a '+' is: most text needs the raw forms alone.
-        let encoded = text.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "+") }
+        let encoded = text.containsBytes("%") || text.containsBytes("\\") || text.containsBytes("+")
         let forms = secrets.filter { !$0.isEmpty }.flatMap { secret in (encoded ? derivedForms(of: secret) : [secret]).map { ($0, secret) } }
         // Longest first (in bytes), so a form is replaced before any shorter form inside it.
         for (form, secret) in forms.sorted(by: { $0.0.utf8.count > $1.0.utf8.count }) where result.containsBytes(form) {
@@ -138,13 +172,27 @@ package enum Redaction {
 
     /// The three percent encodings of `text` a server may write, upper- and lower-case hex.
     private static func percentForms(_ text: String) -> [String] {
-        let percent = text.utf8.map { byte -> String in
-            let unreserved = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "-._~".utf8.contains(byte)
-            return unreserved ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-        }.joined()
+        let percent = FormEncoding.encode(text)  // every byte but the unreserved ones, upper-case hex
         guard percent != text else { return [] }
-        let form = percent.replacingOccurrences(of: "%20", with: "+")
+        let form = String(decoding: plusForSpace(Array(percent.utf8)), as: UTF8.self)
         return [percent, lowercasedEscapes(percent), form, lowercasedEscapes(form)]
+    }
+
+    /// Percent-encoded text with each `%20` written `+`, as a form encoder writes a space.
+    private static func plusForSpace(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "2"), bytes[index + 2] == UInt8(ascii: "0") {
+                result.append(UInt8(ascii: "+"))
+                index += 3
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return result
     }
 
     private static func jsonEscaped(_ text: String) -> String {
@@ -161,20 +209,19 @@ package enum Redaction {
         return result
     }
 
-    /// `%2F` as `%2f`: some servers echo escapes in lower case.
+    /// `%2F` as `%2f`: some servers echo escapes in lower case. (Its input is percent-encoded, so ASCII.)
     private static func lowercasedEscapes(_ text: String) -> String {
-        var result = ""
-        var characters = text[...]
-        while let first = characters.first {
-            if first == "%", characters.count >= 3 {
-                result += "%" + characters.dropFirst().prefix(2).lowercased()
-                characters = characters.dropFirst(3)
+        var bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count {
+                for digit in (index + 1)...(index + 2) where (0x41...0x5A).contains(bytes[digit]) { bytes[digit] |= 0x20 }
+                index += 3
             } else {
-                result.append(first)
-                characters = characters.dropFirst()
+                index += 1
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -200,6 +247,18 @@ extension Redaction {
         } && value.contains(where: { $0.isNumber || $0 == "=" || $0 == "+" || $0 == "/" || $0 == "-" || $0 == "_" })
     }
 
+    /// A byte that ends a credential's value in free text: `&"'# \t\r\n<>,;)]}\`.
+    private static func isValueEnd(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "#"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"),
+             UInt8(ascii: "\n"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ")"), UInt8(ascii: "]"),
+             UInt8(ascii: "}"), UInt8(ascii: "\\"):
+            true
+        default:
+            false
+        }
+    }
+
     private static func hideValues(after marker: String, in text: String, when shouldHide: (Substring) -> Bool = { _ in true }) -> String {
         guard text.containsBytes(marker) else { return text }
         var output = ""
@@ -210,8 +269,9 @@ extension Redaction {
             output += marker
             // Only a whole parameter name counts: `xcode=` is not `code=`.
             let boundary = before.last.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true
-            var end = range.upperBound
-            while end < rest.endIndex, !"&\"'# \t\r\n<>,;)]}\\".contains(rest[end]) { end = rest.index(after: end) }
+            // The value runs to the first delimiter byte (each is ASCII, so a byte scan finds it).
+            let bytes = rest.utf8
+            let end = bytes[range.upperBound...].firstIndex(where: isValueEnd) ?? bytes.endIndex
             let value = rest[range.upperBound..<end]
             if boundary, !value.isEmpty, !value.hasPrefix("‹redacted"), shouldHide(value) {
                 output += placeholder(for: Array(value.utf8))

@@ -131,7 +131,6 @@ struct SignInBrowser {
         let start = origin
         var request = first
         var origin = origin
-        var url = origin.description + first.target
         var pages: [Visit] = []
         var signedIn = false
         var consented = false
@@ -148,7 +147,7 @@ struct SignInBrowser {
             let isPage = (200...299).contains(response.status) && !response.body.isEmpty
             // Each page is read once: for what it loads here, for its forms below.
             let page = isPage ? HTMLDocument(response.body) : nil
-            pages.append(Visit(method: request.method, url: url, status: response.status, frameOptions: response.headers.values("X-Frame-Options"),
+            pages.append(Visit(method: request.method, url: origin.description + request.target, status: response.status, frameOptions: response.headers.values("X-Frame-Options"),
                                contentSecurityPolicies: response.headers.values("Content-Security-Policy"), isPage: isPage,
                                resources: page?.resources ?? [], location: response.headers["Location"], probe: pendingProbe))
             pendingProbe = nil
@@ -156,7 +155,7 @@ struct SignInBrowser {
                 guard let next = URLReference.resolve(location, origin: origin, target: request.target), allowed.contains(next.origin) else {
                     return .success(Walk(response: response, visits: pages, allowed: allowed))  // leaves the server: the authorization response
                 }
-                (origin, url) = (next.origin, next.origin.description + next.target)
+                origin = next.origin
                 request = HTTPRequest(method: "GET", target: next.target)
                 continue
             }
@@ -175,7 +174,7 @@ struct SignInBrowser {
                 guard let next = submission(form, on: (origin, request.target), values: values, button: nil) else {
                     return .failure(StepExecutor.Problem(message: "the sign-in form posts to \(form.action), outside the allowed origins"))
                 }
-                (origin, url, request) = next
+                (origin, request) = next
                 continue
             }
             if !consented, let selector = script.consentForm, let form = page.form(matching: selector) {
@@ -210,7 +209,7 @@ struct SignInBrowser {
                 guard let next = submission(submitted, on: (origin, request.target), values: [:], button: button) else {
                     return .failure(StepExecutor.Problem(message: "the consent form posts to \(form.action), outside the allowed origins"))
                 }
-                (origin, url, request) = next
+                (origin, request) = next
                 continue
             }
             return .success(Walk(response: response, visits: pages, allowed: allowed))
@@ -221,7 +220,7 @@ struct SignInBrowser {
 
     /// The request a form submits: its fields with `values` over them, and the pressed button.
     private func submission(_ form: HTMLForm, on page: (origin: HTTPOrigin, target: String), values: [String: String],
-                            button: HTMLForm.SubmitButton?) -> (HTTPOrigin, String, HTTPRequest)? {
+                            button: HTMLForm.SubmitButton?) -> (HTTPOrigin, HTTPRequest)? {
         guard let split = URLReference.resolve(form.action, origin: page.origin, target: page.target), allowed.contains(split.origin) else { return nil }
         var pairs = form.fields.map { ($0.name, values[$0.name] ?? $0.value) }
         for (name, value) in values.sorted(by: { $0.key < $1.key }) where !form.fields.contains(where: { $0.name == name }) {
@@ -232,9 +231,9 @@ struct SignInBrowser {
         if form.method == "POST" {
             let request = HTTPRequest(method: "POST", target: split.target,
                                       headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]), body: Array(encoded.utf8))
-            return (split.origin, split.origin.description + split.target, request)
+            return (split.origin, request)
         }
         let path = String(split.target.prefix { $0 != "?" })
-        return (split.origin, split.origin.description + path + "?" + encoded, HTTPRequest(method: "GET", target: path + "?" + encoded))
+        return (split.origin, HTTPRequest(method: "GET", target: path + "?" + encoded))
     }
 }

@@ -240,9 +240,11 @@ package final class HTTPClient {
         let rest = line[line.utf8.index(after: firstSpace)...]
         let secondSpace = rest.utf8.firstIndex(of: 0x20)
         let code = rest[..<(secondSpace ?? rest.endIndex)]
-        guard version.hasPrefix("HTTP/1."), code.utf8.count == 3, let status = Int(code), (100...999).contains(status) else {
+        // HTTP-version is "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3), read as bytes; only 1.x is spoken here.
+        guard version.utf8.count == 8, version.utf8.starts(with: "HTTP/1.".utf8), version.utf8.last.map({ (0x30...0x39).contains($0) }) == true,
+              code.utf8.count == 3, let status = Int(code), (100...999).contains(status) else {
             throw HTTPError("invalid status line: \(MessageReader.show(Substring(line)))")
         }
-        return (status, secondSpace.map { String(rest[rest.utf8.index(after: $0)...]) } ?? "", version == "HTTP/1.1")
+        return (status, secondSpace.map { String(rest[rest.utf8.index(after: $0)...]) } ?? "", version.utf8.elementsEqual("HTTP/1.1".utf8))
     }
 }

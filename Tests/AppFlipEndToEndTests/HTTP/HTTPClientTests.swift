@@ -123,6 +123,8 @@ struct HTTPClientTests {
 
     static let broken: [Broken] = [
         Broken(name: "invalid status line", reply: .bytes(Array("HTTP/9 OK\r\n\r\n".utf8)), message: "invalid status line"),
+        Broken(name: "a version with a combining mark", reply: .bytes(Array("HTTP/1.\u{301}1 200 OK\r\n\r\n".utf8)), message: "invalid status line"),
+        Broken(name: "a version of two minor digits", reply: .bytes(Array("HTTP/1.10 200 OK\r\n\r\n".utf8)), message: "invalid status line"),
         Broken(name: "a status code of four digits", reply: .bytes(Array("HTTP/1.1 2000 OK\r\n\r\n".utf8)), message: "invalid status line"),
         Broken(name: "a status code with a sign", reply: .bytes(Array("HTTP/1.1 +20 OK\r\n\r\n".utf8)), message: "invalid status line"),
         Broken(name: "no space in the status line", reply: .bytes(Array("HTTP/1.1\r\n\r\n".utf8)), message: "invalid status line"),

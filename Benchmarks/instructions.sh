@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Instructions the suite itself spends on the authorize sign-in walk, per request and per thread, counted by
+# valgrind's callgrind: unlike wall-clock time, the count does not move with the machine's other load, so it shows
+# what a change to the suite's own per-request work did even where the timings drown it (a shared VM's floors move
+# ±50% between runs). Kernel time (the loopback send, waking the server) is not in it; floors.sh measures that.
+#
+#   bash Benchmarks/instructions.sh [BINARY]     # default .build/release/appflip-conformance, appflip-reference beside it
+#
+# Runs 200 generated authorize cases (the success case, four requests each: the sign-in page, the login POST, the
+# consent page, the consent POST) against `appflip-reference serve` in its own process, so the server's work is not
+# counted, and prints the worker's and the judging thread's instructions a request. Needs valgrind (apt-get install
+# valgrind); the binary is copied without its debug information, which valgrind 3.19 cannot read.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-.build/release/appflip-conformance}
+reference="$(dirname "$bin")/appflip-reference"
+command -v valgrind >/dev/null || { echo "instructions: valgrind is not installed" >&2; exit 1; }
+[ -x "$reference" ] || { echo "instructions: $reference is missing (swift build -c release --product appflip-reference)" >&2; exit 1; }
+scratch=$(mktemp -d)
+server=
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$scratch"' EXIT
+cases=200
+requests=$(( cases * 4 ))
+
+mkdir -p "$scratch/cases"
+{
+  sed -e '/^table:/,$d' -e '/^#/d' Conformance/cases/authorize/success.case | sed 's#^id: .*#id: authorize/success/${row.key}#'
+  echo "table:"
+  awk -v n="$cases" 'BEGIN { for (i = 1; i <= n; i++) printf "  - key: r%06d\n    host: the production host\n    uri: https://oauth-redirect.googleusercontent.com/r/${project_id}\n", i }'
+} > "$scratch/cases/bench.case"
+
+"$reference" serve --port 0 > "$scratch/server.out" 2>&1 &
+server=$!
+for _ in $(seq 100); do grep -q '^listening on ' "$scratch/server.out" && break; sleep 0.05; done
+base=$(sed -n 's/^listening on //p' "$scratch/server.out")
+[ -n "$base" ] || { echo "instructions: the reference server did not start" >&2; exit 1; }
+cat > "$scratch/target.yaml" <<TARGET
+client_id: google-client
+client_secret_env: APPFLIP_CLIENT_SECRET
+project_id: reference-project
+app_id: ABCDE12345.com.example.reference
+link: https://app.example/flip
+scope: devices
+endpoints:
+  authorize: $base/oauth/authorize
+sign_in:
+  consent:
+    form: "username,password"
+    fields:
+      username: approver
+      password: approver-password
+    consent_form: "action:/oauth/consent"
+    consent_button: decision=approve
+TARGET
+
+strip --strip-debug -o "$scratch/suite" "$bin"
+APPFLIP_CLIENT_SECRET=reference-secret valgrind --tool=callgrind --separate-threads=yes \
+  --callgrind-out-file="$scratch/callgrind.%p" "$scratch/suite" run --config "$scratch/target.yaml" --profile authorize \
+  --cases "$scratch/cases" --jobs 1 --quiet --seed 1 --reports "$scratch/reports" > "$scratch/run.log" 2>&1 \
+  || { tail -20 "$scratch/run.log" >&2; echo "instructions: the run failed" >&2; exit 1; }
+grep -q "$cases pass" "$scratch/run.log" || { grep -a "cases:" "$scratch/run.log" >&2; echo "instructions: not every case passed" >&2; exit 1; }
+
+# The inclusive count of a function in whichever thread's file has it (threads are told apart by what they ran).
+inclusive() {
+  for file in "$scratch"/callgrind.*-*; do
+    callgrind_annotate --inclusive=yes "$file" 2>/dev/null | { grep -m1 "$1" || true; } | awk '{ gsub(",", "", $1); print $1 }'
+  done | sort -n | tail -1
+}
+worker=$(inclusive '12StepExecutorC8sendOnly')
+judging=$(inclusive '17DeferredJudgementV7outcome')
+echo "| Thread (200 authorize cases, $requests requests, external reference server) | Instructions a request |"
+echo "| --- | ---: |"
+echo "| worker: the sign-in walk (HTTP client, cookies, pages, forms), StepExecutor.sendOnly | $(awk -v n="${worker:-0}" -v r="$requests" 'BEGIN { printf "%.0fk", n / r / 1000 }') |"
+echo "| judging thread: evidence, redaction, checks, DeferredJudgement.outcome | $(awk -v n="${judging:-0}" -v r="$requests" 'BEGIN { printf "%.0fk", n / r / 1000 }') |"

@@ -59,7 +59,7 @@ struct MessageReader {
             if let end = headEnd(fromOffset: scanned) {
                 let headBytes = take(end.headLength)
                 start += end.terminatorLength
-                return try parseHead(headBytes)
+                return try headBytes.withUnsafeBufferPointer { try parseHead($0[...]) }
             }
             scanned = max(0, available - 3)
             if available > limits.maximumHeadBytes {
@@ -73,26 +73,29 @@ struct MessageReader {
     }
 
     private func headEnd(fromOffset offset: Int) -> (headLength: Int, terminatorLength: Int)? {
-        var index = start + offset
-        while index < buffer.count {
-            if buffer[index] == 0x0A {
-                if index + 1 < buffer.count, buffer[index + 1] == 0x0A { return (index - start + 1, 1) }
-                if index + 2 < buffer.count, buffer[index + 1] == 0x0D, buffer[index + 2] == 0x0A { return (index - start + 1, 2) }
+        // Line feeds found with memchr: a head is read on every answer, and most of its bytes are not one.
+        buffer.withUnsafeBufferPointer { bytes -> (Int, Int)? in
+            guard let base = bytes.baseAddress else { return nil }
+            var index = start + offset
+            while index < bytes.count, let hit = memchr(base + index, 0x0A, bytes.count - index) {
+                index = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if index + 1 < bytes.count, bytes[index + 1] == 0x0A { return (index - start + 1, 1) }
+                if index + 2 < bytes.count, bytes[index + 1] == 0x0D, bytes[index + 2] == 0x0A { return (index - start + 1, 2) }
+                index += 1
             }
-            index += 1
+            return nil
         }
-        return nil
     }
 
-    private func parseHead(_ bytes: ArraySlice<UInt8>) throws -> Head {
+    private func parseHead(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) throws -> Head {
         // Parsed on bytes: lines end at LF with one CR before it dropped (a lone CR stays in its line); the head is
         // text as UTF-8 when all of it is valid UTF-8, otherwise byte for byte as ISO Latin-1. Read on every answer
         // of a sign-in walk: one pass over the lines, no array of them.
         let utf8 = bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
-        func text(_ piece: ArraySlice<UInt8>) -> String {
+        func text(_ piece: Slice<UnsafeBufferPointer<UInt8>>) -> String {
             utf8 ? String(decoding: piece, as: UTF8.self) : String(String.UnicodeScalarView(piece.map { Unicode.Scalar($0) }))
         }
-        var startLine: ArraySlice<UInt8>?
+        var startLine: Slice<UnsafeBufferPointer<UInt8>>?
         var headers = HTTPHeaders()
         headers.fields.reserveCapacity(16)
         // An empty line counts only when a header line follows it (trailing empty lines end the head).

@@ -162,21 +162,28 @@ if [ -x "$reference" ]; then
   query='response_type=code&client_id=google-client&redirect_uri=https%3A%2F%2Foauth-redirect.googleusercontent.com%2Fr%2Freference-project&scope=devices&state=x6Tq1Lz0Qm8Vb3Nc5Rw7Yk'
   printf 'GET /oauth/authorize?%s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nCookie: reference-user=approver\r\n\r\n' \
     "$query" "$port" > "$floors/authorize.http"
-  raw=$(floor "$floors/kaclient" "$port" 5000 100 "$floors/authorize.http")
-  walk=$(floor "$floors/authwalk" "$port" 1000 "$query")
   authorize_cases=$(generate_authorize 1000)
-  # The suite's figure is a median of three runs too: the in-process server and the suite share two cores, and one
-  # run can land on either side of the noise.
-  suites=()
-  for _ in 1 2 3; do
+  # Five rounds, each running the two floors and the suite one after the other, so every suite run is compared with
+  # floors measured in the same state of the machine (on a shared VM they move by half between minutes): the ratio
+  # is the median of the five rounds' ratios; the floors and the suite are also shown as medians of their own.
+  raws=(); walks=(); suites=(); raw_ratios=(); walk_ratios=()
+  for _ in 1 2 3 4 5; do
+    round_raw=$("$floors/kaclient" "$port" 5000 100 "$floors/authorize.http" | floor_us)
+    round_walk=$("$floors/authwalk" "$port" 1000 "$query" | floor_us)
     out=$("$bin" run --target reference --profile authorize --cases "$authorize_cases" --jobs 1 --quiet --seed 1 \
       --reports "$scratch/r-authorize" 2>&1 || true)
     errors=$(sed -n 's/.* \([0-9]*\) error.*/\1/p' <<<"$out" | head -n 1)
-    suites+=("$(per_case_us "$(cases_seconds <<<"$out")" 4000)")
+    round_suite=$(per_case_us "$(cases_seconds <<<"$out")" 4000)
+    raws+=("$round_raw"); walks+=("$round_walk"); suites+=("$round_suite")
+    raw_ratios+=("$(awk -v a="$round_suite" -v b="$round_raw" 'BEGIN { printf "%.2f", a / b }')")
+    walk_ratios+=("$(awk -v a="$round_suite" -v b="$round_walk" 'BEGIN { printf "%.2f", a / b }')")
   done
-  suite=$(printf '%s\n' "${suites[@]}" | median3)
-  echo "| authorize, reference target with its server in-process (1,000 cases of 4 requests, median of 3 runs: ${suites[*]} µs; ${errors:-?} errors in the last) | raw keep-alive client, one authorize request ${raw} µs | ${suite} µs a request | $(ratio "$suite" "$raw")x |"
-  echo "| authorize, the same run | the same four-request walk in C (authwalk) ${walk} µs a request | ${suite} µs a request | $(ratio "$suite" "$walk")x |"
+  median5() { sort -n | sed -n 3p; }
+  raw=$(printf '%s\n' "${raws[@]}" | median5)
+  walk=$(printf '%s\n' "${walks[@]}" | median5)
+  suite=$(printf '%s\n' "${suites[@]}" | median5)
+  echo "| authorize, reference target with its server in-process (1,000 cases of 4 requests; five rounds, each floor and the suite in turn: suite ${suites[*]} µs; ${errors:-?} errors in the last) | raw keep-alive client, one authorize request: ${raws[*]} µs, median ${raw} | ${suite} µs a request (median) | $(printf '%s\n' "${raw_ratios[@]}" | median5)x (rounds: ${raw_ratios[*]}) |"
+  echo "| authorize, the same rounds | the same four-request walk in C (authwalk): ${walks[*]} µs, median ${walk} | ${suite} µs a request (median) | $(printf '%s\n' "${walk_ratios[@]}" | median5)x (rounds: ${walk_ratios[*]}) |"
   kill "$server" 2>/dev/null || true
 fi
 

@@ -11,6 +11,7 @@
 # counted, and prints the worker's and the judging thread's instructions a request. Needs valgrind (apt-get install
 # valgrind); the binary is copied without its debug information, which valgrind 3.19 cannot read.
 set -euo pipefail
+trap 'echo "instructions: stopped at line $LINENO" >&2' ERR
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/appflip-conformance}
 reference="$(dirname "$bin")/appflip-reference"

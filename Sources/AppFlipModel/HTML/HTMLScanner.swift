@@ -31,7 +31,11 @@ package struct HTMLScanner {
     /// Tokenizes `bytes` (decoded as UTF-8, invalid sequences replaced) within `limits`. Scanned as UTF-8 bytes: every
     /// delimiter is ASCII, and no byte of a multi-byte sequence is.
     package static func tokens(_ bytes: [UInt8], limits: Limits = Limits()) -> [Token] {
-        let text = Array(String(decoding: bytes.prefix(limits.maximumBytes), as: UTF8.self).utf8)
+        // Scanned in the decoded text's own memory: no bounds-checked array access and no reference counting per byte.
+        Array(String(decoding: bytes.prefix(limits.maximumBytes), as: UTF8.self).utf8).withUnsafeBufferPointer { scan($0, limits: limits) }
+    }
+
+    private static func scan(_ text: UnsafeBufferPointer<UInt8>, limits: Limits) -> [Token] {
         func string(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }
         // A tag or attribute name lower-cased: ASCII byte by byte (names are ASCII in practice), others by lowercased().
         func lowercasedName(_ range: Range<Int>) -> String {
@@ -139,11 +143,11 @@ package struct HTMLScanner {
     /// within the next 12 bytes; anything else keeps its `&`.
     package static func decodeEntities(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
-        return decodeEntities(bytes: Array(text.utf8)[...])
+        return Array(text.utf8).withUnsafeBufferPointer { decodeEntities(bytes: $0[...]) }
     }
 
     /// `decodeEntities(_:)` of the text these bytes (valid UTF-8) spell.
-    static func decodeEntities(bytes: ArraySlice<UInt8>) -> String {
+    static func decodeEntities(bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var index = bytes.startIndex
@@ -190,7 +194,7 @@ package struct HTMLScanner {
     }
 
     /// Whether the character at `index` (valid UTF-8) is alphabetic: a tag name starts with a letter.
-    private static func startsName(_ text: [UInt8], at index: Int) -> Bool {
+    private static func startsName(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
         let lead = text[index]
         if lead < 0x80 { return (lead | 0x20) >= UInt8(ascii: "a") && (lead | 0x20) <= UInt8(ascii: "z") }
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
@@ -198,13 +202,13 @@ package struct HTMLScanner {
         return scalar?.properties.isAlphabetic ?? false
     }
 
-    private static func matches(_ text: [UInt8], _ index: Int, _ literal: StaticString) -> Bool {
+    private static func matches(_ text: UnsafeBufferPointer<UInt8>, _ index: Int, _ literal: StaticString) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard index + count <= text.count else { return false }
         return literal.withUTF8Buffer { needle in (0..<count).allSatisfy { text[index + $0] == needle[$0] } }
     }
 
-    private static func find(_ text: [UInt8], _ literal: StaticString, from start: Int) -> Int? {
+    private static func find(_ text: UnsafeBufferPointer<UInt8>, _ literal: StaticString, from start: Int) -> Int? {
         var index = start
         while index < text.count {
             if matches(text, index, literal) { return index }
@@ -214,7 +218,7 @@ package struct HTMLScanner {
     }
 
     /// The index of `</name` (ASCII letters in any case: `name` is one of the raw-text elements) at or after `start`.
-    private static func findEndTag(_ text: [UInt8], _ name: String, from start: Int) -> Int? {
+    private static func findEndTag(_ text: UnsafeBufferPointer<UInt8>, _ name: String, from start: Int) -> Int? {
         let needle = Array(("</" + name).utf8)
         var index = start
         while index + needle.count <= text.count {

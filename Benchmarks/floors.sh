@@ -154,36 +154,52 @@ if [ -x "$reference" ]; then
     echo "| tavern, same server and request | - | not installed (INSTALL_TAVERN=1 installs it into .build-tavern) | - |"
   fi
 
-  # The authorize endpoint: the reference target (its server in-process) walks the sign-in pages, four requests a
-  # case (the sign-in page, its form, the consent page, its form). Two floors: the raw client sending the one
-  # request that mints a code (the approving user's cookie; the issue's floor), and Benchmarks/floors/authwalk.c
-  # walking the same four pages with the least a client can do (tokens and cookies found with strstr). The
-  # suite's figure is per request.
+  # The authorize endpoint, two ways, each against the floor that does the same exchange:
+  # - one request a case: the approving user's cookie on the authorization request (a test hook's `scenarios`
+  #   header), the suite sent at this same server process through a configuration; the floor is the raw keep-alive
+  #   client sending that request (the issue's floor);
+  # - the sign-in walk, four requests a case (the sign-in page, its form, the consent page, its form): the
+  #   reference target with its server in-process; the floor is Benchmarks/floors/authwalk.c walking the same four
+  #   pages with the least a client can do (tokens and cookies found with strstr), against this server.
+  # Five rounds, each running the floors and the suites one after another, so every suite run is compared with floors
+  # measured in the same state of the machine (on a shared VM they move by half between minutes): each ratio is the
+  # median of the five rounds' ratios; the floors and the suites are also shown as medians of their own.
   query='response_type=code&client_id=google-client&redirect_uri=https%3A%2F%2Foauth-redirect.googleusercontent.com%2Fr%2Freference-project&scope=devices&state=x6Tq1Lz0Qm8Vb3Nc5Rw7Yk'
   printf 'GET /oauth/authorize?%s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nCookie: reference-user=approver\r\n\r\n' \
     "$query" "$port" > "$floors/authorize.http"
   authorize_cases=$(generate_authorize 1000)
-  # Five rounds, each running the two floors and the suite one after the other, so every suite run is compared with
-  # floors measured in the same state of the machine (on a shared VM they move by half between minutes): the ratio
-  # is the median of the five rounds' ratios; the floors and the suite are also shown as medians of their own.
-  raws=(); walks=(); suites=(); raw_ratios=(); walk_ratios=()
+  cat > "$scratch/authorize-header.target" <<TARGET
+client_id: google-client
+client_secret_env: APPFLIP_CLIENT_SECRET
+project_id: reference-project
+app_id: ABCDE12345.com.example.reference
+link: https://app.example/flip
+scope: devices
+endpoints:
+  authorize: $base/oauth/authorize
+scenarios:
+  consent:
+    Cookie: reference-user=approver
+TARGET
+  raws=(); walks=(); ones=(); suites=(); one_ratios=(); walk_ratios=()
   for _ in 1 2 3 4 5; do
     round_raw=$("$floors/kaclient" "$port" 5000 100 "$floors/authorize.http" | floor_us)
+    out=$(APPFLIP_CLIENT_SECRET=reference-secret "$bin" run --config "$scratch/authorize-header.target" --profile authorize \
+      --cases "$authorize_cases" --jobs 1 --quiet --seed 1 --reports "$scratch/r-authorize-one" 2>&1 || true)
+    one_errors=$(sed -n 's/.* \([0-9]*\) error.*/\1/p' <<<"$out" | head -n 1)
+    round_one=$(per_case_us "$(cases_seconds <<<"$out")" 1000)
     round_walk=$("$floors/authwalk" "$port" 1000 "$query" | floor_us)
     out=$("$bin" run --target reference --profile authorize --cases "$authorize_cases" --jobs 1 --quiet --seed 1 \
       --reports "$scratch/r-authorize" 2>&1 || true)
     errors=$(sed -n 's/.* \([0-9]*\) error.*/\1/p' <<<"$out" | head -n 1)
     round_suite=$(per_case_us "$(cases_seconds <<<"$out")" 4000)
-    raws+=("$round_raw"); walks+=("$round_walk"); suites+=("$round_suite")
-    raw_ratios+=("$(awk -v a="$round_suite" -v b="$round_raw" 'BEGIN { printf "%.2f", a / b }')")
+    raws+=("$round_raw"); ones+=("$round_one"); walks+=("$round_walk"); suites+=("$round_suite")
+    one_ratios+=("$(awk -v a="$round_one" -v b="$round_raw" 'BEGIN { printf "%.2f", a / b }')")
     walk_ratios+=("$(awk -v a="$round_suite" -v b="$round_walk" 'BEGIN { printf "%.2f", a / b }')")
   done
   median5() { sort -n | sed -n 3p; }
-  raw=$(printf '%s\n' "${raws[@]}" | median5)
-  walk=$(printf '%s\n' "${walks[@]}" | median5)
-  suite=$(printf '%s\n' "${suites[@]}" | median5)
-  echo "| authorize, reference target with its server in-process (1,000 cases of 4 requests; five rounds, each floor and the suite in turn: suite ${suites[*]} µs; ${errors:-?} errors in the last) | raw keep-alive client, one authorize request: ${raws[*]} µs, median ${raw} | ${suite} µs a request (median) | $(printf '%s\n' "${raw_ratios[@]}" | median5)x (rounds: ${raw_ratios[*]}) |"
-  echo "| authorize, the same rounds | the same four-request walk in C (authwalk): ${walks[*]} µs, median ${walk} | ${suite} µs a request (median) | $(printf '%s\n' "${walk_ratios[@]}" | median5)x (rounds: ${walk_ratios[*]}) |"
+  echo "| authorize, one request a case (the approving user's cookie; 1,000 cases against the floors' server; five rounds, suite ${ones[*]} µs; ${one_errors:-?} errors in the last) | raw keep-alive client, the same request: ${raws[*]} µs, median $(printf '%s\n' "${raws[@]}" | median5) | $(printf '%s\n' "${ones[@]}" | median5) µs a case (median) | $(printf '%s\n' "${one_ratios[@]}" | median5)x (rounds: ${one_ratios[*]}) |"
+  echo "| authorize, the sign-in walk (reference target, its server in-process; 1,000 cases of 4 requests; five rounds, suite ${suites[*]} µs; ${errors:-?} errors in the last) | the same four-request walk in C (authwalk): ${walks[*]} µs, median $(printf '%s\n' "${walks[@]}" | median5) | $(printf '%s\n' "${suites[@]}" | median5) µs a request (median) | $(printf '%s\n' "${walk_ratios[@]}" | median5)x (rounds: ${walk_ratios[*]}) |"
   kill "$server" 2>/dev/null || true
 fi
 

@@ -168,19 +168,7 @@ if [ -x "$reference" ]; then
   printf 'GET /oauth/authorize?%s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nCookie: reference-user=approver\r\n\r\n' \
     "$query" "$port" > "$floors/authorize.http"
   authorize_cases=$(generate_authorize 1000)
-  cat > "$scratch/authorize-header.target" <<TARGET
-client_id: google-client
-client_secret_env: APPFLIP_CLIENT_SECRET
-project_id: reference-project
-app_id: ABCDE12345.com.example.reference
-link: https://app.example/flip
-scope: devices
-endpoints:
-  authorize: $base/oauth/authorize
-scenarios:
-  consent:
-    Cookie: reference-user=approver
-TARGET
+  bash "$(dirname "$0")/reference-target.sh" "$base" cookie > "$scratch/authorize-header.target"
   raws=(); walks=(); ones=(); suites=(); one_ratios=(); walk_ratios=()
   for _ in 1 2 3 4 5; do
     round_raw=$("$floors/kaclient" "$port" 5000 100 "$floors/authorize.http" | floor_us)

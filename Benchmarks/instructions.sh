@@ -35,24 +35,7 @@ server=$!
 for _ in $(seq 100); do grep -q '^listening on ' "$scratch/server.out" && break; sleep 0.05; done
 base=$(sed -n 's/^listening on //p' "$scratch/server.out")
 [ -n "$base" ] || { echo "instructions: the reference server did not start" >&2; exit 1; }
-cat > "$scratch/target.yaml" <<TARGET
-client_id: google-client
-client_secret_env: APPFLIP_CLIENT_SECRET
-project_id: reference-project
-app_id: ABCDE12345.com.example.reference
-link: https://app.example/flip
-scope: devices
-endpoints:
-  authorize: $base/oauth/authorize
-sign_in:
-  consent:
-    form: "username,password"
-    fields:
-      username: approver
-      password: approver-password
-    consent_form: "action:/oauth/consent"
-    consent_button: decision=approve
-TARGET
+bash Benchmarks/reference-target.sh "$base" pages > "$scratch/target.yaml"
 
 strip --strip-debug -o "$scratch/suite" "$bin"
 APPFLIP_CLIENT_SECRET=reference-secret valgrind --tool=callgrind --separate-threads=yes \

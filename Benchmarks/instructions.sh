@@ -46,8 +46,11 @@ grep -q "$cases pass" "$scratch/run.log" || { grep -a "cases:" "$scratch/run.log
 
 # The inclusive count of a function in whichever thread's file has it (threads are told apart by what they ran).
 inclusive() {
+  # Each annotation is written out whole before it is searched: a search that stops at its first match would end
+  # the annotator early (SIGPIPE), which pipefail takes for a failure.
   for file in "$scratch"/callgrind.*-*; do
-    callgrind_annotate --inclusive=yes "$file" 2>/dev/null | { grep -m1 "$1" || true; } | awk '{ gsub(",", "", $1); print $1 }'
+    callgrind_annotate --inclusive=yes "$file" > "$file.annotated" 2>/dev/null || true
+    awk -v name="$1" 'index($0, name) { gsub(",", "", $1); print $1; exit }' "$file.annotated"
   done | sort -n | tail -1
 }
 worker=$(inclusive '12StepExecutorC8sendOnly')

@@ -41,7 +41,7 @@ package struct HTMLScanner {
         func lowercasedName(_ range: Range<Int>) -> String {
             guard text[range].allSatisfy({ $0 < 0x80 }) else { return string(range).lowercased() }
             return String(unsafeUninitializedCapacity: range.count) { buffer in
-                for (offset, byte) in text[range].enumerated() { buffer[offset] = asciiLowercased(byte) }
+                for (offset, byte) in text[range].enumerated() { buffer[offset] = byte.asciiLowercased }
                 return range.count
             }
         }
@@ -222,15 +222,11 @@ package struct HTMLScanner {
         let needle = Array(("</" + name).utf8)
         var index = start
         while index + needle.count <= text.count {
-            if text[index] == UInt8(ascii: "<"), (0..<needle.count).allSatisfy({ asciiLowercased(text[index + $0]) == needle[$0] }) {
+            if text[index] == UInt8(ascii: "<"), (0..<needle.count).allSatisfy({ text[index + $0].asciiLowercased == needle[$0] }) {
                 return index
             }
             index += 1
         }
         return nil
-    }
-
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

@@ -68,7 +68,7 @@ package enum Redaction {
         let bytes = raw.utf8
         if bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") }) {
             guard bytes.count <= longestSensitiveName else { return false }
-            return sensitiveParameters.contains(String(decoding: bytes.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self))
+            return sensitiveParameters.contains(String(decoding: bytes.map(\.asciiLowercased), as: UTF8.self))
         }
         let name = FormEncoding.decode(raw).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return sensitiveParameters.contains(name.lowercased())
@@ -215,7 +215,7 @@ package enum Redaction {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count {
-                for digit in (index + 1)...(index + 2) where (0x41...0x5A).contains(bytes[digit]) { bytes[digit] |= 0x20 }
+                for digit in (index + 1)...(index + 2) { bytes[digit] = bytes[digit].asciiLowercased }
                 index += 3
             } else {
                 index += 1

@@ -5,3 +5,11 @@ extension UInt8 {
     /// The byte with an ASCII capital letter made small; any other byte as it is.
     var asciiLowercased: UInt8 { (0x41...0x5A).contains(self) ? self | 0x20 : self }
 }
+
+extension StringProtocol {
+    /// Whether the two are the same but for the case of ASCII letters; any other byte compares as it is. HTTP field
+    /// names compare this way (RFC 9110 §5.1: case-insensitive; they are tokens, ASCII).
+    func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8) { $0.asciiLowercased == $1.asciiLowercased }
+    }
+}

@@ -1,34 +1,38 @@
 /// Shows bytes to a person: UTF-8 text as is, control characters and invalid bytes as escapes, long values cut.
 package enum ByteText {
     package static func display(_ bytes: [UInt8], limit: Int = 120) -> String {
+        // Written as bytes and decoded once: every check's "observed" text goes through here, and appending a
+        // scalar at a time to a String cost more than the rest of a typical check.
         let shown = bytes.prefix(limit)
-        var text = "\""
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        out.reserveCapacity(shown.count + 2)
         var index = shown.startIndex
         while index < shown.endIndex {
             let byte = shown[index]
             if byte < 0x80 {
                 switch byte {
-                case 0x0A: text += "\\n"
-                case 0x0D: text += "\\r"
-                case 0x09: text += "\\t"
-                case 0x22: text += "\\\""
-                case 0x5C: text += "\\\\"
-                case 0x00..<0x20, 0x7F: text += "\\x" + hex(byte)
-                default: text.unicodeScalars.append(Unicode.Scalar(byte))
+                case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+                case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+                case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+                case 0x22, 0x5C: out += [UInt8(ascii: "\\"), byte]
+                case 0x00..<0x20, 0x7F: appendEscape(byte, to: &out)
+                default: out.append(byte)
                 }
                 index += 1
                 continue
             }
+            // A scalar is copied only when its whole sequence is valid UTF-8 (not overlong, not a surrogate).
             let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
-            if index + length <= shown.endIndex, let scalar = String(validating: shown[index..<(index + length)], as: UTF8.self) {
-                text += scalar
+            if index + length <= shown.endIndex, String(validating: shown[index..<(index + length)], as: UTF8.self) != nil {
+                out += shown[index..<(index + length)]
                 index += length
             } else {
-                text += "\\x" + hex(byte)
+                appendEscape(byte, to: &out)
                 index += 1
             }
         }
-        text += "\""
+        out.append(UInt8(ascii: "\""))
+        var text = String(decoding: out, as: UTF8.self)
         if bytes.count > limit { text += "… (\(bytes.count) bytes)" }
         return text
     }
@@ -37,8 +41,9 @@ package enum ByteText {
         display(Array(text.utf8), limit: limit)
     }
 
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    /// `\xHH`, upper-case hexadecimal digits.
+    private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        let digits: StaticString = "0123456789ABCDEF"
+        out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), digits.utf8Start[Int(byte >> 4)], digits.utf8Start[Int(byte & 0x0F)]]
     }
 }

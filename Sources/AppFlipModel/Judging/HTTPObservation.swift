@@ -26,12 +26,14 @@ package struct HTTPObservation: Sendable, Hashable {
         hasher.combine(body)
     }
 
+    /// The first value of the field `name` (compared without ASCII case, as HTTP compares field names).
     package func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
+    /// Every value of the field `name`, in order.
     package func headerValues(_ name: String) -> [String] {
-        headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+        headers.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
     }
 
     /// A redirect (3xx with a Location) seen as "the URL the app would open"; anything else opens nothing.

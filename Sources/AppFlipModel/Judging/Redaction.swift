@@ -15,9 +15,9 @@ package enum Redaction {
     /// `‹redacted 22 chars sha256:1a2b3c4d›`.
     package static func placeholder<Bytes: Collection>(for value: Bytes) -> String where Bytes.Element == UInt8 {
         // One case shows the same code in its evidence, its summary and several checks: it is hashed once.
-        let key = Array(value)
+        let key = MemoKey(bytes: Array(value))
         if let known = memos.withLock({ placeholders[key] }) { return known }
-        let text = "‹redacted \(key.count) chars sha256:\(SHA256.hexDigest(key).prefix(8))›"
+        let text = "‹redacted \(key.bytes.count) chars sha256:\(SHA256.hexDigest(key.bytes).prefix(8))›"
         memos.withLock {
             if placeholders.count >= 4096 { placeholders.removeAll(keepingCapacity: true) }
             placeholders[key] = text
@@ -63,18 +63,27 @@ package enum Redaction {
     }
 
     /// Whether a parameter name, form-decoded and lower-cased, is one of `sensitiveParameters`. A plain ASCII name
-    /// (no escape, no '+') is its own decoding and is lower-cased byte by byte; any other is decoded first.
+    /// (no escape, no '+') is its own decoding; any other is decoded first.
     private static func isSensitive(name raw: Substring) -> Bool {
-        let bytes = raw.utf8
-        if bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") }) {
-            guard bytes.count <= longestSensitiveName else { return false }
-            return sensitiveParameters.contains(String(decoding: bytes.map(\.asciiLowercased), as: UTF8.self))
+        let plain = raw.utf8.withContiguousStorageIfAvailable { name -> Bool? in
+            name.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") } ? isSensitive(decoded: name) : nil
         }
-        let name = FormEncoding.decode(raw).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return sensitiveParameters.contains(name.lowercased())
+        if let plain, let answer = plain { return answer }
+        return FormEncoding.decode(raw).map { isSensitive(decoded: $0) } ?? false
     }
 
-    private static let longestSensitiveName = sensitiveParameters.map(\.utf8.count).max() ?? 0
+    /// Whether a decoded parameter name, lower-cased, is one of `sensitiveParameters`: an ASCII name is compared
+    /// byte by byte, letters without case (nothing is allocated: every parameter of every redacted URL asks); any
+    /// other is lower-cased as text (a Kelvin sign lower-cases to 'k').
+    private static func isSensitive(decoded name: some Collection<UInt8>) -> Bool {
+        if name.allSatisfy({ $0 < 0x80 }) {
+            return sensitiveNames.contains { $0.count == name.count && $0.elementsEqual(name) { $0 == $1.asciiLowercased } }
+        }
+        return String(validating: name, as: UTF8.self).map { sensitiveParameters.contains($0.lowercased()) } ?? false
+    }
+
+    /// `sensitiveParameters` as bytes (all lower-case ASCII).
+    private static let sensitiveNames = sensitiveParameters.map { Array($0.utf8) }
 
     /// The raw and decoded values of sensitive parameters in `url`, for scrubbing other evidence (logs).
     package static func secrets(in url: String) -> [String] {
@@ -88,7 +97,7 @@ package enum Redaction {
         let parts = URLParts(url)
         var found: [String] = []
         for parameter in parts.parameters + (parts.fragment.map { QueryParameter.parse(query: $0) } ?? []) {
-            guard let name = parameter.nameText, sensitiveParameters.contains(name.lowercased()) else {
+            guard let name = parameter.name, isSensitive(decoded: name) else {
                 found += secrets(nestedIn: parameter.rawName + "=" + (parameter.rawValue ?? ""), depth: depth + 1)
                 continue
             }
@@ -106,25 +115,37 @@ package enum Redaction {
     /// holds a query or fragment delimiter (a byte scan; most parameters hold none).
     private static func secrets(nestedIn value: Substring, depth: Int) -> [String] {
         guard depth <= nestingLimit else { return [] }
-        let (delimiter, escape) = value.utf8.withContiguousStorageIfAvailable(Self.delimiterAndEscape) ?? Self.delimiterAndEscape(Array(value.utf8))
+        let (delimiter, escape, escapedDelimiter) = value.utf8.withContiguousStorageIfAvailable(Self.delimiters)
+            ?? Array(value.utf8).withUnsafeBufferPointer(Self.delimiters)
         var found: [String] = []
         if delimiter {
             found += secrets(in: "http://nested/" + value, depth: depth)
         }
-        if escape, let decoded = FormEncoding.decode(value, plusIsSpace: false),
+        // Decoded only when that can show a delimiter: one already there, or an escaped one.
+        if escape, delimiter || escapedDelimiter, let decoded = FormEncoding.decode(value, plusIsSpace: false),
            decoded.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             found += secrets(in: "http://nested/" + String(decoding: decoded, as: UTF8.self), depth: depth)
         }
         return found
     }
 
-    /// Whether the bytes hold a query or fragment delimiter ('?', '#'), and whether they hold an escape ('%').
-    private static func delimiterAndEscape<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> (Bool, Bool) {
-        var (delimiter, escape) = (false, false)
-        for byte in bytes {
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { delimiter = true } else if byte == UInt8(ascii: "%") { escape = true }
+    /// Whether the bytes hold a query or fragment delimiter ('?', '#'), an escape ('%'), and an escaped delimiter
+    /// ("%3F", "%3f", "%23").
+    private static func delimiters(_ bytes: UnsafeBufferPointer<UInt8>) -> (Bool, Bool, Bool) {
+        var (delimiter, escape, escapedDelimiter) = (false, false, false)
+        for (index, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                delimiter = true
+            } else if byte == UInt8(ascii: "%") {
+                escape = true
+                if index + 2 < bytes.count,
+                   (bytes[index + 1] == UInt8(ascii: "3") && bytes[index + 2] | 0x20 == UInt8(ascii: "f"))
+                    || (bytes[index + 1] == UInt8(ascii: "2") && bytes[index + 2] == UInt8(ascii: "3")) {
+                    escapedDelimiter = true
+                }
+            }
         }
-        return (delimiter, escape)
+        return (delimiter, escape, escapedDelimiter)
     }
 
     /// `text` with every occurrence of each secret, in every form a server may echo it, replaced by the secret's
@@ -145,20 +166,32 @@ package enum Redaction {
     /// and those encoded once more (a server that echoes a form body it received percent-encodes the secret's
     /// form encoding); each of these JSON-escaped (`\/`, `\"`, `\\`, `\u00XX`).
     package static func derivedForms(of secret: String) -> [String] {
-        // A case scrubs every page and answer with the same secrets: their forms are worked out once.
-        if let known = memos.withLock({ formsBySecret[secret] }) { return known }
+        // A case scrubs every page and answer with the same secrets: their forms are worked out once. Keyed by bytes:
+        // String equality is canonical equivalence, and a secret written with a combining accent must not be given
+        // the forms of one written with the accented letter (neither would then be found in the other's bytes).
+        let key = MemoKey(bytes: Array(secret.utf8))
+        if let known = memos.withLock({ formsBySecret[key] }) { return known }
         let forms = computeForms(of: secret)
         memos.withLock {
             if formsBySecret.count >= 4096 { formsBySecret.removeAll(keepingCapacity: true) }
-            formsBySecret[secret] = forms
+            formsBySecret[key] = forms
         }
         return forms
     }
 
     /// Guards the two memos below (a secret's forms, a value's placeholder), each cleared when it reaches 4,096 entries.
     private static let memos = NSLock()
-    nonisolated(unsafe) private static var formsBySecret: [String: [String]] = [:]
-    nonisolated(unsafe) private static var placeholders: [[UInt8]: String] = [:]
+    nonisolated(unsafe) private static var formsBySecret: [MemoKey: [String]] = [:]
+    nonisolated(unsafe) private static var placeholders: [MemoKey: String] = [:]
+
+    /// Bytes as a memo's key, hashed in one go (an array of bytes hashes a byte at a time).
+    private struct MemoKey: Hashable {
+        let bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
 
     private static func computeForms(of secret: String) -> [String] {
         var forms: [String] = [secret]

@@ -7,9 +7,9 @@ import Testing
 /// it replaced, which read them through Character and Foundation, kept here as the oracle.
 @Suite("Redaction against its Character-based oracle")
 struct RedactionOracleTests {
-    static let pieces = ["code=", "CODE=", "co%64e=", "access_token=", "state=", "next=", "redirect_uri=", "x", "=", "&", "?", "#", "%3F",
+    static let pieces = ["code=", "CODE=", "co%64e=", "access_token=", "state=", "next=", "redirect_uri=", "x", "=", "&", "?", "#", "%3F", "%3f", "%23",
                          "%253F", "%", "+", "abc123", "T0K3N-x", "https://h.example/cb", "%2F", "é", " ", "\u{301}", "\"", "\\", "<", "Bearer ",
-                         "password=", "xcode=", ";", "\r\n", "‹redacted"]
+                         "password=", "xcode=", ";", "\r\n", "‹redacted", "to%E2%84%AAen=", "to\u{212A}en="]
 
     static func random(_ random: inout Mutator, pieces count: Int, from pieces: [String] = pieces) -> String {
         (0..<count).map { _ in pieces[random.below(pieces.count)] }.joined()

@@ -47,4 +47,17 @@ struct RedactionTests {
             #expect(Redaction.redact(url: url) == url)
         }
     }
+
+    @Test("Two spellings of one text (equal as Strings, canonically) are each redacted and scrubbed in their own bytes")
+    func canonicallyEqualSpellings() {
+        let (decomposed, precomposed) = ("s3cre\u{301}t-VALUE-4711", "s3cr\u{E9}t-VALUE-4711")
+        #expect(decomposed == precomposed)
+        // The memo of a secret's forms is filled by one spelling; the other is still found in its own bytes.
+        #expect(!Redaction.scrub("echo%20\(decomposed)", secrets: [decomposed]).containsBytes(decomposed))
+        #expect(!Redaction.scrub("echo%20\(precomposed)", secrets: [precomposed]).containsBytes(precomposed))
+        // The memo of redacted URLs: each comes back byte for byte as written.
+        for url in ["https://h.example/cb?q=cafe\u{301}-4711", "https://h.example/cb?q=caf\u{E9}-4711"] {
+            #expect(Array(Redaction.redact(url: url).utf8) == Array(url.utf8))
+        }
+    }
 }

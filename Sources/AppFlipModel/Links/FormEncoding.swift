@@ -36,21 +36,34 @@ package enum FormEncoding {
     /// Decodes once: `+` is a space, `%HH` a byte (either hex case). Nil when a `%` is not followed by two hex digits.
     /// With `plusIsSpace: false`, `+` stays a plus: how `URLComponents.queryItems` reads a query (RFC 3986 only).
     package static func decode<Text: StringProtocol>(_ text: Text, plusIsSpace: Bool = true) -> [UInt8]? {
-        var result: [UInt8] = []
-        result.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "+"):
-                result.append(plusIsSpace ? 0x20 : byte)
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-                result.append(high << 4 | low)
-            default:
-                result.append(byte)
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(buffer: $0, plusIsSpace: plusIsSpace) }) { return decoded }
+        return Array(text.utf8).withUnsafeBufferPointer { decode(buffer: $0, plusIsSpace: plusIsSpace) }
+    }
+
+    /// Written straight into the array's storage (every parameter of every judged URL is decoded here): at most one
+    /// byte out for each byte in.
+    private static func decode(buffer: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8]? {
+        var valid = true
+        let decoded = [UInt8](unsafeUninitializedCapacity: buffer.count) { output, count in
+            var (read, written) = (0, 0)
+            while read < buffer.count {
+                let byte = buffer[read]
+                if byte == UInt8(ascii: "%") {
+                    guard read + 2 < buffer.count, let high = hexValue(buffer[read + 1]), let low = hexValue(buffer[read + 2]) else {
+                        valid = false
+                        break
+                    }
+                    output[written] = high << 4 | low
+                    read += 3
+                } else {
+                    output[written] = byte == UInt8(ascii: "+") && plusIsSpace ? 0x20 : byte
+                    read += 1
+                }
+                written += 1
             }
+            count = written
         }
-        return result
+        return valid ? decoded : nil
     }
 
     static func isUnreserved(_ byte: UInt8) -> Bool {

@@ -30,6 +30,44 @@ struct EncodingTests {
         #expect(FormEncoding.decode("%G1") == nil)
         #expect(FormEncoding.decode("abc%") == nil)
         #expect(FormEncoding.decode("abc%4") == nil)
+        #expect(FormEncoding.decode("a+b%2B", plusIsSpace: false) == Array("a+b+".utf8))
+        #expect(FormEncoding.decode("") == [])
+        #expect(FormEncoding.decode("x=%41%42&y".dropFirst(2).prefix(6)) == Array("AB".utf8), "a slice in the middle")
+    }
+
+    @Test("Decoding in place reads as the byte-by-byte iterator read, on 20,000 seeded texts")
+    func decodeOracle() {
+        func iterated(_ text: String, plusIsSpace: Bool) -> [UInt8]? {
+            func hex(_ byte: UInt8) -> UInt8? {
+                switch byte {
+                case 0x30...0x39: byte - 0x30
+                case 0x61...0x66: byte - 0x61 + 10
+                case 0x41...0x46: byte - 0x41 + 10
+                default: nil
+                }
+            }
+            var result: [UInt8] = []
+            var iterator = text.utf8.makeIterator()
+            while let byte = iterator.next() {
+                switch byte {
+                case UInt8(ascii: "+"): result.append(plusIsSpace ? 0x20 : byte)
+                case UInt8(ascii: "%"):
+                    guard let high = iterator.next().flatMap(hex), let low = iterator.next().flatMap(hex) else { return nil }
+                    result.append(high << 4 | low)
+                default: result.append(byte)
+                }
+            }
+            return result
+        }
+        let pieces = ["%", "%2", "%2B", "%2b", "%fF", "%G", "+", "a", "Z", "9", "é", "%C3%A9", " ", "&", "="]
+        var random = Mutator(seed: 20_261_128)
+        for _ in 0..<20_000 {
+            let text = (0..<random.below(12)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            for plusIsSpace in [true, false] where FormEncoding.decode(text, plusIsSpace: plusIsSpace) != iterated(text, plusIsSpace: plusIsSpace) {
+                Issue.record("\(text.debugDescription), plusIsSpace \(plusIsSpace): \(String(describing: FormEncoding.decode(text, plusIsSpace: plusIsSpace)))")
+                return
+            }
+        }
     }
 
     @Test("Query parsing keeps order, repeats and empty values, and skips empty pieces")

@@ -4,16 +4,18 @@
 # what a change to the suite's own per-request work did even where the timings drown it (a shared VM's floors move
 # ±50% between runs). Kernel time (the loopback send, waking the server) is not in it; floors.sh measures that.
 #
-#   bash Benchmarks/instructions.sh [BINARY]     # default .build/release/appflip-conformance, appflip-reference beside it
+#   bash Benchmarks/instructions.sh [BINARY] [pages|cookie]   # default .build/release/appflip-conformance, pages
 #
-# Runs 200 generated authorize cases (the success case, four requests each: the sign-in page, the login POST, the
-# consent page, the consent POST) against `appflip-reference serve` in its own process, so the server's work is not
-# counted, and prints the worker's and the judging thread's instructions a request. Needs valgrind (apt-get install
-# valgrind); the binary is copied without its debug information, which valgrind 3.19 cannot read.
+# Runs 200 generated authorize cases (the success case) against `appflip-reference serve` in its own process, so the
+# server's work is not counted, and prints the worker's and the judging thread's instructions a request and a case.
+# `pages`: the sign-in walk, four requests a case (the sign-in page, the login POST, the consent page, the consent
+# POST); `cookie`: one request a case, the approving user's cookie on it (floors.sh's one-request row). Needs valgrind
+# (apt-get install valgrind); the binary is copied without its debug information, which valgrind 3.19 cannot read.
 set -euo pipefail
 trap 'echo "instructions: stopped at line $LINENO" >&2' ERR
 cd "$(dirname "$0")/.."
 bin=${1:-.build/release/appflip-conformance}
+mode=${2:-pages}
 reference="$(dirname "$bin")/appflip-reference"
 command -v valgrind >/dev/null || { echo "instructions: valgrind is not installed" >&2; exit 1; }
 [ -x "$reference" ] || { echo "instructions: $reference is missing (swift build -c release --product appflip-reference)" >&2; exit 1; }
@@ -21,7 +23,11 @@ scratch=$(mktemp -d)
 server=
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$scratch"' EXIT
 cases=200
-requests=$(( cases * 4 ))
+case $mode in
+  pages) requests=$(( cases * 4 )) ;;
+  cookie) requests=$cases ;;
+  *) echo "instructions: the user signs in by 'pages' or 'cookie', not '$mode'" >&2; exit 2 ;;
+esac
 
 mkdir -p "$scratch/cases"
 {
@@ -35,7 +41,7 @@ server=$!
 for _ in $(seq 100); do grep -q '^listening on ' "$scratch/server.out" && break; sleep 0.05; done
 base=$(sed -n 's/^listening on //p' "$scratch/server.out")
 [ -n "$base" ] || { echo "instructions: the reference server did not start" >&2; exit 1; }
-bash Benchmarks/reference-target.sh "$base" pages > "$scratch/target.yaml"
+bash Benchmarks/reference-target.sh "$base" "$mode" > "$scratch/target.yaml"
 
 strip --strip-debug -o "$scratch/suite" "$bin"
 APPFLIP_CLIENT_SECRET=reference-secret valgrind --tool=callgrind --separate-threads=yes \
@@ -55,7 +61,8 @@ inclusive() {
 }
 worker=$(inclusive '12StepExecutorC8sendOnly')
 judging=$(inclusive '17DeferredJudgementV7outcome')
-echo "| Thread (200 authorize cases, $requests requests, external reference server) | Instructions a request |"
-echo "| --- | ---: |"
-echo "| worker: the sign-in walk (HTTP client, cookies, pages, forms), StepExecutor.sendOnly | $(awk -v n="${worker:-0}" -v r="$requests" 'BEGIN { printf "%.0fk", n / r / 1000 }') |"
-echo "| judging thread: evidence, redaction, checks, DeferredJudgement.outcome | $(awk -v n="${judging:-0}" -v r="$requests" 'BEGIN { printf "%.0fk", n / r / 1000 }') |"
+per() { awk -v n="${1:-0}" -v d="$2" 'BEGIN { printf "%.0fk", n / d / 1000 }'; }
+echo "| Thread (200 authorize cases, $requests requests ($mode), external reference server) | A request | A case |"
+echo "| --- | ---: | ---: |"
+echo "| worker: the exchange (HTTP client, cookies; the pages and forms of a walk), StepExecutor.sendOnly | $(per "$worker" "$requests") | $(per "$worker" "$cases") |"
+echo "| judging thread: evidence, redaction, checks, DeferredJudgement.outcome | $(per "$judging" "$requests") | $(per "$judging" "$cases") |"

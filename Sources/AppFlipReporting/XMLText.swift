@@ -11,51 +11,50 @@ package enum XMLText {
     }
 
     private static func escape(_ value: String, attribute: Bool) -> String {
-        // Most values need nothing: say so from their UTF-8 bytes, without building a copy.
-        guard needsEscaping(value, attribute: attribute) else { return value }
-        let bytes = Array(value.utf8)
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count + 16)
-        var index = 0
+        let escaped = value.utf8.withContiguousStorageIfAvailable { escape(bytes: $0, attribute: attribute) }
+            ?? Array(value.utf8).withUnsafeBufferPointer { escape(bytes: $0, attribute: attribute) }
+        // Most values need nothing: they come back as they are, without a copy.
+        return escaped.map { String(decoding: $0, as: UTF8.self) } ?? value
+    }
+
+    /// The escaped bytes, or nil when nothing needs escaping. Runs of plain bytes are copied whole (every report
+    /// line of every case passes through here).
+    private static func escape(bytes: UnsafeBufferPointer<UInt8>, attribute: Bool) -> [UInt8]? {
+        var result: [UInt8]?
+        var (index, plainFrom) = (0, 0)
         while index < bytes.count {
             let byte = bytes[index]
-            index += 1
+            var width = 1
+            let piece: StaticString
             switch byte {
-            case 0x26: result.append(contentsOf: "&amp;".utf8)
-            case 0x3C: result.append(contentsOf: "&lt;".utf8)
-            case 0x3E: result.append(contentsOf: "&gt;".utf8)
-            case 0x22 where attribute: result.append(contentsOf: "&quot;".utf8)
-            case 0x0A where attribute: result.append(contentsOf: "&#10;".utf8)
-            case 0x0D: result.append(contentsOf: "&#13;".utf8)
-            case 0x09 where attribute: result.append(contentsOf: "&#9;".utf8)
-            case 0x09, 0x0A: result.append(byte)
+            case 0x26: piece = "&amp;"
+            case 0x3C: piece = "&lt;"
+            case 0x3E: piece = "&gt;"
+            case 0x22 where attribute: piece = "&quot;"
+            case 0x0A where attribute: piece = "&#10;"
+            case 0x0D: piece = "&#13;"
+            case 0x09 where attribute: piece = "&#9;"
             // XML 1.0 `Char` is #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]: valid UTF-8 holds
             // no surrogates, so what is left to replace is the other controls, U+FFFE and U+FFFF.
-            case 0x00..<0x20: result.append(contentsOf: replacement)
-            case 0xEF where index + 1 < bytes.count && bytes[index] == 0xBF && (bytes[index + 1] == 0xBE || bytes[index + 1] == 0xBF):
+            case 0x00..<0x20 where byte != 0x09 && byte != 0x0A: piece = replacement
+            case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && (bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF):
                 // U+FFFE and U+FFFF, the only characters from U+F000 on that XML 1.0 forbids.
-                result.append(contentsOf: replacement)
-                index += 2
-            default: result.append(byte)
+                piece = replacement
+                width = 3
+            default:
+                index += 1
+                continue
             }
+            if result == nil { result = [UInt8](); result?.reserveCapacity(bytes.count + 16) }
+            result?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
+            result?.append(contentsOf: UnsafeBufferPointer(start: piece.utf8Start, count: piece.utf8CodeUnitCount))
+            index += width
+            plainFrom = index
         }
-        return String(decoding: result, as: UTF8.self)
+        result?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom...]))
+        return result
     }
 
     /// U+FFFD, in place of a character XML 1.0 forbids.
-    private static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
-
-    /// Whether a byte of `value` is markup, a character an attribute keeps as a reference, a control XML 1.0 forbids,
-    /// or may begin U+FFFE or U+FFFF (0xEF leads every character from U+F000 on: the careful path decides).
-    private static func needsEscaping(_ value: String, attribute: Bool) -> Bool {
-        for byte in value.utf8 {
-            switch byte {
-            case 0x26, 0x3C, 0x3E, 0x0D, 0xEF: return true
-            case 0x22, 0x0A, 0x09: if attribute { return true }
-            case 0x00..<0x20: return true
-            default: continue
-            }
-        }
-        return false
-    }
+    private static let replacement: StaticString = "\u{FFFD}"
 }

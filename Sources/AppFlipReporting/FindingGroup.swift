@@ -69,6 +69,14 @@ package struct FindingGroup: Sendable {
     /// The observation with its values masked: quoted or redacted text, long tokens and numbers. Two cases that
     /// saw "no state parameter", or "state 'a%2520b' instead of 'a%20b'" with different values, have one shape.
     package static func shape(of observed: String) -> String {
+        // Most observations are ASCII: read as bytes (every failing case's observation is shaped); anything else
+        // takes the Character reading.
+        if let ascii = observed.utf8.withContiguousStorageIfAvailable(asciiShape), let shape = ascii { return shape }
+        return characterShape(of: observed)
+    }
+
+    /// `shape(of:)` read Character by Character: for any text (and the reading the ASCII one is tested against).
+    package static func characterShape(of observed: String) -> String {
         var result = ""
         var token = ""
         var quote: Character?
@@ -109,6 +117,58 @@ package struct FindingGroup: Sendable {
         }
         flushToken()
         return result
+    }
+
+    /// `shape(of:)` for ASCII text, or nil at the first byte outside ASCII. Each byte is a Character there but for
+    /// CR LF, which neither path takes for a quote, a letter or a digit; a token is a run of the text's own bytes.
+    private static func asciiShape(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        func isLetterOrDigit(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        let ellipsis = Array("…".utf8)
+        var quote: UInt8?
+        var previous = UInt8(ascii: " ")
+        var tokenStart: Int?
+        func flushToken(before end: Int) {
+            guard let start = tokenStart else { return }
+            let token = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let digits = token.count(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            if token.count >= 16 && digits > 0 {
+                result += ellipsis
+            } else if digits == token.count {
+                result.append(UInt8(ascii: "#"))
+            } else {
+                result += token
+            }
+            tokenStart = nil
+        }
+        for (index, byte) in bytes.enumerated() {
+            guard byte < 0x80 else { return nil }
+            if let open = quote {
+                if byte == open {
+                    result.append(byte)
+                    quote = nil
+                }
+                continue
+            }
+            let opens = byte == UInt8(ascii: "`") || ((byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"")) && !isLetterOrDigit(previous))
+            previous = byte
+            if opens {
+                flushToken(before: index)
+                result.append(byte)
+                result += ellipsis
+                quote = byte
+            } else if isLetterOrDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "%") {
+                if tokenStart == nil { tokenStart = index }
+            } else {
+                flushToken(before: index)
+                result.append(byte)
+            }
+        }
+        flushToken(before: bytes.count)
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// Violations first, then the cases that could not be judged, then warnings and notes.

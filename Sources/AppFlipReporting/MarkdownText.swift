@@ -1,9 +1,17 @@
 import AppFlipModel
 
 /// Escaping for Markdown so that text from a target can never forge report structure.
-enum MarkdownText {
+package enum MarkdownText {
     /// Text for a table cell or a line of prose: one line, table pipes and Markdown/HTML syntax escaped.
-    static func inline(_ value: String, limit: Int = 400) -> String {
+    package static func inline(_ value: String, limit: Int = 400) -> String {
+        // Most text in a report is ASCII (observations, IDs, titles): read as bytes, where each is one Character but
+        // for CR LF. Anything else takes the Character reading.
+        if let ascii = value.utf8.withContiguousStorageIfAvailable({ asciiInline($0, limit: limit) }), let text = ascii { return text }
+        return characterInline(value, limit: limit)
+    }
+
+    /// `inline` read Character by Character: for any text (and the reading the ASCII one is tested against).
+    package static func characterInline(_ value: String, limit: Int) -> String {
         var result = ""
         var count = 0
         for character in value {
@@ -29,6 +37,38 @@ enum MarkdownText {
             }
         }
         return result
+    }
+
+    /// `inline` for ASCII text, or nil at the first byte outside ASCII.
+    private static func asciiInline(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> String? {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 16)
+        var (index, count) = (0, 0)
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte < 0x80 else { return nil }
+            if count >= limit {
+                result += "… [truncated]".utf8
+                break
+            }
+            count += 1
+            index += 1
+            switch byte {
+            case UInt8(ascii: "\r") where index < bytes.count && bytes[index] == UInt8(ascii: "\n"):
+                result.append(UInt8(ascii: " "))  // CR LF is one Character
+                index += 1
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): result.append(UInt8(ascii: " "))
+            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "|"),
+                 UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "~"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                result += [UInt8(ascii: "\\"), byte]
+            case UInt8(ascii: "<"): result += "&lt;".utf8
+            case UInt8(ascii: ">"): result += "&gt;".utf8
+            case UInt8(ascii: "&"): result += "&amp;".utf8
+            case 0x00..<0x20, 0x7F: result += ("U+" + String(byte, radix: 16, uppercase: true)).utf8
+            default: result.append(byte)
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// A fenced code block whose fence is longer than any backtick run inside, so content cannot close it.

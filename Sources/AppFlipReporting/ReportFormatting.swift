@@ -1,4 +1,3 @@
-import Foundation
 import AppFlipModel
 
 /// Small formatting helpers shared by the report writers.
@@ -13,7 +12,9 @@ enum ReportFormatting {
 
     /// `app-link/redirect-uri` → `app-link.redirect-uri`.
     static func className(_ group: String) -> String {
-        group.replacingOccurrences(of: "/", with: ".")
+        // Byte for byte: '/' and '.' are ASCII, and no byte of a longer UTF-8 sequence is either (every test case's
+        // class name is made here).
+        String(decoding: group.utf8.map { $0 == UInt8(ascii: "/") ? UInt8(ascii: ".") : $0 }, as: UTF8.self)
     }
 
     /// `AF-LINK-005 MUST NOT`.
@@ -23,7 +24,15 @@ enum ReportFormatting {
 
     /// `requirementList` from checks already read.
     static func requirementList(_ conformanceCase: ConformanceCase, checks: [CheckResult]) -> String {
-        CaseResult.requirements(of: conformanceCase, checks: checks).map(\.description).joined(separator: ", ")
+        // Written into one string (each case's list is written into junit.xml and report.md).
+        var text = ""
+        for (index, reference) in CaseResult.requirements(of: conformanceCase, checks: checks).enumerated() {
+            if index > 0 { text += ", " }
+            text += reference.id
+            text += " "
+            text += reference.level.rawValue
+        }
+        return text
     }
 
     static func location(_ conformanceCase: ConformanceCase) -> String {

@@ -39,6 +39,15 @@ struct JUnitReportTests {
         #expect(xml.contains("<system-err>WARNING AF-LINK-019 SHOULD: expected opened universal-links-only; observed universal_links_only: false"))
     }
 
+    @Test("A case's requirements are listed once each, in the order first named, comma-separated")
+    func requirementList() {
+        var run = Fixtures.mixedRun()
+        let (first, second) = (RequirementReference(id: "AF-TEST-001", level: .must), RequirementReference(id: "AF-TEST-002", level: .should))
+        run.results[0].checks = [first, second, first].map { CheckResult(requirement: $0, expected: "x", observed: "x", verdict: .pass) }
+        let xml = JUnitReport(run: run).render()
+        #expect(xml.contains("AF-TEST-001 MUST, AF-TEST-002 SHOULD\n"), "\(xml)")
+    }
+
     @Test("Text from a target cannot break out of the document or carry characters XML forbids")
     func hostileText() {
         let xml = JUnitReport(run: Fixtures.mixedRun()).render()

@@ -22,12 +22,10 @@ package enum MarkdownText {
             count += 1
             switch character {
             case "\n", "\r", "\r\n", "\t": result += " "
-            case "\\", "`", "*", "_", "[", "]", "|", "#", "!", "~", "{", "}": result += "\\" + String(character)
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "&": result += "&amp;"
             default:
-                if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
+                if let ascii = character.asciiValue, let escaped = escaped(ascii) {
+                    result += escaped
+                } else if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
                    scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || isBidiControl(scalar) {
                     // Control and bidirectional-override characters are shown, not obeyed.
                     result += "U+" + String(scalar.value, radix: 16, uppercase: true)
@@ -37,6 +35,20 @@ package enum MarkdownText {
             }
         }
         return result
+    }
+
+    /// How an ASCII character Markdown or HTML would read is written (both readings ask here): a backslash before
+    /// Markdown and table syntax, an entity for HTML's; nil for any other.
+    private static func escaped(_ ascii: UInt8) -> String? {
+        switch ascii {
+        case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "|"),
+             UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "~"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+            "\\" + String(UnicodeScalar(ascii))
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "&"): "&amp;"
+        default: nil
+        }
     }
 
     /// `inline` for ASCII text, or nil at the first byte outside ASCII.
@@ -58,14 +70,9 @@ package enum MarkdownText {
                 result.append(UInt8(ascii: " "))  // CR LF is one Character
                 index += 1
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): result.append(UInt8(ascii: " "))
-            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "|"),
-                 UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "~"), UInt8(ascii: "{"), UInt8(ascii: "}"):
-                result += [UInt8(ascii: "\\"), byte]
-            case UInt8(ascii: "<"): result += "&lt;".utf8
-            case UInt8(ascii: ">"): result += "&gt;".utf8
-            case UInt8(ascii: "&"): result += "&amp;".utf8
             case 0x00..<0x20, 0x7F: result += ("U+" + String(byte, radix: 16, uppercase: true)).utf8
-            default: result.append(byte)
+            default:
+                if let escaped = escaped(byte) { result += escaped.utf8 } else { result.append(byte) }
             }
         }
         return String(decoding: result, as: UTF8.self)

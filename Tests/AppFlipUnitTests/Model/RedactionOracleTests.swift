@@ -134,7 +134,7 @@ struct RedactionOracleTests {
             for _ in 0..<2 {
                 forms += forms.flatMap(percentForms)
             }
-            forms += forms.map(jsonEscaped)
+            forms += forms.map(Redaction.jsonEscaped)  // unchanged by the rewrite: the real one
             var seen = Set<String>()
             return forms.filter { seen.insert($0).inserted }
         }
@@ -147,20 +147,6 @@ struct RedactionOracleTests {
             guard percent != text else { return [] }
             let form = percent.replacingOccurrences(of: "%20", with: "+")
             return [percent, lowercasedEscapes(percent), form, lowercasedEscapes(form)]
-        }
-
-        static func jsonEscaped(_ text: String) -> String {
-            var result = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "/": result += "\\/"
-                case "\"": result += "\\\""
-                case "\\": result += "\\\\"
-                case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-                default: result.unicodeScalars.append(scalar)
-                }
-            }
-            return result
         }
 
         static func lowercasedEscapes(_ text: String) -> String {

@@ -21,7 +21,7 @@ package enum Command {
         // Traffic goes to the configured target only: never through a proxy the environment names.
         HTTPClient.ignoreEnvironmentProxies()
         guard let name = arguments.first else {
-            console.err(Usage.main)
+            console.err(.suite(Usage.main))
             return ExitStatus.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())
@@ -47,7 +47,7 @@ package enum Command {
             return ReferenceHandlerCommand.main(rest, console: console)
         case "help", "-h", "--help":
             guard let topic = rest.first else {
-                console.out(Usage.main)
+                console.out(.suite(Usage.main))
                 return 0
             }
             guard let text = Usage.topics[topic] else {
@@ -55,7 +55,7 @@ package enum Command {
                 console.err("error: no help for '\(topic)'\(hint)\nSee 'appflip-conformance help'.")
                 return ExitStatus.usage.rawValue
             }
-            console.out(text)
+            console.out(.suite(text))
             return 0
         case "--version", "version", "-V":
             console.out("appflip-conformance \(SuiteVersion.current)")

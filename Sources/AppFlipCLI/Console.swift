@@ -3,8 +3,9 @@ import Foundation
 
 /// Where a command writes: standard output for results, standard error for diagnostics and progress.
 package struct Console: Sendable {
-    package var out: @Sendable (String) -> Void
-    package var err: @Sendable (String) -> Void
+    /// Where standard output's lines go, and standard error's (each is ended there).
+    package var writeOut: @Sendable (String) -> Void
+    package var writeErr: @Sendable (String) -> Void
     /// Writes to standard error exactly as given, no newline added: the progress line and colours, built from
     /// text already neutralised. Defaults to `err` (which adds the newline) for consoles that are not terminals.
     package var rawErr: @Sendable (String) -> Void
@@ -13,8 +14,8 @@ package struct Console: Sendable {
 
     package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
                 rawErr: (@Sendable (String) -> Void)? = nil, errIsTerminal: Bool = false) {
-        self.out = out
-        self.err = err
+        writeOut = out
+        writeErr = err
         self.rawErr = rawErr ?? err
         self.errIsTerminal = errIsTerminal
     }
@@ -26,4 +27,12 @@ package struct Console: Sendable {
         err: { try? FileHandle.standardError.write(contentsOf: Data((TerminalText.neutralize($0) + "\n").utf8)) },
         rawErr: { try? FileHandle.standardError.write(contentsOf: Data($0.utf8)) },
         errIsTerminal: isatty(STDERR_FILENO) != 0)
+}
+
+extension Console {
+    /// A line (or the suite's own lines) on standard output: values in it stay on their line (`ConsoleText`).
+    package func out(_ text: ConsoleText) { writeOut(text.text) }
+
+    /// A line on standard error, likewise.
+    package func err(_ text: ConsoleText) { writeErr(text.text) }
 }

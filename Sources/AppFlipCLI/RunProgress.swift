@@ -45,7 +45,7 @@ final class RunProgress: @unchecked Sendable {
     }
 
     /// A case finished: its line (when there is one to show) above the status line.
-    func finished(_ result: CaseResult, line: String?) {
+    func finished(_ result: CaseResult, line: ConsoleText?) {
         lock.withLock {
             done += 1
             counts[result.verdict, default: 0] += 1
@@ -61,7 +61,7 @@ final class RunProgress: @unchecked Sendable {
     }
 
     /// A line that belongs above the status line (a revised verdict, a summary).
-    func print(_ line: String, verdict: Verdict? = nil) {
+    func print(_ line: ConsoleText, verdict: Verdict? = nil) {
         lock.withLock { write(line, verdict: verdict) }
     }
 
@@ -73,18 +73,18 @@ final class RunProgress: @unchecked Sendable {
         }
     }
 
-    private func passLine(_ result: CaseResult) -> String {
+    private func passLine(_ result: CaseResult) -> ConsoleText {
         "\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id) (\(String(format: "%.2f", result.duration)) s)"
     }
 
-    private func write(_ line: String, verdict: Verdict?) {
+    private func write(_ line: ConsoleText, verdict: Verdict?) {
         if statusShown { console.rawErr("\r\u{1B}[2K") }
         statusShown = false
         guard color || live else {
             console.err(line)  // a plain line: the console neutralises it and ends it
             return
         }
-        var text = TerminalText.neutralize(line)
+        var text = TerminalText.neutralize(line.text)
         if color, let verdict, let code = Self.colors[verdict] {
             // The verdict word in colour when the line starts with it; otherwise the whole line.
             let word = verdict.rawValue.uppercased()

@@ -13,6 +13,12 @@ package enum EvidenceBundle {
             package var path: String
             package var sha256: String
             package var bytes: Int
+
+            package init(path: String, sha256: String, bytes: Int) {
+                self.path = path
+                self.sha256 = sha256
+                self.bytes = bytes
+            }
         }
 
         package var schema: String
@@ -80,8 +86,10 @@ package enum EvidenceBundle {
         }
     }
 
-    /// Reads a bundle and checks every file against the manifest: present, the same size and SHA-256, nothing
-    /// unlisted, and results.json naming the same case files. Throws only when the bundle cannot be read at all.
+    /// Reads a bundle and checks every file against the manifest (present, the same size and SHA-256, nothing
+    /// unlisted), results.json naming the same case files, and the verdict worked out again from results.json's
+    /// cases, against which every field the manifest records is held (`contradictions`). Throws only when the
+    /// bundle cannot be read at all.
     package static func verify(_ archive: [UInt8]) throws(Failure) -> Verification {
         let entries: [TarArchive.Entry]
         do {
@@ -113,7 +121,8 @@ package enum EvidenceBundle {
         }
         if let results = byPath["reports/results.json"], let document = try? ResultsDocument.parse(Data(results.bytes)) {
             if document.suite.casesDigest != manifest.casesDigest { problems.append("results.json names other case files than the manifest") }
-            if document.run.seed != manifest.seed { problems.append("results.json names another seed than the manifest") }
+            let text = { (path: String) in byPath[path].map { String(decoding: $0.bytes, as: UTF8.self) } }
+            problems += contradictions(manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"))
         } else {
             problems.append("reports/results.json is missing or unreadable")
         }

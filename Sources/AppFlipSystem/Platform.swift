@@ -23,7 +23,8 @@ package enum Platform {
         return (fds[0], fds[1])
     }
 
-    /// Spawns `argv` in a new process group with the given standard streams, every signal at its default and none
+    /// Spawns `argv` in a new session (so a new process group, and no controlling terminal: a handler cannot reach
+    /// the suite's terminal through /dev/tty) with the given standard streams, every signal at its default and none
     /// blocked. Returns the pid or an errno.
     ///
     /// Linux: vfork and exec in C (CAppFlipSystem), with SIGKILL as the child's parent-death signal, so a handler
@@ -64,9 +65,12 @@ package enum Platform {
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        var flags = Int32(POSIX_SPAWN_SETPGROUP) | Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
         #if canImport(Darwin)
-        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        // A new session makes the child the leader of a new group too.
+        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT) | Int32(POSIX_SPAWN_SETSID)
+        #else
+        flags |= Int32(POSIX_SPAWN_SETPGROUP)
         #endif
         posix_spawnattr_setflags(&attributes, Int16(flags))
         posix_spawnattr_setpgroup(&attributes, 0)

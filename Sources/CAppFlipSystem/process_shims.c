@@ -51,7 +51,9 @@ static void become(const char *path, char *const argv[], char *const envp[], int
         // The parent may have died before the call: then no signal will come.
         else if (getppid() != parent) _exit(127);
     }
-    if (failure == 0 && setpgid(0, 0) != 0) failure = errno;
+    // A session of its own (and so a process group of its own, led by the child): no controlling terminal, so a
+    // handler cannot open /dev/tty to paint a verdict or retitle the window; its streams are the suite's pipes.
+    if (failure == 0 && setsid() < 0) failure = errno;
     // Standard streams: in, out, err may themselves sit on 0..2, so lift any such to a higher number first.
     int fds[3] = {in, out, err};
     for (int i = 0; failure == 0 && i < 3; i++) {
@@ -116,8 +118,7 @@ pid_t appflip_spawn(const char *path, char *const argv[], char *const envp[],
         close(report[0]);
         return -forkError;
     }
-    // Also from this side, so the group exists before the first group signal whichever runs first.
-    (void)setpgid(pid, pid);
+    // vfork returns here only once the child has exec'd (or failed): its session, and its group, already exist.
     int childError = 0;
     ssize_t got;
     do { got = read(report[0], &childError, sizeof childError); } while (got < 0 && errno == EINTR);

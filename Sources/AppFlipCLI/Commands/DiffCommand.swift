@@ -13,7 +13,7 @@ enum DiffCommand {
             return Command.usageError(error.message, usage: Usage.diff, console: console)
         }
         if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
-            console.out(Usage.diff)
+            console.out(.suite(Usage.diff))
             return 0
         }
         guard parsed.positionals.count == 2 else {
@@ -39,8 +39,8 @@ enum DiffCommand {
         let counts = [("regressed", diff.regressed.count), ("fixed", diff.fixed.count), ("changed", diff.changed.count),
                       ("observed differently", diff.evidenceChanged.count), ("added", diff.added.count), ("removed", diff.removed.count)]
         let status: ExitStatus = diff.hasRegression ? .nonConformant : .conformant
-        console.out(counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
-                    + (diff.hasRegression ? " — REGRESSED" : " — no regression") + " (exit \(status.rawValue))")
+        let tally = counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+        console.out("\(tally) — \(diff.hasRegression ? "REGRESSED" : "no regression") (exit \(status.rawValue))")
         return status.rawValue
     }
 

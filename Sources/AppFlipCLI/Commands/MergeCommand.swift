@@ -13,7 +13,7 @@ enum MergeCommand {
             return Command.usageError(error.message, usage: Usage.merge, console: console)
         }
         if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
-            console.out(Usage.merge)
+            console.out(.suite(Usage.merge))
             return 0
         }
         guard !parsed.positionals.isEmpty else {
@@ -65,9 +65,8 @@ enum MergeCommand {
             return ExitStatus.reportsNotWritten.rawValue
         }
         let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
-        console.out("\(run.results.count) cases from \(shards.count) shard\(shards.count == 1 ? "" : "s"): \(counts) — "
-                    + "\(run.overall.rawValue) (exit \(run.exitStatus.rawValue))")
-        console.out("reports: " + ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", "))
+        console.out("\(run.results.count) cases from \(shards.count) shard\(shards.count == 1 ? "" : "s"): \(counts) — \(run.overall.rawValue) (exit \(run.exitStatus.rawValue))")
+        console.out("reports: \(ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", "))")
         return run.exitStatus.rawValue
     }
 }

@@ -37,7 +37,7 @@ enum RunCommand {
         do {
             let parsed = try Arguments(arguments, CommandOptions.run)
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
-                console.out(Usage.run)
+                console.out(.suite(Usage.run))
                 return 0
             }
             options = try makeOptions(parsed)
@@ -117,9 +117,10 @@ enum RunCommand {
         let interruption = Interruption()
         interruption.start(console: console)
         defer { interruption.stop() }
+        let runRedactor = Redactor(secrets: targets.secrets)
         let quiet = options.verbosity == .quiet
         if !quiet {
-            console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(targets.description) with \(options.jobs) jobs")
+            console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(runRedactor.redact(targets.description)) with \(options.jobs) jobs")
         }
         let display = RunProgress(console: console, total: cases.count, verbosity: options.verbosity,
                                   color: options.color.enabled(isTerminal: console.errIsTerminal, environment: ProcessInfo.processInfo.environment))
@@ -148,7 +149,7 @@ enum RunCommand {
             && printed.verdict(of: result.conformanceCase.id) != result.verdict {
             guard (result.verdict != .pass && result.verdict != .skip) || printed.verdict(of: result.conformanceCase.id) != nil else { continue }
             let revised = printed.verdict(of: result.conformanceCase.id).map { " (revised: was \($0.rawValue.uppercased()))" } ?? ""
-            if !quiet { display.print(progressLine(result) + revised, verdict: result.verdict) }
+            if !quiet { display.print(progressLine(result) + "\(revised)", verdict: result.verdict) }
         }
         var provenance = Provenance(
             suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count,
@@ -164,7 +165,9 @@ enum RunCommand {
             provenance.handlerStartup = startup.policy
             provenance.handlerStartupMeasured = startup.measured
         }
-        var run = RunResult(results: results, catalog: catalog, provenance: provenance,
+        // The configured secrets are hidden in the provenance like everywhere else (a handler URL's password, a
+        // secret a partner put on the adapter's command line).
+        var run = RunResult(results: results, catalog: catalog, provenance: runRedactor.redact(provenance),
                             incomplete: interruption.signal != nil || results.count < cases.count)
         if let baseline {
             run.apply(baseline, today: today)
@@ -223,13 +226,13 @@ enum RunCommand {
             return ExitStatus.reportsNotWritten.rawValue
         }
         let writeMilliseconds = Date().timeIntervalSince(writing) * 1000
-        console.out("reports: " + ReportSet.names.map { options.reports + "/" + $0 }.joined(separator: ", ") + " (written in \(String(format: "%.1f", writeMilliseconds)) ms; "
-                    + "cases ran in \(String(format: "%.2f", provenance.duration)) s)")
+        let written = ReportSet.names.map { options.reports + "/" + $0 }.joined(separator: ", ")
+        console.out("reports: \(written) (written in \(String(format: "%.1f", writeMilliseconds)) ms; cases ran in \(String(format: "%.2f", provenance.duration)) s)")
         return run.exitStatus.rawValue
     }
 
     /// `SKIP 12 authorize cases: the authorize endpoint is not configured`, once per profile and reason.
-    static func skipLines(_ results: [CaseResult]) -> [String] {
+    static func skipLines(_ results: [CaseResult]) -> [ConsoleText] {
         var order: [String] = []
         var counts: [String: Int] = [:]
         for result in results where result.verdict == .skip {
@@ -240,19 +243,20 @@ enum RunCommand {
         return order.map { key in
             let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
             let count = counts[key] ?? 0
-            return "SKIP \(count) \(parts[0]) case\(count == 1 ? "" : "s"): \(parts.count > 1 ? parts[1] : "")"
+            return "SKIP \(count) \(parts[0]) case\(count == 1 ? "" : "s"): \(parts.count > 1 ? parts[1] : "")" as ConsoleText
         }
     }
 
-    private static func progressLine(_ result: CaseResult) -> String {
+    /// A failing case's lines: every value in them (its ID, message, expectations and observations) kept on its line.
+    static func progressLine(_ result: CaseResult) -> ConsoleText {
         let location = "\(result.conformanceCase.location.file):\(result.conformanceCase.location.line)"
-        var head = "\(result.isKnown ? "KNOWN " : "")\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id) (\(location))"
-        if let entry = result.knownBy.first { head += " accepted by the baseline until \(entry.expires): \(entry.reason)" }
+        var head: ConsoleText = "\(result.isKnown ? "KNOWN " : "")\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id) (\(location))"
+        if let entry = result.knownBy.first { head = head + " accepted by the baseline until \(entry.expires): \(entry.reason)" }
         if result.verdict == .error || result.verdict == .skip {
-            return head + ": " + (result.message ?? "")
+            return head + ": \(result.message ?? "")"
         }
-        let findings = result.findings.map { "  \($0.requirement): expected \($0.expected); observed \($0.observed)" }
-        return ([head] + findings).joined(separator: "\n")
+        let findings = result.findings.map { finding -> ConsoleText in "  \(finding.requirement): expected \(finding.expected); observed \(finding.observed)" }
+        return .lines([head] + findings)
     }
 
     private static func makeOptions(_ parsed: Arguments) throws(Arguments.UsageError) -> Options {

@@ -32,7 +32,8 @@ enum SuiteLoading {
     }
 
     static func report(_ error: DiagnosticList, console: Console) {
-        for diagnostic in error.diagnostics { console.err(diagnostic.description) }
+        // A diagnostic's lines are the suite's layout: the location and message, the offending line, the caret.
+        for diagnostic in error.diagnostics { console.err(.suite(diagnostic.description)) }
         let errors = error.diagnostics.filter { $0.severity == .error }.count
         console.err("\(errors) error\(errors == 1 ? "" : "s")")
     }
@@ -50,7 +51,7 @@ extension SuiteLoading {
         do {
             let parsed = try Arguments(arguments, CommandOptions.inspection)
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
-                console.out(usage)
+                console.out(.suite(usage))
                 return .exit(0)
             }
             guard parsed.positionals.count <= 1, !parsed.hasSeparator else {

@@ -15,7 +15,7 @@ enum ValidateURLCommand {
         }
         if parsed.hasSeparator { return Command.usageError("validate-url takes no handler command", usage: Usage.validateURL, console: console) }
         if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
-            console.out(Usage.validateURL)
+            console.out(.suite(Usage.validateURL))
             return 0
         }
         var inputs: [URLValidation.Input] = parsed.positionals.enumerated().map { index, url in
@@ -46,8 +46,7 @@ enum ValidateURLCommand {
                                     startedAt: ISO8601DateFormatter().string(from: Date()),
                                     command: RunCommand.commandLine(shown, subcommand: "validate-url"))
         for result in run.results {
-            console.out("\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.location.file):\(result.conformanceCase.location.line) "
-                        + result.evidence.link)
+            console.out("\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.location.file):\(result.conformanceCase.location.line) \(result.evidence.link)")
             for check in result.checks where check.isApplicable && check.verdict != .pass {
                 console.out("  \(check.requirement): expected \(check.expected); observed \(check.observed)")
             }
@@ -64,7 +63,7 @@ enum ValidateURLCommand {
                 console.err("error: the reports were not written (the old ones, if any, are untouched): \(error.message)")
                 return ExitStatus.reportsNotWritten.rawValue
             }
-            console.out("reports: " + ReportSet.names.map { "\(reports)/\($0)" }.joined(separator: ", "))
+            console.out("reports: \(ReportSet.names.map { "\(reports)/\($0)" }.joined(separator: ", "))")
         }
         return run.exitStatus.rawValue
     }

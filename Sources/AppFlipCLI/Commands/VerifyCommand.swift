@@ -15,7 +15,7 @@ enum VerifyCommand {
             return Command.usageError(error.message, usage: Usage.verify, console: console)
         }
         if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
-            console.out(Usage.verify)
+            console.out(.suite(Usage.verify))
             return 0
         }
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {

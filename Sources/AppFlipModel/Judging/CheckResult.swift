@@ -62,6 +62,11 @@ package struct CheckResult: Sendable, Hashable {
         seen = applicable ? .observed(seenText) : .notApplicable(seenText)
     }
 
+    /// This check with its expected text and what was seen (or why it did not apply) replaced.
+    func withTexts(expected: String, seen: String) -> CheckResult {
+        CheckResult(requirement: requirement, verdict: verdict, expected: expected, seenText: seen, applicable: isApplicable)
+    }
+
     package var held: Bool { verdict == .pass }
     package var isApplicable: Bool { notApplicable == nil }
     /// Applied and did not hold.

@@ -23,6 +23,14 @@ package enum TerminalText {
         return result
     }
 
+    /// `neutralize`d text kept on one line: a line feed shows as `\n`, so text from outside cannot start a line of
+    /// its own on the console (a forged verdict line).
+    package static func inline(_ text: String) -> String {
+        let neutral = neutralize(text)
+        guard neutral.utf8.contains(0x0A) else { return neutral }
+        return neutral.replacingOccurrences(of: "\n", with: "\\n")
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
             || isBidiControl(scalar)

@@ -27,8 +27,11 @@ package enum URLValidation {
             let conformanceCase = ConformanceCase(id: "validate-url/\(index + 1)", title: "Authorization request URL \(index + 1)",
                                                   profile: .nativeClient, scenario: .consent, steps: [], location: input.location,
                                                   group: "validate-url")
-            let evidence = Evidence(link: Evidence.bounded(Redaction.redact(url: input.url), limit: 4096))
-            return CaseResult.judged(conformanceCase, checks: audit.audit(input.url), evidence: evidence, duration: 0)
+            // Whatever the URL carries that is secret (a userinfo password, a client assertion, a code) is hidden in
+            // every text of the result, the audit's observations included.
+            let redactor = Redactor(secrets: Redaction.secrets(in: input.url))
+            let evidence = Evidence(link: redactor.excerpt(Redaction.redact(url: input.url), limit: 4096))
+            return redactor.redact(CaseResult.judged(conformanceCase, checks: audit.audit(input.url), evidence: evidence, duration: 0))
         }
         // What was judged, fingerprinted like case files: the URLs (their secrets included, never shown) in order.
         let digest = SHA256.hexDigest(inputs.map(\.url).joined(separator: "\n").utf8)

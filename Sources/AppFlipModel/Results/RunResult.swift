@@ -63,22 +63,55 @@ package struct RunResult: Sendable {
 
     /// The run's overall verdict: fail beats error beats warn; a run with no cases is an error; a run in which
     /// every case was skipped tested nothing and is `skip`, never a pass.
-    package var overall: Verdict {
-        if results.isEmpty { return .error }
-        if count(.fail) > 0 || !(baseline?.problems.isEmpty ?? true) { return .fail }
+    package var overall: Verdict { Self.overall(tally) }
+
+    package var exitStatus: ExitStatus { Self.exitStatus(tally) }
+
+    /// What the verdict rules read of this run.
+    package var tally: Tally {
+        Tally(total: results.count, counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, count($0)) }),
+              baselineProblems: !(baseline?.problems.isEmpty ?? true), incomplete: incomplete,
+              suiteFault: results.contains { $0.suiteFault != nil }, configurationProblem: !configurationProblems.isEmpty)
+    }
+
+    /// The numbers a run's verdict and exit status follow from: what `verify` recomputes from a results.json,
+    /// under the same rules as the run that wrote it.
+    package struct Tally: Sendable, Hashable {
+        package var total: Int
+        /// Cases per verdict, failures and errors a baseline accepts left out.
+        package var counts: [Verdict: Int]
+        package var baselineProblems: Bool
+        package var incomplete: Bool
+        package var suiteFault: Bool
+        package var configurationProblem: Bool
+
+        package init(total: Int, counts: [Verdict: Int], baselineProblems: Bool, incomplete: Bool, suiteFault: Bool, configurationProblem: Bool) {
+            self.total = total
+            self.counts = counts
+            self.baselineProblems = baselineProblems
+            self.incomplete = incomplete
+            self.suiteFault = suiteFault
+            self.configurationProblem = configurationProblem
+        }
+    }
+
+    package static func overall(_ tally: Tally) -> Verdict {
+        let count = { (verdict: Verdict) in tally.counts[verdict] ?? 0 }
+        if tally.total == 0 { return .error }
+        if count(.fail) > 0 || tally.baselineProblems { return .fail }
         if count(.error) > 0 { return .error }
-        if count(.skip) == results.count { return .skip }
+        if count(.skip) == tally.total { return .skip }
         if count(.warn) > 0 { return .warn }
         if count(.info) > 0 { return .info }
         return .pass
     }
 
-    package var exitStatus: ExitStatus {
-        if incomplete { return .interrupted }
-        if results.contains(where: { $0.suiteFault != nil }) { return .suiteFailure }
-        switch overall {
+    package static func exitStatus(_ tally: Tally) -> ExitStatus {
+        if tally.incomplete { return .interrupted }
+        if tally.suiteFault { return .suiteFailure }
+        switch overall(tally) {
         case .fail: return .nonConformant
-        case .error: return configurationProblems.isEmpty ? .inconclusive : .configurationRejected
+        case .error: return tally.configurationProblem ? .configurationRejected : .inconclusive
         case .skip: return .nothingTested
         case .pass, .info, .warn: return .conformant
         }

@@ -73,10 +73,10 @@ extension StepExecutor {
             }
         }
         // The server's own tokens and codes are secrets like any other: never shown.
-        state.secrets += observation.requests.flatMap { request in
+        state.redactor.add(observation.requests.flatMap { request in
             ["code", "code_verifier", "refresh_token", "token"].compactMap { request.formValue($0) }
-        } + [observation.answer?.authorization].compactMap { $0 }
-        state.outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(session.log, secrets: state.secrets), limit: logExcerptLimit)
+        } + [observation.answer?.authorization].compactMap { $0 })
+        state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
         if recordEvidence {
             var lines = [label + step.command.rawValue]
             if let url = observation.authorizationURL, step.command == .signIn { lines.append("  app opened " + Redaction.redact(url: url)) }
@@ -86,7 +86,7 @@ extension StepExecutor {
                 lines.append("  app → \(request.method) \(request.path)\(body)")
             }
             lines.append("  app answered " + (observation.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
-            state.outcome.evidence.exchanges.append(Redaction.scrubText(lines.joined(separator: "\n"), secrets: state.secrets))
+            state.outcome.evidence.exchanges.append(lines.joined(separator: "\n"))
         }
         return .native(observation)
     }
@@ -94,8 +94,8 @@ extension StepExecutor {
     private func fail(_ failure: NativeFailure, label: String, session: NativeClientSession, state: inout CaseState) -> Observation? {
         if failure.suiteFault { state.outcome.suiteFault = label + failure.message }
         state.outcome.failure = label + failure.message
-        state.outcome.evidence.answer = Redaction.scrubText(failure.rawAnswer, secrets: state.secrets)
-        state.outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(session.log, secrets: state.secrets), limit: logExcerptLimit)
+        state.outcome.evidence.answer = state.redactor.excerpt(failure.rawAnswer, limit: TargetExchange.answerExcerptLimit)
+        state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
         return nil
     }
 

@@ -16,7 +16,7 @@ struct DeferredJudgement: Sendable {
     let sent: Sent
     let generated: GeneratedValues
     let configuration: RunConfiguration
-    let secrets: [String]
+    let redactor: Redactor
     let logExcerptLimit: Int
 
     /// Whether everything `conformanceCase` does after its exchange is judging. A burst and a TLS handshake probe
@@ -33,7 +33,7 @@ struct DeferredJudgement: Sendable {
 
     /// The case's outcome, the same as `StepExecutor.run` gives when it sends and judges in one go.
     func outcome() -> StepExecutor.Outcome {
-        var state = StepExecutor.CaseState(outcome: StepExecutor.Outcome(), secrets: secrets)
+        var state = StepExecutor.CaseState(outcome: StepExecutor.Outcome(), redactor: redactor)
         let context = Template.Context(configuration: configuration, generated: generated, captured: [:], samples: [:])
         let absorbed = switch sent {
         case .link(let link):
@@ -41,9 +41,9 @@ struct DeferredJudgement: Sendable {
         case .http(let http):
             StepExecutor.absorb(http, of: step, label: "", context: context, recordEvidence: true, state: &state)
         }
-        guard let (observation, sentParameters) = absorbed else { return state.outcome }
+        guard let (observation, sentParameters) = absorbed else { return state.finished }
         state.outcome.checks = StepExecutor.judge(step, observation: observation, sent: sentParameters, configuration: configuration,
                                                   generated: generated, state: &state)
-        return state.outcome
+        return state.finished
     }
 }

@@ -225,24 +225,7 @@ package struct Runner: Sendable {
         /// Starts one case: sends it, and judges it too unless `judgingApart` and judging is all that is left
         /// (`DeferredJudgement`), which `Started.finish` then does on the caller's thread.
         func start(_ conformanceCase: ConformanceCase, judgingApart: Bool) -> Started {
-            if let reason = skipReason(conformanceCase) {
-                return .finished(Finished(result: CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason,
-                                                             evidence: Evidence(), duration: 0)))
-            }
-            if let problem = targets.credentialsProblem, conformanceCase.sendsConfiguredCredentials {
-                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
-                                        message: "not sent: configuration problem: " + problem, evidence: Evidence(), duration: 0)
-                result.configurationProblem = problem
-                return .finished(Finished(result: result))
-            }
-            if !targets.unreachable.isEmpty,
-               let origin = ReachabilityPreflight.origins(of: conformanceCase, in: targets).first(where: { targets.unreachable[$0.description] != nil }),
-               let reason = targets.unreachable[origin.description] {
-                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
-                                        message: "not sent: \(origin) could not be reached before the run (\(reason))", evidence: Evidence(), duration: 0)
-                result.unreachableTarget = origin.description
-                return .finished(Finished(result: result))
-            }
+            if let result = unsent(conformanceCase) { return .finished(Finished(result: executor.runRedactor.redact(result))) }
             let started = Date()
             if judgingApart, let judgement = executor.sendOnly(conformanceCase) {
                 return .judging(judgement, exchangeSeconds: Date().timeIntervalSince(started))
@@ -251,11 +234,35 @@ package struct Runner: Sendable {
             return .finished(Self.finished(conformanceCase, outcome, duration: Date().timeIntervalSince(started)))
         }
 
+        /// The result of a case that is not sent (skipped, or a configuration or reachability problem found before
+        /// the run), or nil when it is sent.
+        private func unsent(_ conformanceCase: ConformanceCase) -> CaseResult? {
+            if let reason = skipReason(conformanceCase) {
+                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: Evidence(), duration: 0)
+            }
+            if let problem = targets.credentialsProblem, conformanceCase.sendsConfiguredCredentials {
+                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
+                                        message: "not sent: configuration problem: " + problem, evidence: Evidence(), duration: 0)
+                result.configurationProblem = problem
+                return result
+            }
+            if !targets.unreachable.isEmpty,
+               let origin = ReachabilityPreflight.origins(of: conformanceCase, in: targets).first(where: { targets.unreachable[$0.description] != nil }),
+               let reason = targets.unreachable[origin.description] {
+                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
+                                        message: "not sent: \(origin) could not be reached before the run (\(reason))", evidence: Evidence(), duration: 0)
+                result.unreachableTarget = origin.description
+                return result
+            }
+            return nil
+        }
+
         /// The result of a case that ran: error when the suite or the target failed, skipped when a step did not
-        /// apply, otherwise judged by its worst check.
+        /// apply, otherwise judged by its worst check. Redacted whole, with every secret the case met, before
+        /// anything reads it.
         static func finished(_ conformanceCase: ConformanceCase, _ outcome: StepExecutor.Outcome, duration: Double) -> Finished {
-            Finished(result: result(conformanceCase, outcome, duration: duration), issuedCodes: outcome.issuedCodes,
-                     credentials: outcome.configuredCredentials, previousCaseFault: outcome.previousRequestFault)
+            Finished(result: outcome.redactor.redact(result(conformanceCase, outcome, duration: duration)), issuedCodes: outcome.issuedCodes,
+                     credentials: outcome.configuredCredentials, previousCaseFault: outcome.previousRequestFault.map(outcome.redactor.redact))
         }
 
         private static func result(_ conformanceCase: ConformanceCase, _ outcome: StepExecutor.Outcome, duration: Double) -> CaseResult {

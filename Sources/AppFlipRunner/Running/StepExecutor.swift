@@ -19,12 +19,13 @@ final class StepExecutor {
         self.configuration = configuration
         self.timeout = timeout
         self.logExcerptLimit = logExcerptLimit
-        secretsOfRun = Self.secrets(of: targets, clientID: configuration.clientID)
+        runRedactor = Redactor(secrets: Self.secrets(of: targets, clientID: configuration.clientID))
     }
 
-    /// The configured secrets, and the Basic credentials built from them (base64 of `id:secret`, raw and
-    /// form-encoded), which a server that echoes its request headers would otherwise show. Built once per worker.
-    private let secretsOfRun: [String]
+    /// Hides the configured secrets, and the Basic credentials built from them (base64 of `id:secret`, raw and
+    /// form-encoded), which a server that echoes its request headers would otherwise show. Built once per worker;
+    /// each case adds the codes and tokens it sees.
+    let runRedactor: Redactor
 
     private static func secrets(of targets: Targets, clientID: String) -> [String] {
         var pairs: [(String, String)] = []
@@ -60,11 +61,14 @@ final class StepExecutor {
         var configuredCredentials: ConfiguredCredentials?
         /// Every authorization code a `code: fresh` check accepted, with that check's requirement.
         var issuedCodes: [IssuedCode] = []
+        /// Hides every secret the case met (the configured ones, and the codes and tokens it saw): what the case's
+        /// result is redacted with, whole, before anything reads it (`Redactor.redact(_:CaseResult)`).
+        var redactor = Redactor()
     }
 
     func run(_ conformanceCase: ConformanceCase) -> Outcome {
         let generated = GeneratedValues(seed: configuration.seed, caseID: conformanceCase.id)
-        var state = CaseState(outcome: Outcome(), secrets: secretsOfRun)
+        var state = CaseState(outcome: Outcome(), redactor: runRedactor)
         // A case with `repeat: N` runs its whole sequence N times: ordinary checks must hold every time (the first
         // failure is kept); sample checks judge the values captured over every round, after the last.
         var merged: [CheckResult] = []
@@ -87,7 +91,7 @@ final class StepExecutor {
         }
         state.outcome.checks = merged
         endNativeFlow()
-        return state.outcome
+        return state.finished
     }
 
     /// Runs every step once; false when the case ended early (the outcome says why).
@@ -167,7 +171,8 @@ final class StepExecutor {
     /// What a case accumulates from step to step.
     struct CaseState {
         var outcome: Outcome
-        var secrets: [String]
+        /// Hides the secrets met so far: its excerpts are redacted whole before they are cut.
+        var redactor: Redactor
         var captured: [String: String] = [:]
         var samples: [String: [String]] = [:]
         /// For each check result of the current round, whether it is a sample check.
@@ -175,6 +180,13 @@ final class StepExecutor {
         /// The authorization request the app opened last, and where the server's answer sent it (native-client profile).
         var nativeAuthorizationURL: String?
         var nativeRedirect: String?
+
+        /// The outcome, with the redactor that knows every secret the case met.
+        var finished: Outcome {
+            var outcome = outcome
+            outcome.redactor = redactor
+            return outcome
+        }
     }
 
     /// For each result `judge` returns for `checks`, whether it is a sample check (judged once, at the end).
@@ -275,18 +287,17 @@ final class StepExecutor {
         if let walk = sent.walk {
             walkPages = walk.pages
             if recordEvidence {
-                state.outcome.evidence.exchanges.append(Redaction.scrubText(
-                    label + "signed in through the pages:\n  " + walk.hops(of: walkPages).joined(separator: "\n  "), secrets: state.secrets))
+                state.outcome.evidence.exchanges.append(label + "signed in through the pages:\n  " + walk.hops(of: walkPages).joined(separator: "\n  "))
             }
         }
         switch sent.answer {
         case .failure(let problem):
             if problem.inexact {
                 // The platform could not carry the request or its answer as is: the case does not apply here.
-                state.outcome.skipReason = label + Redaction.scrubText(problem.message, secrets: state.secrets)
+                state.outcome.skipReason = label + problem.message
                 return nil
             }
-            state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → no response: \(problem.message)", secrets: state.secrets))
+            state.outcome.evidence.exchanges.append(transcript + "\n  → no response: \(problem.message)")
             if sent.request.plainHTTPProbe {
                 // For a plain-http probe no answer is an answer: nothing is served there.
                 return (.unreachable(problem.message), prepared.sentParameters)
@@ -296,7 +307,7 @@ final class StepExecutor {
         case .success(let response):
             if response.status == 429 {
                 // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).
-                state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript + "\n  → HTTP 429", secrets: state.secrets))
+                state.outcome.evidence.exchanges.append(transcript + "\n  → HTTP 429")
                 state.outcome.failure = label + "the target throttled this request (429 Too Many Requests"
                     + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
                     + "rerun with fewer --jobs, or allow the suite's address more requests"
@@ -305,7 +316,7 @@ final class StepExecutor {
             let http = HTTPObservation(status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
                                        body: response.body, walk: walkPages)
             let observation = Observation.http(http)
-            state.secrets += secretsIn(http)
+            state.redactor.add(secretsIn(http))
             if prepared.usesConfiguredCredentials, let verdict = ConfiguredCredentials.verdict(on: http) {
                 state.outcome.configuredCredentials = state.outcome.configuredCredentials == .accepted ? .accepted : verdict
             }
@@ -313,9 +324,8 @@ final class StepExecutor {
                 let body = prepared.request.body.isEmpty ? ""
                     : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self)))
                 let repeated = step.repeatCount > 1 ? " (first of \(step.repeatCount))" : ""
-                state.outcome.evidence.exchanges.append(Redaction.scrubText(
-                    transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation) + bodyExcerpt(http),
-                    secrets: state.secrets))
+                state.outcome.evidence.exchanges.append(
+                    transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation) + bodyExcerpt(http, redactor: state.redactor))
             }
             return (observation, prepared.sentParameters)
         }
@@ -347,7 +357,7 @@ final class StepExecutor {
             return nil
         }
         return DeferredJudgement(conformanceCase: conformanceCase, step: step, sent: sent, generated: generated, configuration: configuration,
-                                 secrets: secretsOfRun, logExcerptLimit: logExcerptLimit)
+                                 redactor: runRedactor, logExcerptLimit: logExcerptLimit)
     }
 
     /// Builds the step's link and exchanges it with the link handler (this worker's session).
@@ -376,13 +386,13 @@ final class StepExecutor {
             return nil
         }
         let link = sent.link
-        if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = Redaction.scrubText(fault, secrets: state.secrets) }
-        state.secrets += exchange.answer?.url.map(Redaction.secrets(in:)) ?? []
-        state.outcome.evidence.link = Evidence.bounded(Redaction.redact(url: link), limit: 1024)
-        state.outcome.evidence.stderr = Evidence.bounded(Redaction.scrubText(exchange.log, secrets: state.secrets), limit: logExcerptLimit)
+        state.redactor.add(exchange.answer?.url.map(Redaction.secrets(in:)) ?? [])
+        if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
+        state.outcome.evidence.link = state.redactor.excerpt(Redaction.redact(url: link), limit: 1024)
+        state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: logExcerptLimit)
         guard let answer = exchange.answer else {
             if exchange.suiteFault { state.outcome.suiteFault = exchange.failure }
-            state.outcome.evidence.answer = Redaction.scrubText(exchange.rawAnswer, secrets: state.secrets)
+            state.outcome.evidence.answer = state.redactor.excerpt(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
             state.outcome.failure = label + (exchange.failure ?? "no answer")
             return nil
         }
@@ -534,7 +544,7 @@ final class StepExecutor {
                             statuses: Burst.runs(statuses), firstMilliseconds: first, slowestMilliseconds: slowest)
         let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target)) "
             + "(a burst)\n  → \(summary.summary)"
-        state.outcome.evidence.exchanges.append(Redaction.scrubText(transcript, secrets: state.secrets))
+        state.outcome.evidence.exchanges.append(transcript)
         guard let last else { return nil }
         var http = HTTPObservation(status: last.status, headers: last.headers.fields.map { ($0.name, $0.value) }, body: last.body)
         http.burst = summary
@@ -629,8 +639,9 @@ final class StepExecutor {
         return found
     }
 
-    private static func bodyExcerpt(_ response: HTTPObservation) -> String {
+    /// The start of a response's body, redacted whole before it is cut (a secret cut in half would not be found).
+    private static func bodyExcerpt(_ response: HTTPObservation, redactor: Redactor) -> String {
         guard !response.body.isEmpty else { return "" }
-        return "\n  body: " + Evidence.bounded(String(decoding: response.body, as: UTF8.self), limit: 512)
+        return "\n  body: " + redactor.excerpt(String(decoding: response.body, as: UTF8.self), limit: 512)
     }
 }

@@ -64,7 +64,7 @@ final class HTTPLinkHandlerSession: LinkHandlerSession {
         } catch {
             return TargetExchange(failure: error.message)
         }
-        let raw = Evidence.bounded(String(decoding: response.body, as: UTF8.self), limit: 4096)
+        let raw = TargetExchange.raw(response.body)
         let log = "HTTP \(response.status) \(response.reason)"
         guard response.status == 200 else {
             return TargetExchange(failure: "the handler answered HTTP \(response.status), not 200 with a JSON answer", rawAnswer: raw, log: log)

@@ -205,12 +205,12 @@ final class SubprocessSession: LinkHandlerSession {
                 line = next
             } else {
                 return TargetExchange(failure: "unusable answer: a line that is not an answer, then one that does not answer this request",
-                                      rawAnswer: Evidence.bounded(String(decoding: stray.bytes, as: UTF8.self), limit: 4096))
+                                      rawAnswer: TargetExchange.raw(stray.bytes))
             }
         }
         switch result {
         case .line(let bytes):
-            let raw = Evidence.bounded(String(decoding: bytes, as: UTF8.self), limit: 4096)
+            let raw = TargetExchange.raw(bytes)
             switch AnswerParser.parse(line ?? AnswerParser.Line(bytes), expectedID: request.id) {
             case .success(let answer):
                 return TargetExchange(answer: answer, rawAnswer: raw)
@@ -221,11 +221,11 @@ final class SubprocessSession: LinkHandlerSession {
             _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
             let what = partial.isEmpty ? "without answering" : "after a partial answer line (\(partial.count) bytes, no newline)"
             return TargetExchange(failure: "the handler closed its output \(what)" + exitSuffix(child),
-                                  rawAnswer: Evidence.bounded(String(decoding: partial, as: UTF8.self), limit: 4096))
+                                  rawAnswer: TargetExchange.raw(partial))
         case .timedOut(let partial):
             let what = partial.isEmpty ? "no answer" : "only a partial answer line (\(partial.count) bytes)"
             return TargetExchange(failure: "timed out after \(secondsText(timeout)) s with \(what); the handler's process group was killed",
-                                  rawAnswer: Evidence.bounded(String(decoding: partial, as: UTF8.self), limit: 4096))
+                                  rawAnswer: TargetExchange.raw(partial))
         case .tooLong(let limit):
             return TargetExchange(failure: "the answer line exceeded \(limit) bytes; the handler's process group was killed")
         }

@@ -6,7 +6,8 @@ package struct TargetExchange: Sendable {
     package var answer: HandlerAnswer?
     /// Why there is no usable answer (crash, timeout, garbage): the case's `error` message.
     package var failure: String?
-    /// The raw answer line as received (bounded), for evidence.
+    /// The raw answer line as received (at most `rawAnswerKept` bytes), for evidence: redacted whole, then cut to
+    /// `answerExcerptLimit` when recorded.
     package var rawAnswer: String
     /// The target's log output (bounded), for evidence.
     package var log: String
@@ -22,6 +23,17 @@ package struct TargetExchange: Sendable {
         self.rawAnswer = rawAnswer
         self.log = log
         self.previousRequestFault = previousRequestFault
+    }
+
+    /// How much of a raw answer an exchange keeps, and how much of it (redacted) the evidence shows.
+    package static let rawAnswerKept = 64 * 1024
+    package static let answerExcerptLimit = 4096
+
+    /// A raw answer as kept: its first `rawAnswerKept` bytes, then a truncation mark (which redaction reads as a cut
+    /// edge, so a secret cut there shows no prefix).
+    package static func raw(_ bytes: some Collection<UInt8>) -> String {
+        guard bytes.count > rawAnswerKept else { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.prefix(rawAnswerKept), as: UTF8.self) + "\n… [truncated: \(bytes.count - rawAnswerKept) more bytes]"
     }
 }
 

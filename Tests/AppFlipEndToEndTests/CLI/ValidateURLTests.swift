@@ -54,4 +54,20 @@ struct ValidateURLTests {
         #expect(markdown.contains("| NAT-PKCE-004 | MUST | The app uses S256 and says so |"), "\(markdown.prefix(800))")
         #expect(junit.contains("<testcase") && junit.contains("NAT-REQ-001"), "\(junit.prefix(800))")
     }
+
+    @Test("A userinfo password and a client assertion never show: not on the console, not in any report")
+    func userinfoAndAssertion() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("validate-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (password, assertion) = ("pw-\(UUID().uuidString)", "eyJhbGciOiJSUzI1NiJ9.\(UUID().uuidString).sig")
+        let url = AuthorizationRequestAuditTests.url([("client_assertion", assertion)])
+            .replacingOccurrences(of: "https://", with: "https://partner-app:\(password)@")
+        #expect(url.contains("partner-app:\(password)@"), "\(url)")
+        let (_, text) = try validate(["--reports", directory, url])
+        let reports = try ["report.md", "junit.xml", "results.json"].map { try String(contentsOfFile: directory + "/" + $0, encoding: .utf8) }
+        for shown in [text] + reports {
+            #expect(!shown.contains(password) && !shown.contains(assertion), "\(shown.prefix(1200))")
+        }
+        #expect(text.contains("partner-app:‹redacted hmac:"), "\(text)")
+    }
 }

@@ -1,4 +1,5 @@
 import AppFlipCLI
+import AppFlipDigest
 import AppFlipModel
 import AppFlipReporting
 import AppFlipTestSupport
@@ -64,6 +65,49 @@ struct EvidenceBundleTests {
         #expect(problems.contains { $0.contains("reports/report.md does not match its SHA-256") }, "\(problems)")
         #expect(problems.contains { $0.contains("catalog/requirements.catalog is listed but missing") })
         #expect(problems.contains { $0.contains("reports/extra.md is in the bundle but not in the manifest") })
+    }
+
+    /// The bundle with one file replaced by `edit` of it, and the manifest's hashes brought in line (as a forger would).
+    private func forged(_ path: String, _ edit: (String) -> String) throws -> [UInt8] {
+        var entries = try TarArchive.read(bundle())
+        let index = try #require(entries.firstIndex { $0.path == path })
+        entries[index].bytes = Array(edit(String(decoding: entries[index].bytes, as: UTF8.self)).utf8)
+        let manifestIndex = try #require(entries.firstIndex { $0.path == "manifest.json" })
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        var manifest = try decoder.decode(EvidenceBundle.Manifest.self, from: Data(entries[manifestIndex].bytes))
+        manifest.files = manifest.files.map { file in
+            guard let entry = entries.first(where: { $0.path == file.path }) else { return file }
+            return EvidenceBundle.Manifest.File(path: file.path, sha256: SHA256.hexDigest(entry.bytes), bytes: entry.bytes.count)
+        }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        entries[manifestIndex].bytes = try [UInt8](encoder.encode(manifest))
+        return try TarArchive.write(entries)
+    }
+
+    @Test("A forged verdict is found: in the manifest alone, in results.json's outcome, in junit.xml's totals, in report.md")
+    func forgedVerdicts() throws {
+        let forgeries: [(String, String, (String) -> String, String)] = [
+            ("the manifest's verdict", "manifest.json", { $0.replacingOccurrences(of: "\"verdict\" : \"fail\"", with: "\"verdict\" : \"pass\"")
+                .replacingOccurrences(of: "\"exit_code\" : 1", with: "\"exit_code\" : 0") }, "the manifest's verdict"),
+            ("the manifest's target", "manifest.json", { $0.replacingOccurrences(of: "subprocess ./handler", with: "subprocess ./other") },
+             "the manifest's target"),
+            ("the manifest's arguments", "manifest.json", { $0.replacingOccurrences(of: "\"--seed\"", with: "\"--evil\"") }, "arguments"),
+            ("results.json's outcome", "reports/results.json", { $0.replacingOccurrences(of: "\"exit_code\" : 1", with: "\"exit_code\" : 0") },
+             "results.json records exit 0, but its cases make it exit 1"),
+            ("results.json's cases", "reports/results.json", { $0.replacingOccurrences(of: "\"verdict\" : \"fail\"", with: "\"verdict\" : \"pass\"") },
+             "its cases make it"),
+            ("junit.xml's totals", "reports/junit.xml", { $0.replacingOccurrences(of: "failures=\"1\" errors=\"1\" time", with: "failures=\"0\" errors=\"0\" time") },
+             "junit.xml counts failures=0"),
+            ("report.md's exit code", "reports/report.md", { $0.replacingOccurrences(of: "Exit code: 1.", with: "Exit code: 0.") }, "report.md does not give"),
+        ]
+        for (what, path, edit, expected) in forgeries {
+            let original = try TarArchive.read(bundle()).first { $0.path == path }.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+            #expect(edit(original) != original, "\(what): the forgery changed nothing")
+            let problems = try EvidenceBundle.verify(forged(path, edit)).problems
+            #expect(problems.contains { $0.contains(expected) }, "\(what): \(problems)")
+        }
     }
 
     @Test("run --bundle writes a bundle that verify accepts (exit 0); a changed one is exit 1; an unreadable one exit 2")

@@ -8,7 +8,8 @@ import Foundation
 import Testing
 
 /// A server that echoes each request back, in the forms real servers use, must never get the client secret into a
-/// report: not raw, not in the Basic credential, not JSON-escaped, percent- or form-encoded, in either hex case.
+/// report: not raw, not in the Basic credential, not JSON-escaped (`\/` or `\uXXXX`), percent- or form-encoded in
+/// either hex case, HTML-escaped, base64 or hex; and not cut in half by the body excerpt either.
 @Suite("Secrets echoed by a server", .serialized)
 struct SecretEchoTests {
     static let secret = "s3cr/et+ke y=="
@@ -17,7 +18,7 @@ struct SecretEchoTests {
     static let sent = [secret, "s3cr%2Fet%2Bke%20y%3D%3D", "s3cr%2Fet%2Bke+y%3D%3D"]
 
     enum Echo: String, CaseIterable, Sendable {
-        case raw, json, percent, percentLower, form
+        case raw, json, jsonUnicode, percent, percentLower, form, html, base64, hex
 
         /// How this server writes text back, by Foundation's encoders (not the code under test).
         func encode(_ text: String) -> String {
@@ -43,13 +44,35 @@ struct SecretEchoTests {
                 }
                 return result
             case .form: return percent.replacingOccurrences(of: "%20", with: "+")
+            case .jsonUnicode:
+                // Every character but letters and digits as \uXXXX, as an ASCII-only JSON writer may.
+                return text.unicodeScalars.map { scalar in
+                    scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) ? String(scalar) : String(format: "\\u%04x", scalar.value)
+                }.joined()
+            case .html:
+                // Named references for the markup characters, numeric ones (decimal and hex in turn) for the rest.
+                let named: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
+                var decimal = false
+                return text.unicodeScalars.map { scalar in
+                    if let name = named[scalar] { return name }
+                    guard !(scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "\n") else { return String(scalar) }
+                    decimal.toggle()
+                    return decimal ? "&#\(scalar.value);" : "&#x\(String(scalar.value, radix: 16));"
+                }.joined()
+            case .base64: return Data(text.utf8).base64EncodedString()
+            case .hex: return text.utf8.map { String(format: "%02X", $0) }.joined()
             }
         }
 
+        /// The request written back, padded so that the secret's first echo straddles the 512th byte, where the
+        /// evidence cuts a body (a secret cut before redaction would leave its first half behind).
         func render(_ request: HTTPRequest) -> String {
             let text = "\(request.method) \(request.target)\n" + request.headers.fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
                 + "\n\n" + String(decoding: request.body, as: UTF8.self)
-            return self == .json ? #"{"error":"invalid_request","echo":""# + encode(text) + #""}"# : encode(text)
+            let echoed = self == .json ? #"{"error":"invalid_request","echo":""# + encode(text) + #""}"# : encode(text)
+            guard let first = forbidden.compactMap({ echoed.range(of: $0)?.lowerBound }).min() else { return echoed }
+            let offset = echoed.utf8.distance(from: echoed.startIndex, to: first)
+            return String(repeating: " ", count: max(0, 505 - offset)) + echoed
         }
 
         /// Every form in which this server shows the secret or the Basic credential built from it.
@@ -60,7 +83,7 @@ struct SecretEchoTests {
         }
     }
 
-    @Test("No form of the secret reaches report.md or junit.xml", arguments: Echo.allCases)
+    @Test("No form of the secret reaches report.md, junit.xml or results.json", arguments: Echo.allCases)
     func echoed(_ echo: Echo) throws {
         // Authorization as the reference does it (codes issued); the token endpoint echoes what it was sent.
         let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: Self.secret)).handler
@@ -85,9 +108,12 @@ struct SecretEchoTests {
         let run = try SuiteRun.run(targets, cases: cases, configuration: configuration)
         #expect(run.results.flatMap(\.evidence.exchanges).contains { $0.contains("/oauth/token\n") && $0.contains("→ HTTP 400") },
                 "the token endpoint's echo is in the evidence")
-        let reports = MarkdownReport(run: run, profiles: ["token"]).render() + JUnitReport(run: run).render()
+        let reports = ReportSet(run: run, profiles: ["token"]).render().map(\.text).joined(separator: "\n")
         for form in echo.forbidden {
             #expect(!reports.contains(form), "\(echo): the secret shows as \(form)")
+            // Nor its first half, left at a cut (base64 and hex: at least four characters of it).
+            let half = String(form.prefix(max(4, form.count / 2)))
+            #expect(!reports.contains(half), "\(echo): the start of the secret shows as \(half)")
         }
         #expect(!reports.contains("abc123456"), "\(echo): the session cookie shows")
     }

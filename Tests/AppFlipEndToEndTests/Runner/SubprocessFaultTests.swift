@@ -81,11 +81,13 @@ struct SubprocessFaultTests {
         #expect(InterruptionTests.processes(containing: marker) == 0, "the grandchild outlived the case")
     }
 
-    @Test("A handler that moves into its child's process group, and the child, are both ended: no wait without a deadline",
+    @Test("A handler that tries to move into its child's process group, and the child, are both ended: no wait without a deadline",
           .enabled(if: TLSFixture.python3 != nil))
     func groupEscape() throws {
         let marker = "escape-\(UUID().uuidString)"
-        // The child takes a group of its own; the parent then joins it, so its own group is empty (kill(-pid) fails).
+        // The child takes a group of its own; the parent then tries to join it, so that its own group would be empty
+        // (kill(-pid) fails). A handler leads a session of its own, where the system refuses that move: the attempt
+        // is made, and whatever it gives, the child's group must end with the case.
         let program = """
             import os, sys, time
             child = os.fork()
@@ -93,7 +95,10 @@ struct SubprocessFaultTests {
                 os.setpgid(0, 0)
                 os.execvp("sleep", ["sleep", "60", "\(marker)"])
             time.sleep(0.3)
-            os.setpgid(0, child)
+            try:
+                os.setpgid(0, child)
+            except OSError:
+                pass
             line = sys.stdin.readline()
             request_id = line.split('"id":"')[1].split('"')[0]
             print('{"id":"%s","action":"decline"}' % request_id, flush=True)

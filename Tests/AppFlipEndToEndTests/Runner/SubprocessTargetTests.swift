@@ -33,6 +33,28 @@ struct SubprocessTargetTests {
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }
 
+    #if os(Linux)
+    @Test("A handler runs in a session of its own: no controlling terminal to paint a verdict on, whatever the suite has")
+    func sessionOfItsOwn() throws {
+        // The handler reports its pid, its session (field 6 of /proc/PID/stat) and whether /dev/tty opens, then exits.
+        let script = "read line; s=$(cut -d' ' -f6 /proc/$$/stat); if (: > /dev/tty) 2>/dev/null; then t=open; else t=none; fi; "
+            + "echo \"pid=$$ sid=$s tty=$t\" >&2"
+        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .oneShot)
+        let session = target.makeSession()
+        defer { session.close() }
+        let log = session.exchange(request(), timeout: 10).log
+        let fields = Dictionary(uniqueKeysWithValues: log.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, String)? in
+            let parts = field.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        })
+        let ownSession = try String(contentsOfFile: "/proc/self/stat", encoding: .utf8).split(separator: ")").last?
+            .split(separator: " ").dropFirst(3).first.map(String.init)
+        #expect(fields["pid"] != nil && fields["sid"] == fields["pid"], "the handler leads a session of its own: \(log)")
+        #expect(fields["sid"] != ownSession, "\(log)")
+        #expect(fields["tty"] == "none", "\(log)")
+    }
+    #endif
+
     @Test("The reference executable answers in one-shot and in persistent mode", arguments: SubprocessTarget.Mode.allCases)
     func referenceModes(_ mode: SubprocessTarget.Mode) {
         let target = SubprocessTarget(executable: reference, arguments: ["--client-id", "google-client"], mode: mode)

@@ -1,20 +1,27 @@
+import AppFlipDigest
 import AppFlipModel
 import Testing
 
 @Suite("Redaction")
 struct RedactionTests {
-    @Test("Credential parameters in a URL show as length and fingerprint only")
+    @Test("Credential parameters in a URL show as a keyed fingerprint only, without their length")
     func url() {
         let redacted = Redaction.redact(url: "https://h/a?code=S3CR3T-CODE&state=visible#access_token=T0KEN")
         #expect(!redacted.contains("S3CR3T-CODE"))
         #expect(!redacted.contains("T0KEN"))
         #expect(redacted.contains("state=visible"))
-        #expect(redacted.contains("‹redacted 11 chars sha256:"))
+        #expect(redacted.contains("code=‹redacted hmac:"))
+        #expect(!redacted.contains("11"))
     }
 
-    @Test("The same value always gets the same fingerprint, so a reviewer can correlate")
+    @Test("The same value gets the same fingerprint within a run; it is keyed, so a guess cannot be confirmed offline")
     func fingerprint() {
-        #expect(Redaction.placeholder(for: Array("abc".utf8)) == "‹redacted 3 chars sha256:ba7816bf›")
+        let placeholder = Redaction.placeholder(for: Array("hunter22".utf8))
+        #expect(placeholder == Redaction.placeholder(for: Array("hunter22".utf8)))
+        #expect(placeholder != Redaction.placeholder(for: Array("hunter23".utf8)))
+        // Not the unsalted SHA-256 of the value (what an offline guess would compute), and no length.
+        #expect(!placeholder.contains(String(SHA256.hexDigest(Array("hunter22".utf8)).prefix(8))))
+        #expect(placeholder.hasPrefix("‹redacted hmac:") && placeholder.utf8.count == "‹redacted hmac:12345678›".utf8.count, "\(placeholder)")
     }
 
     @Test("Free text loses name=value credentials and any known secret, wherever they appear")
@@ -36,7 +43,7 @@ struct RedactionTests {
         for url in [raw, encoded, deeper, swallowed] {
             let redacted = Redaction.redact(url: url)
             #expect(!redacted.contains("SECRETCODE123"), "\(redacted)")
-            #expect(redacted.contains("‹redacted 13 chars"), "\(redacted)")
+            #expect(redacted.contains("‹redacted hmac:"), "\(redacted)")
             #expect(Redaction.secrets(in: url).contains("SECRETCODE123"))
             #expect(!Redaction.scrub("opened " + url, secrets: Redaction.secrets(in: url)).contains("SECRETCODE123"))
         }

@@ -1,0 +1,247 @@
+import Foundation
+
+/// Hides secrets in text that leaves the suite: every known secret value, in every encoding a server or an app may
+/// echo it in, and every credential recognisable by its name (`code=…`, `"access_token": "…"`, `Bearer …`,
+/// `https://user:password@…`). The one redaction every report, console line and message goes through.
+///
+/// A value is found raw, escaped (percent either case, `+` for a space, JSON `\u` escapes, HTML character
+/// references, in any mixture and up to twice over: `EscapedText`), in hex (either case) and in base64 or base64url
+/// at any alignment inside a longer encoded string (`SecretNeedles`). A value cut short is hidden too: its first
+/// 12 bytes anywhere, or its first 3 where a truncation mark (`…`) follows, so text cut before it is redacted (a
+/// handler's output kept to a bound) shows no part of a secret at the cut; `excerpt` redacts whole, then cuts.
+package struct Redactor: Sendable {
+    /// One byte string to look for, and the secret it gives away.
+    private struct Entry: Sendable {
+        var bytes: [UInt8]
+        var foldsCase: Bool
+        var isBase64: Bool
+        var secret: Int
+    }
+
+    private var secrets: [[UInt8]] = []
+    private var known: Set<[UInt8]> = []
+    private var entries: [Entry] = []
+    /// The needles by their first two bytes, and a bit a two-byte key to skip most positions with one test.
+    private var byPrefix: [UInt16: [Int32]] = [:]
+    private var filter = [UInt64](repeating: 0, count: 1024)
+
+    /// A partial match this long is hidden wherever it stands (a secret cut short).
+    static let hiddenPrefix = 12
+    /// A partial match this long is hidden where the text ends or a truncation mark follows.
+    static let hiddenPrefixAtEdge = 3
+
+    package init(secrets: [String] = []) {
+        add(secrets)
+    }
+
+    /// This redactor and `more` secrets besides.
+    package func adding(_ more: [String]) -> Redactor {
+        var copy = self
+        copy.add(more)
+        return copy
+    }
+
+    /// Looks for `more` secrets besides.
+    package mutating func add(_ more: [String]) {
+        for secret in more {
+            let bytes = Array(secret.utf8)
+            guard bytes.count >= 2, known.insert(bytes).inserted else { continue }
+            let index = secrets.count
+            secrets.append(bytes)
+            for needle in Self.needles(of: bytes) where needle.bytes.count >= 2 {
+                let entry = Int32(entries.count)
+                entries.append(Entry(bytes: needle.bytes, foldsCase: needle.foldsCase, isBase64: needle.isBase64, secret: index))
+                for key in Self.keys(needle.bytes[0], needle.bytes[1], foldsCase: needle.foldsCase) {
+                    byPrefix[key, default: []].append(entry)
+                    filter[Int(key >> 6)] |= 1 << UInt64(key & 63)
+                }
+            }
+        }
+    }
+
+    /// The two-byte keys a needle starting with `first`, `second` is found under (every case, for hex).
+    private static func keys(_ first: UInt8, _ second: UInt8, foldsCase: Bool) -> [UInt16] {
+        func cases(_ byte: UInt8) -> [UInt8] {
+            foldsCase && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? [byte, byte - 0x20] : [byte]
+        }
+        return cases(first).flatMap { high in cases(second).map { UInt16(high) << 8 | UInt16($0) } }
+    }
+
+    /// A secret's needles, worked out once per process (every case of a run hides the configured secrets).
+    private static func needles(of secret: [UInt8]) -> [SecretNeedles.Needle] {
+        if let known = memo.withLock({ needlesBySecret[secret] }) { return known }
+        let needles = SecretNeedles(secret: secret).needles
+        memo.withLock {
+            if needlesBySecret.count >= 4096 { needlesBySecret.removeAll(keepingCapacity: true) }
+            needlesBySecret[secret] = needles
+        }
+        return needles
+    }
+
+    private static let memo = NSLock()
+    nonisolated(unsafe) private static var needlesBySecret: [[UInt8]: [SecretNeedles.Needle]] = [:]
+
+    // MARK: - Redacting
+
+    /// `text` with every secret and every named credential hidden.
+    package func redact(_ text: String) -> String {
+        Redaction.hideNamedCredentials(in: hideSecrets(in: text))
+    }
+
+    /// `text` redacted whole, then cut to `limit` UTF-8 bytes (never inside a placeholder), saying how much was cut.
+    package func excerpt(_ text: String, limit: Int) -> String {
+        Evidence.bounded(redact(text), limit: limit)
+    }
+
+    /// `text` with every occurrence of a known secret, in any encoding, replaced by the secret's placeholder.
+    package func hideSecrets(in text: String) -> String {
+        guard !entries.isEmpty, !text.isEmpty else { return text }
+        var text = text
+        return text.withUTF8 { original in
+            var found = matches(in: RawReading(bytes: original), original: original)
+            let kinds = EscapedText.kinds(in: original)
+            if !kinds.isEmpty {
+                // Each kind of escape decoded, then each kind again in what that gave (a value encoded twice, such as
+                // a percent-encoded value in JSON): every reading searched.
+                let text = EscapedText(original: original)
+                for kind in kinds {
+                    guard let once = text.decoded(kind) else { continue }
+                    found += matches(in: once, original: original)
+                    for again in once.kinds {
+                        guard let twice = once.decoded(again) else { continue }
+                        found += matches(in: twice, original: original)
+                    }
+                }
+            }
+            guard !found.isEmpty else { return String(decoding: original, as: UTF8.self) }
+            return replacing(found, in: original)
+        }
+    }
+
+    /// A stretch of the original text that gives a secret away.
+    private struct Match {
+        var start: Int
+        var end: Int
+        var secret: Int
+    }
+
+    private func matches(in reading: some ByteReading, original: UnsafeBufferPointer<UInt8>) -> [Match] {
+        var found: [Match] = []
+        let count = reading.count
+        guard count >= 2 else { return found }
+        for index in 0..<(count - 1) {
+            let first = reading.byte(index), second = reading.byte(index + 1)
+            var key = UInt16(first) << 8 | UInt16(second)
+            let alternatives = (reading.alternative(index), reading.alternative(index + 1))
+            if filter[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0 {
+                collect(byPrefix[key], at: index, in: reading, original: original, into: &found)
+            }
+            if alternatives != (0, 0) {
+                // A '+' may be a space or a plus: the other readings of the pair are keys too.
+                for high in [first, alternatives.0] where high != 0 {
+                    for low in [second, alternatives.1] where low != 0 && (high, low) != (first, second) {
+                        key = UInt16(high) << 8 | UInt16(low)
+                        collect(byPrefix[key], at: index, in: reading, original: original, into: &found)
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    private func collect(_ candidates: [Int32]?, at index: Int, in reading: some ByteReading, original: UnsafeBufferPointer<UInt8>,
+                         into found: inout [Match]) {
+        guard let candidates else { return }
+        for candidate in candidates {
+            let entry = entries[Int(candidate)]
+            var length = 0
+            while length < entry.bytes.count, index + length < reading.count,
+                  reading.matches(entry.bytes[length], at: index + length, foldingCase: entry.foldsCase) {
+                length += 1
+            }
+            guard length >= 2 else { continue }
+            var end = reading.end(index + length - 1)
+            let whole = length == entry.bytes.count
+            guard whole || length >= Self.hiddenPrefix || (length >= Self.hiddenPrefixAtEdge && Self.isEdge(end, in: original)) else { continue }
+            // A value cut short may end inside a character: the rest of that character goes with it.
+            while end < original.count, original[end] & 0xC0 == 0x80 { end += 1 }
+            var start = reading.start(index)
+            if entry.isBase64 {
+                // The characters at either end carry some of the secret's bits too, and padding follows the last.
+                if start > 0, Self.isBase64Character(original[start - 1]) { start -= 1 }
+                if end < original.count, Self.isBase64Character(original[end]) { end += 1 }
+                while end < original.count, original[end] == UInt8(ascii: "=") { end += 1 }
+            }
+            found.append(Match(start: start, end: end, secret: entry.secret))
+        }
+    }
+
+    private static func isBase64Character(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
+
+    /// Whether a truncation mark (`…`, after at most one space or line feed) follows `offset`: every cut the suite
+    /// makes leaves one (`Evidence.bounded`, `ByteText.display`, a kept raw answer, a handler's standard error). The
+    /// plain end of a text is no cut: "… body bytes" must not lose its "tes" to a secret that starts so.
+    private static func isEdge(_ offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var at = offset
+        if at < text.count, text[at] == UInt8(ascii: " ") || text[at] == UInt8(ascii: "\n") { at += 1 }
+        return at + 2 < text.count && text[at] == 0xE2 && text[at + 1] == 0x80 && text[at + 2] == 0xA6
+    }
+
+    /// The original with each matched stretch (overlapping ones joined) replaced by its secret's placeholder.
+    private func replacing(_ found: [Match], in original: UnsafeBufferPointer<UInt8>) -> String {
+        let sorted = found.sorted { $0.start != $1.start ? $0.start < $1.start : $0.end > $1.end }
+        var output: [UInt8] = []
+        output.reserveCapacity(original.count)
+        var copied = 0
+        var index = 0
+        while index < sorted.count {
+            var joined = sorted[index]
+            index += 1
+            while index < sorted.count, sorted[index].start < joined.end {
+                joined.end = max(joined.end, sorted[index].end)
+                index += 1
+            }
+            guard joined.start >= copied else { continue }
+            output += original[copied..<joined.start]
+            output += Redaction.placeholder(for: secrets[joined.secret]).utf8
+            copied = joined.end
+        }
+        output += original[copied...]
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// Bytes read one at a time, each standing for a stretch of the original text.
+protocol ByteReading {
+    var count: Int { get }
+    func byte(_ index: Int) -> UInt8
+    /// A second byte the byte at `index` may stand for, or 0.
+    func alternative(_ index: Int) -> UInt8
+    func matches(_ byte: UInt8, at index: Int, foldingCase: Bool) -> Bool
+    /// Where the byte at `index` comes from in the original text (byte offsets, end exclusive).
+    func start(_ index: Int) -> Int
+    func end(_ index: Int) -> Int
+}
+
+/// The original text, each byte standing for itself.
+private struct RawReading: ByteReading {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var count: Int { bytes.count }
+    func byte(_ index: Int) -> UInt8 { bytes[index] }
+    func alternative(_ index: Int) -> UInt8 { 0 }
+    func matches(_ byte: UInt8, at index: Int, foldingCase: Bool) -> Bool {
+        bytes[index] == byte || (foldingCase && bytes[index].asciiLowercased == byte)
+    }
+    func start(_ index: Int) -> Int { index }
+    func end(_ index: Int) -> Int { index + 1 }
+}
+
+extension EscapedText: ByteReading {
+    func byte(_ index: Int) -> UInt8 { bytes[index] }
+    func alternative(_ index: Int) -> UInt8 { alternatives[index] }
+    func start(_ index: Int) -> Int { Int(starts[index]) }
+    func end(_ index: Int) -> Int { Int(ends[index]) }
+}

@@ -1,0 +1,73 @@
+
+/// The byte strings that give a secret away: its own bytes, and its bytes (and its form encoding's) in hex and in
+/// base64. Escapes (percent, JSON, HTML) are not listed: `EscapedText` decodes them out of the text instead, so they
+/// are found in any mixture.
+///
+/// Base64 writes six bits a character, so a secret inside a longer encoded string starts at one of three alignments;
+/// for each, the characters made of the secret's bits alone are a needle (standard and URL alphabets). Hex is looked
+/// for in either case.
+struct SecretNeedles {
+    struct Needle {
+        var bytes: [UInt8]
+        /// Compared without ASCII case (hex): `bytes` is lower-case.
+        var foldsCase = false
+        /// Base64 characters: the ones beside a match carry bits of the secret too.
+        var isBase64 = false
+    }
+
+    /// A secret shorter than this is looked for by name only (`code=…`): its bytes would match ordinary text.
+    static let shortest = 4
+
+    let needles: [Needle]
+
+    init(secret bytes: [UInt8]) {
+        var needles = [Needle(bytes: bytes)]
+        guard bytes.count >= Self.shortest else {
+            self.needles = needles
+            return
+        }
+        var encodings = [bytes]
+        let formEncoded = Array(FormEncoding.encode(bytes).utf8)
+        if formEncoded != bytes { encodings.append(formEncoded) }
+        for encoding in encodings {
+            needles.append(Needle(bytes: Self.hex(encoding), foldsCase: true))
+            for alignment in 0..<3 {
+                let core = Self.base64Core(of: encoding, alignment: alignment)
+                guard core.count >= Self.shortest else { continue }
+                needles.append(Needle(bytes: core, isBase64: true))
+                let urlSafe = core.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
+                if urlSafe != core { needles.append(Needle(bytes: urlSafe, isBase64: true)) }
+            }
+        }
+        self.needles = needles
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func hex(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0F)]] }
+    }
+
+    /// The base64 characters (standard alphabet) that only `bytes` decide when they follow `alignment` other bytes
+    /// (0, 1 or 2) in the encoded data: whatever comes before or after them, these characters are the same.
+    static func base64Core(of bytes: [UInt8], alignment: Int) -> [UInt8] {
+        let startBit = 8 * alignment
+        let endBit = startBit + 8 * bytes.count
+        let first = (startBit + 5) / 6
+        let last = endBit / 6  // exclusive
+        guard last > first else { return [] }
+        let padded = [UInt8](repeating: 0, count: alignment) + bytes
+        var result: [UInt8] = []
+        result.reserveCapacity(last - first)
+        for character in first..<last {
+            var value = 0
+            for bit in (6 * character)..<(6 * character + 6) {
+                let byte = padded[bit / 8]
+                value = value << 1 | Int((byte >> (7 - UInt8(bit % 8))) & 1)
+            }
+            result.append(alphabet[value])
+        }
+        return result
+    }
+}

@@ -9,8 +9,11 @@ extension ResultsDocument {
         package var message: String
     }
 
-    package static func merge(_ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite,
-                             catalog: Catalog) throws(MergeFailure) -> RunResult {
+    /// `selection` gives the IDs of the cases a run's arguments select before any `--shard` (its profiles and
+    /// filters, against `suite`), or nil when they cannot say (a run without recorded arguments, or one narrowed to
+    /// an earlier run's failures): each shard must then hold exactly the cases of that selection its `I/N` picks.
+    package static func merge(_ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite, catalog: Catalog,
+                             selection: (ResultsDocument) -> Set<String>? = { _ in nil }) throws(MergeFailure) -> RunResult {
         guard let first = shards.first else { throw MergeFailure(message: "nothing to merge") }
         for (document, file) in shards.dropFirst() {
             let differences = [
@@ -18,6 +21,9 @@ extension ResultsDocument {
                 ("case files", document.suite.casesDigest, first.document.suite.casesDigest),
                 ("seed", String(document.run.seed), String(first.document.run.seed)),
                 ("target", sameTarget(document.run.target), sameTarget(first.document.run.target)),
+                // The same command but for where each shard ran and wrote: the same client IDs, profiles, filters,
+                // mode and configuration file.
+                ("command line", sameCommand(document.run.arguments), sameCommand(first.document.run.arguments)),
             ].filter { $0.1 != $0.2 }
             if let (what, this, other) = differences.first {
                 let shown = what == "target" ? "see the target in each results.json" : "\(this) and \(other)"
@@ -29,6 +35,7 @@ extension ResultsDocument {
                                + "(\(first.document.suite.casesDigest.prefix(12))…): give the same --cases and --catalog")
         }
         try checkShards(shards)
+        try checkMembership(shards, selection: selection)
         let cases = Dictionary(suite.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
         var results: [CaseResult] = []
@@ -69,6 +76,36 @@ extension ResultsDocument {
             rest = rest[range.upperBound...].drop { $0.isNumber }
         }
         return result + rest
+    }
+
+    /// A run's arguments without the ones that may differ between its shards (which shard, where it wrote, how many
+    /// jobs), so that shards of one run compare equal.
+    static func sameCommand(_ arguments: [String]?) -> String {
+        guard var words = arguments else { return "-" }
+        for option in ["--shard", "--reports", "--summary", "--bundle", "--jobs"] { words = CommandLineText.removing(option, from: words) }
+        return words.joined(separator: "\u{0}")
+    }
+
+    /// Each shard holds the cases its `I/N` picks, and every one of them: a shard with a failing case taken out (or
+    /// one from another split) would make a clean merged verdict of part of the run.
+    private static func checkMembership(_ shards: [(document: ResultsDocument, file: String)],
+                                        selection: (ResultsDocument) -> Set<String>?) throws(MergeFailure) {
+        for (document, file) in shards {
+            guard let label = document.run.shard, let shard = Shard(parsing: label) else { continue }
+            let held = Set(document.cases.map(\.id))
+            if let stray = held.sorted().first(where: { !shard.contains($0) }) {
+                throw MergeFailure(message: "\(file) holds case \(stray), which shard \(shard) does not select: not a shard of this split")
+            }
+            guard let selected = selection(document) else { continue }
+            let missing = selected.filter { shard.contains($0) && !held.contains($0) }.sorted()
+            if !missing.isEmpty {
+                throw MergeFailure(message: "\(file) (shard \(shard)) lacks \(missing.count) of the cases its run selects "
+                                   + "(\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")): cases were removed, or it is incomplete")
+            }
+            if let extra = held.subtracting(selected).sorted().first {
+                throw MergeFailure(message: "\(file) holds case \(extra), which its run's profiles and filters do not select")
+            }
+        }
     }
 
     /// Every shard of the split, once: `1/4, 2/4, 4/4` is missing 3/4.

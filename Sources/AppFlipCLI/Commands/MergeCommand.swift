@@ -37,7 +37,7 @@ enum MergeCommand {
                                                        console: console) else { return ExitStatus.usage.rawValue }
         var run: RunResult
         do {
-            run = try ResultsDocument.merge(shards, suite: suite, catalog: catalog)
+            run = try ResultsDocument.merge(shards, suite: suite, catalog: catalog) { document in Self.selection(of: document, in: suite) }
         } catch {
             console.err("error: \(error.message)")
             return ExitStatus.usage.rawValue
@@ -68,5 +68,18 @@ enum MergeCommand {
         console.out("\(run.results.count) cases from \(shards.count) shard\(shards.count == 1 ? "" : "s"): \(counts) — \(run.overall.rawValue) (exit \(run.exitStatus.rawValue))")
         console.out("reports: \(ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", "))")
         return run.exitStatus.rawValue
+    }
+
+    /// The IDs of the cases a shard's run selected before `--shard`: its profiles and filters, against `suite`; nil
+    /// when its arguments are not recorded, do not parse, or narrow the run to an earlier run's failures.
+    static func selection(of document: ResultsDocument, in suite: CaseSuite) -> Set<String>? {
+        guard let words = document.run.arguments,
+              let parsed = try? Arguments(words, CommandOptions.run), parsed.values("--rerun-failed").isEmpty else { return nil }
+        var profiles = Profile.allCases
+        if !parsed.values("--profile").isEmpty {
+            profiles = parsed.values("--profile").compactMap(Profile.init(rawValue:))
+        }
+        let filter = CaseFilter(patterns: parsed.values("--filter"))
+        return Set(suite.cases.filter { profiles.contains($0.profile) && filter.matches($0) }.map(\.id))
     }
 }

@@ -116,5 +116,24 @@ struct WorkflowTests {
         _ = handlerRun("reencodes-state", reports: directory + "/other-seed", extra: ["--seed", "6", "--shard", "2/3"])
         let mixed = run(["merge", "--reports", directory + "/mixed"] + paths + [directory + "/1", directory + "/other-seed", directory + "/3"])
         #expect(mixed.status == 2 && mixed.err.contains("has another seed"), "\(mixed.err)")
+
+        // A shard with its failing cases taken out: merge refuses it rather than give a clean verdict of part of the run.
+        let tampered = directory + "/2-tampered"
+        try FileManager.default.createDirectory(atPath: tampered, withIntermediateDirectories: true)
+        var json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/2/results.json"))) as? [String: Any])
+        let cases = try #require(json["cases"] as? [[String: Any]])
+        let kept = cases.filter { ($0["verdict"] as? String) != "fail" }
+        #expect(kept.count < cases.count, "shard 2/3 has a failing case to take out")
+        json["cases"] = kept
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: tampered + "/results.json"))
+        let removed = run(["merge", "--reports", directory + "/removed"] + paths + [directory + "/1", tampered, directory + "/3"])
+        #expect(removed.status == 2 && removed.err.contains("lacks") && removed.err.contains("cases were removed"), "\(removed.err)")
+
+        // A shard run for another client (same seed, same split): not a shard of this run.
+        _ = run(["run", "--link", "https://app.example/flip", "--client-id", "another-client", "--profile", "app-link",
+                 "--reports", directory + "/other-client"] + paths + ["--seed", "5", "--mode", "persistent", "--shard", "2/3", "--",
+                 BuiltProducts.path("broken-handler"), "--defect", "reencodes-state"])
+        let client = run(["merge", "--reports", directory + "/client"] + paths + [directory + "/1", directory + "/other-client", directory + "/3"])
+        #expect(client.status == 2 && client.err.contains("has another command line"), "\(client.err)")
     }
 }

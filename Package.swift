@@ -36,7 +36,7 @@ let package = Package(
         // Turning a request (flags, environment, library calls) into targets: a partner's, or the reference.
         .target(name: "AppFlipSetup", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReference", "AppFlipReferenceServer",
                                                      "AppFlipHTTP"]),
-        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
+        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipDigest", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
                                                    "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem"]),
         .target(name: "AppFlipConformance", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner",
                                                            "AppFlipHTTP", "AppFlipReference"]),

@@ -77,6 +77,8 @@ enum Usage {
           --summary FILE          also append a short Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)
           --bundle FILE           also write an evidence bundle (tar): the reports, the case files and catalog
                                   used, and a manifest of SHA-256 digests; check it with `verify`
+          --target-label TEXT     what the deployment or app version under test is called (recorded in every
+                                  report, judged by nothing; or target_label in the configuration)
           --reproducible          write zero times and no timestamps, for byte-identical reports
           --junit-file-attributes add file/line attributes to <testcase> (outside the Jenkins schema)
 

@@ -93,6 +93,10 @@ package struct JUnitReport: Sendable {
         if let samples = provenance.samples { properties.append(("samples", String(samples))) }
         for (index, line) in provenance.transport.enumerated() { properties.append(("tls.\(index + 1)", line)) }
         if let startup = provenance.handlerStartup { properties.append(("handler.startup", startup)) }
+        for (name, value) in [("target.label", provenance.targetLabel), ("suite.executable.sha256", provenance.executableSHA256),
+                              ("platform", provenance.platform), ("toolchain", provenance.toolchain)] {
+            if let value { properties.append((name, value)) }
+        }
         if !reproducible, let measured = provenance.handlerStartupMeasured { properties.append(("handler.startup.measured", measured)) }
         if run.incomplete { properties.append(("run.incomplete", "true: interrupted; only the cases listed ran")) }
         }

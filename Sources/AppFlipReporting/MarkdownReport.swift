@@ -204,7 +204,8 @@ package struct MarkdownReport: Sendable {
             }
         }
         return text + (text.hasSuffix("\n") ? "\n" : "\n\n")
-            + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target)).\n\n"
+            + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target))"
+            + (run.provenance.targetLabel.map { " (\(MarkdownText.inline($0)))" } ?? "") + ".\n\n"
     }
 
     /// One line per profile and reason, however many cases it skipped.
@@ -231,25 +232,35 @@ package struct MarkdownReport: Sendable {
         let provenance = run.provenance
         var text = "## Provenance\n\n"
         let samples: String = provenance.samples.map { "\($0) per sampling check (--samples)" } ?? "as each case states"
-        let rows: [(String, String)] = [
+        var rows: [(String, String)] = [
             ("Suite version", provenance.suiteVersion),
             ("Case files", "\(provenance.caseFileCount) files, sha256 `\(provenance.caseDigest)`"),
             ("Seed", String(provenance.seed)),
             ("Target", provenance.target),
+        ]
+        if let label = provenance.targetLabel { rows.append(("Target label", label)) }
+        rows += [
             ("Mode", provenance.mode),
             ("Jobs", String(provenance.jobs)),
             ("Filter", provenance.filter ?? "(none)"),
             ("Samples", samples),
             ("TLS", provenance.transport.isEmpty ? "not used: every endpoint of this run is plain http"
                 : provenance.transport.joined(separator: "; ") + " (certificate chains verified by the platform's HTTPS stack)"),
-        ] + (provenance.handlerStartup.map { [("Handler start-up", $0)] } ?? []) + (reproducible ? [] : [
-            ("Started (UTC)", provenance.startedAt),
-            ("Wall time", ReportFormatting.seconds(provenance.duration) + " s"),
-        ] + (provenance.handlerStartupMeasured.map { [("Handler start-up times", $0)] } ?? []))
+        ]
+        if let startup = provenance.handlerStartup { rows.append(("Handler start-up", startup)) }
+        if let digest = provenance.executableSHA256 { rows.append(("Executable", "sha256 `\(digest)`")) }
+        if let platform = provenance.platform { rows.append(("Platform", platform)) }
+        if let toolchain = provenance.toolchain { rows.append(("Toolchain", toolchain)) }
+        if !reproducible {
+            rows += [("Started (UTC)", provenance.startedAt), ("Wall time", ReportFormatting.seconds(provenance.duration) + " s")]
+            if let measured = provenance.handlerStartupMeasured { rows.append(("Handler start-up times", measured)) }
+        }
         text += "Reproduce the whole run with:\n\n" + MarkdownText.codeBlock(provenance.command)
         text += "\n<details><summary>Suite, seed, target and times</summary>\n\n| | |\n| --- | --- |\n"
         for (name, value) in rows {
-            text += "| \(name) | \(name == "Case files" ? value : MarkdownText.inline(value)) |\n"
+            // The target as configured, whole: a reviewer must be able to tell which deployment was judged.
+            let shown = name == "Case files" || name == "Executable" ? value : MarkdownText.inline(value, limit: name == "Target" ? 65_536 : 400)
+            text += "| \(name) | \(shown) |\n"
         }
         return text + "\n</details>\n\n"
     }

@@ -57,6 +57,10 @@ extension ResultsDocument {
         provenance.samples = run.samples
         provenance.transport = run.transport
         provenance.handlerStartup = run.handlerStartup
+        provenance.executableSHA256 = run.executableSha256
+        provenance.platform = run.platform
+        provenance.toolchain = run.toolchain
+        provenance.targetLabel = run.targetLabel
         provenance.certification = shards.allSatisfy { $0.document.run.certification == true }
         if let arguments = run.arguments {
             provenance.runArguments = CommandLineText.removing("--shard", from: arguments)

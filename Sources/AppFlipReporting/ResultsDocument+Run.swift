@@ -18,7 +18,8 @@ extension ResultsDocument {
                        durationSeconds: reproducible ? 0 : provenance.duration, command: provenance.command,
                        transport: provenance.transport, handlerStartup: provenance.handlerStartup, incomplete: run.incomplete,
                        certification: provenance.certification ? true : nil, shard: provenance.shard,
-                       arguments: provenance.runArguments)
+                       arguments: provenance.runArguments, executableSha256: provenance.executableSHA256, platform: provenance.platform,
+                       toolchain: provenance.toolchain, targetLabel: provenance.targetLabel)
         outcome = Outcome(verdict: run.overall.rawValue, exitCode: run.exitStatus.rawValue,
                           counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, run.count($0)) }),
                           configurationProblems: run.configurationProblems,

@@ -45,6 +45,12 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var shard: String?
         /// The `run` arguments (seed explicit), so a merge or a re-run can narrow or repeat the command.
         package var arguments: [String]?
+        /// Which build ran where: the executable's SHA-256, the platform, the toolchain; and the label given to the
+        /// target under test.
+        package var executableSha256: String?
+        package var platform: String?
+        package var toolchain: String?
+        package var targetLabel: String?
     }
 
     package struct Outcome: Codable, Sendable, Hashable {

@@ -10,6 +10,8 @@ package struct TargetSetup: Sendable {
     package var configuration: RunConfiguration
     /// The in-process reference server, kept alive for the run when the target is the reference; stop it after.
     package var referenceServer: HTTPServer?
+    /// The configuration's `target_label`: what the deployment or app version under test is called.
+    package var targetLabel: String?
 
     package init(targets: Targets, configuration: RunConfiguration, referenceServer: HTTPServer? = nil) {
         self.targets = targets
@@ -86,7 +88,9 @@ package struct TargetSetup: Sendable {
         configuration.narrowedScope = file?.narrowedScope
         configuration.throttlingProbe = file?.throttlingProbe ?? false
         configuration.tokenLifetime = file?.tokenLifetime
-        return TargetSetup(targets: targets, configuration: configuration, referenceServer: nil)
+        var setup = TargetSetup(targets: targets, configuration: configuration, referenceServer: nil)
+        setup.targetLabel = file?.targetLabel
+        return setup
     }
 
     /// A native client program (a path, or a name looked up on `PATH`) and its arguments.

@@ -30,6 +30,8 @@ enum RunCommand {
         var verbosity: RunProgress.Verbosity
         var color: RunProgress.ColorChoice
         var bundle: String?
+        /// `--target-label`, else the configuration's `target_label`.
+        var targetLabel: String?
     }
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
@@ -118,6 +120,8 @@ enum RunCommand {
         interruption.start(console: console)
         defer { interruption.stop() }
         let runRedactor = Redactor(secrets: targets.secrets)
+        // Which build judged the target: the executable is hashed while the cases run.
+        let executableDigest = RunIdentity.ExecutableDigest()
         let quiet = options.verbosity == .quiet
         if !quiet {
             console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(runRedactor.redact(targets.description)) with \(options.jobs) jobs")
@@ -160,6 +164,10 @@ enum RunCommand {
         provenance.certification = options.certification
         provenance.shard = options.shard?.description
         provenance.runArguments = Self.withSeed(arguments, options.assembly.configuration.seed)
+        provenance.targetLabel = options.targetLabel
+        provenance.executableSHA256 = executableDigest.value()
+        provenance.platform = RunIdentity.platform
+        provenance.toolchain = RunIdentity.toolchain
         provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: options.timeout)
         if let startup = targets.linkHandler?.startupReport(timeout: options.timeout) {
             provenance.handlerStartup = startup.policy
@@ -339,7 +347,7 @@ enum RunCommand {
                            }
                            return choice
                        } ?? .auto,
-                       bundle: try parsed.value("--bundle"))
+                       bundle: try parsed.value("--bundle"), targetLabel: try parsed.value("--target-label") ?? assembly.targetLabel)
     }
 
     /// The IDs of the cases that failed or ended in error in the run whose reports are in `directory` (or whose

@@ -27,6 +27,14 @@ package struct Provenance: Sendable, Hashable {
     package var handlerStartup: String?
     /// The measured start-up times (not in reproducible reports: they vary from run to run).
     package var handlerStartupMeasured: String?
+    /// The SHA-256 of the executable that ran (hex), when it could be read: which build judged the target.
+    package var executableSHA256: String?
+    /// The operating system and processor the suite ran on, and the Swift toolchain it was built with.
+    package var platform: String?
+    package var toolchain: String?
+    /// What the person running the suite calls the deployment or app version under test (`--target-label`, or
+    /// `target_label` in the configuration): recorded as given, judged by nothing.
+    package var targetLabel: String?
 
     package init(suiteVersion: String, caseDigest: String, caseFileCount: Int, seed: UInt64, target: String, mode: String,
                 jobs: Int, filter: String?, startedAt: String, duration: Double, command: String) {

@@ -13,6 +13,8 @@ package struct TargetConfiguration: Sendable {
     package var clientSecret: String?
     /// The Actions/Cloud project ID in Google's browser-linking redirect URI `…/r/<PROJECT_ID>`.
     package var projectID: String?
+    /// `target_label`: what the deployment or app version under test is called; recorded in the reports, judged by nothing.
+    package var targetLabel: String?
     /// The iOS app ID (`TEAMID.bundle`) the site association must list.
     package var appID: String?
     /// The App Flip universal link, without a query.

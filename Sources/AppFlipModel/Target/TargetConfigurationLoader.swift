@@ -40,7 +40,7 @@ package enum TargetConfigurationLoader {
         if let secret = document.entries.first(where: { $0.key.text == "client_secret" }) {
             reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
         }
-        let allowed = ["client_id", "client_secret_env", "project_id", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
+        let allowed = ["client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
                        "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope", "throttling_probe",
                        "native_redirect_uris", "sign_in"]
         reader.checkKeys(document, allowed: allowed + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
@@ -116,6 +116,7 @@ package enum TargetConfigurationLoader {
                                    appID: text("app_id").map(expand), link: link, scope: text("scope").map(expand) ?? "devices",
                                    endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
                                    secrets: secrets)
+        configuration.targetLabel = text("target_label").map(expand)
         configuration.secondClient = secondClient
         if let node = document["sign_in"], let mapping = reader.mapping(node, "'sign_in'") {
             for entry in mapping.entries {

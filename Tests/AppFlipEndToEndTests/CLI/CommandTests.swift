@@ -1,3 +1,4 @@
+import AppFlipDigest
 import AppFlipCLI
 import AppFlipHTTP
 import AppFlipModel
@@ -195,6 +196,27 @@ struct CommandTests {
         let certification = run(command + ["--certification", "--baseline", try write(failing)] + handler)
         #expect(certification.status == 2)
         #expect(certification.err.contains("--certification refuses --baseline"))
+    }
+
+    @Test("Every run records which build ran where (the executable's SHA-256, platform, toolchain), the target whole, and its label")
+    func identity() throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("identity-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        let executable = BuiltProducts.path("appflip-conformance")
+        let (status, output) = try ProgramRun.run(executable, ["run", "--target", "reference", "--profile", "app-link", "--quiet", "--reports", reports,
+                                                             "--target-label", "staging build 1.2.3 (4711)"] + paths)
+        #expect(status == 0, "\(output)")
+        let document = try ResultsDocument.load(run: reports).document
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: executable)))
+        #expect(document.run.executableSha256 == SHA256.hexDigest(bytes))
+        #expect(document.run.platform?.isEmpty == false && document.run.toolchain?.hasPrefix("Swift 6") == true, "\(document.run)")
+        #expect(document.run.targetLabel == "staging build 1.2.3 (4711)")
+        let report = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
+        let junit = try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8)
+        #expect(document.run.target.count > 400, "a target long enough to have been cut before")
+        #expect(report.contains(MarkdownText.inline(document.run.target, limit: .max)), "the provenance shows the target whole")
+        #expect(report.contains("| Target label | staging build 1.2.3 (4711) |") && junit.contains("name=\"target.label\""))
+        #expect(junit.contains("name=\"suite.executable.sha256\" value=\"\(SHA256.hexDigest(bytes))\""))
     }
 
     @Test("A run against a handler writes both reports, and a filter that matches nothing is exit 2")

@@ -1,0 +1,67 @@
+import AppFlipDigest
+import Foundation
+
+/// Which build of the suite ran, and where: what a reviewer needs besides the suite's version to trust a report.
+enum RunIdentity {
+    /// The operating system, its version, and the processor.
+    static let platform: String = {
+        let info = ProcessInfo.processInfo
+        #if arch(x86_64)
+        let processor = "x86_64"
+        #elseif arch(arm64)
+        let processor = "arm64"
+        #else
+        let processor = "other processor"
+        #endif
+        #if os(Linux)
+        let system = "Linux"
+        #elseif os(macOS)
+        let system = "macOS"
+        #else
+        let system = "another system"
+        #endif
+        return "\(system) \(info.operatingSystemVersionString), \(processor)"
+    }()
+
+    /// The Swift compiler the suite was built with (to its minor version).
+    static let toolchain: String = {
+        #if compiler(>=6.4)
+        "Swift 6.4 or later"
+        #elseif compiler(>=6.3)
+        "Swift 6.3"
+        #elseif compiler(>=6.2)
+        "Swift 6.2"
+        #elseif compiler(>=6.1)
+        "Swift 6.1"
+        #else
+        "Swift 6.0"
+        #endif
+    }()
+
+    /// The SHA-256 of the running executable, worked out on a thread of its own while the cases run (it reads the
+    /// whole file once); nil when the file cannot be read.
+    final class ExecutableDigest: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var digest: String?
+
+        init() {
+            let thread = Thread { [self] in
+                if let path = Bundle.main.executablePath, let handle = FileHandle(forReadingAtPath: path) {
+                    var hash = SHA256()
+                    while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
+                    try? handle.close()
+                    digest = SHA256.hex(hash.finalize())
+                }
+                done.signal()
+            }
+            thread.start()
+        }
+
+        /// Waits for the digest.
+        func value() -> String? {
+            done.wait()
+            done.signal()
+            return digest
+        }
+    }
+}

@@ -117,4 +117,41 @@ struct SecretEchoTests {
         }
         #expect(!reports.contains("abc123456"), "\(echo): the session cookie shows")
     }
+
+    @Test("A sign-in form that sends the password in its URL, and pages that echo it into the suite's own messages, show no form of it")
+    func signInPassword() throws {
+        let password = "pw-Ünïcode&co+42/=="
+        let encoded = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        // A GET login form (the password lands in the URL), then a redirect loop that carries it on: the walk ends in
+        // "more than N requests: …" with the last pages' URLs, and a consent page whose button echoes it (HTML).
+        let server = try HTTPServer { request in
+            let html = { (body: String) in
+                HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/html")]), body: Array(("<html><body>" + body + "</body></html>").utf8))
+            }
+            switch request.path {
+            case "/oauth/authorize":
+                return html("<form method=\"get\" action=\"/login\"><input name=\"user\"><input name=\"pwd\" type=\"password\"><button>Sign in</button></form>")
+            case "/login", "/again":
+                let hop = request.target.count % 7
+                return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "/again?n=\(hop)&seen=" + encoded + "&b64=" + Data(password.utf8).base64EncodedString())]))
+            default:
+                return html("<form action=\"/consent\"><button name=\"decision\" value=\"" + password.replacingOccurrences(of: "&", with: "&amp;") + "\">ok</button></form>")
+            }
+        }
+        server.start()
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        var targets = Targets(endpoints: [.authorize: base + "/oauth/authorize"], secrets: [password])
+        targets.signIn = [.consent: SignInScript(form: "user,pwd", fields: ["user": "approver", "pwd": password], consentForm: "action:/consent",
+                                                 consentButton: "decision=approve")]
+        let cases = try SuiteRun.load().1.cases.filter { $0.id.hasPrefix("authorize/") && $0.needs.isEmpty && !$0.needsHTTPS }.prefix(8)
+        #expect(!cases.isEmpty)
+        let run = try SuiteRun.run(targets, cases: Array(cases))
+        let reports = ReportSet(run: run, profiles: ["authorize"]).render().map(\.text).joined(separator: "\n")
+        #expect(reports.contains("more than") || reports.contains("signed in through the pages"), "the walk is in the evidence")
+        for form in [password, encoded, Data(password.utf8).base64EncodedString(), password.replacingOccurrences(of: "&", with: "&amp;"),
+                     String(password.prefix(8)), String(encoded.prefix(12))] {
+            #expect(!reports.contains(form), "the password shows as \(form)")
+        }
+    }
 }

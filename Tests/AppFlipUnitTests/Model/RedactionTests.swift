@@ -11,7 +11,7 @@ struct RedactionTests {
         #expect(!redacted.contains("T0KEN"))
         #expect(redacted.contains("state=visible"))
         #expect(redacted.contains("code=‹redacted hmac:"))
-        #expect(!redacted.contains("11"))
+        #expect(!redacted.contains("chars"))
     }
 
     @Test("The same value gets the same fingerprint within a run; it is keyed, so a guess cannot be confirmed offline")

@@ -4,6 +4,17 @@
 extension UInt8 {
     /// The byte with an ASCII capital letter made small; any other byte as it is.
     var asciiLowercased: UInt8 { (0x41...0x5A).contains(self) ? self | 0x20 : self }
+
+    /// The value of an ASCII hexadecimal digit, either case (a percent escape's, a character reference's); nil for
+    /// any other byte.
+    var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
 }
 
 extension StringProtocol {

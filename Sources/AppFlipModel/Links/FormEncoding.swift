@@ -49,7 +49,7 @@ package enum FormEncoding {
             while read < buffer.count {
                 let byte = buffer[read]
                 if byte == UInt8(ascii: "%") {
-                    guard read + 2 < buffer.count, let high = hexValue(buffer[read + 1]), let low = hexValue(buffer[read + 2]) else {
+                    guard read + 2 < buffer.count, let high = buffer[read + 1].hexDigitValue, let low = buffer[read + 2].hexDigitValue else {
                         valid = false
                         break
                     }
@@ -74,15 +74,6 @@ package enum FormEncoding {
             true
         default:
             false
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }

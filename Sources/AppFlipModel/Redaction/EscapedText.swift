@@ -101,7 +101,7 @@ struct EscapedText {
         switch kind {
         case .percent:
             if bytes[index] == UInt8(ascii: "+") { return ([UInt8(ascii: " ")], 1) }  // a space, or a plus (the alternative)
-            guard index + 2 < count, let high = Self.hexValue(bytes[index + 1]), let low = Self.hexValue(bytes[index + 2]) else { return nil }
+            guard index + 2 < count, let high = bytes[index + 1].hexDigitValue, let low = bytes[index + 2].hexDigitValue else { return nil }
             return ([high << 4 | low], 3)
         case .json:
             return jsonEscape(at: index)
@@ -142,7 +142,7 @@ struct EscapedText {
             var value: UInt32 = 0
             let first = cursor
             while cursor < count, cursor - first < 8 {
-                let digit: UInt8? = hex ? Self.hexValue(bytes[cursor])
+                let digit: UInt8? = hex ? bytes[cursor].hexDigitValue
                     : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[cursor]) ? bytes[cursor] - UInt8(ascii: "0") : nil
                 guard let digit else { break }
                 value = value * (hex ? 16 : 10) + UInt32(digit)
@@ -163,19 +163,10 @@ struct EscapedText {
         guard index + digits <= count else { return nil }
         var value: UInt32 = 0
         for offset in 0..<digits {
-            guard let digit = Self.hexValue(bytes[index + offset]) else { return nil }
+            guard let digit = bytes[index + offset].hexDigitValue else { return nil }
             value = value << 4 | UInt32(digit)
         }
         return value
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func isASCIILetterOrDigit(_ byte: UInt8) -> Bool {

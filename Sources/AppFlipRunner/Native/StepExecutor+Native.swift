@@ -75,7 +75,7 @@ extension StepExecutor {
         // The server's own tokens and codes are secrets like any other: never shown.
         state.redactor.add(observation.requests.flatMap { request in
             ["code", "code_verifier", "refresh_token", "token"].compactMap { request.formValue($0) }
-        } + [observation.answer?.authorization].compactMap { $0 })
+        } + [observation.answer?.authorization].compactMap { $0 } + server.handedOutSecrets)
         state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
         if recordEvidence {
             var lines = [label + step.command.rawValue]
@@ -92,6 +92,8 @@ extension StepExecutor {
     }
 
     private func fail(_ failure: NativeFailure, label: String, session: NativeClientSession, state: inout CaseState) -> Observation? {
+        // What the server handed out is secret even when the app failed before using it (it may have logged it).
+        if let server = nativeFlow?.server { state.redactor.add(server.handedOutSecrets) }
         if failure.suiteFault { state.outcome.suiteFault = label + failure.message }
         state.outcome.failure = label + failure.message
         state.outcome.evidence.answer = state.redactor.excerpt(failure.rawAnswer, limit: TargetExchange.answerExcerptLimit)

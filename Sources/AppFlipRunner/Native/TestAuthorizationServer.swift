@@ -29,6 +29,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     private var codes: [String: Issued] = [:]
     private var refreshTokens: Set<String> = []
     private var refreshOrder: [String] = []
+    private var handedOut: [String] = []
 
     package init(clientID: String) throws {
         self.clientID = clientID
@@ -59,7 +60,10 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// A code the token endpoint will redeem once, as if this server had issued it in a response.
     package func mintCode() -> String {
         let code = Self.token("code")
-        lock.withLock { codes[code] = Issued(clientID: clientID) }
+        lock.withLock {
+            codes[code] = Issued(clientID: clientID)
+            handedOut.append(code)
+        }
         return code
     }
 
@@ -71,6 +75,9 @@ package final class TestAuthorizationServer: @unchecked Sendable {
 
     /// Every refresh token issued so far, in order (the last is the one a client must use next).
     package var issuedRefreshTokens: [String] { lock.withLock { refreshOrder } }
+
+    /// Every code and token this server handed out: secrets the app may echo (in its log, raw, base64 or hex).
+    package var handedOutSecrets: [String] { lock.withLock { handedOut } }
 
     // MARK: Endpoints
 
@@ -146,12 +153,15 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     }
 
     private func tokens(_ answer: Script.TokenAnswer, rotating: Bool) -> HTTPResponse {
-        var body: [String: Any] = ["access_token": Self.token("access"), "token_type": "Bearer", "expires_in": 3599, "scope": "openid email"]
+        let access = Self.token("access")
+        lock.withLock { handedOut.append(access) }
+        var body: [String: Any] = ["access_token": access, "token_type": "Bearer", "expires_in": 3599, "scope": "openid email"]
         if rotating {
             let refresh = Self.token("refresh")
             lock.withLock {
                 refreshTokens.insert(refresh)
                 refreshOrder.append(refresh)
+                handedOut.append(refresh)
             }
             body["refresh_token"] = refresh
         }

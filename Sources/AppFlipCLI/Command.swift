@@ -14,6 +14,14 @@ package enum Command {
         ProcessSweep.becomeSubreaper()
     }
 
+    /// For the command-line tool's process only (one process is one run): `--reproducible` (before any handler
+    /// command) turns redaction's fingerprints off, so that two runs write the same placeholders (`‹redacted›`). A
+    /// fingerprint keyed for the run would differ between runs, and one keyed by the seed could be used to confirm a
+    /// guessed secret by anyone holding the reports.
+    package static func configureRedaction(for arguments: [String]) {
+        if arguments.prefix(while: { $0 != "--" }).contains("--reproducible") { Redaction.showFingerprints(false) }
+    }
+
     package static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
         // Output piped into `head` must not kill the run before its reports are written: a closed pipe is an
         // ignored write error (Console), never SIGPIPE.

@@ -16,17 +16,31 @@ package enum Redaction {
         "secret", "api_key", "apikey",
     ]
 
-    /// `‹redacted hmac:1a2b3c4d›`: the first 32 bits of HMAC-SHA-256 of the value under this run's key.
+    /// `‹redacted hmac:1a2b3c4d›`: the first 32 bits of HMAC-SHA-256 of the value under this run's key; `‹redacted›`
+    /// when fingerprints are off (`showFingerprints(false)`).
     package static func placeholder<Bytes: Collection>(for value: Bytes) -> String where Bytes.Element == UInt8 {
         // One case shows the same code in its evidence, its summary and several checks: it is keyed once.
         let key = MemoKey(bytes: Array(value))
-        if let known = memos.withLock({ placeholders[key] }) { return known }
+        let (known, fingerprints) = memos.withLock { (placeholders[key], showsFingerprints) }
+        if let known { return known }
+        guard fingerprints else { return "‹redacted›" }
         let text = "‹redacted hmac:\(SHA256.hex(Array(HMAC.sha256(key: RunKey.bytes, message: key.bytes).prefix(4))))›"
         memos.withLock {
             if placeholders.count >= 4096 { placeholders.removeAll(keepingCapacity: true) }
             placeholders[key] = text
         }
         return text
+    }
+
+    /// Whether placeholders carry a fingerprint (the default). A run asked for byte-identical reports (`--reproducible`)
+    /// turns them off: a key drawn for the run would differ between two runs, and one derived from the seed (which
+    /// the reports print) would let anyone holding them confirm a guessed secret. Equal values then no longer
+    /// correlate. For the whole process, which is one run of the command line.
+    package static func showFingerprints(_ on: Bool) {
+        memos.withLock {
+            showsFingerprints = on
+            placeholders.removeAll()
+        }
     }
 
     /// Whether `text` starts with a placeholder (a value already hidden).
@@ -163,6 +177,7 @@ package enum Redaction {
     /// Guards the memo of placeholders, cleared when it reaches 4,096 entries.
     private static let memos = NSLock()
     nonisolated(unsafe) private static var placeholders: [MemoKey: String] = [:]
+    nonisolated(unsafe) private static var showsFingerprints = true
 
     /// Bytes as a memo's key, hashed in one go (an array of bytes hashes a byte at a time).
     private struct MemoKey: Hashable {

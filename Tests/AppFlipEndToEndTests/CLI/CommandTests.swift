@@ -137,6 +137,19 @@ struct CommandTests {
             Issue.record("reports differ: \(String(describing: difference))")
         }
         #expect(outputs[0].first?.contains("timestamp=") == false)
+        // Two processes: each draws its own redaction key, so --reproducible shows placeholders without a fingerprint.
+        var processes: [String] = []
+        let directory = reports + "-processes"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for _ in 0..<2 {
+            let (status, output) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+                "run", "--reproducible", "--seed", "99", "--jobs", "2", "--reports", directory, "--mode", "persistent", "--link", "https://app.example/flip",
+                "--client-id", "google-client"] + paths + ["--", BuiltProducts.path("broken-handler"), "--defect", "link-derived-code"])
+            #expect(status == 0, "\(output)")
+            processes.append(try String(contentsOfFile: directory + "/results.json", encoding: .utf8))
+        }
+        #expect(processes[0] == processes[1], "two processes' reproducible reports differ")
+        #expect(processes[0].contains("‹redacted›") && !processes[0].contains("‹redacted hmac:"))
     }
 
     @Test("--samples sets how many values the sampling checks judge, and the reports say so")

@@ -39,6 +39,10 @@ package enum TargetConfigurationLoader {
         guard let document = reader.mapping(node, "the target configuration") else { throw DiagnosticList(reader.diagnostics) }
         if let secret = document.entries.first(where: { $0.key.text == "client_secret" }) {
             reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
+            // The diagnostic quotes its line: the secret written there is not printed with it.
+            if let index = reader.diagnostics.indices.last, let colon = reader.diagnostics[index].lineText.firstIndex(of: ":") {
+                reader.diagnostics[index].lineText = String(reader.diagnostics[index].lineText[...colon]) + " ‹redacted›"
+            }
         }
         let allowed = ["client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
                        "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope", "throttling_probe",

@@ -61,8 +61,13 @@ inclusive() {
 }
 worker=$(inclusive '12StepExecutorC8sendOnly')
 judging=$(inclusive '17DeferredJudgementV7outcome')
+# The case's result redacted whole (Runner.Worker.finished), after the outcome, on the same thread.
+sweep=$(inclusive '8RedactorV6redactyAA10CaseResultV')
 per() { awk -v n="${1:-0}" -v d="$2" 'BEGIN { printf "%.0fk", n / d / 1000 }'; }
 echo "| Thread (200 authorize cases, $requests requests ($mode), external reference server) | A request | A case |"
 echo "| --- | ---: | ---: |"
 echo "| worker: the exchange (HTTP client, cookies; the pages and forms of a walk), StepExecutor.sendOnly | $(per "$worker" "$requests") | $(per "$worker" "$cases") |"
 echo "| judging thread: evidence, redaction, checks, DeferredJudgement.outcome | $(per "$judging" "$requests") | $(per "$judging" "$cases") |"
+if [ -n "$sweep" ]; then
+  echo "| judging thread: the result redacted whole, Redactor.redact(CaseResult) | $(per "$sweep" "$requests") | $(per "$sweep" "$cases") |"
+fi

@@ -63,6 +63,9 @@ struct EscapedText {
     func decoded(_ kind: Kind) -> EscapedText? {
         var result = EscapedText()
         result.bytes.reserveCapacity(count)
+        result.alternatives.reserveCapacity(count)
+        result.starts.reserveCapacity(count)
+        result.ends.reserveCapacity(count)
         var changed = false
         var index = 0
         while index < count {
@@ -78,6 +81,22 @@ struct EscapedText {
             }
         }
         return changed ? result : nil
+    }
+
+    /// Whether an escape of `kind` here takes in a byte that decoding made (a value escaped twice over, such as a
+    /// JSON escape whose backslash's quote was an HTML reference): only then does decoding `kind` again find what
+    /// decoding it in the original did not. A scan that allocates nothing.
+    func hasEscapeOverDecodedBytes(_ kind: Kind) -> Bool {
+        var index = 0
+        while index < count {
+            if kind.isTrigger(bytes[index]), let (_, length) = escape(kind, at: index) {
+                if (index..<(index + length)).contains(where: { ends[$0] - starts[$0] > 1 }) { return true }
+                index += length
+            } else {
+                index += 1
+            }
+        }
+        return false
     }
 
     /// Whether the decoded byte at `index` is `byte`, either as read or as the byte it may stand for.

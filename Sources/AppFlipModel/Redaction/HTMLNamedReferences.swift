@@ -1,5 +1,6 @@
 /// The named HTML character references redaction decodes (WHATWG HTML §13.5): every one for ASCII punctuation and
-/// for Latin-1 (U+00A0 to U+00FF), the ones an HTML escaper writes for characters a secret may hold.
+/// for Latin-1 (U+00A0 to U+00FF), the ones an HTML escaper writes for characters a secret may hold. (`~` has none:
+/// `&tilde;` is U+02DC.)
 enum HTMLNamedReferences {
     /// The longest name below, in bytes.
     static let longestName = scalars.keys.map(\.utf8.count).max() ?? 0
@@ -17,7 +18,7 @@ enum HTMLNamedReferences {
             "period": ".", "sol": "/", "colon": ":", "semi": ";", "lt": "<", "LT": "<", "equals": "=", "gt": ">", "GT": ">",
             "quest": "?", "commat": "@", "lsqb": "[", "lbrack": "[", "bsol": "\\", "rsqb": "]", "rbrack": "]", "Hat": "^",
             "lowbar": "_", "UnderBar": "_", "grave": "`", "DiacriticalGrave": "`", "lcub": "{", "lbrace": "{", "verbar": "|",
-            "vert": "|", "VerticalLine": "|", "rcub": "}", "rbrace": "}", "tilde": "~",
+            "vert": "|", "VerticalLine": "|", "rcub": "}", "rbrace": "}",
         ]
         // U+00A0 to U+00FF in order, as HTML 4 named them (HTML5 keeps every one).
         let latin1 = """

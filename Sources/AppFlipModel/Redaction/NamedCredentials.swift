@@ -28,10 +28,10 @@ enum NamedCredentials {
     }
 
     private static func hide(in text: String, userinfoOnly: Bool) -> String {
-        var text = text
-        return text.withUTF8 { bytes in
+        var copy = text
+        let hidden: String? = copy.withUTF8 { bytes in
             let found = stretches(in: bytes, userinfoOnly: userinfoOnly)
-            guard !found.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
+            guard !found.isEmpty else { return nil }
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count)
             var copied = 0
@@ -43,6 +43,7 @@ enum NamedCredentials {
             output += bytes[copied...]
             return String(decoding: output, as: UTF8.self)
         }
+        return hidden ?? text
     }
 
     /// The stretches of `bytes` that are credentials, in order.

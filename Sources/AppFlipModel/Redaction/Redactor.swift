@@ -15,6 +15,9 @@ package struct Redactor: Sendable {
         var bytes: [UInt8]
         var foldsCase: Bool
         var isBase64: Bool
+        /// Not a secret's form but a run of the characters no escaper changes (ASCII letters, digits, `-._~`) one
+        /// has: found raw, it says an escaped form may be there, so the text's escapes are worth decoding.
+        var isAnchor = false
         var secret: Int
     }
 
@@ -24,6 +27,9 @@ package struct Redactor: Sendable {
     /// The needles by their first two bytes, and a bit a two-byte key to skip most positions with one test.
     private var byPrefix: [UInt16: [Int32]] = [:]
     private var filter = [UInt64](repeating: 0, count: 1024)
+    /// Set when a form of a secret has no run of four characters no escaper changes to find it by raw: then any text
+    /// with escapes is decoded.
+    private var anchorless = false
 
     /// A partial match this long is hidden wherever it stands (a secret cut short).
     static let hiddenPrefix = 12
@@ -49,14 +55,43 @@ package struct Redactor: Sendable {
             let index = secrets.count
             secrets.append(bytes)
             for needle in Self.needles(of: bytes) where needle.bytes.count >= 2 {
-                let entry = Int32(entries.count)
-                entries.append(Entry(bytes: needle.bytes, foldsCase: needle.foldsCase, isBase64: needle.isBase64, secret: index))
-                for key in Self.keys(needle.bytes[0], needle.bytes[1], foldsCase: needle.foldsCase) {
-                    byPrefix[key, default: []].append(entry)
-                    filter[Int(key >> 6)] |= 1 << UInt64(key & 63)
+                insert(Entry(bytes: needle.bytes, foldsCase: needle.foldsCase, isBase64: needle.isBase64, secret: index))
+                guard !needle.bytes.allSatisfy(Self.isUnescaped) else { continue }  // escaping leaves it as it is
+                let anchor = Self.longestUnescapedRun(needle.bytes)
+                if anchor.count >= 4 {
+                    insert(Entry(bytes: anchor, foldsCase: needle.foldsCase, isBase64: false, isAnchor: true, secret: index))
+                } else {
+                    anchorless = true
                 }
             }
         }
+    }
+
+    private mutating func insert(_ entry: Entry) {
+        let number = Int32(entries.count)
+        entries.append(entry)
+        for key in Self.keys(entry.bytes[0], entry.bytes[1], foldsCase: entry.foldsCase) {
+            byPrefix[key, default: []].append(number)
+            filter[Int(key >> 6)] |= 1 << UInt64(key & 63)
+        }
+    }
+
+    /// An ASCII letter or digit, or `-._~`: what percent-encoding leaves as it is (RFC 3986's unreserved characters),
+    /// and JSON and HTML escapers too.
+    private static func isUnescaped(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
+    }
+
+    private static func longestUnescapedRun(_ bytes: [UInt8]) -> [UInt8] {
+        var best = 0..<0
+        var start = 0
+        for (index, byte) in bytes.enumerated() where !isUnescaped(byte) {
+            if index - start > best.count { best = start..<index }
+            start = index + 1
+        }
+        if bytes.count - start > best.count { best = start..<bytes.count }
+        return Array(bytes[best])
     }
 
     /// The two-byte keys a needle starting with `first`, `second` is found under (every case, for hex).
@@ -96,26 +131,30 @@ package struct Redactor: Sendable {
     /// `text` with every occurrence of a known secret, in any encoding, replaced by the secret's placeholder.
     package func hideSecrets(in text: String) -> String {
         guard !entries.isEmpty, !text.isEmpty else { return text }
-        var text = text
-        return text.withUTF8 { original in
-            var found = matches(in: RawReading(bytes: original), original: original)
+        var bytes = text
+        let redacted: String? = bytes.withUTF8 { original in
+            var anchored = false
+            var found = matches(in: RawReading(bytes: original), original: original, anchored: &anchored)
             let kinds = EscapedText.kinds(in: original)
-            if !kinds.isEmpty {
+            // Escapes are decoded only where a form of a secret may hide behind them: a run of its characters that no
+            // escaper changes is there as written, some form has no such run, such characters are escaped
+            // themselves, or the text was cut (a secret's first few characters may be all that is left of it).
+            if !kinds.isEmpty, anchored || anchorless || Self.isCut(original) || Self.escapesUnescaped(original) {
                 // Each kind of escape decoded, then each kind again in what that gave (a value encoded twice, such as
                 // a percent-encoded value in JSON): every reading searched.
                 let text = EscapedText(original: original)
                 for kind in kinds {
                     guard let once = text.decoded(kind) else { continue }
-                    found += matches(in: once, original: original)
-                    for again in once.kinds {
+                    found += matches(in: once, original: original, anchored: &anchored)
+                    for again in once.kinds where once.hasEscapeOverDecodedBytes(again) {
                         guard let twice = once.decoded(again) else { continue }
-                        found += matches(in: twice, original: original)
+                        found += matches(in: twice, original: original, anchored: &anchored)
                     }
                 }
             }
-            guard !found.isEmpty else { return String(decoding: original, as: UTF8.self) }
-            return replacing(found, in: original)
+            return found.isEmpty ? nil : replacing(found, in: original)
         }
+        return redacted ?? text
     }
 
     /// A stretch of the original text that gives a secret away.
@@ -125,7 +164,8 @@ package struct Redactor: Sendable {
         var secret: Int
     }
 
-    private func matches(in reading: some ByteReading, original: UnsafeBufferPointer<UInt8>) -> [Match] {
+    /// The matches in `reading`; `anchored` is set when an anchor was found.
+    private func matches(in reading: some ByteReading, original: UnsafeBufferPointer<UInt8>, anchored: inout Bool) -> [Match] {
         var found: [Match] = []
         let count = reading.count
         guard count >= 2 else { return found }
@@ -134,14 +174,14 @@ package struct Redactor: Sendable {
             var key = UInt16(first) << 8 | UInt16(second)
             let alternatives = (reading.alternative(index), reading.alternative(index + 1))
             if filter[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0 {
-                collect(byPrefix[key], at: index, in: reading, original: original, into: &found)
+                collect(byPrefix[key], at: index, in: reading, original: original, into: &found, anchored: &anchored)
             }
             if alternatives != (0, 0) {
                 // A '+' may be a space or a plus: the other readings of the pair are keys too.
                 for high in [first, alternatives.0] where high != 0 {
                     for low in [second, alternatives.1] where low != 0 && (high, low) != (first, second) {
                         key = UInt16(high) << 8 | UInt16(low)
-                        collect(byPrefix[key], at: index, in: reading, original: original, into: &found)
+                        collect(byPrefix[key], at: index, in: reading, original: original, into: &found, anchored: &anchored)
                     }
                 }
             }
@@ -150,7 +190,7 @@ package struct Redactor: Sendable {
     }
 
     private func collect(_ candidates: [Int32]?, at index: Int, in reading: some ByteReading, original: UnsafeBufferPointer<UInt8>,
-                         into found: inout [Match]) {
+                         into found: inout [Match], anchored: inout Bool) {
         guard let candidates else { return }
         for candidate in candidates {
             let entry = entries[Int(candidate)]
@@ -158,6 +198,10 @@ package struct Redactor: Sendable {
             while length < entry.bytes.count, index + length < reading.count,
                   reading.matches(entry.bytes[length], at: index + length, foldingCase: entry.foldsCase) {
                 length += 1
+            }
+            if entry.isAnchor {
+                if length == entry.bytes.count { anchored = true }
+                continue
             }
             guard length >= 2 else { continue }
             var end = reading.end(index + length - 1)
@@ -174,6 +218,52 @@ package struct Redactor: Sendable {
             }
             found.append(Match(start: start, end: end, secret: entry.secret))
         }
+    }
+
+    /// Whether the text holds a truncation mark (`…`).
+    private static func isCut(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 3 else { return false }
+        for index in 0..<(bytes.count - 2) where bytes[index] == 0xE2 && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA6 { return true }
+        return false
+    }
+
+    /// Whether the text escapes a character no escaper needs to (`%61`, `&#97;`, `&#x61;`, `\u0061`): only one that
+    /// escapes everything does, which leaves no run of a secret to find it by.
+    static func escapesUnescaped(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index + 2 < bytes.count {
+            defer { index += 1 }
+            var value: UInt32?
+            switch bytes[index] {
+            case UInt8(ascii: "%"):
+                if let high = bytes[index + 1].hexDigitValue, let low = bytes[index + 2].hexDigitValue { value = UInt32(high << 4 | low) }
+            case UInt8(ascii: "\\") where bytes[index + 1] == UInt8(ascii: "u") && index + 5 < bytes.count:
+                value = (2...5).reduce(UInt32(0)) { total, offset in
+                    bytes[index + offset].hexDigitValue.map { total << 4 | UInt32($0) } ?? UInt32.max >> 4
+                }
+            case UInt8(ascii: "&") where bytes[index + 1] != UInt8(ascii: "#"):
+                // A named reference for such a character (`&period;`, `&lowbar;`).
+                var end = index + 1
+                while end < bytes.count, end - index <= HTMLNamedReferences.longestName + 1, bytes[end] != UInt8(ascii: ";") { end += 1 }
+                if end < bytes.count, bytes[end] == UInt8(ascii: ";"), let scalar = HTMLNamedReferences.scalar(named: bytes[(index + 1)..<end]) {
+                    value = scalar.value
+                }
+            case UInt8(ascii: "&") where bytes[index + 1] == UInt8(ascii: "#"):
+                let hex = bytes[index + 2] | 0x20 == UInt8(ascii: "x")
+                var cursor = index + (hex ? 3 : 2)
+                var number: UInt32 = 0
+                while cursor < bytes.count, cursor - index < 10, let digit = hex ? bytes[cursor].hexDigitValue
+                        : ((UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[cursor]) ? bytes[cursor] - UInt8(ascii: "0") : nil) {
+                    number = number * (hex ? 16 : 10) + UInt32(digit)
+                    cursor += 1
+                }
+                value = number
+            default:
+                continue
+            }
+            if let value, value < 0x80, isUnescaped(UInt8(value)) { return true }
+        }
+        return false
     }
 
     private static func isBase64Character(_ byte: UInt8) -> Bool {

@@ -51,7 +51,8 @@ package struct Redactor: Sendable {
     package mutating func add(_ more: [String]) {
         for secret in more {
             let bytes = Array(secret.utf8)
-            guard bytes.count >= 2, known.insert(bytes).inserted else { continue }
+            // A secret shorter than this is hidden by its name only: its bytes would match ordinary text.
+            guard bytes.count >= SecretNeedles.shortest, known.insert(bytes).inserted else { continue }
             let index = secrets.count
             secrets.append(bytes)
             for needle in Self.needles(of: bytes) where needle.bytes.count >= 2 {

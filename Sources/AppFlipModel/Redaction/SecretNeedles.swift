@@ -22,10 +22,6 @@ struct SecretNeedles {
 
     init(secret bytes: [UInt8]) {
         var needles = [Needle(bytes: bytes)]
-        guard bytes.count >= Self.shortest else {
-            self.needles = needles
-            return
-        }
         var encodings = [bytes]
         let formEncoded = Array(FormEncoding.encode(bytes).utf8)
         if formEncoded != bytes { encodings.append(formEncoded) }

@@ -196,6 +196,14 @@ struct RedactorTests {
         #expect(redactor.redact("text/plain, 0 body bytes\n… [truncated: 3 more bytes]").hasPrefix("text/plain, 0 body by‹redacted hmac:"))
     }
 
+    @Test("A secret shorter than 4 bytes is hidden by its name only, not wherever its bytes occur")
+    func shortSecrets() {
+        let redactor = Redactor(secrets: ["ab1"])
+        #expect(redactor.redact("grab1 and tab1e") == "grab1 and tab1e")
+        #expect(!redactor.redact("login?user=x&pwd=ab1").contains("ab1"))
+        #expect(!Redactor(secrets: ["ab12"]).redact("grab12").contains("ab12"))
+    }
+
     @Test("Text with no secret and nothing named comes back byte for byte, whatever escapes it holds")
     func untouched() {
         var random = Mutator(seed: 20_261_301)

@@ -23,9 +23,6 @@ package struct ConsoleText: ExpressibleByStringInterpolation, Sendable {
     /// The suite's own text as written, line feeds and all (usage, help): never a value from outside.
     package static func suite(_ text: String) -> ConsoleText { ConsoleText(text: text) }
 
-    /// A value from outside on its own (a line of its own, kept on that line).
-    package static func value(_ text: String) -> ConsoleText { ConsoleText(text: TerminalText.inline(text)) }
-
     /// These texts, one line each.
     package static func lines(_ lines: [ConsoleText]) -> ConsoleText {
         ConsoleText(text: lines.map(\.text).joined(separator: "\n"))

@@ -194,9 +194,4 @@ extension Redaction {
     package static func scrubText(_ text: String, secrets: [String] = []) -> String {
         Redactor(secrets: secrets).redact(text)
     }
-
-    /// Free text with the credentials recognisable without knowing them hidden (`NamedCredentials`).
-    package static func hideNamedCredentials(in text: String) -> String {
-        NamedCredentials.hide(in: text)
-    }
 }

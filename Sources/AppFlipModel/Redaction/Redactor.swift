@@ -40,13 +40,6 @@ package struct Redactor: Sendable {
         add(secrets)
     }
 
-    /// This redactor and `more` secrets besides.
-    package func adding(_ more: [String]) -> Redactor {
-        var copy = self
-        copy.add(more)
-        return copy
-    }
-
     /// Looks for `more` secrets besides.
     package mutating func add(_ more: [String]) {
         for secret in more {
@@ -121,7 +114,7 @@ package struct Redactor: Sendable {
 
     /// `text` with every secret and every named credential hidden.
     package func redact(_ text: String) -> String {
-        Redaction.hideNamedCredentials(in: hideSecrets(in: text))
+        NamedCredentials.hide(in: hideSecrets(in: text))
     }
 
     /// `text` redacted whole, then cut to `limit` UTF-8 bytes (never inside a placeholder), saying how much was cut.

@@ -42,28 +42,33 @@ struct SecretNeedles {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     static func hex(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0x0F)]] }
+        var result: [UInt8] = []
+        result.reserveCapacity(2 * bytes.count)
+        for byte in bytes {
+            result.append(hexDigits[Int(byte >> 4)])
+            result.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return result
     }
 
     /// The base64 characters (standard alphabet) that only `bytes` decide when they follow `alignment` other bytes
     /// (0, 1 or 2) in the encoded data: whatever comes before or after them, these characters are the same.
     static func base64Core(of bytes: [UInt8], alignment: Int) -> [UInt8] {
-        let startBit = 8 * alignment
-        let endBit = startBit + 8 * bytes.count
-        let first = (startBit + 5) / 6
-        let last = endBit / 6  // exclusive
+        let first = (8 * alignment + 5) / 6
+        let last = 8 * (alignment + bytes.count) / 6  // exclusive
         guard last > first else { return [] }
+        // Encoded after `alignment` zero bytes, three bytes to four characters: those from `first` on are the
+        // secret's bits alone.
         let padded = [UInt8](repeating: 0, count: alignment) + bytes
-        var result: [UInt8] = []
-        result.reserveCapacity(last - first)
-        for character in first..<last {
-            var value = 0
-            for bit in (6 * character)..<(6 * character + 6) {
-                let byte = padded[bit / 8]
-                value = value << 1 | Int((byte >> (7 - UInt8(bit % 8))) & 1)
-            }
-            result.append(alphabet[value])
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity((padded.count + 2) / 3 * 4)
+        var index = 0
+        while index < padded.count {
+            let group = (UInt32(padded[index]) << 16) | (index + 1 < padded.count ? UInt32(padded[index + 1]) << 8 : 0)
+                | (index + 2 < padded.count ? UInt32(padded[index + 2]) : 0)
+            for shift in stride(from: 18, through: 0, by: -6) { encoded.append(Self.alphabet[Int((group >> UInt32(shift)) & 0x3F)]) }
+            index += 3
         }
-        return result
+        return Array(encoded[first..<last])
     }
 }

@@ -38,7 +38,7 @@ package enum Fixtures {
         let must = RequirementReference(id: "AF-LINK-005", level: .mustNot)
         let should = RequirementReference(id: "AF-LINK-019", level: .should)
         let failing = CheckResult(requirement: must, expected: "declines (opens nothing)",
-                                  observed: "opened https://evil.example/?code=‹redacted 8 chars sha256:01234567›", verdict: .fail)
+                                  observed: "opened https://evil.example/?code=‹redacted hmac:01234567›", verdict: .fail)
         let warning = CheckResult(requirement: should, expected: "opened universal-links-only", observed: "universal_links_only: false",
                                   verdict: .warn)
         let hostile = "bad \u{1} bytes ]]> </system-out> <x> | pipe ``` fence \u{202E}rtl"

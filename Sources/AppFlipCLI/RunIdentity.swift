@@ -1,27 +1,11 @@
 import AppFlipDigest
+import AppFlipSystem
 import Foundation
 
 /// Which build of the suite ran, and where: what a reviewer needs besides the suite's version to trust a report.
 enum RunIdentity {
     /// The operating system, its version, and the processor.
-    static let platform: String = {
-        let info = ProcessInfo.processInfo
-        #if arch(x86_64)
-        let processor = "x86_64"
-        #elseif arch(arm64)
-        let processor = "arm64"
-        #else
-        let processor = "other processor"
-        #endif
-        #if os(Linux)
-        let system = "Linux"
-        #elseif os(macOS)
-        let system = "macOS"
-        #else
-        let system = "another system"
-        #endif
-        return "\(system) \(info.operatingSystemVersionString), \(processor)"
-    }()
+    static let platform = "\(Platform.names.system) \(ProcessInfo.processInfo.operatingSystemVersionString), \(Platform.names.processor)"
 
     /// The Swift compiler the suite was built with (to its minor version).
     static let toolchain: String = {

@@ -99,6 +99,25 @@ package enum Platform {
         package var message: String { String(cString: strerror(errno)) }
     }
 
+    /// The operating system's and the processor's names, as a report's provenance shows them.
+    package static let names: (system: String, processor: String) = {
+        #if arch(x86_64)
+        let processor = "x86_64"
+        #elseif arch(arm64)
+        let processor = "arm64"
+        #else
+        let processor = "another processor"
+        #endif
+        #if os(Linux)
+        let system = "Linux"
+        #elseif os(macOS)
+        let system = "macOS"
+        #else
+        let system = "another system"
+        #endif
+        return (system, processor)
+    }()
+
     /// Writing to a handler that has exited must be an error result, not a signal that kills the suite.
     package static func ignoreSIGPIPE() {
         _ = signal(SIGPIPE, SIG_IGN)

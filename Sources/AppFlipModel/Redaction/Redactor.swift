@@ -217,8 +217,12 @@ package struct Redactor: Sendable {
     /// Whether the text holds a truncation mark (`…`).
     private static func isCut(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 3 else { return false }
-        for index in 0..<(bytes.count - 2) where bytes[index] == 0xE2 && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA6 { return true }
-        return false
+        return (0..<(bytes.count - 2)).contains { isEllipsis(at: $0, in: bytes) }
+    }
+
+    /// Whether `…` (U+2026, E2 80 A6) starts at `index`.
+    private static func isEllipsis(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        index + 2 < bytes.count && bytes[index] == 0xE2 && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA6
     }
 
     /// Whether the text escapes a character no escaper needs to (`%61`, `&#97;`, `&#x61;`, `\u0061`): only one that
@@ -271,7 +275,7 @@ package struct Redactor: Sendable {
     private static func isEdge(_ offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
         var at = offset
         if at < text.count, text[at] == UInt8(ascii: " ") || text[at] == UInt8(ascii: "\n") { at += 1 }
-        return at + 2 < text.count && text[at] == 0xE2 && text[at + 1] == 0x80 && text[at + 2] == 0xA6
+        return isEllipsis(at: at, in: text)
     }
 
     /// The original with each matched stretch (overlapping ones joined) replaced by its secret's placeholder.

@@ -36,6 +36,9 @@ package struct Evidence: Sendable, Hashable {
             cut = String(cut.unicodeScalars.prefix(open.text))
             used = open.bytes
         }
-        return cut + "\n… [truncated: \(text.utf8.count - used) more bytes]"
+        return cut + truncationMark(dropped: text.utf8.count - used)
     }
+
+    /// What follows text cut short: redaction reads the `…` as a cut edge (a secret's first bytes before it are hidden).
+    package static func truncationMark(dropped: Int) -> String { "\n… [truncated: \(dropped) more bytes]" }
 }

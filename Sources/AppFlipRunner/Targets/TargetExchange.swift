@@ -33,7 +33,7 @@ package struct TargetExchange: Sendable {
     /// edge, so a secret cut there shows no prefix).
     package static func raw(_ bytes: some Collection<UInt8>) -> String {
         guard bytes.count > rawAnswerKept else { return String(decoding: bytes, as: UTF8.self) }
-        return String(decoding: bytes.prefix(rawAnswerKept), as: UTF8.self) + "\n… [truncated: \(bytes.count - rawAnswerKept) more bytes]"
+        return String(decoding: bytes.prefix(rawAnswerKept), as: UTF8.self) + Evidence.truncationMark(dropped: bytes.count - rawAnswerKept)
     }
 }
 

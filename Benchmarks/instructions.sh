@@ -11,6 +11,7 @@
 # `pages`: the sign-in walk, four requests a case (the sign-in page, the login POST, the consent page, the consent
 # POST); `cookie`: one request a case, the approving user's cookie on it (floors.sh's one-request row). Needs valgrind
 # (apt-get install valgrind); the binary is copied without its debug information, which valgrind 3.19 cannot read.
+# KEEP=1 leaves the scratch directory (its callgrind files and their annotations) for a closer look.
 set -euo pipefail
 trap 'echo "instructions: stopped at line $LINENO" >&2' ERR
 cd "$(dirname "$0")/.."
@@ -21,7 +22,7 @@ command -v valgrind >/dev/null || { echo "instructions: valgrind is not installe
 [ -x "$reference" ] || { echo "instructions: $reference is missing (swift build -c release --product appflip-reference)" >&2; exit 1; }
 scratch=$(mktemp -d)
 server=
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$scratch"' EXIT
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$scratch"' EXIT
 cases=200
 case $mode in
   pages) requests=$(( cases * 4 )) ;;

@@ -36,7 +36,7 @@ package enum Command {
         // `run --version` (or -V) before the handler command's own arguments: the suite's version, like the bare flag.
         let own = rest.prefix { $0 != "--" }
         if Usage.topics[name] != nil, own.contains("--version") || own.contains("-V") {
-            console.out("appflip-conformance \(SuiteVersion.current)")
+            console.out("\(SuiteVersion.line)")
             return 0
         }
         switch name {
@@ -66,7 +66,7 @@ package enum Command {
             console.out(.suite(text))
             return 0
         case "--version", "version", "-V":
-            console.out("appflip-conformance \(SuiteVersion.current)")
+            console.out("\(SuiteVersion.line)")
             return 0
         default:
             let hint = Suggestion.closest(to: name, among: Array(Usage.topics.keys)).map { " (did you mean '\($0)'?)" } ?? ""

@@ -9,7 +9,8 @@ enum CommandOptions {
     static let run = Set(
         values: ["--target", "--config", "--profile", "--handler-url", "--native-client", "--native-client-arg", "--link", "--client-id",
                  "--scope", "--redirect-uri", "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports",
-                 "--samples", "--summary", "--baseline", "--rerun-failed", "--shard", "--color", "--bundle", "--target-label"],
+                 "--samples", "--summary", "--baseline", "--rerun-failed", "--shard", "--color", "--bundle", "--target-label",
+                 "--attest"],
         flags: ["--reproducible", "--junit-file-attributes", "--slow", "--certification", "--quiet", "-q", "--verbose", "-v", "-h", "--help"])
     static let inspection = Set(values: ["--catalog", "--filter"], flags: ["-h", "--help"])
     static let validateURL = Set(values: ["--redirect-uri", "--reports", "--catalog"], flags: ["-h", "--help", "--reproducible"])

@@ -79,6 +79,8 @@ enum Usage {
                                   used, and a manifest of SHA-256 digests; check it with `verify`
           --target-label TEXT     what the deployment or app version under test is called (recorded in every
                                   report, judged by nothing; or target_label in the configuration)
+          --attest FILE           what reviewers judged by hand for requirements no machine can judge (the
+                                  catalog's not_observable ones): reported as attested, never counted
           --reproducible          write zero times and no timestamps, for byte-identical reports
           --junit-file-attributes add file/line attributes to <testcase> (outside the Jenkins schema)
 

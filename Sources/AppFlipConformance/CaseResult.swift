@@ -33,6 +33,7 @@ public struct CaseResult: Sendable, Hashable, CustomStringConvertible {
         duration = result.duration
         let evidence = result.evidence
         self.evidence = [evidence.link.isEmpty ? nil : "link: \(evidence.link)", evidence.answer.isEmpty ? nil : "answer: \(evidence.answer)",
-                         evidence.stderr.isEmpty ? nil : "log: \(evidence.stderr)"].compactMap { $0 } + evidence.exchanges
+                         evidence.stderr.isEmpty ? nil : "log: \(evidence.stderr)"].compactMap { $0 }
+            + evidence.exchanges.map { $0.rendered(times: true) }
     }
 }

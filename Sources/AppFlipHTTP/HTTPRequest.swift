@@ -38,6 +38,15 @@ package struct HTTPRequest: Sendable, Hashable {
         return bytes
     }
 
+    /// The header lines `serialized(host:)` writes, in its order: what a report shows as sent.
+    package func headerLines(host: String) -> [(name: String, value: String)] {
+        var lines: [(name: String, value: String)] = []
+        if headers["Host"] == nil { lines.append(("Host", host)) }
+        for field in headers { lines.append((field.name, field.value)) }
+        if !body.isEmpty, headers["Content-Length"] == nil, headers["Transfer-Encoding"] == nil { lines.append(("Content-Length", String(body.count))) }
+        return lines
+    }
+
     /// The path part of the target (before `?`).
     package var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
 

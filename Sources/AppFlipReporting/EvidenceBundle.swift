@@ -56,17 +56,27 @@ package enum EvidenceBundle {
         package var manifest: Manifest
         package var problems: [String]
         package var entries: [TarArchive.Entry]
+        /// What results.json records as attested by hand, each attachment checked against the bundle's file.
+        package var attestations: [ResultsDocument.AttestationEntry] = []
     }
 
     static let manifestPath = "manifest.json"
     static let catalogPath = "catalog/requirements.catalog"
+    static let attestationPath = "attestations/attestations.txt"
 
     /// The archive: `reports/…`, `cases/…` (paths as the cases digest counts them), the catalog, then the manifest.
     package static func make(reports: [(name: String, text: String)], caseFiles: [(path: String, bytes: [UInt8])], catalog: [UInt8],
-                            run: RunResult, reproducible: Bool = false) throws(Failure) -> [UInt8] {
+                            attestations: AttestationFile? = nil, run: RunResult, reproducible: Bool = false) throws(Failure) -> [UInt8] {
         var entries = reports.map { TarArchive.Entry(path: "reports/" + $0.name, bytes: Array($0.text.utf8)) }
         entries += caseFiles.map { TarArchive.Entry(path: "cases/" + $0.path, bytes: $0.bytes) }
         entries.append(TarArchive.Entry(path: catalogPath, bytes: catalog))
+        if let attestations {
+            // The file as the reviewer wrote it, and each attachment where the reports say it is.
+            entries.append(TarArchive.Entry(path: attestationPath, bytes: attestations.bytes))
+            for attachment in attestations.attestations.flatMap(\.attachments) {
+                entries.append(TarArchive.Entry(path: attachment.bundlePath, bytes: attachment.contents ?? []))
+            }
+        }
         let provenance = run.provenance
         let manifest = Manifest(
             schema: Manifest.schemaName, version: 1, suiteVersion: provenance.suiteVersion, casesDigest: provenance.caseDigest,
@@ -104,6 +114,7 @@ package enum EvidenceBundle {
             throw Failure(message: "manifest.json is not a bundle manifest")
         }
         var problems: [String] = []
+        var attestations: [ResultsDocument.AttestationEntry] = []
         let byPath = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         if byPath.count != entries.count { problems.append("a path appears twice in the archive") }
         for file in manifest.files {
@@ -123,9 +134,21 @@ package enum EvidenceBundle {
             if document.suite.casesDigest != manifest.casesDigest { problems.append("results.json names other case files than the manifest") }
             let text = { (path: String) in byPath[path].map { String(decoding: $0.bytes, as: UTF8.self) } }
             problems += contradictions(manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"))
+            attestations = document.attestations ?? []
+            // What results.json says was attested by hand is in the bundle, byte for byte.
+            if document.attestations != nil, byPath[attestationPath] == nil { problems.append("\(attestationPath) is missing: results.json lists attestations") }
+            for attachment in (document.attestations ?? []).flatMap(\.attachments) {
+                guard let entry = byPath[attachment.bundlePath] else {
+                    problems.append("\(attachment.bundlePath) is missing: results.json lists it as an attestation's attachment")
+                    continue
+                }
+                if SHA256.hexDigest(entry.bytes) != attachment.sha256 || entry.bytes.count != attachment.bytes {
+                    problems.append("\(attachment.bundlePath) is not the attachment results.json records (its SHA-256 differs)")
+                }
+            }
         } else {
             problems.append("reports/results.json is missing or unreadable")
         }
-        return Verification(manifest: manifest, problems: problems, entries: entries)
+        return Verification(manifest: manifest, problems: problems, entries: entries, attestations: attestations)
     }
 }

@@ -94,8 +94,13 @@ package struct JUnitReport: Sendable {
         for (index, line) in provenance.transport.enumerated() { properties.append(("tls.\(index + 1)", line)) }
         if let startup = provenance.handlerStartup { properties.append(("handler.startup", startup)) }
         for (name, value) in [("target.label", provenance.targetLabel), ("suite.executable.sha256", provenance.executableSHA256),
+                              ("suite.source.commit", provenance.sourceCommit),
                               ("platform", provenance.platform), ("toolchain", provenance.toolchain)] {
             if let value { properties.append((name, value)) }
+        }
+        // Attested by hand: properties only, never a test case (they are not the suite's verdicts).
+        for (index, attestation) in run.attestations.enumerated() {
+            properties.append(("attestation.\(index + 1)", attestation.summary + ": " + attestation.note))
         }
         if !reproducible, let measured = provenance.handlerStartupMeasured { properties.append(("handler.startup.measured", measured)) }
         if run.incomplete { properties.append(("run.incomplete", "true: interrupted; only the cases listed ran")) }
@@ -183,7 +188,7 @@ package struct JUnitReport: Sendable {
         }
         if !result.evidence.link.isEmpty { text += "link: \(result.evidence.link)\n" }
         if !result.evidence.answer.isEmpty { text += "answer: \(result.evidence.answer)\n" }
-        for exchange in result.evidence.exchanges { text += "request: \(exchange)\n" }
+        for exchange in result.evidence.exchanges { text += "request: \(exchange.rendered(times: !reproducible))\n" }
         if !result.evidence.stderr.isEmpty { text += "stderr:\n\(result.evidence.stderr)\n" }
         return text
     }

@@ -45,7 +45,9 @@ extension MarkdownReport {
         let planned = outcomes.filter { $0.requirement.planned != nil }.count
         let unobservable = outcomes.filter { $0.requirement.notObservable != nil }.count
         text += "This run judged \(judged) of the \(outcomes.count) requirements in the catalog; \(planned) are planned (no case "
-            + "covers them yet) and \(unobservable) cannot be observed headlessly. Every row is listed, covered or not.\n\n"
+            + "covers them yet) and \(unobservable) cannot be observed headlessly"
+            + (run.attestations.isEmpty ? "" : " (\(run.attestations.count) of them attested by hand, not counted as judged)")
+            + ". Every row is listed, covered or not.\n\n"
         text += "| ID | Level | Requirement | Source | Cases | Result |\n| --- | --- | --- | --- | ---: | --- |\n"
         var uncovered: [Requirement] = []
         for outcome in outcomes {
@@ -57,6 +59,8 @@ extension MarkdownReport {
                 uncovered.append(requirement)
                 if requirement.planned != nil {
                     result = "not covered: planned"
+                } else if let attested = attestedCell(requirement.id) {
+                    result = attested
                 } else if requirement.notObservable != nil {
                     result = "not covered: not observable"
                 } else if !profiles.contains(requirement.profile) {

@@ -121,7 +121,7 @@ extension MarkdownReport {
         if !notJudged.isEmpty { text += "\n" }
         var evidence = result.evidence.link.isEmpty ? "" : "link: \(result.evidence.link)\n"
         if !result.evidence.answer.isEmpty { evidence += "answer: \(result.evidence.answer)\n" }
-        for exchange in result.evidence.exchanges { evidence += "request: \(exchange)\n" }
+        for exchange in result.evidence.exchanges { evidence += "request: \(exchange.rendered(times: !reproducible))\n" }
         if !result.evidence.stderr.isEmpty { evidence += "stderr:\n\(result.evidence.stderr)\n" }
         return text + MarkdownText.codeBlock(evidence)
     }

@@ -28,7 +28,7 @@ package struct MarkdownReport: Sendable {
         let head = "# AppFlip Conformance report\n\n" + verdictSection()
         let body = contents(failures: findings.failures, warnings: findings.warnings, known: findings.known)
             + failedRequirementsSection(findings.failures)
-        let tail = skippedSection() + provenanceSection()
+        let tail = attestedSection() + skippedSection() + provenanceSection()
         var appendix = Appendix(report: self)
         var cuts: [String] = []
         for level in Detail.allCases {
@@ -103,6 +103,7 @@ package struct MarkdownReport: Sendable {
             "[Failures (\(failures.count) in \(failing) cases)](#failures-and-errors)",
             run.baseline == nil ? nil : "[Known (\(run.knownCount))](#known-failures-baseline)",
             "[Warnings (\(warnings.count) in \(warned))](#warnings-and-observations)",
+            run.attestations.isEmpty ? nil : "[Attested by hand (\(run.attestations.count))](#attested-by-hand)",
             run.count(.skip) == 0 ? "nothing skipped" : "[Skipped (\(run.count(.skip)))](#skipped)",
             "[Provenance](#provenance)", "[Appendix](#appendix)",
         ]
@@ -203,7 +204,7 @@ package struct MarkdownReport: Sendable {
                 text += "\n- Not exercised by this run: " + baseline.unexercised.map { MarkdownText.inline($0.subject.description) }.joined(separator: ", ")
             }
         }
-        return text + (text.hasSuffix("\n") ? "\n" : "\n\n")
+        return text + (text.hasSuffix("\n") ? "\n" : "\n\n") + attestedLine()
             + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target))"
             + (run.provenance.targetLabel.map { " (\(MarkdownText.inline($0)))" } ?? "") + ".\n\n"
     }
@@ -249,6 +250,7 @@ package struct MarkdownReport: Sendable {
         ]
         if let startup = provenance.handlerStartup { rows.append(("Handler start-up", startup)) }
         if let digest = provenance.executableSHA256 { rows.append(("Executable", "sha256 `\(digest)`")) }
+        if let commit = provenance.sourceCommit { rows.append(("Built from", "commit `\(commit)`")) }
         if let platform = provenance.platform { rows.append(("Platform", platform)) }
         if let toolchain = provenance.toolchain { rows.append(("Toolchain", toolchain)) }
         if !reproducible {
@@ -259,7 +261,12 @@ package struct MarkdownReport: Sendable {
         text += "\n<details><summary>Suite, seed, target and times</summary>\n\n| | |\n| --- | --- |\n"
         for (name, value) in rows {
             // The target as configured, whole: a reviewer must be able to tell which deployment was judged.
-            let shown = name == "Case files" || name == "Executable" ? value : MarkdownText.inline(value, limit: name == "Target" ? 65_536 : 400)
+            // Digests and commits are shown as code, as written here, when they are what they claim (hex): a merged
+            // results.json could carry anything there.
+            let parts = value.split(separator: "`", omittingEmptySubsequences: false)
+            let isOwnCode = ["Case files", "Executable", "Built from"].contains(name) && parts.count == 3 && parts[2].isEmpty
+                && parts[0].allSatisfy { $0.isLetter || $0.isNumber || $0 == " " || $0 == "," } && parts[1].allSatisfy(\.isHexDigit)
+            let shown = isOwnCode ? value : MarkdownText.inline(value, limit: name == "Target" ? 65_536 : 400)
             text += "| \(name) | \(shown) |\n"
         }
         return text + "\n</details>\n\n"

@@ -58,6 +58,11 @@ extension ResultsDocument {
         provenance.transport = run.transport
         provenance.handlerStartup = run.handlerStartup
         provenance.executableSHA256 = run.executableSha256
+        let attested = first.document.attestations
+        if let other = shards.first(where: { $0.document.attestations != attested }) {
+            throw MergeFailure(message: "\(other.file) carries other attestations than \(first.file): shards of one run were given the same --attest")
+        }
+        provenance.sourceCommit = run.sourceCommit
         provenance.platform = run.platform
         provenance.toolchain = run.toolchain
         provenance.targetLabel = run.targetLabel
@@ -66,8 +71,21 @@ extension ResultsDocument {
             provenance.runArguments = CommandLineText.removing("--shard", from: arguments)
             provenance.command = CommandLineText.quoted(provenance.runArguments ?? arguments, subcommand: "run")
         }
-        return RunResult(results: results, catalog: catalog, provenance: provenance,
-                         incomplete: shards.contains { $0.document.run.incomplete })
+        var merged = RunResult(results: results, catalog: catalog, provenance: provenance,
+                               incomplete: shards.contains { $0.document.run.incomplete })
+        merged.attestations = try (attested ?? []).map { entry throws(MergeFailure) in try attestation(entry, file: first.file) }
+        return merged
+    }
+
+    /// An attestation as results.json recorded it (its attachments' bytes stay in the shard's bundle, if any).
+    private static func attestation(_ entry: AttestationEntry, file: String) throws(MergeFailure) -> Attestation {
+        guard let verdict = Attestation.Verdict(rawValue: entry.verdict) else {
+            throw MergeFailure(message: "\(file): the attestation of \(entry.requirement) has verdict '\(entry.verdict)'")
+        }
+        return Attestation(requirement: entry.requirement, verdict: verdict, by: entry.by, date: entry.date, note: entry.note,
+                           attachments: entry.attachments.map {
+                               Attestation.Attachment(path: $0.path, bundlePath: $0.bundlePath, sha256: $0.sha256, bytes: $0.bytes)
+                           })
     }
 
     /// A target description with loopback ports masked: each shard against the built-in reference (or a server a
@@ -145,7 +163,7 @@ extension ResultsDocument {
             }
         }
         let evidence = Evidence(link: entry.evidence.link ?? "", answer: entry.evidence.answer ?? "", stderr: entry.evidence.stderr ?? "",
-                                exchanges: entry.evidence.exchanges)
+                                exchanges: entry.evidence.exchanges.map(\.exchange))
         var result = CaseResult(conformanceCase: conformanceCase, verdict: verdict, checks: checks, message: entry.message, evidence: evidence,
                                 duration: entry.durationSeconds)
         result.configurationProblem = entry.configurationProblem

@@ -19,7 +19,7 @@ extension ResultsDocument {
                        transport: provenance.transport, handlerStartup: provenance.handlerStartup, incomplete: run.incomplete,
                        certification: provenance.certification ? true : nil, shard: provenance.shard,
                        arguments: provenance.runArguments, executableSha256: provenance.executableSHA256, platform: provenance.platform,
-                       toolchain: provenance.toolchain, targetLabel: provenance.targetLabel)
+                       toolchain: provenance.toolchain, targetLabel: provenance.targetLabel, sourceCommit: provenance.sourceCommit)
         outcome = Outcome(verdict: run.overall.rawValue, exitCode: run.exitStatus.rawValue,
                           counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, run.count($0)) }),
                           configurationProblems: run.configurationProblems,
@@ -35,7 +35,15 @@ extension ResultsDocument {
             let requirement = outcome.requirement
             return RequirementEntry(id: requirement.id, level: requirement.level.rawValue, profile: requirement.profile,
                                     title: requirement.title, verdict: outcome.verdict?.rawValue ?? "not-covered",
-                                    cases: outcome.caseCount, uncovered: outcome.caseCount == 0 ? requirement.uncoveredReason : nil)
+                                    cases: outcome.caseCount, uncovered: outcome.caseCount == 0 ? requirement.uncoveredReason : nil,
+                                    attested: run.attestations.first { $0.requirement == requirement.id }?.verdict.rawValue)
+        }
+        attestations = run.attestations.isEmpty ? nil : run.attestations.map { attestation in
+            AttestationEntry(requirement: attestation.requirement, verdict: attestation.verdict.rawValue, by: attestation.by,
+                             date: attestation.date, note: attestation.note,
+                             attachments: attestation.attachments.map {
+                                 AttachmentEntry(path: $0.path, bundlePath: $0.bundlePath, sha256: $0.sha256, bytes: $0.bytes)
+                             })
         }
         cases = listingCases ? run.results.map { CaseEntry($0, reproducible: reproducible) } : []
     }
@@ -61,6 +69,26 @@ extension ResultsDocument.CaseEntry {
             },
             evidence: ResultsDocument.EvidenceEntry(
                 link: evidence.link.isEmpty ? nil : evidence.link, answer: evidence.answer.isEmpty ? nil : evidence.answer,
-                stderr: evidence.stderr.isEmpty ? nil : evidence.stderr, exchanges: evidence.exchanges))
+                stderr: evidence.stderr.isEmpty ? nil : evidence.stderr,
+                exchanges: evidence.exchanges.map { ResultsDocument.ExchangeEntry($0, reproducible: reproducible) }))
+    }
+}
+
+extension ResultsDocument.ExchangeEntry {
+    /// The entry for one exchange; a reproducible document leaves out its time (it varies from run to run).
+    init(_ exchange: Evidence.Exchange, reproducible: Bool) {
+        func entries(_ headers: [Evidence.Header]) -> [ResultsDocument.HeaderEntry]? {
+            headers.isEmpty ? nil : headers.map { ResultsDocument.HeaderEntry(name: $0.name, value: $0.value) }
+        }
+        self.init(transcript: exchange.transcript, sentAt: reproducible ? nil : exchange.sentAt.map(Evidence.Exchange.timestamp),
+                  milliseconds: reproducible ? nil : exchange.milliseconds, requestHeaders: entries(exchange.requestHeaders),
+                  responseHeaders: entries(exchange.responseHeaders))
+    }
+
+    /// The exchange this entry records.
+    var exchange: Evidence.Exchange {
+        Evidence.Exchange(transcript, sentAt: sentAt.flatMap(Evidence.Exchange.date), milliseconds: milliseconds,
+                          requestHeaders: (requestHeaders ?? []).map { Evidence.Header($0.name, $0.value) },
+                          responseHeaders: (responseHeaders ?? []).map { Evidence.Header($0.name, $0.value) })
     }
 }

@@ -29,6 +29,15 @@ extension ResultsDocument {
     private func write(into sink: ReportSink, cases writeCases: (inout PrettyJSON) -> Void) {
         var json = PrettyJSON(into: sink)
         json.openObject()
+        if let attestations {
+            json.key("attestations")
+            json.openArray()
+            for attestation in attestations {
+                json.element()
+                attestation.write(&json)
+            }
+            json.closeArray()
+        }
         json.key("cases")
         json.openArray()
         writeCases(&json)
@@ -87,7 +96,13 @@ extension ResultsDocument.CaseEntry {
         json.key("evidence")
         json.openObject()
         json.member("answer", evidence.answer)
-        json.member("exchanges", strings: evidence.exchanges)
+        json.key("exchanges")
+        json.openArray()
+        for exchange in evidence.exchanges {
+            json.element()
+            exchange.write(&json)
+        }
+        json.closeArray()
         json.member("link", evidence.link)
         json.member("stderr", evidence.stderr)
         json.closeObject()
@@ -103,6 +118,56 @@ extension ResultsDocument.CaseEntry {
         json.member("title", title)
         json.member("verdict", verdict)
         json.closeObject()
+    }
+}
+
+extension ResultsDocument.AttestationEntry {
+    func write(_ json: inout PrettyJSON) {
+        json.openObject()
+        json.key("attachments")
+        json.openArray()
+        for attachment in attachments {
+            json.element()
+            json.openObject()
+            json.member("bundle_path", attachment.bundlePath)
+            json.member("bytes", attachment.bytes)
+            json.member("path", attachment.path)
+            json.member("sha256", attachment.sha256)
+            json.closeObject()
+        }
+        json.closeArray()
+        json.member("by", by)
+        json.member("date", date)
+        json.member("note", note)
+        json.member("requirement", requirement)
+        json.member("verdict", verdict)
+        json.closeObject()
+    }
+}
+
+extension ResultsDocument.ExchangeEntry {
+    func write(_ json: inout PrettyJSON) {
+        json.openObject()
+        if let milliseconds { json.member("milliseconds", milliseconds) }
+        Self.write(headers: requestHeaders, as: "request_headers", into: &json)
+        Self.write(headers: responseHeaders, as: "response_headers", into: &json)
+        json.member("sent_at", sentAt)
+        json.member("transcript", transcript)
+        json.closeObject()
+    }
+
+    private static func write(headers: [ResultsDocument.HeaderEntry]?, as key: String, into json: inout PrettyJSON) {
+        guard let headers, !headers.isEmpty else { return }
+        json.key(key)
+        json.openArray()
+        for header in headers {
+            json.element()
+            json.openObject()
+            json.member("name", header.name)
+            json.member("value", header.value)
+            json.closeObject()
+        }
+        json.closeArray()
     }
 }
 
@@ -149,6 +214,7 @@ extension ResultsDocument.ProfileEntry {
 extension ResultsDocument.RequirementEntry {
     func write(_ json: inout PrettyJSON) {
         json.openObject()
+        json.member("attested", attested)
         json.member("cases", cases)
         json.member("id", id)
         json.member("level", level)
@@ -183,6 +249,7 @@ extension ResultsDocument.Run {
         json.key("seed")
         json.int(seed)
         json.member("shard", shard)
+        json.member("source_commit", sourceCommit)
         json.member("started_at", startedAt)
         json.member("target", target)
         json.member("target_label", targetLabel)

@@ -6,7 +6,8 @@ import Foundation
 /// reports. Keys are snake_case; optional members are left out rather than written as null.
 package struct ResultsDocument: Codable, Sendable, Hashable {
     /// Bumped whenever a member is removed or changes meaning; adding an optional member does not bump it.
-    package static let currentVersion = 1
+    /// 2: each of a case's `exchanges` is an object (transcript, time, headers), not a string; version 1 is still read.
+    package static let currentVersion = 2
     package static let schemaName = "appflip-conformance/results"
 
     package var schema: String
@@ -17,6 +18,8 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
     package var profiles: [ProfileEntry]
     package var requirements: [RequirementEntry]
     package var cases: [CaseEntry]
+    /// What reviewers attested by hand (`--attest`); absent when nothing was. Never counted in `outcome`.
+    package var attestations: [AttestationEntry]?
 
     package struct Suite: Codable, Sendable, Hashable {
         package var version: String
@@ -51,6 +54,8 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var platform: String?
         package var toolchain: String?
         package var targetLabel: String?
+        /// The git commit the suite was built from, when known.
+        package var sourceCommit: String?
     }
 
     package struct Outcome: Codable, Sendable, Hashable {
@@ -92,6 +97,27 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var cases: Int
         /// Why no case covers it, when that is by design or for now (`planned: …`, `not observable: …`).
         package var uncovered: String?
+        /// A reviewer's verdict given by hand (`--attest`), beside `verdict`, which stays the suite's.
+        package var attested: String?
+    }
+
+    package struct AttestationEntry: Codable, Sendable, Hashable {
+        package var requirement: String
+        /// `pass`, `fail` or `not-applicable`.
+        package var verdict: String
+        package var by: String
+        package var date: String
+        package var note: String
+        package var attachments: [AttachmentEntry]
+    }
+
+    package struct AttachmentEntry: Codable, Sendable, Hashable {
+        /// As the attestation file gives it.
+        package var path: String
+        /// Where an evidence bundle holds it.
+        package var bundlePath: String
+        package var sha256: String
+        package var bytes: Int
     }
 
     package struct CaseEntry: Codable, Sendable, Hashable {
@@ -127,7 +153,50 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var link: String?
         package var answer: String?
         package var stderr: String?
-        package var exchanges: [String]
+        package var exchanges: [ExchangeEntry]
+    }
+
+    /// One exchange of a case's evidence. A version 1 document wrote the transcript alone, as a string: read as an
+    /// exchange with nothing else known.
+    package struct ExchangeEntry: Codable, Sendable, Hashable {
+        package var transcript: String
+        /// UTC with milliseconds (`2026-11-25T20:21:16.123Z`); absent in reproducible reports.
+        package var sentAt: String?
+        package var milliseconds: Int?
+        package var requestHeaders: [HeaderEntry]?
+        package var responseHeaders: [HeaderEntry]?
+
+        package init(transcript: String, sentAt: String? = nil, milliseconds: Int? = nil, requestHeaders: [HeaderEntry]? = nil,
+                     responseHeaders: [HeaderEntry]? = nil) {
+            self.transcript = transcript
+            self.sentAt = sentAt
+            self.milliseconds = milliseconds
+            self.requestHeaders = requestHeaders
+            self.responseHeaders = responseHeaders
+        }
+
+        package init(from decoder: any Decoder) throws {
+            if let transcript = try? decoder.singleValueContainer().decode(String.self) {
+                self.init(transcript: transcript)
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(transcript: try container.decode(String.self, forKey: .transcript),
+                      sentAt: try container.decodeIfPresent(String.self, forKey: .sentAt),
+                      milliseconds: try container.decodeIfPresent(Int.self, forKey: .milliseconds),
+                      requestHeaders: try container.decodeIfPresent([HeaderEntry].self, forKey: .requestHeaders),
+                      responseHeaders: try container.decodeIfPresent([HeaderEntry].self, forKey: .responseHeaders))
+        }
+    }
+
+    package struct HeaderEntry: Codable, Sendable, Hashable {
+        package var name: String
+        package var value: String
+
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The document as UTF-8 JSON, keys sorted, so equal runs give equal bytes.

@@ -1,5 +1,6 @@
 import AppFlipModel
 import AppFlipSyntax
+import Foundation
 
 /// Hand-built cases and results for report-writer tests, with fixed times and ordering.
 package enum Fixtures {
@@ -51,7 +52,14 @@ package enum Fixtures {
                            evidence: Evidence(link: "https://app.example/flip?redirect_uri=evil", answer: "opened https://evil.example/",
                                               stderr: hostile), duration: 0.2),
                 CaseResult(conformanceCase: conformanceCase("app-link/other/warn", group: "app-link/other", line: 4, requirement: should),
-                           verdict: .warn, checks: [warning], evidence: Evidence(link: "https://app.example/flip"), duration: 0.0005),
+                           verdict: .warn, checks: [warning],
+                           evidence: Evidence(link: "https://app.example/flip", exchanges: [
+                               Evidence.Exchange("GET http://127.0.0.1:8080/.well-known/apple-app-site-association\n  → HTTP 200, 12 body bytes",
+                                                 sentAt: Date(timeIntervalSince1970: 1_764_102_076.125), milliseconds: 3,
+                                                 requestHeaders: [Evidence.Header("Host", "127.0.0.1:8080")],
+                                                 responseHeaders: [Evidence.Header("Content-Type", "application/json"),
+                                                                   Evidence.Header("Set-Cookie", "s=‹redacted›; Path=/")]),
+                           ]), duration: 0.0005),
                 CaseResult(conformanceCase: conformanceCase("app-link/other/error", group: "app-link/other", line: 20), verdict: .error,
                            checks: [], message: "timed out after 10 s with no answer; the handler's process group was killed",
                            evidence: Evidence(link: "https://app.example/flip", stderr: hostile), duration: 10),

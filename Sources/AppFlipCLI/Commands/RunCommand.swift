@@ -32,6 +32,8 @@ enum RunCommand {
         var bundle: String?
         /// `--target-label`, else the configuration's `target_label`.
         var targetLabel: String?
+        /// `--attest FILE`: what reviewers judged by hand.
+        var attest: String?
     }
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
@@ -64,6 +66,16 @@ enum RunCommand {
         if let path = options.baseline {
             do {
                 baseline = try BaselineLoader.load(path: path)
+            } catch {
+                SuiteLoading.report(error, console: console)
+                options.assembly.referenceServer?.stop()
+                return ExitStatus.usage.rawValue
+            }
+        }
+        var attestations: AttestationFile?
+        if let path = options.attest {
+            do {
+                attestations = try AttestationLoader.load(path: path, catalog: catalog)
             } catch {
                 SuiteLoading.report(error, console: console)
                 options.assembly.referenceServer?.stop()
@@ -105,11 +117,12 @@ enum RunCommand {
                         + (options.filters.isEmpty ? "" : " and --filter \(options.filters.joined(separator: " --filter "))"))
             return ExitStatus.usage.rawValue
         }
-        return execute(selected, suite: suite, catalog: catalog, baseline: baseline, options: options, arguments: arguments, console: console)
+        return execute(selected, suite: suite, catalog: catalog, baseline: baseline, attestations: attestations, options: options,
+                       arguments: arguments, console: console)
     }
 
-    private static func execute(_ cases: [ConformanceCase], suite: CaseSuite, catalog: Catalog, baseline: Baseline?, options: Options,
-                                arguments: [String], console: Console) -> Int32 {
+    private static func execute(_ cases: [ConformanceCase], suite: CaseSuite, catalog: Catalog, baseline: Baseline?,
+                                attestations: AttestationFile?, options: Options, arguments: [String], console: Console) -> Int32 {
         let targets = options.assembly.targets
         var runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
         runner.includeSlow = options.includeSlow
@@ -166,6 +179,7 @@ enum RunCommand {
         provenance.runArguments = Self.withSeed(arguments, options.assembly.configuration.seed)
         provenance.targetLabel = options.targetLabel
         provenance.executableSHA256 = executableDigest.value()
+        provenance.sourceCommit = SuiteVersion.sourceCommit
         provenance.platform = RunIdentity.platform
         provenance.toolchain = RunIdentity.toolchain
         provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: options.timeout)
@@ -177,6 +191,14 @@ enum RunCommand {
         // secret a partner put on the adapter's command line).
         var run = RunResult(results: results, catalog: catalog, provenance: runRedactor.redact(provenance),
                             incomplete: interruption.signal != nil || results.count < cases.count)
+        var attestations = attestations
+        if let file = attestations {
+            // Written by a person, so redacted like the run's other texts (the bundle's copy of the file too);
+            // printed apart from the verdicts.
+            run.attestations = file.attestations.map { $0.redacted(with: runRedactor) }
+            attestations?.bytes = Array(runRedactor.redact(String(decoding: file.bytes, as: UTF8.self)).utf8)
+            for attestation in run.attestations where !quiet { console.err("attested by hand (not judged by the suite): \(attestation.summary)") }
+        }
         if let baseline {
             run.apply(baseline, today: today)
             for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
@@ -199,7 +221,7 @@ enum RunCommand {
                 // The bundle carries the very bytes written, so they are rendered once, in memory.
                 let files = reports.render()
                 try ReportFiles.save(files, into: options.reports)
-                try Self.writeBundle(bundle, files: files, suite: suite, catalog: catalog, options: options, run: run)
+                try Self.writeBundle(bundle, files: files, suite: suite, catalog: catalog, attestations: attestations, options: options, run: run)
             } else {
                 try ReportFiles.save(reports.files, into: options.reports)
             }
@@ -347,7 +369,8 @@ enum RunCommand {
                            }
                            return choice
                        } ?? .auto,
-                       bundle: try parsed.value("--bundle"), targetLabel: try parsed.value("--target-label") ?? assembly.targetLabel)
+                       bundle: try parsed.value("--bundle"), targetLabel: try parsed.value("--target-label") ?? assembly.targetLabel,
+                       attest: try parsed.value("--attest"))
     }
 
     /// The IDs of the cases that failed or ended in error in the run whose reports are in `directory` (or whose
@@ -388,13 +411,13 @@ enum RunCommand {
 
     /// The evidence bundle: the reports just written, the case files and catalog this run read, and the manifest.
     private static func writeBundle(_ path: String, files: [(name: String, text: String)], suite: CaseSuite, catalog: Catalog,
-                                    options: Options, run: RunResult) throws(ReportFiles.Failure) {
+                                    attestations: AttestationFile?, options: Options, run: RunResult) throws(ReportFiles.Failure) {
         guard let catalogFile = catalog.file else { throw ReportFiles.Failure(message: "the catalog's bytes are not at hand for the bundle") }
         let caseFiles = suite.sources.map { (path: suite.digestPath(of: $0.path), bytes: $0.bytes) }
         let archive: [UInt8]
         do {
-            archive = try EvidenceBundle.make(reports: files, caseFiles: caseFiles, catalog: catalogFile.bytes, run: run,
-                                              reproducible: options.reproducible)
+            archive = try EvidenceBundle.make(reports: files, caseFiles: caseFiles, catalog: catalogFile.bytes, attestations: attestations,
+                                              run: run, reproducible: options.reproducible)
         } catch {
             throw ReportFiles.Failure(message: error.message)
         }

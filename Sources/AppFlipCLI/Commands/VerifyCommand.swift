@@ -52,6 +52,11 @@ enum VerifyCommand {
             : "NOT \(suiteName) (suite \(SuiteVersion.current)): modified, or another version's"))
         console.out("recorded: \(manifest.verdict) (exit \(manifest.exitCode)), suite \(manifest.suiteVersion), seed \(manifest.seed), "
                     + "target \(manifest.target)" + (manifest.startedAt.map { ", started \($0)" } ?? ""))
+        for attestation in verification.attestations {
+            let files = attestation.attachments.count
+            console.out("attested by hand (not judged by the suite): \(attestation.requirement) \(attestation.verdict) by \(attestation.by) on "
+                        + "\(attestation.date)" + (files == 0 ? "" : " (\(files) attachment\(files == 1 ? "" : "s"), SHA-256 checked)"))
+        }
         console.out("re-run: mkdir DIR && tar -xf \(path) -C DIR && \(manifest.rerunCommand(in: "DIR"))")
         let intact = problems.isEmpty && matchesSuite
         console.out(intact ? "verified" : "NOT verified")

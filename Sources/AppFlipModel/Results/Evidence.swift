@@ -6,10 +6,10 @@ package struct Evidence: Sendable, Hashable {
     package var answer: String
     /// An excerpt of the handler's stderr (redacted, bounded).
     package var stderr: String
-    /// For cases with HTTP steps: each request and response, one entry per step (redacted, bounded).
-    package var exchanges: [String]
+    /// For cases with HTTP or native steps: each exchange, one entry per step (redacted, bounded).
+    package var exchanges: [Exchange]
 
-    package init(link: String = "", answer: String = "", stderr: String = "", exchanges: [String] = []) {
+    package init(link: String = "", answer: String = "", stderr: String = "", exchanges: [Exchange] = []) {
         self.link = link
         self.answer = answer
         self.stderr = stderr

@@ -29,6 +29,8 @@ package struct Provenance: Sendable, Hashable {
     package var handlerStartupMeasured: String?
     /// The SHA-256 of the executable that ran (hex), when it could be read: which build judged the target.
     package var executableSHA256: String?
+    /// The git commit the suite was built from, when it was built from a checkout.
+    package var sourceCommit: String?
     /// The operating system and processor the suite ran on, and the Swift toolchain it was built with.
     package var platform: String?
     package var toolchain: String?

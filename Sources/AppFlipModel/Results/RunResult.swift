@@ -7,6 +7,8 @@ package struct RunResult: Sendable {
     package var incomplete: Bool
     /// The baseline the run was judged with (`--baseline`): its file, and its entries that failed the run.
     package var baseline: BaselineUse?
+    /// What reviewers attested by hand (`--attest`): reported beside the verdicts, never counted in them.
+    package var attestations: [Attestation] = []
 
     package struct BaselineUse: Sendable, Hashable {
         package var path: String

@@ -20,6 +20,7 @@ extension StepExecutor {
         guard let (session, server) = nativeFlow else { return nil }
         server.use(step.server)
         let before = server.requests.count
+        let stepStarted = Date()
         let refreshTokensBefore = server.issuedRefreshTokens
         var observation: NativeObservation
         switch step.command {
@@ -86,7 +87,8 @@ extension StepExecutor {
                 lines.append("  app → \(request.method) \(request.path)\(body)")
             }
             lines.append("  app answered " + (observation.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
-            state.outcome.evidence.exchanges.append(lines.joined(separator: "\n"))
+            state.outcome.evidence.exchanges.append(Evidence.Exchange(lines.joined(separator: "\n"), sentAt: stepStarted,
+                                                                      milliseconds: Int((Date().timeIntervalSince(stepStarted) * 1000).rounded())))
         }
         return .native(observation)
     }

@@ -249,7 +249,12 @@ final class StepExecutor {
         case .failure(let problem): return SentHTTP(request: request, built: .failure(problem))
         case .success(let built): prepared = built
         }
-        guard let script = prepared.signIn else { return SentHTTP(request: request, built: .success(prepared), answer: send(prepared)) }
+        let sentAt = Date()
+        func elapsed() -> Int { Int((Date().timeIntervalSince(sentAt) * 1000).rounded()) }
+        guard let script = prepared.signIn else {
+            let answer = send(prepared)
+            return SentHTTP(request: request, built: .success(prepared), answer: answer, sentAt: sentAt, milliseconds: elapsed())
+        }
         // Through the real pages: every hop stays within the allowed origins; the walk's end is judged.
         let allowed = Set([prepared.origin] + targets.signInOrigins.compactMap { HTTPOrigin.split($0)?.origin })
         var browser = SignInBrowser(script: script, probe: request.signInProbe, allowed: allowed) { origin, request in
@@ -257,8 +262,11 @@ final class StepExecutor {
         }
         if request.signInProbe == .foreignToken { browser.donor = targets.donorSignIn(besides: conformanceCase.scenario) }
         switch browser.walk(prepared.request, origin: prepared.origin) {
-        case .success(let walk): return SentHTTP(request: request, built: .success(prepared), answer: .success(walk.response), walk: walk)
-        case .failure(let problem): return SentHTTP(request: request, built: .success(prepared), answer: .failure(problem))
+        case .success(let walk):
+            return SentHTTP(request: request, built: .success(prepared), answer: .success(walk.response), walk: walk, sentAt: sentAt,
+                            milliseconds: elapsed())
+        case .failure(let problem):
+            return SentHTTP(request: request, built: .success(prepared), answer: .failure(problem), sentAt: sentAt, milliseconds: elapsed())
         }
     }
 
@@ -269,6 +277,9 @@ final class StepExecutor {
         var built: Result<Prepared, Problem>
         var answer: Result<HTTPResponse, Problem> = .failure(Problem(message: "nothing was sent"))
         var walk: SignInBrowser.Walk?
+        /// When the request went out (through the sign-in pages: when the walk began) and how long until its answer.
+        var sentAt: Date?
+        var milliseconds: Int?
     }
 
     /// What a sent HTTP step shows: the evidence (redacted) and the observation to judge, or nil when the target gave
@@ -283,11 +294,13 @@ final class StepExecutor {
         case .success(let built): prepared = built
         }
         let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
+        let requestHeaders = recordEvidence ? Evidence.headers(prepared.request.headerLines(host: prepared.origin.hostHeader)) : []
         var walkPages: [PageHop] = []
         if let walk = sent.walk {
             walkPages = walk.pages
             if recordEvidence {
-                state.outcome.evidence.exchanges.append(label + "signed in through the pages:\n  " + walk.hops(of: walkPages).joined(separator: "\n  "))
+                state.outcome.evidence.exchanges.append(
+                    Evidence.Exchange(label + "signed in through the pages:\n  " + walk.hops(of: walkPages).joined(separator: "\n  ")))
             }
         }
         switch sent.answer {
@@ -297,7 +310,8 @@ final class StepExecutor {
                 state.outcome.skipReason = label + problem.message
                 return nil
             }
-            state.outcome.evidence.exchanges.append(transcript + "\n  → no response: \(problem.message)")
+            state.outcome.evidence.exchanges.append(Evidence.Exchange(transcript + "\n  → no response: \(problem.message)", sentAt: sent.sentAt,
+                                                                      milliseconds: sent.milliseconds, requestHeaders: requestHeaders))
             if sent.request.plainHTTPProbe {
                 // For a plain-http probe no answer is an answer: nothing is served there.
                 return (.unreachable(problem.message), prepared.sentParameters)
@@ -307,7 +321,9 @@ final class StepExecutor {
         case .success(let response):
             if response.status == 429 {
                 // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).
-                state.outcome.evidence.exchanges.append(transcript + "\n  → HTTP 429")
+                state.outcome.evidence.exchanges.append(
+                    Evidence.Exchange(transcript + "\n  → HTTP 429", sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
+                                      responseHeaders: Evidence.headers(response.headers.fields.map { ($0.name, $0.value) })))
                 state.outcome.failure = label + "the target throttled this request (429 Too Many Requests"
                     + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
                     + "rerun with fewer --jobs, or allow the suite's address more requests"
@@ -325,7 +341,10 @@ final class StepExecutor {
                     : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self)))
                 let repeated = step.repeatCount > 1 ? " (first of \(step.repeatCount))" : ""
                 state.outcome.evidence.exchanges.append(
-                    transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation) + bodyExcerpt(http, redactor: state.redactor))
+                    Evidence.Exchange(transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation)
+                                        + bodyExcerpt(http, redactor: state.redactor),
+                                      sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
+                                      responseHeaders: Evidence.headers(http.headers)))
             }
             return (observation, prepared.sentParameters)
         }
@@ -519,6 +538,7 @@ final class StepExecutor {
         var sign: String?
         var last: HTTPResponse?
         var dropped: String?
+        let burstStarted = Date()
         for attempt in 1...limit {
             let started = Date()
             let answer = send(prepared)
@@ -544,7 +564,10 @@ final class StepExecutor {
                             statuses: Burst.runs(statuses), firstMilliseconds: first, slowestMilliseconds: slowest)
         let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target)) "
             + "(a burst)\n  → \(summary.summary)"
-        state.outcome.evidence.exchanges.append(transcript)
+        state.outcome.evidence.exchanges.append(
+            Evidence.Exchange(transcript, sentAt: burstStarted, milliseconds: Int((Date().timeIntervalSince(burstStarted) * 1000).rounded()),
+                              requestHeaders: Evidence.headers(prepared.request.headerLines(host: prepared.origin.hostHeader)),
+                              responseHeaders: last.map { Evidence.headers($0.headers.fields.map { ($0.name, $0.value) }) } ?? []))
         guard let last else { return nil }
         var http = HTTPObservation(status: last.status, headers: last.headers.fields.map { ($0.name, $0.value) }, body: last.body)
         http.burst = summary
@@ -555,6 +578,7 @@ final class StepExecutor {
     private func handshake(_ origin: HTTPOrigin, label: String, state: inout CaseState) -> Observation? {
         let offer = TLSHello.Offer.legacyOnly
         let answer: TLSHello.Answer
+        let started = Date()
         do {
             answer = try TLSHello.probe(host: origin.host, port: origin.port, offer: offer, timeout: min(5, timeout))
         } catch {
@@ -564,7 +588,9 @@ final class StepExecutor {
         var version: UInt16?
         if case .accepted(let picked, _, _) = answer { version = picked }
         let observation = Observation.handshake(TLSHandshake(offer: offer.description, version: version, answer: answer.summary))
-        state.outcome.evidence.exchanges.append("\(label)TLS handshake with \(origin.host):\(origin.port): \(offer.description)\n  → \(observation.summary)")
+        state.outcome.evidence.exchanges.append(
+            Evidence.Exchange("\(label)TLS handshake with \(origin.host):\(origin.port): \(offer.description)\n  → \(observation.summary)",
+                              sentAt: started, milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded())))
         return observation
     }
 

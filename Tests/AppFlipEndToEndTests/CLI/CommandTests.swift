@@ -49,7 +49,8 @@ struct CommandTests {
     func conventions() {
         for arguments in [["-V"], ["--version"], ["version"], ["run", "--version"], ["diff", "-V"]] {
             let result = run(arguments)
-            #expect(result.status == 0 && result.out == "appflip-conformance \(SuiteVersion.current)", "\(arguments): \(result.out)")
+            #expect(result.status == 0 && result.out == SuiteVersion.line, "\(arguments): \(result.out)")
+            #expect(result.out.hasPrefix("appflip-conformance \(SuiteVersion.current)"))
         }
         let help = run(["help", "run"])
         #expect(help.status == 0 && help.out.contains("exit codes:") && help.out.contains("130 interrupted"))
@@ -230,6 +231,13 @@ struct CommandTests {
         #expect(report.contains(MarkdownText.inline(document.run.target, limit: .max)), "the provenance shows the target whole")
         #expect(report.contains("| Target label | staging build 1.2.3 (4711) |") && junit.contains("name=\"target.label\""))
         #expect(junit.contains("name=\"suite.executable.sha256\" value=\"\(SHA256.hexDigest(bytes))\""))
+        // The commit it was built from, as git itself reads the checkout (none when this is not one).
+        let git = try ProgramRun.run("/usr/bin/env", ["git", "-C", PackageRoot.url.path, "rev-parse", "HEAD"])
+        let commit = git.status == 0 ? git.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        #expect(document.run.sourceCommit == commit)
+        if let commit {
+            #expect(report.contains("| Built from | commit `\(commit)` |") && junit.contains("name=\"suite.source.commit\" value=\"\(commit)\""))
+        }
     }
 
     @Test("A run against a handler writes both reports, and a filter that matches nothing is exit 2")

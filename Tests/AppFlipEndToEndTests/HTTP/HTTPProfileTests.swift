@@ -1,6 +1,7 @@
 import AppFlipHTTP
 import AppFlipModel
 import AppFlipReferenceServer
+import AppFlipReporting
 @testable import AppFlipRunner
 import AppFlipSyntax
 import AppFlipTestSupport
@@ -455,12 +456,48 @@ struct HTTPProfileTests {
     @Test("The client secret and tokens never appear in evidence")
     func secretsRedacted() throws {
         let run = try run()
-        let texts = run.results.flatMap { [$0.evidence.link, $0.evidence.answer, $0.evidence.stderr] + $0.evidence.exchanges }
+        let texts: [String] = run.results.flatMap { result -> [String] in
+            [result.evidence.link, result.evidence.answer, result.evidence.stderr] + result.evidence.exchanges.map { $0.rendered(times: true) }
+        }
             + run.results.flatMap(\.checks).map(\.observed)
         #expect(!texts.contains { $0.contains(Self.settings.clientSecret) })
         #expect(!texts.contains { $0.contains("at-") && $0.range(of: #"at-[A-Za-z0-9_-]{32}"#, options: .regularExpression) != nil })
         #expect(!texts.contains { $0.range(of: #"rt-[A-Za-z0-9_-]{32}"#, options: .regularExpression) != nil })
         #expect(!texts.contains { $0.contains("reference-user=approver") })
+    }
+
+    @Test("Each HTTP exchange records when it was sent, how long the answer took and the headers both ways, redacted")
+    func exchangeHeadersAndTimes() throws {
+        let started = Date()
+        let run = try run()
+        let exchanges = run.results.flatMap(\.evidence.exchanges)
+        let token = try #require(exchanges.first { $0.transcript.contains("/oauth/token") && $0.transcript.contains("→ HTTP 200") })
+        #expect(token.requestHeaders.first?.name == "Host")
+        #expect(token.requestHeaders.contains { $0.name == "Content-Type" && $0.value == "application/x-www-form-urlencoded" })
+        #expect(token.responseHeaders.contains { $0.name.lowercased() == "content-type" && $0.value.hasPrefix("application/json") })
+        let sentAt = try #require(token.sentAt)
+        #expect(sentAt >= started.addingTimeInterval(-1) && sentAt <= Date())
+        #expect((token.milliseconds ?? -1) >= 0)
+        // Basic credentials and the decoration's cookie are hidden by the header's name.
+        let basic = Data("\(Self.settings.clientID):\(Self.settings.clientSecret)".utf8).base64EncodedString()
+        let headers = exchanges.flatMap { $0.requestHeaders + $0.responseHeaders }
+        #expect(headers.contains { $0.name == "Authorization" && $0.value.hasPrefix("Basic ‹redacted") })
+        #expect(headers.contains { $0.name == "Cookie" && $0.value.contains("‹redacted") })
+        #expect(!headers.contains { $0.value.contains(basic) || $0.value.contains(Self.settings.clientSecret) || $0.value.contains("approver") })
+
+        // The reports show them (junit.xml every case's, report.md a finding's); a reproducible run leaves out the times only.
+        let schema = try JSONSchema(contentsOf: PackageRoot.url.appendingPathComponent("Conformance/results.schema.json").path)
+        for reproducible in [false, true] {
+            let files = ReportSet(run: run, profiles: ["authorization", "token"], reproducible: reproducible).render()
+            let results = try #require(files.first { $0.name == "results.json" }).text
+            let junit = try #require(files.first { $0.name == "junit.xml" }).text
+            #expect(results.contains("\"request_headers\"") && results.contains("\"response_headers\""))
+            #expect(results.contains("\"sent_at\"") == !reproducible)
+            #expect(results.contains("\"milliseconds\"") == !reproducible)
+            #expect(schema.validate(Data(results.utf8)) == [])
+            #expect(junit.contains("&gt; Host: 127.0.0.1:") || junit.contains("> Host: 127.0.0.1:"))
+            #expect(junit.contains(", answered in ") == !reproducible)
+        }
     }
 
     @Test("A case whose endpoint is not configured is skipped and says why")

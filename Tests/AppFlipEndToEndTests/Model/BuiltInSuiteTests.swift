@@ -93,4 +93,41 @@ struct BuiltInSuiteTests {
         #expect(refused.status == 1)
         #expect(refused.output.contains("cases/a/x.case:2:1: error: not valid UTF-8"), "\(refused.output)")
     }
+
+    @Test("the embedder reads the source commit as git would: a branch loose or packed, a detached HEAD, a linked worktree; none outside a checkout")
+    func sourceCommit() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commit-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (one, two, three) = (String(repeating: "a1", count: 20), String(repeating: "b2", count: 20), String(repeating: "c3", count: 20))
+        func write(_ text: String, _ path: String) throws {
+            let url = URL(fileURLWithPath: directory + "/" + path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        func commit(of root: String) throws -> String {
+            let output = directory + "/out.swift"
+            let run = try ProgramRun.run(BuiltProducts.path("suite-embedder"), ["--source-commit", directory + "/" + root, output])
+            #expect(run.status == 0, "\(run.output)")
+            let source = try String(contentsOfFile: output, encoding: .utf8)
+            return try #require(source.split(separator: "\n").first { $0.contains("sourceCommit") }.map { String($0.split(separator: "=").last ?? "") })
+                .trimmingCharacters(in: .whitespaces)
+        }
+        try write("ref: refs/heads/main\n", "loose/.git/HEAD")
+        try write(one + "\n", "loose/.git/refs/heads/main")
+        #expect(try commit(of: "loose") == "\"\(one)\"")
+        try write("ref: refs/heads/topic\n", "packed/.git/HEAD")
+        try write("# pack-refs with: peeled fully-peeled sorted\n\(one) refs/heads/main\n\(two) refs/heads/topic\n", "packed/.git/packed-refs")
+        #expect(try commit(of: "packed") == "\"\(two)\"")
+        try write(three + "\n", "detached/.git/HEAD")
+        #expect(try commit(of: "detached") == "\"\(three)\"")
+        // A linked worktree: `.git` names its directory, whose `commondir` holds the refs.
+        try write("gitdir: ../packed/.git/worktrees/wt\n", "worktree/.git")
+        try write("ref: refs/heads/main\n", "packed/.git/worktrees/wt/HEAD")
+        try write("../..\n", "packed/.git/worktrees/wt/commondir")
+        #expect(try commit(of: "worktree") == "\"\(one)\"")
+        try FileManager.default.createDirectory(atPath: directory + "/plain", withIntermediateDirectories: true)
+        #expect(try commit(of: "plain") == "nil")
+        try write("ref: refs/heads/unborn\n", "unborn/.git/HEAD")
+        #expect(try commit(of: "unborn") == "nil")
+    }
 }

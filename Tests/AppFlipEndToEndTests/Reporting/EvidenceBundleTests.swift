@@ -72,6 +72,12 @@ struct EvidenceBundleTests {
         var entries = try TarArchive.read(bundle())
         let index = try #require(entries.firstIndex { $0.path == path })
         entries[index].bytes = Array(edit(String(decoding: entries[index].bytes, as: UTF8.self)).utf8)
+        return try Self.withManifestInLine(entries)
+    }
+
+    /// The archive of `entries` with the manifest's hashes brought in line with them.
+    private static func withManifestInLine(_ entries: [TarArchive.Entry]) throws -> [UInt8] {
+        var entries = entries
         let manifestIndex = try #require(entries.firstIndex { $0.path == "manifest.json" })
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -134,5 +140,67 @@ struct EvidenceBundleTests {
         try Data("not a tar".utf8).write(to: URL(fileURLWithPath: directory + "/garbage.tar"))
         #expect(Command.main(["verify", directory + "/garbage.tar"] + paths, console: Captured().console) == 1)
         #expect(Command.main(["verify", directory + "/none.tar"] + paths, console: Captured().console) == 2)
+    }
+
+    @Test("--attest: a reviewer's word goes into every report and the bundle as attested by hand, never into the verdict or exit code")
+    func attestations() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attest-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/shots", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let screenshot = Array("PNG consent screen".utf8)
+        try Data(screenshot).write(to: URL(fileURLWithPath: directory + "/shots/consent.png"))
+        try Data("""
+            attestations:
+              - requirement: AF-LINK-021
+                verdict: fail
+                by: Jane Reviewer, Example Certification Ltd
+                date: 2026-11-25
+                note: The consent screen of build 4.2.0 does not name Google Home.
+                attachments: ["shots/consent.png"]
+
+            """.utf8).write(to: URL(fileURLWithPath: directory + "/attest.txt"))
+        let paths = ["--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog]
+        let captured = Captured()
+        let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                                   "--filter", "app-link/baseline", "--reports", directory + "/R", "--bundle", directory + "/evidence.tar",
+                                   "--attest", directory + "/attest.txt"] + paths + ["--", BuiltProducts.path("appflip-reference")],
+                                  console: captured.console)
+        #expect(status == 0, "a failing attestation does not change the machine's exit code: \(captured.err)")
+        #expect(captured.err.contains("attested by hand (not judged by the suite): AF-LINK-021 fail, attested by hand by Jane Reviewer"))
+        let report = try String(contentsOfFile: directory + "/R/report.md", encoding: .utf8)
+        #expect(report.contains("**Attested by hand** (not judged by the suite, not in the counts or the exit code): 1 requirement; "
+                                + "attested as **failing**: AF-LINK-021"))
+        #expect(report.contains("## Attested by hand") && report.contains("✍️ attested by hand: ❌ fail"))
+        #expect(report.contains("attestations/AF-LINK-021/consent.png` (\(screenshot.count) bytes, sha256 `\(SHA256.hexDigest(screenshot))`)"))
+        let results = try Data(contentsOf: URL(fileURLWithPath: directory + "/R/results.json"))
+        let schema = try JSONSchema(contentsOf: PackageRoot.url.appendingPathComponent("Conformance/results.schema.json").path)
+        #expect(schema.validate(results) == [])
+        let document = try ResultsDocument.parse(results)
+        #expect(document.attestations?.first?.attachments.first?.sha256 == SHA256.hexDigest(screenshot))
+        #expect(document.requirements.first { $0.id == "AF-LINK-021" }?.attested == "fail")
+        #expect(document.requirements.first { $0.id == "AF-LINK-021" }?.verdict == "not-covered", "the suite's verdict stays its own")
+        #expect(document.outcome.exitCode == 0)
+        let junit = try String(contentsOfFile: directory + "/R/junit.xml", encoding: .utf8)
+        #expect(junit.contains("<property name=\"attestation.1\" value=\"AF-LINK-021 fail, attested by hand by Jane Reviewer"))
+
+        let verified = Captured()
+        #expect(Command.main(["verify", directory + "/evidence.tar"] + paths, console: verified.console) == 0, "\(verified.out)")
+        #expect(verified.out.contains("attested by hand (not judged by the suite): AF-LINK-021 fail by Jane Reviewer, Example Certification Ltd "
+                                      + "on 2026-11-25 (1 attachment, SHA-256 checked)"), "\(verified.out)")
+        // The attachment swapped, with the manifest's hash brought in line: results.json still names the original.
+        var entries = try TarArchive.read([UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/evidence.tar"))))
+        let index = try #require(entries.firstIndex { $0.path == "attestations/AF-LINK-021/consent.png" })
+        #expect(entries.contains { $0.path == "attestations/attestations.txt" })
+        entries[index].bytes = Array("another screen".utf8)
+        let problems = try EvidenceBundle.verify(Self.withManifestInLine(entries)).problems
+        #expect(problems.contains { $0.contains("attestations/AF-LINK-021/consent.png is not the attachment results.json records") }, "\(problems)")
+
+        // A requirement the cases judge cannot be attested: refused before anything runs.
+        try Data("attestations:\n  - requirement: AF-LINK-005\n    verdict: pass\n    by: Jane\n    date: 2026-11-25\n    note: Looked at it myself.\n"
+            .utf8).write(to: URL(fileURLWithPath: directory + "/machine.txt"))
+        let refused = Captured()
+        #expect(Command.main(["run", "--target", "reference", "--profile", "app-link", "--reports", directory + "/R2", "--attest",
+                              directory + "/machine.txt"] + paths, console: refused.console) == 2)
+        #expect(refused.err.contains("machine.txt:2:18: error: AF-LINK-005 is judged by the suite's cases"), "\(refused.err)")
     }
 }

@@ -71,4 +71,18 @@ struct ResultsDocumentTests {
             #expect(error.message.contains("missing 'version'") || error.message.contains("missing"), "\(error.message)")
         }
     }
+
+    @Test("A version 1 document, whose exchanges were strings, still reads: each is an exchange with its transcript alone")
+    func versionOneExchanges() throws {
+        let document = ResultsDocument(run: Fixtures.mixedRun(), profiles: ["app-link"], reproducible: false)
+        var text = document.render().replacingOccurrences(of: "\"version\" : 2\n}", with: "\"version\" : 1\n}")
+        let object = #/\{\s*"milliseconds"[^\]]*\][^\]]*\],\s*"sent_at" : "[^"]*",\s*"transcript" : ("[^"]*")\s*\}/#
+        #expect(text.contains(object), "the fixture has an exchange written as an object")
+        text.replace(object) { $0.output.1 }
+        let read = try ResultsDocument.parse(Data(text.utf8))
+        #expect(read.version == 1)
+        let exchanges = read.cases.flatMap(\.evidence.exchanges)
+        #expect(exchanges == [ResultsDocument.ExchangeEntry(transcript: "GET http://127.0.0.1:8080/.well-known/apple-app-site-association\n"
+                                                                       + "  → HTTP 200, 12 body bytes")])
+    }
 }

@@ -29,7 +29,14 @@ struct JudgingApartTests {
     /// A result without what changes from run to run: its duration, and the codes the handler minted (random, so
     /// their redacted digests and the run's entropy estimate differ).
     static func comparable(_ result: CaseResult) -> String {
-        let text = [result.conformanceCase.id, "\(result.verdict)", result.message ?? "-", "\(result.checks)", "\(result.evidence)",
+        // When each exchange went out and how long it took are the machine's.
+        var evidence = result.evidence
+        evidence.exchanges = evidence.exchanges.map { exchange in
+            var timeless = exchange
+            (timeless.sentAt, timeless.milliseconds) = (nil, nil)
+            return timeless
+        }
+        let text = [result.conformanceCase.id, "\(result.verdict)", result.message ?? "-", "\(result.checks)", "\(evidence)",
                     "\(result.isKnown)"].joined(separator: "\n")
         return text.replacingOccurrences(of: #"‹redacted hmac:[0-9a-f]+›"#, with: "‹redacted›", options: .regularExpression)
             .replacingOccurrences(of: #"about [0-9]+ bits"#, with: "about N bits", options: .regularExpression)

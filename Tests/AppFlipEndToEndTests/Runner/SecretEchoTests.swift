@@ -106,7 +106,7 @@ struct SecretEchoTests {
         var configuration = SuiteRun.configuration
         configuration.projectID = "reference-project"
         let run = try SuiteRun.run(targets, cases: cases, configuration: configuration)
-        #expect(run.results.flatMap(\.evidence.exchanges).contains { $0.contains("/oauth/token\n") && $0.contains("→ HTTP 400") },
+        #expect(run.results.flatMap(\.evidence.exchanges).map(\.transcript).contains { $0.contains("/oauth/token\n") && $0.contains("→ HTTP 400") },
                 "the token endpoint's echo is in the evidence")
         let reports = ReportSet(run: run, profiles: ["token"]).render().map(\.text).joined(separator: "\n")
         for form in echo.forbidden {

@@ -23,3 +23,24 @@ struct HTTPHeadersTests {
         #expect(headers["Locatio"] == nil)
     }
 }
+
+/// What evidence shows as sent is what goes on the wire.
+@Suite("Request header lines")
+struct RequestHeaderLinesTests {
+    @Test("headerLines(host:) lists the header lines serialized(host:) writes, in its order")
+    func sameAsTheWire() {
+        let requests = [
+            HTTPRequest(method: "GET", target: "/a"),
+            HTTPRequest(method: "POST", target: "/token", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
+                        body: Array("a=1".utf8)),
+            HTTPRequest(method: "POST", target: "/x", headers: HTTPHeaders([("host", "other"), ("Transfer-Encoding", "chunked")]),
+                        body: Array("0\r\n\r\n".utf8)),
+            HTTPRequest(method: "PUT", target: "/y", headers: HTTPHeaders([("Content-Length", "9"), ("X-A", "1"), ("X-A", "2")]), body: [1]),
+        ]
+        for request in requests {
+            let wire = String(decoding: request.serialized(host: "h.example:8443"), as: UTF8.self)
+            let head = wire.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n").dropFirst()
+            #expect(Array(head) == request.headerLines(host: "h.example:8443").map { "\($0.name): \($0.value)" }, "\(request.target)")
+        }
+    }
+}

@@ -36,7 +36,12 @@ struct ResultsWriterTests {
         document.cases[0].knownFailure = ["requirement AF-LINK-005 until 2027-01-01"]
         document.cases[0].configurationProblem = "a \u{0} b \u{1F} c \u{7F} d \u{2028} e / f \\ g"
         document.cases[0].suiteFault = "out of descriptors"
-        document.cases[0].evidence.exchanges = ["GET /authorize?x=1 → 302", "POST /token → 200 {\"a\":1}"]
+        document.cases[0].evidence.exchanges = [
+            ResultsDocument.ExchangeEntry(transcript: "GET /authorize?x=1 → 302"),
+            ResultsDocument.ExchangeEntry(transcript: "POST /token → 200 {\"a\":1}", sentAt: "2026-11-25T20:21:16.123Z", milliseconds: 12,
+                                          requestHeaders: [ResultsDocument.HeaderEntry(name: "Host", value: "127.0.0.1:8080")],
+                                          responseHeaders: [ResultsDocument.HeaderEntry(name: "Set-Cookie", value: "s=\"‹redacted›\"; Path=/")]),
+        ]
         for (index, seconds) in [0.0123, 1.2e-05, Double.leastNonzeroMagnitude, 12.5, 0.1 + 0.2].enumerated() { document.cases[index].durationSeconds = seconds }
         return document
     }

@@ -1,0 +1,42 @@
+import AppFlipModel
+
+/// What reviewers attested by hand (`--attest`), kept apart from the suite's verdicts: a line under the verdict,
+/// a section of its own, and the matrix rows of the requirements attested.
+extension MarkdownReport {
+    static let attestedIcons: [Attestation.Verdict: String] = [.pass: "✅", .fail: "❌", .notApplicable: "➖"]
+
+    /// The line under the verdict, or "" when nothing was attested.
+    func attestedLine() -> String {
+        guard !run.attestations.isEmpty else { return "" }
+        let failing = run.attestations.filter { $0.verdict == .fail }.map(\.requirement)
+        return "**Attested by hand** (not judged by the suite, not in the counts or the exit code): \(run.attestations.count) "
+            + "requirement\(run.attestations.count == 1 ? "" : "s")"
+            + (failing.isEmpty ? ", none attested as failing" : "; attested as **failing**: " + failing.joined(separator: ", "))
+            + ". See [Attested by hand](#attested-by-hand).\n\n"
+    }
+
+    /// One entry per attestation: the requirement, the verdict, who and when, the note, the attachments' digests.
+    func attestedSection() -> String {
+        guard !run.attestations.isEmpty else { return "" }
+        var text = "## Attested by hand\n\nThese requirements cannot be observed headlessly. A reviewer judged them and signed the "
+            + "judgement off; the suite recorded it as given and judged nothing here.\n\n"
+        for attestation in run.attestations {
+            let title = run.catalog[attestation.requirement].map { " \(MarkdownText.inline($0.title))" } ?? ""
+            let level = run.catalog[attestation.requirement].map { " (\($0.level.rawValue))" } ?? ""
+            text += "- **\(attestation.requirement)**\(level)\(title): \(Self.attestedIcons[attestation.verdict] ?? "") "
+                + "**\(attestation.verdict.rawValue)**, attested by \(MarkdownText.inline(attestation.by, limit: 200)) on \(attestation.date). "
+                + MarkdownText.inline(attestation.note, limit: 2000) + "\n"
+            for attachment in attestation.attachments {
+                text += "  - attachment `\(MarkdownText.inline(attachment.bundlePath, limit: 300))` (\(attachment.bytes) bytes, sha256 "
+                    + "`\(attachment.sha256.filter(\.isHexDigit))`)\n"
+            }
+        }
+        return text + "\n"
+    }
+
+    /// The matrix's result cell for a requirement a reviewer attested, or nil.
+    func attestedCell(_ id: String) -> String? {
+        guard let attestation = run.attestations.first(where: { $0.requirement == id }) else { return nil }
+        return "✍️ attested by hand: \(Self.attestedIcons[attestation.verdict] ?? "") \(attestation.verdict.rawValue)"
+    }
+}

@@ -1,0 +1,97 @@
+import AppFlipDigest
+@testable import AppFlipModel
+import AppFlipSyntax
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// `--attest FILE`: a reviewer's word on a requirement no machine can judge, read strictly (every error with its
+/// line and column) and never allowed to stand in for a machine verdict.
+@Suite("Attestation file")
+struct AttestationLoaderTests {
+    private let screenshot = Data("PNG bytes".utf8)
+
+    private func load(_ text: String, files: [String: Data] = [:]) throws(DiagnosticList) -> AttestationFile {
+        try AttestationLoader.load(bytes: Array(text.utf8), file: "attest.txt", catalog: Fixtures.catalog) { files[$0] }
+    }
+
+    private func errors(_ text: String, files: [String: Data] = [:]) -> [String] {
+        do {
+            _ = try load(text, files: files)
+            return []
+        } catch {
+            return error.diagnostics.map(\.description)
+        }
+    }
+
+    private func entry(requirement: String = "AF-LINK-021", verdict: String = "pass", by: String = "Jane Reviewer", date: String = "2026-11-25",
+                       note: String = "The consent screen names Google Home.", attachments: String? = nil) -> String {
+        """
+        attestations:
+          - requirement: \(requirement)
+            verdict: \(verdict)
+            by: \(by)
+            date: \(date)
+            note: \(note)
+        """ + (attachments.map { "\n    attachments: \($0)" } ?? "") + "\n"
+    }
+
+    @Test("A valid attestation reads with its attachments hashed and named for the bundle")
+    func valid() throws {
+        let file = try load(entry(attachments: #"["shots/consent screen.png", "other/consent screen.png"]"#),
+                            files: ["shots/consent screen.png": screenshot, "other/consent screen.png": Data("x".utf8)])
+        let attestation = try #require(file.attestations.first)
+        #expect(attestation.requirement == "AF-LINK-021" && attestation.verdict == .pass && attestation.by == "Jane Reviewer")
+        #expect(attestation.attachments.map(\.bundlePath) == ["attestations/AF-LINK-021/consent_screen.png",
+                                                              "attestations/AF-LINK-021/2-consent_screen.png"])
+        #expect(attestation.attachments[0].sha256 == SHA256.hexDigest([UInt8](screenshot)) && attestation.attachments[0].bytes == screenshot.count)
+        #expect(attestation.summary == "AF-LINK-021 pass, attested by hand by Jane Reviewer on 2026-11-25")
+        for verdict in ["fail", "not-applicable"] { #expect(try load(entry(verdict: verdict)).attestations.count == 1) }
+    }
+
+    @Test("A requirement the suite's cases judge cannot be attested: its machine verdict stands")
+    func machineJudged() {
+        let found = errors(entry(requirement: "AF-LINK-005"))
+        #expect(found.count == 1 && found[0].contains("attest.txt:2:18: error: AF-LINK-005 is judged by the suite's cases"), "\(found)")
+        #expect(found[0].contains("not_observable ones: AF-LINK-021"))
+    }
+
+    @Test("Every other mistake is an error at its line and column")
+    func mistakes() {
+        let cases: [(String, [String: Data], String)] = [
+            (entry(requirement: "AF-LINK-02"), [:], "2:18: error: 'AF-LINK-02' is not a requirement of the catalog (did you mean 'AF-LINK-021'?)"),
+            (entry(verdict: "passed"), [:], "3:14: error: 'passed' is not a valid verdict"),
+            (entry(date: "2026-13-01"), [:], "5:11: error: 'date' is a date, YYYY-MM-DD"),
+            (entry(note: "ok"), [:], "6:11: error: 'note' says what was checked and how"),
+            (entry(by: "J"), [:], "4:9: error: 'by' names who signs the attestation off"),
+            (entry(attachments: #"["missing.png"]"#), [:], "7:19: error: cannot read the attachment 'missing.png'"),
+            (entry() + String(entry().dropFirst("attestations:\n".count)), [:], "error: AF-LINK-021 is attested twice"),
+            ("attestations:\n  - requirement: AF-LINK-021\n", [:], "error: an attestation"),
+            ("known_failures: []\n", [:], "error:"),
+        ]
+        for (text, files, expected) in cases {
+            let found = errors(text, files: files)
+            #expect(found.contains { $0.contains(expected) }, "\(expected): \(found)")
+        }
+    }
+
+    @Test("Attachments are bounded: each, in number and in all")
+    func bounds() {
+        let big = Data(count: AttestationLoader.attachmentLimit + 1)
+        #expect(errors(entry(attachments: #"["big.bin"]"#), files: ["big.bin": big]).contains { $0.contains("an attachment is at most") })
+        let many = "[" + (0...AttestationLoader.attachmentsPerAttestation).map { "\"f\($0)\"" }.joined(separator: ", ") + "]"
+        let files = Dictionary(uniqueKeysWithValues: (0...AttestationLoader.attachmentsPerAttestation).map { ("f\($0)", Data("x".utf8)) })
+        #expect(errors(entry(attachments: many), files: files).contains { $0.contains("at most 32 attachments") })
+        let part = Data(count: AttestationLoader.attachmentLimit)
+        let parts = (0..<5).map { "p\($0)" }
+        #expect(errors(entry(attachments: "[" + parts.map { "\"\($0)\"" }.joined(separator: ", ") + "]"),
+                       files: Dictionary(uniqueKeysWithValues: parts.map { ($0, part) })).contains { $0.contains("bytes in all") })
+    }
+
+    @Test("A secret in an attestation's texts is redacted like any other")
+    func redacted() throws {
+        let attestation = try #require(try load(entry(note: "Checked with client_secret=s3cr3t-v4lue-123 on staging.")).attestations.first)
+        let shown = attestation.redacted(with: Redactor(secrets: ["s3cr3t-v4lue-123"]))
+        #expect(!shown.note.contains("s3cr3t") && shown.note.contains("‹redacted"))
+    }
+}

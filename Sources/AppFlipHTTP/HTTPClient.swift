@@ -162,7 +162,56 @@ package final class HTTPClient {
         }
     }
 
+    /// Sends a request the server may leave partly unread (`HTTPRequest.mayDesync`: a body on a method that gives
+    /// it no meaning, framing set by hand) on a connection of its own that nothing else uses and that is closed
+    /// after. With `followUp`, when the server kept that connection open after answering, the follow-up is sent on
+    /// it: a server that did not read the whole request reads what it left as the start of the follow-up, so its
+    /// answer shows a desync (`followUp` is nil when the connection closed, or `followUp` was not given).
+    package func sendAlone(_ request: HTTPRequest, followUp: HTTPRequest? = nil) throws(Failure)
+        -> (response: HTTPResponse, followUp: Result<HTTPResponse, Failure>?) {
+        if origin.scheme == "https" {
+            // The platform's HTTPS stack keeps its own connections; it refuses such requests anyway (not byte for byte).
+            return (try send(request), nil)
+        }
+        let deadline = Platform.monotonicSeconds() + timeouts.total
+        let socket: TCPSocket
+        do {
+            socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: min(deadline, Platform.monotonicSeconds() + timeouts.connect))
+            connectionsOpened += 1
+        } catch {
+            throw Failure(message: error.kind == .timedOut ? "connecting to \(origin) timed out after \(format(timeouts.connect)) s" : error.message)
+        }
+        let connection = Connection(socket: socket, reader: MessageReader(limits: limits))
+        defer { socket.close() }
+        let response: HTTPResponse
+        var keptOpen = false
+        do {
+            response = try exchange(request, on: connection, deadline: deadline, reused: false, keptOpen: &keptOpen)
+        } catch {
+            throw Failure(message: "\(error)")
+        }
+        guard let followUp, keptOpen else { return (response, nil) }
+        do {
+            var again = false
+            return (response, .success(try exchange(followUp, on: connection, deadline: Platform.monotonicSeconds() + min(timeouts.total, 5),
+                                                    reused: true, keptOpen: &again)))
+        } catch is RetryableFailure {
+            return (response, nil)  // closed before answering the follow-up: nothing was left unread in it
+        } catch {
+            return (response, .failure(Failure(message: "\(error)")))
+        }
+    }
+
     private func exchange(_ request: HTTPRequest, on connection: Connection, deadline: Double, reused: Bool) throws -> HTTPResponse {
+        var keptOpen = false
+        let response = try exchange(request, on: connection, deadline: deadline, reused: reused, keptOpen: &keptOpen)
+        if keptOpen { idle = connection }
+        return response
+    }
+
+    /// One request and its response on `connection`; `keptOpen` says whether the connection can carry another.
+    private func exchange(_ request: HTTPRequest, on connection: Connection, deadline: Double, reused: Bool,
+                          keptOpen: inout Bool) throws -> HTTPResponse {
         let socket = connection.socket
         let started = Platform.monotonicSeconds()
         var phase = Phase.sending
@@ -199,7 +248,7 @@ package final class HTTPClient {
                 } else if !closes, !connection.reader.sawEnd, connection.reader.bufferedByteCount == 0 {
                     // Kept alive with its reader; bytes beyond the response would be unsolicited, so such a
                     // connection is not reused.
-                    idle = connection
+                    keptOpen = true
                 } else {
                     socket.close()
                 }

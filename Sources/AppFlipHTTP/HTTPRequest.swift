@@ -38,6 +38,15 @@ package struct HTTPRequest: Sendable, Hashable {
         return bytes
     }
 
+    /// True when a server may leave part of this request unread, so that what it leaves would be read as the start
+    /// of the next request on the connection: a body on a method that gives content no meaning (RFC 9110 §9.3:
+    /// GET, HEAD, DELETE, OPTIONS, TRACE, CONNECT), or framing the request sets by hand (`Content-Length`,
+    /// `Transfer-Encoding`). Such a request goes on a connection of its own (`HTTPClient.sendAlone`).
+    package var mayDesync: Bool {
+        if !body.isEmpty, ["GET", "HEAD", "DELETE", "OPTIONS", "TRACE", "CONNECT"].contains(method.uppercased()) { return true }
+        return headers["Content-Length"] != nil || headers["Transfer-Encoding"] != nil
+    }
+
     /// The header lines `serialized(host:)` writes, in its order: what a report shows as sent.
     package func headerLines(host: String) -> [(name: String, value: String)] {
         var lines: [(name: String, value: String)] = []

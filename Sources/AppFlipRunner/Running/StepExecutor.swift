@@ -61,6 +61,9 @@ final class StepExecutor {
         var configuredCredentials: ConfiguredCredentials?
         /// Every authorization code a `code: fresh` check accepted, with that check's requirement.
         var issuedCodes: [IssuedCode] = []
+        /// What the probes that may leave part of a request unread showed about the server's framing (TOK-GEN-008):
+        /// the suite's own checks, added to the case's after its steps (one, the worst, however many rounds).
+        var framing: CheckResult?
         /// Hides every secret the case met (the configured ones, and the codes and tokens it saw): what the case's
         /// result is redacted with, whole, before anything reads it (`Redactor.redact(_:CaseResult)`).
         var redactor = Redactor()
@@ -185,6 +188,7 @@ final class StepExecutor {
         var finished: Outcome {
             var outcome = outcome
             outcome.redactor = redactor
+            if let framing = outcome.framing { outcome.checks.append(framing) }
             return outcome
         }
     }
@@ -252,6 +256,10 @@ final class StepExecutor {
         let sentAt = Date()
         func elapsed() -> Int { Int((Date().timeIntervalSince(sentAt) * 1000).rounded()) }
         guard let script = prepared.signIn else {
+            if prepared.request.mayDesync {
+                let (answer, framing) = sendAlone(prepared)
+                return SentHTTP(request: request, built: .success(prepared), answer: answer, sentAt: sentAt, milliseconds: elapsed(), framing: framing)
+            }
             let answer = send(prepared)
             return SentHTTP(request: request, built: .success(prepared), answer: answer, sentAt: sentAt, milliseconds: elapsed())
         }
@@ -280,6 +288,8 @@ final class StepExecutor {
         /// When the request went out (through the sign-in pages: when the walk began) and how long until its answer.
         var sentAt: Date?
         var milliseconds: Int?
+        /// For a request a server may leave partly unread: whether it read it whole (`RequestFraming`).
+        var framing: CheckResult?
     }
 
     /// What a sent HTTP step shows: the evidence (redacted) and the observation to judge, or nil when the target gave
@@ -319,6 +329,10 @@ final class StepExecutor {
             state.outcome.failure = label + problem.message
             return nil
         case .success(let response):
+            if let framing = sent.framing {
+                // The worst of the case's rounds is kept.
+                if state.outcome.framing.map({ $0.verdict < framing.verdict || !$0.isApplicable }) ?? true { state.outcome.framing = framing }
+            }
             if response.status == 429 {
                 // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).
                 state.outcome.evidence.exchanges.append(
@@ -594,21 +608,61 @@ final class StepExecutor {
         return observation
     }
 
+    /// A request a server may leave partly unread, on a connection of its own (no later request shares it), and
+    /// whether the server read it whole: the same connection's next request (a GET of the path, no body) answered
+    /// as on a fresh connection (`RequestFraming`).
+    private func sendAlone(_ prepared: Prepared) -> (Result<HTTPResponse, Problem>, CheckResult?) {
+        let client: HTTPClient
+        switch httpClient(for: prepared.origin) {
+        case .failure(let problem): return (.failure(problem), nil)
+        case .success(let found): client = found
+        }
+        let followUp = HTTPRequest(method: "GET", target: String(prepared.request.path))
+        let sent: (response: HTTPResponse, followUp: Result<HTTPResponse, HTTPClient.Failure>?)
+        do {
+            sent = try client.sendAlone(prepared.request, followUp: followUp)
+        } catch {
+            return (.failure(Problem(message: error.message, inexact: error.kind == .inexact)), nil)
+        }
+        guard prepared.origin.scheme == "http" else { return (.success(sent.response), nil) }
+        func reading(_ answer: Result<HTTPResponse, HTTPClient.Failure>?) -> RequestFraming.FollowUp {
+            switch answer {
+            case nil: .closed
+            case .success(let response)?: .answered(status: response.status)
+            case .failure(let failure)?: .noAnswer(failure.message)
+            }
+        }
+        let same = reading(sent.followUp)
+        var fresh: RequestFraming.FollowUp?
+        if same != .closed {
+            fresh = reading(Result { () throws(HTTPClient.Failure) in try client.sendAlone(followUp).response })
+        }
+        let probe = "\(prepared.request.method) \(prepared.request.path) with a \(prepared.request.body.count)-byte body"
+        return (.success(sent.response), RequestFraming.check(probe: probe, followUp: same, fresh: fresh))
+    }
+
+    /// This worker's client for `origin`, made on first use.
+    private func httpClient(for origin: HTTPOrigin) -> Result<HTTPClient, Problem> {
+        if let existing = clients[origin] { return .success(existing) }
+        do {
+            let client = try HTTPClient(origin: origin, limits: targets.limits, timeouts: HTTPClient.Timeouts(connect: min(5, timeout), total: timeout))
+            clients[origin] = client
+            return .success(client)
+        } catch {
+            return .failure(Problem(message: error.message))
+        }
+    }
+
+    /// Sends one request on this worker's connections; one a server may leave partly unread goes on a connection of
+    /// its own (`sendAlone` also judges whether it was read whole).
     private func send(_ prepared: Prepared) -> Result<HTTPResponse, Problem> {
         let client: HTTPClient
-        if let existing = clients[prepared.origin] {
-            client = existing
-        } else {
-            do {
-                client = try HTTPClient(origin: prepared.origin, limits: targets.limits,
-                                        timeouts: HTTPClient.Timeouts(connect: min(5, timeout), total: timeout))
-            } catch {
-                return .failure(Problem(message: error.message))
-            }
-            clients[prepared.origin] = client
+        switch httpClient(for: prepared.origin) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let found): client = found
         }
         do {
-            return .success(try client.send(prepared.request))
+            return .success(prepared.request.mayDesync ? try client.sendAlone(prepared.request).response : try client.send(prepared.request))
         } catch {
             return .failure(Problem(message: error.message, inexact: error.kind == .inexact))
         }

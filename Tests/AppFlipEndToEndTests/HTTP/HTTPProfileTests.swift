@@ -19,7 +19,7 @@ struct HTTPProfileTests {
                      declaredTokenLifetime: Double? = nil,
                      settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false,
                      includeSignInProbes: Bool = false, onlyConsentSignsIn: Bool = false, throttlingProbe: Bool = true,
-                     jobs: Int = 2, judgesApart: Bool = true) throws -> RunResult {
+                     jobs: Int = 2, judgesApart: Bool = true, seed: UInt64? = nil) throws -> RunResult {
         let reference = ReferenceServer(configuration: settings)
         let server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
@@ -52,6 +52,7 @@ struct HTTPProfileTests {
         configuration.narrowedScope = NarrowedScope(request: ReferenceServerConfiguration.narrowedScope.request,
                                                     granted: ReferenceServerConfiguration.narrowedScope.granted)
         configuration.throttlingProbe = throttlingProbe
+        if let seed { configuration.seed = seed }
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
                                                   redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
         // The reference is served over plain http on loopback, so the https-only cases have nothing to hold to
@@ -367,17 +368,30 @@ struct HTTPProfileTests {
         #expect(run.results.contains { $0.verdict == .fail })
     }
 
-    @Test("Each broken server is caught, naming the requirement it breaks", arguments: BrokenServers.all)
+    /// Runs against the server made by `wrap` twice, with two seeds (other states, nonces and verifiers, another
+    /// order of connections): every case's verdict must be the same both times. The determinism guard.
+    private func runTwice(wrap: @escaping (@escaping HTTPServer.Handler) -> HTTPServer.Handler) throws -> RunResult {
+        let first = try run(wrap: wrap, seed: 11)
+        let second = try run(wrap: wrap, seed: 12)
+        let verdicts = { (run: RunResult) in run.results.map { "\($0.conformanceCase.id): \($0.verdict)" } }
+        for (one, other) in zip(verdicts(first), verdicts(second)) where one != other {
+            Issue.record("the verdict changed with the seed: \(one) / \(other)")
+        }
+        #expect(first.results.count == second.results.count)
+        return first
+    }
+
+    @Test("Each broken server is caught, naming the requirement it breaks, with the same verdicts under two seeds", arguments: BrokenServers.all)
     func broken(_ defect: BrokenServers.Defect) throws {
-        let run = try run(wrap: defect.wrap)
+        let run = try runTwice(wrap: defect.wrap)
         #expect(run.exitStatus == .nonConformant)
         let failed = Set(run.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
         #expect(failed.contains(defect.requirement), "failed: \(failed.sorted())")
     }
 
-    @Test("Each correct server with another allowed design passes every HTTP case", arguments: VariantServers.all)
+    @Test("Each correct server with another allowed design passes every HTTP case, under two seeds", arguments: VariantServers.all)
     func variant(_ variant: VariantServers.Variant) throws {
-        let run = try run(wrap: variant.wrap)
+        let run = try runTwice(wrap: variant.wrap)
         let notPassing = run.results.filter { $0.verdict != .pass }
         #expect(notPassing.isEmpty, "\(variant.allowance): \(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }

@@ -93,6 +93,7 @@ enum Usage {
           5  configuration problem: the target rejected the configured credentials
           6  the reports (or the --summary file) could not be written
           7  suite error: the suite ran out of resources (no verdict)
+          8  --certification: no failure, but cases were skipped (not a certification pass)
           130 interrupted (reports written, marked incomplete)
         """
 

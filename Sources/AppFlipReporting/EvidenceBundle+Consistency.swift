@@ -68,7 +68,8 @@ extension EvidenceBundle {
         return RunResult.Tally(total: document.cases.count, counts: counts,
                                baselineProblems: !(document.outcome.baseline?.problems.isEmpty ?? true), incomplete: document.run.incomplete,
                                suiteFault: document.cases.contains { $0.suiteFault != nil },
-                               configurationProblem: document.cases.contains { $0.configurationProblem != nil })
+                               configurationProblem: document.cases.contains { $0.configurationProblem != nil },
+                               certificationShortfall: document.run.certification == true && (counts[.skip] ?? 0) > 0)
     }
 
     /// The attributes of junit.xml's `<testsuites>` element.

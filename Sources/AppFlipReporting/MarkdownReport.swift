@@ -146,10 +146,24 @@ package struct MarkdownReport: Sendable {
                 : "**Verdict: 💥 INCONCLUSIVE** — no requirement failed, but \(run.count(.error)) of \(total) cases ended in a target error (crash, timeout or unusable answer)."
         case .skip:
             text = "**Verdict: ⏭️ NOTHING TESTED** — every one of the \(total) cases was skipped, so nothing was checked. This is not a pass."
+        case .warn where run.knownCount > 0, .pass where run.knownCount > 0, .info where run.knownCount > 0:
+            // Conformant only because the baseline accepts failures: said first, never "every MUST held".
+            text = "**Verdict: ✅ CONFORMANT\(scope) with \(run.knownCount) accepted known failure\(run.knownCount == 1 ? "" : "s")** (baseline "
+                + "`\(MarkdownText.inline(run.baseline?.path ?? ""))`) — the other checks applied in \(ran) held"
+                + (run.count(.warn) > 0 ? "; \(run.count(.warn)) cases break a SHOULD." : ".")
         case .warn:
             text = "**Verdict: ✅ CONFORMANT\(scope), with warnings** — every MUST held in \(ran); \(run.count(.warn)) cases break a SHOULD."
         case .pass, .info:
             text = "**Verdict: ✅ CONFORMANT\(scope)** — every check applied in \(ran) held."
+        }
+        if run.exitStatus == .certificationIncomplete {
+            text = "**Verdict: ⚠️ NOT A CERTIFICATION PASS** — no case failed, but \(skipped) of \(total) cases were not judged, and a "
+                + "certification judges every case. Missing: " + certificationShortfall(coverage) + "."
+        }
+        if run.incomplete {
+            // An interrupted run never reads as a verdict on what it did not reach.
+            text = "**Verdict: ⏸️ INCOMPLETE** — the run was interrupted: \(total) cases ran"
+                + (run.selectedCount.map { " of \($0) selected" } ?? "") + "; what follows judges only those, and nothing about the rest."
         }
         let shown: [Verdict] = [.pass, .info, .warn, .fail, .error, .skip]
         // With a baseline, the failures it accepts are counted apart, as "known", and under no verdict.
@@ -159,7 +173,9 @@ package struct MarkdownReport: Sendable {
         text += "| --- | --- | ---: | " + shown.map { _ in "---:" }.joined(separator: " | ") + (knownColumn ? " | ---:" : "") + " | --- |\n"
         for entry in coverage {
             let state: String
-            if !entry.isTested {
+            if let selected = entry.selectedBeforeInterruption, entry.total < selected {
+                state = "**\(entry.total == 0 ? "NOT REACHED" : "PARTLY")**: \(MarkdownText.inline(entry.reason, limit: 300))"
+            } else if !entry.isTested {
                 state = "**NOT TESTED**: \(MarkdownText.inline(entry.reason, limit: 300))"
             } else if entry.judged < entry.total {
                 state = "partly: \(entry.total - entry.judged) skipped (\(MarkdownText.inline(entry.reason, limit: 300)))"
@@ -187,7 +203,7 @@ package struct MarkdownReport: Sendable {
                 + "(\(MarkdownText.inline(first, limit: 200))). Those cases judged nothing and blame nothing on the target; rerun "
                 + "with fewer `--jobs` or a higher `ulimit -n`. No verdict is given for this run."
         }
-        if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran." }
+        if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran, and no verdict is given." }
         for (origin, count) in run.unreachableTargets {
             let message = run.results.first { $0.unreachableTarget == origin }?.message ?? origin
             text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Target unreachable:** \(MarkdownText.inline(message.replacingOccurrences(of: "not sent: ", with: ""))) — "
@@ -207,6 +223,15 @@ package struct MarkdownReport: Sendable {
         return text + (text.hasSuffix("\n") ? "\n" : "\n\n") + attestedLine()
             + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target))"
             + (run.provenance.targetLabel.map { " (\(MarkdownText.inline($0)))" } ?? "") + ".\n\n"
+    }
+
+    /// What a certification run left unjudged: the profiles not tested and the reasons cases were skipped.
+    private func certificationShortfall(_ coverage: [ProfileCoverage]) -> String {
+        var missing: [String] = coverage.filter { !$0.isTested }.map { "profile `\($0.profile)` not tested (\(MarkdownText.inline($0.reason, limit: 300)))" }
+        for entry in coverage where entry.isTested && entry.judged < entry.total {
+            missing.append("`\(entry.profile)`: \(entry.total - entry.judged) skipped (\(MarkdownText.inline(entry.reason, limit: 300)))")
+        }
+        return missing.joined(separator: "; ")
     }
 
     /// One line per profile and reason, however many cases it skipped.

@@ -5,8 +5,10 @@ import Foundation
 package enum BrokenServers {
     package struct Defect: Sendable, CustomStringConvertible {
         package var name: String
-        /// The requirement a run against this server must report as failed.
+        /// The requirement a run against this server must report as failed (as warned, for a SHOULD).
         package var requirement: String
+        /// The defect breaks a SHOULD: the run warns under `requirement` and stays conformant.
+        package var warnsOnly = false
         package var wrap: @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler
         package var description: String { name }
     }
@@ -128,12 +130,21 @@ package enum BrokenServers {
         },
         Defect(name: "refresh-widens-scope", requirement: "TOK-REF-004") { reference in
             { request in
-                // Ignores the scope parameter on refresh, so a wider scope is granted silently.
-                guard request.path == "/oauth/token" else { return reference(request) }
-                var forwarded = request
+                // Grants whatever scope a refresh asks for, and says so.
                 let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/oauth/token", body.contains("grant_type=refresh_token"),
+                      let asked = body.split(separator: "&").first(where: { $0.hasPrefix("scope=") }) else { return reference(request) }
+                var forwarded = request
                 forwarded.body = Array(body.split(separator: "&").filter { !$0.hasPrefix("scope=") }.joined(separator: "&").utf8)
-                return reference(forwarded)
+                var response = reference(forwarded)
+                guard var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any], object["access_token"] != nil,
+                      let scope = String(asked.dropFirst("scope=".count)).replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
+                    return response
+                }
+                object["scope"] = scope
+                response.body = (try? [UInt8](JSONSerialization.data(withJSONObject: object))) ?? response.body
+                response.headers.fields.removeAll { $0.name == "Content-Length" }
+                return response
             }
         },
         Defect(name: "any-redirect-uri", requirement: "AF-AUTHZ-005") { reference in
@@ -153,6 +164,34 @@ package enum BrokenServers {
                     response.headers.fields.removeAll { $0.name == "Location" }
                     response.headers.append("Location", sent + location[mark...])
                 }
+                return response
+            }
+        },
+        Defect(name: "missing-challenge-wrong-error", requirement: "AF-AUTHZ-016") { reference in
+            { request in
+                // Requires PKCE, but refuses a method without a challenge with another error than invalid_request.
+                var response = reference(request)
+                guard request.path == "/oauth/authorize", let query = request.query, query.contains("code_challenge_method="),
+                      !query.contains("code_challenge="), let location = response.headers["Location"],
+                      location.contains("error=invalid_request") else { return response }
+                response.headers.fields.removeAll { $0.name == "Location" }
+                response.headers.append("Location", location.replacingOccurrences(of: "error=invalid_request", with: "error=unauthorized_client"))
+                return response
+            }
+        },
+        Defect(name: "replay-keeps-tokens", requirement: "TOK-CODE-004-S", warnsOnly: true) { reference in
+            let redeemed = CodeSet()
+            return { request in
+                // Refuses a replayed code itself, so the tokens of its first redemption are never revoked.
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/oauth/token", body.contains("grant_type=authorization_code"),
+                      let code = body.split(separator: "&").first(where: { $0.hasPrefix("code=") }).map(String.init) else { return reference(request) }
+                if redeemed.contains(code) {
+                    return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                                        body: Array(#"{"error":"invalid_grant"}"#.utf8))
+                }
+                let response = reference(request)
+                if response.status == 200 { redeemed.insert(code) }
                 return response
             }
         },

@@ -32,6 +32,26 @@ package enum VariantServers {
                 return redirect(request, query: "error=invalid_request&error_description=Only%20S256%20is%20supported")
             }
         },
+        Variant(name: "pkce-not-required", allowance: "RFC 7636 §4.4.1 asks for invalid_request on a missing challenge only if the server requires PKCE: one that does not proceeds without it") { reference in
+            { request in
+                // A method without a challenge: the method is ignored, as a server that does not require PKCE may.
+                guard request.path == "/oauth/authorize", let query = request.query, query.contains("code_challenge_method="),
+                      !query.contains("code_challenge=") else { return reference(request) }
+                var plain = request
+                plain.target = "/oauth/authorize?" + query.split(separator: "&").filter { !$0.hasPrefix("code_challenge_method=") }.joined(separator: "&")
+                return reference(plain)
+            }
+        },
+        Variant(name: "refresh-ignores-extra-scope", allowance: "RFC 6749 §3.3 lets a server ignore part of a requested scope when the response's scope says what was granted") { reference in
+            { request in
+                // A refresh's scope parameter is ignored: the original grant is issued, and stated.
+                let body = String(decoding: request.body, as: UTF8.self)
+                guard request.path == "/oauth/token", body.contains("grant_type=refresh_token") else { return reference(request) }
+                var forwarded = request
+                forwarded.body = Array(body.split(separator: "&").filter { !$0.hasPrefix("scope=") }.joined(separator: "&").utf8)
+                return reference(forwarded)
+            }
+        },
         Variant(name: "token-get-405", allowance: "RFC 6749 §3.2 requires POST and names no answer for GET: a 405 page refuses it") { reference in
             { request in
                 guard request.path == "/oauth/token", request.method == "GET" else { return reference(request) }

@@ -191,6 +191,7 @@ enum RunCommand {
         // secret a partner put on the adapter's command line).
         var run = RunResult(results: results, catalog: catalog, provenance: runRedactor.redact(provenance),
                             incomplete: interruption.signal != nil || results.count < cases.count)
+        run.selected = Dictionary(grouping: cases, by: \.profile.rawValue).mapValues(\.count)
         var attestations = attestations
         if let file = attestations {
             // Written by a person, so redacted like the run's other texts (the bundle's copy of the file too);
@@ -244,6 +245,7 @@ enum RunCommand {
         case .configurationRejected: word = "CONFIGURATION PROBLEM: cases could not be judged"
         case .reportsNotWritten: word = "reports not written"
         case .suiteFailure: word = "SUITE ERROR: the suite ran out of resources; no verdict (lower --jobs, or raise ulimit -n)"
+        case .certificationIncomplete: word = "NOT A CERTIFICATION PASS: \(run.count(.skip)) cases were not judged (see the report)"
         case .interrupted: word = "INTERRUPTED: \(results.count) of \(cases.count) cases ran; reports are marked incomplete"
         }
         let untested = run.coverage(of: options.profiles.map(\.rawValue)).filter { !$0.isTested }

@@ -199,9 +199,10 @@ package struct CaseLoader {
         var groups: [CheckGroup] = []
         for item in list.items {
             guard let mapping = reader.mapping(item, "a check"),
-                  reader.checkKeys(mapping, allowed: ["requirement", "expect"], required: ["requirement", "expect"], in: "a check"),
+                  reader.checkKeys(mapping, allowed: ["requirement", "expect", "setup"], required: ["requirement", "expect"], in: "a check"),
                   let requirementNode = mapping["requirement"], let expectNode = mapping["expect"],
-                  let group = checkGroup(requirement: requirementNode, expect: expectNode, profile: profile) else { continue }
+                  var group = checkGroup(requirement: requirementNode, expect: expectNode, profile: profile) else { continue }
+            if let setup = mapping["setup"] { group.isSetup = reader.keyword(setup, "setup", "true") }
             groups.append(group)
         }
         return groups

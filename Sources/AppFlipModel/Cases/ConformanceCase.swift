@@ -175,6 +175,14 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
     /// Every check of every step.
     package var checks: [CheckGroup] { steps.flatMap(\.checks) }
 
+    /// The requirements the case checks only as setup (`setup: true` on every group that names them).
+    package var setupRequirements: Set<String> {
+        let groups = checks
+        guard groups.contains(where: \.isSetup) else { return [] }
+        let tested = Set(groups.filter { !$0.isSetup }.map(\.requirement.id))
+        return Set(groups.filter(\.isSetup).map(\.requirement.id)).subtracting(tested)
+    }
+
     /// The requirements the case checks, in the order first named.
     package var requirements: [RequirementReference] {
         // A handful of requirements: a linear search beats hashing their IDs.

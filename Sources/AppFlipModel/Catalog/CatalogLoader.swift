@@ -17,6 +17,7 @@ import Foundation
 ///     sources: ["RFC6749 §3.1.2.3", "AF-iOS Modify your iOS app, step 3"]
 ///     decision: …          # optional: how a conflict between sources was resolved
 ///     not_observable: …    # optional: why the profile's contract cannot observe it
+///     judged_by_suite: …   # optional: the requests the suite judges it on by itself, with no case naming it
 /// ```
 package enum CatalogLoader {
     package static func load(path: String) throws(DiagnosticList) -> Catalog {
@@ -64,7 +65,7 @@ package enum CatalogLoader {
     }
 
     private static func requirement(_ node: Node, sourceKeys: [String], reader: inout NodeReader) -> Requirement? {
-        let allowed = ["id", "level", "profile", "title", "statement", "sources", "decision", "not_observable", "planned"]
+        let allowed = ["id", "level", "profile", "title", "statement", "sources", "decision", "not_observable", "planned", "judged_by_suite"]
         guard let mapping = reader.mapping(node, "a requirement"),
               reader.checkKeys(mapping, allowed: allowed, required: ["id", "level", "profile", "title", "statement", "sources"],
                                in: "a requirement"),
@@ -95,9 +96,12 @@ package enum CatalogLoader {
         if planned != nil, notObservable != nil, let node = mapping["planned"] {
             reader.error(at: node.location, "a requirement is either 'planned' or 'not_observable', not both")
         }
-        return Requirement(id: id.text, level: level, profile: profile, title: title.text,
-                           statement: statement.text.trimmingCharacters(in: .whitespacesAndNewlines),
-                           citations: parsed, decision: decision, notObservable: notObservable, planned: planned)
+        var requirement = Requirement(id: id.text, level: level, profile: profile, title: title.text,
+                                      statement: statement.text.trimmingCharacters(in: .whitespacesAndNewlines),
+                                      citations: parsed, decision: decision, notObservable: notObservable, planned: planned)
+        requirement.judgedBySuite = mapping["judged_by_suite"].flatMap { reader.scalar($0, "'judged_by_suite'") }?.text
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return requirement
     }
 
     /// A profile the suite runs, or, for a `planned` requirement, one still to come (`native-client`, `android`).

@@ -12,11 +12,15 @@ package struct Requirement: Sendable, Hashable {
     package var notObservable: String?
     /// What a case for it still needs (a profile, a configuration value), while none covers it.
     package var planned: String?
+    /// Which requests the suite judges it on by itself, besides the checks a case states (TOK-GEN-008: every
+    /// request a server may leave partly unread).
+    package var judgedBySuite: String?
 
     /// Why no case of this suite covers the requirement, when that is so by design or for now.
     package var uncoveredReason: String? {
         if let notObservable { return "not observable: " + notObservable }
         if let planned { return "planned: " + planned }
+        if let judgedBySuite { return "judged by the suite itself: " + judgedBySuite }
         return nil
     }
 

@@ -18,10 +18,15 @@ package struct CheckGroup: Sendable, Hashable {
     package var requirement: RequirementReference
     package var expectation: Expectation
     package var location: SourceLocationValue
+    /// `setup: true`: the check guards the way to what the case tests (a code was issued, a token came back), and
+    /// is not what the case tests. When every check that is not setup could not apply, the case is skipped with the
+    /// reason, never passed on its setup alone.
+    package var isSetup = false
 
-    package init(requirement: RequirementReference, expectation: Expectation, location: SourceLocationValue) {
+    package init(requirement: RequirementReference, expectation: Expectation, location: SourceLocationValue, isSetup: Bool = false) {
         self.requirement = requirement
         self.expectation = expectation
         self.location = location
+        self.isSetup = isSetup
     }
 }

@@ -130,6 +130,17 @@ package struct CaseResult: Sendable, Hashable {
             return CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: checks,
                               message: "no check applied to what the target did, so nothing was judged", evidence: evidence, duration: duration)
         }
+        // The setup held (or nothing found) but none of what the case tests could be judged: skipped, with why.
+        let setup = conformanceCase.setupRequirements
+        if !setup.isEmpty, !applicable.contains(where: \.isFinding) {
+            let tested = checks.filter { !setup.contains($0.requirement.id) }
+            if !tested.isEmpty, !tested.contains(where: \.isApplicable) {
+                var reasons: [String] = []
+                for reason in tested.compactMap(\.notApplicable) where !reasons.contains(reason) { reasons.append(reason) }
+                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: checks,
+                                  message: "not judged: " + reasons.joined(separator: "; "), evidence: evidence, duration: duration)
+            }
+        }
         return CaseResult(conformanceCase: conformanceCase, verdict: worst, checks: checks, evidence: evidence, duration: duration)
     }
 

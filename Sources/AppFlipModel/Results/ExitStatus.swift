@@ -18,6 +18,10 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The suite itself ran out of resources (file descriptors, memory, processes) for some cases: those cases
     /// are errors that say so, charged to nothing the target did, and no verdict is given.
     case suiteFailure = 7
+    /// A `--certification` run that judged no fail and no error, but skipped cases (a profile not tested, a
+    /// configuration value missing, an endpoint on http://): not a certification pass; the report names what is
+    /// missing.
+    case certificationIncomplete = 8
     /// The run was interrupted (SIGINT or SIGTERM); the reports hold the cases completed so far, marked incomplete.
     case interrupted = 130
 }

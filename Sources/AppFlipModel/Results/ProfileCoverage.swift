@@ -7,6 +7,8 @@ package struct ProfileCoverage: Sendable, Hashable {
     package var judged: Int
     /// The distinct reasons the skipped cases give, most frequent first.
     package var skipReasons: [String]
+    /// For an interrupted run: how many of the profile's cases were selected (nil when the run was not interrupted).
+    package var selectedBeforeInterruption: Int?
 
     package init(profile: String, total: Int, judged: Int, skipReasons: [String]) {
         self.profile = profile
@@ -20,6 +22,9 @@ package struct ProfileCoverage: Sendable, Hashable {
 
     /// Why the profile was not tested (or was only partly tested), in one sentence.
     package var reason: String {
+        if let selected = selectedBeforeInterruption, total < selected {
+            return total == 0 ? "not reached: the run was interrupted" : "partly: \(total) of \(selected) cases run before the run was interrupted"
+        }
         if total == 0 { return "no case of this profile was selected" }
         return skipReasons.isEmpty ? "" : skipReasons.joined(separator: "; ")
     }
@@ -34,7 +39,9 @@ extension RunResult {
             var counts: [String: Int] = [:]
             for result in skipped { counts[result.message ?? "skipped", default: 0] += 1 }
             let reasons = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
-            return ProfileCoverage(profile: profile, total: results.count, judged: results.count - skipped.count, skipReasons: reasons)
+            var coverage = ProfileCoverage(profile: profile, total: results.count, judged: results.count - skipped.count, skipReasons: reasons)
+            if incomplete { coverage.selectedBeforeInterruption = selected[profile] }
+            return coverage
         }
     }
 }

@@ -7,6 +7,13 @@ package struct RunResult: Sendable {
     package var incomplete: Bool
     /// The baseline the run was judged with (`--baseline`): its file, and its entries that failed the run.
     package var baseline: BaselineUse?
+    /// How many cases of each profile the run selected, so an interrupted run can say what it did not reach; empty
+    /// when not known (a merged run).
+    package var selected: [String: Int] = [:]
+
+    /// The cases selected, when known.
+    package var selectedCount: Int? { selected.isEmpty ? nil : selected.values.reduce(0, +) }
+
     /// What reviewers attested by hand (`--attest`): reported beside the verdicts, never counted in them.
     package var attestations: [Attestation] = []
 
@@ -73,7 +80,8 @@ package struct RunResult: Sendable {
     package var tally: Tally {
         Tally(total: results.count, counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, count($0)) }),
               baselineProblems: !(baseline?.problems.isEmpty ?? true), incomplete: incomplete,
-              suiteFault: results.contains { $0.suiteFault != nil }, configurationProblem: !configurationProblems.isEmpty)
+              suiteFault: results.contains { $0.suiteFault != nil }, configurationProblem: !configurationProblems.isEmpty,
+              certificationShortfall: provenance.certification && count(.skip) > 0)
     }
 
     /// The numbers a run's verdict and exit status follow from: what `verify` recomputes from a results.json,
@@ -86,14 +94,18 @@ package struct RunResult: Sendable {
         package var incomplete: Bool
         package var suiteFault: Bool
         package var configurationProblem: Bool
+        /// A certification run that left cases unjudged (skipped).
+        package var certificationShortfall: Bool
 
-        package init(total: Int, counts: [Verdict: Int], baselineProblems: Bool, incomplete: Bool, suiteFault: Bool, configurationProblem: Bool) {
+        package init(total: Int, counts: [Verdict: Int], baselineProblems: Bool, incomplete: Bool, suiteFault: Bool, configurationProblem: Bool,
+                     certificationShortfall: Bool = false) {
             self.total = total
             self.counts = counts
             self.baselineProblems = baselineProblems
             self.incomplete = incomplete
             self.suiteFault = suiteFault
             self.configurationProblem = configurationProblem
+            self.certificationShortfall = certificationShortfall
         }
     }
 
@@ -115,7 +127,7 @@ package struct RunResult: Sendable {
         case .fail: return .nonConformant
         case .error: return tally.configurationProblem ? .configurationRejected : .inconclusive
         case .skip: return .nothingTested
-        case .pass, .info, .warn: return .conformant
+        case .pass, .info, .warn: return tally.certificationShortfall ? .certificationIncomplete : .conformant
         }
     }
 }

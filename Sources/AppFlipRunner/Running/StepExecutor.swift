@@ -64,6 +64,8 @@ final class StepExecutor {
         /// What the probes that may leave part of a request unread showed about the server's framing (TOK-GEN-008):
         /// the suite's own checks, added to the case's after its steps (one, the worst, however many rounds).
         var framing: CheckResult?
+        /// The first 5xx answer of the case (TOK-GEN-009), added to its checks after its steps.
+        var serverError: CheckResult?
         /// Hides every secret the case met (the configured ones, and the codes and tokens it saw): what the case's
         /// result is redacted with, whole, before anything reads it (`Redactor.redact(_:CaseResult)`).
         var redactor = Redactor()
@@ -189,6 +191,7 @@ final class StepExecutor {
             var outcome = outcome
             outcome.redactor = redactor
             if let framing = outcome.framing { outcome.checks.append(framing) }
+            if let serverError = outcome.serverError { outcome.checks.append(serverError) }
             return outcome
         }
     }
@@ -332,6 +335,10 @@ final class StepExecutor {
             if let framing = sent.framing {
                 // The worst of the case's rounds is kept.
                 if state.outcome.framing.map({ $0.verdict < framing.verdict || !$0.isApplicable }) ?? true { state.outcome.framing = framing }
+            }
+            if state.outcome.serverError == nil {
+                state.outcome.serverError = ServerErrorAnswer.check(status: response.status,
+                                                                    request: "\(label)\(prepared.request.method) \(prepared.request.path)")
             }
             if response.status == 429 {
                 // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).

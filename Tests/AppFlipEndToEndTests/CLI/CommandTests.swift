@@ -170,6 +170,22 @@ struct CommandTests {
         #expect(markdown.contains("--samples 7"))
     }
 
+    @Test("A certification run that skipped cases is not a certification pass: exit 8, and the report names what is missing")
+    func certificationShortfall() throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("certification-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        // The reference on loopback serves http://, so the https-only cases of the profile are skipped.
+        let result = run(["run", "--target", "reference", "--profile", "authorize", "--certification", "--quiet", "--reports", reports] + paths)
+        #expect(result.status == 8, "\(result.out)\n\(result.err.suffix(1500))")
+        #expect(result.out.contains("NOT A CERTIFICATION PASS"), "\(result.out)")
+        let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
+        #expect(markdown.contains("**Verdict: ⚠️ NOT A CERTIFICATION PASS** — no case failed, but 3 of "), "\(markdown.prefix(800))")
+        #expect(markdown.contains("Missing: `authorize`: 3 skipped (the authorize endpoint is configured with http://"), "\(markdown.prefix(800))")
+        // The same run without --certification is conformant (exit 0).
+        #expect(run(["run", "--target", "reference", "--profile", "authorize", "--quiet", "--reports", reports + "-plain"] + paths).status == 0)
+        try? FileManager.default.removeItem(atPath: reports + "-plain")
+    }
+
     @Test("A baseline accepts listed failures (exit 0, shown as known), fails the run when an entry is stale, and a certification run refuses it")
     func baseline() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-\(UUID().uuidString)").path
@@ -190,6 +206,10 @@ struct CommandTests {
         #expect(accepted.err.contains("KNOWN FAIL app-link/"))
         let markdown = try String(contentsOfFile: directory + "/accepted/report.md", encoding: .utf8)
         #expect(markdown.contains("## Known failures (baseline)") && markdown.contains("**Accepted by the baseline:**"))
+        // The headline says the run passes only because of the baseline, never that every MUST held.
+        #expect(markdown.contains("**Verdict: ✅ CONFORMANT for `app-link` with 69 accepted known failures** (baseline `\(directory)/baseline-7.txt`)"),
+                "\(markdown.prefix(600))")
+        #expect(!markdown.contains("every MUST held"))
         // The profile table counts the accepted failures apart: none under fail.
         #expect(markdown.contains("| `app-link` | ⚠️ warn | 129 | 53 | 0 | 7 | 0 | 0 | 0 | 69 | yes |"), "\(markdown.prefix(900))")
         let junit = try String(contentsOfFile: directory + "/accepted/junit.xml", encoding: .utf8)
@@ -274,6 +294,11 @@ struct InterruptionTests {
         #expect(Self.processes(containing: marker) == 0, "a handler outlived the run")
         let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
         #expect(markdown.contains("This run is incomplete"))
+        // The first line says INCOMPLETE, never a verdict on what the run did not reach.
+        let selected = try SuiteRun.load().1.cases.filter { $0.profile == .appLink }.count
+        #expect(markdown.contains("**Verdict: ⏸️ INCOMPLETE** — the run was interrupted: ") && markdown.contains(" of \(selected) selected"),
+                "\(markdown.prefix(600))")
+        #expect(!markdown.contains("CONFORMANT"))
         let junit = try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("<error type=\"interrupted\""))
     }

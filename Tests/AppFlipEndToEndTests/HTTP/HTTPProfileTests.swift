@@ -102,6 +102,61 @@ struct HTTPProfileTests {
         }
     }
 
+    @Test("A 5xx never passes silently: a probe whose checks hold over a 500 warns under TOK-GEN-009, with the status")
+    func serverErrorWarns() throws {
+        let text = """
+            id: token/request/crash-probe
+            title: A probe that only asks for no token
+            profile: token
+            scenario: consent
+            steps:
+              - request:
+                  endpoint: token
+                  form:
+                    query: grant_type=authorization_code&code=appflip-no-such-code
+                checks:
+                  - requirement: TOK-CODE-005 MUST
+                    expect:
+                      json:
+                        access_token: absent
+
+            """
+        let catalog = try SuiteRun.load().0
+        let cases = try CaseLoader.load(files: [SuiteFile(path: "cases/token/crash-probe.case", bytes: Array(text.utf8))], base: "cases",
+                                        catalog: catalog).cases
+        let reference = ReferenceServer(configuration: Self.settings)
+        let crashing: HTTPServer.Handler = { request in
+            guard request.path == "/oauth/token", String(decoding: request.body, as: UTF8.self).contains("appflip-no-such-code") else {
+                return reference.handler(request)
+            }
+            return HTTPResponse(status: 500, headers: HTTPHeaders([("Content-Type", "text/html")]), body: Array("<h1>Internal Server Error</h1>".utf8))
+        }
+        for (handler, expected) in [(crashing, Verdict.warn), (reference.handler, Verdict.pass)] {
+            let server = try HTTPServer(handler: handler)
+            server.start()
+            defer { server.stop() }
+            let base = "http://127.0.0.1:\(server.port)"
+            let targets = Targets(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token"], clientSecret: Self.settings.clientSecret)
+            let result = try #require(try SuiteRun.run(targets, cases: cases).results.first)
+            #expect(result.verdict == expected, "\(result.findings)")
+            if expected == .warn {
+                #expect(result.findings.map(\.requirement.id) == ["TOK-GEN-009"])
+                #expect(result.findings.first?.observed == "HTTP 500 answering POST /oauth/token: the server failed on that input")
+            }
+        }
+    }
+
+    @Test("A case whose tested checks could not apply is skipped with the reason, never passed on its setup check")
+    func setupAlone() throws {
+        let id = "authorize/hardening/sign-in-pages"
+        let withoutSignIn = try run(includeSignInProbes: true).results.first { $0.conformanceCase.id == id }
+        #expect(withoutSignIn?.verdict == .skip, "\(withoutSignIn?.verdict as Any) \(withoutSignIn?.message ?? "")")
+        #expect(withoutSignIn?.message?.hasPrefix("not judged: ") == true && withoutSignIn?.message?.contains("sign_in") == true,
+                "\(withoutSignIn?.message ?? "")")
+        let throughPages = try run(throughForms: true, includeSignInProbes: true).results.first { $0.conformanceCase.id == id }
+        #expect(throughPages?.verdict == .pass, "\(throughPages?.message ?? "")")
+    }
+
     @Test("A code is refused after the declared lifetime; a server whose codes never expire fails AF-AUTHZ-013")
     func codeExpiry() throws {
         let expiring = try run(declaredCodeLifetime: 1)
@@ -113,7 +168,7 @@ struct HTTPProfileTests {
         #expect(failed == ["AF-AUTHZ-013"])
     }
 
-    @Test("An access token is refused at the API after the declared lifetime; tokens that never expire fail TOK-RESP-006")
+    @Test("An access token is refused at the API after the declared lifetime (401, or another 4xx with a warning); tokens that never expire fail TOK-RESP-006")
     func tokenExpiry() throws {
         var short = Self.settings
         short.tokenLifetime = 1
@@ -123,6 +178,17 @@ struct HTTPProfileTests {
         let lasting = try run(declaredTokenLifetime: 1)
         let failed = Set(lasting.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
         #expect(failed == ["TOK-RESP-006"])
+        // 403 for an expired token still refuses it (the MUST holds); RFC 6750 §3.1's 401 is a SHOULD: a warning alone.
+        let forbidding = try run(wrap: { reference in
+            { request in
+                var response = reference(request)
+                if request.path == ReferenceServer.apiPath, response.status == 401 { response.status = 403 }
+                return response
+            }
+        }, declaredTokenLifetime: 1, settings: short)
+        let forbidden = forbidding.results.first { $0.conformanceCase.id == "token/api/access-token-expires" }
+        #expect(forbidden?.verdict == .warn && forbidden?.findings.map(\.requirement.id) == ["TOK-RESP-006-S"],
+                "\(forbidden?.findings.map { "\($0.requirement) \($0.observed)" } ?? [])")
         let skipped = try run().results.first { $0.conformanceCase.id == "token/api/access-token-expires" }
         #expect(skipped == nil, "a waiting case is left out of runs that declare no lifetime")
         let undeclared = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
@@ -180,7 +246,8 @@ struct HTTPProfileTests {
         let run = try run()
         #expect(run.results.count >= 60)
         #expect(run.exitStatus == .conformant)
-        let notPassing = run.results.filter { $0.verdict != .pass }
+        // A case whose tested checks need a configuration this run lacks (sign_in) is skipped, with the reason.
+        let notPassing = run.results.filter { $0.verdict != .pass && !($0.verdict == .skip && $0.message?.hasPrefix("not judged: ") == true) }
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
         for profile in [Profile.authorize, .token, .siteAssociation, .flip] {
             #expect(run.results.contains { $0.conformanceCase.profile == profile }, "no \(profile.rawValue) case ran")
@@ -384,15 +451,15 @@ struct HTTPProfileTests {
     @Test("Each broken server is caught, naming the requirement it breaks, with the same verdicts under two seeds", arguments: BrokenServers.all)
     func broken(_ defect: BrokenServers.Defect) throws {
         let run = try runTwice(wrap: defect.wrap)
-        #expect(run.exitStatus == .nonConformant)
-        let failed = Set(run.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
-        #expect(failed.contains(defect.requirement), "failed: \(failed.sorted())")
+        #expect(run.exitStatus == (defect.warnsOnly ? .conformant : .nonConformant))
+        let found = Set(run.results.flatMap(\.findings).filter { $0.verdict == (defect.warnsOnly ? .warn : .fail) }.map(\.requirement.id))
+        #expect(found.contains(defect.requirement), "\(defect.warnsOnly ? "warned" : "failed"): \(found.sorted())")
     }
 
     @Test("Each correct server with another allowed design passes every HTTP case, under two seeds", arguments: VariantServers.all)
     func variant(_ variant: VariantServers.Variant) throws {
         let run = try runTwice(wrap: variant.wrap)
-        let notPassing = run.results.filter { $0.verdict != .pass }
+        let notPassing = run.results.filter { $0.verdict != .pass && !($0.verdict == .skip && $0.message?.hasPrefix("not judged: ") == true) }
         #expect(notPassing.isEmpty, "\(variant.allowance): \(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }
 
@@ -431,7 +498,8 @@ struct HTTPProfileTests {
         })
         #expect(run.exitStatus == .conformant)
         let warned = Set(run.results.flatMap(\.findings).filter { $0.verdict == .warn }.map(\.requirement.id))
-        #expect(warned == ["TOK-REV-006", "TOK-REV-002-S"])
+        // The API keeps answering for the tokens of a replayed code too: TOK-CODE-004-S, the other SHOULD it breaks.
+        #expect(warned == ["TOK-REV-006", "TOK-REV-002-S", "TOK-CODE-004-S"])
     }
 
     @Test("JWT access tokens warn under TOK-RESP-003 (SHOULD NOT) and fail nothing")

@@ -57,4 +57,16 @@ struct MarkdownReportTests {
         #expect(markdown.contains("sha256 `\(String(repeating: "ab", count: 32))`"))
         #expect(markdown.contains("appflip-conformance run --target reference"))
     }
+
+    @Test("An interrupted run says INCOMPLETE first, a profile partly run says how much ran, one never reached says so")
+    func interrupted() {
+        var run = Fixtures.mixedRun()
+        run.incomplete = true
+        run.selected = ["app-link": 9, "authorize": 4]
+        let text = MarkdownReport(run: run, profiles: ["app-link", "authorize"]).render()
+        #expect(text.contains("**Verdict: ⏸️ INCOMPLETE** — the run was interrupted: 5 cases ran of 13 selected"), "\(text.prefix(500))")
+        #expect(text.contains("**PARTLY**: partly: 5 of 9 cases run before the run was interrupted"))
+        #expect(text.contains("**NOT REACHED**: not reached: the run was interrupted"))
+        #expect(!text.contains("no case of this profile was selected") && !text.contains("NOT CONFORMANT"))
+    }
 }

@@ -21,6 +21,8 @@ package final class NativeClientApp {
         var token: String
         var revocation: String?
         var clientID: String
+        /// The installed-app client secret of the configuration, when it gives one.
+        var clientSecret: String?
         var scopes: [String]
         var redirectURI: String?
         /// The issuer its responses must name (RFC 9207), when the server says it sends one.
@@ -37,7 +39,23 @@ package final class NativeClientApp {
     }
 
     /// Each stage a broken client (Tests/BrokenNativeClient) replaces to prove a check fails; correct by default.
+    /// How the app names itself at the token endpoint (RFC 6749 §2.3.1).
+    package enum ClientAuthentication: Sendable {
+        /// client_id in the body and no secret, as a public client (the reference's way).
+        case publicClient
+        /// HTTP Basic with the client ID and the installed-app secret, and no client_id in the body: what Google's
+        /// installed-app library sends.
+        case basic
+        /// HTTP Basic and client_secret in the body: two ways of authenticating at once, which §2.3 forbids.
+        case twice
+    }
+
     package struct Behaviour: Sendable {
+        package var clientAuthentication = ClientAuthentication.publicClient
+        /// Revokes with the token in the query of the POST, as Google documents its endpoint, not in the body (RFC 7009).
+        package var revokesInQuery = false
+        /// After an error response, asks the token endpoint for a client_credentials token (no code, no PKCE).
+        package var clientCredentialsAfterError = false
         package var challengeMethod = "S256"
         /// After the server refused a request, the next one uses plain (a downgrade).
         package var plainAfterError = false
@@ -129,7 +147,8 @@ package final class NativeClientApp {
             return rejected("the configuration needs authorization_endpoint, token_endpoint and client_id")
         }
         let endpoints = Endpoints(authorization: authorization, token: token, revocation: configuration["revocation_endpoint"] as? String,
-                                  clientID: clientID, scopes: configuration["scopes"] as? [String] ?? ["openid"],
+                                  clientID: clientID, clientSecret: configuration["client_secret"] as? String,
+                                  scopes: configuration["scopes"] as? [String] ?? ["openid"],
                                   redirectURI: configuration["redirect_uri"] as? String,
                                   issuer: configuration["authorization_response_iss_parameter_supported"] as? Bool == true
                                     ? configuration["issuer"] as? String : nil)
@@ -204,16 +223,19 @@ package final class NativeClientApp {
         }
         if let error = parameters["error"] {
             refused = true
+            if behaviour.clientCredentialsAfterError {
+                _ = post(flow.endpoints.token, [("grant_type", "client_credentials"), ("client_id", flow.endpoints.clientID)])
+            }
             return rejected("the authorization server answered error=\(error)")
         }
         guard let code = parameters["code"], !code.isEmpty else { return rejected("no code in the redirect") }
+        let (clientFields, clientHeaders) = client(flow.endpoints)
         let exchange = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", behaviour.exchangeRedirectURI(flow.redirectURI)),
-            ("client_id", flow.endpoints.clientID),
-        ] + (behaviour.exchangeVerifier(flow.verifier).map { [("code_verifier", $0)] } ?? [])
-        var answer = post(flow.endpoints.token, exchange, timeout: behaviour.exchangeTimeout)
+        ] + clientFields + (behaviour.exchangeVerifier(flow.verifier).map { [("code_verifier", $0)] } ?? [])
+        var answer = post(flow.endpoints.token, exchange, headers: clientHeaders, timeout: behaviour.exchangeTimeout)
         if behaviour.retriesExchange, case .failure = answer {
-            answer = post(flow.endpoints.token, exchange, timeout: behaviour.exchangeTimeout)  // the same code again
+            answer = post(flow.endpoints.token, exchange, headers: clientHeaders, timeout: behaviour.exchangeTimeout)  // the same code again
         }
         return accept(answer, keepingRefreshToken: false) ?? ["action": "signed-in"]
     }
@@ -251,7 +273,8 @@ package final class NativeClientApp {
 
     private func refresh() -> [String: Any] {
         guard let endpoints, let refreshToken else { return rejected("no refresh token: sign in first") }
-        let answer = post(endpoints.token, [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", endpoints.clientID)])
+        let (clientFields, clientHeaders) = client(endpoints)
+        let answer = post(endpoints.token, [("grant_type", "refresh_token"), ("refresh_token", refreshToken)] + clientFields, headers: clientHeaders)
         return accept(answer, keepingRefreshToken: true) ?? ["action": "refreshed"]
     }
 
@@ -263,7 +286,11 @@ package final class NativeClientApp {
         guard let endpoints, let token = refreshToken ?? accessToken else { return ["action": "signed-out"] }
         if let revocation = endpoints.revocation, behaviour.revokesOnSignOut {
             let hint = refreshToken != nil ? "refresh_token" : "access_token"
-            _ = post(revocation, [("token", token), ("token_type_hint", hint), ("client_id", endpoints.clientID)])
+            if behaviour.revokesInQuery {
+                _ = post(revocation + (revocation.contains("?") ? "&" : "?") + Self.form([("token", token)]), [])
+            } else {
+                _ = post(revocation, [("token", token), ("token_type_hint", hint), ("client_id", endpoints.clientID)])
+            }
         }
         return ["action": "signed-out"]
     }
@@ -281,14 +308,26 @@ package final class NativeClientApp {
         return json["code_challenge_methods_supported"] as? [String]
     }
 
-    private func post(_ url: String, _ parameters: [(String, String)],
+    /// The body fields and headers that name the client, as `behaviour.clientAuthentication` says.
+    private func client(_ endpoints: Endpoints) -> (fields: [(String, String)], headers: [(String, String)]) {
+        let secret = endpoints.clientSecret ?? ""
+        let basic = ("Authorization", "Basic " + Data((Self.form([("", endpoints.clientID)]).dropFirst() + ":"
+                                                      + Self.form([("", secret)]).dropFirst()).utf8).base64EncodedString())
+        switch behaviour.clientAuthentication {
+        case .publicClient: return ([("client_id", endpoints.clientID)], [])
+        case .basic: return ([], [basic])
+        case .twice: return ([("client_secret", secret)], [basic])
+        }
+    }
+
+    private func post(_ url: String, _ parameters: [(String, String)], headers extra: [(String, String)] = [],
                       timeout: Double = 10) -> Result<(status: Int, json: [String: Any]), HTTPClient.Failure> {
         guard let (origin, target) = HTTPOrigin.split(url) else { return .failure(HTTPClient.Failure(message: "not an http(s) URL: \(url)")) }
         do {
             let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: timeout))
             defer { client.close() }
             let request = HTTPRequest(method: "POST", target: target,
-                                      headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]),
+                                      headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")] + extra),
                                       body: Array(Self.form(parameters).utf8))
             // Redirects are never followed: a 307 would re-post the verifier elsewhere (RFC 7636 §4.5).
             var response = try client.send(request)

@@ -12,6 +12,7 @@ let defects: [String: String] = [
     "no-state": "sends no state (relies on PKCE)",
     "state-not-checked": "sends a state but accepts a redirect with any state",
     "localhost": "its loopback redirect URI names localhost, not 127.0.0.1",
+    "other-loopback-address": "its loopback redirect URI and listener use 127.1.0.1: loopback, but not a literal Google accepts",
     "double-slash": "its private-use redirect URI has two slashes after the scheme",
     "redirect-differs": "sends the code exchange another redirect_uri (a trailing slash)",
     "old-refresh-token": "keeps the first refresh token after a rotation",
@@ -35,6 +36,10 @@ let defects: [String: String] = [
     // Correct, but not as the reference does it: these must pass.
     "refuses-without-s256": "correct: refuses to sign in when the discovery document offers no S256",
     "hex-state": "correct: a state of 64 random hex digits",
+    "basic-client-auth": "correct: names itself by HTTP Basic with the installed-app secret and sends no client_id in the body (Google's installed-app library)",
+    "authenticates-twice": "sends HTTP Basic and client_secret in the body: two client authentications at once",
+    "client-credentials-after-error": "correct: after an error response, requests a client_credentials token (no code: no downgrade)",
+    "revokes-in-query": "correct: revokes with the token in the query of the POST, as Google documents its revocation endpoint",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -58,10 +63,17 @@ guard defects[defect] != nil else {
 let app = NativeClientApp(mode: mode, schemeURI: defect == "double-slash" ? "com.example.reference://oauth2redirect" : "com.example.reference:/oauth2redirect")
 switch defect {
 case "plain-pkce": app.behaviour.challengeMethod = "plain"
+case "basic-client-auth": app.behaviour.clientAuthentication = .basic
+case "authenticates-twice": app.behaviour.clientAuthentication = .twice
+case "revokes-in-query": app.behaviour.revokesInQuery = true
+case "client-credentials-after-error": app.behaviour.clientCredentialsAfterError = true
 case "fixed-verifier": app.behaviour.fixedVerifier = "fixed-verifier-fixed-verifier-fixed-verifier-0123"
 case "no-state": app.behaviour.sendsState = false
 case "state-not-checked": app.behaviour.checksState = false
 case "localhost": app.behaviour.loopbackHost = "localhost"
+case "other-loopback-address":
+    app.behaviour.loopbackHost = "127.1.0.1"
+    app.behaviour.listenAddress = "127.1.0.1"
 case "redirect-differs": app.behaviour.exchangeRedirectURI = { $0 + "/" }
 case "old-refresh-token": app.behaviour.keepsOldRefreshToken = true
 case "any-token-type": app.behaviour.acceptsAnyTokenType = true

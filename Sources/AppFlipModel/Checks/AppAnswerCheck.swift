@@ -26,6 +26,7 @@ package struct AppAnswerCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+        if [.signedIn, .refreshed, .apiCall].contains(action), let reason = native.needsTokensReason { return .notApplicable(reason: reason) }
         return CheckOutcome(native.answer?.action == action, native.summary)
     }
 }

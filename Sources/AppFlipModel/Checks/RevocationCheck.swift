@@ -16,8 +16,15 @@ package struct RevocationCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+        if let reason = native.needsTokensReason { return .notApplicable(reason: reason) }
         let revocations = native.requests.filter { $0.method == "POST" && $0.path == "/revoke" }
-        let withToken = revocations.contains { !($0.formValue("token") ?? "").isEmpty }
-        return CheckOutcome(withToken, revocations.isEmpty ? "no revocation request" : withToken ? "revocation requested" : "a revocation request without a token")
+        // RFC 7009 §2.1 puts the token in the form body; Google documents it in the query of the POST
+        // (`/revoke?token=…`): either is a revocation request.
+        let inBody = revocations.contains { !($0.formValue("token") ?? "").isEmpty }
+        let inQuery = revocations.contains { !(URLParts($0.target).parameters.singleText(named: "token") ?? "").isEmpty }
+        let observed = revocations.isEmpty ? "no revocation request"
+            : inBody ? "revocation requested (the token in the form body)" : inQuery ? "revocation requested (the token in the query)"
+            : "a revocation request without a token"
+        return CheckOutcome(inBody || inQuery, observed)
     }
 }

@@ -13,8 +13,10 @@ package struct TokenRequestCheck: Check {
     package static let key = "token_request"
     package static let documentation = CheckDocumentation(
         .native, values: "`none`, `well-formed`, `once`",
-        holdsWhen: "none: the app sent no code exchange in the step; well-formed: a form POST with grant_type=authorization_code, "
-            + "code, redirect_uri and client_id, each once (the verifier is NAT-PKCE-006's `verifier: present`); "
+        holdsWhen: "none: the app sent no code exchange in the step (a token request that carries no code and another grant, "
+            + "such as client_credentials, is none); well-formed: a form POST with grant_type=authorization_code, "
+            + "code and redirect_uri, each once, and one client: HTTP Basic, or client_id in the body (with client_secret or, "
+            + "for a public client, alone), never both ways of authenticating (the verifier is NAT-PKCE-006's `verifier: present`); "
             + "once: no code was sent in more than one exchange (not judged without an exchange)")
 
     package let expectation: Expectation
@@ -28,9 +30,14 @@ package struct TokenRequestCheck: Check {
     package func expected(in context: Template.Context) -> String {
         switch expectation {
         case .none: "no code exchange"
-        case .wellFormed: "a code exchange with grant_type, code, redirect_uri and client_id"
+        case .wellFormed: "a code exchange with grant_type, code, redirect_uri and its client (HTTP Basic or client_id)"
         case .once: "each code redeemed at most once"
         }
+    }
+
+    /// The grant types of `requests`, for the evidence.
+    private static func grants(_ requests: [NativeServerRequest]) -> String {
+        Set(requests.map { $0.formValue("grant_type") ?? "no grant_type" }).sorted().joined(separator: ", ")
     }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
@@ -38,8 +45,13 @@ package struct TokenRequestCheck: Check {
         let exchanges = native.requests.filter { $0.method == "POST" && $0.path == "/token" && $0.formValue("grant_type") != "refresh_token" }
         switch expectation {
         case .none:
-            return CheckOutcome(exchanges.isEmpty, exchanges.isEmpty ? "no request to the token endpoint"
-                                : "\(exchanges.count) request\(exchanges.count == 1 ? "" : "s") to the token endpoint")
+            // A code exchange is what redeems a code: another grant (client_credentials) after a refused response
+            // exchanges nothing from it.
+            let redeeming = exchanges.filter { $0.formValue("grant_type") == "authorization_code" || $0.formValue("code") != nil }
+            let others = exchanges.count - redeeming.count
+            let note = others == 0 ? "" : " (\(others) other token request\(others == 1 ? "" : "s"), with no code: \(Self.grants(exchanges)))"
+            return CheckOutcome(redeeming.isEmpty, (redeeming.isEmpty ? "no code exchange"
+                                : "\(redeeming.count) code exchange\(redeeming.count == 1 ? "" : "s")") + note)
         case .wellFormed:
             guard let exchange = exchanges.first else { return .notApplicable(reason: "the app made no code exchange") }
             var problems: [String] = []
@@ -47,10 +59,17 @@ package struct TokenRequestCheck: Check {
                 problems.append("Content-Type \(exchange.contentType ?? "(none)")")
             }
             if exchange.formValue("grant_type") != "authorization_code" { problems.append("grant_type is not authorization_code") }
-            for name in ["code", "redirect_uri", "client_id"] where (exchange.formValue(name) ?? "").isEmpty {
+            for name in ["code", "redirect_uri"] where (exchange.formValue(name) ?? "").isEmpty {
                 problems.append("no single \(name)")
             }
-            return CheckOutcome(problems.isEmpty, problems.isEmpty ? "a well-formed code exchange" : problems.joined(separator: "; "))
+            var client = ""
+            switch exchange.clientIdentity {
+            case .basic: client = " (the client by HTTP Basic)"
+            case .body(_, let secret): client = secret == nil ? " (client_id in the body, no secret)" : " (client_id and client_secret in the body)"
+            case .none: problems.append("no client: neither client_id in the body nor HTTP Basic")
+            case .conflicting(let why): problems.append(why)
+            }
+            return CheckOutcome(problems.isEmpty, problems.isEmpty ? "a well-formed code exchange" + client : problems.joined(separator: "; "))
         case .once:
             guard !exchanges.isEmpty else { return .notApplicable(reason: "the app made no code exchange") }
             let codes = exchanges.map { $0.formValue("code") ?? "" }

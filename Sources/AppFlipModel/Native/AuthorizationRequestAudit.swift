@@ -202,8 +202,7 @@ package struct AuthorizationRequestAudit: Sendable {
                                           violation: "localhost: it may resolve to another interface or be overridden", held: ""))
             } else {
                 results.append(Self.check("NAT-REDIR-004", .must, expected: "http only to 127.0.0.1 or [::1] (RFC 8252 §7.3)",
-                                          violation: NativeRedirectURI.loopbackLiterals.contains(host) ? nil
-                                            : "http to \(host.isEmpty ? "no host" : host), which is not the loopback interface", held: host))
+                                          violation: NativeRedirectURI.loopbackLiterals.contains(host) ? nil : Self.notLoopbackLiteral(host), held: host))
             }
         case .relative:
             for (id, level) in [("NAT-REDIR-001", Level.must), ("NAT-REDIR-002", .must), ("NAT-REDIR-003", .should), ("NAT-REDIR-004", .must)] {
@@ -225,5 +224,15 @@ package struct AuthorizationRequestAudit: Sendable {
             registered == uri.text || (uri.withoutLoopbackPort != nil && NativeRedirectURI(registered).withoutLoopbackPort == uri.withoutLoopbackPort)
         }
         return Self.check("NAT-REDIR-005", .must, expected: expected, violation: matches ? nil : "\(shown) is not registered", held: "registered")
+    }
+
+    /// Why an http redirect's host is not one Google accepts: another address of 127.0.0.0/8 is loopback, but not
+    /// the literal Google's installed-app flow and RFC 8252 §7.3 name; anything else is not loopback at all.
+    static func notLoopbackLiteral(_ host: String) -> String {
+        if host.isEmpty { return "http to no host" }
+        if NativeRedirectURI.isLoopbackHost(host), host != "localhost" {
+            return "http to \(host): a loopback address, but not 127.0.0.1 or [::1], the literals Google accepts (RFC 8252 §7.3)"
+        }
+        return "http to \(host), which is not the loopback interface"
     }
 }

@@ -16,6 +16,9 @@ package enum NativeCommand: Sendable, Hashable {
         /// The server's discovery document (OpenID Connect Discovery / RFC 8414 metadata), for an app that reads its
         /// endpoints and PKCE methods from there rather than from the configuration.
         package var discoveryURL: String?
+        /// The installed-app client secret the app may present (by HTTP Basic or in the body), as Google's client
+        /// configuration for an installed app carries one.
+        package var clientSecret: String?
 
         package init(authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String, clientID: String,
                     scopes: [String], redirectURI: String?) {
@@ -64,6 +67,7 @@ package enum NativeCommand: Sendable, Hashable {
                 fields["authorization_response_iss_parameter_supported"] = true
             }
             if let discoveryURL = configuration.discoveryURL { fields["discovery_url"] = discoveryURL }
+            if let clientSecret = configuration.clientSecret { fields["client_secret"] = clientSecret }
             object["configuration"] = fields
         case .deliverRedirect(let url):
             object["url"] = url

@@ -20,6 +20,10 @@ package struct NativeObservation: Sendable, Hashable {
     package var requests: [NativeServerRequest]
     /// The refresh tokens the server had issued before this step, in order.
     package var refreshTokensBefore: [String]
+    /// Set when the server refused every code exchange of the case so far for what the app sent (not a scripted
+    /// answer), so the app holds no token: checks that need a completed exchange do not apply (one defect, one
+    /// blame: the exchange's own requirement carries it).
+    package var refusedExchange: String?
 
     package init(command: NativeStep.Command, answer: NativeAnswer?, authorizationURL: String?, requests: [NativeServerRequest],
                 refreshTokensBefore: [String]) {
@@ -28,6 +32,11 @@ package struct NativeObservation: Sendable, Hashable {
         self.authorizationURL = authorizationURL
         self.requests = requests
         self.refreshTokensBefore = refreshTokensBefore
+    }
+
+    /// Why a check that needs a completed code exchange does not apply, or nil when one completed.
+    package var needsTokensReason: String? {
+        refusedExchange.map { "the server refused the app's code exchange (\($0)), so the app holds no token: judged under the code exchange's own requirement" }
     }
 
     /// The step's code exchange (`POST /token`, `grant_type=authorization_code`), if any.

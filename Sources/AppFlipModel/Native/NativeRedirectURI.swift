@@ -71,6 +71,15 @@ package struct NativeRedirectURI: Sendable, Hashable {
     /// The loopback IP literals RFC 8252 §7.3 and Google name.
     package static let loopbackLiterals: Set<String> = ["127.0.0.1", "[::1]"]
 
+    /// Whether a redirect URI's host names this machine's loopback interface: `localhost`, `[::1]`, or any IPv4
+    /// address of 127.0.0.0/8 written as four decimal octets. (Only 127.0.0.1 and [::1] are the literals Google
+    /// accepts, NAT-REDIR-004; the others are still loopback, so the suite may contact them as a browser would.)
+    package static func isLoopbackHost(_ host: String) -> Bool {
+        if host == "localhost" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
     /// Whether a local socket address (`127.0.0.1`, `0.0.0.0`, `::1`, …) is reachable only from this machine.
     package static func isLoopbackAddress(_ address: String) -> Bool {
         address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")

@@ -94,7 +94,7 @@ package struct NativeSignIn: Sendable {
         let redirectURI = NativeRedirectURI(location)
         let answer: Result<NativeAnswer, NativeFailure>
         if case .http(let host, let port, _) = redirectURI.form {
-            guard NativeRedirectURI.loopbackLiterals.contains(host) || host == "localhost" else {
+            guard NativeRedirectURI.isLoopbackHost(host) else {
                 record.failure = NativeFailure(message: "the redirect URI's host \(host) is not loopback: the suite does not contact it")
                 return
             }
@@ -118,7 +118,9 @@ package struct NativeSignIn: Sendable {
     private static func loopbackGet(_ location: String, host: String, port: Int, timeout: Double) -> String {
         guard let (origin, target) = HTTPOrigin.split(location) else { return "not a URL the suite can fetch" }
         do {
-            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: timeout))
+            // A browser's GET, with a short time of its own: a listener that takes the connection and never answers
+            // must not spend the case's time; the app's answer is then awaited as always.
+            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: min(timeout, 5)))
             defer { client.close() }
             return "HTTP \(try client.send(HTTPRequest(method: "GET", target: target)).status)"
         } catch {

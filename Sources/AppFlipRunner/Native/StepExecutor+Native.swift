@@ -73,6 +73,7 @@ extension StepExecutor {
                                                 requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
             }
         }
+        observation.refusedExchange = server.refusedExchange
         // The server's own tokens and codes are secrets like any other: never shown.
         state.redactor.add(observation.requests.flatMap { request in
             ["code", "code_verifier", "refresh_token", "token"].compactMap { request.formValue($0) }
@@ -84,7 +85,7 @@ extension StepExecutor {
             if let redirect = observation.redirect { lines.append("  server redirected to " + Redaction.redact(url: redirect) + " (\(observation.delivery ?? ""))") }
             for request in observation.requests where request.path != "/authorize" {
                 let body = request.body.isEmpty ? "" : " " + Redaction.redact(query: Substring(String(decoding: request.body, as: UTF8.self)))
-                lines.append("  app → \(request.method) \(request.path)\(body)")
+                lines.append("  app → \(request.method) \(Redaction.redact(url: request.target))\(body)")
             }
             lines.append("  app answered " + (observation.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
             state.outcome.evidence.exchanges.append(Evidence.Exchange(lines.joined(separator: "\n"), sentAt: stepStarted,

@@ -22,6 +22,10 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     package static let discoveryPath = "/.well-known/openid-configuration"
 
     package let clientID: String
+    /// The client secret the app is configured with, drawn per server: Google issues one to installed-app clients
+    /// (it is not confidential there), and its libraries send it, by HTTP Basic or in the body; an app may also
+    /// send none, as a public client.
+    package let clientSecret: String = TestAuthorizationServer.token("secret")
     private let server: HTTPServer
     private let lock = NSLock()
     private var recorded: [NativeServerRequest] = []
@@ -30,6 +34,9 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     private var refreshTokens: Set<String> = []
     private var refreshOrder: [String] = []
     private var handedOut: [String] = []
+    /// Why the server refused the app's code exchanges (what the app sent, not a scripted answer), in order.
+    private var refusals: [String] = []
+    private var accessTokensIssued = 0
 
     package init(clientID: String) throws {
         self.clientID = clientID
@@ -49,6 +56,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
                                                         revocationEndpoint: origin + "/revoke", clientID: clientID, scopes: scopes,
                                                         redirectURI: redirectURI)
         configuration.issuer = origin
+        configuration.clientSecret = clientSecret
         configuration.discoveryURL = origin + Self.discoveryPath
         return configuration
     }
@@ -77,13 +85,13 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     package var issuedRefreshTokens: [String] { lock.withLock { refreshOrder } }
 
     /// Every code and token this server handed out: secrets the app may echo (in its log, raw, base64 or hex).
-    package var handedOutSecrets: [String] { lock.withLock { handedOut } }
+    package var handedOutSecrets: [String] { [clientSecret] + lock.withLock { handedOut } }
 
     // MARK: Endpoints
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let record = NativeServerRequest(method: request.method, target: request.target, body: request.body,
-                                         contentType: request.headers["Content-Type"])
+                                         contentType: request.headers["Content-Type"], authorization: request.headers["Authorization"])
         let script = lock.withLock { () -> Script in
             recorded.append(record)
             return self.script
@@ -136,9 +144,18 @@ package final class TestAuthorizationServer: @unchecked Sendable {
         let form = request.form
         switch form.singleText(named: "grant_type") {
         case "authorization_code":
-            guard let code = form.singleText(named: "code"), let issued = lock.withLock({ codes.removeValue(forKey: code) }),
-                  form.singleText(named: "client_id") == issued.clientID else {
-                return json(400, ["error": "invalid_grant"])
+            // The client as a real server reads it (RFC 6749 §2.3.1, §4.1.3): HTTP Basic, or client_id (with or
+            // without client_secret) in the body; both ways of authenticating at once is invalid_request.
+            let identity = request.clientIdentity
+            if case .conflicting(let why) = identity { return refuse(400, "invalid_request", because: why) }
+            if let secret = Self.presentedSecret(identity), secret != clientSecret {
+                return refuse(401, "invalid_client", because: "a client secret other than the configured one")
+            }
+            guard let code = form.singleText(named: "code"), let issued = lock.withLock({ codes.removeValue(forKey: code) }) else {
+                return refuse(400, "invalid_grant", because: "a code this server did not issue, or one already redeemed")
+            }
+            guard identity.clientID == issued.clientID else {
+                return refuse(400, "invalid_grant", because: identity.clientID == nil ? "no client named" : "another client than the code's")
             }
             return tokens(script.token, rotating: true)
         case "refresh_token":
@@ -152,9 +169,32 @@ package final class TestAuthorizationServer: @unchecked Sendable {
         }
     }
 
+    /// A refusal of the app's code exchange, remembered with its reason.
+    private func refuse(_ status: Int, _ error: String, because reason: String) -> HTTPResponse {
+        lock.withLock { refusals.append("\(status) \(error): \(reason)") }
+        return json(status, ["error": error])
+    }
+
+    /// Why the app holds no token: the first refusal of its code exchange, while no access token was issued.
+    package var refusedExchange: String? {
+        lock.withLock { accessTokensIssued == 0 ? refusals.first : nil }
+    }
+
+    /// The secret a request presents, if any (a public client presents none).
+    private static func presentedSecret(_ identity: NativeServerRequest.ClientIdentity) -> String? {
+        switch identity {
+        case .basic(_, let secret): secret
+        case .body(_, let secret): secret
+        case .none, .conflicting: nil
+        }
+    }
+
     private func tokens(_ answer: Script.TokenAnswer, rotating: Bool) -> HTTPResponse {
         let access = Self.token("access")
-        lock.withLock { handedOut.append(access) }
+        lock.withLock {
+            handedOut.append(access)
+            accessTokensIssued += 1
+        }
         var body: [String: Any] = ["access_token": access, "token_type": "Bearer", "expires_in": 3599, "scope": "openid email"]
         if rotating {
             let refresh = Self.token("refresh")

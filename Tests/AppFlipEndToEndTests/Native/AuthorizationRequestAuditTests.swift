@@ -105,6 +105,17 @@ struct AuthorizationRequestAuditTests {
         #expect(findings.allSatisfy { $0.verdict == defect.verdict }, "\(findings.map { "\($0.requirement) \($0.verdict)" })")
     }
 
+    @Test("Another 127.x address is loopback but not a literal Google accepts: NAT-REDIR-004 fails, and says so truly")
+    func otherLoopbackAddress() {
+        let results = AuthorizationRequestAudit().audit(Self.url([("redirect_uri", "http%3A%2F%2F127.1.0.1%3A8080%2Fcb")]))
+        let finding = results.first { $0.requirement.id == "NAT-REDIR-004" }
+        #expect(finding?.verdict == .fail)
+        #expect(finding?.observed == "http to 127.1.0.1: a loopback address, but not 127.0.0.1 or [::1], the literals Google accepts (RFC 8252 §7.3)")
+        #expect(finding?.observed.contains("not the loopback interface") == false)
+        let elsewhere = AuthorizationRequestAudit().audit(Self.url([("redirect_uri", "http%3A%2F%2F10.0.0.1%3A8080%2Fcb")]))
+        #expect(elsewhere.first { $0.requirement.id == "NAT-REDIR-004" }?.observed == "http to 10.0.0.1, which is not the loopback interface")
+    }
+
     @Test("A secret or verifier in the URL is named, never shown, in what the checks observed")
     func secretsWithheld() {
         let results = AuthorizationRequestAudit().audit(Self.url([("client_secret", "hunter2-SECRET"), ("code_verifier", "VERIFIER-abc")]))

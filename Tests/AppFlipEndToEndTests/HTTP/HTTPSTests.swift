@@ -143,13 +143,7 @@ final class TLSFixture: @unchecked Sendable {
             && FileManager.default.fileExists(atPath: "/etc/ssl/certs/ca-certificates.crt")
     }
 
-    static var python3: String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let candidate = "\(directory)/python3"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static var python3: String? { PlainPythonServer.python3 }
 
     /// `legacy`: the TLS front also takes TLS 1.0 and 1.1; `wrap` alters the reference server's answers.
     init(legacy: Bool = false, wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }) throws {

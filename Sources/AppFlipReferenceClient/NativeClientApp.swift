@@ -56,6 +56,10 @@ package final class NativeClientApp {
         package var revokesInQuery = false
         /// After an error response, asks the token endpoint for a client_credentials token (no code, no PKCE).
         package var clientCredentialsAfterError = false
+        /// Puts the code_verifier in the code exchange's URL as well as its body.
+        package var verifierInQuery = false
+        /// Sends the last code_verifier along with the revocation request on sign-out.
+        package var verifierOnSignOut = false
         package var challengeMethod = "S256"
         /// After the server refused a request, the next one uses plain (a downgrade).
         package var plainAfterError = false
@@ -113,6 +117,8 @@ package final class NativeClientApp {
     private var endpoints: Endpoints?
     private var pending: Pending?
     private var accessToken: String?
+    /// The verifier of the last code exchange (a defect re-sends it).
+    private var lastVerifier: String?
     private var refreshToken: String?
 
     package init(mode: RedirectMode, schemeURI: String = "com.example.reference:/oauth2redirect") {
@@ -233,9 +239,11 @@ package final class NativeClientApp {
         let exchange = [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", behaviour.exchangeRedirectURI(flow.redirectURI)),
         ] + clientFields + (behaviour.exchangeVerifier(flow.verifier).map { [("code_verifier", $0)] } ?? [])
-        var answer = post(flow.endpoints.token, exchange, headers: clientHeaders, timeout: behaviour.exchangeTimeout)
+        let tokenURL = flow.endpoints.token + (behaviour.verifierInQuery ? "?" + Self.form([("code_verifier", flow.verifier)]) : "")
+        lastVerifier = flow.verifier
+        var answer = post(tokenURL, exchange, headers: clientHeaders, timeout: behaviour.exchangeTimeout)
         if behaviour.retriesExchange, case .failure = answer {
-            answer = post(flow.endpoints.token, exchange, headers: clientHeaders, timeout: behaviour.exchangeTimeout)  // the same code again
+            answer = post(tokenURL, exchange, headers: clientHeaders, timeout: behaviour.exchangeTimeout)  // the same code again
         }
         return accept(answer, keepingRefreshToken: false) ?? ["action": "signed-in"]
     }
@@ -289,7 +297,8 @@ package final class NativeClientApp {
             if behaviour.revokesInQuery {
                 _ = post(revocation + (revocation.contains("?") ? "&" : "?") + Self.form([("token", token)]), [])
             } else {
-                _ = post(revocation, [("token", token), ("token_type_hint", hint), ("client_id", endpoints.clientID)])
+                _ = post(revocation, [("token", token), ("token_type_hint", hint), ("client_id", endpoints.clientID)]
+                         + (behaviour.verifierOnSignOut ? [("code_verifier", lastVerifier ?? "")] : []))
             }
         }
         return ["action": "signed-out"]

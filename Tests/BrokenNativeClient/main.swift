@@ -39,6 +39,8 @@ let defects: [String: String] = [
     "basic-client-auth": "correct: names itself by HTTP Basic with the installed-app secret and sends no client_id in the body (Google's installed-app library)",
     "authenticates-twice": "sends HTTP Basic and client_secret in the body: two client authentications at once",
     "client-credentials-after-error": "correct: after an error response, requests a client_credentials token (no code: no downgrade)",
+    "verifier-in-query": "puts the code_verifier in the token request's URL as well as its body",
+    "verifier-on-sign-out": "sends the code_verifier again with the revocation request on sign-out",
     "revokes-in-query": "correct: revokes with the token in the query of the POST, as Google documents its revocation endpoint",
 ]
 
@@ -66,6 +68,8 @@ case "plain-pkce": app.behaviour.challengeMethod = "plain"
 case "basic-client-auth": app.behaviour.clientAuthentication = .basic
 case "authenticates-twice": app.behaviour.clientAuthentication = .twice
 case "revokes-in-query": app.behaviour.revokesInQuery = true
+case "verifier-in-query": app.behaviour.verifierInQuery = true
+case "verifier-on-sign-out": app.behaviour.verifierOnSignOut = true
 case "client-credentials-after-error": app.behaviour.clientCredentialsAfterError = true
 case "fixed-verifier": app.behaviour.fixedVerifier = "fixed-verifier-fixed-verifier-fixed-verifier-0123"
 case "no-state": app.behaviour.sendsState = false

@@ -18,6 +18,8 @@ package struct NativeObservation: Sendable, Hashable {
     package var listenerOpenAfterCallback: Bool?
     /// The server's requests during this step, in order.
     package var requests: [NativeServerRequest]
+    /// Every request the server received in the case so far, this step's included (nil: only `requests` known).
+    package var caseRequests: [NativeServerRequest]?
     /// The refresh tokens the server had issued before this step, in order.
     package var refreshTokensBefore: [String]
     /// Set when the server refused every code exchange of the case so far for what the app sent (not a scripted

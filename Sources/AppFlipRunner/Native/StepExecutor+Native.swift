@@ -74,6 +74,7 @@ extension StepExecutor {
             }
         }
         observation.refusedExchange = server.refusedExchange
+        observation.caseRequests = server.requests
         // The server's own tokens and codes are secrets like any other: never shown.
         state.redactor.add(observation.requests.flatMap { request in
             ["code", "code_verifier", "refresh_token", "token"].compactMap { request.formValue($0) }

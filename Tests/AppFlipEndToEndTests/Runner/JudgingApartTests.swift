@@ -29,11 +29,15 @@ struct JudgingApartTests {
     /// A result without what changes from run to run: its duration, and the codes the handler minted (random, so
     /// their redacted digests and the run's entropy estimate differ).
     static func comparable(_ result: CaseResult) -> String {
-        // When each exchange went out and how long it took are the machine's.
+        // When each exchange went out and how long it took are the machine's; so is how long a throttling server
+        // asks to wait (Retry-After counts down with the clock).
         var evidence = result.evidence
         evidence.exchanges = evidence.exchanges.map { exchange in
             var timeless = exchange
             (timeless.sentAt, timeless.milliseconds) = (nil, nil)
+            timeless.responseHeaders = exchange.responseHeaders.map { header in
+                header.name.lowercased() == "retry-after" ? Evidence.Header(header.name, "N") : header
+            }
             return timeless
         }
         let text = [result.conformanceCase.id, "\(result.verdict)", result.message ?? "-", "\(result.checks)", "\(evidence)",

@@ -134,17 +134,10 @@ package enum BrokenServers {
                 let body = String(decoding: request.body, as: UTF8.self)
                 guard request.path == "/oauth/token", body.contains("grant_type=refresh_token"),
                       let asked = body.split(separator: "&").first(where: { $0.hasPrefix("scope=") }) else { return reference(request) }
-                var forwarded = request
-                forwarded.body = Array(body.split(separator: "&").filter { !$0.hasPrefix("scope=") }.joined(separator: "&").utf8)
-                var response = reference(forwarded)
-                guard var object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any], object["access_token"] != nil,
-                      let scope = String(asked.dropFirst("scope=".count)).replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
-                    return response
+                let scope = String(asked.dropFirst("scope=".count)).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+                return reference(request.withoutFormParameter("scope")).editingJSON { object in
+                    if object["access_token"] != nil, let scope { object["scope"] = scope }
                 }
-                object["scope"] = scope
-                response.body = (try? [UInt8](JSONSerialization.data(withJSONObject: object))) ?? response.body
-                response.headers.fields.removeAll { $0.name == "Content-Length" }
-                return response
             }
         },
         Defect(name: "any-redirect-uri", requirement: "AF-AUTHZ-005") { reference in

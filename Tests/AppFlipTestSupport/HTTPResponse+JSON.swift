@@ -18,3 +18,13 @@ extension HTTPResponse {
         ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any])?[member] as? String
     }
 }
+
+extension HTTPRequest {
+    /// The request with every `name=…` piece of its form body left out.
+    package func withoutFormParameter(_ name: String) -> HTTPRequest {
+        var edited = self
+        let pieces = String(decoding: body, as: UTF8.self).split(separator: "&").filter { !$0.hasPrefix(name + "=") }
+        edited.body = Array(pieces.joined(separator: "&").utf8)
+        return edited
+    }
+}

@@ -47,9 +47,7 @@ package enum VariantServers {
                 // A refresh's scope parameter is ignored: the original grant is issued, and stated.
                 let body = String(decoding: request.body, as: UTF8.self)
                 guard request.path == "/oauth/token", body.contains("grant_type=refresh_token") else { return reference(request) }
-                var forwarded = request
-                forwarded.body = Array(body.split(separator: "&").filter { !$0.hasPrefix("scope=") }.joined(separator: "&").utf8)
-                return reference(forwarded)
+                return reference(request.withoutFormParameter("scope"))
             }
         },
         Variant(name: "token-get-405", allowance: "RFC 6749 §3.2 requires POST and names no answer for GET: a 405 page refuses it") { reference in

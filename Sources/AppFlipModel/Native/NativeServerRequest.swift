@@ -37,6 +37,15 @@ package struct NativeServerRequest: Sendable, Hashable {
             case .none, .conflicting: nil
             }
         }
+
+        /// The secret the request presents, if any (a public client presents none).
+        package var secret: String? {
+            switch self {
+            case .basic(_, let secret): secret
+            case .body(_, let secret): secret
+            case .none, .conflicting: nil
+            }
+        }
     }
 
     package var clientIdentity: ClientIdentity {

@@ -148,7 +148,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
             // without client_secret) in the body; both ways of authenticating at once is invalid_request.
             let identity = request.clientIdentity
             if case .conflicting(let why) = identity { return refuse(400, "invalid_request", because: why) }
-            if let secret = Self.presentedSecret(identity), secret != clientSecret {
+            if let secret = identity.secret, secret != clientSecret {
                 return refuse(401, "invalid_client", because: "a client secret other than the configured one")
             }
             guard let code = form.singleText(named: "code"), let issued = lock.withLock({ codes.removeValue(forKey: code) }) else {
@@ -178,15 +178,6 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// Why the app holds no token: the first refusal of its code exchange, while no access token was issued.
     package var refusedExchange: String? {
         lock.withLock { accessTokensIssued == 0 ? refusals.first : nil }
-    }
-
-    /// The secret a request presents, if any (a public client presents none).
-    private static func presentedSecret(_ identity: NativeServerRequest.ClientIdentity) -> String? {
-        switch identity {
-        case .basic(_, let secret): secret
-        case .body(_, let secret): secret
-        case .none, .conflicting: nil
-        }
     }
 
     private func tokens(_ answer: Script.TokenAnswer, rotating: Bool) -> HTTPResponse {

@@ -11,9 +11,14 @@ final class LoopbackListener: @unchecked Sendable {
 
     var port: Int { server.port }
 
-    init(host: String = "127.0.0.1") throws {
+    /// `silent`: a broken listener that takes the browser's request and never answers it, nor tells the app.
+    init(host: String = "127.0.0.1", silent: Bool = false) throws {
         let box = CallbackBox()
         server = try HTTPServer(host: host, port: 0) { request in
+            if silent {
+                Thread.sleep(forTimeInterval: 30)
+                return HTTPResponse(status: 500, headers: HTTPHeaders(), body: [])
+            }
             box.record(request.target)
             return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
                                 body: Array("Signed in. You can close this window.".utf8))

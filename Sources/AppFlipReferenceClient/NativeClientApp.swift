@@ -70,6 +70,9 @@ package final class NativeClientApp {
         /// The address the loopback listener binds, and whether it is closed once the callback came.
         package var listenAddress = "127.0.0.1"
         package var closesListener = true
+        /// A listener the browser cannot use: closed before the browser comes, or one that takes the connection
+        /// and never answers (nor tells the app).
+        package var unusableListener: UnusableListener?
         /// What the code exchange sends as redirect_uri, given the request's.
         package var exchangeRedirectURI: @Sendable (String) -> String = { $0 }
         package var keepsOldRefreshToken = false
@@ -98,6 +101,13 @@ package final class NativeClientApp {
         package var refusesSignIn = false
 
         package init() {}
+    }
+
+    package enum UnusableListener: Sendable {
+        /// Closed before the app answers open-browser; the app then answers await-redirect at once, with rejected.
+        case closedEarly
+        /// Takes the connection and never answers it.
+        case silent
     }
 
     package enum MetadataPolicy: Sendable {
@@ -179,7 +189,10 @@ package final class NativeClientApp {
         case .scheme:
             redirectURI = endpoints.redirectURI ?? schemeURI
         case .loopback:
-            guard let opened = try? LoopbackListener(host: behaviour.listenAddress) else { return rejected("cannot open a loopback listener") }
+            guard let opened = try? LoopbackListener(host: behaviour.listenAddress, silent: behaviour.unusableListener == .silent) else {
+                return rejected("cannot open a loopback listener")
+            }
+            if behaviour.unusableListener == .closedEarly { opened.stop() }
             listener = opened
             redirectURI = "http://\(behaviour.loopbackHost):\(opened.port)/callback"
         }
@@ -199,6 +212,7 @@ package final class NativeClientApp {
 
     private func awaitRedirect() -> [String: Any] {
         guard let listener = pending?.listener else { return rejected("no loopback sign-in is pending") }
+        if behaviour.unusableListener == .closedEarly { return rejected("the loopback listener is closed") }
         let target = listener.awaitCallback(timeout: 10)
         if behaviour.closesListener {
             listener.stop()  // open only for the duration of the request (RFC 8252 §8.3)

@@ -69,7 +69,11 @@ extension EvidenceBundle {
                                baselineProblems: !(document.outcome.baseline?.problems.isEmpty ?? true), incomplete: document.run.incomplete,
                                suiteFault: document.cases.contains { $0.suiteFault != nil },
                                configurationProblem: document.cases.contains { $0.configurationProblem != nil },
-                               certificationShortfall: document.run.certification == true && (counts[.skip] ?? 0) > 0)
+                               certificationShortfall: document.run.certification == true
+                                   && document.cases.contains { entry in
+                                       (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
+                                           || entry.notJudged != nil
+                                   })
     }
 
     /// The attributes of junit.xml's `<testsuites>` element.

@@ -85,11 +85,12 @@ extension MarkdownReport {
     }
 
     fileprivate func decisions() -> String {
-        let decided = run.catalog.requirements.filter { profiles.contains($0.profile) && $0.decision != nil }
+        let decided = run.catalog.requirements.filter { profiles.contains($0.profile) && ($0.decision != nil || $0.appliesWhen != nil) }
         guard !decided.isEmpty else { return "" }
-        var text = "<details><summary>B. Decisions where sources conflict (\(decided.count))</summary>\n\n"
+        var text = "<details><summary>B. Conditions, and decisions where sources conflict (\(decided.count))</summary>\n\n"
         for requirement in decided {
-            text += "- **\(requirement.id)**: \(MarkdownText.inline(requirement.decision ?? "", limit: 2000))\n"
+            let condition = requirement.appliesWhen.map { "applies only when " + MarkdownText.inline($0, limit: 500) + ". " } ?? ""
+            text += "- **\(requirement.id)**: \(condition)\(MarkdownText.inline(requirement.decision ?? "", limit: 2000))\n"
         }
         return text + "\n</details>\n\n"
     }

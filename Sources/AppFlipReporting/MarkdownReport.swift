@@ -157,7 +157,7 @@ package struct MarkdownReport: Sendable {
             text = "**Verdict: ✅ CONFORMANT\(scope)** — every check applied in \(ran) held."
         }
         if run.exitStatus == .certificationIncomplete {
-            text = "**Verdict: ⚠️ NOT A CERTIFICATION PASS** — no case failed, but \(skipped) of \(total) cases were not judged, and a "
+            text = "**Verdict: ⚠️ NOT A CERTIFICATION PASS** — no case failed, but \(run.untestedCount) of \(total) cases were not judged, and a "
                 + "certification judges every case. Missing: " + certificationShortfall(coverage) + "."
         }
         if run.incomplete {
@@ -231,16 +231,34 @@ package struct MarkdownReport: Sendable {
         for entry in coverage where entry.isTested && entry.judged < entry.total {
             missing.append("`\(entry.profile)`: \(entry.total - entry.judged) skipped (\(MarkdownText.inline(entry.reason, limit: 300)))")
         }
+        for result in run.results where result.notJudged != nil {
+            missing.append("`\(result.conformanceCase.id)` judged nothing it tests (see Skipped)")
+        }
         return missing.joined(separator: "; ")
     }
 
-    /// One line per profile and reason, however many cases it skipped.
+    /// For a case not applicable to this target: the conditions (`applies_when`) of what it tests, in the catalog's
+    /// words.
+    private func conditionsUnmet(by result: CaseResult) -> String? {
+        guard result.conditionUnmet else { return nil }
+        let setup = result.conformanceCase.setupRequirements
+        let conditions = result.conformanceCase.requirements.compactMap { reference -> String? in
+            guard !setup.contains(reference.id), let condition = run.catalog[reference.id]?.appliesWhen else { return nil }
+            return "\(reference.id) applies only when \(condition)"
+        }
+        guard !conditions.isEmpty else { return nil }
+        return "not applicable to this target (not missing from a certification): " + conditions.joined(separator: "; ")
+            + " — " + (result.message ?? "")
+    }
+
+    /// One line per profile and reason, however many cases it skipped (or judged nothing they test).
     private func skippedSection() -> String {
         var text = "## Skipped\n\n"
         var lines: [(profile: String, reason: String, count: Int)] = []
-        for result in run.results where result.verdict == .skip {
+        for result in run.results where result.verdict == .skip || result.notJudged != nil {
             let profile = result.conformanceCase.profile.rawValue
-            let reason = result.message ?? "skipped"
+            let reason = result.notJudged.map { "\(result.verdict.rawValue) on the suite's own finding, " + $0 }
+                ?? conditionsUnmet(by: result) ?? result.message ?? "skipped"
             if let index = lines.firstIndex(where: { $0.profile == profile && $0.reason == reason }) {
                 lines[index].count += 1
             } else {

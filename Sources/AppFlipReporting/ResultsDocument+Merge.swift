@@ -168,6 +168,8 @@ extension ResultsDocument {
                                 duration: entry.durationSeconds)
         result.configurationProblem = entry.configurationProblem
         result.suiteFault = entry.suiteFault
+        result.notJudged = entry.notJudged
+        result.conditionUnmet = entry.conditionUnmet == true
         return result
     }
 }

@@ -58,7 +58,7 @@ extension ResultsDocument.CaseEntry {
             id: conformanceCase.id, title: conformanceCase.title, profile: conformanceCase.profile.rawValue,
             group: conformanceCase.group, file: conformanceCase.location.file, line: conformanceCase.location.line,
             scenario: conformanceCase.scenario.rawValue, verdict: result.verdict.rawValue, message: result.message,
-            configurationProblem: result.configurationProblem, suiteFault: result.suiteFault,
+            notJudged: result.notJudged, conditionUnmet: result.conditionUnmet ? true : nil, configurationProblem: result.configurationProblem, suiteFault: result.suiteFault,
             knownFailure: result.isKnown ? result.knownBy.map(\.summary) : nil,
             durationSeconds: reproducible ? 0 : result.duration,
             checks: result.checks.map { check in

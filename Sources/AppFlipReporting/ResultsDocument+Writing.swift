@@ -90,6 +90,10 @@ extension ResultsDocument.CaseEntry {
             json.closeObject()
         }
         json.closeArray()
+        if let conditionUnmet {
+            json.key("condition_unmet")
+            json.bool(conditionUnmet)
+        }
         json.member("configuration_problem", configurationProblem)
         json.key("duration_seconds")
         json.double(durationSeconds)
@@ -112,6 +116,7 @@ extension ResultsDocument.CaseEntry {
         if let knownFailure { json.member("known_failure", strings: knownFailure) }
         json.member("line", line)
         json.member("message", message)
+        json.member("not_judged", notJudged)
         json.member("profile", profile)
         json.member("scenario", scenario)
         json.member("suite_fault", suiteFault)

@@ -130,6 +130,12 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var scenario: String
         package var verdict: String
         package var message: String?
+        /// Set when none of what the case tests could be judged though a finding of the suite's own gave it its
+        /// verdict: why. A certification run counts it as not judged.
+        package var notJudged: String?
+        /// For a skipped case: not applicable to this target (every requirement it tests is conditional, and the
+        /// target's answers, which the sources allow, did not meet the condition). Not missing from a certification.
+        package var conditionUnmet: Bool?
         package var configurationProblem: String?
         package var suiteFault: String?
         /// The baseline entries that accept this case's failure for now; absent when none does.

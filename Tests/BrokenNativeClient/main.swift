@@ -23,6 +23,8 @@ let defects: [String: String] = [
     "embedded": "opens the sign-in page in an embedded web view",
     "listener-any": "its loopback listener binds 0.0.0.0, reachable from the network",
     "listener-stays-open": "its loopback listener stays open after the callback",
+    "listener-closed-early": "closes its loopback listener before the browser comes, then says so when asked for the redirect",
+    "listener-silent": "its loopback listener takes the browser's request and never answers it, nor tells the app",
     "accepts-replay": "keeps a sign-in pending after its response, so a replayed response is exchanged again",
     "ignores-issuer": "exchanges a code from a response that names another issuer (a mix-up)",
     "accepts-unsolicited": "with no sign-in pending, exchanges whatever response arrives",
@@ -87,6 +89,8 @@ case "no-revoke": app.behaviour.revokesOnSignOut = false
 case "embedded": app.behaviour.userAgent = "embedded"
 case "listener-any": app.behaviour.listenAddress = "0.0.0.0"
 case "listener-stays-open": app.behaviour.closesListener = false
+case "listener-closed-early": app.behaviour.unusableListener = .closedEarly
+case "listener-silent": app.behaviour.unusableListener = .silent
 case "accepts-replay": app.behaviour.keepsPendingAfterResponse = true
 case "ignores-issuer": app.behaviour.checksIssuer = false
 case "accepts-unsolicited": app.behaviour.acceptsUnsolicited = true

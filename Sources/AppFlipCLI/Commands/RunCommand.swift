@@ -245,7 +245,7 @@ enum RunCommand {
         case .configurationRejected: word = "CONFIGURATION PROBLEM: cases could not be judged"
         case .reportsNotWritten: word = "reports not written"
         case .suiteFailure: word = "SUITE ERROR: the suite ran out of resources; no verdict (lower --jobs, or raise ulimit -n)"
-        case .certificationIncomplete: word = "NOT A CERTIFICATION PASS: \(run.count(.skip)) cases were not judged (see the report)"
+        case .certificationIncomplete: word = "NOT A CERTIFICATION PASS: \(run.untestedCount) cases were not judged (see the report)"
         case .interrupted: word = "INTERRUPTED: \(results.count) of \(cases.count) cases ran; reports are marked incomplete"
         }
         let untested = run.coverage(of: options.profiles.map(\.rawValue)).filter { !$0.isTested }

@@ -65,7 +65,7 @@ package enum CatalogLoader {
     }
 
     private static func requirement(_ node: Node, sourceKeys: [String], reader: inout NodeReader) -> Requirement? {
-        let allowed = ["id", "level", "profile", "title", "statement", "sources", "decision", "not_observable", "planned", "judged_by_suite"]
+        let allowed = ["id", "level", "profile", "title", "statement", "sources", "decision", "not_observable", "planned", "judged_by_suite", "applies_when"]
         guard let mapping = reader.mapping(node, "a requirement"),
               reader.checkKeys(mapping, allowed: allowed, required: ["id", "level", "profile", "title", "statement", "sources"],
                                in: "a requirement"),
@@ -100,6 +100,8 @@ package enum CatalogLoader {
                                       statement: statement.text.trimmingCharacters(in: .whitespacesAndNewlines),
                                       citations: parsed, decision: decision, notObservable: notObservable, planned: planned)
         requirement.judgedBySuite = mapping["judged_by_suite"].flatMap { reader.scalar($0, "'judged_by_suite'") }?.text
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        requirement.appliesWhen = mapping["applies_when"].flatMap { reader.scalar($0, "'applies_when'") }?.text
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return requirement
     }

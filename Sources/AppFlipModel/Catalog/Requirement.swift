@@ -15,6 +15,10 @@ package struct Requirement: Sendable, Hashable {
     /// Which requests the suite judges it on by itself, besides the checks a case states (TOK-GEN-008: every
     /// request a server may leave partly unread).
     package var judgedBySuite: String?
+    /// The condition its source attaches to it ("if the server requires PKCE"): judged only when it holds; a target
+    /// whose answers, which the sources allow, do not meet it is not failed, and a case that judges nothing else is
+    /// not applicable to it.
+    package var appliesWhen: String?
 
     /// Why no case of this suite covers the requirement, when that is so by design or for now.
     package var uncoveredReason: String? {

@@ -29,6 +29,8 @@ package struct AuditCheck: Check {
 
     package var scope: CheckScope { .native }
 
+    package var judgesOnlyTheRequest: Bool { true }
+
     package func expected(in context: Template.Context) -> String { "the authorization request holds \(requirementID) (URL audit)" }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {

@@ -20,6 +20,9 @@ package protocol Check: Sendable, Hashable {
     func expected(in context: Template.Context) -> String
     /// Judges an observation the check applies to.
     func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome
+    /// For a native check: whether it judges only what the app sent before any answer reached it (the authorization
+    /// request, how it opened it, its listener), so it still applies when the redirect never reached the app.
+    var judgesOnlyTheRequest: Bool { get }
 }
 
 /// What a check looks at.
@@ -101,10 +104,15 @@ extension Check {
         case .transport:
             return nil
         case .native:
-            if case .native = observation { return nil }
-            return "only a native-client step has an app and a test authorization server to judge"
+            guard case .native(let native) = observation else {
+                return "only a native-client step has an app and a test authorization server to judge"
+            }
+            if let undelivered = native.undelivered, !judgesOnlyTheRequest { return NativeObservation.undeliveredReason(undelivered) }
+            return nil
         }
     }
+
+    package var judgesOnlyTheRequest: Bool { false }
 
     func isEqual(to other: any Check) -> Bool {
         (other as? Self) == self

@@ -25,7 +25,9 @@ package struct ForgedResponseCheck: Check {
             return .notApplicable(reason: "the app sent no state, relying on PKCE (RFC 9700 §2.1); NAT-STATE-001 warns about it")
         }
         let exchanged = native.codeExchange != nil
-        let refused = native.answer?.action == .rejected
-        return CheckOutcome(refused && !exchanged, native.summary + (exchanged ? " (the code was exchanged)" : ""))
+        // A loopback listener closed after its callback refuses the redirect before the app sees it.
+        let refused = native.answer?.action == .rejected || (native.answer == nil && native.refusedByClosedListener)
+        return CheckOutcome(refused && !exchanged, native.summary + (exchanged ? " (the code was exchanged)" : "")
+                            + (native.refusedByClosedListener ? " (its closed listener refused the redirect)" : ""))
     }
 }

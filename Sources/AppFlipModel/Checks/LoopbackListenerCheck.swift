@@ -1,13 +1,14 @@
 import AppFlipSyntax
 
-/// `loopback_listener: private`: for a loopback redirect, the app's listener listened on loopback addresses only
-/// while the callback was pending, and no longer listened once the app had answered (RFC 8252 §8.3). Read without
-/// connecting; not judged for another redirect form, or where the platform cannot tell (macOS).
+/// `loopback_listener: private`: for a loopback redirect, the app's listener took the browser's callback, listened on
+/// loopback addresses only while the callback was pending, and no longer listened once the app had answered
+/// (RFC 8252 §8.3). The addresses are read without connecting, where the platform can tell (Linux); not judged for
+/// another redirect form.
 package struct LoopbackListenerCheck: Check {
     package static let key = "loopback_listener"
     package static let documentation = CheckDocumentation(
         .native, values: "`private`",
-        holdsWhen: "the app's loopback listener listened on loopback addresses only, and was closed once the app answered (Linux; not judged elsewhere)")
+        holdsWhen: "the app's loopback listener took the browser's callback, listened on loopback addresses only, and was closed once the app answered (the addresses: Linux only)")
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [LoopbackListenerCheck]? {
         reader.keyword(node, key, "private") ? [LoopbackListenerCheck()] : nil
@@ -15,11 +16,15 @@ package struct LoopbackListenerCheck: Check {
 
     package var scope: CheckScope { .native }
 
+    package var judgesOnlyTheRequest: Bool { true }
+
     package func expected(in context: Template.Context) -> String { "a listener on loopback only, closed after the callback" }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard case .native(let native) = observation, native.command == .signIn else { return .notApplicable(reason: "not a sign-in step") }
         guard native.delivery?.hasPrefix("loopback") == true else { return .notApplicable(reason: "not a loopback redirect") }
+        // A listener the browser could not use is the worst of listeners: the sign-in cannot end.
+        if let undelivered = native.undelivered { return .violated(observed: undelivered + ": the redirect never reached the app") }
         guard let addresses = native.listenerAddresses else {
             return .notApplicable(reason: "this platform cannot read which addresses a port listens on")
         }

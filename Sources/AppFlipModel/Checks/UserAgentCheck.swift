@@ -16,6 +16,8 @@ package struct UserAgentCheck: Check {
 
     package var scope: CheckScope { .native }
 
+    package var judgesOnlyTheRequest: Bool { true }
+
     package func expected(in context: Template.Context) -> String { "an external user agent (system browser or in-app browser tab)" }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {

@@ -26,6 +26,12 @@ package struct NativeObservation: Sendable, Hashable {
     /// answer), so the app holds no token: checks that need a completed exchange do not apply (one defect, one
     /// blame: the exchange's own requirement carries it).
     package var refusedExchange: String?
+    /// Set when the server's redirect never reached the app (its loopback listener could not be reached): the app
+    /// could neither complete nor refuse the response, so only what it sent before is judged.
+    package var undelivered: String?
+    /// For a redirect delivered again: the app's listener, closed after its callback, refused it, and the app said
+    /// nothing (a refusal in effect).
+    package var refusedByClosedListener = false
 
     package init(command: NativeStep.Command, answer: NativeAnswer?, authorizationURL: String?, requests: [NativeServerRequest],
                 refreshTokensBefore: [String]) {
@@ -38,7 +44,13 @@ package struct NativeObservation: Sendable, Hashable {
 
     /// Why a check that needs a completed code exchange does not apply, or nil when one completed.
     package var needsTokensReason: String? {
-        refusedExchange.map { "the server refused the app's code exchange (\($0)), so the app holds no token: judged under the code exchange's own requirement" }
+        if let undelivered { return Self.undeliveredReason(undelivered) }
+        return refusedExchange.map { "the server refused the app's code exchange (\($0)), so the app holds no token: judged under the code exchange's own requirement" }
+    }
+
+    /// Why a check that needs the redirect to reach the app does not apply.
+    package static func undeliveredReason(_ why: String) -> String {
+        "the redirect never reached the app: \(why); judged under NAT-REDIR-004-S"
     }
 
     /// The step's code exchange (`POST /token`, `grant_type=authorization_code`), if any.

@@ -27,6 +27,8 @@ package struct CaseResult: Sendable, Hashable {
         var configurationProblem: String?
         var suiteFault: String?
         var unreachableTarget: String?
+        var notJudged: String?
+        var conditionUnmet = false
         var knownBy: [Baseline.Entry] = []
     }
 
@@ -106,6 +108,21 @@ package struct CaseResult: Sendable, Hashable {
         get { storage.value.notes.unreachableTarget }
         set { storage.value.notes.unreachableTarget = newValue }
     }
+    /// Set when none of what the case tests could be judged, though a finding of the suite's own (a 5xx, a
+    /// redirect that never reached the app) gave it its verdict: why. Not a certification pass.
+    package var notJudged: String? {
+        get { storage.value.notes.notJudged }
+        set { storage.value.notes.notJudged = newValue }
+    }
+    /// For a skipped case: every requirement it tests is conditional, and this target's answers, which the sources
+    /// allow, did not meet the condition (a server that does not rotate refresh tokens, nor advertise `iss`). Not
+    /// applicable to this target: nothing is missing from a certification.
+    package var conditionUnmet: Bool {
+        get { storage.value.notes.conditionUnmet }
+        set { storage.value.notes.conditionUnmet = newValue }
+    }
+    /// A skip that leaves something untested: not one whose requirements' condition this target does not meet.
+    package var isUntested: Bool { verdict == .skip && !conditionUnmet }
     /// The baseline entries that accept this case's failure (or error) for now: the case is reported as a known
     /// failure and does not fail the run. Empty unless a baseline covers every failing check of the case.
     package var knownBy: [Baseline.Entry] {
@@ -124,22 +141,35 @@ package struct CaseResult: Sendable, Hashable {
 
     /// A judged case: its verdict is its worst applicable check. A case none of whose checks applied is an error:
     /// nothing was judged, so nothing can pass.
-    package static func judged(_ conformanceCase: ConformanceCase, checks: [CheckResult], evidence: Evidence, duration: Double) -> CaseResult {
+    /// `unmetConditions`: the reasons given to checks that did not apply because the target's answer, which the sources
+    /// allow, did not meet their requirement's condition.
+    package static func judged(_ conformanceCase: ConformanceCase, checks: [CheckResult], evidence: Evidence, duration: Double,
+                               unmetConditions: Set<String> = []) -> CaseResult {
         let applicable = checks.filter(\.isApplicable)
         guard let worst = applicable.map(\.verdict).max() else {
             return CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: checks,
                               message: "no check applied to what the target did, so nothing was judged", evidence: evidence, duration: duration)
         }
-        // The setup held (or nothing found) but none of what the case tests could be judged: skipped, with why.
+        // None of what the case tests could be judged: skipped with why when nothing else was found; with a finding of
+        // its setup or of the suite's own, that finding is the verdict, and the case still says it judged nothing else.
         let setup = conformanceCase.setupRequirements
-        if !setup.isEmpty, !applicable.contains(where: \.isFinding) {
-            let tested = checks.filter { !setup.contains($0.requirement.id) }
-            if !tested.isEmpty, !tested.contains(where: \.isApplicable) {
-                var reasons: [String] = []
-                for reason in tested.compactMap(\.notApplicable) where !reasons.contains(reason) { reasons.append(reason) }
-                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: checks,
-                                  message: "not judged: " + reasons.joined(separator: "; "), evidence: evidence, duration: duration)
+        let declared = conformanceCase.requirements
+        let tested = checks.filter { check in !setup.contains(check.requirement.id) && declared.contains { $0.id == check.requirement.id } }
+        if !tested.isEmpty, !tested.contains(where: \.isApplicable) {
+            var reasons: [String] = []
+            for reason in tested.compactMap(\.notApplicable) where !reasons.contains(reason) { reasons.append(reason) }
+            let why = "not judged: " + reasons.joined(separator: "; ")
+            guard applicable.contains(where: \.isFinding) else {
+                let unmet = tested.allSatisfy { unmetConditions.contains($0.notApplicable ?? "") }
+                var result = CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: checks,
+                                        message: unmet ? "not applicable to this target: " + reasons.joined(separator: "; ") : why,
+                                        evidence: evidence, duration: duration)
+                result.conditionUnmet = unmet
+                return result
             }
+            var result = CaseResult(conformanceCase: conformanceCase, verdict: worst, checks: checks, evidence: evidence, duration: duration)
+            result.notJudged = why
+            return result
         }
         return CaseResult(conformanceCase: conformanceCase, verdict: worst, checks: checks, evidence: evidence, duration: duration)
     }

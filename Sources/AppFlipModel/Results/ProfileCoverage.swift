@@ -35,7 +35,8 @@ extension RunResult {
     package func coverage(of profiles: [String]) -> [ProfileCoverage] {
         profiles.map { profile in
             let results = self.results.filter { $0.conformanceCase.profile.rawValue == profile }
-            let skipped = results.filter { $0.verdict == .skip }
+            // A case not applicable to this target (a condition it does not meet) was judged: it is not missing.
+            let skipped = results.filter(\.isUntested)
             var counts: [String: Int] = [:]
             for result in skipped { counts[result.message ?? "skipped", default: 0] += 1 }
             let reasons = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)

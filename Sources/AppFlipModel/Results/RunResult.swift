@@ -41,6 +41,13 @@ package struct RunResult: Sendable {
     /// Cases of the verdict, a known failure (accepted by the baseline) counted under none: see `knownCount`.
     package func count(_ verdict: Verdict) -> Int { results.reduce(0) { $1.verdict == verdict && !$1.isKnown ? $0 + 1 : $0 } }
 
+    /// Cases that judged nothing they test, though a finding of their setup or of the suite's own gave a verdict.
+    package var notJudgedCount: Int { results.reduce(0) { $1.notJudged != nil ? $0 + 1 : $0 } }
+
+    /// Cases that left something untested: skipped (not for a condition this target does not meet), or judged
+    /// nothing they test. What a certification may not have.
+    package var untestedCount: Int { results.reduce(0) { ($1.isUntested && !$1.isKnown) || $1.notJudged != nil ? $0 + 1 : $0 } }
+
     /// Failures and errors the baseline accepts for now.
     package var knownCount: Int { results.reduce(0) { $1.isKnown ? $0 + 1 : $0 } }
 
@@ -81,7 +88,7 @@ package struct RunResult: Sendable {
         Tally(total: results.count, counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, count($0)) }),
               baselineProblems: !(baseline?.problems.isEmpty ?? true), incomplete: incomplete,
               suiteFault: results.contains { $0.suiteFault != nil }, configurationProblem: !configurationProblems.isEmpty,
-              certificationShortfall: provenance.certification && count(.skip) > 0)
+              certificationShortfall: provenance.certification && untestedCount > 0)
     }
 
     /// The numbers a run's verdict and exit status follow from: what `verify` recomputes from a results.json,

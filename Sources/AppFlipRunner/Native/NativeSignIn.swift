@@ -26,6 +26,13 @@ package struct NativeSignIn: Sendable {
         /// listened after the app answered (read without connecting; nil where the platform cannot tell).
         package var listenerAddresses: [String]?
         package var listenerOpenAfterCallback: Bool?
+        /// Set when the redirect never reached the app: its loopback listener accepted no connection, or took one,
+        /// answered nothing and the app said nothing either. Not a case error: the app's own choice, judged under
+        /// NAT-REDIR-004-S, and what needed the callback is not judged.
+        package var undelivered: String?
+        /// For a redirect delivered again (replayed, unsolicited): the app's listener was closed, so the browser
+        /// could not deliver it, and the app said nothing. The app refused it, in effect.
+        package var refusedByClosedListener = false
     }
 
     package var scopes: [String]
@@ -83,13 +90,14 @@ package struct NativeSignIn: Sendable {
             return record
         }
         record.redirect = location
-        deliver(location, session: session, into: &record)
+        deliver(location, session: session, into: &record, signingIn: true)
         return record
     }
 
     /// Hands `location` to the app the way a browser would (a real GET for a loopback URI, deliver-redirect for
-    /// the others) and records the app's answer: the end of a sign-in, and the replay of its redirect.
-    package func deliver(_ location: String, session: NativeClientSession, into record: inout Record) {
+    /// the others) and records the app's answer: the end of a sign-in (`signingIn`), and the replay of its redirect,
+    /// which a listener closed after its callback refuses as it should.
+    package func deliver(_ location: String, session: NativeClientSession, into record: inout Record, signingIn: Bool) {
         let deadline = Platform.monotonicSeconds() + timeout
         let redirectURI = NativeRedirectURI(location)
         let answer: Result<NativeAnswer, NativeFailure>
@@ -99,11 +107,34 @@ package struct NativeSignIn: Sendable {
                 return
             }
             record.listenerAddresses = ListeningSockets.addresses(listeningOn: port ?? 80)
+            var get = LoopbackGet.answered(status: 0)
             answer = session.send(.awaitRedirect, deadline: deadline).flatMap { id in
-                record.delivery = "loopback GET: " + Self.loopbackGet(location, host: host, port: port ?? 80, timeout: timeout)
-                return session.receive(id, command: "await-redirect", deadline: deadline)
+                get = Self.loopbackGet(location, host: host, port: port ?? 80, timeout: timeout)
+                record.delivery = "loopback GET: " + get.description
+                // With no answer from the listener, the app's answer is read only if it comes at once: an app whose
+                // listener missed the callback may wait for it far longer than the case may.
+                let grace = get.reachedListener ? deadline : min(deadline, Platform.monotonicSeconds() + Self.graceAfterUnansweredGet)
+                return session.receive(id, command: "await-redirect", deadline: grace)
             }
             record.listenerOpenAfterCallback = ListeningSockets.addresses(listeningOn: port ?? 80).map { !$0.isEmpty }
+            switch (get, answer) {
+            case (.unreachable, .failure) where !signingIn:
+                record.refusedByClosedListener = true
+                return
+            case (.unreachable, .success(let outcome)) where !signingIn:
+                record.outcome = outcome
+                return
+            case (.unreachable(let why), _):
+                // Nothing connected: whatever the app says, the callback cannot have reached it.
+                record.undelivered = "the app's loopback listener on \(host):\(port ?? 80) accepted no connection (\(why))"
+                if case .success(let outcome) = answer { record.outcome = outcome }
+                return
+            case (.unanswered(let why), .failure):
+                record.undelivered = "the app's loopback listener on \(host):\(port ?? 80) gave the browser no answer (\(why)), and the app none either"
+                return
+            default:
+                break
+            }
         } else {
             record.delivery = "deliver-redirect"
             answer = session.exchange(.deliverRedirect(url: location), timeout: timeout)
@@ -114,17 +145,47 @@ package struct NativeSignIn: Sendable {
         }
     }
 
-    /// The browser's GET of a loopback redirect: the listener's status, or why it could not be reached.
-    private static func loopbackGet(_ location: String, host: String, port: Int, timeout: Double) -> String {
-        guard let (origin, target) = HTTPOrigin.split(location) else { return "not a URL the suite can fetch" }
+    /// How long the app's answer is awaited after its listener gave the browser nothing.
+    static let graceAfterUnansweredGet = 1.0
+
+    /// What the browser's GET of a loopback redirect met.
+    enum LoopbackGet: CustomStringConvertible {
+        /// The listener answered with this status.
+        case answered(status: Int)
+        /// A connection was made, but no answer came in time (or the listener closed it).
+        case unanswered(String)
+        /// No connection could be made.
+        case unreachable(String)
+
+        var reachedListener: Bool {
+            if case .answered = self { return true }
+            return false
+        }
+
+        var description: String {
+            switch self {
+            case .answered(let status): "HTTP \(status)"
+            case .unanswered(let why): "no answer from the listener (\(why))"
+            case .unreachable(let why): "the listener could not be reached (\(why))"
+            }
+        }
+    }
+
+    /// The browser's GET of a loopback redirect, with a short time of its own: a listener that takes the connection
+    /// and never answers must not spend the case's time.
+    private static func loopbackGet(_ location: String, host: String, port: Int, timeout: Double) -> LoopbackGet {
+        guard let (origin, target) = HTTPOrigin.split(location) else { return .unreachable("not a URL the suite can fetch") }
+        let client: HTTPClient
         do {
-            // A browser's GET, with a short time of its own: a listener that takes the connection and never answers
-            // must not spend the case's time; the app's answer is then awaited as always.
-            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: min(timeout, 5)))
-            defer { client.close() }
-            return "HTTP \(try client.send(HTTPRequest(method: "GET", target: target)).status)"
+            client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: min(timeout, 5)))
         } catch {
-            return "the listener on \(host):\(port) could not be reached (\(error.message))"
+            return .unreachable(error.message)
+        }
+        defer { client.close() }
+        do {
+            return .answered(status: try client.send(HTTPRequest(method: "GET", target: target)).status)
+        } catch {
+            return client.connectionsOpened > 0 ? .unanswered(error.message) : .unreachable(error.message)
         }
     }
 }

@@ -44,6 +44,7 @@ extension StepExecutor {
             observation.delivery = record.delivery
             observation.listenerAddresses = record.listenerAddresses
             observation.listenerOpenAfterCallback = record.listenerOpenAfterCallback
+            observation.undelivered = record.undelivered
         case .replayRedirect, .unsolicitedRedirect:
             guard let earlier = state.nativeRedirect else {
                 state.outcome.failure = label + "no earlier sign-in in the case sent a redirect to " + (step.command == .replayRedirect ? "replay" : "aim at")
@@ -57,12 +58,18 @@ extension StepExecutor {
                     + "&iss=" + FormEncoding.encode(server.origin)
             }
             var record = NativeSignIn.Record()
-            NativeSignIn(timeout: timeout).deliver(redirect, session: session, into: &record)
+            NativeSignIn(timeout: timeout).deliver(redirect, session: session, into: &record, signingIn: false)
             if let failure = record.failure { return fail(failure, label: label, session: session, state: &state) }
             observation = NativeObservation(command: step.command, answer: record.outcome, authorizationURL: state.nativeAuthorizationURL,
                                             requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
             observation.redirect = redirect
             observation.delivery = record.delivery
+            observation.undelivered = record.undelivered
+            observation.refusedByClosedListener = record.refusedByClosedListener
+            if record.refusedByClosedListener {
+                // The app may still be waiting for a callback that cannot come: nothing more can be asked of it.
+                state.nativeNotSent = "the app gave no answer after its closed listener refused the redirect"
+            }
         case .refresh, .callAPI, .signOut:
             let command: NativeCommand = step.command == .refresh ? .refresh : step.command == .callAPI ? .callAPI : .signOut
             switch session.exchange(command, timeout: timeout) {
@@ -75,6 +82,11 @@ extension StepExecutor {
         }
         observation.refusedExchange = server.refusedExchange
         observation.caseRequests = server.requests
+        if let undelivered = observation.undelivered {
+            // The app may still be waiting for its callback: nothing later in the case can be asked of it.
+            state.nativeNotSent = NativeObservation.undeliveredReason(undelivered)
+            state.outcome.undeliveredRedirect = UndeliveredRedirect.check(undelivered)
+        }
         // The server's own tokens and codes are secrets like any other: never shown.
         state.redactor.add(observation.requests.flatMap { request in
             ["code", "code_verifier", "refresh_token", "token"].compactMap { request.formValue($0) }

@@ -285,7 +285,8 @@ package struct Runner: Sendable {
                 return CaseResult(conformanceCase: conformanceCase, verdict: verdict, checks: outcome.checks, message: failure,
                                   evidence: outcome.evidence, duration: duration)
             }
-            return CaseResult.judged(conformanceCase, checks: outcome.checks, evidence: outcome.evidence, duration: duration)
+            return CaseResult.judged(conformanceCase, checks: outcome.checks, evidence: outcome.evidence, duration: duration,
+                                     unmetConditions: outcome.unmetConditions)
         }
     }
 }

@@ -66,6 +66,11 @@ final class StepExecutor {
         var framing: CheckResult?
         /// The first 5xx answer of the case (TOK-GEN-009), added to its checks after its steps.
         var serverError: CheckResult?
+        /// A redirect that never reached the app (NAT-REDIR-004-S), added unless a check of the case said so already.
+        var undeliveredRedirect: CheckResult?
+        /// The reasons given to checks of steps not sent because an earlier answer the sources allow left nothing
+        /// for them (`when_captured`): a condition of the requirement that this target does not meet.
+        var unmetConditions: Set<String> = []
         /// Hides every secret the case met (the configured ones, and the codes and tokens it saw): what the case's
         /// result is redacted with, whole, before anything reads it (`Redactor.redact(_:CaseResult)`).
         var redactor = Redactor()
@@ -103,10 +108,10 @@ final class StepExecutor {
     private func runSteps(_ conformanceCase: ConformanceCase, generated: GeneratedValues, round: Int, state: inout CaseState) -> Bool {
         for (index, step) in conformanceCase.steps.enumerated() {
             let label = (conformanceCase.repeatCount > 1 ? "round \(round + 1), " : "") + (conformanceCase.steps.count > 1 ? "step \(index + 1): " : "")
-            if let missing = step.whenCaptured.first(where: { state.captured[$0] == nil }) {
-                // An earlier answer the sources allow left nothing for this step to use: it does not apply.
+            if let why = notSent(step, state: state) {
                 let judge = Judge(context: Template.Context(configuration: configuration, generated: generated, captured: state.captured))
-                let reason = label + "not sent: an earlier step captured no '\(missing)', which its checks allow"
+                let reason = label + "not sent: " + why
+                if step.whenCaptured.contains(where: { state.captured[$0] == nil }) { state.outcome.unmetConditions.insert(reason) }
                 state.outcome.checks += step.checks.map { group in
                     CheckResult.notApplicable(group.requirement, expected: group.expectation.checks.map(judge.expected).joined(separator: ", "),
                                               reason: reason)
@@ -120,6 +125,15 @@ final class StepExecutor {
             let sampleFlags = Self.sampleFlags(step.checks)
             var merged: [CheckResult] = []
             for repetition in 0..<step.repeatCount {
+                // An app that can no longer be asked anything is not asked again; what it answered stands, and a
+                // sample cut short is not judged.
+                if repetition > 0, let why = notSent(step, state: state) {
+                    let reason = label + "only \(repetition) of \(step.repeatCount) sent: " + why
+                    merged = zip(merged, sampleFlags).map { result, isSample in
+                        isSample ? CheckResult.notApplicable(result.requirement, expected: result.expected, reason: reason) : result
+                    }
+                    break
+                }
                 guard let (observation, sent) = send(step, of: conformanceCase, label: label, generated: generated, stepIndex: index,
                                                      repetition: round * 1000 + repetition,
                                                      recordEvidence: round == 0 && (repetition == 0 || step.repeatCount == 1), state: &state) else {
@@ -157,6 +171,16 @@ final class StepExecutor {
         return true
     }
 
+    /// Why the step does not apply and is not sent, or nil when it is sent.
+    private func notSent(_ step: Step, state: CaseState) -> String? {
+        if let missing = step.whenCaptured.first(where: { state.captured[$0] == nil }) {
+            // An earlier answer the sources allow left nothing for this step to use.
+            return "an earlier step captured no '\(missing)', which its checks allow"
+        }
+        if case .native = step.action, let why = state.nativeNotSent { return why }
+        return nil
+    }
+
     /// Judges one sending of a step against its checks, keeping the codes its `code: fresh` checks accepted.
     static func judge(_ step: Step, observation: Observation, sent: [QueryParameter], configuration: RunConfiguration,
                       generated: GeneratedValues, state: inout CaseState) -> [CheckResult] {
@@ -185,6 +209,9 @@ final class StepExecutor {
         /// The authorization request the app opened last, and where the server's answer sent it (native-client profile).
         var nativeAuthorizationURL: String?
         var nativeRedirect: String?
+        /// Set once the app can no longer be asked anything (a redirect never reached it, and it may still be
+        /// waiting): why the later native steps are not sent.
+        var nativeNotSent: String?
 
         /// The outcome, with the redactor that knows every secret the case met.
         var finished: Outcome {
@@ -192,6 +219,10 @@ final class StepExecutor {
             outcome.redactor = redactor
             if let framing = outcome.framing { outcome.checks.append(framing) }
             if let serverError = outcome.serverError { outcome.checks.append(serverError) }
+            if let undelivered = outcome.undeliveredRedirect,
+               !outcome.checks.contains(where: { $0.requirement.id == undelivered.requirement.id && $0.isFinding }) {
+                outcome.checks.append(undelivered)
+            }
             return outcome
         }
     }

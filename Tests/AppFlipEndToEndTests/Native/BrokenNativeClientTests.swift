@@ -58,6 +58,10 @@ struct BrokenNativeClientTests {
         Defect(name: "client-credentials-after-error"),
         Defect(name: "listener-any", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
         Defect(name: "listener-stays-open", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
+        // A listener the browser cannot use: the app's choice, a warning, never a case error or a hang; what needed
+        // the callback is not judged (listenerUnusable below).
+        Defect(name: "listener-closed-early", mode: "loopback", warned: ["NAT-REDIR-004-S"]),
+        Defect(name: "listener-silent", mode: "loopback", warned: ["NAT-REDIR-004-S"]),
     ]
 
     private func run(_ executable: String, _ arguments: [String], only: Set<String>? = nil) throws -> RunResult {
@@ -89,6 +93,33 @@ struct BrokenNativeClientTests {
         let refused = try #require(results[unjustified])
         #expect(refused.verdict == .error)
         #expect(refused.message?.contains("answered sign-in with rejected, not open-browser (this app does not sign in)") == true, "\(refused.message ?? "")")
+    }
+
+    @Test("A loopback listener the browser cannot use warns under NAT-REDIR-004-S in every case, judges what the app sent before, and leaves the rest not judged",
+          arguments: ["listener-closed-early", "listener-silent"])
+    func listenerUnusable(_ defect: String) throws {
+        let request = "native-client/request/authorization-request", exchange = "native-client/token/code-exchange"
+        let replayed = "native-client/state/replayed"
+        let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", defect, "--redirect", "loopback"], only: [request, exchange, replayed])
+        let results = Dictionary(uniqueKeysWithValues: run.results.map { ($0.conformanceCase.id, $0) })
+        for result in run.results {
+            #expect(result.verdict == .warn, "\(result.conformanceCase.id): \(result.verdict) \(result.message ?? "")")
+            let warning = try #require(result.findings.first { $0.requirement.id == "NAT-REDIR-004-S" })
+            #expect(warning.observed.contains("the redirect never reached the app"), "\(warning.observed)")
+            #expect(warning.observed.contains(defect == "listener-silent" ? "gave the browser no answer" : "accepted no connection"), "\(warning.observed)")
+        }
+        // The authorization request was judged (the audit held); the listener's finding is said once.
+        let audited = try #require(results[request])
+        #expect(audited.notJudged == nil)
+        #expect(audited.checks.contains { $0.requirement.id == "NAT-REQ-001" && $0.verdict == .pass })
+        #expect(audited.findings.count == 1, "\(audited.findings.map(\.observed))")
+        // What needed the callback is not judged, and says why; a certification would count it as not judged.
+        for id in [exchange, replayed] {
+            let result = try #require(results[id])
+            #expect(result.notJudged?.contains("the redirect never reached the app") == true, "\(id): \(result.notJudged ?? "")")
+            #expect(result.checks.filter { $0.requirement.id != "NAT-REDIR-004-S" }.allSatisfy { !$0.isApplicable })
+        }
+        #expect(run.notJudgedCount == 2)
     }
 
     @Test("The reference client passes every native-client case in both redirect modes", arguments: ["scheme", "loopback"])

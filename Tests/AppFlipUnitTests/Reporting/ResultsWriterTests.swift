@@ -36,6 +36,8 @@ struct ResultsWriterTests {
         document.cases[0].knownFailure = ["requirement AF-LINK-005 until 2027-01-01"]
         document.cases[0].configurationProblem = "a \u{0} b \u{1F} c \u{7F} d \u{2028} e / f \\ g"
         document.cases[0].suiteFault = "out of descriptors"
+        document.cases[1].notJudged = "not judged: the redirect never reached the app"
+        document.cases[2].conditionUnmet = true
         document.cases[0].evidence.exchanges = [
             ResultsDocument.ExchangeEntry(transcript: "GET /authorize?x=1 → 302"),
             ResultsDocument.ExchangeEntry(transcript: "POST /token → 200 {\"a\":1}", sentAt: "2026-11-25T20:21:16.123Z", milliseconds: 12,

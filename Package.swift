@@ -46,7 +46,7 @@ let package = Package(
         // Test support and the deliberately broken handlers live under Tests/.
         .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
-        .executableTarget(name: "broken-native-client", dependencies: ["AppFlipReferenceClient"], path: "Tests/BrokenNativeClient"),
+        .executableTarget(name: "broken-native-client", dependencies: ["AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem"], path: "Tests/BrokenNativeClient"),
         // Fast: syntax, model, judging, reporting; no executable, no subprocess (swift test --filter AppFlipUnitTests).
         .testTarget(
             name: "AppFlipUnitTests",

@@ -2,23 +2,56 @@ import AppFlipSystem
 import Foundation
 
 /// A small HTTP/1.1 server: a thread per connection (bounded), keep-alive, bounded requests. For the reference
-/// server and tests; it listens on the address given and nowhere else.
+/// server, the native-client profile's test authorization server and tests; it listens on the address given and
+/// nowhere else. A peer cannot hold it: a connection past the limit is answered 503 and closed at once (the accept
+/// loop never waits), and a connection idle past `idleTimeout` is closed.
 package final class HTTPServer: @unchecked Sendable {
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    /// How much a peer may hold of the server.
+    package struct Capacity: Sendable, Hashable {
+        /// Connections served at once; the next is answered 503 and closed.
+        package var maximumConnections: Int
+        /// Seconds a connection may wait, or take, to send the head of its next request.
+        package var idleTimeout: Double
+
+        package init(maximumConnections: Int = 64, idleTimeout: Double = 10) {
+            self.maximumConnections = maximumConnections
+            self.idleTimeout = idleTimeout
+        }
+    }
+
+    /// What the server refused, counted for whoever must say why (the test authorization server's app).
+    package struct Refusals: Sendable, Hashable {
+        /// Connections answered 503 because `maximumConnections` were open.
+        package var busy = 0
+        /// Requests refused for a limit (a body or head too large, malformed framing), each with the reason.
+        package var requests: [String] = []
+        /// Connections closed for idling past `idleTimeout`.
+        package var idle = 0
+    }
 
     private let listener: TCPListener
     private let handler: Handler
     private let limits: HTTPLimits
-    private let connections = DispatchSemaphore(value: 64)
+    private let capacity: Capacity
+    private let connections: DispatchSemaphore
     private let stopped = NSLock()
     private var isStopped = false
+    private var refused = Refusals()
+
+    /// What the server refused so far.
+    package var refusals: Refusals { stopped.withLock { refused } }
 
     package var port: Int { listener.port }
     package var host: String { listener.host }
 
-    package init(host: String = "127.0.0.1", port: Int = 0, limits: HTTPLimits = HTTPLimits(), handler: @escaping Handler) throws(SocketError) {
+    package init(host: String = "127.0.0.1", port: Int = 0, limits: HTTPLimits = HTTPLimits(), capacity: Capacity = Capacity(),
+                 handler: @escaping Handler) throws(SocketError) {
         listener = try TCPListener(host: host, port: port)
         self.limits = limits
+        self.capacity = capacity
+        connections = DispatchSemaphore(value: capacity.maximumConnections)
         self.handler = handler
         Platform.ignoreSIGPIPE()
     }
@@ -27,7 +60,15 @@ package final class HTTPServer: @unchecked Sendable {
     package func start() {
         let thread = Thread { [self] in
             while let socket = listener.accept() {
-                connections.wait()
+                guard connections.wait(timeout: .now()) == .success else {
+                    // Full: said at once, never waited for, so one peer's open connections cannot stall another's.
+                    stopped.withLock { refused.busy += 1 }
+                    let busy = HTTPResponse(status: 503, headers: HTTPHeaders([("Connection", "close"), ("Retry-After", "1")]),
+                                            body: Array("too many open connections\n".utf8))
+                    try? socket.write(busy.serialized(), deadline: Platform.monotonicSeconds() + 1)
+                    socket.close()
+                    continue
+                }
                 let worker = Thread { [self] in
                     defer { connections.signal() }
                     serve(socket)
@@ -53,7 +94,7 @@ package final class HTTPServer: @unchecked Sendable {
         defer { socket.close() }
         var reader = MessageReader(limits: limits)
         while !stopped.withLock({ isStopped }) {
-            let deadline = Platform.monotonicSeconds() + 10
+            let deadline = Platform.monotonicSeconds() + capacity.idleTimeout
             let source: MessageReader.Source = { (buffer: inout [UInt8]) throws(SocketError) -> Int in
                 try socket.read(appendingTo: &buffer, deadline: deadline)
             }
@@ -74,9 +115,11 @@ package final class HTTPServer: @unchecked Sendable {
                 var answer = handler(request)
                 if !keepAlive { answer.headers.append("Connection", "close") }
                 response = answer
-            } catch is SocketError {
+            } catch let error as SocketError {
+                if error.kind == .timedOut { stopped.withLock { refused.idle += 1 } }
                 return
             } catch {
+                stopped.withLock { refused.requests.append("\(error)") }
                 let problem = HTTPResponse(status: 400, headers: HTTPHeaders([("Connection", "close")]), body: Array("\(error)\n".utf8))
                 try? socket.write(problem.serialized(), deadline: deadline)
                 return

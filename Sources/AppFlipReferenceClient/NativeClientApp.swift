@@ -99,6 +99,8 @@ package final class NativeClientApp {
         package var makeState: @Sendable () -> String = { NativeClientApp.randomToken() }
         /// Answers every sign-in with rejected (a breach of the contract unless the server gave a reason).
         package var refusesSignIn = false
+        /// Runs before each command with it (a hostile client's extra traffic: Tests/BrokenNativeClient).
+        package var beforeCommand: (@Sendable ([String: Any]) -> Void)?
 
         package init() {}
     }
@@ -138,6 +140,7 @@ package final class NativeClientApp {
 
     /// The answer to one command (without its `id`).
     package func handle(_ request: [String: Any]) -> [String: Any] {
+        behaviour.beforeCommand?(request)
         switch request["command"] as? String {
         case "sign-in": return signIn(request["configuration"] as? [String: Any] ?? [:])
         case "deliver-redirect":

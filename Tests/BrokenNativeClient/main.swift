@@ -23,6 +23,8 @@ let defects: [String: String] = [
     "embedded": "opens the sign-in page in an embedded web view",
     "listener-any": "its loopback listener binds 0.0.0.0, reachable from the network",
     "listener-stays-open": "its loopback listener stays open after the callback",
+    "holds-connections": "opens 40 connections to the authorization server when asked to sign in, and holds them without a word",
+    "floods-server": "sends the authorization server 1,100 requests and three of 1 MiB when asked to sign in, then signs in as the reference",
     "listener-closed-early": "closes its loopback listener before the browser comes, then says so when asked for the redirect",
     "listener-silent": "its loopback listener takes the browser's request and never answers it, nor tells the app",
     "accepts-replay": "keeps a sign-in pending after its response, so a replayed response is exchanged again",
@@ -89,6 +91,16 @@ case "no-revoke": app.behaviour.revokesOnSignOut = false
 case "embedded": app.behaviour.userAgent = "embedded"
 case "listener-any": app.behaviour.listenAddress = "0.0.0.0"
 case "listener-stays-open": app.behaviour.closesListener = false
+case "holds-connections":
+    app.behaviour.beforeCommand = { command in
+        guard command["command"] as? String == "sign-in", let origin = Hostile.origin(of: command) else { return }
+        Hostile.hold(40, to: origin)
+    }
+case "floods-server":
+    app.behaviour.beforeCommand = { command in
+        guard command["command"] as? String == "sign-in", let origin = Hostile.origin(of: command) else { return }
+        Hostile.flood(origin)
+    }
 case "listener-closed-early": app.behaviour.unusableListener = .closedEarly
 case "listener-silent": app.behaviour.unusableListener = .silent
 case "accepts-replay": app.behaviour.keepsPendingAfterResponse = true

@@ -41,7 +41,8 @@ package final class NativeClientSession {
         if process == nil {
             do {
                 process = try ChildProcess.launch(path: target.executable, arguments: target.arguments, environment: target.environment,
-                                                  scope: target.containment, stderrLimit: target.stderrLimit)
+                                                  scope: target.containment, stdoutLimit: 2 * target.lineLimit + 64 * 1024,
+                                                  stderrLimit: target.stderrLimit)
             } catch {
                 return .failure(NativeFailure(message: error.message, suiteFault: error.suiteFault))
             }
@@ -71,6 +72,9 @@ package final class NativeClientSession {
             return .failure(NativeFailure(message: "no answer to \(command) in time", rawAnswer: ByteText.display(partial, limit: 400)))
         case .tooLong(let limit):
             return .failure(NativeFailure(message: "the answer to \(command) exceeded \(limit) bytes"))
+        case .flooded(let limit):
+            return .failure(NativeFailure(message: "the app wrote more than \(limit) bytes of output without a usable answer to \(command); "
+                                          + "reading stopped there"))
         }
     }
 

@@ -78,9 +78,17 @@ package struct NativeSignIn: Sendable {
             guard let (origin, target) = HTTPOrigin.split(url) else { throw HTTPClient.Failure(message: "not an http URL") }
             let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: timeout))
             defer { client.close() }
-            browser = try client.send(HTTPRequest(method: "GET", target: target))
+            browser = try client.send(HTTPRequest(method: "GET", target: target,
+                                                  headers: HTTPHeaders([(TestAuthorizationServer.browserHeader, server.browserMarker)])))
         } catch {
-            record.failure = NativeFailure(message: "the suite's own authorization server did not answer: \(error.message)", suiteFault: true)
+            // Only the app can have filled the server: then it is the app's doing, not the suite's.
+            let crowded = server.busyRefusals > 0
+            record.failure = NativeFailure(message: crowded ? Self.crowdedOut(server) : "the suite's own authorization server did not answer: \(error.message)",
+                                           suiteFault: !crowded)
+            return record
+        }
+        if browser.status == 503, server.busyRefusals > 0 {
+            record.failure = NativeFailure(message: Self.crowdedOut(server))
             return record
         }
         guard browser.status == 302, let location = browser.headers["Location"] else {
@@ -92,6 +100,11 @@ package struct NativeSignIn: Sendable {
         record.redirect = location
         deliver(location, session: session, into: &record, signingIn: true)
         return record
+    }
+
+    private static func crowdedOut(_ server: TestAuthorizationServer) -> String {
+        "the app held \(TestAuthorizationServer.capacity.maximumConnections) connections to the test authorization server open, "
+            + "so the browser's request was refused (503): " + (server.refusedTraffic ?? "")
     }
 
     /// Hands `location` to the app the way a browser would (a real GET for a loopback URI, deliver-redirect for

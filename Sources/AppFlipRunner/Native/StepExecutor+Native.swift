@@ -80,6 +80,10 @@ extension StepExecutor {
                                                 requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
             }
         }
+        if let overwhelmed = server.overwhelmed {
+            // Refused requests may be what the checks miss: judging them would blame a requirement the app did not break.
+            return fail(NativeFailure(message: overwhelmed), label: label, session: session, state: &state)
+        }
         observation.refusedExchange = server.refusedExchange
         observation.caseRequests = server.requests
         if let undelivered = observation.undelivered {
@@ -100,6 +104,7 @@ extension StepExecutor {
                 let body = request.body.isEmpty ? "" : " " + Redaction.redact(query: Substring(String(decoding: request.body, as: UTF8.self)))
                 lines.append("  app → \(request.method) \(Redaction.redact(url: request.target))\(body)")
             }
+            if let refused = server.refusedTraffic { lines.append("  test server refused: " + refused) }
             lines.append("  app answered " + (observation.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
             state.outcome.evidence.exchanges.append(Evidence.Exchange(lines.joined(separator: "\n"), sentAt: stepStarted,
                                                                       milliseconds: Int((Date().timeIntervalSince(stepStarted) * 1000).rounded())))
@@ -111,7 +116,10 @@ extension StepExecutor {
         // What the server handed out is secret even when the app failed before using it (it may have logged it).
         if let server = nativeFlow?.server { state.redactor.add(server.handedOutSecrets) }
         if failure.suiteFault { state.outcome.suiteFault = label + failure.message }
-        state.outcome.failure = label + failure.message
+        // What the app did to the test server meanwhile is part of the story (a flood of requests, held connections).
+        let refused = nativeFlow?.server.refusedTraffic.map { " (meanwhile the test server refused: \($0))" } ?? ""
+        let explained = failure.message.contains("test authorization server")
+        state.outcome.failure = label + failure.message + (explained ? "" : refused)
         state.outcome.evidence.answer = state.redactor.excerpt(failure.rawAnswer, limit: TargetExchange.answerExcerptLimit)
         state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
         return nil

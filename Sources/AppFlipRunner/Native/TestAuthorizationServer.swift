@@ -37,11 +37,26 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// Why the server refused the app's code exchanges (what the app sent, not a scripted answer), in order.
     private var refusals: [String] = []
     private var accessTokensIssued = 0
+    /// Requests past `maximumRequests`, answered 429 and not recorded.
+    private var overflow = 0
+
+    /// What an app may drive of this server in one case: requests far larger or more numerous than any sign-in, and
+    /// connections held open, are refused, so the app's misbehaviour costs the suite bounded memory and time.
+    package static let limits = HTTPLimits(maximumHeadBytes: 16 * 1024, maximumHeaderCount: 100, maximumBodyBytes: 64 * 1024)
+    package static let capacity = HTTPServer.Capacity(maximumConnections: 16, idleTimeout: 2)
+    /// Requests recorded (and answered) in one case; past it each is answered 429 and only counted.
+    package static let maximumRequests = 1_000
+    /// The header by which the suite's own browser request is known (its value is drawn per server, so an app
+    /// cannot claim it).
+    package static let browserHeader = "X-AppFlip-Browser"
+    package let browserMarker = TestAuthorizationServer.token("browser")
 
     package init(clientID: String) throws {
         self.clientID = clientID
         let box = HandlerBox()
-        server = try HTTPServer(host: "127.0.0.1", port: 0) { request in box.server?.answer(request) ?? HTTPResponse(status: 503) }
+        server = try HTTPServer(host: "127.0.0.1", port: 0, limits: Self.limits, capacity: Self.capacity) { request in
+            box.server?.answer(request) ?? HTTPResponse(status: 503)
+        }
         box.server = self
         server.start()
     }
@@ -81,6 +96,34 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// Every request received so far, in order.
     package var requests: [NativeServerRequest] { lock.withLock { recorded } }
 
+    /// What the server refused of the app so far, in one sentence for the evidence; nil when nothing.
+    package var refusedTraffic: String? {
+        let refusals = server.refusals
+        var parts: [String] = []
+        let over = lock.withLock { overflow }
+        if over > 0 { parts.append("\(over) requests past the limit of \(Self.maximumRequests) a case (answered 429)") }
+        if !refusals.requests.isEmpty {
+            parts.append("\(refusals.requests.count) request\(refusals.requests.count == 1 ? "" : "s") refused for a limit (\(refusals.requests[0]))")
+        }
+        if refusals.busy > 0 {
+            parts.append("\(refusals.busy) connection\(refusals.busy == 1 ? "" : "s") refused while \(Self.capacity.maximumConnections) were open (answered 503)")
+        }
+        if refusals.idle > 0 { parts.append("\(refusals.idle) idle connection\(refusals.idle == 1 ? "" : "s") closed after \(Int(Self.capacity.idleTimeout)) s") }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// Why the case cannot be judged on what the app did: it sent more, or larger, requests than any sign-in needs,
+    /// and the server refused them (so a later exchange may be missing for that reason alone); nil otherwise.
+    package var overwhelmed: String? {
+        let over = lock.withLock { overflow }
+        let refusedRequests = server.refusals.requests
+        guard over > 0 || !refusedRequests.isEmpty else { return nil }
+        return "the app sent the test authorization server more than any sign-in needs: " + (refusedTraffic ?? "")
+    }
+
+    /// Connections refused so far because the app held the server's connections open.
+    package var busyRefusals: Int { server.refusals.busy }
+
     /// Every refresh token issued so far, in order (the last is the one a client must use next).
     package var issuedRefreshTokens: [String] { lock.withLock { refreshOrder } }
 
@@ -92,9 +135,19 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let record = NativeServerRequest(method: request.method, target: request.target, body: request.body,
                                          contentType: request.headers["Content-Type"], authorization: request.headers["Authorization"])
-        let script = lock.withLock { () -> Script in
+        // The suite's own browser is always let in: only the app's requests count against the limit.
+        let fromBrowser = request.headers[Self.browserHeader] == browserMarker
+        let admitted = lock.withLock { () -> Script? in
+            guard recorded.count < Self.maximumRequests || fromBrowser else {
+                overflow += 1
+                return nil
+            }
             recorded.append(record)
             return self.script
+        }
+        guard let script = admitted else {
+            return HTTPResponse(status: 429, headers: HTTPHeaders([("Connection", "close")]),
+                                body: Array("more than \(Self.maximumRequests) requests in one case\n".utf8))
         }
         switch (request.method, record.path) {
         case ("GET", "/authorize"): return authorize(record, script.authorization)

@@ -14,6 +14,8 @@ final class ChildProcess {
         case endOfOutput(partial: [UInt8])
         case timedOut(partial: [UInt8])
         case tooLong(limit: Int)
+        /// The process wrote more than its output bound without a line end the reader could use: reading stopped.
+        case flooded(limit: Int)
     }
 
     enum Exit: Equatable {
@@ -33,6 +35,8 @@ final class ChildProcess {
     private let stdoutFD: Int32
     private let stderrFD: Int32
     private var stdoutOpen = true
+    /// Set once the suite closed stdout itself (a flood), so deinit does not close it again.
+    private var stdoutClosed = false
     private var stderrOpen = true
     private var pending: [UInt8] = []
     /// Where reads land before they are copied out: allocated once per child, not once per read.
@@ -40,6 +44,11 @@ final class ChildProcess {
     private(set) var exit: Exit?
     /// Set once a sweep ran after the child was reaped.
     private var sweptAfterExit = false
+
+    /// The most stdout bytes held unread at once. Past it the suite stops reading (the pipe is closed, so a writer
+    /// that goes on gets EPIPE or SIGPIPE) and `flooded` is set: the caller ends the process group and reports it.
+    let stdoutLimit: Int
+    private(set) var flooded = false
 
     /// stderr kept as evidence: the first `stderrLimit` bytes, then a count of what was dropped.
     private(set) var stderr: [UInt8] = []
@@ -49,8 +58,9 @@ final class ChildProcess {
     /// The environment mark this child and everything it starts carry (ProcessSweep).
     let mark: String
 
-    private init(pid: pid_t, mark: String, stdin: Int32, stdout: Int32, stderr: Int32, stderrLimit: Int) {
+    private init(pid: pid_t, mark: String, stdin: Int32, stdout: Int32, stderr: Int32, stdoutLimit: Int, stderrLimit: Int) {
         self.pid = pid
+        self.stdoutLimit = stdoutLimit
         self.mark = mark
         self.stdinFD = stdin
         self.stdoutFD = stdout
@@ -60,7 +70,7 @@ final class ChildProcess {
 
     deinit {
         kill()
-        for fd in [stdinFD, stdoutFD, stderrFD] where fd >= 0 { close(fd) }
+        for fd in [stdinFD, stdoutClosed ? -1 : stdoutFD, stderrFD] where fd >= 0 { close(fd) }
         scratch.deallocate()
     }
 
@@ -74,8 +84,9 @@ final class ChildProcess {
     /// no child is seen unregistered (`ProcessGroups.killAll` would take it for an orphan).
     static let spawnLock = NSLock()
 
+    /// `stdoutLimit`: the most output held unread (give room for the longest line the caller accepts, twice over).
     static func launch(path: String, arguments: [String], environment: [String], scope: ContainmentScope,
-                       stderrLimit: Int = 64 * 1024) throws(LaunchError) -> ChildProcess {
+                       stdoutLimit: Int, stderrLimit: Int = 64 * 1024) throws(LaunchError) -> ChildProcess {
         spawnLock.lock()
         defer { spawnLock.unlock() }
         var pipes: [(read: Int32, write: Int32)] = []
@@ -108,7 +119,8 @@ final class ChildProcess {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
             ProcessGroups.register(pid, scope: scope)
-            return ChildProcess(pid: pid, mark: mark, stdin: input.write, stdout: output.read, stderr: errors.read, stderrLimit: stderrLimit)
+            return ChildProcess(pid: pid, mark: mark, stdin: input.write, stdout: output.read, stderr: errors.read,
+                               stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
         }
     }
 
@@ -161,6 +173,7 @@ final class ChildProcess {
                 return .line(line.last == 0x0D ? Array(line.dropLast()) : line)
             }
             if pending.count > limit { return .tooLong(limit: limit) }
+            if flooded { return .flooded(limit: stdoutLimit) }
             if !stdoutOpen { return .endOfOutput(partial: pending) }
             if !pollOnce(wantWrite: false, deadline: deadline) { return .timedOut(partial: pending) }
         }
@@ -271,7 +284,14 @@ final class ChildProcess {
                 let read = UnsafeRawBufferPointer(rebasing: scratch[..<count])
                 if isStdout {
                     pending.append(contentsOf: read)
-                    if pending.count > 16 * 1024 * 1024 { return }  // the line limit check will stop the reader
+                    if pending.count > stdoutLimit {
+                        // Enough: what is held is kept for the reader, nothing more is read.
+                        flooded = true
+                        stdoutOpen = false
+                        close(stdoutFD)
+                        stdoutClosed = true
+                        return
+                    }
                 } else {
                     let room = max(0, stderrLimit - stderr.count)
                     stderr.append(contentsOf: read[..<min(count, room)])

@@ -21,6 +21,8 @@ package struct SubprocessTarget: LinkHandlerTarget {
     package var lineLimit: Int
     /// How much stderr is kept as evidence.
     package var stderrLimit: Int
+    /// The most unread output held from the handler: past it, reading stops and the case is an error.
+    package var outputLimit: Int { 2 * lineLimit + 64 * 1024 }
     /// What the report calls this target.
     package var label: String
     /// Extra seconds a newly started persistent handler has for its first answer (its start-up: a runtime to
@@ -120,19 +122,25 @@ final class SubprocessSession: LinkHandlerSession {
         var deadline = Platform.monotonicSeconds() + timeout
         let child: ChildProcess
         var previousFault: String?
+        // A handler still writing after its answer (a pipe's worth or more) is out of step: it is replaced.
+        var flooding = false
         if let existing = process, target.mode == .persistent, !existing.reap() {
-            child = existing
             let stale = existing.takeUnrequestedOutput()
+            flooding = existing.flooded || stale.count >= Self.floodThreshold
             if !stale.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) {
-                previousFault = "the handler wrote more after its answer (\(stale.count) bytes: "
-                    + ByteText.display(stale, limit: 120) + "); one answer line per request"
+                // A flood's size depends on timing: said as a bound, so the same handler reads the same every run.
+                let size = existing.flooded ? "more than \(existing.stdoutLimit) bytes" : flooding ? "at least \(Self.floodThreshold) bytes" : "\(stale.count) bytes"
+                previousFault = "the handler wrote more after its answer (\(size): " + ByteText.display(stale, limit: 120) + "); one answer line per request"
             }
+        }
+        if let existing = process, target.mode == .persistent, !existing.reap(), !flooding {
+            child = existing
         } else {
             process?.kill()
             do {
                 child = try ChildProcess.launch(path: target.executable, arguments: target.arguments,
                                                 environment: target.environment, scope: target.containment,
-                                                stderrLimit: target.stderrLimit)
+                                                stdoutLimit: target.outputLimit, stderrLimit: target.stderrLimit)
             } catch {
                 process = nil
                 var failed = TargetExchange(failure: error.message)
@@ -162,7 +170,11 @@ final class SubprocessSession: LinkHandlerSession {
             if outcome.failure == nil {
                 _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
                 let extra = child.takeUnrequestedOutput()
-                if target.mode == .oneShot, !extra.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) {
+                if child.flooded {
+                    outcome.failure = "the handler wrote more than \(target.outputLimit) bytes of output for one request; reading stopped "
+                        + "there and the handler's process group was killed"
+                    outcome.answer = nil
+                } else if target.mode == .oneShot, !extra.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) {
                     outcome.failure = "the handler wrote more than one answer line (\(extra.count) more bytes: "
                         + ByteText.display(extra, limit: 120) + "); the contract is one answer line per request"
                     outcome.answer = nil
@@ -228,6 +240,9 @@ final class SubprocessSession: LinkHandlerSession {
                                   rawAnswer: TargetExchange.raw(partial))
         case .tooLong(let limit):
             return TargetExchange(failure: "the answer line exceeded \(limit) bytes; the handler's process group was killed")
+        case .flooded(let limit):
+            return TargetExchange(failure: "the handler wrote more than \(limit) bytes of output without a usable answer line; reading stopped "
+                                  + "there and the handler's process group was killed")
         }
     }
 
@@ -236,6 +251,9 @@ final class SubprocessSession: LinkHandlerSession {
         if case .line(let bytes) = result { return AnswerParser.Line(bytes) }
         return nil
     }
+
+    /// Unrequested output of this size or more is a flood, not a stray line: the handler is replaced.
+    static let floodThreshold = 64 * 1024
 
     /// How long a line that is not an answer may be followed by the real answer before it counts as the answer.
     static let strayLineGrace = 0.05

@@ -122,6 +122,22 @@ struct BrokenNativeClientTests {
         #expect(run.notJudgedCount == 2)
     }
 
+    @Test("An app that crowds the test authorization server is blamed for it: held connections and floods are its errors, never the suite's",
+          arguments: ["holds-connections", "floods-server"])
+    func hostileTraffic(_ defect: String) throws {
+        let request = "native-client/request/authorization-request", exchange = "native-client/token/code-exchange"
+        let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", defect], only: [request, exchange])
+        #expect(run.exitStatus != .suiteFailure)
+        for result in run.results {
+            #expect(result.suiteFault == nil, "\(result.conformanceCase.id): \(result.suiteFault ?? "")")
+            #expect(result.verdict == .error, "\(result.conformanceCase.id): \(result.verdict)")
+            let expected = defect == "holds-connections"
+                ? "the app held 16 connections to the test authorization server open, so the browser's request was refused (503)"
+                : "requests past the limit of 1000 a case (answered 429); 3 requests refused for a limit (the body is 1048576 bytes; the limit is 65536)"
+            #expect(result.message?.contains(expected) == true, "\(result.message ?? "")")
+        }
+    }
+
     @Test("The reference client passes every native-client case in both redirect modes", arguments: ["scheme", "loopback"])
     func reference(_ mode: String) throws {
         let run = try run(BuiltProducts.path("appflip-reference"), ["native-client", "--redirect", mode])

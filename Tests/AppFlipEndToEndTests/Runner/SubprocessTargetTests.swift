@@ -1,7 +1,8 @@
 import AppFlipReferenceServer
 import AppFlipHTTP
 import AppFlipModel
-import AppFlipRunner
+@testable import AppFlipRunner
+import AppFlipSystem
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -81,6 +82,44 @@ struct SubprocessTargetTests {
         #expect(elapsed < 3.0, "took \(elapsed) s")  // the 0.5 s limit, the kill's grace, and slack for a loaded machine
         // The next request gets a fresh process (and times out again, rather than hanging forever).
         #expect(session.exchange(request("case/2"), timeout: 0.3).failure?.contains("timed out") == true)
+    }
+
+    @Test("Output without end is an error past the output bound, said with the bound, in either mode", arguments: SubprocessTarget.Mode.allCases)
+    func flood(_ mode: SubprocessTarget.Mode) {
+        // Zeros without a line end, and an answer followed by lines without end: reading stops at the bound.
+        for (executable, arguments) in [("/bin/cat", ["/dev/zero"]), (broken, ["--defect", "floods-after-answer"])] {
+            var target = SubprocessTarget(executable: executable, arguments: arguments, mode: mode)
+            target.startupAllowance = 0
+            let session = target.makeSession()
+            defer { session.close() }
+            let exchange = session.exchange(request(), timeout: 5)
+            if executable == "/bin/cat" {
+                #expect(exchange.failure?.contains("exceeded \(target.lineLimit) bytes") == true, "\(exchange.failure ?? "")")
+            } else if mode == .oneShot {
+                #expect(exchange.failure?.contains("more than \(target.outputLimit) bytes of output") == true, "\(exchange.failure ?? "")")
+            } else {
+                // Persistent: the answer stands; the flood is the fault of that request, said with the next one, and
+                // the flooding process is replaced.
+                #expect(exchange.answer != nil, "\(exchange.failure ?? "")")
+                let next = session.exchange(request("case/2"), timeout: 5)
+                #expect(next.previousRequestFault?.contains("the handler wrote more after its answer (") == true, "\(next.previousRequestFault ?? "")")
+                #expect(next.answer != nil, "\(next.failure ?? "")")
+            }
+        }
+    }
+
+    @Test("A child process holds at most its output bound, however long the wait after a too-long line (native adapters too)")
+    func outputBound() throws {
+        let child = try ChildProcess.launch(path: "/bin/cat", arguments: ["/dev/zero"], environment: [], scope: ContainmentScope.make(),
+                                            stdoutLimit: 256 * 1024)
+        defer { child.kill() }
+        guard case .tooLong = child.readLine(deadline: Platform.monotonicSeconds() + 5, limit: 64 * 1024) else {
+            Issue.record("expected a too-long line")
+            return
+        }
+        _ = child.waitForExit(deadline: Platform.monotonicSeconds() + 1)
+        #expect(child.flooded)
+        #expect(child.takeUnrequestedOutput().count <= 256 * 1024 + 65_536)
     }
 
     @Test("A crash is an error that names the signal, with stderr kept as evidence")

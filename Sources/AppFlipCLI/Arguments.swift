@@ -11,8 +11,9 @@ struct Arguments {
     private(set) var command: [String] = []
     private(set) var hasSeparator = false
 
-    /// Parses `arguments` knowing which options take a value and which are flags; anything else is an error.
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
+    /// Parses `arguments` knowing which options take a value and which are flags; anything else is an error, and so
+    /// is a value option given twice unless it is `repeatable` (nil: every one is).
+    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>, repeatable: Set<String>? = nil) throws(UsageError) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -31,6 +32,9 @@ struct Arguments {
                 if valueOptions.contains(name) {
                     guard let value = inlineValue ?? (index + 1 < arguments.count ? arguments[index + 1] : nil) else {
                         throw UsageError(message: "\(name) needs a value")
+                    }
+                    if let repeatable, !repeatable.contains(name), let first = options[name]?.first {
+                        throw UsageError(message: "\(name) is given twice ('\(first)' and '\(value)'); it takes one value")
                     }
                     options[name, default: []].append(value)
                     index += inlineValue == nil ? 2 : 1

@@ -4,6 +4,8 @@ enum CommandOptions {
     struct Set {
         var values: Swift.Set<String>
         var flags: Swift.Set<String>
+        /// The value options that may be given more than once; any other given twice is a usage error.
+        var repeatable: Swift.Set<String> = []
     }
 
     static let run = Set(
@@ -11,9 +13,11 @@ enum CommandOptions {
                  "--scope", "--redirect-uri", "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports",
                  "--samples", "--summary", "--baseline", "--rerun-failed", "--shard", "--color", "--bundle", "--target-label",
                  "--attest"],
-        flags: ["--reproducible", "--junit-file-attributes", "--slow", "--certification", "--quiet", "-q", "--verbose", "-v", "-h", "--help"])
-    static let inspection = Set(values: ["--catalog", "--filter"], flags: ["-h", "--help"])
-    static let validateURL = Set(values: ["--redirect-uri", "--reports", "--catalog"], flags: ["-h", "--help", "--reproducible"])
+        flags: ["--reproducible", "--junit-file-attributes", "--slow", "--certification", "--quiet", "-q", "--verbose", "-v", "-h", "--help"],
+        repeatable: ["--profile", "--filter", "--native-client-arg"])
+    static let inspection = Set(values: ["--catalog", "--filter"], flags: ["-h", "--help"], repeatable: ["--filter"])
+    static let validateURL = Set(values: ["--redirect-uri", "--reports", "--catalog", "--max-urls"], flags: ["-h", "--help", "--reproducible"],
+                                 repeatable: ["--redirect-uri"])
     static let diff = Set(values: [], flags: ["-h", "--help"])
     static let merge = Set(values: ["--reports", "--cases", "--catalog", "--baseline", "--summary"], flags: ["--reproducible", "-h", "--help"])
 
@@ -26,7 +30,7 @@ enum CommandOptions {
 
 extension Arguments {
     init(_ arguments: [String], _ options: CommandOptions.Set) throws(UsageError) {
-        try self.init(arguments, valueOptions: options.values, flagOptions: options.flags)
+        try self.init(arguments, valueOptions: options.values, flagOptions: options.flags, repeatable: options.repeatable)
     }
 }
 

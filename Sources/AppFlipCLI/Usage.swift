@@ -120,7 +120,7 @@ enum Usage {
         files and catalog given (default: the ones built in) must be the ones the shards ran. Give --baseline here, not
         to the shards: a requirement entry can fail in one shard and pass in another.
 
-          --reports DIR           where the merged reports go (default: Reports)
+          --reports DIR           where the merged reports go (default: Reports); never one of the shards
           --baseline FILE         known failures, judged over the merged results
           --summary FILE          also append the short Markdown summary to FILE
           --reproducible          zero times and no timestamps
@@ -157,6 +157,10 @@ enum Usage {
           --reports DIR           also write junit.xml, report.md and results.json there
           --reproducible          reports without times (for comparing runs)
           --catalog PATH          the requirement catalog (default: the catalog built into this binary)
+          --max-urls N            judge at most N URLs (default: 1000); more is a usage error, nothing judged
+
+        A URL longer than 65536 bytes is not judged (an error that says so). Each distinct finding is printed
+        once; a URL whose findings were all printed before says where.
 
         Exit codes as for run: 0 no MUST failed (warnings allowed), 1 a MUST/MUST NOT failed, 2 bad invocation,
         6 the reports could not be written.

@@ -65,7 +65,12 @@ package final class CookieJar: @unchecked Sendable {
                 var domain = attributeValue.lowercased()
                 if domain.utf8.first == 0x2E { domain.removeFirst() }
                 // A cookie for a host that is neither the responding one nor a parent of it is ignored whole (§5.3
-                // step 6): it neither sets nor deletes anything.
+                // step 6): it neither sets nor deletes anything. An IP address has no parent (§5.1.3: only a host
+                // name domain-matches by suffix): its cookies go to that exact address alone.
+                if Self.isIPAddress(host) {
+                    guard host == domain else { return nil }
+                    continue
+                }
                 guard host == domain || host.hasSuffix("." + domain) else { return nil }
                 cookie.domain = domain
                 cookie.domainMatch = true
@@ -96,13 +101,21 @@ package final class CookieJar: @unchecked Sendable {
             let path = Self.path(of: target)
             cookies.removeAll { ($0.expires ?? .infinity) <= now }
             return cookies.filter { cookie in
-                (cookie.domainMatch ? host == cookie.domain || host.hasSuffix("." + cookie.domain) : host == cookie.domain)
+                (cookie.domainMatch && !Self.isIPAddress(host) ? host == cookie.domain || host.hasSuffix("." + cookie.domain) : host == cookie.domain)
                     && Self.pathMatches(path, cookie.path) && (!cookie.secure || origin.scheme == "https")
             }
         }
         guard !matching.isEmpty else { return nil }
         // Longer paths first (RFC 6265 §5.4).
         return matching.sorted { $0.path.utf8.count > $1.path.utf8.count }.map { $0.name + "=" + $0.value }.joined(separator: "; ")
+    }
+
+    /// Whether `host` is an IP address (v4 dotted, or v6 in brackets or bare), which RFC 6265 §5.1.3 never
+    /// domain-matches by suffix.
+    static func isIPAddress(_ host: String) -> Bool {
+        if host.contains(":") || host.hasPrefix("[") { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return !parts.isEmpty && parts.count <= 4 && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
     }
 
     /// A request target's path: up to its query.

@@ -86,6 +86,8 @@ package final class HTTPClient {
 
     /// Sends one request and reads the response.
     package func send(_ request: HTTPRequest) throws(Failure) -> HTTPResponse {
+        // Nothing is written that would not be read back as this one request.
+        if let problem = request.injectionProblem { throw Failure(message: "not sent: " + problem) }
         if origin.scheme == "https" {
             if tls == nil { tls = TLSTransport(limits: limits, timeouts: timeouts) }
             guard let tls else { throw Failure(message: "no TLS transport") }
@@ -172,6 +174,9 @@ package final class HTTPClient {
         if origin.scheme == "https" {
             // The platform's HTTPS stack keeps its own connections; it refuses such requests anyway (not byte for byte).
             return (try send(request), nil)
+        }
+        for sent in [request, followUp].compactMap({ $0 }) {
+            if let problem = sent.injectionProblem { throw Failure(message: "not sent: " + problem) }
         }
         let deadline = Platform.monotonicSeconds() + timeouts.total
         let socket: TCPSocket

@@ -52,6 +52,8 @@ package enum ReportFiles {
         defer { close(lock) }
         guard flock(lock, LOCK_EX) == 0 else { throw Failure(message: "cannot lock \(directory): \(describe(errno))") }
         defer { flock(lock, LOCK_UN) }
+        // Under the lock no other run is writing here: what a killed run left is removed, once its owner is gone.
+        removeStaleTemporaries(in: directory, names: files.map(\.name))
 
         var temporaries: [String] = []
         func discard() { for path in temporaries { unlink(path) } }
@@ -129,10 +131,24 @@ package enum ReportFiles {
         return nil
     }
 
-    /// A new file `.NAME.RANDOM.tmp` in `directory`, opened for writing; never an existing file or a symlink.
+    /// Removes the temporaries `.NAME.PID-RANDOM.tmp` of `names` whose writing process no longer exists (a run killed
+    /// outright, or interrupted while it wrote): only one that can be proved dead, never another's in progress (the
+    /// caller holds the directory's lock) or one whose owner cannot be told.
+    static func removeStaleTemporaries(in directory: String, names: [String]) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for entry in entries where entry.hasSuffix(".tmp") {
+            guard let name = names.first(where: { entry.hasPrefix("." + $0 + ".") }) else { continue }
+            let middle = entry.dropFirst(name.count + 2).dropLast(4)
+            guard let dash = middle.firstIndex(of: "-"), let pid = Int32(middle[..<dash]), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(directory + "/" + entry) }
+        }
+    }
+
+    /// A new file `.NAME.PID-RANDOM.tmp` in `directory`, opened for writing; never an existing file or a symlink. The
+    /// writer's pid in the name lets a later run prove a leftover dead (`removeStaleTemporaries`).
     private static func createExclusive(in directory: String, name: String) throws(Failure) -> (fd: Int32, path: String) {
         for _ in 0..<8 {
-            let suffix = String(UInt64.random(in: .min ... .max), radix: 36)
+            let suffix = "\(getpid())-" + String(UInt64.random(in: .min ... .max), radix: 36)
             let path = "\(directory)/.\(name).\(suffix).tmp"
             let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd >= 0 { return (fd, path) }

@@ -32,7 +32,15 @@ package enum TarArchive {
         var offset = 0
         while offset + 512 <= archive.count {
             let block = Array(archive[offset..<offset + 512])
-            if block.allSatisfy({ $0 == 0 }) { return entries }
+            if block.allSatisfy({ $0 == 0 }) {
+                // The end: zero blocks to the last byte (two, or a tar record's padding). Anything after them would
+                // be read by no one and vouched for by nothing: the bundle is refused rather than verified around it.
+                if let stray = archive[offset...].firstIndex(where: { $0 != 0 }) {
+                    throw Failure(message: "damaged archive: \(archive.count - stray) bytes after its end, from byte \(stray)")
+                }
+                guard archive.count - offset >= 1024 else { throw Failure(message: "damaged archive: it ends without its closing blocks") }
+                return entries
+            }
             guard checksum(block) == octal(block[148..<156]) else { throw Failure(message: "damaged archive: bad header checksum at byte \(offset)") }
             guard let size = octal(block[124..<136]) else { throw Failure(message: "damaged archive: bad size at byte \(offset)") }
             let type = block[156]

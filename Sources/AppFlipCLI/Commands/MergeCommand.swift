@@ -5,6 +5,12 @@ import Foundation
 /// `merge RUN…`: the shards of one run (`--shard I/N`, each a reports directory or its results.json) combined into
 /// one set of reports and one verdict, as if one machine had run every case.
 enum MergeCommand {
+    /// A path as the file system resolves it (absolute, symbolic links followed), to tell two spellings of one place.
+    private static func resolved(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: absolute).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
     static func main(_ arguments: [String], console: Console) -> Int32 {
         let parsed: Arguments
         do {
@@ -20,6 +26,17 @@ enum MergeCommand {
             return Command.usageError("merge takes the shards' reports directories (or results.json files)", usage: Usage.merge, console: console)
         }
         let reports = (try? parsed.value("--reports")) ?? "Reports"
+        // The merged reports would replace a shard's own results.json: the inputs are never written over.
+        let target = Self.resolved(reports)
+        for path in parsed.positionals {
+            var isDirectory: ObjCBool = false
+            let directory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+                ? path : (path as NSString).deletingLastPathComponent
+            if Self.resolved(directory.isEmpty ? "." : directory) == target {
+                return Command.usageError("--reports \(reports) holds the shard \(path): the merged reports would replace it; write them elsewhere",
+                                          usage: Usage.merge, console: console)
+            }
+        }
         if let problem = ReportFiles.problem(writing: reports) {
             console.err("error: --reports: \(problem)")
             return ExitStatus.usage.rawValue

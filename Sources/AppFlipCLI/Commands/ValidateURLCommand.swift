@@ -6,7 +6,12 @@ import Foundation
 /// `validate-url [URL...]`: judges captured authorization request URLs of a native app on what each URL alone shows
 /// (NAT-* requirements), with the verdicts, exit codes and reports of a run.
 enum ValidateURLCommand {
-    static func main(_ arguments: [String], console: Console, input: () -> String? = { readLine(strippingNewline: true) }) -> Int32 {
+    /// The longest URL judged: longer ones (cut there when read) are an error that says so.
+    static let maximumURLBytes = 64 * 1024
+    /// How many URLs a run judges unless `--max-urls` says otherwise.
+    static let defaultMaximumURLs = 1_000
+
+    static func main(_ arguments: [String], console: Console) -> Int32 {
         let parsed: Arguments
         do {
             parsed = try Arguments(arguments, CommandOptions.validateURL)
@@ -18,16 +23,33 @@ enum ValidateURLCommand {
             console.out(.suite(Usage.validateURL))
             return 0
         }
+        var maximum = defaultMaximumURLs
+        if let text = try? parsed.value("--max-urls") {
+            guard let number = Int(text), number > 0 else {
+                return Command.usageError("--max-urls takes a whole number above 0, not '\(text)'", usage: Usage.validateURL, console: console)
+            }
+            maximum = number
+        }
+        let tooMany = "more than \(maximum) URLs; judge them in several runs, or raise the limit with --max-urls N"
+        guard parsed.positionals.count <= maximum else { return Command.usageError(tooMany, usage: Usage.validateURL, console: console) }
         var inputs: [URLValidation.Input] = parsed.positionals.enumerated().map { index, url in
-            URLValidation.Input(url: url, file: "<argument>", line: index + 1)
+            var input = URLValidation.Input(url: String(url.utf8.prefix(maximumURLBytes)) ?? url, file: "<argument>", line: index + 1)
+            input.tooLong = url.utf8.count > maximumURLBytes ? maximumURLBytes : nil
+            return input
         }
         if inputs.isEmpty {
+            // Standard input, read to bounds: no line costs more than the longest URL judged, no run more than the
+            // URLs it may judge.
+            var lines = BoundedLines(limit: maximumURLBytes + 1)
             var number = 0
-            while let line = input() {
+            while let line = lines.next() {
                 number += 1
-                let text = line.trimmingCharacters(in: .whitespaces)
+                let text = line.text.trimmingCharacters(in: .whitespaces)
                 guard !text.isEmpty, !text.hasPrefix("#") else { continue }
-                inputs.append(URLValidation.Input(url: text, file: "<stdin>", line: number))
+                guard inputs.count < maximum else { return Command.usageError(tooMany, usage: Usage.validateURL, console: console) }
+                var input = URLValidation.Input(url: String(text.utf8.prefix(maximumURLBytes)) ?? text, file: "<stdin>", line: number)
+                input.tooLong = line.cut || text.utf8.count > maximumURLBytes ? maximumURLBytes : nil
+                inputs.append(input)
             }
         }
         guard !inputs.isEmpty else {
@@ -45,11 +67,27 @@ enum ValidateURLCommand {
         let run = URLValidation.run(inputs, audit: audit, catalog: catalog, suiteVersion: SuiteVersion.current,
                                     startedAt: ISO8601DateFormatter().string(from: Date()),
                                     command: RunCommand.commandLine(shown, subcommand: "validate-url"))
+        // Each distinct finding is printed once; a URL whose findings were all seen before says where.
+        var seen: [String: String] = [:]
         for result in run.results {
-            console.out("\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.location.file):\(result.conformanceCase.location.line) \(result.evidence.link)")
+            let location = "\(result.conformanceCase.location.file):\(result.conformanceCase.location.line)"
+            let link = String(result.evidence.link.prefix(300)) + (result.evidence.link.count > 300 ? "…" : "")
+            if let message = result.message {
+                console.out("\(result.verdict.rawValue.uppercased()) \(location) (\(message)) \(link)")
+            } else {
+                console.out("\(result.verdict.rawValue.uppercased()) \(location) \(link)")
+            }
+            var earlier: [String] = []
             for check in result.checks where check.isApplicable && check.verdict != .pass {
+                let key = "\(check.requirement)\u{0}\(check.expected)\u{0}\(check.observed)"
+                if let first = seen[key] {
+                    earlier.append(first)
+                    continue
+                }
+                seen[key] = location
                 console.out("  \(check.requirement): expected \(check.expected); observed \(check.observed)")
             }
+            if let first = earlier.first { console.out("  (\(earlier.count) finding\(earlier.count == 1 ? "" : "s") as at \(first))") }
         }
         let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
         let word = run.exitStatus == .conformant ? "conformant" : run.exitStatus == .nonConformant ? "NOT conformant" : "inconclusive"

@@ -83,7 +83,7 @@ package enum AttestationLoader {
             return nil
         }
         guard BaselineLoader.isDate(date.text) else {
-            reader.error(at: date.location, "'date' is a date, YYYY-MM-DD")
+            reader.error(at: date.location, "'date' is a date that exists, YYYY-MM-DD ('\(date.text)' is not)")
             return nil
         }
         guard note.text.trimmingCharacters(in: .whitespacesAndNewlines).count >= 10 else {

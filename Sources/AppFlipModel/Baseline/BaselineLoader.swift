@@ -62,7 +62,7 @@ package enum BaselineLoader {
             return nil
         }
         guard isDate(expires.text) else {
-            reader.error(at: expires.location, "'expires' is a date, YYYY-MM-DD")
+            reader.error(at: expires.location, "'expires' is a date that exists, YYYY-MM-DD ('\(expires.text)' is not)")
             return nil
         }
         return Baseline.Entry(subject: subject, reason: reason.text, expires: expires.text, location: node.location)
@@ -73,7 +73,10 @@ package enum BaselineLoader {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let month = Int(parts[1]), let day = Int(parts[2]) else { return false }
-        return (1...12).contains(month) && (1...31).contains(day)
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month) else { return false }
+        // A day the month has (2025-02-29 and 2026-04-31 do not exist), leap years by the Gregorian rule.
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...days).contains(day)
     }
 }

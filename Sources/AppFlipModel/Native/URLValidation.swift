@@ -8,6 +8,8 @@ package enum URLValidation {
     package struct Input: Sendable {
         package var url: String
         package var location: SourceLocation
+        /// Set when the URL was longer than this many bytes: `url` holds its start, and it is not judged.
+        package var tooLong: Int?
 
         package init(url: String, location: SourceLocation) {
             self.url = url
@@ -31,6 +33,11 @@ package enum URLValidation {
             // every text of the result, the audit's observations included.
             let redactor = Redactor(secrets: Redaction.secrets(in: input.url))
             let evidence = Evidence(link: redactor.excerpt(Redaction.redact(url: input.url), limit: 4096))
+            if let limit = input.tooLong {
+                // No authorization request a browser opens is this long; judging its start would misjudge it.
+                return redactor.redact(CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
+                                                  message: "not judged: the URL is longer than \(limit) bytes", evidence: evidence, duration: 0))
+            }
             return redactor.redact(CaseResult.judged(conformanceCase, checks: audit.audit(input.url), evidence: evidence, duration: 0))
         }
         // What was judged, fingerprinted like case files: the URLs (their secrets included, never shown) in order.

@@ -122,18 +122,19 @@ final class SubprocessSession: LinkHandlerSession {
         var deadline = Platform.monotonicSeconds() + timeout
         let child: ChildProcess
         var previousFault: String?
-        // A handler still writing after its answer (a pipe's worth or more) is out of step: it is replaced.
-        var flooding = false
+        // A handler that wrote after its answer is out of step (a stray line, or a flood still going): the fault is
+        // its previous request's, and it is replaced, so what it writes next cannot pass for this request's answer.
+        var outOfStep = false
         if let existing = process, target.mode == .persistent, !existing.reap() {
             let stale = existing.takeUnrequestedOutput()
-            flooding = existing.flooded || stale.count >= Self.floodThreshold
             if !stale.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) {
+                outOfStep = true
                 // A flood's size depends on timing: said as a bound, so the same handler reads the same every run.
-                let size = existing.flooded ? "more than \(existing.stdoutLimit) bytes" : flooding ? "at least \(Self.floodThreshold) bytes" : "\(stale.count) bytes"
+                let size = existing.flooded ? "more than \(existing.stdoutLimit) bytes" : stale.count >= Self.floodThreshold ? "at least \(Self.floodThreshold) bytes" : "\(stale.count) bytes"
                 previousFault = "the handler wrote more after its answer (\(size): " + ByteText.display(stale, limit: 120) + "); one answer line per request"
             }
         }
-        if let existing = process, target.mode == .persistent, !existing.reap(), !flooding {
+        if let existing = process, target.mode == .persistent, !existing.reap(), !outOfStep {
             child = existing
         } else {
             process?.kill()
@@ -252,7 +253,7 @@ final class SubprocessSession: LinkHandlerSession {
         return nil
     }
 
-    /// Unrequested output of this size or more is a flood, not a stray line: the handler is replaced.
+    /// Unrequested output of this size or more is said as "at least" this much (a flood's size depends on timing).
     static let floodThreshold = 64 * 1024
 
     /// How long a line that is not an answer may be followed by the real answer before it counts as the answer.

@@ -43,6 +43,13 @@ struct CommandTests {
         // The error, one usage line and where the help is: not the whole help.
         #expect(result.err.contains("See 'appflip-conformance help run'."))
         #expect(result.err.split(separator: "\n").count == 3, "\(result.err)")
+        // An option that takes one value, given twice, is refused (never one of them silently); repeatable ones are not.
+        for arguments in [["run", "--target", "reference", "--reports", "a", "--reports", "b"], ["validate-url", "--reports", "a", "--reports", "b", "x"],
+                          ["run", "--target", "reference", "--jobs", "2", "--jobs=3"]] {
+            let twice = run(arguments)
+            #expect(twice.status == 2 && twice.err.contains("is given twice"), "\(arguments): \(twice.err)")
+        }
+        #expect(Command.check(["run", "--target", "reference", "--profile", "token", "--profile", "authorize", "--filter", "a", "--filter", "b"]) == nil)
     }
 
     @Test("Version, help topics and bounds follow the usual conventions")

@@ -111,6 +111,15 @@ struct WorkflowTests {
         #expect(document.requirements.map(\.verdict) == all.requirements.map(\.verdict))
         #expect(document.run.arguments?.contains("--shard") == false)
 
+        // Merged into one of its own shards (under another spelling of its path), or --reports given twice: refused, the
+        // shard untouched.
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory + "/2/results.json"))
+        let intoShard = run(["merge", "--reports", directory + "/./2/"] + paths + (1...3).map { directory + "/\($0)" })
+        #expect(intoShard.status == 2 && intoShard.err.contains("holds the shard") && intoShard.err.contains("write them elsewhere"), "\(intoShard.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/2/results.json")) == before)
+        let twice = run(["merge", "--reports", directory + "/a", "--reports", directory + "/b"] + paths + (1...3).map { directory + "/\($0)" })
+        #expect(twice.status == 2 && twice.err.contains("--reports is given twice"), "\(twice.err)")
+
         let missing = run(["merge", "--reports", directory + "/partial"] + paths + [directory + "/1", directory + "/3"])
         #expect(missing.status == 2 && missing.err.contains("shard 2/3 missing"))
         _ = handlerRun("reencodes-state", reports: directory + "/other-seed", extra: ["--seed", "6", "--shard", "2/3"])

@@ -267,6 +267,26 @@ struct HTTPProfileTests {
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }
 
+    @Test("A sign-in form whose action holds CR LF is never sent as written: no header or request is injected, the walk says why")
+    func injectedFormAction() throws {
+        let seen = RequestLog()
+        let run = try run(wrap: { reference in
+            { request in
+                seen.add(request)
+                var response = reference(request)
+                let page = String(decoding: response.body, as: UTF8.self)
+                if page.contains(#"action="/login""#) {
+                    response.body = Array(page.replacingOccurrences(of: #"action="/login""#, with: #"action="/login&#13;&#10;X-Injected: yes&#13;&#10;""#).utf8)
+                }
+                return response
+            }
+        }, throughForms: true)
+        #expect(!seen.requests.contains { $0.headers["X-Injected"] != nil }, "a header was injected")
+        let walked = run.results.filter { ($0.message ?? "").contains("not sent: the request target holds CR at byte 7, which would end the request line") }
+        #expect(!walked.isEmpty, "\(run.results.compactMap(\.message).prefix(5))")
+        #expect(!run.results.contains { $0.suiteFault != nil })
+    }
+
     /// A skip a correct server may get: a case whose tested checks need a configuration this run lacks (sign_in), or
     /// one whose requirement's condition this server does not meet (it does not rotate refresh tokens).
     static func allowedSkip(_ result: CaseResult) -> Bool {
@@ -714,4 +734,14 @@ struct ReachTests {
         #expect(target.requests.count == cases.flatMap(\.steps).map(\.repeatCount).reduce(0, +))
         #expect(elsewhere.connectionCount == 0)
     }
+}
+
+/// Every request a wrapped server received, for tests that look at what reached it.
+final class RequestLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: [HTTPRequest] = []
+
+    func add(_ request: HTTPRequest) { lock.withLock { received.append(request) } }
+
+    var requests: [HTTPRequest] { lock.withLock { received } }
 }

@@ -28,6 +28,20 @@ struct EvidenceBundleTests {
         #expect(status == 0 && listing.split(separator: "\n").map(String.init) == entries.map(\.path), "\(listing)")
     }
 
+    @Test("Bytes after the archive's end are an error, whatever they are; a tar record's zero padding is not")
+    func trailingBytes() throws {
+        let archive = try TarArchive.write(entries)
+        #expect(try TarArchive.read(archive + [UInt8](repeating: 0, count: 10_240 - archive.count % 10_240)) == entries)
+        do {
+            _ = try TarArchive.read(archive + Array("#!/bin/sh\necho forged\n".utf8))
+            Issue.record("garbage after the end was read as a good archive")
+        } catch {
+            #expect(error.message.contains("22 bytes after its end, from byte \(archive.count)"), "\(error.message)")
+        }
+        // A lone closing block (one of the two) is cut short.
+        #expect(throws: TarArchive.Failure.self) { try TarArchive.read(Array(archive.dropLast(512))) }
+    }
+
     @Test("A damaged or hostile archive is an error: a changed header, a path out of the directory, a cut-short file")
     func hostile() throws {
         var archive = try TarArchive.write(entries)

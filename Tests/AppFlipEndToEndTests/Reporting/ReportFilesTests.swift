@@ -28,6 +28,28 @@ struct ReportFilesTests {
         #expect(try visible(dir) == ["junit.xml", "report.md"])
     }
 
+    @Test("The temporaries a killed run left are removed by the next run, once their owner is proved gone; nothing else is")
+    func staleTemporaries() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let alive = Process()
+        alive.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        alive.arguments = ["30"]
+        try alive.run()
+        defer { alive.terminate() }
+        let dead = ".junit.xml.\(ended.processIdentifier)-killed.tmp", living = ".report.md.\(alive.processIdentifier)-writing.tmp"
+        let untold = ".junit.xml.oldformat.tmp", other = ".baseline.txt.\(ended.processIdentifier)-x.tmp"
+        for name in [dead, living, untold, other] {
+            #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(repeating: 0x61, count: 1 << 16)))
+        }
+        try ReportFiles.save([("junit.xml", "junit"), ("report.md", "report")], into: dir)
+        #expect(try visible(dir) == [untold, other, living, "junit.xml", "report.md"].sorted())
+    }
+
     @Test("A symlink planted at a report's name is replaced, never written through")
     func plantedLink() throws {
         let dir = try directory()

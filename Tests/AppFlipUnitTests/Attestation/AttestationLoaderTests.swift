@@ -61,7 +61,8 @@ struct AttestationLoaderTests {
         let cases: [(String, [String: Data], String)] = [
             (entry(requirement: "AF-LINK-02"), [:], "2:18: error: 'AF-LINK-02' is not a requirement of the catalog (did you mean 'AF-LINK-021'?)"),
             (entry(verdict: "passed"), [:], "3:14: error: 'passed' is not a valid verdict"),
-            (entry(date: "2026-13-01"), [:], "5:11: error: 'date' is a date, YYYY-MM-DD"),
+            (entry(date: "2026-13-01"), [:], "5:11: error: 'date' is a date that exists, YYYY-MM-DD"),
+            (entry(date: "2026-02-29"), [:], "5:11: error: 'date' is a date that exists, YYYY-MM-DD ('2026-02-29' is not)"),
             (entry(note: "ok"), [:], "6:11: error: 'note' says what was checked and how"),
             (entry(by: "J"), [:], "4:9: error: 'by' names who signs the attestation off"),
             (entry(attachments: #"["missing.png"]"#), [:], "7:19: error: cannot read the attachment 'missing.png'"),

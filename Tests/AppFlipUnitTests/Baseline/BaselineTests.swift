@@ -1,4 +1,4 @@
-import AppFlipModel
+@testable import AppFlipModel
 import AppFlipSyntax
 import AppFlipTestSupport
 import Foundation
@@ -39,7 +39,9 @@ struct BaselineTests {
 
     @Test("A malformed entry is an error at its line: no reason, a bad date, two subjects, a duplicate, an unknown key", arguments: [
         ("known_failures:\n  - requirement: AF-LINK-005\n    expires: 2027-01-31\n", "baseline.txt:2:5: error:"),
-        ("known_failures:\n  - requirement: AF-LINK-005\n    reason: later\n    expires: 31/01/2027\n", "'expires' is a date, YYYY-MM-DD"),
+        ("known_failures:\n  - requirement: AF-LINK-005\n    reason: later\n    expires: 31/01/2027\n", "'expires' is a date that exists, YYYY-MM-DD"),
+        ("known_failures:\n  - requirement: AF-LINK-005\n    reason: later\n    expires: 2025-02-29\n", "('2025-02-29' is not)"),
+        ("known_failures:\n  - requirement: AF-LINK-005\n    reason: later\n    expires: 2026-04-31\n", "('2026-04-31' is not)"),
         ("known_failures:\n  - requirement: AF-LINK-005\n    case: x\n    reason: later\n    expires: 2027-01-31\n", "exactly one of"),
         ("known_failures:\n  - case: x\n    reason: later\n    expires: 2027-01-31\n  - case: x\n    reason: again\n    expires: 2027-01-31\n",
          "case x is listed twice"),
@@ -54,6 +56,14 @@ struct BaselineTests {
     private func baseline(_ entries: [(Baseline.Entry.Subject, String)]) -> Baseline {
         Baseline(entries: entries.map { Baseline.Entry(subject: $0.0, reason: "accepted for now", expires: $0.1,
                                                      location: SourceLocation(file: "b", line: 1, column: 1)) }, path: "b")
+    }
+
+    @Test("A date is one the calendar has: leap days by the Gregorian rule, no 31st of a 30-day month")
+    func dates() {
+        for (text, valid) in [("2028-02-29", true), ("2000-02-29", true), ("2100-02-29", false), ("2025-02-29", false), ("2026-04-30", true),
+                              ("2026-04-31", false), ("2026-12-31", true), ("2026-00-10", false), ("2026-01-00", false)] {
+            #expect(BaselineLoader.isDate(text) == valid, "\(text)")
+        }
     }
 
     @Test("Listed failures are known and do not fail the run; the rest of the verdict stands")

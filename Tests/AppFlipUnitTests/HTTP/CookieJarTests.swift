@@ -21,6 +21,18 @@ struct CookieJarTests {
         #expect(jar.header(for: "https://auth.example/", now: 204) == nil, "the default path of /logout is /")
     }
 
+    @Test("An IP host's cookies go to that exact address: Domain=0.1 from 127.0.0.1 reaches neither 127.1.0.1 nor 10.0.0.1 (RFC 6265 §5.1.3)")
+    func ipHostOnly() {
+        let jar = CookieJar()
+        jar.store(["wide=1; Domain=0.1; Path=/", "same=2; Domain=127.0.0.1; Path=/", "plain=3; Path=/"], from: "http://127.0.0.1:8080/", now: 0)
+        #expect(jar.header(for: "http://127.1.0.1:8080/", now: 1) == nil)
+        #expect(jar.header(for: "http://10.0.0.1/", now: 1) == nil)
+        #expect(jar.header(for: "http://127.0.0.1:8080/", now: 1) == "same=2; plain=3")
+        // A host name still shares with its subdomains.
+        jar.store(["s=1; Domain=example.com; Path=/"], from: "https://login.example.com/", now: 0)
+        #expect(jar.header(for: "https://api.example.com/", now: 1) == "s=1")
+    }
+
     @Test("A Domain attribute extends to subdomains, but never to a host the response did not come from")
     func domains() {
         let jar = CookieJar()

@@ -78,10 +78,40 @@ package enum Command {
     /// Prints a usage error with the command's help; returns exit code 2.
     /// The error, the command's first usage line and where the whole help is (swift-argument-parser's style):
     /// a mistake is seen at once, not under a page of help.
-    static func usageError(_ message: String, usage: String, console: Console) -> Int32 {
-        let line = usage.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    /// The error, the usage form of what was `typed` (the handler form for a handler command, the native form for a
+    /// native client; the first form otherwise), and where the help is.
+    static func usageError(_ message: String, usage: String, console: Console, typed: [String] = []) -> Int32 {
+        let line = "usage: " + usageForm(usage, typed: typed)
         let command = line.split(separator: " ").dropFirst(2).first.map(String.init) ?? ""
         console.err("error: \(message)\n\(line)\nSee 'appflip-conformance help \(command)'.")
         return ExitStatus.usage.rawValue
+    }
+
+    /// Of a help text's usage forms (`usage: appflip-conformance …` and the lines under it), the one naming most of the
+    /// options `typed` has (a handler command after `--` counts as `-- HANDLER`); the first on a tie.
+    static func usageForm(_ usage: String, typed: [String]) -> String {
+        var forms: [String] = []
+        for line in usage.split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("usage: ") {
+                forms.append(String(text.dropFirst("usage: ".count)))
+            } else if !forms.isEmpty, text.hasPrefix("appflip-conformance ") {
+                forms.append(text)
+            } else if !forms.isEmpty {
+                break
+            }
+        }
+        let given = Set(typed.prefix { $0 != "--" }.filter { $0.hasPrefix("--") }.map { String($0.split(separator: "=").first ?? "") })
+        let hasCommand = typed.contains("--")
+        func score(_ form: String) -> Int {
+            let words = form.split(separator: " ")
+            var score = words.filter { $0.hasPrefix("--") && $0 != "--" && given.contains(String($0)) }.count
+            if words.contains("--") { score += hasCommand ? 2 : -2 }
+            return score
+        }
+        guard let best = forms.indices.max(by: { score(forms[$0]) < score(forms[$1]) || (score(forms[$0]) == score(forms[$1]) && $0 > $1) }) else {
+            return forms.first ?? ""
+        }
+        return forms[best]
     }
 }

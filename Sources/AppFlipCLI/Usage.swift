@@ -1,3 +1,5 @@
+import AppFlipModel
+
 /// The command's help text.
 enum Usage {
     static let main = """
@@ -14,9 +16,8 @@ enum Usage {
           help    show this help, or `help <command>`
           version show the suite's version (also -V, --version)
 
-        Exit codes: 0 conformant, 1 a MUST/MUST NOT failed, 2 bad invocation/configuration/case files,
-        3 no failure but a target error (inconclusive), 130 interrupted (reports marked incomplete). See README.md.
-        """
+        exit codes (of run; each command's help gives its own):
+        """ + "\n" + ExitStatus.helpLines
 
     static let run = """
         usage: appflip-conformance run --target reference [options]
@@ -85,17 +86,7 @@ enum Usage {
           --junit-file-attributes add file/line attributes to <testcase> (outside the Jenkins schema)
 
         exit codes:
-          0  conformant (warnings, infos and failures a --baseline accepts allowed)
-          1  not conformant: a MUST/MUST NOT failed, or a baseline entry is stale or expired
-          2  bad invocation, configuration, case files or baseline
-          3  inconclusive: no failure, but a target error
-          4  nothing tested: every case was skipped
-          5  configuration problem: the target rejected the configured credentials
-          6  the reports (or the --summary file) could not be written
-          7  suite error: the suite ran out of resources (no verdict)
-          8  --certification: no failure, but cases were skipped (not a certification pass)
-          130 interrupted (reports written, marked incomplete)
-        """
+        """ + "\n" + ExitStatus.helpLines
 
     /// Every command's help, by name, for `help NAME`.
     static let topics = ["run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify]

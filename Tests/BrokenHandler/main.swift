@@ -28,6 +28,7 @@ let defects: [String: String] = [
     "crash-long-state": "crashes (SIGABRT) on a state longer than 4096 characters",
     "hang": "never answers",
     "floods-after-answer": "answers, then writes output without end (until its pipe closes)",
+    "floods-late": "answers, waits 0.3 s, then writes output without end (so the flood arrives after the next request)",
     "garbage": "answers with a line that is not JSON",
     "raw-state-chatty": "raw-state, and prints a stray log line after every answer (a protocol fault on top of real violations)",
     // Fixtures, not defects for the link profile: these handlers must pass every case.
@@ -193,7 +194,8 @@ while let line = readLine(strippingNewline: true) {
     if let answer = AdapterLoop.answer(to: line, handler) {
         try? FileHandle.standardOutput.write(contentsOf: answer + Data("\n".utf8))
         if defect == "raw-state-chatty" { try? FileHandle.standardOutput.write(contentsOf: Data("handled one link\n".utf8)) }
-        if defect == "floods-after-answer" {
+        if defect == "floods-late" { Thread.sleep(forTimeInterval: 0.3) }
+        if defect == "floods-after-answer" || defect == "floods-late" {
             signal(SIGPIPE, SIG_IGN)
             let chunk = [UInt8](repeating: 0x78, count: 65_535) + [0x0A]
             while chunk.withUnsafeBytes({ write(1, $0.baseAddress, $0.count) }) > 0 {}

@@ -46,7 +46,7 @@ enum RunCommand {
             }
             options = try makeOptions(parsed)
         } catch {
-            return Command.usageError(error.message, usage: Usage.run, console: console)
+            return Command.usageError(error.message, usage: Usage.run, console: console, typed: arguments)
         }
         // Before anything runs: a run must never end with nowhere to write its reports.
         if let problem = ReportFiles.problem(writing: options.reports) {
@@ -153,9 +153,16 @@ enum RunCommand {
             var result = result
             if let baseline { result.knownBy = baseline.accepting(result, today: today) }
             printed.record(result)
-            display.finished(result, line: quiet ? nil : progressLine(result))
+            // The same target error in case after case (a handler that answers nothing usable) is said once.
+            let repeated = printed.repeatsError(result)
+            display.finished(result, line: quiet || repeated ? nil : progressLine(result))
         })
         display.finish()
+        if !quiet {
+            for (message, more) in printed.repeatedErrors {
+                display.print("ERROR \(more) more case\(more == 1 ? "" : "s") with the same error: \(message)", verdict: .error)
+            }
+        }
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
         targets.linkHandler?.endProcesses()
         targets.nativeClient?.endProcesses()
@@ -457,7 +464,26 @@ private final class PrintedCases: @unchecked Sendable {
     private let lock = NSLock()
     private var verdicts: [String: Verdict] = [:]
 
+    /// Target errors by message, in the order first seen: each is printed once, then counted.
+    private var errorCounts: [String: Int] = [:]
+    private var errorOrder: [String] = []
+
     func record(_ result: CaseResult) { lock.withLock { verdicts[result.conformanceCase.id] = result.verdict } }
+
+    /// True when the case is a target error whose message an earlier case already printed (it is then counted).
+    func repeatsError(_ result: CaseResult) -> Bool {
+        guard result.verdict == .error, !result.isKnown, let message = result.message else { return false }
+        return lock.withLock {
+            errorCounts[message, default: 0] += 1
+            if errorCounts[message] == 1 { errorOrder.append(message) }
+            return (errorCounts[message] ?? 0) > 1
+        }
+    }
+
+    /// Each error message printed once that more cases repeated, with how many more.
+    var repeatedErrors: [(message: String, more: Int)] {
+        lock.withLock { errorOrder.compactMap { message in (errorCounts[message] ?? 0) > 1 ? (message, (errorCounts[message] ?? 0) - 1) : nil } }
+    }
     /// The verdict the console showed for the case, or nil when it showed none (a pass is not printed).
     func verdict(of id: String) -> Verdict? { lock.withLock { verdicts[id] } }
 }

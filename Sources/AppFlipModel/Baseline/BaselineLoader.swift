@@ -58,7 +58,8 @@ package enum BaselineLoader {
             return nil
         }
         guard reason.text.trimmingCharacters(in: .whitespaces).count >= 3 else {
-            reader.error(at: reason.location, "'reason' says why the failure is accepted for now")
+            reader.error(at: reason.location, "'reason' says why the failure is accepted for now, in at least 3 characters "
+                         + "('\(reason.text)' is \(reason.text.trimmingCharacters(in: .whitespaces).count)): a ticket, a release, a sentence")
             return nil
         }
         guard isDate(expires.text) else {

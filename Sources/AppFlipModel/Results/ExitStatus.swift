@@ -24,4 +24,26 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     case certificationIncomplete = 8
     /// The run was interrupted (SIGINT or SIGTERM); the reports hold the cases completed so far, marked incomplete.
     case interrupted = 130
+
+    /// One line for `help`: the one place the exit codes are listed for the command line (README's table is held
+    /// against it by a test).
+    package var summary: String {
+        switch self {
+        case .conformant: "conformant (warnings, infos and failures a --baseline accepts allowed)"
+        case .nonConformant: "not conformant: a MUST/MUST NOT failed, or a baseline entry is stale or expired"
+        case .usage: "bad invocation, configuration, case files or baseline; nothing was run"
+        case .inconclusive: "inconclusive: no failure, but a target error (or a handler or endpoint unusable before the run)"
+        case .nothingTested: "nothing tested: every case was skipped"
+        case .configurationRejected: "configuration problem: the target rejected the configured credentials"
+        case .reportsNotWritten: "the reports (or the --summary file) could not be written"
+        case .suiteFailure: "suite error: the suite ran out of resources (no verdict)"
+        case .certificationIncomplete: "--certification: no failure, but cases were skipped or judged nothing (not a certification pass)"
+        case .interrupted: "interrupted (reports written, marked incomplete)"
+        }
+    }
+
+    /// Every exit code with its summary, one per line, indented for help texts.
+    package static var helpLines: String {
+        allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }.joined(separator: "\n")
+    }
 }

@@ -42,6 +42,9 @@ package struct Runner: Sendable {
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
         var checked = targets
         checked.unreachable = ReachabilityPreflight.unreachable(cases, targets: targets, timeout: timeout)
+        if let handler = targets.linkHandler, cases.contains(where: \.sendsLinks), let problem = handler.preflight(timeout: timeout) {
+            checked.unreachable[Targets.linkHandlerKey] = problem
+        }
         if cases.contains(where: \.sendsConfiguredCredentials), checked.unreachable.isEmpty {
             checked.credentialsProblem = CredentialsPreflight.problem(targets, configuration, timeout: timeout)
         }
@@ -244,6 +247,12 @@ package struct Runner: Sendable {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
                                         message: "not sent: configuration problem: " + problem, evidence: Evidence(), duration: 0)
                 result.configurationProblem = problem
+                return result
+            }
+            if conformanceCase.sendsLinks, let problem = targets.unreachable[Targets.linkHandlerKey] {
+                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [], message: "not sent: " + problem,
+                                        evidence: Evidence(), duration: 0)
+                result.unreachableTarget = Targets.linkHandlerKey
                 return result
             }
             if !targets.unreachable.isEmpty,

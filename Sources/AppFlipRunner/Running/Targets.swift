@@ -26,6 +26,8 @@ package struct Targets: Sendable {
     /// Origins the cases need that could not be reached before the run, each with why: the cases that need one are
     /// errors that say so, and are not sent.
     package var unreachable: [String: String] = [:]
+    /// The key of `unreachable` under which a link handler that cannot be used at all says why (its preflight).
+    package static let linkHandlerKey = "the link handler"
     /// How each scenario's test user signs in through the real pages; such a scenario's authorization requests
     /// are driven as a browser would, instead of carrying decoration headers.
     package var signIn: [Scenario: SignInScript] = [:]

@@ -1,5 +1,6 @@
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipSystem
 import Foundation
 
 /// A link handler behind an HTTP endpoint: each request of the adapter contract is `POST`ed as JSON to one URL,
@@ -21,6 +22,17 @@ package struct HTTPLinkHandlerTarget: LinkHandlerTarget {
     }
 
     package var description: String { "HTTP POST \(origin)\(target)" }
+
+    /// Whether the handler's origin takes a TCP connection (nothing is sent).
+    package func preflight(timeout: Double) -> String? {
+        do throws(SocketError) {
+            let socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + min(5, timeout))
+            socket.close()
+            return nil
+        } catch {
+            return "\(origin) could not be reached (\(error.message))"
+        }
+    }
 
     package func makeSession() -> any LinkHandlerSession {
         HTTPLinkHandlerSession(target: self)

@@ -54,6 +54,22 @@ package struct SubprocessTarget: LinkHandlerTarget {
         ProcessGroups.killAll(scope: containment)
     }
 
+    /// Starts the handler once and sends it a link that is no App Flip request (it should decline it): any answer
+    /// line, usable or not, shows it runs; a start that fails, or a process that ends or hangs without a line, is
+    /// said once, with its standard error, instead of once per case.
+    package func preflight(timeout: Double) -> String? {
+        var probe = self
+        probe.mode = .oneShot
+        let session = probe.makeSession()
+        defer { session.close() }
+        let exchange = session.exchange(HandlerRequest(id: "preflight", link: "https://preflight.invalid/", scenario: .consent),
+                                        timeout: timeout + (mode == .persistent ? startupAllowance : 0))
+        guard let failure = exchange.failure, exchange.rawAnswer.isEmpty, !failure.hasPrefix("unusable answer") else { return nil }
+        let log = exchange.log.trimmingCharacters(in: .whitespacesAndNewlines)
+        return "the handler did not answer a first request before the run: \(failure)"
+            + (log.isEmpty ? "" : "; its standard error: " + String(log.prefix(600)))
+    }
+
     package func startupReport(timeout: Double) -> (policy: String, measured: String?)? {
         guard mode == .persistent else {
             return ("one-shot: a new process per case, its start-up within the case's \(secondsText(timeout)) s", nil)
@@ -120,47 +136,45 @@ final class SubprocessSession: LinkHandlerSession {
 
     func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
         var deadline = Platform.monotonicSeconds() + timeout
-        let child: ChildProcess
+        var child: ChildProcess
         var previousFault: String?
-        // A handler that wrote after its answer is out of step (a stray line, or a flood still going): the fault is
-        // its previous request's, and it is replaced, so what it writes next cannot pass for this request's answer.
-        var outOfStep = false
+        // A persistent handler still writing after its answer (a flood) is out of step: the fault is its previous
+        // request's, and it is replaced, so what it writes next cannot pass for this request's answer.
+        var replace = false
         if let existing = process, target.mode == .persistent, !existing.reap() {
             let stale = existing.takeUnrequestedOutput()
             if !stale.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) {
-                outOfStep = true
-                // A flood's size depends on timing: said as a bound, so the same handler reads the same every run.
-                let size = existing.flooded ? "more than \(existing.stdoutLimit) bytes" : stale.count >= Self.floodThreshold ? "at least \(Self.floodThreshold) bytes" : "\(stale.count) bytes"
-                previousFault = "the handler wrote more after its answer (\(size): " + ByteText.display(stale, limit: 120) + "); one answer line per request"
+                replace = existing.flooded || stale.count >= Self.floodThreshold
+                previousFault = Self.wroteMore(stale, flooded: existing.flooded ? existing.stdoutLimit : nil)
             }
         }
-        if let existing = process, target.mode == .persistent, !existing.reap(), !outOfStep {
+        let reused: Bool
+        if let existing = process, target.mode == .persistent, !existing.reap(), !replace {
             child = existing
+            reused = true
         } else {
-            process?.kill()
-            do {
-                child = try ChildProcess.launch(path: target.executable, arguments: target.arguments,
-                                                environment: target.environment, scope: target.containment,
-                                                stdoutLimit: target.outputLimit, stderrLimit: target.stderrLimit)
-            } catch {
-                process = nil
-                var failed = TargetExchange(failure: error.message)
-                failed.suiteFault = error.suiteFault
-                return failed
+            switch launch(&deadline, timeout: timeout) {
+            case .success(let started): child = started
+            case .failure(let failed): return failed.exchange
             }
-            process = child
-            // A persistent handler's first start-up is its own, not the first case's: that case's time starts after
-            // it. A replacement (after a crash or a hang) gets none, so a handler that hangs every time costs each
-            // case its timeout only.
-            if target.mode == .persistent, !startedOnce {
-                deadline = Platform.monotonicSeconds() + timeout + target.startupAllowance
-                startBegan = Platform.monotonicSeconds()
-            }
-            startedOnce = true
+            reused = false
         }
         child.resetStderr()
         lateExtraAnswer = nil
         var outcome = exchange(request, with: child, deadline: deadline, timeout: timeout)
+        if reused, outcome.outOfStep {
+            // What the handler wrote after its previous answer reached the pipe only after this request went out (a
+            // flood seen late): the same fault as one seen before, charged there; this request goes to a fresh
+            // handler, as it would have had the flood been seen first. The same handler gets the same verdicts.
+            previousFault = previousFault ?? "the handler wrote more after its answer (lines that answer nothing); one answer line per request"
+            switch launch(&deadline, timeout: timeout) {
+            case .success(let started): child = started
+            case .failure(let failed): return failed.exchange
+            }
+            child.resetStderr()
+            lateExtraAnswer = nil
+            outcome = exchange(request, with: child, deadline: deadline, timeout: timeout)
+        }
         if let began = startBegan {
             if outcome.answer != nil { target.startups.record(Platform.monotonicSeconds() - began) }
             startBegan = nil
@@ -186,6 +200,43 @@ final class SubprocessSession: LinkHandlerSession {
         }
         outcome.log = log(of: child)
         return outcome
+    }
+
+    /// A launch that failed, as the case's exchange.
+    private struct LaunchFailure: Error {
+        var exchange: TargetExchange
+    }
+
+    /// Starts a handler process in place of the current one.
+    private func launch(_ deadline: inout Double, timeout: Double) -> Result<ChildProcess, LaunchFailure> {
+        process?.kill()
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.launch(path: target.executable, arguments: target.arguments,
+                                            environment: target.environment, scope: target.containment,
+                                            stdoutLimit: target.outputLimit, stderrLimit: target.stderrLimit)
+        } catch {
+            process = nil
+            var failed = TargetExchange(failure: error.message)
+            failed.suiteFault = error.suiteFault
+            return .failure(LaunchFailure(exchange: failed))
+        }
+        process = child
+        // A persistent handler's first start-up is its own, not the first case's: that case's time starts after
+        // it. A replacement (after a crash or a hang) gets none, so a handler that hangs every time costs each
+        // case its timeout only.
+        if target.mode == .persistent, !startedOnce {
+            deadline = Platform.monotonicSeconds() + timeout + target.startupAllowance
+            startBegan = Platform.monotonicSeconds()
+        }
+        startedOnce = true
+        return .success(child)
+    }
+
+    /// The previous request's fault for output written after its answer; a flood's size (timing's) said as a bound.
+    private static func wroteMore(_ stale: [UInt8], flooded limit: Int?) -> String {
+        let size = limit.map { "more than \($0) bytes" } ?? (stale.count >= floodThreshold ? "at least \(floodThreshold) bytes" : "\(stale.count) bytes")
+        return "the handler wrote more after its answer (\(size): " + ByteText.display(stale, limit: 120) + "); one answer line per request"
     }
 
     private func exchange(_ request: HandlerRequest, with child: ChildProcess, deadline: Double, timeout: Double) -> TargetExchange {
@@ -217,8 +268,10 @@ final class SubprocessSession: LinkHandlerSession {
                 result = .line(nextBytes)
                 line = next
             } else {
-                return TargetExchange(failure: "unusable answer: a line that is not an answer, then one that does not answer this request",
-                                      rawAnswer: TargetExchange.raw(stray.bytes))
+                var failed = TargetExchange(failure: "unusable answer: a line that is not an answer, then one that does not answer this request",
+                                            rawAnswer: TargetExchange.raw(stray.bytes))
+                failed.outOfStep = true
+                return failed
             }
         }
         switch result {

@@ -15,6 +15,9 @@ package struct TargetExchange: Sendable {
     package var previousRequestFault: String?
     /// Set when the exchange failed for want of the suite's own resources, not through the target.
     package var suiteFault = false
+    /// Set when a persistent handler's reply began with lines that answer nothing, more than one: output left from
+    /// before this request (a flood), which the session answers by replacing the handler and sending again.
+    var outOfStep = false
 
     package init(answer: HandlerAnswer? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "",
                 previousRequestFault: String? = nil) {
@@ -47,11 +50,16 @@ package protocol LinkHandlerTarget: Sendable {
     /// What the report says about starting the handler: the allowance policy and, once measured, the start-up
     /// times. Nil for a target that starts nothing.
     func startupReport(timeout: Double) -> (policy: String, measured: String?)?
+    /// Checked once before the run: why the handler cannot be used at all (it does not start, or exits without an
+    /// answer; its URL takes no connection), with its own words, or nil when it can. Every case would otherwise
+    /// repeat the same error.
+    func preflight(timeout: Double) -> String?
 }
 
 extension LinkHandlerTarget {
     package func endProcesses() {}
     package func startupReport(timeout: Double) -> (policy: String, measured: String?)? { nil }
+    package func preflight(timeout: Double) -> String? { nil }
 }
 
 /// A worker's connection to a target. Not shared between threads.

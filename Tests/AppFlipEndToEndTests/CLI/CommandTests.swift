@@ -52,6 +52,64 @@ struct CommandTests {
         #expect(Command.check(["run", "--target", "reference", "--profile", "token", "--profile", "authorize", "--filter", "a", "--filter", "b"]) == nil)
     }
 
+    @Test("The exit codes are listed in one place: help prints them from it, README's table has exactly them, in order")
+    func exitCodes() throws {
+        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
+        let table = readme.components(separatedBy: "| Exit | Meaning |").dropFirst().first ?? ""
+        let codes = table.split(separator: "\n").dropFirst(1).prefix { $0.hasPrefix("|") }
+            .compactMap { Int32($0.split(separator: "|").first?.trimmingCharacters(in: .whitespaces) ?? "") }
+        #expect(codes == ExitStatus.allCases.map(\.rawValue), "\(codes)")
+        for topic in [["help"], ["help", "run"]] {
+            let help = run(topic).out
+            for status in ExitStatus.allCases { #expect(help.contains(status.summary), "\(topic): \(status)") }
+        }
+    }
+
+    @Test("A handler that cannot be used is found once before the run and said once, with its standard error; one error in every case is printed once")
+    func failFastOnce() throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("preflight-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        let link = ["run", "--link", "https://app.example/flip", "--client-id", "c", "--profile", "app-link", "--reports", reports] + paths
+        // An interpreter started on a script that does not exist, as `python3 ./no-such.py` is.
+        let script = reports + "-handler.sh"
+        try "#!/bin/sh\necho \"python3: can't open file './no-such.py'\" >&2\nexit 2\n".write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        let dead = run(link + ["--", script])
+        #expect(dead.status == 3, "\(dead.err)")
+        // Whether it exits before or after the request is written is the scheduler's: either is said.
+        #expect(dead.err.contains("TARGET UNREACHABLE: the handler did not answer a first request before the run: the handler closed its "), "\(dead.err)")
+        #expect(dead.err.contains("(the process exited with status 2); its standard error: python3: can't open file './no-such.py' — 129 cases not sent"),
+                "\(dead.err)")
+        #expect(dead.err.components(separatedBy: "can't open file").count == 2, "said more than once:\n\(dead.err)")
+        // Nothing listening at the handler URL: checked before the run, said once.
+        let port = try HTTPServer(handler: { _ in HTTPResponse(status: 200) })
+        let closed = port.port
+        port.stop()
+        let unreachable = run(["run", "--link", "https://app.example/flip", "--client-id", "c", "--profile", "app-link", "--reports", reports,
+                               "--handler-url", "http://127.0.0.1:\(closed)/handle"] + paths)
+        #expect(unreachable.status == 3 && unreachable.err.contains("TARGET UNREACHABLE: http://127.0.0.1:\(closed) could not be reached"), "\(unreachable.err)")
+        #expect(unreachable.err.components(separatedBy: "could not be reached").count == 2, "\(unreachable.err)")
+        // A handler that runs but answers garbage every time: the first case's error, then one line for the rest.
+        let garbage = run(link + ["--", BuiltProducts.path("broken-handler"), "--defect", "garbage"])
+        #expect(garbage.status == 3)
+        #expect(garbage.err.components(separatedBy: "the answer line is not a JSON object").count == 3, "\(garbage.err)")
+        #expect(garbage.err.contains("more cases with the same error: unusable answer: the answer line is not a JSON object"), "\(garbage.err)")
+    }
+
+    @Test("A usage error shows the usage form of what was typed: a handler command, a handler URL, a native client")
+    func usageForm() {
+        let forms = [(["run", "--link", "x", "--client-id", "y", "--jbos", "2", "--", "./h"], "-- HANDLER"),
+                     (["run", "--link", "x", "--client-id", "y", "--handler-url", "http://h", "--jbos", "2"], "--handler-url URL"),
+                     (["run", "--profile", "native-client", "--native-client", "./a", "--jbos", "2"], "--native-client ADAPTER"),
+                     (["run", "--jbos", "2"], "--target reference")]
+        for (arguments, form) in forms {
+            let result = run(arguments)
+            let usage = result.err.split(separator: "\n").first { $0.hasPrefix("usage: ") } ?? ""
+            #expect(result.status == 2 && usage.contains(form), "\(arguments): \(result.err)")
+        }
+    }
+
     @Test("Version, help topics and bounds follow the usual conventions")
     func conventions() {
         for arguments in [["-V"], ["--version"], ["version"], ["run", "--version"], ["diff", "-V"]] {

@@ -47,6 +47,7 @@ struct BaselineTests {
          "case x is listed twice"),
         ("known_failures:\n  - requirement: AF-LINK-005\n    reason: later\n    expires: 2027-01-31\n    owner: me\n", "owner"),
         ("known_failures:\n  - requirement: af-link-5\n    reason: later\n    expires: 2027-01-31\n", "is not a requirement ID"),
+        ("known_failures:\n  - requirement: AF-LINK-005\n    reason: x\n    expires: 2027-01-31\n", "in at least 3 characters ('x' is 1)"),
     ])
     func malformed(_ text: String, _ expected: String) {
         let found = errors(text)

@@ -41,14 +41,41 @@ extension MarkdownReport {
         return text
     }
 
-    func groupsSection(_ title: String, _ groups: [FindingGroup], anchor: String, detail: Detail) -> String {
+    /// The failures by root cause (`RootCause`): one line each, the most widespread first, before anything else, so a
+    /// reviewer reads one bug as one finding however many requirements and cases it breaks. Only when causes are
+    /// fewer than the finding groups (otherwise the failed-requirements table says the same).
+    func rootCausesSection(_ groups: [FindingGroup]) -> String {
+        let causes = RootCause.causes(of: groups)
+        let failing = groups.filter { $0.verdict == .fail }
+        guard !causes.isEmpty, causes.count < failing.count else { return "" }
+        var text = "## Root causes\n\n"
+        for (index, cause) in causes.prefix(10).enumerated() {
+            let first = cause.cases[0].conformanceCase
+            let requirements = cause.requirements.map { "\($0.reference.id) ([\($0.cases)](#f\($0.group + 1)))" }.joined(separator: ", ")
+            text += "\(index + 1). ❌ **\(MarkdownText.inline(cause.observed, limit: 160))** — \(cause.cases.count) case\(cause.cases.count == 1 ? "" : "s") "
+                + "under \(cause.requirements.count) requirement\(cause.requirements.count == 1 ? "" : "s"): \(requirements); first `\(first.id)`\n"
+        }
+        if causes.count > 10 { text += "\nand \(causes.count - 10) more (see the failures below).\n" }
+        return text + "\n"
+    }
+
+    /// `folded`: the groups go in one folded block (warnings, when failures come first): the first screen is for what fails.
+    func groupsSection(_ title: String, _ groups: [FindingGroup], anchor: String, detail: Detail, folded: Bool = false) -> String {
         var text = "## \(title)\n\n"
         if groups.isEmpty { return text + "None.\n\n" }
+        if folded {
+            let cases = Set(groups.flatMap { $0.members.map(\.result.conformanceCase.id) }).count
+            text += "<details><summary>Each of the \(groups.count) finding\(groups.count == 1 ? "" : "s") in \(cases) case\(cases == 1 ? "" : "s"), with evidence: "
+                + groups.map { group -> String in
+                    if case .check(let reference, _) = group.kind { return reference.id }
+                    return "target error"
+                }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ") + "</summary>\n\n"
+        }
         for (index, group) in groups.enumerated() {
             text += section(group, anchor: "\(anchor)\(index + 1)", number: index + 1, withEvidence: index < detail.groupsWithEvidence,
                             casesShown: detail.casesPerGroup)
         }
-        return text
+        return text + (folded ? "</details>\n\n" : "")
     }
 
     private func section(_ group: FindingGroup, anchor: String, number: Int, withEvidence: Bool, casesShown: Int) -> String {
@@ -77,13 +104,16 @@ extension MarkdownReport {
         for entry in first.knownBy {
             text += "- **Accepted by the baseline:** \(MarkdownText.inline(entry.summary, limit: 600))\n"
         }
-        if let command = run.provenance.command(onlyCase: first.conformanceCase.id) {
-            text += "- **Reproduce:** `\(command.replacingOccurrences(of: "`", with: "'"))`\n"
+        // The command that reproduces the first case goes with its evidence, folded: the unfolded report stays short.
+        let reproduce = run.provenance.command(onlyCase: first.conformanceCase.id).map {
+            "Reproduce `\(first.conformanceCase.id)` alone:\n\n" + MarkdownText.codeBlock($0) + "\n"
         }
-        let summary = withEvidence ? (count == 1 ? "Evidence" : "Evidence from one, and all \(count) cases") : "All \(count) cases"
+        let summary = (withEvidence ? (count == 1 ? "Evidence" : "Evidence from one, and all \(count) cases") : count > 1 ? "All \(count) cases" : "Reproduce")
+            + (reproduce == nil || !withEvidence && count == 1 ? "" : ", and how to reproduce")
         let shown = group.members.prefix(casesShown)
-        guard withEvidence || count > 1 else { return text + "\n" }
+        guard withEvidence || count > 1 || reproduce != nil else { return text + "\n" }
         text += "\n<details><summary>\(summary)</summary>\n\n"
+        if let reproduce { text += reproduce }
         if withEvidence {
             text += "Evidence from `\(first.conformanceCase.id)`:\n\n" + evidence(first) + "\n"
         }

@@ -27,7 +27,7 @@ package struct MarkdownReport: Sendable {
         let findings = Findings(run: run)
         let head = "# AppFlip Conformance report\n\n" + verdictSection()
         let body = contents(failures: findings.failures, warnings: findings.warnings, known: findings.known)
-            + failedRequirementsSection(findings.failures)
+            + rootCausesSection(findings.failures) + failedRequirementsSection(findings.failures)
         let tail = attestedSection() + skippedSection() + provenanceSection()
         var appendix = Appendix(report: self)
         var cuts: [String] = []
@@ -87,9 +87,14 @@ package struct MarkdownReport: Sendable {
                 + "have everything.\n\n")
         }
         parts.append(body)
-        parts.append(groupsSection("Failures and errors", findings.failures, anchor: "f", detail: detail))
+        // With root causes above (fewer than the findings), the findings in detail are one click away: the first
+        // screen holds the verdict, the causes and the failed requirements.
+        let causes = RootCause.causes(of: findings.failures).count
+        parts.append(groupsSection("Failures and errors", findings.failures, anchor: "f", detail: detail,
+                                   folded: causes > 0 && causes < findings.failures.filter { $0.verdict == .fail }.count))
         if run.baseline != nil { parts.append(groupsSection("Known failures (baseline)", findings.known, anchor: "k", detail: detail)) }
-        parts.append(groupsSection("Warnings and observations", findings.warnings, anchor: "w", detail: detail))
+        parts.append(groupsSection("Warnings and observations", findings.warnings, anchor: "w", detail: detail,
+                                   folded: !findings.failures.isEmpty))
         parts.append(tail)
         parts.append(appendixText)
         return parts

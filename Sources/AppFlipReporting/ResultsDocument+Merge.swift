@@ -69,7 +69,8 @@ extension ResultsDocument {
         provenance.certification = shards.allSatisfy { $0.document.run.certification == true }
         if let arguments = run.arguments {
             provenance.runArguments = CommandLineText.removing("--shard", from: arguments)
-            provenance.command = CommandLineText.quoted(provenance.runArguments ?? arguments, subcommand: "run")
+            provenance.command = CommandLineText.quoted(provenance.runArguments ?? arguments, subcommand: "run",
+                                                        program: CommandLineText.program(of: run.command))
         }
         var merged = RunResult(results: results, catalog: catalog, provenance: provenance,
                                incomplete: shards.contains { $0.document.run.incomplete })

@@ -27,6 +27,7 @@ let defects: [String: String] = [
     "no-universal-links": "opens results without universal-links-only",
     "crash-long-state": "crashes (SIGABRT) on a state longer than 4096 characters",
     "hang": "never answers",
+    "result-in-fragment": "opens the redirect URI with its result in the fragment (#code=…&state=…), as the implicit flow would",
     "floods-after-answer": "answers, then writes output without end (until its pipe closes)",
     "floods-late": "answers, waits 0.3 s, then writes output without end (so the flood arrives after the next request)",
     "garbage": "answers with a line that is not JSON",
@@ -191,7 +192,12 @@ while let line = readLine(strippingNewline: true) {
     default:
         break
     }
-    if let answer = AdapterLoop.answer(to: line, handler) {
+    if var answer = AdapterLoop.answer(to: line, handler) {
+        if defect == "result-in-fragment", var object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any],
+           let url = object["url"] as? String, let mark = url.firstIndex(of: "?") {
+            object["url"] = url.replacingCharacters(in: mark...mark, with: "#")
+            answer = (try? JSONSerialization.data(withJSONObject: object)) ?? answer
+        }
         try? FileHandle.standardOutput.write(contentsOf: answer + Data("\n".utf8))
         if defect == "raw-state-chatty" { try? FileHandle.standardOutput.write(contentsOf: Data("handled one link\n".utf8)) }
         if defect == "floods-late" { Thread.sleep(forTimeInterval: 0.3) }

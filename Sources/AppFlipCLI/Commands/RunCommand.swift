@@ -455,7 +455,7 @@ enum RunCommand {
 
     /// The command line as a reviewer would retype it, each argument shell-quoted when needed.
     static func commandLine(_ arguments: [String], subcommand: String = "run") -> String {
-        CommandLineText.quoted(arguments, subcommand: subcommand)
+        CommandLineText.quoted(arguments, subcommand: subcommand, program: CommandLineText.invokedProgram())
     }
 }
 

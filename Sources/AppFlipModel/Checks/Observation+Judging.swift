@@ -30,6 +30,21 @@ extension Observation {
         }
     }
 
+    /// When the opened URL carries its result in the fragment instead of the query (`#code=…&state=…`, as the implicit
+    /// flow would): says so, naming the fragment's parameters, not their values; nil otherwise.
+    package var resultInFragment: String? {
+        guard let url = openedURL else { return nil }
+        let parts = URLParts(url)
+        guard let fragment = parts.fragment, !fragment.isEmpty else { return nil }
+        let inFragment = URLParts("x:?" + String(fragment)).parameters.compactMap(\.nameText)
+        guard inFragment.contains(where: { ["code", "error", "state"].contains($0) }) else { return nil }
+        let inQuery = parts.parameters.compactMap(\.nameText)
+        guard !inQuery.contains("code"), !inQuery.contains("error") else { return nil }
+        // Said the same whatever the result (code or error), so one bug reads as one cause; what the fragment holds follows.
+        return "the result is in the URL's fragment, not its query" + (inQuery.isEmpty ? " (the query has no parameters)" : "")
+            + "; the fragment's parameters: " + inFragment.joined(separator: ", ")
+    }
+
     /// What "nothing was opened" means for this kind of observation, for absence checks.
     package var nothingOpenedText: String {
         switch self {

@@ -100,7 +100,13 @@ package struct Judge: Sendable {
         if let reason = check.base.applicability(observation) {
             return .notApplicable(reason: reason)
         }
-        return check.base.evaluate(observation, in: context)
+        let outcome = check.base.evaluate(observation, in: context)
+        // A result put in the fragment fails every check of the query: each says where the result is, so the cause
+        // reads at once ("no state parameter" alone hides it).
+        if case .violated(let observed) = outcome, check.base.scope == .openedURL, let misplaced = observation.resultInFragment {
+            return .violated(observed: observed + "; " + misplaced)
+        }
+        return outcome
     }
 
     /// A one-line, redacted description of an answer.

@@ -1,13 +1,60 @@
+import Foundation
+
 /// Command lines as a reviewer retypes them: each argument shell-quoted only when it needs it, and a run's command
 /// narrowed to a single case for the "reproduce just this case" line of each failure.
 package enum CommandLineText {
     /// `appflip-conformance SUBCOMMAND ARGUMENTS…`, each argument single-quoted when it has anything but
     /// letters, digits and `-_./:=@,+%`.
-    package static func quoted(_ arguments: [String], subcommand: String) -> String {
-        (["appflip-conformance", subcommand] + arguments).map { argument in
-            let safe = !argument.isEmpty && argument.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@,+%".contains($0)) }
-            return safe ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }.joined(separator: " ")
+    /// `program` is how the tool was started, ready to type (`appflip-conformance`, `swift run -c release
+    /// appflip-conformance`, or the executable's quoted path).
+    package static func quoted(_ arguments: [String], subcommand: String, program: String = defaultProgram) -> String {
+        ([program] + ([subcommand] + arguments).map(quote)).joined(separator: " ")
+    }
+
+    /// The program a command names when nothing better is known (a bundle re-run on a reviewer's machine).
+    package static let defaultProgram = "appflip-conformance"
+
+    /// One argument as a shell reads it back: as is when it is plain, else single-quoted.
+    package static func quote(_ argument: String) -> String {
+        let safe = !argument.isEmpty && argument.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./:=@,+%".contains($0)) }
+        return safe ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The program a recorded `command` starts with (what comes before ` SUBCOMMAND `).
+    package static func program(of command: String, subcommand: String = "run") -> String {
+        // `swift run …` holds a ` run ` of its own: the subcommand is the first one not right after `swift`.
+        var from = command.startIndex
+        while let found = command.range(of: " " + subcommand + " ", range: from..<command.endIndex) ?? command.range(of: " " + subcommand, options: .anchored.union(.backwards)) {
+            let program = String(command[..<found.lowerBound])
+            if !program.hasSuffix("swift") { return program }
+            from = found.upperBound
+            if from >= command.endIndex { break }
+        }
+        return defaultProgram
+    }
+
+    /// How this process was started, as a command to type: `swift run …` when it is a package's build product (the
+    /// README's way), the bare name when PATH finds this very executable, else its absolute path.
+    package static func invokedProgram(argument0: String = CommandLine.arguments.first ?? defaultProgram,
+                                       currentDirectory: String = FileManager.default.currentDirectoryPath,
+                                       path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String {
+        let name = (argument0 as NSString).lastPathComponent
+        let absolute = argument0.contains("/")
+            ? URL(fileURLWithPath: argument0.hasPrefix("/") ? argument0 : currentDirectory + "/" + argument0).standardizedFileURL.path
+            : ((path ?? "").split(separator: ":").map { String($0) + "/" + argument0 }.first { FileManager.default.isExecutableFile(atPath: $0) } ?? argument0)
+        let components = absolute.split(separator: "/")
+        if let build = components.lastIndex(of: ".build"), build + 2 < components.count {
+            let configuration = components[components.count - 2]
+            let root = "/" + components[..<build].joined(separator: "/")
+            let here = URL(fileURLWithPath: currentDirectory).standardizedFileURL.path
+            let prefix = root == here ? "" : "swift run --package-path " + quote(root) + " "
+            return (prefix.isEmpty ? "swift run " : prefix) + (configuration == "release" ? "-c release " : "") + name
+        }
+        let found = (path ?? "").split(separator: ":").map { String($0) + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        if let found, URL(fileURLWithPath: found).resolvingSymlinksInPath().path == URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path {
+            return name
+        }
+        return quote(absolute)
     }
 
     /// Options that choose which cases run, or where the reports go; a one-case command drops them all and says

@@ -20,6 +20,8 @@ package struct Provenance: Sendable, Hashable {
     package var certification = false
     /// The `run` arguments behind `command` (seed explicit), when the run can be narrowed to one case.
     package var runArguments: [String]?
+    /// How the tool was started (`swift run -c release appflip-conformance`, a path): the start of `command`.
+    package var program: String { CommandLineText.program(of: command) }
     /// For each https origin the run used, the TLS version and suite the server picks for a current client;
     /// empty when every endpoint was plain http.
     package var transport: [String] = []
@@ -56,6 +58,6 @@ package struct Provenance: Sendable, Hashable {
     /// The command that runs only the case `id`, with everything else as in this run; nil when the run was not
     /// a `run` (validate-url).
     package func command(onlyCase id: String) -> String? {
-        runArguments.map { CommandLineText.quoted(CommandLineText.narrowed($0, toCase: id), subcommand: "run") }
+        runArguments.map { CommandLineText.quoted(CommandLineText.narrowed($0, toCase: id), subcommand: "run", program: program) }
     }
 }

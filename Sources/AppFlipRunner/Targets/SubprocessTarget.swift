@@ -54,8 +54,8 @@ package struct SubprocessTarget: LinkHandlerTarget {
         ProcessGroups.killAll(scope: containment)
     }
 
-    /// Starts the handler once and sends it a link that is no App Flip request (it should decline it): any answer
-    /// line, usable or not, shows it runs; a start that fails, or a process that ends or hangs without a line, is
+    /// Starts the handler once and sends it a link that is no App Flip request (it should decline it), with at least
+    /// 10 s to answer whatever the case timeout: any answer line, usable or not, shows it runs; a start that fails, or a process that ends or hangs without a line, is
     /// said once, with its standard error, instead of once per case.
     package func preflight(timeout: Double) -> String? {
         var probe = self
@@ -63,7 +63,7 @@ package struct SubprocessTarget: LinkHandlerTarget {
         let session = probe.makeSession()
         defer { session.close() }
         let exchange = session.exchange(HandlerRequest(id: "preflight", link: "https://preflight.invalid/", scenario: .consent),
-                                        timeout: timeout + (mode == .persistent ? startupAllowance : 0))
+                                        timeout: max(timeout, 10) + (mode == .persistent ? startupAllowance : 0))
         guard let failure = exchange.failure, exchange.rawAnswer.isEmpty, !failure.hasPrefix("unusable answer") else { return nil }
         let log = exchange.log.trimmingCharacters(in: .whitespacesAndNewlines)
         return "the handler did not answer a first request before the run: \(failure)"

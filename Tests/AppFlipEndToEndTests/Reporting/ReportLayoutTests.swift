@@ -9,7 +9,7 @@ import Testing
 /// fits a few screens, any run stays under the 1 MiB a CI job summary takes, and the summary is short.
 @Suite("Report layout", .serialized)
 struct ReportLayoutTests {
-    @Test("One systematic bug (the state never returned, 60+ failing cases) fits on three screens of report.md")
+    @Test("One systematic bug (the state never returned, 60+ failing cases) is one root cause, first, and the unfolded report is at most 120 lines")
     func oneBugFitsThreeScreens() throws {
         var run = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "drops-state"],
                                                     mode: .persistent))
@@ -20,12 +20,34 @@ struct ReportLayoutTests {
         run.provenance.command = CommandLineText.quoted(arguments, subcommand: "run")
         let markdown = MarkdownReport(run: run, profiles: ["app-link"]).render()
         let lines = RenderedLines.count(markdown)
-        #expect(lines <= 150, "\(lines) rendered lines: more than three screens of 50")
+        #expect(lines <= 120, "\(lines) rendered lines: more than 120")
+        // The root cause comes before anything else about the failures, and names every requirement it breaks.
+        let causes = try #require(markdown.range(of: "## Root causes"))
+        #expect(causes.lowerBound < (markdown.range(of: "## Failed requirements")?.lowerBound ?? markdown.endIndex))
+        #expect(markdown.contains("1. ❌ **no state parameter** — \(run.count(.fail)) cases under "), "\(markdown.prefix(2000))")
+        #expect(!markdown.contains("2. ❌ **"), "more than one root cause")
+        for id in ["AF-LINK-010", "AF-LINK-006", "AF-LINK-023", "AF-LINK-002"] {
+            #expect(markdown[causes.upperBound...].prefix(2000).contains(id), "\(id) is not under the root cause")
+        }
         // Every failing case is still named, in a folded list under its finding.
         for result in run.results where result.verdict == .fail {
             #expect(markdown.contains("| `\(result.conformanceCase.id)` |"), "\(result.conformanceCase.id) is not listed")
         }
         #expect(markdown.contains("--filter app-link/baseline/"), "a one-case command is shown")
+    }
+
+    @Test("A handler that puts its result in the fragment is one root cause that says so, not 'no state parameter' under eight requirements")
+    func resultInFragment() throws {
+        let run = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "result-in-fragment"],
+                                                    mode: .persistent))
+        let failing = run.results.filter { $0.verdict == .fail }
+        #expect(failing.count >= 40, "\(failing.count)")
+        let markdown = MarkdownReport(run: run, profiles: ["app-link"]).render()
+        let causes = markdown.components(separatedBy: "## Root causes").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
+        #expect(causes.contains("1. ❌ **the result is in the URL's fragment, not its query (the query has no parameters)** — "), "\(causes)")
+        #expect(causes.contains("— \(failing.count) cases under"), "\(causes)")
+        #expect(!causes.contains("2. ❌"), "\(causes)")
+        #expect(RenderedLines.count(markdown) <= 120, "\(RenderedLines.count(markdown)) rendered lines")
     }
 
     @Test("The same failure with other values is one group; another requirement or another failure is another")

@@ -1,0 +1,94 @@
+import AppFlipModel
+
+/// One observed behaviour behind failures under several requirements: a handler that drops the state fails
+/// AF-LINK-010, -006, -023 and -002 with the same "no state parameter". Failing cases are put under the elementary
+/// observation (one part of an observed text, its values masked) that most failing cases share, then the next, until
+/// every failing case has one: the report opens with these, each listing the requirements and cases it breaks.
+package struct RootCause: Sendable {
+    /// The shared observation, as the first case observed it.
+    package var observed: String
+    /// The requirements it breaks, each with its number of cases and the index of its first finding group.
+    package var requirements: [(reference: RequirementReference, cases: Int, group: Int)]
+    /// The failing cases it covers, in run order.
+    package var cases: [CaseResult]
+
+    /// The root causes of the failing findings in `groups` (the run's failure groups, in report order), the most
+    /// widespread first.
+    package static func causes(of groups: [FindingGroup]) -> [RootCause] {
+        // Each failing case's elementary observations, shaped, with the group (and requirement) each came from.
+        struct Part {
+            var shape: String
+            var text: String
+            var group: Int
+            var reference: RequirementReference
+        }
+        var parts: [String: [Part]] = [:]
+        var order: [String] = []
+        var results: [String: CaseResult] = [:]
+        for (index, group) in groups.enumerated() {
+            guard case .check(let reference, _) = group.kind, group.verdict == .fail else { continue }
+            for member in group.members {
+                let id = member.result.conformanceCase.id
+                if parts[id] == nil { order.append(id) }
+                results[id] = member.result
+                for text in elements(of: member.observed) {
+                    parts[id, default: []].append(Part(shape: FindingGroup.shape(of: text), text: text, group: index, reference: reference))
+                }
+            }
+        }
+        var remaining = Set(order)
+        var causes: [RootCause] = []
+        while !remaining.isEmpty {
+            // The shape most of the remaining cases show (ties: the first seen in run order).
+            var counts: [String: Int] = [:]
+            var first: [String: Int] = [:]
+            for (position, id) in order.enumerated() where remaining.contains(id) {
+                for shape in Set((parts[id] ?? []).map(\.shape)) {
+                    counts[shape, default: 0] += 1
+                    if first[shape] == nil { first[shape] = position }
+                }
+            }
+            // Ties go to the shape seen first, then to the text's order: the same run reads the same every time.
+            guard let best = counts.keys.min(by: { lhs, rhs in
+                let left = (-(counts[lhs] ?? 0), first[lhs] ?? 0), right = (-(counts[rhs] ?? 0), first[rhs] ?? 0)
+                return left != right ? left < right : lhs < rhs
+            }) else { break }
+            var cause = RootCause(observed: "", requirements: [], cases: [])
+            for id in order where remaining.contains(id) {
+                let matching = (parts[id] ?? []).filter { $0.shape == best }
+                guard !matching.isEmpty, let result = results[id] else { continue }
+                remaining.remove(id)
+                cause.cases.append(result)
+                if cause.observed.isEmpty { cause.observed = matching[0].text }
+                // Each requirement once per case, with the first finding group it was seen in.
+                var counted: [RequirementReference] = []
+                for part in matching where !counted.contains(part.reference) {
+                    counted.append(part.reference)
+                    if let row = cause.requirements.firstIndex(where: { $0.reference == part.reference }) {
+                        cause.requirements[row].cases += 1
+                        cause.requirements[row].group = min(cause.requirements[row].group, part.group)
+                    } else {
+                        cause.requirements.append((part.reference, 1, part.group))
+                    }
+                }
+            }
+            cause.requirements.sort { $0.cases != $1.cases ? $0.cases > $1.cases : $0.group < $1.group }
+            causes.append(cause)
+        }
+        return causes
+    }
+
+    /// The parts of an observed text: a `one_of`'s "(1) …; (2) …" and a list of problems "a; b" are several
+    /// observations, each of which may be the shared one.
+    static func elements(of observed: String) -> [String] {
+        var parts: [String] = []
+        for piece in observed.components(separatedBy: "; ") {
+            var text = Substring(piece.trimmingCharacters(in: .whitespaces))
+            if text.hasPrefix("("), let close = text.firstIndex(of: ")"), text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber) {
+                text = text[text.index(after: close)...].drop { $0 == " " }
+            }
+            if !text.isEmpty, !parts.contains(String(text)) { parts.append(String(text)) }
+        }
+        return parts.isEmpty ? [observed] : parts
+    }
+}

@@ -29,19 +29,19 @@ let package = Package(
         .executableTarget(name: "suite-embedder"),
         .plugin(name: "EmbedSuite", capability: .buildTool(), dependencies: ["suite-embedder"]),
         .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP", "AppFlipDigest"]),
-        .target(name: "AppFlipReporting", dependencies: ["AppFlipModel"]),
+        .target(name: "AppFlipReporting", dependencies: ["AppFlipModel", "AppFlipDigest"]),
         .target(name: "AppFlipReference"),
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
         .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
         // Turning a request (flags, environment, library calls) into targets: a partner's, or the reference.
         .target(name: "AppFlipSetup", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReference", "AppFlipReferenceServer",
                                                      "AppFlipHTTP"]),
-        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipDigest", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
+        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipDigest", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
                                                    "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem"]),
         .target(name: "AppFlipConformance", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner",
                                                            "AppFlipHTTP", "AppFlipReference"]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
-        .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient"]),
+        .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP"]),
 
         // Test support and the deliberately broken handlers live under Tests/.
         .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),

@@ -8,13 +8,10 @@ enum CommandOptions {
         var repeatable: Swift.Set<String> = []
     }
 
-    static let run = Set(
-        values: ["--target", "--config", "--profile", "--handler-url", "--native-client", "--native-client-arg", "--link", "--client-id",
-                 "--scope", "--redirect-uri", "--mode", "--timeout", "--cases", "--catalog", "--filter", "--jobs", "--seed", "--reports",
-                 "--samples", "--summary", "--baseline", "--rerun-failed", "--shard", "--color", "--bundle", "--target-label",
-                 "--attest"],
-        flags: ["--reproducible", "--junit-file-attributes", "--slow", "--certification", "--quiet", "-q", "--verbose", "-v", "-h", "--help"],
-        repeatable: ["--profile", "--filter", "--native-client-arg"])
+    /// `run`'s options, read from their one table (`RunOption.all`).
+    static let run = Set(values: Swift.Set(RunOption.all.filter { $0.value != nil }.flatMap(\.names)),
+                         flags: Swift.Set(RunOption.all.filter { $0.value == nil }.flatMap(\.names)),
+                         repeatable: Swift.Set(RunOption.all.filter(\.repeatable).flatMap(\.names)))
     static let inspection = Set(values: ["--catalog", "--filter"], flags: ["-h", "--help"], repeatable: ["--filter"])
     static let validateURL = Set(values: ["--redirect-uri", "--reports", "--catalog", "--max-urls"], flags: ["-h", "--help", "--reproducible"],
                                  repeatable: ["--redirect-uri"])

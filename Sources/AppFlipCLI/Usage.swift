@@ -28,63 +28,7 @@ enum Usage {
         The handler command after `--` is started directly (never through a shell) and speaks the JSON Lines
         adapter contract described in README.md.
 
-        target:
-          --target reference      run every profile against the built-in reference server and handler
-          --config FILE           the target configuration: endpoints, IDs, scenario decorations (README)
-          --profile NAME          app-link, authorize, token, site-association, flip or native-client (default: all);
-                                  repeatable
-          --native-client PATH    the native app's adapter (the native-client contract, README); not through a shell
-          --native-client-arg ARG an argument for it (repeatable)
-          --handler-url URL       POST each request to this http:// URL and read the answer from the response
-          --link URL              the partner's App Flip universal link, without a query (required for your handler)
-          --client-id ID          the client ID registered for Google (required for your handler)
-          --scope SCOPE           the scope the valid link requests (default: devices)
-          --redirect-uri URI      the flip URI the valid link carries; one of the twelve allowed
-                                  (default: https://oauth-redirect.googleusercontent.com/a/com.google.OPA)
-          --mode MODE             one-shot (default: a fresh process per case) or persistent (one per worker);
-                                  for a handler command only
-          --timeout SECONDS       time a handler has to answer one case (default: 10)
-
-        run:
-          --cases PATH            a case file or directory (default: the cases built into this binary)
-          --catalog PATH          the requirement catalog (default: the catalog built into this binary)
-          --filter PATTERN        run only cases whose ID matches (glob with * and ?, or a prefix), or that
-                                  check a requirement ID; repeatable
-          --jobs N                cases run concurrently (default: the number of cores)
-          --seed N                seed for generated values such as state (default: a fresh random seed,
-                                  recorded in the report)
-          --samples N             how many values the sampling checks judge (distinct values, entropy of
-                                  codes, states, verifiers), 2 to 100 (default: what each case says)
-          --shard I/N             run a deterministic 1/N of the cases (by a hash of each ID); combine the
-                                  shards' reports with `merge`
-          --rerun-failed DIR      run only the cases that failed or ended in error in an earlier run (its
-                                  reports directory, or its results.json)
-          --baseline FILE         known failures accepted for now (each with a reason and an expiry date): they
-                                  do not fail the run; an expired entry, or one whose failure no longer happens,
-                                  does
-          --certification         a certification run: refuses --baseline, --filter, --samples and
-                                  --rerun-failed, and says so
-                                  in the reports
-          --slow                  include cases that wait more than 30 s in all (a long code lifetime);
-                                  without it they are skipped, and the report says so
-
-        console:
-          -q, --quiet             only the verdict line and the problems that stopped cases
-          -v, --verbose           also a line per passing case, with its time
-          --color WHEN            auto (default: on a terminal, unless NO_COLOR is set), always or never
-
-        reports:
-          --reports DIR           where junit.xml, report.md and results.json go (default: Reports)
-          --summary FILE          also append a short Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)
-          --bundle FILE           also write an evidence bundle (tar): the reports, the case files and catalog
-                                  used, and a manifest of SHA-256 digests; check it with `verify`
-          --target-label TEXT     what the deployment or app version under test is called (recorded in every
-                                  report, judged by nothing; or target_label in the configuration)
-          --attest FILE           what reviewers judged by hand for requirements no machine can judge (the
-                                  catalog's not_observable ones): reported as attested, never counted
-          --reproducible          write zero times and no timestamps, for byte-identical reports
-          --junit-file-attributes add file/line attributes to <testcase> (outside the Jenkins schema)
-
+        """ + "\n" + RunOption.help + "\n\n" + """
         exit codes:
         """ + "\n" + ExitStatus.helpLines
 

@@ -324,6 +324,44 @@ enum RunCommand {
         guard AllowedFlipURIs.all.contains(redirectURI) else {
             throw Arguments.UsageError(message: "--redirect-uri must be one of the twelve App Flip URIs Google publishes, e.g. \(AllowedFlipURIs.default)")
         }
+        if parsed.flags.contains("--certification") {
+            // A certification run judges the whole suite as it is: nothing waived, nothing left out.
+            for option in RunOption.refused where !parsed.values(option).isEmpty {
+                throw Arguments.UsageError(message: "--certification refuses \(option): a certification run judges every case, with nothing waived or left out")
+            }
+        }
+        var profiles: [Profile] = Profile.allCases
+        if !parsed.values("--profile").isEmpty {
+            profiles = []
+            for name in parsed.values("--profile") {
+                guard let profile = Profile(rawValue: name) else {
+                    throw Arguments.UsageError(message: "--profile takes one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+                }
+                profiles.append(profile)
+            }
+        }
+        let samples = try parsed.value("--samples").map { text throws(Arguments.UsageError) in
+            let range = ConformanceCase.sampleRange
+            guard let count = Int(text), range.contains(count) else {
+                throw Arguments.UsageError(message: "--samples takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            }
+            return count
+        }
+        let shard = try parsed.value("--shard").map { text throws(Arguments.UsageError) in
+            guard let shard = Shard(parsing: text) else {
+                throw Arguments.UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N ≤ 1000, not '\(text)'")
+            }
+            return shard
+        }
+        let verbosity = try verbosity(parsed)
+        let color = try parsed.value("--color").map { text throws(Arguments.UsageError) in
+            guard let choice = RunProgress.ColorChoice(rawValue: text) else {
+                throw Arguments.UsageError(message: "--color takes auto, always or never, not '\(text)'")
+            }
+            return choice
+        } ?? .auto
+        // The target last: the reference server starts only once every other option is known to be good, so no
+        // usage error leaves it running.
         let assembly: TargetSetup
         if let targetName = try parsed.value("--target") {
             guard targetName == "reference" else {
@@ -334,50 +372,13 @@ enum RunCommand {
         } else {
             assembly = try TargetAssembly.partner(parsed, mode: mode, seed: seed, scope: try parsed.value("--scope"), redirectURI: redirectURI)
         }
-        if parsed.flags.contains("--certification") {
-            // A certification run judges the whole suite as it is: nothing waived, nothing left out.
-            for option in ["--baseline", "--filter", "--samples", "--rerun-failed"] where !parsed.values(option).isEmpty {
-                assembly.referenceServer?.stop()
-                throw Arguments.UsageError(message: "--certification refuses \(option): a certification run judges every case, with nothing waived or left out")
-            }
-        }
-        var profiles: [Profile] = Profile.allCases
-        if !parsed.values("--profile").isEmpty {
-            profiles = []
-            for name in parsed.values("--profile") {
-                guard let profile = Profile(rawValue: name) else {
-                    assembly.referenceServer?.stop()
-                    throw Arguments.UsageError(message: "--profile takes one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
-                }
-                profiles.append(profile)
-            }
-        }
         return Options(assembly: assembly, profiles: profiles, mode: mode, timeout: timeout, jobs: jobs,
                        cases: try parsed.value("--cases"), catalog: try parsed.value("--catalog"), filters: parsed.values("--filter"),
                        reports: try parsed.value("--reports") ?? "Reports", reproducible: parsed.flags.contains("--reproducible"),
                        fileAttributes: parsed.flags.contains("--junit-file-attributes"), includeSlow: parsed.flags.contains("--slow"),
-                       samples: try parsed.value("--samples").map { text throws(Arguments.UsageError) in
-                           let range = ConformanceCase.sampleRange
-                           guard let count = Int(text), range.contains(count) else {
-                               throw Arguments.UsageError(message: "--samples takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-                           }
-                           return count
-                       },
-                       summary: try parsed.value("--summary"), baseline: try parsed.value("--baseline"),
+                       samples: samples, summary: try parsed.value("--summary"), baseline: try parsed.value("--baseline"),
                        certification: parsed.flags.contains("--certification"), rerunFailed: try parsed.value("--rerun-failed"),
-                       shard: try parsed.value("--shard").map { text throws(Arguments.UsageError) in
-                           guard let shard = Shard(parsing: text) else {
-                               throw Arguments.UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N ≤ 1000, not '\(text)'")
-                           }
-                           return shard
-                       },
-                       verbosity: try verbosity(parsed),
-                       color: try parsed.value("--color").map { text throws(Arguments.UsageError) in
-                           guard let choice = RunProgress.ColorChoice(rawValue: text) else {
-                               throw Arguments.UsageError(message: "--color takes auto, always or never, not '\(text)'")
-                           }
-                           return choice
-                       } ?? .auto,
+                       shard: shard, verbosity: verbosity, color: color,
                        bundle: try parsed.value("--bundle"), targetLabel: try parsed.value("--target-label") ?? assembly.targetLabel,
                        attest: try parsed.value("--attest"))
     }

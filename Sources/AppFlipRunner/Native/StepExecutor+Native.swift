@@ -92,9 +92,8 @@ extension StepExecutor {
             state.outcome.undeliveredRedirect = UndeliveredRedirect.check(undelivered)
         }
         // The server's own tokens and codes are secrets like any other: never shown.
-        state.redactor.add(observation.requests.flatMap { request in
-            ["code", "code_verifier", "refresh_token", "token"].compactMap { request.formValue($0) }
-        } + [observation.answer?.authorization].compactMap { $0 } + server.handedOutSecrets)
+        state.redactor.add(SecretValues.inNativeTraffic(observation.requests, authorization: observation.answer?.authorization)
+                           + server.handedOutSecrets)
         state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
         if recordEvidence {
             var lines = [label + step.command.rawValue]

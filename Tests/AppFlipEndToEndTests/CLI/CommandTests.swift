@@ -97,6 +97,24 @@ struct CommandTests {
         #expect(garbage.err.contains("more cases with the same error: unusable answer: the answer line is not a JSON object"), "\(garbage.err)")
     }
 
+    @Test("README's option table names exactly run's options (one table: RunOption), and its certification row the refused ones")
+    func optionTable() throws {
+        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `--") || $0.hasPrefix("| `-") }
+        var documented = Set<String>()
+        for row in rows {
+            let first = row.split(separator: "|").first ?? ""
+            for word in first.split(whereSeparator: { " `,".contains($0) }) where word.hasPrefix("--") { documented.insert(String(word)) }
+        }
+        let declared = Set(RunOption.all.map(\.name)).subtracting(["--help"])
+        #expect(documented.isSuperset(of: declared), "missing from README: \(declared.subtracting(documented).sorted())")
+        #expect(declared.isSuperset(of: documented.filter { !["--max-urls"].contains($0) }),
+                "README names options run does not have: \(documented.subtracting(declared).sorted())")
+        let certification = try #require(rows.first { $0.hasPrefix("| `--certification`") })
+        for option in RunOption.refused { #expect(certification.contains("`\(option)`"), "\(option) is not in README's --certification row") }
+        #expect(run(["help", "run"]).out.contains("refuses \(RunOption.certificationRefusals)"))
+    }
+
     @Test("A usage error shows the usage form of what was typed: a handler command, a handler URL, a native client")
     func usageForm() {
         let forms = [(["run", "--link", "x", "--client-id", "y", "--jbos", "2", "--", "./h"], "-- HANDLER"),

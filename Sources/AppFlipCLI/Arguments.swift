@@ -1,3 +1,5 @@
+import AppFlipModel
+
 /// A small argument reader: `--name value`, `--flag`, positionals, and everything after `--`.
 struct Arguments {
     struct UsageError: Error, CustomStringConvertible {
@@ -46,7 +48,7 @@ struct Arguments {
                     continue
                 }
                 let known = Array(valueOptions) + Array(flagOptions)
-                let hint = closest(name, known).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = Suggestion.closest(to: name, among: known.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
             }
             positionals.append(argument)
@@ -61,23 +63,4 @@ struct Arguments {
     }
 
     func values(_ name: String) -> [String] { options[name] ?? [] }
-
-    private func closest(_ name: String, _ known: [String]) -> String? {
-        known.min { distance(name, $0) < distance(name, $1) }.flatMap { distance(name, $0) <= 3 ? $0 : nil }
-    }
-
-    private func distance(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs), b = Array(rhs)
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
-    }
 }

@@ -6,7 +6,7 @@ enum Usage {
         usage: appflip-conformance <command> [options]
 
         commands:
-          run     run the conformance cases against a link handler and write reports
+          run     run the conformance cases against a target (handler, endpoints, native app) and write reports
           lint    check case files (and the requirement catalog) without running anything
           list    list the cases that a run would execute
           validate-url  judge a native app's authorization request URL on what the URL alone shows

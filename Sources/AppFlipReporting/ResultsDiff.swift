@@ -39,9 +39,12 @@ package struct ResultsDiff: Sendable {
     package init(old: ResultsDocument, new: ResultsDocument) {
         let before = Dictionary(old.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let after = Dictionary(new.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A case renamed since (its entry lists the old ID under `formerly`) is the same case, not one removed and
+        // one added.
+        let renamed = Dictionary(new.cases.flatMap { entry in (entry.formerly ?? []).map { ($0, entry.id) } }, uniquingKeysWith: { first, _ in first })
         for entry in new.cases {
             let now = Self.effective(entry)
-            guard let previous = before[entry.id] else {
+            guard let previous = before[entry.id] ?? (entry.formerly ?? []).lazy.compactMap({ before[$0] }).first else {
                 let change = Change(id: entry.id, old: nil, new: now, detail: Self.failingChecks(entry))
                 if Self.isFailing(now) { regressed.append(change) } else { added.append(change) }
                 continue
@@ -65,7 +68,7 @@ package struct ResultsDiff: Sendable {
                 }
             }
         }
-        for entry in old.cases where after[entry.id] == nil {
+        for entry in old.cases where after[entry.id] == nil && renamed[entry.id] == nil {
             removed.append(Change(id: entry.id, old: Self.effective(entry), new: nil, detail: []))
         }
         let requirementsBefore = Dictionary(old.requirements.map { ($0.id, $0.verdict) }, uniquingKeysWith: { first, _ in first })

@@ -57,6 +57,7 @@ extension ResultsDocument.CaseEntry {
         self.init(
             id: conformanceCase.id, title: conformanceCase.title, profile: conformanceCase.profile.rawValue,
             group: conformanceCase.group, file: conformanceCase.location.file, line: conformanceCase.location.line,
+            formerly: conformanceCase.formerly.isEmpty ? nil : conformanceCase.formerly,
             scenario: conformanceCase.scenario.rawValue, verdict: result.verdict.rawValue, message: result.message,
             notJudged: result.notJudged, conditionUnmet: result.conditionUnmet ? true : nil, configurationProblem: result.configurationProblem, suiteFault: result.suiteFault,
             knownFailure: result.isKnown ? result.knownBy.map(\.summary) : nil,

@@ -111,6 +111,7 @@ extension ResultsDocument.CaseEntry {
         json.member("stderr", evidence.stderr)
         json.closeObject()
         json.member("file", file)
+        if let formerly { json.member("formerly", strings: formerly) }
         json.member("group", group)
         json.member("id", id)
         if let knownFailure { json.member("known_failure", strings: knownFailure) }

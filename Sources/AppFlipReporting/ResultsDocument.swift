@@ -127,6 +127,8 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var group: String
         package var file: String
         package var line: Int
+        /// The case's earlier IDs (`formerly:`), when it was renamed; absent otherwise.
+        package var formerly: [String]?
         package var scenario: String
         package var verdict: String
         package var message: String?

@@ -166,10 +166,10 @@ package enum Platform {
 
     // MARK: Signals
 
-    /// Unblocks SIGINT and SIGTERM for this thread and the threads it starts (a parent may have blocked them).
     /// The signals that end a run in order: SIGINT, SIGTERM, SIGHUP (the terminal went away), SIGQUIT.
     package static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
+    /// Unblocks the termination signals for this thread and the threads it starts (a parent may have blocked them).
     package static func unblockTerminationSignals() {
         var set = sigset_t()
         sigemptyset(&set)

@@ -6,7 +6,8 @@ import AppFlipSetup
 import AppFlipSuite
 import Foundation
 
-/// `run`: runs the cases against a link handler, writes `junit.xml` and `report.md`, exits with the verdict.
+/// `run`: runs the cases against the configured target (a link handler, HTTP endpoints, a native app), writes
+/// `junit.xml`, `report.md` and `results.json`, and exits with the verdict.
 enum RunCommand {
     struct Options {
         var assembly: TargetSetup
@@ -90,12 +91,12 @@ enum RunCommand {
                 options.assembly.referenceServer?.stop()
                 return ExitStatus.usage.rawValue
             }
-            let known = Set(suite.cases.map(\.id))
+            let known = Set(suite.cases.flatMap { [$0.id] + $0.formerly })
             let gone = failed.subtracting(known)
             if !gone.isEmpty {
                 console.err("note: \(gone.count) case\(gone.count == 1 ? "" : "s") that failed there no longer exist: \(gone.sorted().prefix(5).joined(separator: ", "))")
             }
-            selected = selected.filter { failed.contains($0.id) }
+            selected = selected.filter { conformanceCase in failed.contains { conformanceCase.isNamed($0) } }
         }
         if let shard = options.shard {
             selected = selected.filter { shard.contains($0.id) }

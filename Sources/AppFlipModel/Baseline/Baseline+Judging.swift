@@ -33,7 +33,10 @@ extension Baseline {
     package func accepting(_ result: CaseResult, today: String) -> [Entry] {
         let live = entries.filter { !$0.isExpired(on: today) }
         guard result.verdict == .fail || result.verdict == .error, result.suiteFault == nil, result.configurationProblem == nil else { return [] }
-        if let entry = live.first(where: { $0.subject == .conformanceCase(result.conformanceCase.id) }) { return [entry] }
+        if let entry = live.first(where: { entry in
+            if case .conformanceCase(let id) = entry.subject { return result.conformanceCase.isNamed(id) }
+            return false
+        }) { return [entry] }
         guard result.verdict == .fail else { return [] }
         let failing = Set(result.checks.filter { $0.isApplicable && $0.verdict == .fail }.map(\.requirement.id))
         let covering = live.filter { entry in
@@ -59,7 +62,7 @@ extension Baseline {
             let failed: Bool
             switch entry.subject {
             case .conformanceCase(let id):
-                ran = results.filter { $0.conformanceCase.id == id && $0.verdict != .skip }
+                ran = results.filter { $0.conformanceCase.isNamed(id) && $0.verdict != .skip }
                 failed = ran.contains { $0.verdict == .fail || $0.verdict == .error }
             case .requirement(let id):
                 ran = results.filter { result in result.verdict != .skip && result.requirements.contains { $0.id == id } }

@@ -53,7 +53,8 @@ package struct CaseLoader {
             return []
         }
         guard let document = reader.mapping(node, "a case file") else { return [] }
-        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "steps", "skip", "table", "repeat", "needs"]
+        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "steps", "skip", "table", "repeat", "needs",
+                       "formerly"]
         guard reader.checkKeys(document, allowed: allowed, required: ["id", "title", "profile", "scenario"], in: "a case") else { return [] }
         if document["link"] == nil, document["steps"] == nil {
             reader.error(at: document.location, "a case needs 'link' (with its checks) or 'steps'")
@@ -148,10 +149,21 @@ package struct CaseLoader {
                 if let need = reader.enumValue(.scalar(value), "need", as: ConformanceCase.Need.self) { needs.append(need) }
             }
         }
+        var formerly: [String] = []
+        if let formerlyNode = document["formerly"], let values = reader.scalarList(formerlyNode, "'formerly'") {
+            for value in values {
+                if Self.isValidCaseID(value.text), value.text != idScalar.text {
+                    formerly.append(value.text)
+                } else {
+                    reader.error(at: value.location, "'formerly' lists the case's earlier IDs; '\(value.text)' is not one")
+                }
+            }
+        }
         guard reader.diagnostics.count == before, let profile, let scenario, let steps else { return nil }
         var conformanceCase = ConformanceCase(id: idScalar.text, title: titleScalar.text, profile: profile, scenario: scenario,
                                               steps: steps, skipReason: skip, location: location, group: group, repeatCount: caseRepeat)
         conformanceCase.needs = needs
+        conformanceCase.formerly = formerly
         return conformanceCase
     }
 
@@ -275,6 +287,19 @@ package struct CaseLoader {
                 reader.error(at: conformanceCase.location, "duplicate case ID '\(conformanceCase.id)' (first defined at \(first))")
             } else {
                 seen[conformanceCase.id] = conformanceCase.location
+            }
+        }
+        // An earlier ID names one case only, and never a case that has it now.
+        var former: [String: SourceLocation] = [:]
+        for conformanceCase in cases {
+            for old in conformanceCase.formerly {
+                if let current = seen[old] {
+                    reader.error(at: conformanceCase.location, "'formerly' lists '\(old)', which is the ID of the case at \(current)")
+                } else if let first = former[old] {
+                    reader.error(at: conformanceCase.location, "'formerly' lists '\(old)', which the case at \(first) lists too")
+                } else {
+                    former[old] = conformanceCase.location
+                }
             }
         }
     }

@@ -18,6 +18,7 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         var group: String
         var repeatCount: Int
         var needs: [Need] = []
+        var formerly: [String] = []
     }
 
     private var storage: CopyOnWrite<Members>
@@ -69,6 +70,16 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         get { storage.value.needs }
         set { storage.value.needs = newValue }
     }
+
+    /// The IDs the case had before it was renamed (`formerly:`): a baseline entry, `--rerun-failed` and `diff` that
+    /// name an old ID still find it.
+    package var formerly: [String] {
+        get { storage.value.formerly }
+        set { storage.value.formerly = newValue }
+    }
+
+    /// Whether `id` names this case, now or before a rename.
+    package func isNamed(_ id: String) -> Bool { self.id == id || formerly.contains(id) }
 
     /// Something a case needs from the configuration.
     package enum Need: String, Sendable, Hashable, CaseIterable {

@@ -22,7 +22,7 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// configuration value missing, an endpoint on http://): not a certification pass; the report names what is
     /// missing.
     case certificationIncomplete = 8
-    /// The run was interrupted (SIGINT or SIGTERM); the reports hold the cases completed so far, marked incomplete.
+    /// The run was interrupted (SIGINT, SIGTERM, SIGHUP or SIGQUIT); the reports hold the cases completed so far, marked incomplete.
     case interrupted = 130
 
     /// One line for `help`: the one place the exit codes are listed for the command line (README's table is held

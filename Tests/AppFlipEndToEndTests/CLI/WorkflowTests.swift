@@ -40,6 +40,29 @@ struct WorkflowTests {
         #expect(nothing.status == 2 && nothing.err.contains("nothing to re-run"), "\(nothing.err)")
         let missing = handlerRun(nil, reports: directory + "/fourth", extra: ["--rerun-failed", directory + "/no-such-run"])
         #expect(missing.status == 2 && missing.err.contains("cannot read"))
+
+        // A failed case renamed since (formerly: its old ID) is re-run under its new ID.
+        let cases = directory + "/cases"
+        try FileManager.default.copyItem(atPath: PackageRoot.cases, toPath: cases)
+        let entries = try ResultsDocument.parse(Data(contentsOf: URL(fileURLWithPath: directory + "/first/results.json"))).cases
+        // The first failing case's file, a table: every row's ID gains "-renamed" before its key, and lists the old one.
+        let entry = try #require(entries.first { $0.verdict == "fail" })
+        let file = cases + "/" + (entry.file.components(separatedBy: "Conformance/cases/").last ?? entry.file)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let idLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("id: ") && $0.hasSuffix("/${row.key}") })
+        let template = String(idLine.dropFirst(4))
+        try text.replacingOccurrences(of: String(idLine) + "\n",
+                                      with: "id: \(template.dropLast("/${row.key}".count))-renamed/${row.key}\nformerly:\n  - \(template)\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let renamed = entry.id.replacingOccurrences(of: String(template.dropLast("/${row.key}".count)) + "/",
+                                                    with: String(template.dropLast("/${row.key}".count)) + "-renamed/")
+        let afterRename = run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                               "--reports", directory + "/renamed", "--cases", cases, "--catalog", PackageRoot.catalog,
+                               "--rerun-failed", directory + "/first", "--", BuiltProducts.path("appflip-reference")])
+        #expect(afterRename.status == 0, "\(afterRename.err.suffix(800))")
+        let rerunRenamed = try ResultsDocument.parse(Data(contentsOf: URL(fileURLWithPath: directory + "/renamed/results.json")))
+        #expect(rerunRenamed.cases.contains { $0.id == renamed && $0.formerly == [entry.id] }, "\(rerunRenamed.cases.map(\.id).prefix(5))")
+        #expect(rerunRenamed.cases.count == failed.count, "\(rerunRenamed.cases.count) of \(failed.count)")
     }
 
     @Test("diff names what regressed (exit 1) and what was fixed (exit 0), case by case and per requirement")

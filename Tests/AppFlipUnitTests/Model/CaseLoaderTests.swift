@@ -46,6 +46,35 @@ struct CaseLoaderTests {
         #expect(cases.first?.checks.first?.expectation == .all([.action(.decline)]))
     }
 
+    @Test("A renamed case keeps its earlier IDs (formerly:), which must be IDs, not its own, not another case's, listed once")
+    func formerly() throws {
+        let renamed = Self.valid.replacingOccurrences(of: "title: One", with: "title: One\nformerly: [app-link/old/one, app-link/older/one]")
+        let cases = try load(renamed)
+        #expect(cases.first?.formerly == ["app-link/old/one", "app-link/older/one"])
+        #expect(cases.first?.isNamed("app-link/old/one") == true && cases.first?.isNamed("app-link/x/one") == true)
+        let second = Self.valid.replacingOccurrences(of: "id: app-link/x/one", with: "id: app-link/x/two")
+        for (texts, message) in [
+            ([Self.valid.replacingOccurrences(of: "title: One", with: "title: One\nformerly: [not an id]")], "'not an id' is not one"),
+            ([renamed, second.replacingOccurrences(of: "title: One", with: "title: One\nformerly: [app-link/x/one]")],
+             "'formerly' lists 'app-link/x/one', which is the ID of the case at"),
+            ([renamed, second.replacingOccurrences(of: "title: One", with: "title: One\nformerly: [app-link/old/one]")],
+             "'formerly' lists 'app-link/old/one', which the case at"),
+        ] {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("formerly-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            for (index, text) in texts.enumerated() {
+                _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("\(index).case").path, contents: Data(text.utf8))
+            }
+            do {
+                _ = try CaseLoader.load(from: directory.path, catalog: catalog)
+                Issue.record("accepted: \(message)")
+            } catch {
+                #expect(error.diagnostics.contains { $0.message.contains(message) }, "\(error.diagnostics.map(\.message))")
+            }
+        }
+    }
+
     struct Bad: Sendable, CustomTestStringConvertible {
         var marked: String
         var message: String

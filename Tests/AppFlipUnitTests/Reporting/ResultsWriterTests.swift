@@ -38,6 +38,7 @@ struct ResultsWriterTests {
         document.cases[0].suiteFault = "out of descriptors"
         document.cases[1].notJudged = "not judged: the redirect never reached the app"
         document.cases[2].conditionUnmet = true
+        document.cases[3].formerly = ["app-link/old/name", "app-link/older/name"]
         document.cases[0].evidence.exchanges = [
             ResultsDocument.ExchangeEntry(transcript: "GET /authorize?x=1 → 302"),
             ResultsDocument.ExchangeEntry(transcript: "POST /token → 200 {\"a\":1}", sentAt: "2026-11-25T20:21:16.123Z", milliseconds: 12,

@@ -7,7 +7,7 @@ extension CaseLoader {
         if case .link = step.action { isLink = true } else { isLink = false }
         // A step "opens in every case" when some group requires it: an `all` group with `action: open`, or a
         // `one_of` whose every alternative has it. A decline then fails there.
-        let isOpen: (AnyCheck) -> Bool = { ($0.base as? ActionCheck)?.action == .open }
+        let isOpen: (AnyCheck) -> Bool = { $0.base.requiresOpen }
         let opensInEveryCase = step.checks.contains { group in
             switch group.expectation {
             case .all(let checks): checks.contains(where: isOpen)
@@ -23,19 +23,19 @@ extension CaseLoader {
             for check in group.expectation.checks {
                 if (check.base.scope == .native) != isNative, check.base.scope != .samples {
                     reader.error(at: group.location, isNative
-                                 ? "'\(check.key)' does not judge a native-client step (its checks: app, audit, user_agent, verifier, pkce, token_request, redirect_uri, forged_response, loopback_listener, refresh_token, revocation)"
-                                 : "'\(check.key)' judges a native-client step (sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out)")
+                                 ? "'\(check.key)' does not judge a native-client step (its checks: \(CheckRegistry.nativeKeys.joined(separator: ", ")))"
+                                 : "'\(check.key)' judges a native-client step (\(NativeStep.Command.allCases.map(\.rawValue).joined(separator: ", ")))")
                     continue
                 }
                 switch check.base.scope {
                 case .response where isLink:
                     reader.error(at: group.location, "'\(check.key)' judges an HTTP response; a link step has none")
-                case .transport where check.base is ThrottledCheck:
+                case .transport where check.base.judgesBurst:
                     if case .http(let request) = step.action, request.burst != nil {} else {
                         reader.error(at: group.location, "'\(check.key)' judges a burst: give the request 'burst: N'")
                     }
                 case .transport:
-                    let probe: HTTPStepRequest.TransportProbe = check.base is LegacyTLSCheck ? .legacyTLS : .plainHTTP
+                    let probe = check.base.transportProbe ?? .plainHTTP
                     if probe != probeOfStep {
                         let option = probe == .legacyTLS ? "'tls: legacy'" : "'scheme: http'"
                         reader.error(at: group.location, "'\(check.key)' judges a transport probe: use it in a request step with \(option)")
@@ -43,7 +43,7 @@ extension CaseLoader {
                 case _ where probeOfStep == .legacyTLS:
                     reader.error(at: group.location, "a 'tls: legacy' step sends no HTTP request; only 'legacy_tls' judges it, not '\(check.key)'")
                 case .samples:
-                    let name = (check.base as? DistinctCheck)?.name ?? (check.base as? EntropyCheck)?.name ?? (check.base as? PerUserCheck)?.name ?? ""
+                    let name = check.base.sampleName ?? ""
                     if !names.contains(name) {
                         let hint = Suggestion.closest(to: name, among: Array(names)).map { " (did you mean '\($0)'?)" } ?? ""
                         reader.error(at: group.location, "'\(check.key)' names '\(name)', which no step up to this one captures\(hint)")
@@ -62,7 +62,7 @@ extension CaseLoader {
                                  + "(under the requirement a decline breaks), so a target that opens nothing fails there and not here")
                 }
             case .oneOf(let alternatives):
-                let decides = alternatives.contains { alternative in alternative.contains { $0.base is ActionCheck } }
+                let decides = alternatives.contains { alternative in alternative.contains { $0.base.decidesAction } }
                 let judgesURL = alternatives.contains { alternative in alternative.contains { $0.base.scope == .openedURL } }
                 if judgesURL, !decides {
                     reader.error(at: group.location, "these alternatives judge the opened URL; add 'action: open' to this step's checks, "

@@ -15,6 +15,9 @@ package struct ActionCheck: Check {
 
     package var scope: CheckScope { .answer }
 
+    package var decidesAction: Bool { true }
+    package var requiresOpen: Bool { action == .open }
+
     package func expected(in context: Template.Context) -> String {
         action == .open ? "opens a URL (or redirects)" : "declines (opens nothing, does not redirect)"
     }

@@ -23,6 +23,21 @@ package protocol Check: Sendable, Hashable {
     /// For a native check: whether it judges only what the app sent before any answer reached it (the authorization
     /// request, how it opened it, its listener), so it still applies when the redirect never reached the app.
     var judgesOnlyTheRequest: Bool { get }
+
+    // What the loader asks of a check's step (`CaseLoader+StepRules`): each kind says it of itself.
+    /// The captured name a sample check judges (`distinct`, `entropy_bits`, `per_user`), or nil.
+    var sampleName: String? { get }
+    /// The transport probe a `.transport` check judges (`tls: legacy`, `scheme: http`), or nil for one that judges a
+    /// burst or any request.
+    var transportProbe: HTTPStepRequest.TransportProbe? { get }
+    /// Whether it judges a burst (`burst: N` on its request).
+    var judgesBurst: Bool { get }
+    /// Whether it decides open or decline (`action`), and whether it requires an opened URL (`action: open`).
+    var decidesAction: Bool { get }
+    var requiresOpen: Bool { get }
+    /// How FORMAT.md names the check's form that judges an opened URL's content (`code: present`), or nil when no
+    /// form does: FORMAT.md's list is held against these.
+    static var openedURLForm: String? { get }
 }
 
 /// What a check looks at.
@@ -113,6 +128,12 @@ extension Check {
     }
 
     package var judgesOnlyTheRequest: Bool { false }
+    package var sampleName: String? { nil }
+    package var transportProbe: HTTPStepRequest.TransportProbe? { nil }
+    package var judgesBurst: Bool { false }
+    package var decidesAction: Bool { false }
+    package var requiresOpen: Bool { false }
+    package static var openedURLForm: String? { nil }
 
     func isEqual(to other: any Check) -> Bool {
         (other as? Self) == self

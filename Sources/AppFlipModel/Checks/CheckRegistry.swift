@@ -48,6 +48,13 @@ package enum CheckRegistry {
 
     package static var keys: [String] { kinds.map { $0.key } }
 
+    /// The keys of the checks that judge a native-client step, in registry order.
+    package static var nativeKeys: [String] { kinds.filter { $0.documentation.section == .native }.map { $0.key } }
+
+    /// FORMAT.md's list of the checks on an opened URL's content ("Checks on the opened URL's content (…)"), from
+    /// what each kind says of itself.
+    package static var openedURLForms: String { kinds.compactMap { $0.openedURLForm }.joined(separator: ", ") }
+
     package static func kind(for key: String) -> (any Check.Type)? { byKey[key] }
 
     /// The Markdown table of one documentation section, exactly as FORMAT.md must contain it.

@@ -24,6 +24,8 @@ package struct CodeCheck: Check {
 
     package var scope: CheckScope { presence == .absent ? .answer : .openedURL }
 
+    package static var openedURLForm: String? { "`code: present`" }
+
     package func expected(in context: Template.Context) -> String {
         switch presence {
         case .present: "exactly one non-empty code of visible ASCII characters"

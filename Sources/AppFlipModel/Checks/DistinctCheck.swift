@@ -14,6 +14,8 @@ package struct DistinctCheck: Check {
 
     package var scope: CheckScope { .samples }
 
+    package var sampleName: String? { name }
+
     package func expected(in context: Template.Context) -> String { "every captured \(name) differs from the others" }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {

@@ -26,6 +26,8 @@ package struct EntropyCheck: Check {
 
     package var scope: CheckScope { .samples }
 
+    package var sampleName: String? { name }
+
     package func expected(in context: Template.Context) -> String {
         "the captured \(name) values carry at least \(bits) bits of entropy (estimated)"
     }

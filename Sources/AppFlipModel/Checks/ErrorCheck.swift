@@ -21,6 +21,8 @@ package struct ErrorCheck: Check {
 
     package var scope: CheckScope { allowed == nil ? .answer : .openedURL }
 
+    package static var openedURLForm: String? { "an error code (`error: CODES`)" }
+
     package func expected(in context: Template.Context) -> String {
         guard let allowed else { return "no error" }
         return allowed.count == 1 ? "error=\(allowed.sorted()[0])" : "error one of \(allowed.sorted().joined(separator: ", "))"

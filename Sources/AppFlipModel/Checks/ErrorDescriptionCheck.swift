@@ -18,6 +18,8 @@ package struct ErrorDescriptionCheck: Check {
 
     package var scope: CheckScope { .openedURL }
 
+    package static var openedURLForm: String? { "`error_description`" }
+
     package func expected(in context: Template.Context) -> String {
         "error_description, if present, only in %x20-21 / %x23-5B / %x5D-7E"
     }

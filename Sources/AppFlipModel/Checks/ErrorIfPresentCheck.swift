@@ -21,6 +21,8 @@ package struct ErrorIfPresentCheck: Check {
 
     package var scope: CheckScope { .openedURL }
 
+    package static var openedURLForm: String? { "`error_if_present`" }
+
     package func expected(in context: Template.Context) -> String {
         "any error is one of \(allowed.sorted().joined(separator: ", "))"
     }

@@ -13,6 +13,8 @@ package struct FragmentCheck: Check {
 
     package var scope: CheckScope { .openedURL }
 
+    package static var openedURLForm: String? { "`fragment`" }
+
     package func expected(in context: Template.Context) -> String { "no fragment" }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {

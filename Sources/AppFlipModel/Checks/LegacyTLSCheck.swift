@@ -15,6 +15,8 @@ package struct LegacyTLSCheck: Check {
 
     package var scope: CheckScope { .transport }
 
+    package var transportProbe: HTTPStepRequest.TransportProbe? { .legacyTLS }
+
     package func expected(in context: Template.Context) -> String {
         "TLS 1.0 and 1.1 refused: an alert or a close, no ServerHello picking them"
     }

@@ -21,6 +21,8 @@ package struct ParameterCheck: Check {
 
     package var scope: CheckScope { .openedURL }
 
+    package static var openedURLForm: String? { "`param`" }
+
     package func expected(in context: Template.Context) -> String {
         "\(name)=\(ByteText.display(value.resolve(in: context)))"
     }

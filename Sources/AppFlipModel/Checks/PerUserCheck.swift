@@ -20,6 +20,8 @@ package struct PerUserCheck: Check {
 
     package var scope: CheckScope { .samples }
 
+    package var sampleName: String? { name }
+
     package func expected(in context: Template.Context) -> String {
         "\(name): the same for one user's two grants, different for another user's"
     }

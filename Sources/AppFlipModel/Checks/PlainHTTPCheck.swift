@@ -15,6 +15,8 @@ package struct PlainHTTPCheck: Check {
 
     package var scope: CheckScope { .transport }
 
+    package var transportProbe: HTTPStepRequest.TransportProbe? { .plainHTTP }
+
     package func expected(in context: Template.Context) -> String {
         "plain http serves nothing: no connection, a redirect to https, or an error without tokens"
     }

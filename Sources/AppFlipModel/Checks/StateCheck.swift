@@ -23,6 +23,8 @@ package struct StateCheck: Check {
 
     package var scope: CheckScope { expectation == .echoed ? .openedURL : .answer }
 
+    package static var openedURLForm: String? { "`state: echoed`" }
+
     package func expected(in context: Template.Context) -> String {
         switch expectation {
         case .echoed: "state echoed byte for byte after one decoding"

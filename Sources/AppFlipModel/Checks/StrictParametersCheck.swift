@@ -19,6 +19,8 @@ package struct StrictParametersCheck: Check {
 
     package var scope: CheckScope { .openedURL }
 
+    package static var openedURLForm: String? { "`params`" }
+
     package func expected(in context: Template.Context) -> String {
         "only code+state or error(+error_description)+state (iss allowed), none repeated, all encoded"
     }

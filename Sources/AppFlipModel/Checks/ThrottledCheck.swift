@@ -14,6 +14,8 @@ package struct ThrottledCheck: Check {
 
     package var scope: CheckScope { .transport }
 
+    package var judgesBurst: Bool { true }
+
     package func expected(in context: Template.Context) -> String {
         "a sign of throttling before the burst runs out"
     }

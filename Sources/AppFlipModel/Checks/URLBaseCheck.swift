@@ -16,6 +16,8 @@ package struct URLBaseCheck: Check {
 
     package var scope: CheckScope { .openedURL }
 
+    package static var openedURLForm: String? { "`url_base`" }
+
     package func expected(in context: Template.Context) -> String {
         "the opened URL's base is exactly \(ByteText.display(base.resolve(in: context)))"
     }

@@ -12,6 +12,8 @@ package struct UniversalLinksOnlyCheck: Check {
 
     package var scope: CheckScope { .openedURL }
 
+    package static var openedURLForm: String? { "`universal_links_only`" }
+
     package func expected(in context: Template.Context) -> String { "opened universal-links-only" }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {

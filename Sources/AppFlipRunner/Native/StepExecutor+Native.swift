@@ -5,15 +5,14 @@ extension StepExecutor {
     /// Runs one native-client step: the app process and the test authorization server live for the case.
     func sendNative(_ step: NativeStep, label: String, recordEvidence: Bool, state: inout CaseState) -> Observation? {
         guard let target = targets.nativeClient else {
-            state.outcome.failure = label + "no native client is configured"
+            state.outcome.record(.target(label + "no native client is configured"))
             return nil
         }
         if nativeFlow == nil {
             do {
                 nativeFlow = (target.makeSession(), try TestAuthorizationServer(clientID: configuration.clientID))
             } catch {
-                state.outcome.suiteFault = label + "the suite cannot start its test authorization server: \(error)"
-                state.outcome.failure = state.outcome.suiteFault
+                state.outcome.record(.suite(label + "the suite cannot start its test authorization server: \(error)"))
                 return nil
             }
         }
@@ -47,7 +46,7 @@ extension StepExecutor {
             observation.undelivered = record.undelivered
         case .replayRedirect, .unsolicitedRedirect:
             guard let earlier = state.nativeRedirect else {
-                state.outcome.failure = label + "no earlier sign-in in the case sent a redirect to " + (step.command == .replayRedirect ? "replay" : "aim at")
+                state.outcome.record(.target(label + "no earlier sign-in in the case sent a redirect to " + (step.command == .replayRedirect ? "replay" : "aim at")))
                 return nil
             }
             var redirect = earlier
@@ -114,11 +113,10 @@ extension StepExecutor {
     private func fail(_ failure: NativeFailure, label: String, session: NativeClientSession, state: inout CaseState) -> Observation? {
         // What the server handed out is secret even when the app failed before using it (it may have logged it).
         if let server = nativeFlow?.server { state.redactor.add(server.handedOutSecrets) }
-        if failure.suiteFault { state.outcome.suiteFault = label + failure.message }
         // What the app did to the test server meanwhile is part of the story (a flood of requests, held connections).
         let refused = nativeFlow?.server.refusedTraffic.map { " (meanwhile the test server refused: \($0))" } ?? ""
         let explained = failure.message.contains("test authorization server")
-        state.outcome.failure = label + failure.message + (explained ? "" : refused)
+        state.outcome.record(failure.suiteFault ? .suite(label + failure.message) : .target(label + failure.message + (explained ? "" : refused)))
         state.outcome.evidence.answer = state.redactor.excerpt(failure.rawAnswer, limit: TargetExchange.answerExcerptLimit)
         state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
         return nil

@@ -275,27 +275,27 @@ package struct Runner: Sendable {
         }
 
         private static func result(_ conformanceCase: ConformanceCase, _ outcome: StepExecutor.Outcome, duration: Double) -> CaseResult {
-            if let fault = outcome.suiteFault {
+            // The verdict rule, by fault: the suite's own says nothing of the target; a step that does not apply here
+            // skips the case; anything else the target did ends it in an error. What earlier steps found stands: a
+            // violation already shown is a failure, whatever came after.
+            let failed = outcome.checks.contains { $0.isFinding && $0.verdict == .fail }
+            switch outcome.fault {
+            case .suite(let fault)?:
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: outcome.checks,
                                         message: "suite error, not the target's: " + fault, evidence: outcome.evidence, duration: duration)
                 result.suiteFault = fault
                 return result
-            }
-            if let reason = outcome.skipReason {
-                // What earlier steps found stands: a violation already shown is a failure, whatever came after.
-                let failed = outcome.checks.contains { $0.isFinding && $0.verdict == .fail }
+            case .notApplicable(let reason)?:
                 return CaseResult(conformanceCase: conformanceCase, verdict: failed ? .fail : .skip, checks: outcome.checks,
                                   message: failed ? "then a later step was skipped: \(reason)" : reason, evidence: outcome.evidence,
                                   duration: duration)
+            case .target(let message)?, .throttled(let message)?, .missingCapture(let message)?:
+                return CaseResult(conformanceCase: conformanceCase, verdict: outcome.checks.contains { $0.verdict == .fail } ? .fail : .error,
+                                  checks: outcome.checks, message: message, evidence: outcome.evidence, duration: duration)
+            case nil:
+                return CaseResult.judged(conformanceCase, checks: outcome.checks, evidence: outcome.evidence, duration: duration,
+                                         unmetConditions: outcome.unmetConditions)
             }
-            if let failure = outcome.failure {
-                // A violation already shown outweighs a later step that could not run.
-                let verdict: Verdict = outcome.checks.contains { $0.verdict == .fail } ? .fail : .error
-                return CaseResult(conformanceCase: conformanceCase, verdict: verdict, checks: outcome.checks, message: failure,
-                                  evidence: outcome.evidence, duration: duration)
-            }
-            return CaseResult.judged(conformanceCase, checks: outcome.checks, evidence: outcome.evidence, duration: duration,
-                                     unmetConditions: outcome.unmetConditions)
         }
     }
 }

@@ -22,7 +22,7 @@ extension StepExecutor {
             switch answer {
             case .failure(let problem):
                 guard attempt > 1 else {
-                    state.outcome.failure = label + problem.message
+                    state.outcome.record(.target(label + problem.message))
                     return nil
                 }
                 dropped = "attempt \(attempt) got no answer: \(problem.message)"

@@ -21,7 +21,7 @@ extension StepExecutor {
     /// Why a step's request could not be built: a step that cannot be judged here skips the case, anything else is
     /// the case's failure.
     static func record(unbuilt problem: Problem, label: String, state: inout CaseState) {
-        if problem.notApplicable { state.outcome.skipReason = label + problem.message } else { state.outcome.failure = label + problem.message }
+        state.outcome.record(problem.notApplicable ? .notApplicable(label + problem.message) : .target(label + problem.message))
     }
 
     /// Builds an HTTP step's request and sends it (through the sign-in pages when the user signs in there): the
@@ -96,7 +96,7 @@ extension StepExecutor {
         case .failure(let problem):
             if problem.inexact {
                 // The platform could not carry the request or its answer as is: the case does not apply here.
-                state.outcome.skipReason = label + problem.message
+                state.outcome.record(.notApplicable(label + problem.message))
                 return nil
             }
             state.outcome.evidence.exchanges.append(Evidence.Exchange(transcript + "\n  → no response: \(problem.message)", sentAt: sent.sentAt,
@@ -105,7 +105,7 @@ extension StepExecutor {
                 // For a plain-http probe no answer is an answer: nothing is served there.
                 return (.unreachable(problem.message), prepared.sentParameters)
             }
-            state.outcome.failure = label + problem.message
+            state.outcome.record(.target(label + problem.message))
             return nil
         case .success(let response):
             if let framing = sent.framing {
@@ -121,9 +121,9 @@ extension StepExecutor {
                 state.outcome.evidence.exchanges.append(
                     Evidence.Exchange(transcript + "\n  → HTTP 429", sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
                                       responseHeaders: Evidence.headers(response.headers.fields.map { ($0.name, $0.value) })))
-                state.outcome.failure = label + "the target throttled this request (429 Too Many Requests"
+                state.outcome.record(.throttled(label + "the target throttled this request (429 Too Many Requests"
                     + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
-                    + "rerun with fewer --jobs, or allow the suite's address more requests"
+                    + "rerun with fewer --jobs, or allow the suite's address more requests"))
                 return nil
             }
             let http = HTTPObservation(status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },

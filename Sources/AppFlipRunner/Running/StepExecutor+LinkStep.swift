@@ -54,7 +54,7 @@ extension StepExecutor {
     static func absorb(_ sent: SentLink, label: String, context: Template.Context, logExcerptLimit: Int,
                        state: inout CaseState) -> (Observation, [QueryParameter])? {
         guard let exchange = sent.exchange else {
-            state.outcome.failure = label + (sent.unsent ?? "nothing was sent")
+            state.outcome.record(.target(label + (sent.unsent ?? "nothing was sent")))
             return nil
         }
         let link = sent.link
@@ -63,9 +63,8 @@ extension StepExecutor {
         state.outcome.evidence.link = state.redactor.excerpt(Redaction.redact(url: link), limit: 1024)
         state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: logExcerptLimit)
         guard let answer = exchange.answer else {
-            if exchange.suiteFault { state.outcome.suiteFault = exchange.failure }
             state.outcome.evidence.answer = state.redactor.excerpt(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
-            state.outcome.failure = label + (exchange.failure ?? "no answer")
+            state.outcome.record(exchange.suiteFault ? .suite(exchange.failure ?? "no answer") : .target(label + (exchange.failure ?? "no answer")))
             return nil
         }
         let observation = Observation.link(answer)

@@ -12,7 +12,7 @@ extension StepExecutor {
         do {
             answer = try TLSHello.probe(host: origin.host, port: origin.port, offer: offer, timeout: min(5, timeout))
         } catch {
-            state.outcome.failure = label + error.message
+            state.outcome.record(.target(label + error.message))
             return nil
         }
         var version: UInt16?

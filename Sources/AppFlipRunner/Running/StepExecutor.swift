@@ -45,12 +45,8 @@ final class StepExecutor {
     /// The outcome of running every step of a case.
     struct Outcome {
         var checks: [CheckResult] = []
-        /// Set when the target misbehaved, or a needed capture was missing without a failed check to explain it.
-        var failure: String?
-        /// Set when a step could not be sent as written (https cannot carry it byte for byte): the case does not apply.
-        var skipReason: String?
-        /// Set when the suite itself ran out of resources: the case says nothing about the target.
-        var suiteFault: String?
+        /// Why the case ended before its checks said everything (`record` keeps the one that ranks highest).
+        private(set) var fault: CaseFault?
         /// A fault of the request this worker sent before (a persistent handler's extra output).
         var previousRequestFault: String?
         var evidence = Evidence()
@@ -71,6 +67,12 @@ final class StepExecutor {
         /// Hides every secret the case met (the configured ones, and the codes and tokens it saw): what the case's
         /// result is redacted with, whole, before anything reads it (`Redactor.redact(_:CaseResult)`).
         var redactor = Redactor()
+
+        /// Records a fault, keeping the one that says most about the run (`CaseFault.rank`).
+        mutating func record(_ new: CaseFault) {
+            if let fault, fault.rank > new.rank { return }
+            fault = new
+        }
     }
 
     func run(_ conformanceCase: ConformanceCase) -> Outcome {
@@ -158,7 +160,7 @@ final class StepExecutor {
                     state.outcome.checks += merged
                     state.sampleFlags += sampleFlags
                     if merged.contains(where: \.isFinding) { return false }  // the failed (or warned) check explains it
-                    state.outcome.failure = label + "could not capture '\(missing.name)' (\(describe(missing.source))) from the answer, so later steps cannot run"
+                    state.outcome.record(.missingCapture(label + "could not capture '\(missing.name)' (\(describe(missing.source))) from the answer, so later steps cannot run"))
                     return false
                 }
             }

@@ -29,6 +29,13 @@ struct FormatContractTests {
         #expect(try format().contains(table), "FORMAT.md must contain, under ### Native-client steps:\n\(table)")
     }
 
+    @Test("FORMAT.md's list of checks on an opened URL's content is the registry's, as each kind names its form")
+    func openedURLForms() throws {
+        let sentence = "Checks on the opened URL's content (\(CheckRegistry.openedURLForms))"
+        let text = try format().replacingOccurrences(of: "\n", with: " ")
+        #expect(text.contains(sentence) == true, "FORMAT.md must say: \(sentence)")
+    }
+
     @Test("Every key a check table in FORMAT.md names is a registered check (or one_of)")
     func noStaleRows() throws {
         let rows = try format().split(separator: "\n").filter { $0.hasPrefix("| `") }

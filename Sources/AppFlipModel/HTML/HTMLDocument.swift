@@ -11,15 +11,121 @@ package struct HTMLDocument: Sendable {
     package var resources: [String] = []
 
     package init(_ bytes: [UInt8], limits: HTMLScanner.Limits = HTMLScanner.Limits()) {
+        var reading = Reading()
+        for token in HTMLScanner.tokens(bytes, limits: limits) {
+            switch token {
+            case .start(let name, let attributes): reading.start(name, attributes)
+            case .end(let name): reading.end(name)
+            case .text(let text): reading.text(text)
+            }
+        }
+        reading.end("form")
+        forms = reading.forms
+        metaRefreshes = reading.metaRefreshes
+        scripts = reading.scripts
+        resources = reading.resources
+    }
+
+    /// A page read token by token: the form, select, option or textarea open at the moment, and what was collected.
+    private struct Reading {
+        var forms: [HTMLForm] = []
+        var metaRefreshes: [String] = []
+        var scripts: [String] = []
+        var resources: [String] = []
         var form: HTMLForm?
         var select: (name: String, firstValue: String?, chosen: String?)?
         var option: (value: String?, selected: Bool, text: String)?
         var textarea: String?
         var inScript = false
-        func attribute(_ attributes: [(name: String, value: String)], _ name: String) -> String? {
+
+        private static func attribute(_ attributes: [(name: String, value: String)], _ name: String) -> String? {
             attributes.first { $0.name == name }?.value
         }
-        func closeOption() {
+
+        mutating func start(_ name: String, _ attributes: [(name: String, value: String)]) {
+            switch name {
+            case "form":
+                if let open = form { forms.append(open) }
+                form = HTMLForm(id: Self.attribute(attributes, "id"), name: Self.attribute(attributes, "name"), action: Self.attribute(attributes, "action") ?? "",
+                                method: Self.attribute(attributes, "method")?.uppercased() == "POST" ? "POST" : "GET", fields: [], submitButtons: [])
+            case "input":
+                input(attributes)
+            case "button":
+                let type = (Self.attribute(attributes, "type") ?? "submit").lowercased()
+                if type == "submit", let buttonName = Self.attribute(attributes, "name"), !buttonName.isEmpty {
+                    form?.submitButtons.append(HTMLForm.SubmitButton(name: buttonName, value: Self.attribute(attributes, "value") ?? ""))
+                }
+            case "select":
+                select = (Self.attribute(attributes, "name") ?? "", nil, nil)
+            case "option":
+                closeOption()
+                option = (Self.attribute(attributes, "value"), attributes.contains { $0.name == "selected" }, "")
+            case "textarea":
+                textarea = Self.attribute(attributes, "name")
+            case "meta":
+                if Self.attribute(attributes, "http-equiv")?.lowercased() == "refresh" { metaRefreshes.append(Self.attribute(attributes, "content") ?? "") }
+            case "script":
+                inScript = true
+                if let source = Self.attribute(attributes, "src") { resources.append(source) }
+            case "img", "iframe":
+                if let source = Self.attribute(attributes, "src") { resources.append(source) }
+            case "link":
+                if let reference = Self.attribute(attributes, "href") { resources.append(reference) }
+            default:
+                break
+            }
+        }
+
+        /// An `<input>`: a field the form submits (a checkbox or radio only when checked), or a submit button.
+        private mutating func input(_ attributes: [(name: String, value: String)]) {
+            guard let fieldName = Self.attribute(attributes, "name"), !fieldName.isEmpty else { return }
+            let type = (Self.attribute(attributes, "type") ?? "text").lowercased()
+            let value = Self.attribute(attributes, "value") ?? (type == "checkbox" || type == "radio" ? "on" : "")
+            switch type {
+            case "submit", "image":
+                form?.submitButtons.append(HTMLForm.SubmitButton(name: fieldName, value: value))
+            case "checkbox", "radio":
+                if attributes.contains(where: { $0.name == "checked" }) { form?.fields.append(HTMLForm.Field(name: fieldName, value: value, type: type)) }
+            case "button", "reset", "file":
+                break
+            default:
+                form?.fields.append(HTMLForm.Field(name: fieldName, value: value, type: type))
+            }
+        }
+
+        mutating func end(_ name: String) {
+            switch name {
+            case "form":
+                if let open = form { forms.append(open) }
+                form = nil
+            case "option":
+                closeOption()
+            case "select":
+                closeOption()
+                if let open = select, !open.name.isEmpty, let value = open.chosen ?? open.firstValue {
+                    form?.fields.append(HTMLForm.Field(name: open.name, value: value, type: "select"))
+                }
+                select = nil
+            case "script":
+                inScript = false
+            default:
+                break
+            }
+        }
+
+        mutating func text(_ text: String) {
+            if inScript {
+                scripts.append(text)
+            } else if let fieldName = textarea {
+                form?.fields.append(HTMLForm.Field(name: fieldName, value: text, type: "textarea"))
+                textarea = nil
+            } else if option != nil {
+                option?.text += text
+            }
+        }
+
+        /// Ends the open `<option>`: its value (or text) is the select's first, and its chosen one when selected.
+        private mutating func closeOption() {
             guard let current = option, var open = select else { return }
             let value = current.value ?? current.text.trimmingCharacters(in: .whitespacesAndNewlines)
             if open.firstValue == nil { open.firstValue = value }
@@ -27,87 +133,6 @@ package struct HTMLDocument: Sendable {
             select = open
             option = nil
         }
-        for token in HTMLScanner.tokens(bytes, limits: limits) {
-            switch token {
-            case .start(let name, let attributes):
-                switch name {
-                case "form":
-                    if let open = form { forms.append(open) }
-                    form = HTMLForm(id: attribute(attributes, "id"), name: attribute(attributes, "name"),
-                                    action: attribute(attributes, "action") ?? "",
-                                    method: attribute(attributes, "method")?.uppercased() == "POST" ? "POST" : "GET",
-                                    fields: [], submitButtons: [])
-                case "input":
-                    guard let fieldName = attribute(attributes, "name"), !fieldName.isEmpty else { continue }
-                    let type = (attribute(attributes, "type") ?? "text").lowercased()
-                    let value = attribute(attributes, "value") ?? (type == "checkbox" || type == "radio" ? "on" : "")
-                    let checked = attributes.contains { $0.name == "checked" }
-                    switch type {
-                    case "submit", "image":
-                        form?.submitButtons.append(HTMLForm.SubmitButton(name: fieldName, value: value))
-                    case "checkbox", "radio":
-                        if checked { form?.fields.append(HTMLForm.Field(name: fieldName, value: value, type: type)) }
-                    case "button", "reset", "file":
-                        continue
-                    default:
-                        form?.fields.append(HTMLForm.Field(name: fieldName, value: value, type: type))
-                    }
-                case "button":
-                    let type = (attribute(attributes, "type") ?? "submit").lowercased()
-                    if type == "submit", let buttonName = attribute(attributes, "name"), !buttonName.isEmpty {
-                        form?.submitButtons.append(HTMLForm.SubmitButton(name: buttonName, value: attribute(attributes, "value") ?? ""))
-                    }
-                case "select":
-                    select = (attribute(attributes, "name") ?? "", nil, nil)
-                case "option":
-                    closeOption()
-                    option = (attribute(attributes, "value"), attributes.contains { $0.name == "selected" }, "")
-                case "textarea":
-                    textarea = attribute(attributes, "name")
-                case "meta":
-                    if attribute(attributes, "http-equiv")?.lowercased() == "refresh" {
-                        metaRefreshes.append(attribute(attributes, "content") ?? "")
-                    }
-                case "script":
-                    inScript = true
-                    if let source = attribute(attributes, "src") { resources.append(source) }
-                case "img", "iframe":
-                    if let source = attribute(attributes, "src") { resources.append(source) }
-                case "link":
-                    if let reference = attribute(attributes, "href") { resources.append(reference) }
-                default:
-                    continue
-                }
-            case .end(let name):
-                switch name {
-                case "form":
-                    if let open = form { forms.append(open) }
-                    form = nil
-                case "option":
-                    closeOption()
-                case "select":
-                    closeOption()
-                    if let open = select, !open.name.isEmpty, let value = open.chosen ?? open.firstValue {
-                        form?.fields.append(HTMLForm.Field(name: open.name, value: value, type: "select"))
-                    }
-                    select = nil
-                case "script":
-                    inScript = false
-                default:
-                    continue
-                }
-            case .text(let text):
-                if inScript {
-                    scripts.append(text)
-                } else if let fieldName = textarea {
-                    form?.fields.append(HTMLForm.Field(name: fieldName, value: text, type: "textarea"))
-                    textarea = nil
-                } else if option != nil {
-                    option?.text += text
-                }
-            }
-        }
-        if let open = form { forms.append(open) }
     }
 
     /// The first form matching a selector: `#id`, `action:TEXT` (the action contains TEXT), or field names that

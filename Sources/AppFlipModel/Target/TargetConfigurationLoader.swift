@@ -37,60 +37,112 @@ package enum TargetConfigurationLoader {
         let node = try Parser.parse(bytes: bytes, file: file)
         var reader = NodeReader(document: bytes)
         guard let document = reader.mapping(node, "the target configuration") else { throw DiagnosticList(reader.diagnostics) }
-        if let secret = document.entries.first(where: { $0.key.text == "client_secret" }) {
+        var reading = Reading(document: document, reader: reader, environment: environment)
+        reading.refuseWrittenSecret()
+        reading.reader.checkKeys(document, allowed: Self.keys + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
+        var configuration = try reading.core()
+        try reading.signIn(into: &configuration)
+        try reading.options(into: &configuration)
+        return configuration
+    }
+
+    /// The keys a target configuration may have.
+    static let keys = ["client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
+                       "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope",
+                       "throttling_probe", "native_redirect_uris", "sign_in"]
+
+    /// One reading of a configuration document: its diagnostics, and the secrets met so far (every value taken from
+    /// the environment), each part read by a method named after it.
+    private struct Reading {
+        let document: Node.Mapping
+        var reader: NodeReader
+        let environment: [String: String]
+        var secrets: [String] = []
+
+        init(document: Node.Mapping, reader: NodeReader, environment: [String: String]) {
+            self.document = document
+            self.reader = reader
+            self.environment = environment
+        }
+
+        mutating func text(_ key: String) -> Node.Scalar? { document[key].flatMap { reader.scalar($0, "'\(key)'") } }
+
+        mutating func expand(_ scalar: Node.Scalar) -> String {
+            TargetConfigurationLoader.substituteEnvironment(scalar, environment: environment, secrets: &secrets, reader: &reader)
+        }
+
+        /// A client secret written in the file is refused, and its line is quoted without it.
+        mutating func refuseWrittenSecret() {
+            guard let secret = document.entries.first(where: { $0.key.text == "client_secret" }) else { return }
             reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
-            // The diagnostic quotes its line: the secret written there is not printed with it.
             if let index = reader.diagnostics.indices.last, let colon = reader.diagnostics[index].lineText.firstIndex(of: ":") {
                 reader.diagnostics[index].lineText = String(reader.diagnostics[index].lineText[...colon]) + " ‹redacted›"
             }
         }
-        let allowed = ["client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
-                       "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope", "throttling_probe",
-                       "native_redirect_uris", "sign_in"]
-        reader.checkKeys(document, allowed: allowed + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
-        var secrets: [String] = []
-        func text(_ key: String) -> Node.Scalar? { document[key].flatMap { reader.scalar($0, "'\(key)'") } }
-        func expand(_ scalar: Node.Scalar) -> String {
-            substituteEnvironment(scalar, environment: environment, secrets: &secrets, reader: &reader)
-        }
-        let clientID = text("client_id").map(expand) ?? ""
-        var clientSecret: String?
-        if let name = text("client_secret_env") {
-            if let value = environment[name.text], !value.isEmpty {
-                clientSecret = value
-                secrets.append(value)
-            } else {
-                reader.error(at: name.location, "the environment variable '\(name.text)' (the client secret) is not set")
+
+        /// The client, the link, the endpoints, the scenarios' decorations and the second client: what every target has.
+        mutating func core() throws(DiagnosticList) -> TargetConfiguration {
+            let clientID = text("client_id").map { expand($0) } ?? ""
+            let clientSecret = secret(named: text("client_secret_env"), what: "the client secret")
+            let link = text("link").map { expand($0) } ?? ""
+            if let linkNode = text("link"), !link.hasPrefix("https://") || link.contains("?") || link.contains("#") {
+                reader.error(at: linkNode.location, "'link' must be the https universal link without a query or fragment")
             }
+            let authentication = document["token_auth"].flatMap { reader.enumValue($0, "token_auth", as: TargetConfiguration.ClientAuthentication.self) }
+            let endpoints = self.endpoints(link: link)
+            let decorations = self.decorations()
+            let secondClient = self.secondClient()
+            if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
+            var configuration = TargetConfiguration(clientID: clientID, clientSecret: clientSecret, projectID: text("project_id").map { expand($0) },
+                                                    appID: text("app_id").map { expand($0) }, link: link,
+                                                    scope: text("scope").map { expand($0) } ?? "devices",
+                                                    endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
+                                                    secrets: secrets)
+            configuration.targetLabel = text("target_label").map { expand($0) }
+            configuration.secondClient = secondClient
+            return configuration
         }
-        let link = text("link").map(expand) ?? ""
-        if let linkNode = text("link"), !link.hasPrefix("https://") || link.contains("?") || link.contains("#") {
-            reader.error(at: linkNode.location, "'link' must be the https universal link without a query or fragment")
+
+        /// The value of the environment variable a `*_env` key names (a secret); an unset one is an error.
+        mutating func secret(named name: Node.Scalar?, what: String) -> String? {
+            guard let name else { return nil }
+            guard let value = environment[name.text], !value.isEmpty else {
+                reader.error(at: name.location, "the environment variable '\(name.text)' (\(what)) is not set")
+                return nil
+            }
+            secrets.append(value)
+            return value
         }
-        let authentication = document["token_auth"].flatMap { reader.enumValue($0, "token_auth", as: TargetConfiguration.ClientAuthentication.self) }
-        var endpoints: [Endpoint: String] = [:]
-        if let node = document["endpoints"], let mapping = reader.mapping(node, "'endpoints'") {
-            reader.checkKeys(mapping, allowed: Endpoint.allCases.map(\.rawValue), in: "'endpoints'")
-            for entry in mapping.entries {
-                guard let endpoint = Endpoint(rawValue: entry.key.text), let scalar = reader.scalar(entry.value, "an endpoint URL") else { continue }
-                let url = expand(scalar)
-                let lower = url.lowercased()
-                if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")) || url.contains("@") || url.contains("#") {
-                    reader.error(at: scalar.location, "an endpoint is an absolute http(s) URL without userinfo or fragment")
+
+        mutating func endpoints(link: String) -> [Endpoint: String] {
+            var endpoints: [Endpoint: String] = [:]
+            if let node = document["endpoints"], let mapping = reader.mapping(node, "'endpoints'") {
+                reader.checkKeys(mapping, allowed: Endpoint.allCases.map(\.rawValue), in: "'endpoints'")
+                for entry in mapping.entries {
+                    guard let endpoint = Endpoint(rawValue: entry.key.text), let scalar = reader.scalar(entry.value, "an endpoint URL") else { continue }
+                    let url = expand(scalar)
+                    let lower = url.lowercased()
+                    if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")) || url.contains("@") || url.contains("#") {
+                        reader.error(at: scalar.location, "an endpoint is an absolute http(s) URL without userinfo or fragment")
+                    }
+                    endpoints[endpoint] = url
                 }
-                endpoints[endpoint] = url
             }
+            if endpoints[.siteAssociation] != nil, endpoints[.linkSiteAssociation] == nil, let host = TargetConfigurationLoader.authority(ofLink: link) {
+                endpoints[.linkSiteAssociation] = "https://\(host)/.well-known/apple-app-site-association"
+            }
+            return endpoints
         }
-        if endpoints[.siteAssociation] != nil, endpoints[.linkSiteAssociation] == nil, let host = Self.authority(ofLink: link) {
-            endpoints[.linkSiteAssociation] = "https://\(host)/.well-known/apple-app-site-association"
-        }
-        var decorations: [Scenario: [(name: String, value: String)]] = [:]
-        if let node = document["scenarios"], let mapping = reader.mapping(node, "'scenarios'") {
+
+        mutating func decorations() -> [Scenario: [(name: String, value: String)]] {
+            var decorations: [Scenario: [(name: String, value: String)]] = [:]
+            guard let node = document["scenarios"], let mapping = reader.mapping(node, "'scenarios'") else { return decorations }
             for entry in mapping.entries {
                 guard let scenario = reader.enumValue(.scalar(entry.key), "scenario", as: Scenario.self),
                       let headers = reader.mapping(entry.value, "the headers of scenario '\(entry.key.text)'") else { continue }
-                decorations[scenario] = headers.entries.compactMap { header in
-                    guard let value = reader.scalar(header.value, "header '\(header.key.text)'") else { return nil }
+                var list: [(name: String, value: String)] = []
+                for header in headers.entries {
+                    guard let value = reader.scalar(header.value, "header '\(header.key.text)'") else { continue }
                     if header.key.text.contains(where: { $0 == ":" || $0 == " " || $0 == "\r" || $0 == "\n" }) {
                         reader.error(at: header.key.location, "'\(header.key.text)' is not a header name")
                     }
@@ -98,31 +150,25 @@ package enum TargetConfigurationLoader {
                     if expanded.contains(where: { $0 == "\r" || $0 == "\n" }) {
                         reader.error(at: value.location, "a header value cannot contain a line break")
                     }
-                    return (header.key.text, expanded)
+                    list.append((header.key.text, expanded))
                 }
+                decorations[scenario] = list
             }
+            return decorations
         }
-        var secondClient: (id: String, secret: String)?
-        if let secondID = text("second_client_id").map(expand) {
-            if let name = text("second_client_secret_env") {
-                if let value = environment[name.text], !value.isEmpty {
-                    secondClient = (secondID, value)
-                    secrets.append(value)
-                } else {
-                    reader.error(at: name.location, "the environment variable '\(name.text)' (the second client's secret) is not set")
-                }
-            } else {
+
+        mutating func secondClient() -> (id: String, secret: String)? {
+            guard let secondID = text("second_client_id").map({ expand($0) }) else { return nil }
+            guard let name = text("second_client_secret_env") else {
                 reader.error(at: document.location, "'second_client_id' needs 'second_client_secret_env'")
+                return nil
             }
+            return secret(named: name, what: "the second client's secret").map { (secondID, $0) }
         }
-        if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
-        var configuration = TargetConfiguration(clientID: clientID, clientSecret: clientSecret, projectID: text("project_id").map(expand),
-                                   appID: text("app_id").map(expand), link: link, scope: text("scope").map(expand) ?? "devices",
-                                   endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
-                                   secrets: secrets)
-        configuration.targetLabel = text("target_label").map(expand)
-        configuration.secondClient = secondClient
-        if let node = document["sign_in"], let mapping = reader.mapping(node, "'sign_in'") {
+
+        /// How each scenario's test user signs in through the real pages, and the origins the walk may visit.
+        mutating func signIn(into configuration: inout TargetConfiguration) throws(DiagnosticList) {
+            guard let node = document["sign_in"], let mapping = reader.mapping(node, "'sign_in'") else { return }
             for entry in mapping.entries {
                 if entry.key.text == "origins" {
                     configuration.signInOrigins = reader.scalarList(entry.value, "'origins'")?.map(\.text) ?? []
@@ -147,49 +193,50 @@ package enum TargetConfigurationLoader {
             }
             if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
         }
-        if let id = text("native_client_id") {
-            let uris = document["native_redirect_uris"].flatMap { reader.scalarList($0, "'native_redirect_uris'") }?.map(\.text) ?? []
-            if uris.isEmpty, let node = document["native_client_id"] {
-                reader.error(at: node.location, "'native_client_id' needs 'native_redirect_uris': the redirect URIs registered for it")
+
+        /// What enables more cases: a native client, a narrowed scope, the throttling probe, declared lifetimes.
+        mutating func options(into configuration: inout TargetConfiguration) throws(DiagnosticList) {
+            if let id = text("native_client_id") {
+                let uris = document["native_redirect_uris"].flatMap { reader.scalarList($0, "'native_redirect_uris'") }?.map(\.text) ?? []
+                if uris.isEmpty, let node = document["native_client_id"] {
+                    reader.error(at: node.location, "'native_client_id' needs 'native_redirect_uris': the redirect URIs registered for it")
+                    throw DiagnosticList(reader.diagnostics)
+                }
+                configuration.nativeClient = NativeClient(id: id.text, redirectURIs: uris)
+            }
+            if let node = document["narrowed_scope"], let mapping = reader.mapping(node, "'narrowed_scope'") {
+                reader.checkKeys(mapping, allowed: ["request", "granted"], in: "'narrowed_scope'")
+                let request = mapping["request"].flatMap { reader.scalar($0, "'request'") }?.text ?? ""
+                let granted = mapping["granted"].flatMap { reader.scalar($0, "'granted'") }?.text ?? ""
+                let narrowed = NarrowedScope(request: request, granted: granted)
+                if let problem = narrowed.problem {
+                    reader.error(at: node.location, "'narrowed_scope' is a scope request and the part of it the server grants: \(problem)")
+                    throw DiagnosticList(reader.diagnostics)
+                }
+                configuration.narrowedScope = narrowed
+            }
+            if let probe = text("throttling_probe") {
+                guard ["true", "false"].contains(probe.text) else {
+                    reader.error(at: probe.location, "'throttling_probe' is true (send the burst of wrong secrets) or false")
+                    throw DiagnosticList(reader.diagnostics)
+                }
+                configuration.throttlingProbe = probe.text == "true"
+            }
+            configuration.tokenLifetime = try lifetime("token_lifetime", upTo: 86_400, "'token_lifetime' is the access token's lifetime in seconds, from 1 to 86400")
+                ?? configuration.tokenLifetime
+            configuration.codeLifetime = try lifetime("code_lifetime", upTo: 3600, "'code_lifetime' is the authorization code's lifetime in seconds, from 1 to 3600")
+                ?? configuration.codeLifetime
+        }
+
+        /// A declared lifetime in seconds, from 1 to `maximum`; nil when not given.
+        mutating func lifetime(_ key: String, upTo maximum: Double, _ message: String) throws(DiagnosticList) -> Double? {
+            guard let lifetime = text(key) else { return nil }
+            guard let seconds = Double(lifetime.text), seconds > 0, seconds <= maximum else {
+                reader.error(at: lifetime.location, message)
                 throw DiagnosticList(reader.diagnostics)
             }
-            configuration.nativeClient = NativeClient(id: id.text, redirectURIs: uris)
+            return seconds
         }
-        if let node = document["narrowed_scope"], let mapping = reader.mapping(node, "'narrowed_scope'") {
-            reader.checkKeys(mapping, allowed: ["request", "granted"], in: "'narrowed_scope'")
-            let request = mapping["request"].flatMap { reader.scalar($0, "'request'") }?.text ?? ""
-            let granted = mapping["granted"].flatMap { reader.scalar($0, "'granted'") }?.text ?? ""
-            let narrowed = NarrowedScope(request: request, granted: granted)
-            if let problem = narrowed.problem {
-                reader.error(at: node.location, "'narrowed_scope' is a scope request and the part of it the server grants: \(problem)")
-                throw DiagnosticList(reader.diagnostics)
-            }
-            configuration.narrowedScope = narrowed
-        }
-        if let probe = text("throttling_probe") {
-            guard ["true", "false"].contains(probe.text) else {
-                reader.error(at: probe.location, "'throttling_probe' is true (send the burst of wrong secrets) or false")
-                throw DiagnosticList(reader.diagnostics)
-            }
-            configuration.throttlingProbe = probe.text == "true"
-        }
-        if let lifetime = text("token_lifetime") {
-            if let seconds = Double(lifetime.text), seconds > 0, seconds <= 86_400 {
-                configuration.tokenLifetime = seconds
-            } else {
-                reader.error(at: lifetime.location, "'token_lifetime' is the access token's lifetime in seconds, from 1 to 86400")
-                throw DiagnosticList(reader.diagnostics)
-            }
-        }
-        if let lifetime = text("code_lifetime") {
-            if let seconds = Double(lifetime.text), seconds > 0, seconds <= 3600 {
-                configuration.codeLifetime = seconds
-            } else {
-                reader.error(at: lifetime.location, "'code_lifetime' is the authorization code's lifetime in seconds, from 1 to 3600")
-                throw DiagnosticList(reader.diagnostics)
-            }
-        }
-        return configuration
     }
 
     /// Replaces `${env:NAME}` with the variable's value (recorded as a secret); an unset variable is an error.

@@ -160,62 +160,87 @@ struct SignInBrowser {
                 continue
             }
             guard (200...299).contains(response.status), let page, !observeOnly else { return .success(Walk(response: response, visits: pages, allowed: allowed)) }
+            let here = (origin: origin, target: request.target)
+            let step: FormStep
             if !signedIn, let form = page.form(matching: script.form) {
                 signedIn = true
-                var values = script.fields
-                if probe == .tamperReturn {
-                    let returns = form.fields.map(\.name).filter { Self.returnFields.contains($0.lowercased()) }
-                    guard !returns.isEmpty else {
-                        return .success(Walk(response: response, visits: pages, allowed: allowed, note: "the sign-in form has no return parameter to tamper with"))
-                    }
-                    for name in returns { values[name] = Self.foreignReturn }
-                    pendingProbe = "tampered return parameter (" + returns.joined(separator: ", ") + ")"
-                }
-                guard let next = submission(form, on: (origin, request.target), values: values, button: nil) else {
-                    return .failure(StepExecutor.Problem(message: "the sign-in form posts to \(form.action), outside the allowed origins"))
-                }
-                (origin, request) = next
-                continue
-            }
-            if !consented, let selector = script.consentForm, let form = page.form(matching: selector) {
+                step = signInStep(form, on: here)
+            } else if !consented, let selector = script.consentForm, let form = page.form(matching: selector) {
                 consented = true
-                let wanted = script.consentButton ?? ""
-                let button = form.submitButtons.first { $0.value == wanted || "\($0.name)=\($0.value)" == wanted }
-                guard button != nil || wanted.isEmpty else {
-                    return .failure(StepExecutor.Problem(message: "the consent form has no button '\(wanted)' (it has: "
-                                                         + form.submitButtons.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") + ")"))
-                }
-                var submitted = form
-                let antiForgery = form.fields.filter { $0.type == "hidden" && Self.isAntiForgery($0.name) }
-                if harvesting {
-                    return .success(Walk(response: response, visits: pages, allowed: allowed, harvested: antiForgery.map { ($0.name, $0.value) }))
-                }
-                if probe == .foreignToken {
-                    switch foreignFields(first, origin: start) {
-                    case .failure(let problem): return .failure(problem)
-                    case .success(let foreign):
-                        for (name, value) in foreign {
-                            if let index = submitted.fields.firstIndex(where: { $0.name == name }) { submitted.fields[index].value = value }
-                        }
-                        let names = foreign.map(\.name)
-                        pendingProbe = "consent with another user's anti-forgery fields (" + (names.isEmpty ? "none found" : names.joined(separator: ", ")) + ")"
-                    }
-                }
-                if probe == .forgeConsent {
-                    let dropped = form.fields.filter { $0.type == "hidden" && Self.isAntiForgery($0.name) }.map(\.name)
-                    submitted.fields.removeAll { $0.type == "hidden" && Self.isAntiForgery($0.name) }
-                    pendingProbe = "consent without its anti-forgery fields (" + (dropped.isEmpty ? "none found" : dropped.joined(separator: ", ")) + ")"
-                }
-                guard let next = submission(submitted, on: (origin, request.target), values: [:], button: button) else {
-                    return .failure(StepExecutor.Problem(message: "the consent form posts to \(form.action), outside the allowed origins"))
-                }
-                (origin, request) = next
-                continue
+                step = consentStep(form, on: here, first: first, start: start)
+            } else {
+                return .success(Walk(response: response, visits: pages, allowed: allowed))
             }
-            return .success(Walk(response: response, visits: pages, allowed: allowed))
+            switch step {
+            case .submit(let nextOrigin, let nextRequest, let probe):
+                (origin, request) = (nextOrigin, nextRequest)
+                pendingProbe = probe
+            case .end(let note, let harvested):
+                return .success(Walk(response: response, visits: pages, allowed: allowed, note: note, harvested: harvested))
+            case .fail(let problem):
+                return .failure(problem)
+            }
         }
         return .failure(StepExecutor.Problem(message: "the sign-in took more than \(Self.maximumHops) requests: "
                                              + Walk(response: HTTPResponse(status: 0), visits: pages, allowed: allowed).hops.suffix(4).joined(separator: "; ")))
+    }
+
+    /// What the walk does with a form it fills: submit it (saying which probe it carries), stop there, or fail.
+    private enum FormStep {
+        case submit(HTTPOrigin, HTTPRequest, probe: String?)
+        case end(note: String?, harvested: [(name: String, value: String)]?)
+        case fail(StepExecutor.Problem)
+    }
+
+    /// The sign-in form filled with the script's fields (its return parameters tampered with, for that probe).
+    private func signInStep(_ form: HTMLForm, on page: (origin: HTTPOrigin, target: String)) -> FormStep {
+        var values = script.fields
+        var probeText: String?
+        if probe == .tamperReturn {
+            let returns = form.fields.map(\.name).filter { Self.returnFields.contains($0.lowercased()) }
+            guard !returns.isEmpty else { return .end(note: "the sign-in form has no return parameter to tamper with", harvested: nil) }
+            for name in returns { values[name] = Self.foreignReturn }
+            probeText = "tampered return parameter (" + returns.joined(separator: ", ") + ")"
+        }
+        guard let next = submission(form, on: page, values: values, button: nil) else {
+            return .fail(StepExecutor.Problem(message: "the sign-in form posts to \(form.action), outside the allowed origins"))
+        }
+        return .submit(next.0, next.1, probe: probeText)
+    }
+
+    /// The consent form submitted with the script's button: as it is, without its anti-forgery fields
+    /// (`forge-consent`), with another user's (`foreign-token`), or only read for those fields (harvesting).
+    private func consentStep(_ form: HTMLForm, on page: (origin: HTTPOrigin, target: String), first: HTTPRequest, start: HTTPOrigin) -> FormStep {
+        let wanted = script.consentButton ?? ""
+        let button = form.submitButtons.first { $0.value == wanted || "\($0.name)=\($0.value)" == wanted }
+        guard button != nil || wanted.isEmpty else {
+            return .fail(StepExecutor.Problem(message: "the consent form has no button '\(wanted)' (it has: "
+                                              + form.submitButtons.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") + ")"))
+        }
+        var submitted = form
+        var probeText: String?
+        let antiForgery = form.fields.filter { $0.type == "hidden" && Self.isAntiForgery($0.name) }
+        if harvesting { return .end(note: nil, harvested: antiForgery.map { ($0.name, $0.value) }) }
+        if probe == .foreignToken {
+            switch foreignFields(first, origin: start) {
+            case .failure(let problem): return .fail(problem)
+            case .success(let foreign):
+                for (name, value) in foreign {
+                    if let index = submitted.fields.firstIndex(where: { $0.name == name }) { submitted.fields[index].value = value }
+                }
+                let names = foreign.map(\.name)
+                probeText = "consent with another user's anti-forgery fields (" + (names.isEmpty ? "none found" : names.joined(separator: ", ")) + ")"
+            }
+        }
+        if probe == .forgeConsent {
+            let dropped = antiForgery.map(\.name)
+            submitted.fields.removeAll { $0.type == "hidden" && Self.isAntiForgery($0.name) }
+            probeText = "consent without its anti-forgery fields (" + (dropped.isEmpty ? "none found" : dropped.joined(separator: ", ")) + ")"
+        }
+        guard let next = submission(submitted, on: page, values: [:], button: button) else {
+            return .fail(StepExecutor.Problem(message: "the consent form posts to \(form.action), outside the allowed origins"))
+        }
+        return .submit(next.0, next.1, probe: probeText)
     }
 
     /// The request a form submits: its fields with `values` over them, and the pressed button.

@@ -35,25 +35,68 @@ package struct HTMLScanner {
         Array(String(decoding: bytes.prefix(limits.maximumBytes), as: UTF8.self).utf8).withUnsafeBufferPointer { scan($0, limits: limits) }
     }
 
-    private static func scan(_ text: UnsafeBufferPointer<UInt8>, limits: Limits) -> [Token] {
-        func string(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }
-        // A tag or attribute name lower-cased: ASCII byte by byte (names are ASCII in practice), others by lowercased().
-        func lowercasedName(_ range: Range<Int>) -> String {
-            guard text[range].allSatisfy({ $0 < 0x80 }) else { return string(range).lowercased() }
-            return String(unsafeUninitializedCapacity: range.count) { buffer in
-                for (offset, byte) in text[range].enumerated() { buffer[offset] = byte.asciiLowercased }
-                return range.count
+    private static func string(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: text[range], as: UTF8.self)
+    }
+
+    /// A tag or attribute name lower-cased: ASCII byte by byte (names are ASCII in practice), others by lowercased().
+    private static func lowercasedName(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        guard text[range].allSatisfy({ $0 < 0x80 }) else { return string(text, range).lowercased() }
+        return String(unsafeUninitializedCapacity: range.count) { buffer in
+            for (offset, byte) in text[range].enumerated() { buffer[offset] = byte.asciiLowercased }
+            return range.count
+        }
+    }
+
+    /// Text and attribute values with their character references replaced, made a string once.
+    private static func decoded(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        text[range].contains(UInt8(ascii: "&")) ? decodeEntities(bytes: text[range]) : string(text, range)
+    }
+
+    /// A start tag's attributes, from `cursor` (just after its name) to its `>`, where `cursor` is left: names
+    /// lower-cased, values quoted, unquoted or absent, character references replaced; at most `maximumAttributes`.
+    private static func attributes(_ text: UnsafeBufferPointer<UInt8>, cursor: inout Int, limits: Limits) -> [(name: String, value: String)] {
+        var attributes: [(name: String, value: String)] = []
+        while cursor < text.count, text[cursor] != UInt8(ascii: ">") {
+            if isSpace(text[cursor]) || text[cursor] == UInt8(ascii: "/") {
+                cursor += 1
+                continue
+            }
+            let attributeStart = cursor
+            while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: "="), text[cursor] != UInt8(ascii: ">"),
+                  text[cursor] != UInt8(ascii: "/") { cursor += 1 }
+            let attributeName = lowercasedName(text, attributeStart..<cursor)
+            while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
+            var value = cursor..<cursor
+            if cursor < text.count, text[cursor] == UInt8(ascii: "=") {
+                cursor += 1
+                while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
+                if cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'") {
+                    let quote = text[cursor]
+                    let valueStart = cursor + 1
+                    cursor = valueStart
+                    while cursor < text.count, text[cursor] != quote { cursor += 1 }
+                    value = valueStart..<min(cursor, text.count)
+                    if cursor < text.count { cursor += 1 }
+                } else {
+                    let valueStart = cursor
+                    while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: ">") { cursor += 1 }
+                    value = valueStart..<cursor
+                }
+            }
+            if !attributeName.isEmpty, attributes.count < limits.maximumAttributes {
+                attributes.append((attributeName, decoded(text, value)))
             }
         }
+        return attributes
+    }
+
+    private static func scan(_ text: UnsafeBufferPointer<UInt8>, limits: Limits) -> [Token] {
         var tokens: [Token] = []
         var index = 0
         var textStart = 0
-        // Text and attribute values with their character references replaced, made a string once.
-        func decoded(_ range: Range<Int>) -> String {
-            text[range].contains(UInt8(ascii: "&")) ? decodeEntities(bytes: text[range]) : string(range)
-        }
         func flushText(upTo end: Int) {
-            if end > textStart { tokens.append(.text(decoded(textStart..<end))) }
+            if end > textStart { tokens.append(.text(decoded(text, textStart..<end))) }
         }
         while index < text.count, tokens.count < limits.maximumTokens {
             guard text[index] == UInt8(ascii: "<") else {
@@ -82,45 +125,14 @@ package struct HTMLScanner {
             flushText(upTo: index)
             var cursor = nameStart
             while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: ">"), text[cursor] != UInt8(ascii: "/") { cursor += 1 }
-            let name = lowercasedName(nameStart..<cursor)
+            let name = lowercasedName(text, nameStart..<cursor)
             if isEnd {
                 index = find(text, ">", from: cursor).map { $0 + 1 } ?? text.count
                 tokens.append(.end(name: name))
                 textStart = index
                 continue
             }
-            var attributes: [(name: String, value: String)] = []
-            while cursor < text.count, text[cursor] != UInt8(ascii: ">") {
-                if isSpace(text[cursor]) || text[cursor] == UInt8(ascii: "/") {
-                    cursor += 1
-                    continue
-                }
-                let attributeStart = cursor
-                while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: "="), text[cursor] != UInt8(ascii: ">"),
-                      text[cursor] != UInt8(ascii: "/") { cursor += 1 }
-                let attributeName = lowercasedName(attributeStart..<cursor)
-                while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
-                var value = cursor..<cursor
-                if cursor < text.count, text[cursor] == UInt8(ascii: "=") {
-                    cursor += 1
-                    while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
-                    if cursor < text.count, text[cursor] == UInt8(ascii: "\"") || text[cursor] == UInt8(ascii: "'") {
-                        let quote = text[cursor]
-                        let valueStart = cursor + 1
-                        cursor = valueStart
-                        while cursor < text.count, text[cursor] != quote { cursor += 1 }
-                        value = valueStart..<min(cursor, text.count)
-                        if cursor < text.count { cursor += 1 }
-                    } else {
-                        let valueStart = cursor
-                        while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: ">") { cursor += 1 }
-                        value = valueStart..<cursor
-                    }
-                }
-                if !attributeName.isEmpty, attributes.count < limits.maximumAttributes {
-                    attributes.append((attributeName, decoded(value)))
-                }
-            }
+            let attributes = Self.attributes(text, cursor: &cursor, limits: limits)
             index = min(cursor + 1, text.count)
             tokens.append(.start(name: name, attributes: attributes))
             textStart = index
@@ -128,7 +140,7 @@ package struct HTMLScanner {
                 // Raw text up to the matching end tag, whatever it contains.
                 let end = findEndTag(text, name, from: index) ?? text.count
                 if end > index {
-                    tokens.append(.text(name == "textarea" || name == "title" ? decoded(index..<end) : string(index..<end)))
+                    tokens.append(.text(name == "textarea" || name == "title" ? decoded(text, index..<end) : string(text, index..<end)))
                 }
                 index = end
                 textStart = end

@@ -466,7 +466,9 @@ struct InterruptionTests {
         let sent = Date()
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
-        #expect(Date().timeIntervalSince(sent) < 2.5, "the run waited for its exchanges' timeouts")
+        // The exchanges' timeout is 60 s (and the https stack's own idle timeout 5 s): an end well under 5 s even on
+        // a loaded machine shows they were aborted, not waited out; 4.5 s leaves room for writing the reports under load.
+        #expect(Date().timeIntervalSince(sent) < 4.5, "the run waited for its exchanges' timeouts")
         #expect(process.terminationStatus == 130)
         #expect(FileManager.default.fileExists(atPath: reports + "/report.md"))
     }

@@ -42,12 +42,9 @@ extension MarkdownReport {
     }
 
     /// The failures by root cause (`RootCause`): one line each, the most widespread first, before anything else, so a
-    /// reviewer reads one bug as one finding however many requirements and cases it breaks. Only when causes are
+    /// reviewer reads one bug as one finding however many requirements and cases it breaks. Shown when causes are
     /// fewer than the finding groups (otherwise the failed-requirements table says the same).
-    func rootCausesSection(_ groups: [FindingGroup]) -> String {
-        let causes = RootCause.causes(of: groups)
-        let failing = groups.filter { $0.verdict == .fail }
-        guard !causes.isEmpty, causes.count < failing.count else { return "" }
+    func rootCausesSection(_ causes: [RootCause]) -> String {
         var text = "## Root causes\n\n"
         for (index, cause) in causes.prefix(10).enumerated() {
             let first = cause.cases[0].conformanceCase

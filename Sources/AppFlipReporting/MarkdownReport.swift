@@ -27,7 +27,7 @@ package struct MarkdownReport: Sendable {
         let findings = Findings(run: run)
         let head = "# AppFlip Conformance report\n\n" + verdictSection()
         let body = contents(failures: findings.failures, warnings: findings.warnings, known: findings.known)
-            + rootCausesSection(findings.failures) + failedRequirementsSection(findings.failures)
+            + (findings.causesMerge ? rootCausesSection(findings.causes) : "") + failedRequirementsSection(findings.failures)
         let tail = attestedSection() + skippedSection() + provenanceSection()
         var appendix = Appendix(report: self)
         var cuts: [String] = []
@@ -48,12 +48,18 @@ package struct MarkdownReport: Sendable {
         var failures: [FindingGroup]
         var warnings: [FindingGroup]
         var known: [FindingGroup]
+        /// The failures' root causes, worked out once for every rendering level.
+        var causes: [RootCause]
 
         init(run: RunResult) {
             failures = FindingGroup.groups(of: run.results, verdicts: [.fail, .error])
             warnings = FindingGroup.groups(of: run.results, verdicts: [.warn, .info])
             known = FindingGroup.groups(of: run.results, verdicts: [.fail, .error], known: true)
+            causes = RootCause.causes(of: failures)
         }
+
+        /// Whether the root causes say more than the failure groups do (fewer causes than failing groups).
+        var causesMerge: Bool { !causes.isEmpty && causes.count < failures.filter { $0.verdict == .fail }.count }
     }
 
     /// How much of the bulky parts a rendering includes; each level cuts more than the one before.
@@ -89,9 +95,7 @@ package struct MarkdownReport: Sendable {
         parts.append(body)
         // With root causes above (fewer than the findings), the findings in detail are one click away: the first
         // screen holds the verdict, the causes and the failed requirements.
-        let causes = RootCause.causes(of: findings.failures).count
-        parts.append(groupsSection("Failures and errors", findings.failures, anchor: "f", detail: detail,
-                                   folded: causes > 0 && causes < findings.failures.filter { $0.verdict == .fail }.count))
+        parts.append(groupsSection("Failures and errors", findings.failures, anchor: "f", detail: detail, folded: findings.causesMerge))
         if run.baseline != nil { parts.append(groupsSection("Known failures (baseline)", findings.known, anchor: "k", detail: detail)) }
         parts.append(groupsSection("Warnings and observations", findings.warnings, anchor: "w", detail: detail,
                                    folded: !findings.failures.isEmpty))

@@ -60,32 +60,47 @@ package struct HTTPRequest: Sendable, Hashable {
     /// control character in a header): written as is, it would end the line and inject headers or a second request
     /// of the sender's choosing (a sign-in form's action of `/x&#13;&#10;Host: …`). Nil when it is safe to write.
     package var injectionProblem: String? {
-        func control(_ text: String, allowing allowed: (UInt8) -> Bool) -> (offset: Int, byte: UInt8)? {
-            for (offset, byte) in text.utf8.enumerated() where (byte < 0x20 || byte == 0x7F) && !allowed(byte) { return (offset, byte) }
-            return nil
+        if let found = Self.firstForbidden(method, spaceForbidden: true, tabAllowed: false) {
+            return "the method holds \(Self.name(found.byte)) at byte \(found.offset + 1)"
         }
-        func name(_ byte: UInt8) -> String {
-            switch byte {
-            case 0x0D: "CR"
-            case 0x0A: "LF"
-            case 0x20: "a space"
-            case 0x00: "NUL"
-            default: "control character 0x" + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        if let found = control(method, allowing: { _ in false }) ?? method.utf8.firstIndex(of: 0x20).map({ (method.utf8.distance(from: method.utf8.startIndex, to: $0), UInt8(0x20)) }) {
-            return "the method holds \(name(found.byte)) at byte \(found.offset + 1)"
-        }
-        if let found = control(target, allowing: { _ in false }) ?? target.utf8.firstIndex(of: 0x20).map({ (target.utf8.distance(from: target.utf8.startIndex, to: $0), UInt8(0x20)) }) {
-            return "the request target holds \(name(found.byte)) at byte \(found.offset + 1), which would end the request line"
+        if let found = Self.firstForbidden(target, spaceForbidden: true, tabAllowed: false) {
+            return "the request target holds \(Self.name(found.byte)) at byte \(found.offset + 1), which would end the request line"
         }
         for field in headers {
-            if let found = control(field.name, allowing: { _ in false }) { return "the header name \(field.name.debugDescription) holds \(name(found.byte))" }
-            if let found = control(field.value, allowing: { $0 == 0x09 }) {
-                return "the \(field.name) header's value holds \(name(found.byte)) at byte \(found.offset + 1), which would end the header line"
+            if let found = Self.firstForbidden(field.name, spaceForbidden: false, tabAllowed: false) {
+                return "the header name \(field.name.debugDescription) holds \(Self.name(found.byte))"
+            }
+            if let found = Self.firstForbidden(field.value, spaceForbidden: false, tabAllowed: true) {
+                return "the \(field.name) header's value holds \(Self.name(found.byte)) at byte \(found.offset + 1), which would end the header line"
             }
         }
         return nil
+    }
+
+    /// The first control character (and space, or not tab, as asked) in `text`, read as its UTF-8 bytes in place:
+    /// every request of a run passes here.
+    private static func firstForbidden(_ text: String, spaceForbidden: Bool, tabAllowed: Bool) -> (offset: Int, byte: UInt8)? {
+        var text = text
+        return text.withUTF8 { bytes -> (offset: Int, byte: UInt8)? in
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte <= 0x20 || byte == 0x7F else { continue }
+                if byte == 0x20, !spaceForbidden { continue }
+                if byte == 0x09, tabAllowed { continue }
+                return (index, byte)
+            }
+            return nil
+        }
+    }
+
+    private static func name(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x0D: "CR"
+        case 0x0A: "LF"
+        case 0x20: "a space"
+        case 0x00: "NUL"
+        default: "control character 0x" + String(byte, radix: 16, uppercase: true)
+        }
     }
 
     /// The path part of the target (before `?`).

@@ -91,6 +91,9 @@ extension MarkdownReport {
             text += "- **Expected:** \(MarkdownText.inline(expected, limit: 600))" + (together ? " · " : "\n- ") + "**Observed:** \(observed)\n"
             let sources = CitationLinks.markdown(for: reference.id, in: run.catalog)
             if !sources.isEmpty { text += "- **Sources:** \(sources)\n" }
+            if let quote = run.catalog[reference.id]?.quote {
+                text += "- **\(MarkdownText.inline(quote.citation.description)) says:** “\(MarkdownText.inline(quote.text, limit: 600))”\n"
+            }
         case .targetError, .suiteError:
             let what = group.kind == .suiteError ? "Suite error, not the target's" : "Target error"
             text += "### <a id=\"\(anchor)\"></a>\(number). \(icon) \(what) (\(count) case\(count == 1 ? "" : "s"))\n\n"

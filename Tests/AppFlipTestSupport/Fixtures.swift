@@ -8,7 +8,9 @@ package enum Fixtures {
         requirements: [
             Requirement(id: "AF-LINK-005", level: .mustNot, profile: "app-link", title: "Unlisted redirect_uri never opened",
                         statement: "An unlisted redirect_uri is never opened.", citations: [Citation(sourceKey: "RFC6749", section: "§4.1.2.1")],
-                        decision: "Allowlist first."),
+                        decision: "Allowlist first.",
+                        quote: SourceQuote(citation: Citation(sourceKey: "RFC6749", section: "§4.1.2.1"),
+                                           text: "the authorization server SHOULD inform the resource owner of the error and\n   MUST NOT automatically redirect the user-agent to the invalid redirection URI.")),
             Requirement(id: "AF-LINK-019", level: .should, profile: "app-link", title: "Universal links only",
                         statement: "Results open universal-links-only.", citations: [Citation(sourceKey: "AF-iOS", section: "step 5")]),
             Requirement(id: "AF-LINK-021", level: .must, profile: "app-link", title: "Consent names Google",

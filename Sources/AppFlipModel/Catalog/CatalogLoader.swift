@@ -18,6 +18,10 @@ import Foundation
 ///     decision: …          # optional: how a conflict between sources was resolved
 ///     not_observable: …    # optional: why the profile's contract cannot observe it
 ///     judged_by_suite: …   # optional: the requests the suite judges it on by itself, with no case naming it
+///     quote:               # optional: the sentence it rests on, from one of its sources
+///       source: RFC6749 §3.1.2.3
+///       text: |
+///         When a redirection URI is included in an authorization request, …
 /// ```
 package enum CatalogLoader {
     package static func load(path: String) throws(DiagnosticList) -> Catalog {
@@ -65,7 +69,7 @@ package enum CatalogLoader {
     }
 
     private static func requirement(_ node: Node, sourceKeys: [String], reader: inout NodeReader) -> Requirement? {
-        let allowed = ["id", "level", "profile", "title", "statement", "sources", "decision", "not_observable", "planned", "judged_by_suite", "applies_when"]
+        let allowed = ["id", "level", "profile", "title", "statement", "sources", "decision", "not_observable", "planned", "judged_by_suite", "applies_when", "quote"]
         guard let mapping = reader.mapping(node, "a requirement"),
               reader.checkKeys(mapping, allowed: allowed, required: ["id", "level", "profile", "title", "statement", "sources"],
                                in: "a requirement"),
@@ -103,7 +107,27 @@ package enum CatalogLoader {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         requirement.appliesWhen = mapping["applies_when"].flatMap { reader.scalar($0, "'applies_when'") }?.text
             .trimmingCharacters(in: .whitespacesAndNewlines)
+        requirement.quote = mapping["quote"].flatMap { quote($0, citations: citations, parsed: parsed, reader: &reader) }
         return requirement
+    }
+
+    /// `quote:` with `source:` (one of the requirement's own citations, as written there) and `text:`.
+    private static func quote(_ node: Node, citations: [Node.Scalar], parsed: [Citation], reader: inout NodeReader) -> SourceQuote? {
+        guard let mapping = reader.mapping(node, "'quote'"),
+              reader.checkKeys(mapping, allowed: ["source", "text"], required: ["source", "text"], in: "a quote"),
+              let source = mapping["source"].flatMap({ reader.scalar($0, "'source'") }),
+              let text = mapping["text"].flatMap({ reader.scalar($0, "'text'") }) else { return nil }
+        guard let citation = parsed.first(where: { $0.description == source.text }) else {
+            let hint = Suggestion.closest(to: source.text, among: citations.map(\.text)).map { " (did you mean '\($0)'?)" } ?? ""
+            reader.error(at: source.location, "a quote's source must be one of the requirement's own sources\(hint)")
+            return nil
+        }
+        let quote = SourceQuote(citation: citation, text: text.text)
+        guard !quote.text.isEmpty else {
+            reader.error(at: text.location, "a quote needs the words it quotes")
+            return nil
+        }
+        return quote
     }
 
     /// A profile the suite runs, or, for a `planned` requirement, one still to come (`native-client`, `android`).

@@ -19,6 +19,8 @@ package struct Requirement: Sendable, Hashable {
     /// whose answers, which the sources allow, do not meet it is not failed, and a case that judges nothing else is
     /// not applicable to it.
     package var appliesWhen: String?
+    /// The sentence of one of its sources it rests on, when the catalog quotes it.
+    package var quote: SourceQuote?
 
     /// Why no case of this suite covers the requirement, when that is so by design or for now.
     package var uncoveredReason: String? {
@@ -29,7 +31,8 @@ package struct Requirement: Sendable, Hashable {
     }
 
     package init(id: String, level: Level, profile: String, title: String, statement: String,
-                citations: [Citation], decision: String? = nil, notObservable: String? = nil, planned: String? = nil) {
+                citations: [Citation], decision: String? = nil, notObservable: String? = nil, planned: String? = nil,
+                quote: SourceQuote? = nil) {
         self.id = id
         self.level = level
         self.profile = profile
@@ -39,5 +42,6 @@ package struct Requirement: Sendable, Hashable {
         self.decision = decision
         self.notObservable = notObservable
         self.planned = planned
+        self.quote = quote
     }
 }

@@ -23,7 +23,7 @@ extension ConformanceCase {
         // A burst that may set off the server's throttling gets a setup of its own (for the reference, a server of
         // its own), so cases running beside it are not throttled; the command line instead runs such cases last.
         let isolated = model.runsLast
-        let setup: Result<TargetSetup, SetupError>
+        let setup: Result<RunSetup, SetupError>
         if isolated {
             do {
                 setup = .success(try target.makeSetup())

@@ -24,7 +24,7 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
 
     enum Kind: Sendable {
         case handler(any AppFlipLinkHandler, Link)
-        case request(TargetRequest)
+        case request(TargetSpecification)
         case reference(nativeClient: [String]?)
     }
 
@@ -55,7 +55,7 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
     /// A handler program speaking the adapter contract (JSON Lines on stdin/stdout), started directly, never through
     /// a shell: `arguments[0]` is the program (a path, or a name looked up on `PATH`).
     public static func command(_ arguments: [String], link: Link, persistent: Bool = false) -> ConformanceTarget {
-        var request = TargetRequest(mode: persistent ? .persistent : .oneShot)
+        var request = TargetSpecification(mode: persistent ? .persistent : .oneShot)
         request.handlerCommand = arguments
         request.link = link.url
         request.clientID = link.clientID
@@ -64,7 +64,7 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
 
     /// A link handler served over HTTP (`POST` of the adapter contract's request).
     public static func url(_ url: String, link: Link) -> ConformanceTarget {
-        var request = TargetRequest()
+        var request = TargetSpecification()
         request.handlerURL = url
         request.link = link.url
         request.clientID = link.clientID
@@ -75,7 +75,7 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
     /// or URL may be added; `link` overrides the file's link and client ID.
     public static func configuration(_ path: String, handlerCommand: [String]? = nil, handlerURL: String? = nil,
                                      link: Link? = nil) -> ConformanceTarget {
-        var request = TargetRequest()
+        var request = TargetSpecification()
         request.configurationFile = path
         request.handlerCommand = handlerCommand
         request.handlerURL = handlerURL
@@ -92,32 +92,32 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
     }
 
     /// The targets and configuration, set up on first use and shared by the cases after.
-    func setup() -> Result<TargetSetup, SetupError> {
-        state.value { () throws(SetupError) -> TargetSetup in try makeSetup() }
+    func setup() -> Result<RunSetup, SetupError> {
+        state.value { () throws(SetupError) -> RunSetup in try makeSetup() }
     }
 
     /// A setup of its own (for a case that would disturb others sharing the target, such as a burst that sets off
     /// the server's throttling); the caller ends it with `end(_:)`.
-    func makeSetup() throws(SetupError) -> TargetSetup {
+    func makeSetup() throws(SetupError) -> RunSetup {
             switch kind {
             case .handler(let handler, let link):
-                let targets = Targets(linkHandler: AsyncHandlerTarget(handler: handler))
+                let targets = TargetUnderTest(linkHandler: AsyncHandlerTarget(handler: handler))
                 let configuration = RunConfiguration(link: link.url, clientID: link.clientID, scope: "devices",
                                                      redirectURI: AllowedFlipURIs.default, seed: UInt64.random(in: 1...UInt64(Int64.max)),
                                                      projectID: "", appID: "")
-                return TargetSetup(targets: targets, configuration: configuration, referenceServer: nil)
+                return RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
             case .request(let request):
-                return try TargetSetup.partner(request)
+                return try RunSetup.partner(request)
             case .reference(let nativeClient):
                 let native = try nativeClient?.first.map { (program) throws(SetupError) in
-                    try TargetSetup.nativeClient(program, arguments: Array(nativeClient?.dropFirst() ?? []))
+                    try RunSetup.nativeClient(program, arguments: Array(nativeClient?.dropFirst() ?? []))
                 }
-                return try TargetSetup.reference(TargetRequest(), handler: .inProcess, nativeClient: native)
+                return try RunSetup.reference(TargetSpecification(), handler: .inProcess, nativeClient: native)
             }
     }
 
     /// Stops what a setup started: the reference server, handler and native-client processes.
-    static func end(_ setup: TargetSetup) {
+    static func end(_ setup: RunSetup) {
         setup.referenceServer?.stop()
         setup.targets.linkHandler?.endProcesses()
         setup.targets.nativeClient?.endProcesses()
@@ -128,13 +128,13 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
 /// stops when the last copy goes.
 final class SetupState: @unchecked Sendable {
     private let lock = NSLock()
-    private var made: Result<TargetSetup, SetupError>?
+    private var made: Result<RunSetup, SetupError>?
 
-    func value(_ make: () throws(SetupError) -> TargetSetup) -> Result<TargetSetup, SetupError> {
+    func value(_ make: () throws(SetupError) -> RunSetup) -> Result<RunSetup, SetupError> {
         lock.lock()
         defer { lock.unlock() }
         if let made { return made }
-        let result: Result<TargetSetup, SetupError>
+        let result: Result<RunSetup, SetupError>
         do {
             result = .success(try make())
         } catch {

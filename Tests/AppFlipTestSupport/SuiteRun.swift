@@ -20,11 +20,11 @@ package enum SuiteRun {
     package static func run(_ target: any LinkHandlerTarget, cases selected: [ConformanceCase]? = nil, timeout: Double = 5,
                            jobs: Int = 2) throws -> RunResult {
         let cases = try selected ?? load().1.cases.filter { $0.profile == .appLink }
-        return try run(Targets(linkHandler: target), cases: cases, timeout: timeout, jobs: jobs)
+        return try run(TargetUnderTest(linkHandler: target), cases: cases, timeout: timeout, jobs: jobs)
     }
 
     /// Runs `cases` against `targets`, with `configuration` (default: the one the reference expects).
-    package static func run(_ targets: Targets, cases: [ConformanceCase], configuration: RunConfiguration = SuiteRun.configuration,
+    package static func run(_ targets: TargetUnderTest, cases: [ConformanceCase], configuration: RunConfiguration = SuiteRun.configuration,
                            timeout: Double = 5, jobs: Int = 2, judgesApart: Bool = true) throws -> RunResult {
         let (catalog, suite) = try load()
         var runner = Runner(configuration: configuration, timeout: timeout, jobs: jobs)

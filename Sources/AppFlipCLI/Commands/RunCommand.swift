@@ -10,7 +10,7 @@ import Foundation
 /// `junit.xml`, `report.md` and `results.json`, and exits with the verdict.
 enum RunCommand {
     struct Options {
-        var assembly: TargetSetup
+        var assembly: RunSetup
         var profiles: [Profile]
         var mode: SubprocessTarget.Mode
         var timeout: Double
@@ -363,15 +363,15 @@ enum RunCommand {
         } ?? .auto
         // The target last: the reference server starts only once every other option is known to be good, so no
         // usage error leaves it running.
-        let assembly: TargetSetup
+        let assembly: RunSetup
         if let targetName = try parsed.value("--target") {
             guard targetName == "reference" else {
                 throw Arguments.UsageError(message: "--target takes 'reference'; for your own target give --link, --client-id and a handler command, --handler-url or --config")
             }
-            assembly = try TargetAssembly.reference(parsed, mode: mode, seed: seed, scope: try parsed.value("--scope") ?? "devices",
+            assembly = try TargetArguments.reference(parsed, mode: mode, seed: seed, scope: try parsed.value("--scope") ?? "devices",
                                                     redirectURI: redirectURI)
         } else {
-            assembly = try TargetAssembly.partner(parsed, mode: mode, seed: seed, scope: try parsed.value("--scope"), redirectURI: redirectURI)
+            assembly = try TargetArguments.partner(parsed, mode: mode, seed: seed, scope: try parsed.value("--scope"), redirectURI: redirectURI)
         }
         return Options(assembly: assembly, profiles: profiles, mode: mode, timeout: timeout, jobs: jobs,
                        cases: try parsed.value("--cases"), catalog: try parsed.value("--catalog"), filters: parsed.values("--filter"),

@@ -7,7 +7,7 @@ import Foundation
 /// another error about the code); one that does not answers `invalid_client`. Nothing is changed on the server.
 enum CredentialsPreflight {
     /// The problem to report, or nil when the credentials were not rejected (or could not be checked).
-    static func problem(_ targets: Targets, _ configuration: RunConfiguration, timeout: Double) -> String? {
+    static func problem(_ targets: TargetUnderTest, _ configuration: RunConfiguration, timeout: Double) -> String? {
         guard let url = targets.endpoints[.token], let secret = targets.clientSecret, let (origin, path) = HTTPOrigin.split(url),
               let client = try? HTTPClient(origin: origin, limits: targets.limits,
                                            timeouts: HTTPClient.Timeouts(connect: min(5, timeout), total: timeout)) else { return nil }

@@ -10,7 +10,7 @@ import Foundation
 enum ReachabilityPreflight {
     /// The origins the case's HTTP steps request, as configured. A transport probe (plain http on the TLS port, an
     /// old TLS version) is left out: whether that variant connects is what it judges, and it says so itself.
-    static func origins(of conformanceCase: ConformanceCase, in targets: Targets) -> [HTTPOrigin] {
+    static func origins(of conformanceCase: ConformanceCase, in targets: TargetUnderTest) -> [HTTPOrigin] {
         conformanceCase.steps.compactMap { step -> HTTPOrigin? in
             guard case .http(let request) = step.action, request.transportProbe == nil,
                   let url = targets.endpoints[request.endpoint] else { return nil }
@@ -19,7 +19,7 @@ enum ReachabilityPreflight {
     }
 
     /// For each unreachable origin (its description), why; empty when every origin answered.
-    static func unreachable(_ cases: [ConformanceCase], targets: Targets, timeout: Double) -> [String: String] {
+    static func unreachable(_ cases: [ConformanceCase], targets: TargetUnderTest, timeout: Double) -> [String: String] {
         var seen = Set<HTTPOrigin>()
         let origins = cases.flatMap { Self.origins(of: $0, in: targets) }.filter { seen.insert($0).inserted }
         let found = Locked<[String: String]>([:])

@@ -32,18 +32,18 @@ package struct Runner: Sendable {
     package func run(_ cases: [ConformanceCase], on target: any LinkHandlerTarget,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
-        run(cases, targets: Targets(linkHandler: target), shouldStop: shouldStop, progress: progress)
+        run(cases, targets: TargetUnderTest(linkHandler: target), shouldStop: shouldStop, progress: progress)
     }
 
     /// Runs every case and returns the results in case order. `progress` is called as each case finishes, one call
     /// at a time. `shouldStop` is polled between cases.
-    package func run(_ cases: [ConformanceCase], targets: Targets,
+    package func run(_ cases: [ConformanceCase], targets: TargetUnderTest,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
         var checked = targets
         checked.unreachable = ReachabilityPreflight.unreachable(cases, targets: targets, timeout: timeout)
         if let handler = targets.linkHandler, cases.contains(where: \.sendsLinks), let problem = handler.preflight(timeout: timeout) {
-            checked.unreachable[Targets.linkHandlerKey] = problem
+            checked.unreachable[TargetUnderTest.linkHandlerKey] = problem
         }
         if cases.contains(where: \.sendsConfiguredCredentials), checked.unreachable.isEmpty {
             checked.credentialsProblem = CredentialsPreflight.problem(targets, configuration, timeout: timeout)
@@ -150,7 +150,7 @@ package struct Runner: Sendable {
     /// One worker's connections (a link-handler process or connection, HTTP clients); not shared between threads.
     package final class Worker {
         private let runner: Runner
-        private let targets: Targets
+        private let targets: TargetUnderTest
         private let executor: StepExecutor
 
         /// A finished case and what the run collects from it.
@@ -181,7 +181,7 @@ package struct Runner: Sendable {
             }
         }
 
-        package init(runner: Runner, targets: Targets) {
+        package init(runner: Runner, targets: TargetUnderTest) {
             self.runner = runner
             self.targets = targets
             executor = StepExecutor(targets: targets, configuration: runner.configuration, timeout: runner.timeout,
@@ -249,10 +249,10 @@ package struct Runner: Sendable {
                 result.configurationProblem = problem
                 return result
             }
-            if conformanceCase.sendsLinks, let problem = targets.unreachable[Targets.linkHandlerKey] {
+            if conformanceCase.sendsLinks, let problem = targets.unreachable[TargetUnderTest.linkHandlerKey] {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [], message: "not sent: " + problem,
                                         evidence: Evidence(), duration: 0)
-                result.unreachableTarget = Targets.linkHandlerKey
+                result.unreachableTarget = TargetUnderTest.linkHandlerKey
                 return result
             }
             if !targets.unreachable.isEmpty,

@@ -5,7 +5,7 @@ import Foundation
 /// Runs one case's steps on one worker's connections: builds each request, sends it, judges the answer and takes
 /// the captures later steps use.
 final class StepExecutor {
-    let targets: Targets
+    let targets: TargetUnderTest
     let configuration: RunConfiguration
     let timeout: Double
     let logExcerptLimit: Int
@@ -14,7 +14,7 @@ final class StepExecutor {
     /// The current case's app process and test authorization server (native-client profile).
     var nativeFlow: (session: NativeClientSession, server: TestAuthorizationServer)?
 
-    init(targets: Targets, configuration: RunConfiguration, timeout: Double, logExcerptLimit: Int) {
+    init(targets: TargetUnderTest, configuration: RunConfiguration, timeout: Double, logExcerptLimit: Int) {
         self.targets = targets
         self.configuration = configuration
         self.timeout = timeout
@@ -27,7 +27,7 @@ final class StepExecutor {
     /// each case adds the codes and tokens it sees.
     let runRedactor: Redactor
 
-    private static func secrets(of targets: Targets, clientID: String) -> [String] {
+    private static func secrets(of targets: TargetUnderTest, clientID: String) -> [String] {
         var clients: [(id: String, secret: String)] = []
         if let secret = targets.clientSecret { clients.append((clientID, secret)) }
         if let second = targets.secondClient { clients.append((second.id, second.secret)) }

@@ -8,7 +8,7 @@ import AppFlipModel
 package enum TransportSurvey {
     /// One line per origin ("https://auth.example.com: TLS 1.3, TLS_AES_128_GCM_SHA256"), in endpoint order;
     /// empty when no selected case uses an https endpoint.
-    package static func survey(_ cases: [ConformanceCase], targets: Targets, timeout: Double) -> [String] {
+    package static func survey(_ cases: [ConformanceCase], targets: TargetUnderTest, timeout: Double) -> [String] {
         var origins: [HTTPOrigin] = []
         for endpoint in Endpoint.allCases where cases.contains(where: { $0.httpRequests.contains { $0.endpoint == endpoint } }) {
             guard let url = targets.endpoints[endpoint], let origin = HTTPOrigin.split(url)?.origin, origin.scheme == "https",

@@ -19,7 +19,7 @@ struct ConfigurationProblemTests {
         server.start()
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
-        let targets = Targets(
+        let targets = TargetUnderTest(
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
             clientSecret: secret, decorations: [.consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
@@ -46,7 +46,7 @@ struct ConfigurationProblemTests {
         }
         defer { target.stop() }
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .authorize && $0.needs.isEmpty && !$0.needsHTTPS && !$0.probesSignIn }
-        let run = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
+        let run = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
                                            decorations: [.consent: [("Cookie", "s=1")]]), cases: cases)
         #expect(run.count(.fail) == 0 && run.count(.warn) == 0)
         #expect(run.count(.error) >= 10)

@@ -16,7 +16,7 @@ struct ConnectionHygieneTests {
         let probe = try #require(try SuiteRun.load().1.cases.first { $0.id == "token/request/get-method" })
         var after = probe
         after.id += "/after"
-        let targets = Targets(endpoints: [.authorize: server.base + "/authorize", .token: server.base + "/token"],
+        let targets = TargetUnderTest(endpoints: [.authorize: server.base + "/authorize", .token: server.base + "/token"],
                               clientSecret: PlainPythonServer.secret, decorations: [.consent: [("Cookie", "user=approver")]])
         var configuration = SuiteRun.configuration
         configuration.seed = seed

@@ -25,7 +25,7 @@ struct HTTPProfileTests {
         server.start()
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
-        var targets = Targets(
+        var targets = TargetUnderTest(
             linkHandler: InProcessTarget(handler: reference.linkHandler),
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
                         .siteAssociation: base + "/.well-known/apple-app-site-association",
@@ -136,7 +136,7 @@ struct HTTPProfileTests {
             server.start()
             defer { server.stop() }
             let base = "http://127.0.0.1:\(server.port)"
-            let targets = Targets(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token"], clientSecret: Self.settings.clientSecret)
+            let targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token"], clientSecret: Self.settings.clientSecret)
             let result = try #require(try SuiteRun.run(targets, cases: cases).results.first)
             #expect(result.verdict == expected, "\(result.findings)")
             if expected == .warn {
@@ -191,7 +191,7 @@ struct HTTPProfileTests {
                 "\(forbidden?.findings.map { "\($0.requirement) \($0.observed)" } ?? [])")
         let skipped = try run().results.first { $0.conformanceCase.id == "token/api/access-token-expires" }
         #expect(skipped == nil, "a waiting case is left out of runs that declare no lifetime")
-        let undeclared = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+        let undeclared = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
                                                               .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api"]),
                                           cases: SuiteRun.load().1.cases.filter { $0.id == "token/api/access-token-expires" })
         #expect(undeclared.results.first?.message?.contains("token_lifetime") == true)
@@ -220,7 +220,7 @@ struct HTTPProfileTests {
         #expect(perUser?.verdict == .pass)
         #expect(perUser?.checks.contains { !$0.isApplicable && ($0.notApplicable ?? "").contains("cannot tell users apart") } == true)
         let case_ = try #require(try SuiteRun.load().1.cases.first { $0.id == "token/api/per-user" })
-        let alone = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+        let alone = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
                                                          .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api"]), cases: [case_])
         #expect(alone.results.first?.verdict == .skip && (alone.results.first?.message ?? "").contains("second-user"))
     }
@@ -229,13 +229,13 @@ struct HTTPProfileTests {
     func expiryNeedsDeclaredLifetime() throws {
         let cases = try SuiteRun.load().1.cases
         let expiry = try #require(cases.first { $0.id == "token/code/expired" })
-        let undeclared = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+        let undeclared = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
                                                               .revoke: "http://127.0.0.1:9/r"]), cases: [expiry])
         #expect(undeclared.results.first?.verdict == .skip)
         #expect(undeclared.results.first?.message?.contains("code_lifetime") == true)
         var configuration = SuiteRun.configuration
         configuration.codeLifetime = 600
-        let slow = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+        let slow = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
                                                         .revoke: "http://127.0.0.1:9/r"]), cases: [expiry], configuration: configuration)
         #expect(slow.results.first?.verdict == .skip)
         #expect(slow.results.first?.message?.contains("--slow") == true)
@@ -418,7 +418,7 @@ struct HTTPProfileTests {
         server.start()
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
-        let targets = Targets(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
+        let targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
                               clientSecret: Self.settings.clientSecret, decorations: [.consent: [("Cookie", "reference-user=approver")]])
         var configuration = SuiteRun.configuration
         configuration.throttlingProbe = true
@@ -616,7 +616,7 @@ struct HTTPProfileTests {
     @Test("A case whose endpoint is not configured is skipped and says why")
     func unconfiguredProfileSkipped() throws {
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .token }.prefix(2)
-        let run = try SuiteRun.run(Targets(), cases: Array(cases))
+        let run = try SuiteRun.run(TargetUnderTest(), cases: Array(cases))
         #expect(run.results.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("not configured") })
     }
 }
@@ -728,7 +728,7 @@ struct ReachTests {
                     return true
                 }
         }
-        let targets = Targets(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
+        let targets = TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
                               decorations: [.consent: [("Cookie", "session=x")]])
         _ = try SuiteRun.run(targets, cases: cases)
         #expect(target.requests.count == cases.flatMap(\.steps).map(\.repeatCount).reduce(0, +))

@@ -37,7 +37,7 @@ struct LegacyTLSProbeTests {
         let server = try HelloServer(reply: reply)
         defer { server.stop() }
         let base = "https://127.0.0.1:\(server.listener.port)"
-        let targets = Targets(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
+        let targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
                               clientSecret: "never-sent")
         let result = try #require(try SuiteRun.run(targets, cases: [conformanceCase]).results.first)
         let hellos = server.received

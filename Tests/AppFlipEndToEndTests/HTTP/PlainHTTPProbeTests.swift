@@ -19,7 +19,7 @@ struct PlainHTTPProbeTests {
         }
         defer { server?.stop() }
         let base = "https://127.0.0.1:\(port)"
-        let targets = Targets(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
+        let targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
                               clientSecret: "never-sent-in-clear")
         let result = try #require(try SuiteRun.run(targets, cases: [probe]).results.first)
         if let server {
@@ -63,7 +63,7 @@ struct PlainHTTPProbeTests {
     func httpEndpointSkipped() throws {
         let cases = try SuiteRun.load().1.cases.filter { $0.httpRequests.contains { $0.transportProbe != nil } }
         #expect(cases.count == 4)
-        let run = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+        let run = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
                                                        .revoke: "http://127.0.0.1:9/r"]), cases: cases)
         #expect(run.results.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("no TLS to judge") })
     }

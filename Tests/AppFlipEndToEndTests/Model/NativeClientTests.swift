@@ -19,11 +19,11 @@ struct NativeClientTests {
     func skippedWithReason() throws {
         let cases = try SuiteRun.load().1.cases.filter { $0.needs.contains { [.nativeClient, .nativeLoopback, .nativeScheme].contains($0) } }
         #expect(cases.count >= 5)
-        let none = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t"]), cases: cases)
+        let none = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t"]), cases: cases)
         #expect(none.results.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("native_client_id") })
         var configuration = SuiteRun.configuration
         configuration.nativeClient = NativeClient(id: "n", redirectURIs: ["com.example.app:/cb"])
-        let schemeOnly = try SuiteRun.run(Targets(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t"]),
+        let schemeOnly = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t"]),
                                           cases: cases.filter { $0.needs == [.nativeLoopback] }, configuration: configuration)
         #expect(schemeOnly.results.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("loopback") })
     }

@@ -67,7 +67,7 @@ struct BrokenNativeClientTests {
     private func run(_ executable: String, _ arguments: [String], only: Set<String>? = nil) throws -> RunResult {
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .nativeClient && (only?.contains($0.id) ?? true) }
         #expect(cases.count >= (only?.count ?? 20))
-        var targets = Targets()
+        var targets = TargetUnderTest()
         targets.nativeClient = NativeClientTarget(executable: executable, arguments: arguments)
         return try SuiteRun.run(targets, cases: cases)
     }

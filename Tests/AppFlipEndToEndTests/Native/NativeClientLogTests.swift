@@ -24,7 +24,7 @@ struct NativeClientLogTests {
               printf 'hex %s\\n' "$(printf '%s' "$line" | od -An -tx1 -v | tr -d ' \\n')" >&2
             done | "$@"
             """
-        var targets = Targets()
+        var targets = TargetUnderTest()
         targets.nativeClient = NativeClientTarget(executable: "/bin/bash", arguments: ["-c", wrapper, "wrapper", log,
                                                                                        BuiltProducts.path("appflip-conformance"),
                                                                                        "reference-native-client", "--redirect", "scheme"])

@@ -32,7 +32,7 @@ struct OpaqueTrafficTests {
         var configuration = SuiteRun.configuration
         configuration.seed = seed
         let target = RecordingTarget()
-        _ = try SuiteRun.run(Targets(linkHandler: target), cases: cases, configuration: configuration)
+        _ = try SuiteRun.run(TargetUnderTest(linkHandler: target), cases: cases, configuration: configuration)
         return (cases, target.seen)
     }
 

@@ -100,7 +100,7 @@ struct SecretEchoTests {
             prefixes.contains { candidate.id.hasPrefix($0) } && candidate.needs.isEmpty && !candidate.needsHTTPS
         }
         #expect(cases.count >= 5)
-        let targets = Targets(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
+        let targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
                               clientSecret: Self.secret, tokenAuthentication: .basic,
                               decorations: [.consent: [("Cookie", "reference-user=approver; session=abc123456")]])
         var configuration = SuiteRun.configuration
@@ -141,7 +141,7 @@ struct SecretEchoTests {
         server.start()
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
-        var targets = Targets(endpoints: [.authorize: base + "/oauth/authorize"], secrets: [password])
+        var targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize"], secrets: [password])
         targets.signIn = [.consent: SignInScript(form: "user,pwd", fields: ["user": "approver", "pwd": password], consentForm: "action:/consent",
                                                  consentButton: "decision=approve")]
         let cases = try SuiteRun.load().1.cases.filter { $0.id.hasPrefix("authorize/") && $0.needs.isEmpty && !$0.needsHTTPS }.prefix(8)

@@ -28,7 +28,7 @@ struct SubprocessTargetTests {
         let handler = SubprocessTarget(executable: reference, arguments: ["--code-server", base + ReferenceServer.mintPath], mode: mode)
         let flip = try SuiteRun.load().1.cases.filter { $0.profile == .flip }
         #expect(flip.count >= 2)
-        let run = try SuiteRun.run(Targets(linkHandler: handler, endpoints: [.token: base + "/oauth/token"], clientSecret: "reference-secret"),
+        let run = try SuiteRun.run(TargetUnderTest(linkHandler: handler, endpoints: [.token: base + "/oauth/token"], clientSecret: "reference-secret"),
                                    cases: flip)
         let notPassing = run.results.filter { $0.verdict != .pass }
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")

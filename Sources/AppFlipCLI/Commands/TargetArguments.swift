@@ -3,19 +3,19 @@ import AppFlipRunner
 import AppFlipSetup
 import Foundation
 
-/// Turns the command line into a `TargetRequest`, and that into what a run talks to (`TargetSetup`).
-enum TargetAssembly {
+/// Turns the command line into a `TargetSpecification`, and that into what a run talks to (`RunSetup`).
+enum TargetArguments {
     /// `--target reference`: the reference server on a loopback port, and this binary's reference handler and
     /// native client as subprocesses.
     static func reference(_ parsed: Arguments, mode: SubprocessTarget.Mode, seed: UInt64, scope: String,
-                          redirectURI: String) throws(Arguments.UsageError) -> TargetSetup {
+                          redirectURI: String) throws(Arguments.UsageError) -> RunSetup {
         guard parsed.value(ifGiven: "--config") == nil, parsed.value(ifGiven: "--handler-url") == nil, !parsed.hasSeparator else {
             throw Arguments.UsageError(message: "--target reference cannot be combined with --config, --handler-url or a handler command")
         }
         guard let executable = Bundle.main.executablePath else {
             throw Arguments.UsageError(message: "cannot locate this executable to start the reference handler")
         }
-        var request = TargetRequest(redirectURI: redirectURI, mode: mode, seed: seed)
+        var request = TargetSpecification(redirectURI: redirectURI, mode: mode, seed: seed)
         request.clientID = try parsed.value("--client-id")
         request.link = try parsed.value("--link")
         request.scope = scope
@@ -23,7 +23,7 @@ enum TargetAssembly {
         // persistent mode, so the main job's two runs cover both.
         let nativeClient = NativeClientTarget(executable: executable, arguments: ["reference-native-client", "--redirect", mode == .oneShot ? "scheme" : "loopback"])
         do {
-            return try TargetSetup.reference(request, handler: .subprocess(executable: executable), nativeClient: nativeClient)
+            return try RunSetup.reference(request, handler: .subprocess(executable: executable), nativeClient: nativeClient)
         } catch {
             throw Arguments.UsageError(message: error.message)
         }
@@ -31,8 +31,8 @@ enum TargetAssembly {
 
     /// A partner's target: flags, then the configuration file for whatever the flags leave out.
     static func partner(_ parsed: Arguments, mode: SubprocessTarget.Mode, seed: UInt64, scope: String?,
-                        redirectURI: String) throws(Arguments.UsageError) -> TargetSetup {
-        var request = TargetRequest(redirectURI: redirectURI, mode: mode, seed: seed)
+                        redirectURI: String) throws(Arguments.UsageError) -> RunSetup {
+        var request = TargetSpecification(redirectURI: redirectURI, mode: mode, seed: seed)
         request.configurationFile = try parsed.value("--config")
         request.clientID = try parsed.value("--client-id")
         request.link = try parsed.value("--link")
@@ -43,7 +43,7 @@ enum TargetAssembly {
             request.nativeClient = (program, parsed.values("--native-client-arg"))
         }
         do {
-            return try TargetSetup.partner(request)
+            return try RunSetup.partner(request)
         } catch {
             throw Arguments.UsageError(message: error.message)
         }

@@ -2,8 +2,8 @@ import AppFlipModel
 import AppFlipRunner
 
 /// What a run is pointed at, as the command line, the environment (`APPFLIP_*`) or the library says it: the pieces
-/// `TargetSetup` turns into what a run talks to.
-package struct TargetRequest: Sendable {
+/// `RunSetup` turns into what a run talks to.
+package struct TargetSpecification: Sendable {
     /// A target configuration file (`--config`, `APPFLIP_CONFIG`), for whatever the other fields leave out.
     package var configurationFile: String?
     /// The link handler's command line, started directly (never through a shell).

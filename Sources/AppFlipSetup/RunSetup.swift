@@ -4,23 +4,23 @@ import AppFlipReferenceServer
 import AppFlipRunner
 
 /// What a run talks to (the link handler, the native client, the endpoints) and the run's configuration, set up from
-/// a `TargetRequest` for a partner's target, or as the reference (`TargetSetup+Reference.swift`).
-package struct TargetSetup: Sendable {
-    package var targets: Targets
+/// a `TargetSpecification` for a partner's target, or as the reference (`RunSetup+Reference.swift`).
+package struct RunSetup: Sendable {
+    package var targets: TargetUnderTest
     package var configuration: RunConfiguration
     /// The in-process reference server, kept alive for the run when the target is the reference; stop it after.
     package var referenceServer: HTTPServer?
     /// The configuration's `target_label`: what the deployment or app version under test is called.
     package var targetLabel: String?
 
-    package init(targets: Targets, configuration: RunConfiguration, referenceServer: HTTPServer? = nil) {
+    package init(targets: TargetUnderTest, configuration: RunConfiguration, referenceServer: HTTPServer? = nil) {
         self.targets = targets
         self.configuration = configuration
         self.referenceServer = referenceServer
     }
 
     /// A partner's target: the request's own fields, then its configuration file for whatever they leave out.
-    package static func partner(_ request: TargetRequest) throws(SetupError) -> TargetSetup {
+    package static func partner(_ request: TargetSpecification) throws(SetupError) -> RunSetup {
         var file: TargetConfiguration?
         if let path = request.configurationFile {
             do {
@@ -74,7 +74,7 @@ package struct TargetSetup: Sendable {
             throw SetupError("nothing to test: give --target reference, a handler command after '--', --handler-url, --native-client, "
                              + "or --config with endpoints")
         }
-        var targets = Targets(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
+        var targets = TargetUnderTest(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
                               tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
                               secrets: file?.secrets ?? [], secondClient: file?.secondClient)
         targets.signIn = file?.signIn ?? [:]
@@ -88,7 +88,7 @@ package struct TargetSetup: Sendable {
         configuration.narrowedScope = file?.narrowedScope
         configuration.throttlingProbe = file?.throttlingProbe ?? false
         configuration.tokenLifetime = file?.tokenLifetime
-        var setup = TargetSetup(targets: targets, configuration: configuration, referenceServer: nil)
+        var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
         setup.targetLabel = file?.targetLabel
         return setup
     }

@@ -1,8 +1,9 @@
 import AppFlipHTTP
 import AppFlipModel
 
-/// Everything a run talks to: the link handler (for app-link and flip cases) and the HTTP endpoints.
-package struct Targets: Sendable {
+/// The partner's target as a run talks to it: the link handler (for app-link and flip cases), the native client, the
+/// HTTP endpoints, and what the suite knows of them (credentials, decorations, what could not be reached).
+package struct TargetUnderTest: Sendable {
     package var linkHandler: (any LinkHandlerTarget)?
     /// The native app behind the native-client contract, for the native-client profile.
     package var nativeClient: NativeClientTarget?

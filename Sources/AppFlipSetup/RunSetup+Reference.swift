@@ -4,7 +4,7 @@ import AppFlipReference
 import AppFlipReferenceServer
 import AppFlipRunner
 
-extension TargetSetup {
+extension RunSetup {
     /// How the reference link handler runs.
     package enum ReferenceHandler: Sendable {
         /// `EXECUTABLE reference-handler …` as a subprocess (the command line's own binary), in the request's mode.
@@ -18,8 +18,8 @@ extension TargetSetup {
 
     /// The reference: its server on a loopback port, and its link handler, whose codes that server mints (so the
     /// end-to-end flip redeems them). `nativeClient` is the reference native client when one can be started.
-    package static func reference(_ request: TargetRequest, handler: ReferenceHandler,
-                                  nativeClient: NativeClientTarget?) throws(SetupError) -> TargetSetup {
+    package static func reference(_ request: TargetSpecification, handler: ReferenceHandler,
+                                  nativeClient: NativeClientTarget?) throws(SetupError) -> RunSetup {
         let clientID = request.clientID ?? ReferenceArguments.defaultClientID
         // A short code lifetime, so the code-expiry case waits seconds, not minutes.
         let settings = ReferenceServerConfiguration(clientID: clientID, clientSecret: referenceSecret, codeLifetime: 3,
@@ -43,7 +43,7 @@ extension TargetSetup {
             linkHandler = InProcessTarget(handler: reference.linkHandler)
         }
         let cookie = ReferenceServerConfiguration.userCookie
-        var targets = Targets(
+        var targets = TargetUnderTest(
             linkHandler: linkHandler,
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
                         .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
@@ -73,6 +73,6 @@ extension TargetSetup {
                                                     granted: ReferenceServerConfiguration.narrowedScope.granted)
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
                                                   redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
-        return TargetSetup(targets: targets, configuration: configuration, referenceServer: server)
+        return RunSetup(targets: targets, configuration: configuration, referenceServer: server)
     }
 }

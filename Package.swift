@@ -46,6 +46,7 @@ let package = Package(
         // Test support and the deliberately broken handlers live under Tests/.
         .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
+        .executableTarget(name: "broken-android-handler", dependencies: ["AppFlipReference", "AppFlipReferenceServer"], path: "Tests/BrokenAndroidHandler"),
         .executableTarget(name: "broken-native-client", dependencies: ["AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem"], path: "Tests/BrokenNativeClient"),
         // Fast: syntax, model, judging, reporting; no executable, no subprocess (swift test --filter AppFlipUnitTests).
         .testTarget(
@@ -58,7 +59,7 @@ let package = Package(
         // End to end: the built executables, subprocess and HTTP targets, the command line, the library, every case.
         .testTarget(
             name: "AppFlipEndToEndTests",
-            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "broken-native-client", "appflip-reference",
+            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "broken-android-handler", "broken-native-client", "appflip-reference",
                            "appflip-conformance", "suite-embedder", "AppFlipSuite", "AppFlipConformance"],
             path: "Tests/AppFlipEndToEndTests"
         ),

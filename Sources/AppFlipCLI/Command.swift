@@ -53,6 +53,9 @@ package enum Command {
         case "reference-handler":
             // Internal: the built-in reference handler behind the adapter contract (used by --target reference).
             return ReferenceHandlerCommand.main(rest, console: console)
+        case "reference-android-handler":
+            // Internal: the built-in reference Android activity behind the Android adapter contract (--target reference).
+            return ReferenceHandlerCommand.android(rest, console: console)
         case "help", "-h", "--help":
             guard let topic = rest.first else {
                 console.out(.suite(Usage.main))

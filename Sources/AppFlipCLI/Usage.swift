@@ -24,6 +24,7 @@ enum Usage {
                appflip-conformance run --link URL --client-id ID [options] -- HANDLER [HANDLER-ARGS...]
                appflip-conformance run --link URL --client-id ID --handler-url URL [options]
                appflip-conformance run --profile native-client --client-id ID --native-client ADAPTER [options]
+               appflip-conformance run --profile android-app-flip --client-id ID --android-handler ADAPTER --android-action ACTION --android-package NAME [options]
 
         The handler command after `--` is started directly (never through a shell) and speaks the JSON Lines
         adapter contract described in README.md.

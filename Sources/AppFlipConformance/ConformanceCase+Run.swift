@@ -39,6 +39,10 @@ extension ConformanceCase {
             return CaseResult(AppFlipModel.CaseResult(conformanceCase: model, verdict: .error, checks: [],
                                                       message: "the target could not be set up: \(problem.message)", evidence: Evidence(), duration: 0))
         case .success(let setup):
+            // Swift Testing starts every case of a test function at once; a target gets at most `concurrentRuns`
+            // of them at a time, as the command line gives it `--jobs` (a case that only waits is not counted).
+            if !model.waits { runSlots.wait() }
+            defer { if !model.waits { runSlots.signal() } }
             let runner = Runner(configuration: setup.configuration, timeout: target.timeout, jobs: 1)
             let worker = Runner.Worker(runner: runner, targets: setup.targets)
             defer { worker.close() }
@@ -46,3 +50,12 @@ extension ConformanceCase {
         }
     }
 }
+
+extension ConformanceCase {
+    /// How many cases run against targets at once in this process, whatever the test runner starts: enough to keep
+    /// a two-core machine busy while cases wait on their targets, few enough that a server's connection limit
+    /// (the reference allows 64) is never what a case observes.
+    public static let concurrentRuns = 8
+}
+
+private let runSlots = DispatchSemaphore(value: ConformanceCase.concurrentRuns)

@@ -66,6 +66,7 @@ extension Tag {
     @Tag public static var siteAssociation: Self
     @Tag public static var flip: Self
     @Tag public static var nativeClient: Self
+    @Tag public static var androidAppFlip: Self
     /// The strongest level among a case's checks (`ConformanceCase.level`).
     @Tag public static var must: Self
     @Tag public static var should: Self
@@ -82,6 +83,7 @@ extension Profile {
         case .siteAssociation: .siteAssociation
         case .flip: .flip
         case .nativeClient: .nativeClient
+        case .androidAppFlip: .androidAppFlip
         }
     }
 }

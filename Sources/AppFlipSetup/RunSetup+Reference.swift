@@ -53,6 +53,15 @@ extension RunSetup {
                           .disabledAccount: [("Cookie", "\(cookie)=disabled")], .secondUser: [("Cookie", "\(cookie)=second")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
         targets.nativeClient = nativeClient
+        if case .subprocess(let executable) = handler {
+            var android = SubprocessTarget(executable: executable,
+                                           arguments: ["reference-android-handler", "--client-id", clientID, "--code-server", base + ReferenceServer.mintPath],
+                                           mode: request.mode, label: "appflip-conformance reference-android-handler --client-id \(clientID)")
+            android.preflightRequest = SubprocessTarget.androidPreflight
+            targets.androidHandler = android
+        } else {
+            targets.androidHandler = InProcessAndroidTarget(handler: AndroidActivity(clientID: clientID, mintCode: reference.linkHandler.mintCode))
+        }
         targets.absenceReasons[.linkSiteAssociation] = "the reference target's link host is a placeholder that no server answers "
             + "for; against a deployment the file is fetched from the link's own host"
         // The reference is driven through its real sign-in and consent pages, as a partner's production server
@@ -73,6 +82,7 @@ extension RunSetup {
                                                     granted: ReferenceServerConfiguration.narrowedScope.granted)
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
                                                   redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
+        configuration.android = AndroidSettings()
         return RunSetup(targets: targets, configuration: configuration, referenceServer: server)
     }
 }

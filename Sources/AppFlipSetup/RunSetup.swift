@@ -35,9 +35,19 @@ package struct RunSetup: Sendable {
         let nativeClient = try request.nativeClient.map { (program, arguments) throws(SetupError) in
             try Self.nativeClient(program, arguments: arguments)
         }
-        // The link is the link handler's; a run of the native client alone needs none.
+        var androidHandler: (any LinkHandlerTarget)? = try request.androidHandler.map { (program, arguments) throws(SetupError) in
+            try Self.androidHandler(program, arguments: arguments, mode: request.mode)
+        }
+        if let url = request.androidHandlerURL {
+            guard androidHandler == nil else { throw SetupError("--android-handler-url cannot be combined with --android-handler") }
+            guard let http = HTTPLinkHandlerTarget(url: url) else {
+                throw SetupError("the Android handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8089/")
+            }
+            androidHandler = http
+        }
+        // The link is the link handler's; a run of the native client or the Android handler alone needs none.
         let needsLink = request.handlerCommand != nil || request.handlerURL != nil || file?.endpoints[.linkHandler] != nil
-            || nativeClient == nil
+            || (nativeClient == nil && androidHandler == nil)
         let link = request.link ?? file?.link ?? ""
         if needsLink || !link.isEmpty {
             guard !link.isEmpty else { throw SetupError("--link URL is required for your handler (or link in --config)") }
@@ -70,9 +80,9 @@ package struct RunSetup: Sendable {
                 throw SetupError("the \(endpoint.rawValue) endpoint '\(url)' is not an absolute http(s) URL")
             }
         }
-        guard linkHandler != nil || !endpoints.isEmpty || nativeClient != nil else {
+        guard linkHandler != nil || !endpoints.isEmpty || nativeClient != nil || androidHandler != nil else {
             throw SetupError("nothing to test: give --target reference, a handler command after '--', --handler-url, --native-client, "
-                             + "or --config with endpoints")
+                             + "--android-handler, or --config with endpoints")
         }
         var targets = TargetUnderTest(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
                               tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
@@ -80,6 +90,7 @@ package struct RunSetup: Sendable {
         targets.signIn = file?.signIn ?? [:]
         targets.signInOrigins = file?.signInOrigins ?? []
         targets.nativeClient = nativeClient
+        targets.androidHandler = androidHandler
         var configuration = RunConfiguration(link: link, clientID: clientID, scope: request.scope ?? file?.scope ?? "devices",
                                              redirectURI: request.redirectURI, seed: request.seed, projectID: file?.projectID ?? "",
                                              appID: file?.appID ?? "")
@@ -88,9 +99,31 @@ package struct RunSetup: Sendable {
         configuration.narrowedScope = file?.narrowedScope
         configuration.throttlingProbe = file?.throttlingProbe ?? false
         configuration.tokenLifetime = file?.tokenLifetime
+        configuration.android = file?.android ?? AndroidSettings()
+        if let action = request.androidAction { configuration.android.action = action }
+        if let package = request.androidPackage { configuration.android.package = package }
+        if androidHandler != nil, request.androidAction == nil, file?.android == nil {
+            throw SetupError("--android-action ACTION is required for your Android handler (the App Flip intent action entered in the console), "
+                             + "or android_action in --config")
+        }
+        if androidHandler != nil, request.androidPackage == nil, file?.android == nil {
+            throw SetupError("--android-package NAME is required for your Android handler (your app's package), or android_package in --config")
+        }
         var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
         setup.targetLabel = file?.targetLabel
         return setup
+    }
+
+    /// The Android App Flip handler: a program (a path, or a name looked up on `PATH`) speaking the Android adapter
+    /// contract, in the run's mode.
+    package static func androidHandler(_ program: String, arguments: [String], mode: SubprocessTarget.Mode,
+                                       label: String? = nil) throws(SetupError) -> SubprocessTarget {
+        guard let executable = SubprocessTarget.resolve(program) else {
+            throw SetupError("cannot find the Android handler executable '\(program)' (not found, not a file, or not executable)")
+        }
+        var target = SubprocessTarget(executable: executable, arguments: arguments, mode: mode, label: label ?? ([program] + arguments).joined(separator: " "))
+        target.preflightRequest = SubprocessTarget.androidPreflight
+        return target
     }
 
     /// A native client program (a path, or a name looked up on `PATH`) and its arguments.

@@ -12,6 +12,15 @@ package struct TargetSpecification: Sendable {
     package var handlerURL: String?
     /// The native client's program and arguments (`--native-client`, `--native-client-arg`).
     package var nativeClient: (program: String, arguments: [String])?
+    /// The Android App Flip handler's program and arguments (`--android-handler`, `--android-handler-arg`), started
+    /// directly (never through a shell), in `mode`.
+    package var androidHandler: (program: String, arguments: [String])?
+    /// The Android handler's HTTP URL (`--android-handler-url`): each request POSTed there, the answer read back.
+    package var androidHandlerURL: String?
+    /// The console's App Flip intent action and the partner's package (`--android-action`, `--android-package`), for
+    /// whatever the configuration file leaves out.
+    package var androidAction: String?
+    package var androidPackage: String?
     package var link: String?
     package var clientID: String?
     package var scope: String?

@@ -167,6 +167,7 @@ enum RunCommand {
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
         targets.linkHandler?.endProcesses()
         targets.nativeClient?.endProcesses()
+        targets.androidHandler?.endProcesses()
         // Checks judged across the whole run (a code seen twice, the codes' entropy) and faults found later (a late
         // extra answer) change verdicts at the end: every case whose final verdict differs from what the console
         // showed is printed again, so the console agrees with the summary and junit.xml.

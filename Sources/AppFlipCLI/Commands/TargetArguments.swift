@@ -9,8 +9,9 @@ enum TargetArguments {
     /// native client as subprocesses.
     static func reference(_ parsed: Arguments, mode: SubprocessTarget.Mode, seed: UInt64, scope: String,
                           redirectURI: String) throws(Arguments.UsageError) -> RunSetup {
-        guard parsed.value(ifGiven: "--config") == nil, parsed.value(ifGiven: "--handler-url") == nil, !parsed.hasSeparator else {
-            throw Arguments.UsageError(message: "--target reference cannot be combined with --config, --handler-url or a handler command")
+        guard parsed.value(ifGiven: "--config") == nil, parsed.value(ifGiven: "--handler-url") == nil, !parsed.hasSeparator,
+              parsed.value(ifGiven: "--android-handler") == nil, parsed.value(ifGiven: "--android-handler-url") == nil else {
+            throw Arguments.UsageError(message: "--target reference cannot be combined with --config, --handler-url, --android-handler(-url) or a handler command")
         }
         guard let executable = Bundle.main.executablePath else {
             throw Arguments.UsageError(message: "cannot locate this executable to start the reference handler")
@@ -42,6 +43,12 @@ enum TargetArguments {
         if let program = try parsed.value("--native-client") {
             request.nativeClient = (program, parsed.values("--native-client-arg"))
         }
+        if let program = try parsed.value("--android-handler") {
+            request.androidHandler = (program, parsed.values("--android-handler-arg"))
+        }
+        request.androidHandlerURL = try parsed.value("--android-handler-url")
+        request.androidAction = try parsed.value("--android-action")
+        request.androidPackage = try parsed.value("--android-package")
         do {
             return try RunSetup.partner(request)
         } catch {

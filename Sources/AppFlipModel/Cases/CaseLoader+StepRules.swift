@@ -19,8 +19,16 @@ extension CaseLoader {
         if case .http(let request) = step.action { probeOfStep = request.transportProbe }
         var isNative = false
         if case .native = step.action { isNative = true }
+        var isIntent = false
+        if case .intent = step.action { isIntent = true }
         for group in step.checks {
             for check in group.expectation.checks {
+                if (check.base.scope == .activity) != isIntent, check.base.scope != .samples {
+                    reader.error(at: group.location, isIntent
+                                 ? "'\(check.key)' does not judge an Android activity's result (its checks: \(CheckRegistry.activityKeys.joined(separator: ", ")))"
+                                 : "'\(check.key)' judges an Android activity's result: use it in an 'intent' step")
+                    continue
+                }
                 if (check.base.scope == .native) != isNative, check.base.scope != .samples {
                     reader.error(at: group.location, isNative
                                  ? "'\(check.key)' does not judge a native-client step (its checks: \(CheckRegistry.nativeKeys.joined(separator: ", ")))"

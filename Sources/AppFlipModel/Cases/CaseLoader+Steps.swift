@@ -12,20 +12,22 @@ extension CaseLoader {
         var captured: Set<String> = []
         for item in list.items {
             guard let mapping = reader.mapping(item, "a step"),
-                  reader.checkKeys(mapping, allowed: ["link", "request", "capture", "checks", "requirement", "expect", "repeat", "when_captured", "wait"]
+                  reader.checkKeys(mapping, allowed: ["link", "request", "intent", "capture", "checks", "requirement", "expect", "repeat", "when_captured", "wait"]
                                    + NativeStep.Command.allCases.map(\.rawValue), in: "a step")
             else { continue }
             let action: Step.Action?
             let native = NativeStep.Command.allCases.compactMap { command in mapping[command.rawValue].map { (command, $0) } }
-            switch (mapping["link"], mapping["request"], native.first) {
-            case (let link?, nil, nil):
+            switch (mapping["link"], mapping["request"], native.first, mapping["intent"]) {
+            case (let link?, nil, nil, nil):
                 action = linkRecipe(link, defaultBase: .appLink).map { .link($0) }
-            case (nil, let request?, nil):
+            case (nil, let request?, nil, nil):
                 action = httpRequest(request).map { .http($0) }
-            case (nil, nil, let (command, node)?) where native.count == 1:
+            case (nil, nil, let (command, node)?, nil) where native.count == 1:
                 action = nativeStep(command, node).map { .native($0) }
+            case (nil, nil, nil, let intent?):
+                action = intentRecipe(intent).map { .intent($0) }
             default:
-                let kinds = (["link", "request"] + NativeStep.Command.allCases.map(\.rawValue)).map { "'\($0)'" }.joined(separator: ", ")
+                let kinds = (["link", "request", "intent"] + NativeStep.Command.allCases.map(\.rawValue)).map { "'\($0)'" }.joined(separator: ", ")
                 reader.error(at: mapping.location, "a step has exactly one of \(kinds)")
                 action = nil
             }
@@ -35,6 +37,14 @@ extension CaseLoader {
                 if isNative != (profile == .nativeClient) {
                     reader.error(at: mapping.location, isNative ? "a native-client step ('\(native.first?.0.rawValue ?? "")') belongs to a native-client case"
                                  : "a native-client case's steps drive the app: sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out")
+                }
+                switch action {
+                case .intent where !profile.usesAndroidHandler:
+                    reader.error(at: mapping.location, "an 'intent' step belongs to an android-app-flip case")
+                case .link where profile.usesAndroidHandler:
+                    reader.error(at: mapping.location, "an android-app-flip case starts the activity with 'intent' steps, not links")
+                default:
+                    break
                 }
             }
             let captures = mapping["capture"].flatMap { parseCaptures($0) } ?? []
@@ -236,8 +246,10 @@ extension CaseLoader {
                 source = .header(String(text.dropFirst(7)))
             } else if text == "body" {
                 source = .body
+            } else if text.hasPrefix("extra."), text.count > 6 {
+                source = .extra(String(text.dropFirst(6)))
             } else {
-                reader.error(at: scalar.location, "a capture reads 'location.PARAM', 'url.PARAM', 'json.MEMBER', 'header.NAME' or 'body'")
+                reader.error(at: scalar.location, "a capture reads 'location.PARAM', 'url.PARAM', 'json.MEMBER', 'header.NAME', 'body' or 'extra.NAME'")
                 continue
             }
             captures.append(Capture(name: entry.key.text, source: source))

@@ -53,11 +53,11 @@ package struct CaseLoader {
             return []
         }
         guard let document = reader.mapping(node, "a case file") else { return [] }
-        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "steps", "skip", "table", "repeat", "needs",
-                       "formerly"]
+        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "intent", "steps", "skip", "table", "repeat",
+                       "needs", "formerly"]
         guard reader.checkKeys(document, allowed: allowed, required: ["id", "title", "profile", "scenario"], in: "a case") else { return [] }
-        if document["link"] == nil, document["steps"] == nil {
-            reader.error(at: document.location, "a case needs 'link' (with its checks) or 'steps'")
+        if document["link"] == nil, document["intent"] == nil, document["steps"] == nil {
+            reader.error(at: document.location, "a case needs 'link' or 'intent' (with its checks) or 'steps'")
             return []
         }
 
@@ -117,7 +117,7 @@ package struct CaseLoader {
         }
         let steps: [Step]?
         if let stepsNode = document["steps"] {
-            for key in ["link", "requirement", "expect", "checks"] {
+            for key in ["link", "intent", "requirement", "expect", "checks"] {
                 if let other = document.entries.first(where: { $0.key.text == key }) {
                     reader.error(at: other.key.location, "'\(key)' belongs inside a step when a case has 'steps'")
                 }
@@ -127,7 +127,19 @@ package struct CaseLoader {
             reader.error(at: document.location, "a native-client case drives the app through 'steps' (sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out)")
             steps = nil
         } else {
-            let link = document["link"].flatMap { linkRecipe($0, defaultBase: .appLink) }
+            let action: Step.Action?
+            switch (profile == .androidAppFlip, document["link"], document["intent"]) {
+            case (true, nil, let intent?):
+                action = intentRecipe(intent).map { .intent($0) }
+            case (false, let link?, nil):
+                action = linkRecipe(link, defaultBase: .appLink).map { .link($0) }
+            case (true, _, _):
+                reader.error(at: document.location, "an android-app-flip case starts the activity with 'intent' (or 'steps'), not a link")
+                action = nil
+            default:
+                reader.error(at: document.location, "'intent' is for android-app-flip cases; this case sends a 'link'")
+                action = nil
+            }
             let checks: [CheckGroup]?
             if checksAreShared, let shared = sharedChecks, shared.profile == profile {
                 checks = shared.groups
@@ -135,7 +147,7 @@ package struct CaseLoader {
                 checks = checkGroups(document, profile: profile)
                 if checksAreShared { sharedChecks = (profile, checks) }
             }
-            steps = link.flatMap { link in checks.map { [Step(action: .link(link), checks: $0, location: location)] } }
+            steps = action.flatMap { action in checks.map { [Step(action: action, checks: $0, location: location)] } }
             if let step = steps?.first { validate(step, capturedBefore: [], caseRepeat: caseRepeat) }
         }
         var skip: String?

@@ -14,10 +14,24 @@ extension ConformanceCase {
             case .link(let recipe): once = recipe.repeatedBytes
             case .http(let request): once = request.repeatedBytes
             case .native: once = 0
+            case .intent(let recipe): once = recipe.repeatedBytes
             }
             return total + once * step.repeatCount
         }
         return perRound * repeatCount
+    }
+}
+
+extension IntentRecipe {
+    /// The bytes the recipe's `${repeat}` variables expand to.
+    var repeatedBytes: Int {
+        self.set.reduce(0) { total, entry in
+            switch entry.value {
+            case .string(let template): total + template.repeatedBytes
+            case .stringArray(let templates): total + templates.reduce(0) { $0 + $1.repeatedBytes }
+            case .int: total
+            }
+        }
     }
 }
 

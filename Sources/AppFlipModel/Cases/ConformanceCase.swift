@@ -188,6 +188,14 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         }
     }
 
+    /// True when a step starts the partner's Android activity.
+    package var sendsIntents: Bool {
+        steps.contains { step in
+            if case .intent = step.action { return true }
+            return false
+        }
+    }
+
     /// Whether any step waits.
     package var waits: Bool { steps.contains { $0.wait != nil } }
 

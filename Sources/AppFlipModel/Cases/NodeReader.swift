@@ -102,7 +102,16 @@ package struct NodeReader {
         }
     }
 
-    /// Reads a value that must be exactly one word (`framing: denied`); false after a diagnostic.
+    /// Reads a value that must be exactly one word (`finished: true`); false after a diagnostic naming it.
+    package mutating func word(_ node: Node, _ key: String, is expected: String) -> Bool {
+        guard let scalar = scalar(node, "'\(key)'") else { return false }
+        guard scalar.text == expected else {
+            error(at: scalar.location, "'\(key)' takes '\(expected)'")
+            return false
+        }
+        return true
+    }
+
     /// The name of a captured value that a sample check (`distinct`, `per_user`) reads; nil with a diagnostic.
     package mutating func capturedName(_ node: Node, _ key: String) -> String? {
         guard let scalar = scalar(node, "'\(key)'") else { return nil }

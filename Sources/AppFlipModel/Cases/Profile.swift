@@ -13,6 +13,9 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// A native app as an OAuth client (Google's installed-app flow), driven against the suite's own test
     /// authorization server; `validate-url` judges its authorization requests statically too.
     case nativeClient = "native-client"
+    /// The partner's Android App Flip activity, started for a result with Google's intent, driven through the
+    /// Android adapter contract.
+    case androidAppFlip = "android-app-flip"
 
 
     /// The endpoints a profile needs; a run skips the profile when one is not configured.
@@ -24,6 +27,7 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
         case .siteAssociation: [.siteAssociation]
         case .flip: [.token]
         case .nativeClient: []
+        case .androidAppFlip: []
         }
     }
 
@@ -32,13 +36,17 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .token: [.token, .authorize]
         case .flip: [.flip, .appLink, .token]
+        case .androidAppFlip: [.androidAppFlip, .token]
         default: [self]
         }
     }
 
     /// Profiles a catalog requirement may name while it is `planned`: they have no cases and no target yet.
-    package static let plannedNames: Set<String> = ["android"]
+    package static let plannedNames: Set<String> = []
 
     /// Whether the profile drives the link handler.
     package var usesLinkHandler: Bool { self == .appLink || self == .flip }
+
+    /// Whether the profile drives the Android App Flip activity.
+    package var usesAndroidHandler: Bool { self == .androidAppFlip }
 }

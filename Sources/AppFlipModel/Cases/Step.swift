@@ -10,6 +10,8 @@ package struct Step: Sendable, Hashable {
         indirect case http(HTTPStepRequest)
         /// Drive the native app (native-client profile) against the suite's test authorization server.
         case native(NativeStep)
+        /// Start the partner's Android activity for a result (Android adapter contract).
+        case intent(IntentRecipe)
     }
 
     package var action: Action
@@ -75,6 +77,8 @@ package struct Capture: Sendable, Hashable {
         case header(String)
         /// The whole response body as text (`body`), for answers compared whole.
         case body
+        /// A String extra of an Android activity's result data (`extra: AUTHORIZATION_CODE`).
+        case extra(String)
     }
 
     package var name: String

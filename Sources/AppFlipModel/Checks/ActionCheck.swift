@@ -34,6 +34,8 @@ package struct ActionCheck: Check {
             return .notApplicable(reason: "a TLS probe opens nothing and redirects nowhere")
         case .native:
             return .notApplicable(reason: "a native-client step opens no link")
+        case .activity:
+            return .notApplicable(reason: "an Android activity opens no link")
         }
     }
 }

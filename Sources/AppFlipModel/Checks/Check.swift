@@ -23,6 +23,9 @@ package protocol Check: Sendable, Hashable {
     /// For a native check: whether it judges only what the app sent before any answer reached it (the authorization
     /// request, how it opened it, its listener), so it still applies when the redirect never reached the app.
     var judgesOnlyTheRequest: Bool { get }
+    /// For an Android check: whether it judges an activity that did not finish (only `finished` does; every other
+    /// check is not applicable then, so a stuck activity is blamed on the one requirement it breaks).
+    var judgesUnfinishedActivity: Bool { get }
 
     // What the loader asks of a check's step (`CaseLoader+StepRules`): each kind says it of itself.
     /// The captured name a sample check judges (`distinct`, `entropy_bits`, `per_user`), or nil.
@@ -55,6 +58,8 @@ package enum CheckScope: Sendable, Hashable {
     case transport
     /// A native-client step: the app's answers and the requests the test authorization server received.
     case native
+    /// An Android App Flip step: the result the partner's activity gave back.
+    case activity
 }
 
 /// What judging a check found.
@@ -79,6 +84,8 @@ package struct CheckDocumentation: Sendable {
         case response
         /// The native-client table: the app's answers and the test authorization server's requests.
         case native
+        /// The Android App Flip table: the result the partner's activity gave back.
+        case activity
     }
 
     package var section: Section
@@ -108,6 +115,8 @@ extension Check {
                 return "\(observation.summary), so there is no Location to judge"
             case .native:
                 return "a native-client step opens no link"
+            case .activity:
+                return "an Android activity opens no link"
             }
         case .response:
             switch observation {
@@ -115,6 +124,7 @@ extension Check {
             case .link: return "a link handler's answer has no HTTP response"
             case .unreachable, .handshake: return "\(observation.summary), so there is no response to judge"
             case .native: return "a native-client step is judged on the app and the server's requests"
+            case .activity: return "an Android activity's result has no HTTP response"
             }
         case .transport:
             return nil
@@ -124,8 +134,18 @@ extension Check {
             }
             if let undelivered = native.undelivered, !judgesOnlyTheRequest { return NativeObservation.undeliveredReason(undelivered) }
             return nil
+        case .activity:
+            guard case .activity(let result) = observation else {
+                return "only an Android App Flip step has an activity result to judge"
+            }
+            if !result.finished, !judgesUnfinishedActivity {
+                return "the activity did not finish, so Google has no result yet ('finished' judges that)"
+            }
+            return nil
         }
     }
+
+    package var judgesUnfinishedActivity: Bool { false }
 
     package var judgesOnlyTheRequest: Bool { false }
     package var sampleName: String? { nil }

@@ -42,6 +42,14 @@ package enum CheckRegistry {
         LoopbackListenerCheck.self,
         RefreshTokenCheck.self,
         RevocationCheck.self,
+        ResultCodeCheck.self,
+        OKResultCheck.self,
+        ErrorResultCheck.self,
+        AuthorizationCodeCheck.self,
+        ErrorTypeCheck.self,
+        ErrorCodeCheck.self,
+        SingleOutcomeCheck.self,
+        FinishedCheck.self,
     ]
 
     private static let byKey: [String: any Check.Type] = Dictionary(uniqueKeysWithValues: kinds.map { ($0.key, $0) })
@@ -50,6 +58,9 @@ package enum CheckRegistry {
 
     /// The keys of the checks that judge a native-client step, in registry order.
     package static var nativeKeys: [String] { kinds.filter { $0.documentation.section == .native }.map { $0.key } }
+
+    /// The keys of the checks that judge an Android App Flip step, in registry order.
+    package static var activityKeys: [String] { kinds.filter { $0.documentation.section == .activity }.map { $0.key } }
 
     /// FORMAT.md's list of the checks on an opened URL's content ("Checks on the opened URL's content (…)"), from
     /// what each kind says of itself.

@@ -20,7 +20,10 @@ package struct DistinctCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         let values = context.samples[name] ?? []
-        guard values.count >= 2 else { return .violated(observed: "\(values.count) value(s) captured; a sample needs at least 2") }
+        // Too few values to compare: the answers that carried none fail their own checks; this one cannot be judged.
+        guard values.count >= 2 else {
+            return .notApplicable(reason: "\(values.count) value(s) of \(name) captured; comparing needs at least 2 (the answers' own checks say why)")
+        }
         let unique = Set(values).count
         return CheckOutcome(unique == values.count, "\(unique) different among \(values.count) captured")
     }

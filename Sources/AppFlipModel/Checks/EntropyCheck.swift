@@ -34,7 +34,10 @@ package struct EntropyCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         let values = context.samples[name] ?? []
-        guard values.count >= 2 else { return .violated(observed: "\(values.count) value(s) captured; a sample needs at least 2") }
+        // Too few values to compare: the answers that carried none fail their own checks; this one cannot be judged.
+        guard values.count >= 2 else {
+            return .notApplicable(reason: "\(values.count) value(s) of \(name) captured; comparing needs at least 2 (the answers' own checks say why)")
+        }
         let estimate = Self.estimate(values)
         return CheckOutcome(estimate >= Double(bits),
                             "about \(Int(estimate)) bits (\(values.count) samples, shortest \(values.map(\.count).min() ?? 0) characters)")

@@ -27,6 +27,8 @@ extension Observation {
             return "TLS: \(handshake.offer) was answered: \(handshake.answer)"
         case .native(let native):
             return native.summary
+        case .activity(let result):
+            return result.summary
         }
     }
 
@@ -51,7 +53,7 @@ extension Observation {
         case .link: "nothing was opened"
         case .http(let response): "HTTP \(response.status), not a redirect"
         case .unreachable, .handshake: "no HTTP answer"
-        case .native: "nothing was opened"
+        case .native, .activity: "nothing was opened"
         }
     }
 }

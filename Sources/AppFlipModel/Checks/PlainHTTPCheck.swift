@@ -29,6 +29,8 @@ package struct PlainHTTPCheck: Check {
             return .notApplicable(reason: "a TLS probe is not a plain-http request")
         case .native:
             return .notApplicable(reason: "a native-client step is not a plain-http request")
+        case .activity:
+            return .notApplicable(reason: "an Android activity's result is not a plain-http request")
         case .unreachable:
             return .held(observed: observation.summary)
         case .http(let response):

@@ -242,3 +242,37 @@ package enum JSONReader {
         }
     }
 }
+
+extension JSONReader.Value {
+    /// The value written back as compact JSON (members in the order read), for evidence of values kept unread.
+    package var jsonText: String {
+        var output: [UInt8] = []
+        append(to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private func append(to output: inout [UInt8]) {
+        switch self {
+        case .object(let members):
+            output.append(0x7B)
+            for (index, member) in members.enumerated() {
+                if index > 0 { output.append(0x2C) }
+                JSONText.appendString(member.name, to: &output)
+                output.append(0x3A)
+                member.value.append(to: &output)
+            }
+            output.append(0x7D)
+        case .array(let items):
+            output.append(0x5B)
+            for (index, item) in items.enumerated() {
+                if index > 0 { output.append(0x2C) }
+                item.append(to: &output)
+            }
+            output.append(0x5D)
+        case .string(let text): JSONText.appendString(text, to: &output)
+        case .number(let text): output.append(contentsOf: Array(text.utf8))
+        case .bool(let value): output.append(contentsOf: Array((value ? "true" : "false").utf8))
+        case .null: output.append(contentsOf: Array("null".utf8))
+        }
+    }
+}

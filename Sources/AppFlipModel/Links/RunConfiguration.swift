@@ -25,6 +25,8 @@ package struct RunConfiguration: Sendable, Hashable {
     package var narrowedScope: NarrowedScope?
     /// Whether the partner opted into the throttling probe (`throttling_probe: true`).
     package var throttlingProbe = false
+    /// What the Android App Flip profile sends: the console's action, the partner's package, the caller.
+    package var android = AndroidSettings()
 
     package init(link: String, clientID: String, scope: String = "devices",
                 redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1, projectID: String = "", appID: String = "") {

@@ -70,6 +70,15 @@ extension Template {
                     case "native_loopback_uri_other_port": value = native?.loopbackURIWithOtherPort ?? ""
                     default: value = native?.schemeURI ?? ""
                     }
+                case .android(let name):
+                    let android = context.configuration.android
+                    switch name {
+                    case "android_action": value = android.action
+                    case "android_package": value = android.package
+                    case "android_redirect_uri": value = android.redirectURI
+                    case "android_caller_package": value = android.caller.package
+                    default: value = android.caller.signatureSHA256
+                    }
                 }
                 text += encodingValues ? FormEncoding.encode(value) : value
             }

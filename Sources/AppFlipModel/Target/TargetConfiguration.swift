@@ -9,6 +9,8 @@ package struct TargetConfiguration: Sendable {
     }
 
     package var clientID: String
+    /// The Android App Flip settings, when the configuration gives them (`android_action`, `android_package`, …).
+    package var android: AndroidSettings?
     /// The client secret, read from the environment variable the file names.
     package var clientSecret: String?
     /// The Actions/Cloud project ID in Google's browser-linking redirect URI `…/r/<PROJECT_ID>`.

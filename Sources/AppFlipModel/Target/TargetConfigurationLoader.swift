@@ -43,13 +43,15 @@ package enum TargetConfigurationLoader {
         var configuration = try reading.core()
         try reading.signIn(into: &configuration)
         try reading.options(into: &configuration)
+        try reading.android(into: &configuration)
         return configuration
     }
 
     /// The keys a target configuration may have.
     static let keys = ["client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
                        "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope",
-                       "throttling_probe", "native_redirect_uris", "sign_in"]
+                       "throttling_probe", "native_redirect_uris", "sign_in", "android_action", "android_package", "android_redirect_uri",
+                       "android_caller"]
 
     /// One reading of a configuration document: its diagnostics, and the secrets met so far (every value taken from
     /// the environment), each part read by a method named after it.
@@ -226,6 +228,37 @@ package enum TargetConfigurationLoader {
                 ?? configuration.tokenLifetime
             configuration.codeLifetime = try lifetime("code_lifetime", upTo: 3600, "'code_lifetime' is the authorization code's lifetime in seconds, from 1 to 3600")
                 ?? configuration.codeLifetime
+        }
+
+        /// The Android App Flip settings: `android_action` and `android_package` (both, or neither), the optional
+        /// `android_redirect_uri`, and `android_caller` (`package`, `signature_sha256`), a test-only caller to send valid
+        /// requests from instead of Google's app.
+        mutating func android(into configuration: inout TargetConfiguration) throws(DiagnosticList) {
+            let action = text("android_action")
+            let package = text("android_package")
+            let others = ["android_redirect_uri", "android_caller"].filter { document[$0] != nil }
+            guard action != nil || package != nil || !others.isEmpty else { return }
+            guard let action, let package, !action.text.isEmpty, !package.text.isEmpty else {
+                let at = document.entries.first { $0.key.text.hasPrefix("android_") }?.key.location ?? document.location
+                reader.error(at: at, "the Android settings need 'android_action' (the intent action entered in the console) and 'android_package'")
+                throw DiagnosticList(reader.diagnostics)
+            }
+            var settings = AndroidSettings(action: action.text, package: package.text)
+            if let uri = text("android_redirect_uri") { settings.redirectURI = uri.text }
+            if let node = document["android_caller"], let mapping = reader.mapping(node, "'android_caller'") {
+                guard reader.checkKeys(mapping, allowed: ["package", "signature_sha256"], required: ["package", "signature_sha256"], in: "'android_caller'"),
+                      let callerPackage = mapping["package"].flatMap({ reader.scalar($0, "'package'") }),
+                      let signature = mapping["signature_sha256"].flatMap({ reader.scalar($0, "'signature_sha256'") }) else {
+                    throw DiagnosticList(reader.diagnostics)
+                }
+                let digits = signature.text.split(separator: ":")
+                guard digits.count == 32, digits.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
+                    reader.error(at: signature.location, "'signature_sha256' is the certificate's SHA-256 as 32 colon-separated hex pairs (AB:CD:…)")
+                    throw DiagnosticList(reader.diagnostics)
+                }
+                settings.caller = AndroidCaller(package: callerPackage.text, signatureSHA256: signature.text)
+            }
+            configuration.android = settings
         }
 
         /// A declared lifetime in seconds, from 1 to `maximum`; nil when not given.

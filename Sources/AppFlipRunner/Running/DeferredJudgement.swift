@@ -27,7 +27,7 @@ struct DeferredJudgement: Sendable {
         switch step.action {
         case .link: return true
         case .http(let request): return request.burst == nil && request.transportProbe != .legacyTLS
-        case .native: return false
+        case .native, .intent: return false
         }
     }
 

@@ -45,6 +45,9 @@ package struct Runner: Sendable {
         if let handler = targets.linkHandler, cases.contains(where: \.sendsLinks), let problem = handler.preflight(timeout: timeout) {
             checked.unreachable[TargetUnderTest.linkHandlerKey] = problem
         }
+        if let handler = targets.androidHandler, cases.contains(where: \.sendsIntents), let problem = handler.preflight(timeout: timeout) {
+            checked.unreachable[TargetUnderTest.androidHandlerKey] = problem
+        }
         if cases.contains(where: \.sendsConfiguredCredentials), checked.unreachable.isEmpty {
             checked.credentialsProblem = CredentialsPreflight.problem(targets, configuration, timeout: timeout)
         }
@@ -253,6 +256,12 @@ package struct Runner: Sendable {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [], message: "not sent: " + problem,
                                         evidence: Evidence(), duration: 0)
                 result.unreachableTarget = TargetUnderTest.linkHandlerKey
+                return result
+            }
+            if conformanceCase.sendsIntents, let problem = targets.unreachable[TargetUnderTest.androidHandlerKey] {
+                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [], message: "not sent: " + problem,
+                                        evidence: Evidence(), duration: 0)
+                result.unreachableTarget = TargetUnderTest.androidHandlerKey
                 return result
             }
             if !targets.unreachable.isEmpty,

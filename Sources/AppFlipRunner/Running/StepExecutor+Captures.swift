@@ -29,6 +29,9 @@ extension StepExecutor {
         case .body:
             guard case .http(let response) = observation, !response.body.isEmpty else { return nil }
             return response.bodyText
+        case .extra(let name):
+            guard case .activity(let result) = observation, let text = result.extra(name)?.string, !text.isEmpty else { return nil }
+            return text
         }
     }
 
@@ -38,6 +41,7 @@ extension StepExecutor {
         case .jsonMember(let member): "the JSON member \(member)"
         case .header(let name): "the \(name) header"
         case .body: "the response body"
+        case .extra(let name): "the String extra \(name) of the activity's result"
         }
     }
 }

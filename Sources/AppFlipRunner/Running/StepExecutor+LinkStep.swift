@@ -25,7 +25,7 @@ extension StepExecutor {
             sent = .link(sendLink(recipe, of: conformanceCase, generated: generated, stepIndex: 0, repetition: 0, context: context))
         case .http(let request):
             sent = .http(sendHTTP(request, of: conformanceCase, context: context))
-        case .native:
+        case .native, .intent:
             return nil
         }
         return DeferredJudgement(conformanceCase: conformanceCase, step: step, sent: sent, generated: generated, configuration: configuration,

@@ -10,6 +10,8 @@ final class StepExecutor {
     let timeout: Double
     let logExcerptLimit: Int
     var linkSession: (any LinkHandlerSession)?
+    /// This worker's session with the Android handler (android-app-flip profile).
+    var androidSession: (any LinkHandlerSession)?
     var clients: [HTTPOrigin: HTTPClient] = [:]
     /// The current case's app process and test authorization server (native-client profile).
     var nativeFlow: (session: NativeClientSession, server: TestAuthorizationServer)?
@@ -37,6 +39,8 @@ final class StepExecutor {
     func close() {
         linkSession?.close()
         linkSession = nil
+        androidSession?.close()
+        androidSession = nil
         endNativeFlow()
         for client in clients.values { client.close() }
         clients = [:]
@@ -243,6 +247,9 @@ final class StepExecutor {
         switch step.action {
         case .native(let native):
             return sendNative(native, label: label, recordEvidence: recordEvidence, state: &state).map { ($0, []) }
+        case .intent(let recipe):
+            let sent = sendIntent(recipe, of: conformanceCase, generated: generated, stepIndex: stepIndex, repetition: repetition, context: context)
+            return Self.absorb(sent, label: label, state: &state).map { ($0, [QueryParameter]()) }
         case .link(let recipe):
             let sent = sendLink(recipe, of: conformanceCase, generated: generated, stepIndex: stepIndex, repetition: repetition, context: context)
             return Self.absorb(sent, label: label, context: context, logExcerptLimit: logExcerptLimit, state: &state)

@@ -5,6 +5,8 @@ import AppFlipModel
 /// HTTP endpoints, and what the suite knows of them (credentials, decorations, what could not be reached).
 package struct TargetUnderTest: Sendable {
     package var linkHandler: (any LinkHandlerTarget)?
+    /// The partner's Android App Flip activity behind the Android adapter contract, for the android-app-flip profile.
+    package var androidHandler: (any LinkHandlerTarget)?
     /// The native app behind the native-client contract, for the native-client profile.
     package var nativeClient: NativeClientTarget?
     /// Endpoint URLs by kind, as configured.
@@ -29,6 +31,8 @@ package struct TargetUnderTest: Sendable {
     package var unreachable: [String: String] = [:]
     /// The key of `unreachable` under which a link handler that cannot be used at all says why (its preflight).
     package static let linkHandlerKey = "the link handler"
+    /// Likewise for the Android handler.
+    package static let androidHandlerKey = "the Android handler"
     /// How each scenario's test user signs in through the real pages; such a scenario's authorization requests
     /// are driven as a browser would, instead of carrying decoration headers.
     package var signIn: [Scenario: SignInScript] = [:]
@@ -55,6 +59,7 @@ package struct TargetUnderTest: Sendable {
         var parts: [String] = []
         if let linkHandler { parts.append("link handler: \(linkHandler.description)") }
         if let nativeClient { parts.append(nativeClient.description) }
+        if let androidHandler { parts.append("Android handler: \(androidHandler.description)") }
         for endpoint in Endpoint.allCases { if let url = endpoints[endpoint] { parts.append("\(endpoint.rawValue): \(url)") } }
         return parts.joined(separator: "; ")
     }
@@ -73,6 +78,8 @@ package struct TargetUnderTest: Sendable {
                 if linkHandler == nil { return "no link handler is configured" }
             case .native:
                 if nativeClient == nil { return "no native client is configured (--native-client COMMAND)" }
+            case .intent:
+                if androidHandler == nil { return "no Android handler is configured (--android-handler COMMAND)" }
             case .http(let request):
                 if endpoints[request.endpoint] == nil {
                     return absenceReasons[request.endpoint] ?? "the \(request.endpoint.rawValue) endpoint is not configured"

@@ -21,6 +21,25 @@ package enum AnswerParser {
         parse(Line(line), expectedID: expectedID)
     }
 
+    /// The answer to `request`, read by its contract: an iOS answer to a link, an Android result to an intent.
+    package static func exchange(_ line: Line, for request: HandlerRequest, rawAnswer: String, log: String = "") -> TargetExchange {
+        switch request.payload {
+        case .link:
+            switch parse(line, expectedID: request.id) {
+            case .success(let answer): return TargetExchange(answer: answer, rawAnswer: rawAnswer, log: log)
+            case .failure(let problem): return TargetExchange(failure: "unusable answer: \(problem.message)", rawAnswer: rawAnswer, log: log)
+            }
+        case .intent:
+            switch ActivityAnswerParser.parse(line, expectedID: request.id) {
+            case .success(let result):
+                var exchange = TargetExchange(rawAnswer: rawAnswer, log: log)
+                exchange.activityResult = result
+                return exchange
+            case .failure(let problem): return TargetExchange(failure: "unusable answer: \(problem.message)", rawAnswer: rawAnswer, log: log)
+            }
+        }
+    }
+
     package static func parse(_ line: Line, expectedID: String) -> Result<HandlerAnswer, AnswerError> {
         guard String(validating: line.bytes, as: UTF8.self) != nil else {
             return .failure(AnswerError("the answer line is not valid UTF-8"))
@@ -59,6 +78,6 @@ package enum AnswerParser {
 
     package struct AnswerError: Error, Sendable {
         package var message: String
-        init(_ message: String) { self.message = message }
+        package init(_ message: String) { self.message = message }
     }
 }

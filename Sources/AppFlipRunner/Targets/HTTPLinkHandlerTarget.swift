@@ -83,11 +83,6 @@ final class HTTPLinkHandlerSession: LinkHandlerSession {
         }
         var body = response.body
         while let last = body.last, last == 0x0A || last == 0x0D || last == 0x20 { body.removeLast() }
-        switch AnswerParser.parse(body, expectedID: request.id) {
-        case .success(let answer):
-            return TargetExchange(answer: answer, rawAnswer: raw, log: log)
-        case .failure(let problem):
-            return TargetExchange(failure: "unusable answer: \(problem.message)", rawAnswer: raw, log: log)
-        }
+        return AnswerParser.exchange(AnswerParser.Line(body), for: request, rawAnswer: raw, log: log)
     }
 }

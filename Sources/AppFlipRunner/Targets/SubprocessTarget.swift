@@ -32,6 +32,13 @@ package struct SubprocessTarget: LinkHandlerTarget {
     package let containment = ContainmentScope.make()
     /// The first-answer times of the persistent handlers started for the first time by a worker.
     package let startups = HandlerStartups()
+    /// What `preflight` sends: a link that is no App Flip request, or for an Android handler an intent with no extras
+    /// from no caller (`SubprocessTarget.androidPreflight`).
+    package var preflightRequest = HandlerRequest(id: "preflight", link: "https://preflight.invalid/", scenario: .consent)
+
+    /// The Android handler's first request: an intent of an action no console names, with no extras and no caller.
+    package static let androidPreflight = HandlerRequest(
+        id: "preflight", intent: AndroidIntent(action: "preflight.invalid", package: "preflight.invalid", extras: [], caller: nil), scenario: .consent)
 
     package init(executable: String, arguments: [String], mode: Mode, environment: [String] = SubprocessTarget.minimalEnvironment(),
                 lineLimit: Int = 1 << 20, stderrLimit: Int = 64 * 1024, label: String? = nil) {
@@ -62,7 +69,7 @@ package struct SubprocessTarget: LinkHandlerTarget {
         probe.mode = .oneShot
         let session = probe.makeSession()
         defer { session.close() }
-        let exchange = session.exchange(HandlerRequest(id: "preflight", link: "https://preflight.invalid/", scenario: .consent),
+        let exchange = session.exchange(preflightRequest,
                                         timeout: max(timeout, 10) + (mode == .persistent ? startupAllowance : 0))
         guard let failure = exchange.failure, exchange.rawAnswer.isEmpty, !failure.hasPrefix("unusable answer") else { return nil }
         let log = exchange.log.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -276,13 +283,7 @@ final class SubprocessSession: LinkHandlerSession {
         }
         switch result {
         case .line(let bytes):
-            let raw = TargetExchange.raw(bytes)
-            switch AnswerParser.parse(line ?? AnswerParser.Line(bytes), expectedID: request.id) {
-            case .success(let answer):
-                return TargetExchange(answer: answer, rawAnswer: raw)
-            case .failure(let problem):
-                return TargetExchange(failure: "unusable answer: \(problem.message)", rawAnswer: raw)
-            }
+            return AnswerParser.exchange(line ?? AnswerParser.Line(bytes), for: request, rawAnswer: TargetExchange.raw(bytes))
         case .endOfOutput(let partial):
             _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
             let what = partial.isEmpty ? "without answering" : "after a partial answer line (\(partial.count) bytes, no newline)"

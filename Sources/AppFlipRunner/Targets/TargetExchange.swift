@@ -4,6 +4,8 @@ import AppFlipModel
 package struct TargetExchange: Sendable {
     /// The answer, when the target gave a well-formed one.
     package var answer: HandlerAnswer?
+    /// The Android activity's result, when an Android handler gave a well-formed one.
+    package var activityResult: ActivityResult?
     /// Why there is no usable answer (crash, timeout, garbage): the case's `error` message.
     package var failure: String?
     /// The raw answer line as received (at most `rawAnswerKept` bytes), for evidence: redacted whole, then cut to

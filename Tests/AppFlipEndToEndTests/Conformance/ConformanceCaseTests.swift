@@ -84,6 +84,16 @@ struct NativeClientCases {
     func may(_ conformanceCase: ConformanceCase) async throws { try await RunnerTarget.check(conformanceCase) }
 }
 
+@Suite("Cases: android-app-flip", .tags(.androidAppFlip))
+struct AndroidAppFlipCases {
+    @Test(.tags(.must), arguments: AppFlipConformance.cases(.androidAppFlip, level: .must))
+    func must(_ conformanceCase: ConformanceCase) async throws { try await RunnerTarget.check(conformanceCase) }
+    @Test(.tags(.should), arguments: AppFlipConformance.cases(.androidAppFlip, level: .should))
+    func should(_ conformanceCase: ConformanceCase) async throws { try await RunnerTarget.check(conformanceCase) }
+    @Test(.tags(.may), arguments: AppFlipConformance.cases(.androidAppFlip, level: .may))
+    func may(_ conformanceCase: ConformanceCase) async throws { try await RunnerTarget.check(conformanceCase) }
+}
+
 @Suite("The Swift Testing runner's selection")
 struct RunnerSelectionTests {
     @Test("Every case of the suite is in exactly one profile-and-level test function")

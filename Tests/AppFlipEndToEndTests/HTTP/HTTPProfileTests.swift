@@ -58,7 +58,7 @@ struct HTTPProfileTests {
         // The reference is served over plain http on loopback, so the https-only cases have nothing to hold to
         // (HTTPSTests runs them over TLS).
         let cases = try SuiteRun.load().1.cases.filter {
-            $0.profile != .appLink && $0.profile != .nativeClient && (declaredCodeLifetime != nil || declaredTokenLifetime != nil || !$0.waits) && !$0.needsHTTPS
+            $0.profile != .appLink && $0.profile != .nativeClient && $0.profile != .androidAppFlip && (declaredCodeLifetime != nil || declaredTokenLifetime != nil || !$0.waits) && !$0.needsHTTPS
                 && (throughForms || includeSignInProbes || !$0.probesSignIn)
         }
         return try SuiteRun.run(targets, cases: cases, configuration: configuration, jobs: jobs, judgesApart: judgesApart)
@@ -625,6 +625,27 @@ struct HTTPProfileTests {
 struct TargetConfigurationTests {
     private func load(_ text: String, environment: [String: String] = [:]) throws(DiagnosticList) -> TargetConfiguration {
         try TargetConfigurationLoader.load(bytes: Array(text.utf8), file: "target.conf", environment: environment)
+    }
+
+    @Test("The Android settings: action and package together, a redirect URI, a test-only caller; half of them is refused")
+    func androidSettings() throws {
+        let base = "client_id: g\nlink: https://app.example/flip\n"
+        #expect(try load(base).android == nil)
+        let signature = (0..<32).map { String(format: "%02X", $0) }.joined(separator: ":")
+        let loaded = try load(base + "android_action: com.example.APP_FLIP\nandroid_package: com.example\n"
+                              + "android_caller:\n  package: com.google.appfliptesttool\n  signature_sha256: \(signature)\n")
+        #expect(loaded.android?.action == "com.example.APP_FLIP" && loaded.android?.package == "com.example")
+        #expect(loaded.android?.caller == AndroidCaller(package: "com.google.appfliptesttool", signatureSHA256: signature))
+        #expect(loaded.android?.redirectURI == AndroidSettings.defaultRedirectURI)
+        for (text, problem) in [("android_action: a\n", "need 'android_action'"),
+                                ("android_action: a\nandroid_package: p\nandroid_caller:\n  package: x\n  signature_sha256: AB:CD\n", "32 colon-separated hex pairs")] {
+            do {
+                _ = try load(base + text)
+                Issue.record("loaded: \(text)")
+            } catch {
+                #expect(error.description.contains(problem), "\(error.description)")
+            }
+        }
     }
 
     @Test("narrowed_scope: a strict, non-empty part of the request loads; anything else is refused at its line")

@@ -29,6 +29,12 @@ struct FormatContractTests {
         #expect(try format().contains(table), "FORMAT.md must contain, under ### Native-client steps:\n\(table)")
     }
 
+    @Test("FORMAT.md lists exactly the registry's Android App Flip checks, as the registry documents them")
+    func activityTable() throws {
+        let table = CheckRegistry.documentationTable(.activity)
+        #expect(try format().contains(table), "FORMAT.md must contain, under ### Android App Flip steps:\n\(table)")
+    }
+
     @Test("FORMAT.md's list of checks on an opened URL's content is the registry's, as each kind names its form")
     func openedURLForms() throws {
         let sentence = "Checks on the opened URL's content (\(CheckRegistry.openedURLForms))"

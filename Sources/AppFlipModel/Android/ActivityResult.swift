@@ -1,0 +1,71 @@
+/// What the partner's activity gave back, as the Android adapter contract reports it: the result code it set, the
+/// data intent's extras (nil when it set no data intent), and whether it called `finish()`.
+package struct ActivityResult: Sendable, Hashable {
+    /// `Activity.RESULT_OK`: a code is returned.
+    package static let ok = -1
+    /// `Activity.RESULT_CANCELED`: also what an activity that never calls `setResult` gives.
+    package static let canceled = 0
+    /// App Flip's error result.
+    package static let error = -2
+
+    /// The result extras App Flip defines, with the type each must have.
+    package static let contractTypes: [(name: String, type: String)] = [
+        ("AUTHORIZATION_CODE", "String"), ("ERROR_TYPE", "int"), ("ERROR_CODE", "int"), ("ERROR_DESCRIPTION", "String"),
+    ]
+    /// The `ERROR_TYPE` values: recoverable, unrecoverable, invalid request.
+    package static let errorTypes = 1...3
+
+    package var resultCode: Int
+    /// The data intent's extras in the order reported, or nil when there is no data intent.
+    package var data: [(name: String, value: IntentExtra)]?
+    package var finished: Bool
+
+    package init(resultCode: Int, data: [(name: String, value: IntentExtra)]?, finished: Bool) {
+        self.resultCode = resultCode
+        self.data = data
+        self.finished = finished
+    }
+
+    package static func == (lhs: ActivityResult, rhs: ActivityResult) -> Bool {
+        lhs.resultCode == rhs.resultCode && lhs.finished == rhs.finished
+            && lhs.data?.map(\.name) == rhs.data?.map(\.name) && lhs.data?.map(\.value) == rhs.data?.map(\.value)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(resultCode)
+        hasher.combine(finished)
+        hasher.combine(data == nil)
+        for extra in data ?? [] {
+            hasher.combine(extra.name)
+            hasher.combine(extra.value)
+        }
+    }
+
+    /// The data intent's extra of that name (the last, were one repeated), or nil.
+    package func extra(_ name: String) -> IntentExtra? { data?.last { $0.name == name }?.value }
+
+    /// The result code with its name: `-1 (RESULT_OK)`.
+    package static func name(of code: Int) -> String {
+        switch code {
+        case ok: "-1 (RESULT_OK)"
+        case canceled: "0 (RESULT_CANCELED)"
+        case error: "-2 (App Flip error)"
+        default: "\(code)"
+        }
+    }
+
+    /// One line for a report: `-2 (App Flip error), ERROR_TYPE int 2, ERROR_CODE int 13; finished`. A code is never
+    /// shown, only its type and length: reports never carry one.
+    package var summary: String {
+        let extras = data.map { data in
+            data.isEmpty ? "a data intent with no extras" : data.map { "\($0.name) " + Self.shown($0.name, $0.value) }.joined(separator: ", ")
+        } ?? "no data intent"
+        return Self.name(of: resultCode) + ", " + extras + (finished ? "; finished" : "; the activity did not finish")
+    }
+
+    /// An extra as a report shows it; `AUTHORIZATION_CODE`'s value is a secret, so only its type and length show.
+    static func shown(_ name: String, _ value: IntentExtra) -> String {
+        guard name == "AUTHORIZATION_CODE", case .string(let code) = value else { return value.display }
+        return code.isEmpty ? "String \"\" (empty)" : "String of \(code.count) characters"
+    }
+}

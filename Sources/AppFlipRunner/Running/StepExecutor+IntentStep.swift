@@ -1,0 +1,61 @@
+import AppFlipModel
+import Foundation
+
+/// An Android App Flip step: the intent built from its recipe, handed to the Android handler within the step's time,
+/// and the activity's result absorbed into the case.
+extension StepExecutor {
+    /// An intent as sent: the exchange, or why nothing was sent.
+    struct SentIntent: Sendable {
+        var intent: AndroidIntent
+        var exchange: TargetExchange?
+        var unsent: String?
+        var sentAt: Date
+        var milliseconds: Int
+    }
+
+    func sendIntent(_ recipe: IntentRecipe, of conformanceCase: ConformanceCase, generated: GeneratedValues, stepIndex: Int,
+                    repetition: Int, context: Template.Context) -> SentIntent {
+        let building = ContinuousClock.now
+        let intent = recipe.build(in: context)
+        let spent = Self.seconds(ContinuousClock.now - building)
+        let sentAt = Date()
+        guard spent < timeout else {
+            return SentIntent(intent: intent, unsent: "building the intent took \(secondsText(spent)) s, all of the step's \(secondsText(timeout)) s; "
+                              + "nothing was sent (shorten its ${repeat} values or raise --timeout)", sentAt: sentAt, milliseconds: 0)
+        }
+        // An opaque id, as for links: the case ID would let a "test mode" adapter answer from a lookup table.
+        let request = HandlerRequest(id: generated.requestID(step: stepIndex, repetition: repetition), intent: intent, scenario: conformanceCase.scenario)
+        let started = ContinuousClock.now
+        let exchange = androidExchange(request, timeout: timeout - spent)
+        return SentIntent(intent: intent, exchange: exchange, sentAt: sentAt,
+                          milliseconds: Int((Self.seconds(ContinuousClock.now - started) * 1000).rounded()))
+    }
+
+    /// What a sent intent shows: the evidence (redacted, the code hidden) and the activity's result to judge, or nil
+    /// when the handler gave no usable answer (the outcome then says why).
+    static func absorb(_ sent: SentIntent, label: String, state: inout CaseState) -> Observation? {
+        let intentText = sent.intent.display.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+        guard let exchange = sent.exchange else {
+            state.outcome.record(.target(label + (sent.unsent ?? "nothing was sent")))
+            return nil
+        }
+        if let code = exchange.activityResult?.extra("AUTHORIZATION_CODE")?.string, !code.isEmpty { state.redactor.add([code]) }
+        if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
+        state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: 16 * 1024)
+        state.outcome.evidence.answer = state.redactor.excerpt(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
+        let outcomeText = exchange.activityResult.map { "  → " + $0.summary } ?? "  → " + (exchange.failure ?? "no answer")
+        let transcript = state.redactor.excerpt("\(label)started the activity for a result with:\n" + intentText + "\n" + outcomeText, limit: 8 * 1024)
+        state.outcome.evidence.exchanges.append(Evidence.Exchange(transcript, sentAt: sent.sentAt, milliseconds: sent.milliseconds))
+        guard let result = exchange.activityResult else {
+            state.outcome.record(exchange.suiteFault ? .suite(exchange.failure ?? "no answer") : .target(label + (exchange.failure ?? "no answer")))
+            return nil
+        }
+        return .activity(result)
+    }
+
+    func androidExchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
+        guard let target = targets.androidHandler else { return TargetExchange(failure: "no Android handler is configured") }
+        if androidSession == nil { androidSession = target.makeSession() }
+        return androidSession?.exchange(request, timeout: timeout) ?? TargetExchange(failure: "no Android handler session")
+    }
+}

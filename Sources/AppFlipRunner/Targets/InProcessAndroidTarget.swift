@@ -1,0 +1,53 @@
+import AppFlipModel
+import AppFlipReference
+
+/// The reference Android activity called in-process: no subprocess, no JSON. For fast tests of the cases themselves.
+package struct InProcessAndroidTarget: LinkHandlerTarget {
+    package var handler: AndroidActivity
+
+    package init(handler: AndroidActivity) {
+        self.handler = handler
+    }
+
+    package var description: String { "in-process reference Android activity" }
+
+    package func makeSession() -> any LinkHandlerSession { InProcessAndroidSession(handler: handler) }
+}
+
+final class InProcessAndroidSession: LinkHandlerSession {
+    let handler: AndroidActivity
+
+    init(handler: AndroidActivity) {
+        self.handler = handler
+    }
+
+    func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
+        guard case .intent(let intent) = request.payload else { return TargetExchange(failure: "an Android activity is started with an intent") }
+        var extras: [String: AndroidActivity.Extra] = [:]
+        for (name, value) in intent.extras {
+            extras[name] = switch value {
+            case .string(let text): .string(text)
+            case .stringArray(let texts): .strings(texts)
+            case .int(let number): .int(number)
+            case .other(let type, _): .unread(type: type)
+            }
+        }
+        let caller = intent.caller.map { AndroidActivity.Caller(package: $0.package, signature: $0.signatureSHA256) }
+        let result = handler.handle(extras: extras, caller: caller, scenario: AndroidActivity.Scenario(rawValue: request.scenario.rawValue) ?? .consent)
+        let data = result.extras.map { put in
+            put.map { name, value -> (name: String, value: IntentExtra) in
+                switch value {
+                case .string(let text): (name, .string(text))
+                case .strings(let texts): (name, .stringArray(texts))
+                case .int(let number): (name, .int(number))
+                case .unread(let type): (name, .other(type: type, json: "null"))
+                }
+            }
+        }
+        var exchange = TargetExchange(rawAnswer: "result \(result.code)")
+        exchange.activityResult = ActivityResult(resultCode: result.code, data: data, finished: result.finished)
+        return exchange
+    }
+
+    func close() {}
+}

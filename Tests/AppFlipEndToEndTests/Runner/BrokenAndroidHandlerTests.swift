@@ -1,0 +1,89 @@
+import AppFlipModel
+import AppFlipRunner
+import AppFlipSetup
+import AppFlipTestSupport
+import Testing
+
+/// The proof that the Android profile catches defects: each broken activity has one defect, and the run fails
+/// exactly the requirement it breaks (a SHOULD only warns); a correct activity that decides differently passes.
+@Suite("Broken Android activities are caught", .serialized)
+struct BrokenAndroidHandlerTests {
+    struct Defect: Sendable, CustomTestStringConvertible {
+        var name: String
+        var status: AppFlipModel.ExitStatus
+        /// The requirements failed: exactly these, no other.
+        var failed: Set<String>
+        /// A SHOULD the defect must show as a warning, if any.
+        var warned: String?
+        var testDescription: String { name }
+    }
+
+    static let defects: [Defect] = [
+        // Google's sample leaves the user on its screen when the caller fails its check.
+        Defect(name: "silent-bad-caller", status: .nonConformant, failed: ["AF-ANDR-005"]),
+        Defect(name: "no-caller-check", status: .nonConformant, failed: ["AF-ANDR-001"]),
+        Defect(name: "package-only-caller-check", status: .nonConformant, failed: ["AF-ANDR-001"]),
+        Defect(name: "no-client-check", status: .nonConformant, failed: ["AF-ANDR-004"], warned: "AF-ANDR-004-S"),
+        Defect(name: "empty-code", status: .nonConformant, failed: ["AF-ANDR-002"]),
+        Defect(name: "no-data-on-ok", status: .nonConformant, failed: ["AF-ANDR-002"]),
+        Defect(name: "no-data-on-error", status: .nonConformant, failed: ["AF-ANDR-003"]),
+        // A String ERROR_TYPE is blamed on the types, not on the scenario whose type it spells right.
+        Defect(name: "string-error-type", status: .nonConformant, failed: ["AF-ANDR-003"]),
+        Defect(name: "string-error-code", status: .nonConformant, failed: ["AF-ANDR-003"]),
+        Defect(name: "error-type-out-of-range", status: .nonConformant, failed: ["AF-ANDR-003"], warned: "AF-ANDR-004-S"),
+        Defect(name: "error-extras-on-ok", status: .conformant, failed: [], warned: "AF-ANDR-006"),
+        // An activity that never finishes: every other check is not applicable, so one requirement carries it.
+        Defect(name: "never-finishes", status: .nonConformant, failed: ["AF-ANDR-005"]),
+        Defect(name: "odd-result-on-string-scope", status: .nonConformant, failed: ["AF-ANDR-007"]),
+        Defect(name: "deny-recoverable", status: .nonConformant, failed: ["AF-ANDR-008"]),
+        Defect(name: "cancel-unrecoverable", status: .nonConformant, failed: ["AF-ANDR-009"]),
+        Defect(name: "disabled-recoverable", status: .nonConformant, failed: ["AF-ANDR-010"]),
+        Defect(name: "unredeemable-code", status: .nonConformant, failed: ["AF-ANDR-012"]),
+        Defect(name: "repeats-code", status: .nonConformant, failed: ["AF-ANDR-011"]),
+        Defect(name: "refuses-unknown-extra", status: .nonConformant, failed: ["AF-ANDR-013"]),
+    ]
+
+    /// Runs every Android case against `defect`, its codes minted by an in-process reference server so they redeem.
+    static func run(_ defect: String) throws -> RunResult {
+        let setup = try RunSetup.reference(TargetSpecification(seed: 7), handler: .inProcess, nativeClient: nil)
+        defer { setup.referenceServer?.stop() }
+        let base = setup.targets.endpoints[.token].map { String($0.dropLast("/oauth/token".count)) } ?? ""
+        var targets = setup.targets
+        targets.androidHandler = try RunSetup.androidHandler(
+            BuiltProducts.path("broken-android-handler"),
+            arguments: ["--defect", defect, "--code-server", base + "/reference/flip-code"], mode: .persistent)
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .androidAppFlip }
+        return try SuiteRun.run(targets, cases: cases, configuration: setup.configuration, timeout: 5)
+    }
+
+    @Test("Each defect fails exactly the requirement it breaks", arguments: defects)
+    func caught(_ defect: Defect) throws {
+        let run = try Self.run(defect.name)
+        let findings = run.results.flatMap(\.findings)
+        let failed = Set(findings.filter { $0.verdict == .fail }.map(\.requirement.id))
+        #expect(failed == defect.failed, "failed: \(failed.sorted())")
+        #expect(run.exitStatus == defect.status)
+        if let warned = defect.warned {
+            #expect(findings.contains { $0.verdict == .warn && $0.requirement.id == warned })
+        }
+        #expect(run.count(.error) == 0, "errors: \(run.results.filter { $0.verdict == .error }.map { "\($0.conformanceCase.id): \($0.message ?? "")" })")
+    }
+
+    @Test("A crash on huge input is a target error in the robustness cases, never a failure")
+    func crash() throws {
+        let run = try Self.run("crash-on-huge-extra")
+        let errored = run.results.filter { $0.verdict == .error }
+        #expect(!errored.isEmpty)
+        #expect(errored.allSatisfy { $0.conformanceCase.id.hasPrefix("android-app-flip/robustness/huge") })
+        #expect(run.count(.fail) == 0)
+        #expect(run.exitStatus == .inconclusive)
+    }
+
+    @Test("An activity that makes different legitimate choices passes every case")
+    func legitimateVariant() throws {
+        let run = try Self.run("legitimate-variant")
+        #expect(run.exitStatus == .conformant)
+        #expect(run.count(.fail) == 0 && run.count(.error) == 0)
+        #expect(run.results.flatMap(\.findings).filter { $0.verdict == .warn }.isEmpty)
+    }
+}

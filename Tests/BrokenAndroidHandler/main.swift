@@ -1,0 +1,176 @@
+// Deliberately broken Android App Flip activities, each with exactly one defect, to prove the suite catches it.
+//
+//   broken-android-handler --defect NAME [--client-id ID] [--code-server URL]
+//
+// Each defect replaces one stage of the reference activity (or what its adapter writes) and nothing else.
+import AppFlipReference
+import AppFlipReferenceServer
+import Foundation
+
+let defects: [String: String] = [
+    "silent-bad-caller": "shows an error and stays on a caller it refuses: no result, no finish() (Google's sample)",
+    "no-caller-check": "never checks who started it",
+    "package-only-caller-check": "checks the calling package but not its certificate",
+    "no-client-check": "only checks that CLIENT_ID is there, never its value (Google's sample)",
+    "empty-code": "answers consent with RESULT_OK and an empty AUTHORIZATION_CODE (an option of Google's sample)",
+    "no-data-on-ok": "answers consent with RESULT_OK and no data intent",
+    "no-data-on-error": "answers every error with -2 and no data intent",
+    "string-error-type": "puts ERROR_TYPE as a String (\"2\"), which Google reads as recoverable",
+    "string-error-code": "puts ERROR_CODE as a String",
+    "error-type-out-of-range": "answers a failed verification with ERROR_TYPE 4",
+    "error-extras-on-ok": "adds ERROR_TYPE and ERROR_CODE to a RESULT_OK result",
+    "never-finishes": "sets the right result but never calls finish()",
+    "odd-result-on-string-scope": "answers result code 1 (RESULT_FIRST_USER) when SCOPE is not a String[]",
+    "crash-on-huge-extra": "crashes (exits) on a String extra longer than 65536 characters",
+    "deny-recoverable": "answers a refused consent with ERROR_TYPE 1 (recoverable), so Google goes on to web linking",
+    "cancel-unrecoverable": "answers an abandoned sign-in with ERROR_TYPE 2 (unrecoverable)",
+    "disabled-recoverable": "answers a disabled account with ERROR_TYPE 1 (recoverable)",
+    "unredeemable-code": "returns codes its server never issued (minted locally)",
+    "repeats-code": "mints one code at its server and returns it on every later consent too (visible in persistent mode)",
+    "refuses-unknown-extra": "refuses a request that carries an extra it does not know",
+    // Fixtures, not defects: these activities must pass every case.
+    "legitimate-variant": "cancels (0) refused callers, answers failed client checks with type 1, cancels an abandoned sign-in with -2/1, "
+        + "sends no ERROR_DESCRIPTION, compares certificate digests in lower case",
+]
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var defect = ""
+var clientID = ReferenceArguments.defaultClientID
+var codeServer: String?
+while !arguments.isEmpty {
+    let name = arguments.removeFirst()
+    guard !arguments.isEmpty else { break }
+    let value = arguments.removeFirst()
+    switch name {
+    case "--defect": defect = value
+    case "--client-id": clientID = value
+    case "--code-server": codeServer = value
+    default: break
+    }
+}
+guard defects[defect] != nil else {
+    let list = defects.keys.sorted().map { "  \($0): \(defects[$0] ?? "")" }.joined(separator: "\n")
+    try? FileHandle.standardError.write(contentsOf: Data("usage: broken-android-handler --defect NAME [--client-id ID] [--code-server URL]\n\(list)\n".utf8))
+    exit(2)
+}
+
+var activity = AndroidActivity(clientID: clientID, mintCode: { _, _ in CodeMinter.mint() })
+if let codeServer, let minter = RemoteCodeMinter.minter(url: codeServer) { activity.mintCode = minter }
+let reference = activity
+typealias Result = AndroidActivity.Result
+
+/// The reference's result for a request, then one change to it.
+func handle(_ extras: [String: AndroidActivity.Extra], _ caller: AndroidActivity.Caller?, _ scenario: AndroidActivity.Scenario,
+            activity: AndroidActivity, defect: String) -> Result {
+    var result = activity.handle(extras: extras, caller: caller, scenario: scenario)
+    switch defect {
+    case "no-data-on-ok" where result.code == AndroidActivity.resultOK:
+        result.extras = nil
+    case "no-data-on-error" where result.code == AndroidActivity.resultError:
+        result.extras = nil
+    case "string-error-type", "string-error-code":
+        let name = defect == "string-error-type" ? "ERROR_TYPE" : "ERROR_CODE"
+        result.extras = result.extras?.map { key, value in
+            if key == name, case .int(let number) = value { return (key, .string(String(number))) }
+            return (key, value)
+        }
+    case "error-extras-on-ok" where result.code == AndroidActivity.resultOK:
+        result.extras?.append(("ERROR_TYPE", .int(AndroidActivity.recoverable)))
+        result.extras?.append(("ERROR_CODE", .int(0)))
+    case "never-finishes":
+        result.finished = false
+    case "odd-result-on-string-scope":
+        if let scope = extras["SCOPE"], case .strings = scope {} else if extras["SCOPE"] != nil {
+            result = Result(code: 1, extras: nil)
+        }
+    case "refuses-unknown-extra":
+        if extras.keys.contains(where: { !["CLIENT_ID", "SCOPE", "REDIRECT_URI"].contains($0) }) {
+            result = AndroidActivity.error(type: AndroidActivity.invalidRequest, code: 1, description: "unknown extra")
+        }
+    default:
+        break
+    }
+    return result
+}
+
+switch defect {
+case "silent-bad-caller":
+    activity.verificationFailure = { what in
+        what.contains("calling app") ? Result(code: AndroidActivity.resultCanceled, extras: nil, finished: false)
+            : AndroidActivity.error(type: AndroidActivity.invalidRequest, code: 8, description: what)
+    }
+case "no-caller-check":
+    activity.acceptsCaller = { _, _ in true }
+case "package-only-caller-check":
+    activity.acceptsCaller = { caller, allowed in
+        guard let caller else { return false }
+        return allowed.contains { $0.package == caller.package }
+    }
+case "no-client-check":
+    activity.checksClientValue = false
+case "empty-code":
+    activity.mintCode = { _, _ in "" }
+case "error-type-out-of-range":
+    activity.verificationFailure = { what in AndroidActivity.error(type: 4, code: 8, description: what) }
+case "deny-recoverable", "cancel-unrecoverable", "disabled-recoverable":
+    let base = reference.refusal
+    activity.refusal = { [defect] scenario in
+        switch (defect, scenario) {
+        case ("deny-recoverable", .deny): AndroidActivity.error(type: AndroidActivity.recoverable, code: AndroidActivity.userDeniedConsent, description: "declined")
+        case ("cancel-unrecoverable", .cancel): AndroidActivity.error(type: AndroidActivity.unrecoverable, code: 5, description: "cancelled")
+        case ("disabled-recoverable", .disabledAccount): AndroidActivity.error(type: AndroidActivity.recoverable, code: 5, description: "disabled")
+        default: base(scenario)
+        }
+    }
+case "unredeemable-code":
+    activity.mintCode = { _, _ in CodeMinter.mint() }
+case "repeats-code":
+    let first = FirstCode()
+    let mint = reference.mintCode
+    activity.mintCode = { redirectURI, scope in first.value { mint(redirectURI, scope) } }
+case "legitimate-variant":
+    activity.acceptsCaller = { caller, allowed in
+        guard let caller else { return false }
+        return allowed.contains { $0.package == caller.package && $0.signature.lowercased() == caller.signature.lowercased() }
+    }
+    activity.verificationFailure = { what in
+        what.contains("calling app") ? Result(code: AndroidActivity.resultCanceled, extras: nil)
+            : Result(code: AndroidActivity.resultError, extras: [("ERROR_CODE", .int(9)), ("ERROR_TYPE", .int(AndroidActivity.recoverable))])
+    }
+    activity.refusal = { scenario in
+        switch scenario {
+        case .deny: Result(code: AndroidActivity.resultError, extras: [("ERROR_CODE", .int(13)), ("ERROR_TYPE", .int(2))])
+        case .cancel: Result(code: AndroidActivity.resultError, extras: [("ERROR_TYPE", .int(1)), ("ERROR_CODE", .int(14))])
+        case .disabledAccount: Result(code: AndroidActivity.resultError, extras: [("ERROR_TYPE", .int(2)), ("ERROR_CODE", .int(16))])
+        case .consent: Result(code: AndroidActivity.resultError, extras: [("ERROR_TYPE", .int(1)), ("ERROR_CODE", .int(5))])
+        }
+    }
+default:
+    break
+}
+
+while let line = readLine(strippingNewline: true) {
+    guard !line.isEmpty else { continue }
+    if defect == "crash-on-huge-extra", line.utf8.count > 65_536 + 200 {
+        exit(3)
+    }
+    guard let request = AndroidAdapterLoop.request(from: line) else { continue }
+    let result = handle(request.extras, request.caller, request.scenario, activity: activity, defect: defect)
+    guard let answer = AndroidAdapterLoop.answer(id: request.id, result) else { continue }
+    FileHandle.standardOutput.write(answer + Data("\n".utf8))
+}
+
+/// The first code minted, kept for every later request.
+final class FirstCode: @unchecked Sendable {
+    private let lock = NSLock()
+    private var code: String?
+
+    func value(_ mint: () -> String) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let code { return code }
+        let minted = mint()
+        code = minted
+        return minted
+    }
+}

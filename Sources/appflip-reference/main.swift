@@ -9,6 +9,8 @@ let serving = arguments.first == "serve"
 if serving { arguments.removeFirst() }
 let nativeClient = arguments.first == "native-client"
 if nativeClient { arguments.removeFirst() }
+let androidHandler = arguments.first == "android-handler"
+if androidHandler { arguments.removeFirst() }
 
 let usage = """
     \(ReferenceArguments.usage)
@@ -20,6 +22,12 @@ let usage = """
     POST \(ReferenceServer.linkHandlerPath). The client secret is APPFLIP_REFERENCE_CLIENT_SECRET, or
     "reference-secret". Test users: the cookie reference-user=approver or second (approve), refuser (refuses),
     disabled (disabled account). Prints "listening on http://HOST:PORT" once ready (--port 0 picks a free port).
+
+    usage: appflip-reference android-handler [--client-id ID] [--code-server URL]
+
+    The reference Android App Flip activity behind the Android adapter contract (README): it allows the Google app
+    and Google Home with their certificates, compares CLIENT_ID exactly, reads SCOPE as Google's String[], and
+    finishes with RESULT_OK and a code, -2 with int ERROR_TYPE and ERROR_CODE, or RESULT_CANCELED.
 
     usage: appflip-reference native-client [--redirect scheme|loopback] [--scheme-uri URI]
 
@@ -49,6 +57,20 @@ if nativeClient {
         }
     }
     exit(NativeClientLoop.serve(NativeClientApp(mode: mode, schemeURI: schemeURI)))
+}
+
+if androidHandler {
+    switch ReferenceArguments.parseOptions(arguments) {
+    case .success(let options):
+        var activity = AndroidActivity(clientID: options.clientID, mintCode: { _, _ in CodeMinter.mint() })
+        if let server = options.codeServer {
+            guard let minter = RemoteCodeMinter.minter(url: server) else { fail("--code-server takes an http:// or https:// URL") }
+            activity.mintCode = minter
+        }
+        exit(AndroidAdapterLoop.serve(activity))
+    case .failure(let error):
+        fail(error.message.isEmpty ? "android-handler takes --client-id ID and --code-server URL" : error.message)
+    }
 }
 
 if !serving {

@@ -45,13 +45,15 @@ struct BrokenAndroidHandlerTests {
 
     /// Runs every Android case against `defect`, its codes minted by an in-process reference server so they redeem.
     static func run(_ defect: String) throws -> RunResult {
+        try run(BuiltProducts.path("broken-android-handler"), ["--defect", defect], mode: .persistent)
+    }
+
+    static func run(_ program: String, _ arguments: [String], mode: SubprocessTarget.Mode) throws -> RunResult {
         let setup = try RunSetup.reference(TargetSpecification(seed: 7), handler: .inProcess, nativeClient: nil)
         defer { setup.referenceServer?.stop() }
         let base = setup.targets.endpoints[.token].map { String($0.dropLast("/oauth/token".count)) } ?? ""
         var targets = setup.targets
-        targets.androidHandler = try RunSetup.androidHandler(
-            BuiltProducts.path("broken-android-handler"),
-            arguments: ["--defect", defect, "--code-server", base + "/reference/flip-code"], mode: .persistent)
+        targets.androidHandler = try RunSetup.androidHandler(program, arguments: arguments + ["--code-server", base + "/reference/flip-code"], mode: mode)
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .androidAppFlip }
         return try SuiteRun.run(targets, cases: cases, configuration: setup.configuration, timeout: 5)
     }
@@ -77,6 +79,14 @@ struct BrokenAndroidHandlerTests {
         #expect(errored.allSatisfy { $0.conformanceCase.id.hasPrefix("android-app-flip/robustness/huge") })
         #expect(run.count(.fail) == 0)
         #expect(run.exitStatus == .inconclusive)
+    }
+
+    @Test("appflip-reference android-handler passes every case, one-shot and persistent", arguments: [SubprocessTarget.Mode.oneShot, .persistent])
+    func referenceProgram(_ mode: SubprocessTarget.Mode) throws {
+        let run = try Self.run(BuiltProducts.path("appflip-reference"), ["android-handler"], mode: mode)
+        #expect(run.exitStatus == .conformant)
+        #expect(run.results.count >= 30 && run.results.allSatisfy { $0.verdict == .pass },
+                "\(run.results.filter { $0.verdict != .pass }.map(\.conformanceCase.id))")
     }
 
     @Test("An activity that makes different legitimate choices passes every case")

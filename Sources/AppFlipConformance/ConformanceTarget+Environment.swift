@@ -1,3 +1,4 @@
+import AppFlipSetup
 import Foundation
 
 extension ConformanceTarget {
@@ -7,7 +8,9 @@ extension ConformanceTarget {
     }
 
     /// The variables `environment(_:)` reads.
-    public static let environmentVariables = ["APPFLIP_CONFIG", "APPFLIP_HANDLER", "APPFLIP_HANDLER_URL", "APPFLIP_LINK", "APPFLIP_CLIENT_ID"]
+    public static let environmentVariables = ["APPFLIP_CONFIG", "APPFLIP_HANDLER", "APPFLIP_HANDLER_URL", "APPFLIP_LINK", "APPFLIP_CLIENT_ID",
+                                              "APPFLIP_ANDROID_HANDLER", "APPFLIP_ANDROID_HANDLER_URL", "APPFLIP_ANDROID_ACTION",
+                                              "APPFLIP_ANDROID_PACKAGE"]
 
     /// The target the environment points at, or nil when it names none (run against the reference then):
     /// - `APPFLIP_CONFIG`: a target configuration file (as `run --config`);
@@ -15,6 +18,9 @@ extension ConformanceTarget {
     ///   started directly, never through a shell; or `APPFLIP_HANDLER_URL`: the handler's HTTP URL;
     /// - `APPFLIP_LINK` and `APPFLIP_CLIENT_ID`: the link and client ID (`--link`, `--client-id`), required with a
     ///   handler unless the configuration file gives them.
+    /// - `APPFLIP_ANDROID_HANDLER` (a JSON array, as `APPFLIP_HANDLER`) or `APPFLIP_ANDROID_HANDLER_URL`: the Android
+    ///   activity's adapter, with `APPFLIP_ANDROID_ACTION` and `APPFLIP_ANDROID_PACKAGE` (unless the configuration file
+    ///   gives them) and `APPFLIP_CLIENT_ID`; alone, or beside any of the above.
     /// - Throws: `EnvironmentError` when the variables are set but wrong (a malformed JSON array, a handler with no
     ///   link), so a mistyped setting fails loudly instead of silently testing the reference.
     public static func environment(_ variables: [String: String] = ProcessInfo.processInfo.environment) throws(EnvironmentError)
@@ -22,20 +28,22 @@ extension ConformanceTarget {
         func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
         let config = value("APPFLIP_CONFIG")
         let handlerURL = value("APPFLIP_HANDLER_URL")
-        var command: [String]?
-        if let text = value("APPFLIP_HANDLER") {
-            guard let data = text.data(using: .utf8), let array = try? JSONSerialization.jsonObject(with: data) as? [Any],
-                  let words = array as? [String], !words.isEmpty, words.allSatisfy({ !$0.isEmpty }) else {
-                throw EnvironmentError(description: "APPFLIP_HANDLER must be the handler's command line as a JSON array of non-empty strings, "
-                                       + "e.g. [\"./my-adapter\", \"--test-mode\"], not \(text)")
-            }
-            command = words
-        }
+        let command = try commandLine(value("APPFLIP_HANDLER"), named: "APPFLIP_HANDLER")
         if command != nil, handlerURL != nil {
             throw EnvironmentError(description: "give APPFLIP_HANDLER or APPFLIP_HANDLER_URL, not both")
         }
         let link = value("APPFLIP_LINK")
         let clientID = value("APPFLIP_CLIENT_ID")
+        let android = try Android(command: commandLine(value("APPFLIP_ANDROID_HANDLER"), named: "APPFLIP_ANDROID_HANDLER"),
+                                  url: value("APPFLIP_ANDROID_HANDLER_URL"), action: value("APPFLIP_ANDROID_ACTION"),
+                                  package: value("APPFLIP_ANDROID_PACKAGE"), configured: config != nil)
+        if let android, config == nil, command == nil, handlerURL == nil {
+            guard let clientID else { throw EnvironmentError(description: "APPFLIP_CLIENT_ID is required with an Android handler") }
+            var request = TargetSpecification()
+            request.clientID = clientID
+            android.apply(to: &request)
+            return ConformanceTarget(.request(request))
+        }
         guard config != nil || command != nil || handlerURL != nil else {
             if link != nil || clientID != nil {
                 throw EnvironmentError(description: "APPFLIP_LINK and APPFLIP_CLIENT_ID need a target: APPFLIP_HANDLER, APPFLIP_HANDLER_URL or APPFLIP_CONFIG")
@@ -46,12 +54,73 @@ extension ConformanceTarget {
         if config == nil, given == nil {
             throw EnvironmentError(description: "APPFLIP_LINK and APPFLIP_CLIENT_ID are required with APPFLIP_HANDLER or APPFLIP_HANDLER_URL")
         }
+        let target: ConformanceTarget
         if let config {
-            return configuration(config, handlerCommand: command, handlerURL: handlerURL).overriding(link: link, clientID: clientID)
+            target = configuration(config, handlerCommand: command, handlerURL: handlerURL).overriding(link: link, clientID: clientID)
+        } else if let command, let given {
+            target = .command(command, link: given)
+        } else if let handlerURL, let given {
+            target = .url(handlerURL, link: given)
+        } else {
+            return nil
         }
-        if let command, let given { return .command(command, link: given) }
-        if let handlerURL, let given { return .url(handlerURL, link: given) }
-        return nil
+        return android.map { target.adding($0) } ?? target
+    }
+
+    /// The Android handler the environment names, checked whole.
+    struct Android {
+        var command: [String]?
+        var url: String?
+        var action: String?
+        var package: String?
+
+        /// Nil when neither `APPFLIP_ANDROID_HANDLER` nor `APPFLIP_ANDROID_HANDLER_URL` is set.
+        init?(command: [String]?, url: String?, action: String?, package: String?, configured: Bool) throws(EnvironmentError) {
+            guard command != nil || url != nil else {
+                if action != nil || package != nil {
+                    throw EnvironmentError(description: "APPFLIP_ANDROID_ACTION and APPFLIP_ANDROID_PACKAGE need APPFLIP_ANDROID_HANDLER or APPFLIP_ANDROID_HANDLER_URL")
+                }
+                return nil
+            }
+            if command != nil, url != nil {
+                throw EnvironmentError(description: "give APPFLIP_ANDROID_HANDLER or APPFLIP_ANDROID_HANDLER_URL, not both")
+            }
+            if !configured, action == nil || package == nil {
+                throw EnvironmentError(description: "APPFLIP_ANDROID_ACTION (the intent action entered in the console) and APPFLIP_ANDROID_PACKAGE "
+                                       + "are required with an Android handler, unless APPFLIP_CONFIG gives android_action and android_package")
+            }
+            self.command = command
+            self.url = url
+            self.action = action
+            self.package = package
+        }
+
+        func apply(to request: inout TargetSpecification) {
+            request.androidHandler = command?.first.map { ($0, Array(command?.dropFirst() ?? [])) }
+            request.androidHandlerURL = url
+            if let action { request.androidAction = action }
+            if let package { request.androidPackage = package }
+        }
+    }
+
+    /// The same target with the Android handler added (a target of flags or a file; the others have none to add).
+    func adding(_ android: Android) -> ConformanceTarget {
+        guard case .request(var request) = kind else { return self }
+        android.apply(to: &request)
+        var target = ConformanceTarget(.request(request))
+        target.timeout = timeout
+        return target
+    }
+
+    /// A command line given as a JSON array of non-empty strings, or nil when the variable is not set.
+    private static func commandLine(_ text: String?, named name: String) throws(EnvironmentError) -> [String]? {
+        guard let text else { return nil }
+        guard let data = text.data(using: .utf8), let array = try? JSONSerialization.jsonObject(with: data) as? [Any],
+              let words = array as? [String], !words.isEmpty, words.allSatisfy({ !$0.isEmpty }) else {
+            throw EnvironmentError(description: "\(name) must be the handler's command line as a JSON array of non-empty strings, "
+                                   + "e.g. [\"./my-adapter\", \"--test-mode\"], not \(text)")
+        }
+        return words
     }
 
     /// The same target with the link or client ID replaced where given.

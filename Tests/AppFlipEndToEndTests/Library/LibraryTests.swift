@@ -148,6 +148,44 @@ struct LibraryEnvironmentTests {
         #expect(config.description == "configuration staging.target")
     }
 
+    @Test("The Android variables: a handler with its action and package, alone or beside the iOS handler; a mistake says what to give")
+    func androidParsing() throws {
+        let mistakes: [([String: String], String)] = [
+            (["APPFLIP_ANDROID_ACTION": "a"], "need APPFLIP_ANDROID_HANDLER"),
+            (["APPFLIP_ANDROID_HANDLER": "[\"./a\"]", "APPFLIP_CLIENT_ID": "c"], "APPFLIP_ANDROID_ACTION"),
+            (["APPFLIP_ANDROID_HANDLER": "[\"./a\"]", "APPFLIP_ANDROID_ACTION": "a", "APPFLIP_ANDROID_PACKAGE": "p"], "APPFLIP_CLIENT_ID is required"),
+            (["APPFLIP_ANDROID_HANDLER": "./a", "APPFLIP_ANDROID_ACTION": "a", "APPFLIP_ANDROID_PACKAGE": "p"], "JSON array"),
+            (["APPFLIP_ANDROID_HANDLER": "[\"./a\"]", "APPFLIP_ANDROID_HANDLER_URL": "http://127.0.0.1:1/", "APPFLIP_ANDROID_ACTION": "a",
+              "APPFLIP_ANDROID_PACKAGE": "p", "APPFLIP_CLIENT_ID": "c"], "not both"),
+        ]
+        for (variables, message) in mistakes {
+            do {
+                _ = try ConformanceTarget.environment(variables)
+                Issue.record("accepted: \(variables)")
+            } catch {
+                #expect(error.description.contains(message), "\(variables): \(error)")
+            }
+        }
+        let android = ["APPFLIP_ANDROID_HANDLER": "[\"./activity\", \"--x\"]", "APPFLIP_ANDROID_ACTION": "a", "APPFLIP_ANDROID_PACKAGE": "p",
+                       "APPFLIP_CLIENT_ID": "c"]
+        #expect(try ConformanceTarget.environment(android)?.description == "Android handler ./activity --x")
+        let both = try #require(try ConformanceTarget.environment(android.merging(["APPFLIP_HANDLER": "[\"./adapter\"]",
+                                                                                  "APPFLIP_LINK": "https://a.example/f"]) { $1 }))
+        #expect(both.description == "handler command ./adapter")
+    }
+
+    @Test("APPFLIP_ANDROID_HANDLER drives an Android activity: the reference passes, one that never compares CLIENT_ID fails AF-ANDR-004")
+    func androidHandler() async throws {
+        let settings = ["APPFLIP_ANDROID_ACTION": "com.example.APP_FLIP", "APPFLIP_ANDROID_PACKAGE": "com.example", "APPFLIP_CLIENT_ID": "google-client"]
+        let reference = "[\"\(BuiltProducts.path("appflip-reference"))\", \"android-handler\"]"
+        let good = try await run("android-app-flip/client-id/another-client", settings.merging(["APPFLIP_ANDROID_HANDLER": reference]) { $1 })
+        #expect(good.verdict == .pass, "\(good)")
+        let broken = "[\"\(BuiltProducts.path("broken-android-handler"))\", \"--defect\", \"no-client-check\"]"
+        let bad = try await run("android-app-flip/client-id/another-client", settings.merging(["APPFLIP_ANDROID_HANDLER": broken]) { $1 })
+        #expect(bad.verdict == .fail)
+        #expect(bad.findings.filter { $0.verdict == .fail }.map(\.requirement) == ["AF-ANDR-004"], "\(bad)")
+    }
+
     private func run(_ id: String, _ variables: [String: String]) async throws -> CaseResult {
         let target = try #require(try ConformanceTarget.environment(variables))
         return try await #require(AppFlipConformance.case(id)).run(against: target)

@@ -14,7 +14,7 @@ package struct AndroidActivity: Sendable {
     }
 
     /// The result the activity sets before it finishes.
-    package struct Result: Sendable, Equatable {
+    package struct Result: Sendable {
         package var code: Int
         /// Name and value in the order put; nil for no data intent.
         package var extras: [(String, Extra)]?
@@ -26,10 +26,6 @@ package struct AndroidActivity: Sendable {
             self.finished = finished
         }
 
-        package static func == (lhs: Result, rhs: Result) -> Bool {
-            lhs.code == rhs.code && lhs.finished == rhs.finished && lhs.extras?.map(\.0) == rhs.extras?.map(\.0)
-                && lhs.extras?.map(\.1) == rhs.extras?.map(\.1)
-        }
     }
 
     /// Who started the activity, as `getCallingActivity()` and the package manager tell it.

@@ -17,29 +17,15 @@ package struct ActivityResult: Sendable, Hashable {
 
     package var resultCode: Int
     /// The data intent's extras in the order reported, or nil when there is no data intent.
-    package var data: [(name: String, value: IntentExtra)]?
+    package var data: [NamedExtra]?
     package var finished: Bool
 
-    package init(resultCode: Int, data: [(name: String, value: IntentExtra)]?, finished: Bool) {
+    package init(resultCode: Int, data: [NamedExtra]?, finished: Bool) {
         self.resultCode = resultCode
         self.data = data
         self.finished = finished
     }
 
-    package static func == (lhs: ActivityResult, rhs: ActivityResult) -> Bool {
-        lhs.resultCode == rhs.resultCode && lhs.finished == rhs.finished
-            && lhs.data?.map(\.name) == rhs.data?.map(\.name) && lhs.data?.map(\.value) == rhs.data?.map(\.value)
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(resultCode)
-        hasher.combine(finished)
-        hasher.combine(data == nil)
-        for extra in data ?? [] {
-            hasher.combine(extra.name)
-            hasher.combine(extra.value)
-        }
-    }
 
     /// The data intent's extra of that name (the last, were one repeated), or nil.
     package func extra(_ name: String) -> IntentExtra? { data?.last { $0.name == name }?.value }

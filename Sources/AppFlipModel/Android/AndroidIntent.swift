@@ -4,31 +4,17 @@ package struct AndroidIntent: Sendable, Hashable {
     package var action: String
     package var package: String
     /// Name and typed value, in the order sent; Google sends `CLIENT_ID`, `SCOPE` and `REDIRECT_URI`.
-    package var extras: [(name: String, value: IntentExtra)]
+    package var extras: [NamedExtra]
     /// The calling app the activity sees, or nil when `getCallingActivity()` would be null (not started for a result).
     package var caller: AndroidCaller?
 
-    package init(action: String, package: String, extras: [(name: String, value: IntentExtra)], caller: AndroidCaller?) {
+    package init(action: String, package: String, extras: [NamedExtra], caller: AndroidCaller?) {
         self.action = action
         self.package = package
         self.extras = extras
         self.caller = caller
     }
 
-    package static func == (lhs: AndroidIntent, rhs: AndroidIntent) -> Bool {
-        lhs.action == rhs.action && lhs.package == rhs.package && lhs.caller == rhs.caller
-            && lhs.extras.map(\.name) == rhs.extras.map(\.name) && lhs.extras.map(\.value) == rhs.extras.map(\.value)
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(action)
-        hasher.combine(package)
-        hasher.combine(caller)
-        for extra in extras {
-            hasher.combine(extra.name)
-            hasher.combine(extra.value)
-        }
-    }
 
     /// The extra of that name (the last, were one repeated), or nil.
     package func extra(_ name: String) -> IntentExtra? { extras.last { $0.name == name }?.value }

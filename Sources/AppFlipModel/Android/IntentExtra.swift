@@ -96,3 +96,14 @@ package enum IntentExtra: Sendable, Hashable {
         }
     }
 }
+
+/// An extra with its name, as an intent or a result carries it (in order; a name may repeat).
+package struct NamedExtra: Sendable, Hashable {
+    package var name: String
+    package var value: IntentExtra
+
+    package init(_ name: String, _ value: IntentExtra) {
+        self.name = name
+        self.value = value
+    }
+}

@@ -45,10 +45,10 @@ package struct IntentRecipe: Sendable, Hashable {
 
     package func build(in context: Template.Context) -> AndroidIntent {
         let settings = context.configuration.android
-        var extras: [(name: String, value: IntentExtra)] = [
-            ("CLIENT_ID", .string(context.configuration.clientID)),
-            ("SCOPE", .stringArray(context.configuration.scope.split(separator: " ").map(String.init))),
-            ("REDIRECT_URI", .string(settings.redirectURI)),
+        var extras = [
+            NamedExtra("CLIENT_ID", .string(context.configuration.clientID)),
+            NamedExtra("SCOPE", .stringArray(context.configuration.scope.split(separator: " ").map(String.init))),
+            NamedExtra("REDIRECT_URI", .string(settings.redirectURI)),
         ]
         extras.removeAll { remove.contains($0.name) }
         for entry in set {
@@ -60,7 +60,7 @@ package struct IntentRecipe: Sendable, Hashable {
             if let index = extras.firstIndex(where: { $0.name == entry.name }) {
                 extras[index].value = value
             } else {
-                extras.append((entry.name, value))
+                extras.append(NamedExtra(entry.name, value))
             }
         }
         let caller: AndroidCaller? = switch self.caller {

@@ -17,7 +17,7 @@ package enum ActivityAnswerParser {
         guard case .bool(let finished) = object.member("finished") else {
             return .failure(.init("the answer has no \"finished\" (true or false: whether the activity called finish())"))
         }
-        var data: [(name: String, value: IntentExtra)]?
+        var data: [NamedExtra]?
         switch object.member("data") {
         case nil:
             return .failure(.init("the answer has no \"data\" (null for no data intent, or {\"extras\": {…}})"))
@@ -27,10 +27,10 @@ package enum ActivityAnswerParser {
             guard case .object = value, let extras = value.member("extras"), case .object(let members) = extras else {
                 return .failure(.init("\"data\" is null or an object with an object \"extras\""))
             }
-            var read: [(name: String, value: IntentExtra)] = []
+            var read: [NamedExtra] = []
             for member in members {
                 switch IntentExtra.read(member.value) {
-                case .success(let extra): read.append((member.name, extra))
+                case .success(let extra): read.append(NamedExtra(member.name, extra))
                 case .failure(let problem): return .failure(.init("the extra \(ByteText.display(member.name, limit: 80)) \(problem.message)"))
                 }
             }

@@ -24,8 +24,8 @@ final class InProcessAndroidSession: LinkHandlerSession {
     func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
         guard case .intent(let intent) = request.payload else { return TargetExchange(failure: "an Android activity is started with an intent") }
         var extras: [String: AndroidActivity.Extra] = [:]
-        for (name, value) in intent.extras {
-            extras[name] = switch value {
+        for extra in intent.extras {
+            extras[extra.name] = switch extra.value {
             case .string(let text): .string(text)
             case .stringArray(let texts): .strings(texts)
             case .int(let number): .int(number)
@@ -35,12 +35,12 @@ final class InProcessAndroidSession: LinkHandlerSession {
         let caller = intent.caller.map { AndroidActivity.Caller(package: $0.package, signature: $0.signatureSHA256) }
         let result = handler.handle(extras: extras, caller: caller, scenario: AndroidActivity.Scenario(rawValue: request.scenario.rawValue) ?? .consent)
         let data = result.extras.map { put in
-            put.map { name, value -> (name: String, value: IntentExtra) in
+            put.map { name, value in
                 switch value {
-                case .string(let text): (name, .string(text))
-                case .strings(let texts): (name, .stringArray(texts))
-                case .int(let number): (name, .int(number))
-                case .unread(let type): (name, .other(type: type, json: "null"))
+                case .string(let text): NamedExtra(name, .string(text))
+                case .strings(let texts): NamedExtra(name, .stringArray(texts))
+                case .int(let number): NamedExtra(name, .int(number))
+                case .unread(let type): NamedExtra(name, .other(type: type, json: "null"))
                 }
             }
         }

@@ -9,7 +9,7 @@ struct AndroidContractTests {
     @Test("The request names the intent's action, package, typed extras in order, the caller and the scenario")
     func requestLine() {
         let intent = AndroidIntent(action: "a.ACTION", package: "a.pkg",
-                                   extras: [("CLIENT_ID", .string("c\"id")), ("SCOPE", .stringArray(["s1", "s2"])), ("N", .int(-3))],
+                                   extras: [NamedExtra("CLIENT_ID", .string("c\"id")), NamedExtra("SCOPE", .stringArray(["s1", "s2"])), NamedExtra("N", .int(-3))],
                                    caller: AndroidCaller(package: "g.app", signatureSHA256: "AB:CD"))
         let line = String(decoding: HandlerRequest(id: "r1", intent: intent, scenario: .deny).jsonLine, as: UTF8.self)
         #expect(line == #"{"id":"r1","intent":{"action":"a.ACTION","package":"a.pkg","extras":{"CLIENT_ID":{"type":"String","value":"c\"id"},"SCOPE":{"type":"String[]","value":["s1","s2"]},"N":{"type":"int","value":-3}}},"caller":{"package":"g.app","signature_sha256":"AB:CD"},"scenario":"deny"}"# + "\n")

@@ -1,45 +1,26 @@
 import AppFlipSyntax
 
-/// `authorization_code: present | absent`: the result's `AUTHORIZATION_CODE` extra (Android App Flip). `present`
-/// is one non-empty String; `absent` holds when there is none, or it is empty (Google reads no code from it).
+/// `authorization_code: absent`: the result carries no code (Android App Flip): no `AUTHORIZATION_CODE` extra, an
+/// empty one (Google reads no code from it), or no data intent at all. A code that must be there is `ok_result`'s.
 package struct AuthorizationCodeCheck: Check {
     package static let key = "authorization_code"
     package static let documentation = CheckDocumentation(
-        .activity, values: "`present`, `absent`",
-        holdsWhen: "a non-empty String `AUTHORIZATION_CODE` in the data intent / no `AUTHORIZATION_CODE`, or an empty one (also with no data intent)")
-
-    package var present: Bool
+        .activity, values: "`absent`", holdsWhen: "no `AUTHORIZATION_CODE`, or an empty one (also with no data intent)")
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [AuthorizationCodeCheck]? {
-        guard let scalar = reader.scalar(node, "'authorization_code'") else { return nil }
-        guard scalar.text == "present" || scalar.text == "absent" else {
-            reader.error(at: scalar.location, "'authorization_code' takes 'present' or 'absent'")
-            return nil
-        }
-        return [AuthorizationCodeCheck(present: scalar.text == "present")]
+        reader.word(node, key, is: "absent") ? [AuthorizationCodeCheck()] : nil
     }
 
     package var scope: CheckScope { .activity }
 
-    package func expected(in context: Template.Context) -> String {
-        present ? "one non-empty String AUTHORIZATION_CODE" : "no authorization code"
-    }
+    package func expected(in context: Template.Context) -> String { "no authorization code" }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard case .activity(let result) = observation else { return .notApplicable(reason: "not an Android activity's result") }
-        guard result.data != nil else {
-            return present ? .violated(observed: "no data intent, so no AUTHORIZATION_CODE") : .held(observed: "no data intent, so no code")
-        }
-        guard let code = result.extra("AUTHORIZATION_CODE") else {
-            return CheckOutcome(!present, "no AUTHORIZATION_CODE")
-        }
+        guard result.data != nil else { return .held(observed: "no data intent, so no code") }
+        guard let code = result.extra("AUTHORIZATION_CODE") else { return .held(observed: "no AUTHORIZATION_CODE") }
         let shown = "AUTHORIZATION_CODE " + ActivityResult.shown("AUTHORIZATION_CODE", code)
-        switch code {
-        case .string(let text):
-            return CheckOutcome(present != text.isEmpty, shown)
-        default:
-            // Any other type is no code Google can read (`getStringExtra` gives null), and not the absence a case asks for.
-            return .violated(observed: shown + ", not a String")
-        }
+        // Any value but an empty String is a code handed out (another type is still not the absence a case asks for).
+        return CheckOutcome(code == .string(""), shown)
     }
 }

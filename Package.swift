@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "suite-embedder"),
         .plugin(name: "EmbedSuite", capability: .buildTool(), dependencies: ["suite-embedder"]),
         .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP", "AppFlipDigest"]),
-        .target(name: "AppFlipReporting", dependencies: ["AppFlipModel", "AppFlipDigest"]),
+        .target(name: "AppFlipReporting", dependencies: ["AppFlipModel", "AppFlipDigest", "AppFlipSyntax"]),
         .target(name: "AppFlipReference"),
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
         .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),

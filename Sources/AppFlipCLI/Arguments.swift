@@ -4,7 +4,9 @@ import AppFlipModel
 struct Arguments {
     struct UsageError: Error, CustomStringConvertible {
         var message: String
-        var description: String { message }
+        /// Lines printed under the message, each on its own (a configuration file's diagnostics).
+        var details: [String] = []
+        var description: String { ([message] + details).joined(separator: "\n") }
     }
 
     private(set) var options: [String: [String]] = [:]

@@ -83,10 +83,10 @@ package enum Command {
     /// a mistake is seen at once, not under a page of help.
     /// The error, the usage form of what was `typed` (the handler form for a handler command, the native form for a
     /// native client; the first form otherwise), and where the help is.
-    static func usageError(_ message: String, usage: String, console: Console, typed: [String] = []) -> Int32 {
+    static func usageError(_ message: String, details: [String] = [], usage: String, console: Console, typed: [String] = []) -> Int32 {
         let line = "usage: " + usageForm(usage, typed: typed)
         let command = line.split(separator: " ").dropFirst(2).first.map(String.init) ?? ""
-        console.err("error: \(message)\n\(line)\nSee 'appflip-conformance help \(command)'.")
+        console.err(.lines(["error: \(message)"] + details.map { "\($0)" } + ["\(line)", "See 'appflip-conformance help \(command)'."]))
         return ExitStatus.usage.rawValue
     }
 

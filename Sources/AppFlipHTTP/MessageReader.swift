@@ -100,6 +100,7 @@ struct MessageReader {
         headers.fields.reserveCapacity(16)
         // An empty line counts only when a header line follows it (trailing empty lines end the head).
         var emptyLineBefore = false
+        var lineNumber = 0
         var lineStart = bytes.startIndex
         while lineStart < bytes.endIndex {
             let newline = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.endIndex
@@ -115,16 +116,21 @@ struct MessageReader {
                 emptyLineBefore = true
                 continue
             }
-            if emptyLineBefore { throw HTTPError("a header line has no ':': \(Self.show(""))") }
+            // What a malformed line holds may be a credential (an unparsed cookie, a token): the error says where the
+            // line is and what is wrong with it, and quotes none of it.
+            lineNumber += 1
+            if emptyLineBefore { throw HTTPError("an empty line inside the header section, before header line \(lineNumber)") }
             if line.first == 0x20 || line.first == 0x09 {
-                throw HTTPError("obsolete line folding in the header section: \(Self.show(text(line)[...]))")
+                throw HTTPError("obsolete line folding in the header section: header line \(lineNumber) (\(line.count) bytes) starts with white space")
             }
             guard let colon = line.firstIndex(of: 0x3A) else {
-                throw HTTPError("a header line has no ':': \(Self.show(text(line)[...]))")
+                throw HTTPError("header line \(lineNumber) (\(line.count) bytes) has no ':'")
             }
             let name = line[..<colon]
-            guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
-                throw HTTPError("invalid header name: \(Self.show(text(line)[...]))")
+            guard !name.isEmpty else { throw HTTPError("header line \(lineNumber) has an empty name") }
+            if let bad = name.firstIndex(where: { !Self.isTokenByte($0) }) {
+                throw HTTPError("header line \(lineNumber) has an invalid name: byte \(bad - name.startIndex + 1) of the name "
+                                + "(\(Self.describe(name[bad]))) is not a token character")
             }
             var value = line[(colon + 1)...]
             while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
@@ -150,10 +156,22 @@ struct MessageReader {
     private static let tokenBytesBelow64: UInt64 = 0x03FF_6CFA_0000_0000
     private static let tokenBytesFrom64: UInt64 = 0x57FF_FFFF_C7FF_FFFE
 
+    /// A status or chunk-size line quoted (at most 80 characters, control characters escaped).
     static func show(_ line: Substring) -> String {
         let cut = line.prefix(80)
         return "\"" + cut.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
             + (line.count > 80 ? "…" : "") + "\""
+    }
+
+    /// A byte named without showing text: `0x20, a space`, `0x3B, ';'`.
+    static func describe(_ byte: UInt8) -> String {
+        let hex = (byte < 0x10 ? "0x0" : "0x") + String(byte, radix: 16, uppercase: true)
+        switch byte {
+        case 0x20: return hex + ", a space"
+        case 0x09: return hex + ", a tab"
+        case 0x21...0x7E: return hex + ", '" + String(UnicodeScalar(byte)) + "'"
+        default: return hex
+        }
     }
 
     enum Framing {

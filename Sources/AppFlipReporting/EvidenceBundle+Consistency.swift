@@ -1,28 +1,22 @@
 import AppFlipModel
 import Foundation
 
-/// What a bundle proves, checked against itself: the verdict and exit code are worked out again from the cases in
-/// results.json, under the rules a run uses (`RunResult.Tally`), and every field of the manifest that `verify` shows
-/// must say what results.json, junit.xml and report.md say. Editing any one file (and its hash in the manifest)
+/// What a bundle proves, checked against itself: results.json's derived fields are derived again
+/// (`ResultsDocument.contradictions`: each case's verdict from its checks, the outcome from the cases, requirements and
+/// profiles from the bundled case files and catalog), and every field of the manifest that `verify` shows, the exit
+/// code report.md gives, each case's verdict in report.md's list and in junit.xml, and junit.xml's totals must say
+/// what results.json says. Editing any one file (and its hash in the manifest)
 /// leaves a contradiction that is reported; only a bundle forged whole and consistently passes, which no unsigned
 /// file can rule out.
 extension EvidenceBundle {
-    static func contradictions(manifest: Manifest, document: ResultsDocument, junit: String?, report: String?) -> [String] {
-        var problems: [String] = []
-        let tally = tally(of: document)
+    static func contradictions(manifest: Manifest, document: ResultsDocument, junit: String?, report: String?,
+                               suite: CaseSuite? = nil, catalog: Catalog? = nil) -> [String] {
+        // results.json against itself: every derived field derived again (case verdicts from their checks, the
+        // outcome from the cases, requirements and profiles from the case files and catalog).
+        var problems = document.contradictions(suite: suite, catalog: catalog)
+        let tally = document.tally
         let verdict = RunResult.overall(tally).rawValue
         let exit = RunResult.exitStatus(tally).rawValue
-        // results.json against its own cases.
-        if document.outcome.verdict != verdict {
-            problems.append("results.json records the verdict \(document.outcome.verdict), but its cases make it \(verdict)")
-        }
-        if document.outcome.exitCode != exit {
-            problems.append("results.json records exit \(document.outcome.exitCode), but its cases make it exit \(exit)")
-        }
-        let counts = Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, tally.counts[$0] ?? 0) })
-        if document.outcome.counts != counts {
-            problems.append("results.json records the counts \(describe(document.outcome.counts)), but its cases count \(describe(counts))")
-        }
         // The manifest against results.json: every field verify shows.
         let fields: [(String, String, String)] = [
             ("verdict", manifest.verdict, verdict),
@@ -50,30 +44,50 @@ extension EvidenceBundle {
         } else {
             problems.append("reports/junit.xml is missing")
         }
-        // report.md's exit code line.
+        // report.md's exit code line and its list of every case (as much of it as the report kept).
         if let report {
             if !report.contains("Exit code: \(exit).") { problems.append("report.md does not give the exit code \(exit) that results.json's cases make") }
+            problems += reportCaseContradictions(report, document: document)
         } else {
             problems.append("reports/report.md is missing")
+        }
+        if let junit { problems += junitCaseContradictions(junit, document: document) }
+        return problems
+    }
+
+    /// Each case report.md's every-case table lists, against results.json's verdict.
+    private static func reportCaseContradictions(_ report: String, document: ResultsDocument) -> [String] {
+        let verdicts = Dictionary(document.cases.map { ($0.id, $0.verdict) }, uniquingKeysWith: { first, _ in first })
+        var problems: [String] = []
+        for line in report.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count > 3, cells[1].hasPrefix("`"), cells[1].hasSuffix("`"), cells[1].count > 2 else { continue }
+            let id = String(cells[1].dropFirst().dropLast())
+            guard let recorded = verdicts[id], let shown = cells[2].split(separator: " ").last.map(String.init),
+                  Verdict(rawValue: shown) != nil else { continue }
+            if shown != recorded { problems.append("report.md lists case \(id) as \(shown), but results.json records \(recorded)") }
         }
         return problems
     }
 
-    /// The verdict rules' inputs, read from the cases a results.json lists.
-    static func tally(of document: ResultsDocument) -> RunResult.Tally {
-        var counts: [Verdict: Int] = [:]
-        for entry in document.cases where entry.knownFailure == nil {
-            if let verdict = Verdict(rawValue: entry.verdict) { counts[verdict, default: 0] += 1 }
+    /// Each `<testcase>` of junit.xml against results.json's verdict: a failure, an error, skipped, or none of them.
+    private static func junitCaseContradictions(_ junit: String, document: ResultsDocument) -> [String] {
+        // Keyed by the ID as junit.xml writes it (escaped as an attribute).
+        let byID = Dictionary(document.cases.map { (XMLText.attribute($0.id), $0) }, uniquingKeysWith: { first, _ in first })
+        var problems: [String] = []
+        for piece in junit.components(separatedBy: "<testcase ").dropFirst() {
+            guard let nameStart = piece.range(of: " name=\""), let nameEnd = piece[nameStart.upperBound...].firstIndex(of: "\"") else { continue }
+            guard let entry = byID[String(piece[nameStart.upperBound..<nameEnd])] else { continue }
+            let id = entry.id
+            let body = piece.components(separatedBy: "</testcase>").first ?? piece
+            let shown = body.contains("<failure ") ? "failure" : body.contains("<error ") ? "error" : body.contains("<skipped ") ? "skipped" : "none"
+            let expected = entry.knownFailure != nil ? "skipped"
+                : entry.verdict == "fail" ? "failure" : entry.verdict == "error" ? "error" : entry.verdict == "skip" ? "skipped" : "none"
+            if shown != expected {
+                problems.append("junit.xml shows case \(id) as \(shown == "none" ? "passed" : shown), but results.json records \(entry.verdict)")
+            }
         }
-        return RunResult.Tally(total: document.cases.count, counts: counts,
-                               baselineProblems: !(document.outcome.baseline?.problems.isEmpty ?? true), incomplete: document.run.incomplete,
-                               suiteFault: document.cases.contains { $0.suiteFault != nil },
-                               configurationProblem: document.cases.contains { $0.configurationProblem != nil },
-                               certificationShortfall: document.run.certification == true
-                                   && document.cases.contains { entry in
-                                       (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
-                                           || entry.notJudged != nil
-                                   })
+        return problems
     }
 
     /// The attributes of junit.xml's `<testsuites>` element.
@@ -85,10 +99,6 @@ extension EvidenceBundle {
             attributes[String(name)] = piece.value
         }
         return attributes
-    }
-
-    private static func describe(_ counts: [String: Int]) -> String {
-        Verdict.allCases.map { "\(counts[$0.rawValue] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
     }
 
     private static func shown(_ text: String) -> String {

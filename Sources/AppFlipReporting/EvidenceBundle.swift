@@ -108,6 +108,11 @@ package enum EvidenceBundle {
             throw Failure(message: error.message)
         }
         guard let manifestEntry = entries.first(where: { $0.path == manifestPath }) else { throw Failure(message: "no manifest.json in the bundle") }
+        do {
+            try JSONReader.check(manifestEntry.bytes)
+        } catch {
+            throw Failure(message: "manifest.json is not a bundle manifest: " + (error.isRepeatedMember ? error.message : "not JSON"))
+        }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         guard let manifest = try? decoder.decode(Manifest.self, from: Data(manifestEntry.bytes)), manifest.schema == Manifest.schemaName else {
@@ -130,24 +135,21 @@ package enum EvidenceBundle {
         for entry in entries where !listed.contains(entry.path) {
             problems.append("\(entry.path) is in the bundle but not in the manifest")
         }
-        if let results = byPath["reports/results.json"], let document = try? ResultsDocument.parse(Data(results.bytes)) {
+        let catalog = byPath[catalogPath].flatMap { try? CatalogLoader.load(bytes: $0.bytes, file: catalogPath) }
+        let suite = try? CaseLoader.load(files: entries.filter { $0.path.hasPrefix("cases/") }.map { SuiteFile(path: $0.path, bytes: $0.bytes) },
+                                         base: "cases", catalog: catalog)
+        switch byPath["reports/results.json"].map({ entry in Result { () throws(ResultsDocument.ReadFailure) in try ResultsDocument.parse(Data(entry.bytes)) } }) {
+        case .success(let document)?:
             if document.suite.casesDigest != manifest.casesDigest { problems.append("results.json names other case files than the manifest") }
             let text = { (path: String) in byPath[path].map { String(decoding: $0.bytes, as: UTF8.self) } }
-            problems += contradictions(manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"))
+            problems += contradictions(manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"),
+                                       suite: suite, catalog: catalog)
             attestations = document.attestations ?? []
-            // What results.json says was attested by hand is in the bundle, byte for byte.
-            if document.attestations != nil, byPath[attestationPath] == nil { problems.append("\(attestationPath) is missing: results.json lists attestations") }
-            for attachment in (document.attestations ?? []).flatMap(\.attachments) {
-                guard let entry = byPath[attachment.bundlePath] else {
-                    problems.append("\(attachment.bundlePath) is missing: results.json lists it as an attestation's attachment")
-                    continue
-                }
-                if SHA256.hexDigest(entry.bytes) != attachment.sha256 || entry.bytes.count != attachment.bytes {
-                    problems.append("\(attachment.bundlePath) is not the attachment results.json records (its SHA-256 differs)")
-                }
-            }
-        } else {
-            problems.append("reports/results.json is missing or unreadable")
+            problems += attestationContradictions(document: document, report: text("reports/report.md"), byPath: byPath, catalog: catalog)
+        case .failure(let failure)?:
+            problems.append("reports/results.json cannot be read: \(failure.message)")
+        case nil:
+            problems.append("reports/results.json is missing")
         }
         return Verification(manifest: manifest, problems: problems, entries: entries, attestations: attestations)
     }

@@ -36,6 +36,12 @@ extension ResultsDocument {
         }
         try checkShards(shards)
         try checkMembership(shards, selection: selection)
+        for (document, file) in shards {
+            // Each shard's derived fields derived again, the requirements and profiles against these case files.
+            if let contradiction = document.contradictions(suite: suite, catalog: catalog).first {
+                throw MergeFailure(message: "\(file) contradicts itself: \(contradiction)")
+            }
+        }
         let cases = Dictionary(suite.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
         var results: [CaseResult] = []
@@ -148,7 +154,7 @@ extension ResultsDocument {
         }
     }
 
-    private static func result(_ entry: CaseEntry, _ conformanceCase: ConformanceCase, file: String) throws(MergeFailure) -> CaseResult {
+    static func result(_ entry: CaseEntry, _ conformanceCase: ConformanceCase, file: String) throws(MergeFailure) -> CaseResult {
         guard let verdict = Verdict(rawValue: entry.verdict) else { throw MergeFailure(message: "\(file): case \(entry.id) has verdict '\(entry.verdict)'") }
         var checks: [CheckResult] = []
         for check in entry.checks {

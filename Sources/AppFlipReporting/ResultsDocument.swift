@@ -1,3 +1,4 @@
+import AppFlipModel
 import Foundation
 
 /// `results.json`: the whole run, machine-readable, under the versioned schema
@@ -216,6 +217,12 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
 
     /// Reads a document written by `render()`; the error says what is wrong in one line.
     package static func parse(_ data: Data) throws(ReadFailure) -> ResultsDocument {
+        // A member written twice reads as the first here and as the last to jq or Python: refused as ambiguous.
+        do {
+            try JSONReader.check([UInt8](data))
+        } catch {
+            throw ReadFailure(message: "not a results.json document: " + (error.isRepeatedMember ? error.message : "not JSON (\(error.message) at byte \(error.offset))"))
+        }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let document: ResultsDocument
@@ -232,16 +239,33 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
     }
 
     /// Reads the results of an earlier run: `path` is its reports directory or its results.json. Returns the
-    /// document and the file it came from.
-    package static func load(run path: String) throws(ReadFailure) -> (document: ResultsDocument, file: String) {
+    /// document and the file it came from; a document whose derived fields its cases contradict is refused.
+    /// `suite` gives the case files and catalog with the digest the document records, when the caller has them:
+    /// then its requirement and profile entries are derived again too.
+    package static func load(run path: String, suite: (_ casesDigest: String) -> (CaseSuite, Catalog)? = { _ in nil })
+        throws(ReadFailure) -> (document: ResultsDocument, file: String) {
         var isDirectory: ObjCBool = false
         let file = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path + "/results.json" : path
-        guard let data = FileManager.default.contents(atPath: file) else { throw ReadFailure(message: "cannot read \(file)") }
+        let data: [UInt8]
         do {
-            return (try parse(data), file)
+            data = try BoundedFile.read(file, limit: BoundedFile.resultsLimit)
+        } catch {
+            throw ReadFailure(message: error.reason == "cannot be read" ? "cannot read \(file)" : error.message)
+        }
+        let document: ResultsDocument
+        do {
+            document = try parse(Data(data))
         } catch {
             throw ReadFailure(message: "\(file): \(error.message)")
         }
+        // What it derives is derived again: a case set to "pass" over a failed MUST check is named, never believed.
+        let known = suite(document.suite.casesDigest)
+        let contradictions = document.contradictions(suite: known?.0, catalog: known?.1)
+        if let first = contradictions.first {
+            throw ReadFailure(message: "\(file) contradicts itself: \(first)"
+                              + (contradictions.count > 1 ? " (and \(contradictions.count - 1) more contradiction\(contradictions.count == 2 ? "" : "s"))" : ""))
+        }
+        return (document, file)
     }
 
     package struct ReadFailure: Error, Sendable {

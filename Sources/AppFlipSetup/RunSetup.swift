@@ -26,7 +26,7 @@ package struct RunSetup: Sendable {
             do {
                 file = try TargetConfigurationLoader.load(path: path)
             } catch {
-                throw SetupError("the target configuration has errors:\n" + error.description)
+                throw SetupError("the target configuration has errors:", details: error.description.split(separator: "\n").map(String.init))
             }
         }
         guard let clientID = request.clientID ?? file?.clientID else {

@@ -1,6 +1,6 @@
 // Deliberately broken Android App Flip activities, each with exactly one defect, to prove the suite catches it.
 //
-//   broken-android-handler --defect NAME [--client-id ID] [--code-server URL]
+//   broken-android-handler --defect NAME [--client-id ID] [--code-server URL] [--code-prefix TEXT]
 //
 // Each defect replaces one stage of the reference activity (or what its adapter writes) and nothing else.
 import AppFlipReference
@@ -28,6 +28,10 @@ let defects: [String: String] = [
     "unredeemable-code": "returns codes its server never issued (minted locally)",
     "repeats-code": "mints one code at its server and returns it on every later consent too (visible in persistent mode)",
     "refuses-unknown-extra": "refuses a request that carries an extra it does not know",
+    // Hostile fixtures: what the suite must survive and never show.
+    "unusable-answers": "answers each consent with its live code in an answer the contract cannot use, in turn: no \"finished\", "
+        + "\"result_code\" as a string, AUTHORIZATION_CODE as a CharSequence or a String[], a repeated member, a line cut short",
+    "floods-after-answer": "answers, then writes 3 MiB more (one-shot: the flood follows the answer's line)",
     // Fixtures, not defects: these activities must pass every case.
     "legitimate-variant": "cancels (0) refused callers, answers failed client checks with type 1, cancels an abandoned sign-in with -2/1, "
         + "sends no ERROR_DESCRIPTION, compares certificate digests in lower case",
@@ -37,6 +41,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var defect = ""
 var clientID = ReferenceArguments.defaultClientID
 var codeServer: String?
+var codePrefix = ""
 while !arguments.isEmpty {
     let name = arguments.removeFirst()
     guard !arguments.isEmpty else { break }
@@ -45,6 +50,7 @@ while !arguments.isEmpty {
     case "--defect": defect = value
     case "--client-id": clientID = value
     case "--code-server": codeServer = value
+    case "--code-prefix": codePrefix = value
     default: break
     }
 }
@@ -56,6 +62,11 @@ guard defects[defect] != nil else {
 
 var activity = AndroidActivity(clientID: clientID, mintCode: { _, _ in CodeMinter.mint() })
 if let codeServer, let minter = RemoteCodeMinter.minter(url: codeServer) { activity.mintCode = minter }
+if !codePrefix.isEmpty {
+    // Codes a test can look for in the reports: the prefix, then the minted code.
+    let mint = activity.mintCode
+    activity.mintCode = { [codePrefix] redirectURI, scope in codePrefix + mint(redirectURI, scope) }
+}
 let reference = activity
 typealias Result = AndroidActivity.Result
 
@@ -149,6 +160,27 @@ default:
     break
 }
 
+/// The answer rewritten so the contract cannot use it, the live code still in it: form `turn` of six.
+func unusable(_ answer: Data, turn: Int) -> Data {
+    guard var reply = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any],
+          var data = reply["data"] as? [String: Any], var extras = data["extras"] as? [String: Any],
+          let code = (extras["AUTHORIZATION_CODE"] as? [String: Any])?["value"] as? String else { return answer }
+    var text = Array(answer)
+    switch turn % 6 {
+    case 0: reply["finished"] = nil
+    case 1: reply["result_code"] = "-1"
+    case 2, 3:
+        extras["AUTHORIZATION_CODE"] = turn % 6 == 2 ? ["type": "CharSequence", "value": code] : ["type": "String[]", "value": [code]]
+        data["extras"] = extras
+        reply["data"] = data
+    case 4: return Data(text.dropLast() + Array(#","finished":true}"#.utf8))
+    default: return Data(text.dropLast(2))
+    }
+    text = (try? JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])).map(Array.init) ?? text
+    return Data(text)
+}
+
+var turn = 0
 while let line = readLine(strippingNewline: true) {
     guard !line.isEmpty else { continue }
     if defect == "crash-on-huge-extra", line.utf8.count > 65_536 + 200 {
@@ -156,8 +188,16 @@ while let line = readLine(strippingNewline: true) {
     }
     guard let request = AndroidAdapterLoop.request(from: line) else { continue }
     let result = handle(request.extras, request.caller, request.scenario, activity: activity, defect: defect)
-    guard let answer = AndroidAdapterLoop.answer(id: request.id, result) else { continue }
+    guard var answer = AndroidAdapterLoop.answer(id: request.id, result) else { continue }
+    if defect == "unusable-answers" {
+        answer = unusable(answer, turn: turn)
+        turn += 1
+    }
     FileHandle.standardOutput.write(answer + Data("\n".utf8))
+    if defect == "floods-after-answer" {
+        let block = Data(repeating: UInt8(ascii: "x"), count: 64 * 1024)
+        for _ in 0..<48 { FileHandle.standardOutput.write(block) }
+    }
 }
 
 /// The first code minted, kept for every later request.

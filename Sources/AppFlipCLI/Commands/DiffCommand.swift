@@ -53,7 +53,7 @@ enum DiffCommand {
 
     private static func read(_ path: String, console: Console) -> Loaded? {
         do {
-            let (document, file) = try ResultsDocument.load(run: path)
+            let (document, file) = try ResultsDocument.load(run: path, suite: SuiteLoading.builtIn(matching:))
             return Loaded(document: document, path: file)
         } catch {
             console.err("error: \(error.message)")

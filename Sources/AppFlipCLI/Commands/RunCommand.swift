@@ -47,7 +47,7 @@ enum RunCommand {
             }
             options = try makeOptions(parsed)
         } catch {
-            return Command.usageError(error.message, usage: Usage.run, console: console, typed: arguments)
+            return Command.usageError(error.message, details: error.details, usage: Usage.run, console: console, typed: arguments)
         }
         // Before anything runs: a run must never end with nowhere to write its reports.
         if let problem = ReportFiles.problem(writing: options.reports) {
@@ -389,7 +389,7 @@ enum RunCommand {
     /// results.json is given), known failures included; nil (after saying why) when there is nothing to re-run.
     private static func failedCases(in path: String, console: Console) -> Set<String>? {
         do {
-            let (document, file) = try ResultsDocument.load(run: path)
+            let (document, file) = try ResultsDocument.load(run: path, suite: SuiteLoading.builtIn(matching:))
             let failed = Set(document.cases.filter { $0.verdict == "fail" || $0.verdict == "error" }.map(\.id))
             guard !failed.isEmpty else {
                 console.err("error: --rerun-failed: no case failed or ended in error in \(file); nothing to re-run")

@@ -31,6 +31,13 @@ enum SuiteLoading {
         }
     }
 
+    /// The built-in case files and catalog when their digest is `digest`: what an earlier run's results are derived
+    /// again against (`diff`, `--rerun-failed`); nil for a run of other case files.
+    static func builtIn(matching digest: String) -> (CaseSuite, Catalog)? {
+        guard let catalog = try? BuiltInSuite.catalog(), let suite = try? BuiltInSuite.cases(catalog: catalog), suite.digest == digest else { return nil }
+        return (suite, catalog)
+    }
+
     static func report(_ error: DiagnosticList, console: Console) {
         // A diagnostic's lines are the suite's layout: the location and message, the offending line, the caret.
         for diagnostic in error.diagnostics { console.err(.suite(diagnostic.description)) }

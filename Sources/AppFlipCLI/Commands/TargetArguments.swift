@@ -26,7 +26,7 @@ enum TargetArguments {
         do {
             return try RunSetup.reference(request, handler: .subprocess(executable: executable), nativeClient: nativeClient)
         } catch {
-            throw Arguments.UsageError(message: error.message)
+            throw Arguments.UsageError(message: error.message, details: error.details)
         }
     }
 
@@ -52,7 +52,7 @@ enum TargetArguments {
         do {
             return try RunSetup.partner(request)
         } catch {
-            throw Arguments.UsageError(message: error.message)
+            throw Arguments.UsageError(message: error.message, details: error.details)
         }
     }
 }

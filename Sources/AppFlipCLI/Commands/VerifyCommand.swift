@@ -21,13 +21,16 @@ enum VerifyCommand {
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             return Command.usageError("verify takes one bundle", usage: Usage.verify, console: console)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            console.err("error: cannot read \(path)")
+        let data: [UInt8]
+        do {
+            data = try BoundedFile.read(path, limit: BoundedFile.bundleLimit)
+        } catch {
+            console.err("error: \(error.reason == "cannot be read" ? "cannot read \(path)" : error.message)")
             return ExitStatus.usage.rawValue
         }
         let verification: EvidenceBundle.Verification
         do {
-            verification = try EvidenceBundle.verify([UInt8](data))
+            verification = try EvidenceBundle.verify(data)
         } catch {
             console.err("error: \(path): \(error.message)")
             return ExitStatus.nonConformant.rawValue

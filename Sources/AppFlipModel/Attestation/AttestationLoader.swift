@@ -22,16 +22,36 @@ package enum AttestationLoader {
     package static let attachmentsPerAttestation = 32
 
     package static func load(path: String, catalog: Catalog) throws(DiagnosticList) -> AttestationFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DiagnosticList([Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read the attestation file")])
-        }
+        let bytes = try BoundedFile.readSyntaxFile(path, what: "the attestation file")
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try load(bytes: [UInt8](data), file: path, catalog: catalog) { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : directory + "/" + $0) }
+        return try load(bytes: bytes, file: path, catalog: catalog) { attachment in
+            Result { () throws(BoundedFile.Failure) in try readAttachment(attachment, in: directory) }
+        }
     }
 
-    /// `read` gives an attachment's bytes by its path as written, or nil when it cannot be read.
+    /// An attachment's bytes: a relative path to a regular file that, every link resolved, lies inside `directory`
+    /// (the attestation file's), read to `attachmentLimit`. Anything else would let a file name put what lies outside
+    /// (`/proc/self/environ`, with the run's client secret, or `../../.ssh/…`) into a bundle a reviewer passes on.
+    static func readAttachment(_ path: String, in directory: String) throws(BoundedFile.Failure) -> [UInt8] {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("~") else {
+            throw BoundedFile.Failure(path: path, reason: "is not a path relative to the attestation file's folder")
+        }
+        let folder = URL(fileURLWithPath: directory).resolvingSymlinksInPath().standardizedFileURL.path
+        let resolved = URL(fileURLWithPath: folder + "/" + path).resolvingSymlinksInPath().standardizedFileURL.path
+        guard resolved.hasPrefix(folder == "/" ? "/" : folder + "/") else {
+            throw BoundedFile.Failure(path: path, reason: "leads outside the attestation file's folder")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
+              (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular else {
+            throw BoundedFile.Failure(path: path, reason: "is not a regular file")
+        }
+        return try BoundedFile.read(resolved, limit: attachmentLimit)
+    }
+
+    /// `read` gives an attachment's bytes by its path as written, or why they cannot be had.
     package static func load(bytes: [UInt8], file: String, catalog: Catalog,
-                             read: (String) -> Data?) throws(DiagnosticList) -> AttestationFile {
+                             read: (String) -> Result<[UInt8], BoundedFile.Failure>) throws(DiagnosticList) -> AttestationFile {
         let node = try Parser.parse(bytes: bytes, file: file)
         var reader = NodeReader(document: bytes)
         var attestations: [Attestation] = []
@@ -57,7 +77,7 @@ package enum AttestationLoader {
         return AttestationFile(path: file, bytes: bytes, attestations: attestations)
     }
 
-    private static func attestation(_ node: Node, catalog: Catalog, total: inout Int, read: (String) -> Data?,
+    private static func attestation(_ node: Node, catalog: Catalog, total: inout Int, read: (String) -> Result<[UInt8], BoundedFile.Failure>,
                                     reader: inout NodeReader) -> Attestation? {
         guard let mapping = reader.mapping(node, "an attestation"),
               reader.checkKeys(mapping, allowed: ["requirement", "verdict", "by", "date", "note", "attachments"],
@@ -97,8 +117,15 @@ package enum AttestationLoader {
                 return nil
             }
             for path in listed {
-                guard let data = read(path.text) else {
+                let data: [UInt8]
+                switch read(path.text) {
+                case .success(let bytes):
+                    data = bytes
+                case .failure(let failure) where failure.reason == "cannot be read":
                     reader.error(at: path.location, "cannot read the attachment '\(path.text)' (paths are relative to the attestation file)")
+                    continue
+                case .failure(let failure):
+                    reader.error(at: path.location, "the attachment '\(path.text)' \(failure.reason)")
                     continue
                 }
                 guard data.count <= attachmentLimit else {
@@ -110,7 +137,7 @@ package enum AttestationLoader {
                     reader.error(at: path.location, "the attachments pass \(totalAttachmentLimit) bytes in all")
                     continue
                 }
-                let bytes = [UInt8](data)
+                let bytes = data
                 let name = bundleName(path.text, taken: Set(attachments.map(\.bundlePath)), requirement: requirement.id)
                 attachments.append(Attestation.Attachment(path: path.text, bundlePath: name, sha256: "", bytes: bytes.count, contents: bytes))
             }

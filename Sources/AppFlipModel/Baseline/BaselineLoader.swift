@@ -12,10 +12,7 @@ import Foundation
 /// Every entry needs a reason and an expiry date; a malformed file is an error with its line and column.
 package enum BaselineLoader {
     package static func load(path: String) throws(DiagnosticList) -> Baseline {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DiagnosticList([Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read the baseline file")])
-        }
-        return try load(bytes: [UInt8](data), file: path)
+        try load(bytes: BoundedFile.readSyntaxFile(path, what: "the baseline file"), file: path)
     }
 
     package static func load(bytes: [UInt8], file: String) throws(DiagnosticList) -> Baseline {

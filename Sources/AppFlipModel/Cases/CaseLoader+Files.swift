@@ -27,11 +27,11 @@ extension CaseLoader {
         var read: [SuiteFile] = []
         var unreadable: [Diagnostic] = []
         for file in files {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                unreadable.append(Diagnostic(at: SourceLocation(file: file, line: 1, column: 1), "cannot read the file"))
-                continue
+            do {
+                read.append(SuiteFile(path: file, bytes: try BoundedFile.readSyntaxFile(file, what: "the file")))
+            } catch {
+                unreadable += error.diagnostics
             }
-            read.append(SuiteFile(path: file, bytes: [UInt8](data)))
         }
         return try load(files: read, base: base, catalog: catalog, diagnostics: unreadable)
     }

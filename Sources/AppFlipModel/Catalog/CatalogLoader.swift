@@ -25,10 +25,7 @@ import Foundation
 /// ```
 package enum CatalogLoader {
     package static func load(path: String) throws(DiagnosticList) -> Catalog {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DiagnosticList([Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read the requirement catalog")])
-        }
-        return try load(bytes: [UInt8](data), file: path)
+        try load(bytes: BoundedFile.readSyntaxFile(path, what: "the requirement catalog"), file: path)
     }
 
     package static func load(bytes: [UInt8], file: String) throws(DiagnosticList) -> Catalog {

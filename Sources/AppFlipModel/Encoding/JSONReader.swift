@@ -5,9 +5,14 @@
 /// (which read answers before) accepted still reads, now the same on every platform: a leading byte order mark and a
 /// comma before a closing `}` or `]` are accepted, as Foundation accepts them on Linux. Where the RFC allows more than
 /// Foundation did, the RFC wins: a number too large for a `Double` is still a number (Foundation refused the line).
+///
+/// A member name repeated in one object (compared decoded: `"a"` and `"\u0061"` are one name) is refused: RFC 8259
+/// §4 leaves such a document's meaning to the reader, and readers differ (this one read the first `"outcome"`, jq and
+/// Python the last), so a file one tool calls a failure would read as a pass to another. Every document the suite reads
+/// for itself (an adapter's answer, results.json, a bundle's manifest) goes through `read` or `check`.
 package enum JSONReader {
     package indirect enum Value: Sendable, Equatable {
-        /// Members in the order written; a repeated name keeps every occurrence (`Value.member` reads the last).
+        /// Members in the order written, each name once.
         case object([Member])
         case array([Value])
         case string(String)
@@ -16,10 +21,10 @@ package enum JSONReader {
         case bool(Bool)
         case null
 
-        /// The last member named `name` of an object, or nil (also for any other value).
+        /// The member named `name` of an object, or nil (also for any other value).
         package func member(_ name: String) -> Value? {
             guard case .object(let members) = self else { return nil }
-            return members.last { $0.name == name }?.value
+            return members.first { $0.name == name }?.value
         }
 
         package var string: String? {
@@ -37,14 +42,26 @@ package enum JSONReader {
         package var message: String
         /// Byte offset where the text stopped being JSON.
         package var offset: Int
+        /// Set when the text is JSON but repeats a member name in one object: ambiguous, not malformed.
+        package var isRepeatedMember = false
     }
 
     package static let maximumDepth = 512
 
     /// The one JSON value `bytes` hold.
     package static func read(_ bytes: [UInt8]) throws(Failure) -> Value {
+        try read(bytes, keepingValues: true)
+    }
+
+    /// Checks that `bytes` hold one JSON value with no member repeated, building nothing: for a document another
+    /// decoder then reads (results.json, a manifest).
+    package static func check(_ bytes: [UInt8]) throws(Failure) {
+        _ = try read(bytes, keepingValues: false)
+    }
+
+    private static func read(_ bytes: [UInt8], keepingValues: Bool) throws(Failure) -> Value {
         guard String(validating: bytes, as: UTF8.self) != nil else { throw Failure(message: "not valid UTF-8", offset: 0) }
-        var reader = Cursor(bytes: bytes)
+        var reader = Cursor(bytes: bytes, keepsValues: keepingValues)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.offset = 3 }
         reader.skipWhitespace()
         let value = try reader.value(depth: 0)
@@ -55,7 +72,14 @@ package enum JSONReader {
 
     private struct Cursor {
         let bytes: [UInt8]
+        /// Off for `check`: containers are read, not kept.
+        let keepsValues: Bool
         var offset = 0
+
+        init(bytes: [UInt8], keepsValues: Bool) {
+            self.bytes = bytes
+            self.keepsValues = keepsValues
+        }
 
         func failure(_ message: String) -> Failure { Failure(message: message, offset: offset) }
 
@@ -90,6 +114,7 @@ package enum JSONReader {
         mutating func object(depth: Int) throws(Failure) -> Value {
             offset += 1
             var members: [Member] = []
+            var names = Set<String>()
             skipWhitespace()
             if current == 0x7D {
                 offset += 1
@@ -102,12 +127,18 @@ package enum JSONReader {
                     return .object(members)
                 }
                 guard current == 0x22 else { throw failure("an object member's name must be a string") }
+                let nameOffset = offset
                 let name = try string()
+                guard names.insert(name).inserted else {
+                    throw Failure(message: "the member \(ByteText.display(name, limit: 40)) appears twice in one object (readers differ on which one counts)",
+                                  offset: nameOffset, isRepeatedMember: true)
+                }
                 skipWhitespace()
                 guard current == 0x3A else { throw failure("':' expected after a member's name") }
                 offset += 1
                 skipWhitespace()
-                members.append(Member(name: name, value: try value(depth: depth + 1)))
+                let value = try value(depth: depth + 1)
+                if keepsValues { members.append(Member(name: name, value: value)) }
                 skipWhitespace()
                 switch current {
                 case 0x2C?: offset += 1
@@ -133,7 +164,8 @@ package enum JSONReader {
                     offset += 1
                     return .array(elements)
                 }
-                elements.append(try value(depth: depth + 1))
+                let element = try value(depth: depth + 1)
+                if keepsValues { elements.append(element) }
                 skipWhitespace()
                 switch current {
                 case 0x2C?: offset += 1

@@ -30,21 +30,25 @@ package struct NativeAnswer: Sendable, Hashable {
 
     /// Parses one answer line for the request `expectedID`; the error says what is wrong, in one sentence.
     package static func parse(_ line: [UInt8], expectedID: String) -> Result<NativeAnswer, AnswerProblem> {
-        guard let text = String(validating: line, as: UTF8.self) else { return .failure(AnswerProblem("the answer is not valid UTF-8")) }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
-            return .failure(AnswerProblem("the answer is not a JSON object"))
+        guard String(validating: line, as: UTF8.self) != nil else { return .failure(AnswerProblem("the answer is not valid UTF-8")) }
+        let object: JSONReader.Value
+        do {
+            object = try JSONReader.read(line)
+        } catch {
+            return .failure(AnswerProblem(error.isRepeatedMember ? "the answer is ambiguous: \(error.message)" : "the answer is not a JSON object"))
         }
-        guard let id = object["id"] as? String else { return .failure(AnswerProblem("the answer has no string \"id\"")) }
-        guard id == expectedID else { return .failure(AnswerProblem("the answer is for id \(id), not for the command sent")) }
-        guard let name = object["action"] as? String, let action = Action(rawValue: name) else {
+        guard case .object = object else { return .failure(AnswerProblem("the answer is not a JSON object")) }
+        guard let id = object.member("id")?.string else { return .failure(AnswerProblem("the answer has no string \"id\"")) }
+        guard id == expectedID else { return .failure(AnswerProblem("the answer is for id \(ByteText.display(id, limit: 80)), not for the command sent")) }
+        guard let name = object.member("action")?.string, let action = Action(rawValue: name) else {
             let known = Action.allCases.map(\.rawValue).joined(separator: ", ")
             return .failure(AnswerProblem("\"action\" must be one of \(known)"))
         }
         var answer = NativeAnswer(action: action)
-        answer.url = object["url"] as? String
-        answer.reason = object["reason"] as? String
-        answer.authorization = object["authorization"] as? String
-        if let agent = object["user_agent"] as? String {
+        answer.url = object.member("url")?.string
+        answer.reason = object.member("reason")?.string
+        answer.authorization = object.member("authorization")?.string
+        if let agent = object.member("user_agent")?.string {
             guard let parsed = UserAgent(rawValue: agent) else {
                 return .failure(AnswerProblem("\"user_agent\" must be external, in-app-tab or embedded, not \(agent)"))
             }

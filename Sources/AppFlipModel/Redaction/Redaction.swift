@@ -13,8 +13,20 @@ package enum Redaction {
     package static let sensitiveParameters: Set<String> = [
         "code", "access_token", "refresh_token", "id_token", "client_secret", "code_verifier", "password", "token",
         "client_assertion", "assertion", "subject_token", "actor_token", "device_code", "pwd", "passwd", "passcode",
-        "secret", "api_key", "apikey",
+        "secret", "api_key", "apikey", "session", "session_id", "sessionid",
     ]
+
+    /// Whether a name (a JSON member's, a header's, an extra's) says its value is a credential: a sensitive parameter
+    /// name, `authorization`, `authorization_code`, or one ending in `_token`, `_secret`, `_password`, `_key` or
+    /// `_verifier`; compared without case, with `-` read as `_`.
+    package static func isCredentialName(_ name: String) -> Bool {
+        let folded = String(decoding: name.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : $0.asciiLowercased }, as: UTF8.self)
+        return sensitiveParameters.contains(folded) || credentialNames.contains(folded)
+            || credentialSuffixes.contains { folded.hasSuffix($0) }
+    }
+
+    private static let credentialNames: Set<String> = ["authorization", "proxy_authorization", "authorization_code", "auth_code", "cookie"]
+    private static let credentialSuffixes = ["_token", "_secret", "_password", "_key", "_verifier"]
 
     /// `‹redacted hmac:1a2b3c4d›`: the first 32 bits of HMAC-SHA-256 of the value under this run's key; `‹redacted›`
     /// when fingerprints are off (`showFingerprints(false)`).

@@ -25,21 +25,24 @@ extension Redactor {
         return exchange
     }
 
-    /// Header lines with credentials hidden by the header's name (`HeaderCredentials`) and every known secret, each
-    /// value then cut to `Evidence.headerValueLimit`.
+    /// Header lines with credentials hidden by the header's name (`HeaderCredentials`) and every known secret in names
+    /// and values alike (a name can carry a token: `X-T-<token>`), each value then cut to `Evidence.headerValueLimit`.
     package func redact(_ headers: [Evidence.Header]) -> [Evidence.Header] {
         guard !headers.isEmpty else { return headers }
         let named = headers.map { HeaderCredentials.hide(name: $0.name, value: $0.value) }
-        // One redaction over all the values, a line each (a header value holds no line feed): a call costs more
-        // than the few bytes of one value. Anything that does not split back into one line a value is redacted value
-        // by value.
-        var values: [Substring] = []
-        if !named.contains(where: { $0.utf8.contains(0x0A) }) {
-            let joined = redact(named.joined(separator: "\n"))
-            values = joined.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
+        // One redaction over all the names and values, a line each (a header line holds no line feed): a call costs
+        // more than the few bytes of one. Anything that does not split back into one line a text is redacted text by
+        // text.
+        let texts = headers.map(\.name) + named
+        var redacted: [Substring] = []
+        if !texts.contains(where: { $0.utf8.contains(0x0A) }) {
+            let joined = redact(texts.joined(separator: "\n"))
+            redacted = joined.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
         }
-        if values.count != headers.count { values = named.map { Substring(redact($0)) } }
-        return zip(headers, values).map { Evidence.Header($0.name, Evidence.bounded(String($1), limit: Evidence.headerValueLimit)) }
+        if redacted.count != texts.count { redacted = texts.map { Substring(redact($0)) } }
+        return headers.indices.map { index in
+            Evidence.Header(Evidence.bounded(String(redacted[index]), limit: Evidence.headerValueLimit), Evidence.bounded(String(redacted[headers.count + index]), limit: Evidence.headerValueLimit))
+        }
     }
 
     package func redact(_ check: CheckResult) -> CheckResult {

@@ -13,15 +13,14 @@ package enum SecretValues {
         return secrets + basic
     }
 
-    /// Token-like values in an HTTP answer (a redirect's Location, a JSON body's tokens), so they are hidden wherever
-    /// they show up later.
+    /// Token-like values in an HTTP answer (a redirect's Location, a JSON body's credentials at any depth, every
+    /// occurrence of a repeated member: `SecretPositions`), so they are hidden wherever they show up later.
     package static func inAnswer(_ response: HTTPObservation) -> [String] {
         var found: [String] = []
         if let location = response.header("Location") { found += Redaction.secrets(in: location) }
-        if let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] {
-            for (key, value) in object where Redaction.sensitiveParameters.contains(key.lowercased()) || key.lowercased().hasSuffix("_token") {
-                if let text = value as? String, text.count >= 4 { found.append(text) }
-            }
+        let start = response.body.firstIndex { !(" \t\r\n".utf8.contains($0)) }
+        if let start, response.body[start] == UInt8(ascii: "{") || response.body[start] == UInt8(ascii: "[") {
+            found += SecretPositions.inAnswer(String(decoding: response.body, as: UTF8.self))
         }
         return found
     }

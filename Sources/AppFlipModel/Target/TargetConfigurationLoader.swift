@@ -27,13 +27,25 @@ import Foundation
 package enum TargetConfigurationLoader {
     package static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(DiagnosticList) -> TargetConfiguration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DiagnosticList([Diagnostic(at: SourceLocation(file: path, line: 1, column: 1), "cannot read the target configuration")])
-        }
-        return try load(bytes: [UInt8](data), file: path, environment: environment)
+        try load(bytes: BoundedFile.readSyntaxFile(path, what: "the target configuration"), file: path, environment: environment)
     }
 
+    /// The configuration in `bytes`; a diagnostic quotes its line with every credential in it hidden (a URL's userinfo
+    /// password, a `client_secret=` query value): a configuration error is printed and may land in a CI log.
     package static func load(bytes: [UInt8], file: String, environment: [String: String]) throws(DiagnosticList) -> TargetConfiguration {
+        do {
+            return try read(bytes: bytes, file: file, environment: environment)
+        } catch {
+            throw DiagnosticList(error.diagnostics.map { diagnostic in
+                var redacted = diagnostic
+                redacted.message = Redaction.scrubText(diagnostic.message)
+                redacted.lineText = Redaction.scrubText(diagnostic.lineText)
+                return redacted
+            })
+        }
+    }
+
+    private static func read(bytes: [UInt8], file: String, environment: [String: String]) throws(DiagnosticList) -> TargetConfiguration {
         let node = try Parser.parse(bytes: bytes, file: file)
         var reader = NodeReader(document: bytes)
         guard let document = reader.mapping(node, "the target configuration") else { throw DiagnosticList(reader.diagnostics) }

@@ -62,14 +62,14 @@ package final class NativeClientSession {
         switch process.readLine(deadline: deadline, limit: target.lineLimit) {
         case .line(let line):
             return NativeAnswer.parse(line, expectedID: id).mapError {
-                NativeFailure(message: "unusable answer to \(command): \($0.message)", rawAnswer: ByteText.display(line, limit: 400))
+                NativeFailure(message: "unusable answer to \(command): \($0.message)", answer: line)
             }
         case .endOfOutput(let partial):
             _ = process.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
             return .failure(NativeFailure(message: "the app closed its output without answering \(command)" + exitSuffix(process),
-                                          rawAnswer: ByteText.display(partial, limit: 400)))
+                                          answer: partial))
         case .timedOut(let partial):
-            return .failure(NativeFailure(message: "no answer to \(command) in time", rawAnswer: ByteText.display(partial, limit: 400)))
+            return .failure(NativeFailure(message: "no answer to \(command) in time", answer: partial))
         case .tooLong(let limit):
             return .failure(NativeFailure(message: "the answer to \(command) exceeded \(limit) bytes"))
         case .flooded(let limit):
@@ -101,12 +101,21 @@ package final class NativeClientSession {
 /// Why a command got no usable answer: the app's fault (a case error), or the suite's own.
 package struct NativeFailure: Error, Sendable, Hashable {
     package var message: String
+    /// What came instead of an answer, cut for display.
     package var rawAnswer = ""
+    /// What stands where a secret would in what came (`SecretPositions`), read from all of it before it was cut.
+    package var secrets: [String] = []
     package var suiteFault = false
 
     package init(message: String, rawAnswer: String = "", suiteFault: Bool = false) {
         self.message = message
         self.rawAnswer = rawAnswer
         self.suiteFault = suiteFault
+    }
+
+    /// A failure showing `bytes` (cut to 400 for display), with the secrets they hold.
+    init(message: String, answer bytes: [UInt8]) {
+        self.init(message: message, rawAnswer: ByteText.display(bytes, limit: 400))
+        secrets = SecretPositions.inAnswer(String(decoding: bytes, as: UTF8.self))
     }
 }

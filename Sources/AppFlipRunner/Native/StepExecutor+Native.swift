@@ -117,6 +117,7 @@ extension StepExecutor {
         let refused = nativeFlow?.server.refusedTraffic.map { " (meanwhile the test server refused: \($0))" } ?? ""
         let explained = failure.message.contains("test authorization server")
         state.outcome.record(failure.suiteFault ? .suite(label + failure.message) : .target(label + failure.message + (explained ? "" : refused)))
+        state.redactor.add(failure.secrets + SecretPositions.inAnswer(failure.rawAnswer))
         state.outcome.evidence.answer = state.redactor.excerpt(failure.rawAnswer, limit: TargetExchange.answerExcerptLimit)
         state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
         return nil

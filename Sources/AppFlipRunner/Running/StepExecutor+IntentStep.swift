@@ -39,7 +39,18 @@ extension StepExecutor {
             state.outcome.record(.target(label + (sent.unsent ?? "nothing was sent")))
             return nil
         }
-        if let code = exchange.activityResult?.extra("AUTHORIZATION_CODE")?.string, !code.isEmpty { state.redactor.add([code]) }
+        // Whatever stands where a secret would, whether or not the answer is usable (an unfinished activity, a result
+        // code given as a string, a code of another type all carry a live code).
+        var secrets = SecretPositions.inAnswer(exchange.rawAnswer)
+        if let code = exchange.activityResult?.extra("AUTHORIZATION_CODE") {
+            switch code {
+            case .string(let text): secrets.append(text)
+            case .stringArray(let items): secrets += items
+            case .int(let number): secrets.append(String(number))
+            case .other(_, let json): secrets += [json] + SecretPositions.inAnswer(#"{"code":"# + json + "}")
+            }
+        }
+        state.redactor.add(secrets)
         if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
         state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: 16 * 1024)
         state.outcome.evidence.answer = state.redactor.excerpt(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)

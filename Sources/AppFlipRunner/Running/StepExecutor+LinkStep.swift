@@ -58,7 +58,8 @@ extension StepExecutor {
             return nil
         }
         let link = sent.link
-        state.redactor.add(exchange.answer?.url.map(Redaction.secrets(in:)) ?? [])
+        // Whatever stands where a secret would, whether or not the answer is usable.
+        state.redactor.add((exchange.answer?.url.map(Redaction.secrets(in:)) ?? []) + SecretPositions.inAnswer(exchange.rawAnswer))
         if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
         state.outcome.evidence.link = state.redactor.excerpt(Redaction.redact(url: link), limit: 1024)
         state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: logExcerptLimit)

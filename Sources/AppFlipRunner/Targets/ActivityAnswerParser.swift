@@ -6,7 +6,7 @@ import AppFlipModel
 package enum ActivityAnswerParser {
     package static func parse(_ line: AnswerParser.Line, expectedID: String) -> Result<ActivityResult, AnswerParser.AnswerError> {
         guard String(validating: line.bytes, as: UTF8.self) != nil else { return .failure(.init("the answer line is not valid UTF-8")) }
-        guard let object = line.value, case .object = object else { return .failure(.init("the answer line is not a JSON object")) }
+        guard let object = line.value, case .object = object else { return .failure(.init(line.notAnObject)) }
         guard let id = object.member("id")?.string else { return .failure(.init("the answer has no string \"id\"")) }
         guard id == expectedID else {
             return .failure(.init("the answer is for id \(ByteText.display(id, limit: 80)), not for the request sent (\(ByteText.display(expectedID, limit: 80)))"))

@@ -7,10 +7,23 @@ package enum AnswerParser {
         package let bytes: [UInt8]
         /// The JSON value the line holds, or nil when it holds none.
         package let value: JSONReader.Value?
+        /// Set when the line is JSON but repeats a member name: why it cannot be read as one answer.
+        package let repeatedMember: String?
 
         package init(_ bytes: [UInt8]) {
             self.bytes = bytes
-            value = try? JSONReader.read(bytes)
+            do {
+                value = try JSONReader.read(bytes)
+                repeatedMember = nil
+            } catch {
+                value = nil
+                repeatedMember = error.isRepeatedMember ? error.message : nil
+            }
+        }
+
+        /// Why the line is not an answer object.
+        package var notAnObject: String {
+            repeatedMember.map { "the answer line is ambiguous: \($0)" } ?? "the answer line is not a JSON object"
         }
 
         /// The line's `id`, if it is a JSON object with a string id.
@@ -44,9 +57,7 @@ package enum AnswerParser {
         guard String(validating: line.bytes, as: UTF8.self) != nil else {
             return .failure(AnswerError("the answer line is not valid UTF-8"))
         }
-        guard let object = line.value, case .object = object else {
-            return .failure(AnswerError("the answer line is not a JSON object"))
-        }
+        guard let object = line.value, case .object = object else { return .failure(AnswerError(line.notAnObject)) }
         guard let id = object.member("id")?.string else {
             return .failure(AnswerError("the answer has no string \"id\""))
         }

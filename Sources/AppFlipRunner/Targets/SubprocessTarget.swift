@@ -183,7 +183,7 @@ final class SubprocessSession: LinkHandlerSession {
             outcome = exchange(request, with: child, deadline: deadline, timeout: timeout)
         }
         if let began = startBegan {
-            if outcome.answer != nil { target.startups.record(Platform.monotonicSeconds() - began) }
+            if outcome.isAnswered { target.startups.record(Platform.monotonicSeconds() - began) }
             startBegan = nil
         }
         outcome.previousRequestFault = previousFault ?? lateExtraAnswer
@@ -193,13 +193,11 @@ final class SubprocessSession: LinkHandlerSession {
                 _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
                 let extra = child.takeUnrequestedOutput()
                 if child.flooded {
-                    outcome.failure = "the handler wrote more than \(target.outputLimit) bytes of output for one request; reading stopped "
-                        + "there and the handler's process group was killed"
-                    outcome.answer = nil
+                    outcome.refuse("the handler wrote more than \(target.outputLimit) bytes of output for one request; reading stopped "
+                                   + "there and the handler's process group was killed")
                 } else if target.mode == .oneShot, !extra.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) {
-                    outcome.failure = "the handler wrote more than one answer line (\(extra.count) more bytes: "
-                        + ByteText.display(extra, limit: 120) + "); the contract is one answer line per request"
-                    outcome.answer = nil
+                    outcome.refuse("the handler wrote more than one answer line (\(extra.count) more bytes: "
+                                   + ByteText.display(extra, limit: 120) + "); the contract is one answer line per request")
                 }
             }
             child.kill()

@@ -30,6 +30,17 @@ package struct TargetExchange: Sendable {
         self.previousRequestFault = previousRequestFault
     }
 
+    /// Whether the target gave a well-formed answer under its contract: a link handler's answer or an activity's result.
+    package var isAnswered: Bool { answer != nil || activityResult != nil }
+
+    /// The exchange made unusable after its answer was read (output past the answer, a flood): `failure` says why, and
+    /// no answer of any contract is left to judge.
+    mutating func refuse(_ failure: String) {
+        self.failure = failure
+        answer = nil
+        activityResult = nil
+    }
+
     /// How much of a raw answer an exchange keeps, and how much of it (redacted) the evidence shows.
     package static let rawAnswerKept = 64 * 1024
     package static let answerExcerptLimit = 4096

@@ -628,4 +628,23 @@ struct NoShellTests {
         #expect(status == 0, "\(captured.err)")
         #expect(!FileManager.default.fileExists(atPath: canary))
     }
+
+    @Test("A configuration error quotes its line with a URL's password and a client_secret value hidden, each diagnostic on a line of its own")
+    func configurationErrorRedacted() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data("""
+            client_id: google-client
+            link: https://app.example/flip
+            endpoints:
+              token: https://user:hunter2-password@auth.example/token?client_secret=SUPERSECRET-123
+            """.utf8).write(to: URL(fileURLWithPath: directory + "/target.conf"))
+        let captured = Captured()
+        #expect(Command.main(["run", "--config", directory + "/target.conf", "--profile", "token"], console: captured.console) == 2)
+        #expect(!captured.err.contains("hunter2") && !captured.err.contains("SUPERSECRET"), "\(captured.err)")
+        #expect(captured.err.contains("token: https://user:‹redacted") && captured.err.contains("client_secret=‹redacted"), "\(captured.err)")
+        #expect(captured.err.contains("the target configuration has errors:\n" + directory + "/target.conf:4:10: error:"), "\(captured.err)")
+        #expect(!captured.err.contains("\\n"), "a literal \\n: \(captured.err)")
+    }
 }

@@ -158,6 +158,18 @@ struct WorkflowTests {
         #expect(kept.count < cases.count, "shard 2/3 has a failing case to take out")
         json["cases"] = kept
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: tampered + "/results.json"))
+        // As taken out, the shard's own outcome contradicts its cases.
+        let contradicted = run(["merge", "--reports", directory + "/removed"] + paths + [directory + "/1", tampered, directory + "/3"])
+        #expect(contradicted.status == 2 && contradicted.err.contains("contradicts itself: results.json records the"), "\(contradicted.err)")
+        // With the outcome brought in line too, the shard still lacks cases its run selects.
+        var outcome = try #require(json["outcome"] as? [String: Any])
+        var counts = try #require(outcome["counts"] as? [String: Int])
+        counts["fail"] = 0
+        outcome["counts"] = counts
+        outcome["verdict"] = (counts["error"] ?? 0) > 0 ? "error" : (counts["warn"] ?? 0) > 0 ? "warn" : "pass"
+        outcome["exit_code"] = (counts["error"] ?? 0) > 0 ? 3 : 0
+        json["outcome"] = outcome
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: tampered + "/results.json"))
         let removed = run(["merge", "--reports", directory + "/removed"] + paths + [directory + "/1", tampered, directory + "/3"])
         #expect(removed.status == 2 && removed.err.contains("lacks") && removed.err.contains("cases were removed"), "\(removed.err)")
 

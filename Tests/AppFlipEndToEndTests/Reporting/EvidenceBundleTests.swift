@@ -86,25 +86,9 @@ struct EvidenceBundleTests {
         var entries = try TarArchive.read(bundle())
         let index = try #require(entries.firstIndex { $0.path == path })
         entries[index].bytes = Array(edit(String(decoding: entries[index].bytes, as: UTF8.self)).utf8)
-        return try Self.withManifestInLine(entries)
+        return try BundleForgery.withManifestInLine(entries)
     }
 
-    /// The archive of `entries` with the manifest's hashes brought in line with them.
-    private static func withManifestInLine(_ entries: [TarArchive.Entry]) throws -> [UInt8] {
-        var entries = entries
-        let manifestIndex = try #require(entries.firstIndex { $0.path == "manifest.json" })
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        var manifest = try decoder.decode(EvidenceBundle.Manifest.self, from: Data(entries[manifestIndex].bytes))
-        manifest.files = manifest.files.map { file in
-            guard let entry = entries.first(where: { $0.path == file.path }) else { return file }
-            return EvidenceBundle.Manifest.File(path: file.path, sha256: SHA256.hexDigest(entry.bytes), bytes: entry.bytes.count)
-        }
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        entries[manifestIndex].bytes = try [UInt8](encoder.encode(manifest))
-        return try TarArchive.write(entries)
-    }
 
     @Test("A forged verdict is found: in the manifest alone, in results.json's outcome, in junit.xml's totals, in report.md")
     func forgedVerdicts() throws {
@@ -206,7 +190,7 @@ struct EvidenceBundleTests {
         let index = try #require(entries.firstIndex { $0.path == "attestations/AF-LINK-021/consent.png" })
         #expect(entries.contains { $0.path == "attestations/attestations.txt" })
         entries[index].bytes = Array("another screen".utf8)
-        let problems = try EvidenceBundle.verify(Self.withManifestInLine(entries)).problems
+        let problems = try EvidenceBundle.verify(BundleForgery.withManifestInLine(entries)).problems
         #expect(problems.contains { $0.contains("attestations/AF-LINK-021/consent.png is not the attachment results.json records") }, "\(problems)")
 
         // A requirement the cases judge cannot be attested: refused before anything runs.

@@ -42,6 +42,7 @@ struct AndroidContractTests {
         (#"{"id":"r1","result_code":-1,"data":{"extras":{"ERROR_TYPE":{"type":"int","value":"2"}}},"finished":true}"#, "not a 32-bit integer"),
         (#"{"id":"r2","result_code":-1,"data":null,"finished":true}"#, "not for the request sent"),
         ("not json", "not a JSON object"),
+        (#"{"id":"r1","result_code":-2,"result_code":-1,"data":null,"finished":true}"#, "ambiguous: the member \"result_code\" appears twice"),
     ])
     func malformed(_ text: String, _ message: String) {
         switch parse(text) {

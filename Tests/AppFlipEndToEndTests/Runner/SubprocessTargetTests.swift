@@ -194,6 +194,7 @@ struct AnswerParserTests {
         (#"{"id":"a","action":"open"}"#, "needs a non-empty string \"url\""),
         (#"{"id":"a","action":"open","url":"u","universal_links_only":1}"#, "must be true or false"),
         (#"["id"]"#, "not a JSON object"),
+        (#"{"id":"a","action":"decline","action":"open","url":"u"}"#, "ambiguous: the member \"action\" appears twice"),
     ])
     func invalid(_ line: String, _ message: String) {
         guard case .failure(let error) = parse(line) else {

@@ -12,7 +12,9 @@ struct AttestationLoaderTests {
     private let screenshot = Data("PNG bytes".utf8)
 
     private func load(_ text: String, files: [String: Data] = [:]) throws(DiagnosticList) -> AttestationFile {
-        try AttestationLoader.load(bytes: Array(text.utf8), file: "attest.txt", catalog: Fixtures.catalog) { files[$0] }
+        try AttestationLoader.load(bytes: Array(text.utf8), file: "attest.txt", catalog: Fixtures.catalog) { path in
+            files[path].map { .success([UInt8]($0)) } ?? .failure(BoundedFile.Failure(path: path, reason: "cannot be read"))
+        }
     }
 
     private func errors(_ text: String, files: [String: Data] = [:]) -> [String] {
@@ -94,5 +96,30 @@ struct AttestationLoaderTests {
         let attestation = try #require(try load(entry(note: "Checked with client_secret=s3cr3t-v4lue-123 on staging.")).attestations.first)
         let shown = attestation.redacted(with: Redactor(secrets: ["s3cr3t-v4lue-123"]))
         #expect(!shown.note.contains("s3cr3t") && shown.note.contains("‹redacted"))
+    }
+
+    @Test("An attachment is a regular file inside the attestation file's folder: no absolute path, no way out, no link out")
+    func confinement() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("attach-\(UUID().uuidString)").path
+        let folder = root + "/review"
+        try FileManager.default.createDirectory(atPath: folder + "/shots", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data("inside".utf8).write(to: URL(fileURLWithPath: folder + "/shots/ok.png"))
+        try Data("outside".utf8).write(to: URL(fileURLWithPath: root + "/secret.txt"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/out.png", withDestinationPath: root + "/secret.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/in.png", withDestinationPath: folder + "/shots/ok.png")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/environ", withDestinationPath: "/proc/self/environ")
+        #expect(try AttestationLoader.readAttachment("shots/ok.png", in: folder) == Array("inside".utf8))
+        #expect(try AttestationLoader.readAttachment("in.png", in: folder) == Array("inside".utf8), "a link that stays inside is followed")
+        for (path, reason) in [(root + "/secret.txt", "not a path relative"), ("/proc/self/environ", "not a path relative"),
+                               ("../secret.txt", "leads outside"), ("shots/../../secret.txt", "leads outside"), ("out.png", "leads outside"),
+                               ("environ", "leads outside"), ("shots", "not a regular file"), ("missing.png", "not a regular file")] {
+            do {
+                let bytes = try AttestationLoader.readAttachment(path, in: folder)
+                Issue.record("\(path) was read: \(bytes.count) bytes")
+            } catch {
+                #expect(error.reason.contains(reason), "\(path): \(error.reason)")
+            }
+        }
     }
 }

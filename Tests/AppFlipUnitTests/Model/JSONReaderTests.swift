@@ -59,8 +59,35 @@ struct JSONReaderTests {
     @Test("Every corpus text is an object to both or to neither, and both read the same members", arguments: corpus)
     func corpusAgrees(_ text: String) {
         let bytes = Array(text.utf8)
-        guard !text.contains("E400") else { return }  // the one decision where the RFC wins: see `decisions`
+        // The decisions where the RFC wins: see `decisions` (a number beyond Double) and `repeatedMembers`.
+        guard !text.contains("E400"), !text.contains(#""id":"a","id""#) else { return }
         #expect(Self.ours(bytes) == Self.foundation(bytes), "\(text.debugDescription)")
+    }
+
+    @Test("A member repeated in one object is refused as ambiguous, however its name is spelt; the same name in two objects is not")
+    func repeatedMembers() throws {
+        for text in [#"{"id":"a","id":"b","action":"decline"}"#, #"{"id":"a","\u0069d":"b"}"#, #"{"x":[{"k":1,"k":2}],"id":"a"}"#,
+                     #"{"outcome":{"verdict":"fail"},"outcome":{"verdict":"pass"}}"#] {
+            do {
+                try JSONReader.check(Array(text.utf8))
+                Issue.record("read: \(text)")
+            } catch {
+                #expect(error.isRepeatedMember && error.message.contains("appears twice in one object"), "\(error.message)")
+            }
+            #expect(Self.ours(Array(text.utf8)) == nil, "\(text)")
+        }
+        #expect(Self.ours(Array(#"{"id":"a","x":{"id":"b"},"y":[{"id":"c"},{"id":"d"}]}"#.utf8)) == Reading(id: "a"))
+        try JSONReader.check(Array(#"{"a":{"k":1},"b":{"k":2}}"#.utf8))
+    }
+
+    @Test("A native app's answer with a repeated member is ambiguous, not read; one without is read")
+    func nativeAnswers() throws {
+        switch NativeAnswer.parse(Array(#"{"id":"n1","action":"rejected","action":"open-browser","url":"https://x.example/"}"#.utf8), expectedID: "n1") {
+        case .success(let answer): Issue.record("read as \(answer.action)")
+        case .failure(let problem): #expect(problem.message.contains("ambiguous: the member \"action\" appears twice"), "\(problem.message)")
+        }
+        #expect(try NativeAnswer.parse(Array(#"{"id":"n1","action":"open-browser","url":"https://x.example/"}"#.utf8), expectedID: "n1").get().url
+                == "https://x.example/")
     }
 
     @Test("Decided beside the RFC: a trailing comma and a byte order mark read (as Foundation read them on Linux); a number beyond Double reads (Foundation refused it)")

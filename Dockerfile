@@ -7,7 +7,7 @@
 #
 # To test your own adapter, build FROM this image, COPY the adapter in, and give its path after `--`.
 FROM swift:6.1-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libcurl4-openssl-dev && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends libcurl4-openssl-dev libssl-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
@@ -18,7 +18,7 @@ COPY Scripts ./Scripts
 RUN Scripts/build-static.sh --output /usr/local/bin/appflip-conformance
 
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libcurl4 libstdc++6 ca-certificates \
+RUN apt-get update && apt-get install -y --no-install-recommends libcurl4 libssl3 libstdc++6 ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /usr/local/bin/appflip-conformance /usr/local/bin/appflip-conformance
 # The cases and catalog are compiled into the binary: nothing else to copy.

@@ -19,7 +19,10 @@ let package = Package(
         .target(name: "CAppFlipSystem"),  // prctl and fork/exec: what Swift cannot call itself (Linux)
         .target(name: "AppFlipSystem", dependencies: ["CAppFlipSystem"]),
         .target(name: "AppFlipDigest"),
-        .target(name: "AppFlipHTTP", dependencies: ["AppFlipSystem"]),
+        // TLS through the system's OpenSSL (libssl 3) on Linux; elsewhere the platform's HTTPS stack (see CONTRIBUTING).
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .target(name: "AppFlipTLS", dependencies: ["AppFlipSystem", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
+        .target(name: "AppFlipHTTP", dependencies: ["AppFlipSystem", "AppFlipTLS"]),
         .target(name: "AppFlipModel", dependencies: ["AppFlipSyntax", "AppFlipDigest"]),
         // The suite's case files and catalog (the Conformance/ directory), compiled in while building by
         // Plugins/EmbedSuite, which runs suite-embedder; AppFlipSuite loads them.
@@ -28,16 +31,16 @@ let package = Package(
         .target(name: "AppFlipSuite", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuiteFiles"]),
         .executableTarget(name: "suite-embedder"),
         .plugin(name: "EmbedSuite", capability: .buildTool(), dependencies: ["suite-embedder"]),
-        .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP", "AppFlipDigest"]),
+        .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
         .target(name: "AppFlipReporting", dependencies: ["AppFlipModel", "AppFlipDigest", "AppFlipSyntax"]),
         .target(name: "AppFlipReference"),
-        .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
+        .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
         .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
         // Turning a request (flags, environment, library calls) into targets: a partner's, or the reference.
         .target(name: "AppFlipSetup", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReference", "AppFlipReferenceServer",
-                                                     "AppFlipHTTP"]),
+                                                     "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS"]),
         .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipDigest", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
-                                                   "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem"]),
+                                                   "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS"]),
         .target(name: "AppFlipConformance", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner",
                                                            "AppFlipHTTP", "AppFlipReference"]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
@@ -59,14 +62,14 @@ let package = Package(
         // End to end: the built executables, subprocess and HTTP targets, the command line, the library, every case.
         .testTarget(
             name: "AppFlipEndToEndTests",
-            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "broken-handler", "broken-android-handler", "broken-native-client", "appflip-reference",
+            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "AppFlipTLS", "broken-handler", "broken-android-handler", "broken-native-client", "appflip-reference",
                            "appflip-conformance", "suite-embedder", "AppFlipSuite", "AppFlipConformance"],
             path: "Tests/AppFlipEndToEndTests"
         ),
     ]
 )
 
-for target in package.targets where target.name != "CAppFlipSystem" && target.type != .plugin {
+for target in package.targets where target.name != "CAppFlipSystem" && target.type != .plugin && target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds appflip-conformance as one file you can copy anywhere: on Linux with the Swift runtime and Foundation
-# linked in (only the system's C libraries, libcurl among them, stay shared); on macOS a plain release build,
+# linked in (only the system's C libraries, libcurl and libssl among them, stay shared); on macOS a plain release build,
 # since macOS carries the Swift runtime itself. Usage: Scripts/build-static.sh [--output PATH]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,10 +10,11 @@ if [ "${1:-}" = "--output" ]; then output="${2:?--output takes a path}"; fi
 
 case "$(uname -s)" in
   Linux)
-    # FoundationNetworking (the HTTPS client) links against libcurl: its development files must be installed
-    # (Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev); the binary then needs only libcurl4 at run time.
+    # FoundationNetworking links against libcurl and the suite's TLS against the system's OpenSSL: their development
+    # files must be installed (Debian/Ubuntu: apt-get install -y libcurl4-openssl-dev libssl-dev); the binary then
+    # needs only libcurl4 and libssl3 at run time.
     swift build -c release --static-swift-stdlib --product appflip-conformance -Xlinker -lcurl || {
-      echo "error: the static build failed; on Debian or Ubuntu install libcurl4-openssl-dev and try again" >&2
+      echo "error: the static build failed; on Debian or Ubuntu install libcurl4-openssl-dev and libssl-dev and try again" >&2
       exit 1
     }
     flags=(--static-swift-stdlib)

@@ -12,7 +12,7 @@ enum ReferenceHandlerCommand {
             return 2
         case .success(let options):
             var handler = LinkHandler(clientID: options.clientID)
-            if let server = options.codeServer, let minter = RemoteCodeMinter.minter(url: server) { handler.mintCode = minter }
+            if let server = options.codeServer, let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) { handler.mintCode = minter }
             return AdapterLoop.serve(handler)
         }
     }
@@ -26,7 +26,7 @@ enum ReferenceHandlerCommand {
             return 2
         case .success(let options):
             var activity = AndroidActivity(clientID: options.clientID, mintCode: { _, _ in CodeMinter.mint() })
-            if let server = options.codeServer, let minter = RemoteCodeMinter.minter(url: server) { activity.mintCode = minter }
+            if let server = options.codeServer, let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) { activity.mintCode = minter }
             return AndroidAdapterLoop.serve(activity)
         }
     }

@@ -1,4 +1,5 @@
 import AppFlipSystem
+import AppFlipTLS
 
 /// An HTTP/1.1 client bound to one origin. Requests go out byte for byte as given; redirects are never followed;
 /// every exchange is bounded by a connect timeout, a total timeout and the response limits. One idle connection
@@ -38,18 +39,20 @@ package final class HTTPClient {
     package var timeouts: Timeouts
     /// The kept-alive connection with its reader, which may hold bytes the server sent past the last response.
     private var idle: Connection?
-    /// For https: the platform's HTTPS stack.
+    /// For https where this build does not speak TLS itself (`TLSTrust.isAvailable` false): the platform's HTTPS stack.
     private var tls: TLSTransport?
+    /// What the last TLS handshake agreed and what the server presented (https over OpenSSL only).
+    package private(set) var lastTLS: TLSFacts?
     /// How many connections this client opened, for tests of reuse.
     package private(set) var connectionsOpened = 0
 
     /// A connection and its reader, kept together while idle. A class, so the reader's buffer is only ever referred
     /// to from here and is read into in place, never copied when an exchange starts.
     private final class Connection {
-        let socket: TCPSocket
+        let socket: any ByteStream
         var reader: MessageReader
 
-        init(socket: TCPSocket, reader: MessageReader) {
+        init(socket: any ByteStream, reader: MessageReader) {
             self.socket = socket
             self.reader = reader
         }
@@ -69,7 +72,7 @@ package final class HTTPClient {
         self.origin = origin
         self.limits = limits
         self.timeouts = timeouts
-        if origin.scheme == "https" { tls = TLSTransport(limits: limits, timeouts: timeouts) }
+        if origin.scheme == "https", !TLSTrust.isAvailable { tls = TLSTransport(limits: limits, timeouts: timeouts) }
     }
 
     deinit {
@@ -88,7 +91,7 @@ package final class HTTPClient {
     package func send(_ request: HTTPRequest) throws(Failure) -> HTTPResponse {
         // Nothing is written that would not be read back as this one request.
         if let problem = request.injectionProblem { throw Failure(message: "not sent: " + problem) }
-        if origin.scheme == "https" {
+        if origin.scheme == "https", !TLSTrust.isAvailable {
             if tls == nil { tls = TLSTransport(limits: limits, timeouts: timeouts) }
             guard let tls else { throw Failure(message: "no TLS transport") }
             return try tls.send(request, origin: origin, total: timeouts.total)
@@ -113,12 +116,23 @@ package final class HTTPClient {
             idle?.socket.close()
             idle = nil
         }
-        let socket: TCPSocket
+        let socket = try open(deadline: deadline)
+        do {
+            return try exchange(request, on: Connection(socket: socket, reader: MessageReader(limits: limits)), deadline: deadline, reused: false)
+        } catch {
+            throw Failure(message: "\(error)")
+        }
+    }
+
+    /// A new connection to the origin (over TLS for https, the handshake within the connect timeout), to the address
+    /// `HostMapping` names for it, if any.
+    private func open(deadline: Double) throws(Failure) -> any ByteStream {
         let now = Platform.monotonicSeconds()
         let limitedByTotal = deadline <= now + timeouts.connect
+        let connectDeadline = min(deadline, now + timeouts.connect)
+        let socket: TCPSocket
         do {
-            socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: min(deadline, now + timeouts.connect))
-            connectionsOpened += 1
+            socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: connectDeadline)
         } catch {
             guard error.kind == .timedOut else { throw Failure(message: error.message) }
             if limitedByTotal {
@@ -126,11 +140,36 @@ package final class HTTPClient {
             }
             throw Failure(message: "connecting to \(origin) timed out after \(format(timeouts.connect)) s")
         }
+        connectionsOpened += 1
+        guard origin.scheme == "https" else { return socket }
         do {
-            return try exchange(request, on: Connection(socket: socket, reader: MessageReader(limits: limits)), deadline: deadline, reused: false)
+            let stream = try TLSStream.connect(socket, host: origin.host, deadline: connectDeadline)
+            lastTLS = stream.facts
+            TLSObservations.record(stream.facts, for: origin)
+            return stream
         } catch {
-            throw Failure(message: "\(error)")
+            socket.close()
+            guard error.kind == .timedOut else { throw Failure(message: error.message) }
+            throw Failure(message: "the TLS handshake with \(origin) did not finish within \(format(min(timeouts.connect, deadline - now))) s")
         }
+    }
+
+    /// Connects to `origin` and, for https, completes the handshake (the certificate verified), then closes: the
+    /// preflight's look at an origin. Returns what the handshake agreed, nil for http.
+    package static func handshake(_ origin: HTTPOrigin, timeout: Double) throws(Failure) -> TLSFacts? {
+        let client = try HTTPClient(origin: origin, timeouts: Timeouts(connect: timeout, total: timeout))
+        if origin.scheme == "https", !TLSTrust.isAvailable {
+            // The platform's stack cannot be asked for a handshake alone: a TCP connection is what can be checked.
+            do {
+                try TCPSocket.connect(host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + timeout).close()
+            } catch {
+                throw Failure(message: error.message)
+            }
+            return nil
+        }
+        let stream = try client.open(deadline: Platform.monotonicSeconds() + timeout)
+        stream.close()
+        return client.lastTLS
     }
 
     private struct RetryableFailure: Error {
@@ -171,7 +210,7 @@ package final class HTTPClient {
     /// answer shows a desync (`followUp` is nil when the connection closed, or `followUp` was not given).
     package func sendAlone(_ request: HTTPRequest, followUp: HTTPRequest? = nil) throws(Failure)
         -> (response: HTTPResponse, followUp: Result<HTTPResponse, Failure>?) {
-        if origin.scheme == "https" {
+        if origin.scheme == "https", !TLSTrust.isAvailable {
             // The platform's HTTPS stack keeps its own connections; it refuses such requests anyway (not byte for byte).
             return (try send(request), nil)
         }
@@ -179,13 +218,7 @@ package final class HTTPClient {
             if let problem = sent.injectionProblem { throw Failure(message: "not sent: " + problem) }
         }
         let deadline = Platform.monotonicSeconds() + timeouts.total
-        let socket: TCPSocket
-        do {
-            socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: min(deadline, Platform.monotonicSeconds() + timeouts.connect))
-            connectionsOpened += 1
-        } catch {
-            throw Failure(message: error.kind == .timedOut ? "connecting to \(origin) timed out after \(format(timeouts.connect)) s" : error.message)
-        }
+        let socket = try open(deadline: deadline)
         let connection = Connection(socket: socket, reader: MessageReader(limits: limits))
         defer { socket.close() }
         let response: HTTPResponse
@@ -224,7 +257,7 @@ package final class HTTPClient {
         var firstRead = true
         let source: MessageReader.Source = { (buffer: inout [UInt8]) throws(SocketError) -> Int in
             defer { firstRead = false }
-            return try socket.read(appendingTo: &buffer, waitFirst: firstRead, deadline: deadline)
+            return try socket.read(appendingTo: &buffer, maximum: 65_536, waitFirst: firstRead, deadline: deadline)
         }
         do {
             try socket.write(request.serialized(host: origin.hostHeader), deadline: deadline)

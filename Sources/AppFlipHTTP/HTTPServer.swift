@@ -1,7 +1,8 @@
 import AppFlipSystem
+import AppFlipTLS
 import Foundation
 
-/// A small HTTP/1.1 server: a thread per connection (bounded), keep-alive, bounded requests. For the reference
+/// A small HTTP/1.1 server, over TLS when given an identity: a thread per connection (bounded), keep-alive, bounded requests. For the reference
 /// server, the native-client profile's test authorization server and tests; it listens on the address given and
 /// nowhere else. A peer cannot hold it: a connection past the limit is answered 503 and closed at once (the accept
 /// loop never waits), and a connection idle past `idleTimeout` is closed.
@@ -35,6 +36,8 @@ package final class HTTPServer: @unchecked Sendable {
     private let handler: Handler
     private let limits: HTTPLimits
     private let capacity: Capacity
+    /// Set for https: the certificate every connection's handshake presents.
+    private let identity: TLSServerIdentity?
     private let connections: DispatchSemaphore
     private let stopped = NSLock()
     private var isStopped = false
@@ -44,13 +47,16 @@ package final class HTTPServer: @unchecked Sendable {
     package var refusals: Refusals { stopped.withLock { refused } }
 
     package var port: Int { listener.port }
+    /// `https` when the server speaks TLS, else `http`.
+    package var scheme: String { identity == nil ? "http" : "https" }
     package var host: String { listener.host }
 
     package init(host: String = "127.0.0.1", port: Int = 0, limits: HTTPLimits = HTTPLimits(), capacity: Capacity = Capacity(),
-                 handler: @escaping Handler) throws(SocketError) {
+                 tls identity: TLSServerIdentity? = nil, handler: @escaping Handler) throws(SocketError) {
         listener = try TCPListener(host: host, port: port)
         self.limits = limits
         self.capacity = capacity
+        self.identity = identity
         connections = DispatchSemaphore(value: capacity.maximumConnections)
         self.handler = handler
         Platform.ignoreSIGPIPE()
@@ -63,6 +69,11 @@ package final class HTTPServer: @unchecked Sendable {
                 guard connections.wait(timeout: .now()) == .success else {
                     // Full: said at once, never waited for, so one peer's open connections cannot stall another's.
                     stopped.withLock { refused.busy += 1 }
+                    // Over TLS nothing can be said before a handshake this server has no room for: closed at once.
+                    if identity != nil {
+                        socket.close()
+                        continue
+                    }
                     let busy = HTTPResponse(status: 503, headers: HTTPHeaders([("Connection", "close"), ("Retry-After", "1")]),
                                             body: Array("too many open connections\n".utf8))
                     try? socket.write(busy.serialized(), deadline: Platform.monotonicSeconds() + 1)
@@ -90,13 +101,24 @@ package final class HTTPServer: @unchecked Sendable {
         listener.close()
     }
 
-    private func serve(_ socket: TCPSocket) {
+    private func serve(_ plain: TCPSocket) {
+        let socket: any ByteStream
+        if let identity {
+            do {
+                socket = try TLSStream.accept(plain, identity: identity, deadline: Platform.monotonicSeconds() + capacity.idleTimeout)
+            } catch {
+                plain.close()
+                return
+            }
+        } else {
+            socket = plain
+        }
         defer { socket.close() }
         var reader = MessageReader(limits: limits)
         while !stopped.withLock({ isStopped }) {
             let deadline = Platform.monotonicSeconds() + capacity.idleTimeout
             let source: MessageReader.Source = { (buffer: inout [UInt8]) throws(SocketError) -> Int in
-                try socket.read(appendingTo: &buffer, deadline: deadline)
+                try socket.read(appendingTo: &buffer, maximum: 65_536, waitFirst: false, deadline: deadline)
             }
             let response: HTTPResponse
             var keepAlive = true

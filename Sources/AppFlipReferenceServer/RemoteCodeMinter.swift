@@ -1,5 +1,6 @@
 import AppFlipHTTP
 import AppFlipReference
+import AppFlipTLS
 import Foundation
 
 /// Mints the reference link handler's codes at a reference server (`POST /reference/flip-code`), so the server's
@@ -8,8 +9,10 @@ package enum RemoteCodeMinter {
     /// A minting function for `LinkHandler.mintCode`, or nil when `url` is not an http(s) URL. When the server
     /// cannot be reached the code is minted locally (it will not redeem) and the failure is written to stderr, so
     /// the cause shows in the handler's log excerpt.
-    package static func minter(url: String) -> (@Sendable (String, String?) -> String)? {
+    /// `authority` (PEM text) is trusted for an https server: the reference's CA, made in memory for one run.
+    package static func minter(url: String, authority: String? = nil) -> (@Sendable (String, String?) -> String)? {
         guard let (origin, target) = HTTPOrigin.split(url) else { return nil }
+        if let authority { TLSTrust.trust(pem: authority) }
         return { redirectURI, scope in
             switch mint(origin: origin, target: target, redirectURI: redirectURI, scope: scope) {
             case .success(let code):

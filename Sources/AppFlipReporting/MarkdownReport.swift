@@ -298,7 +298,7 @@ package struct MarkdownReport: Sendable {
             ("Filter", provenance.filter ?? "(none)"),
             ("Samples", samples),
             ("TLS", provenance.transport.isEmpty ? "not used: every endpoint of this run is plain http"
-                : provenance.transport.joined(separator: "; ") + " (certificate chains verified by the platform's HTTPS stack)"),
+                : provenance.transport.joined(separator: "; ")),
         ]
         if let startup = provenance.handlerStartup { rows.append(("Handler start-up", startup)) }
         if let digest = provenance.executableSHA256 { rows.append(("Executable", "sha256 `\(digest)`")) }

@@ -3,6 +3,8 @@ import AppFlipModel
 import AppFlipReference
 import AppFlipReferenceServer
 import AppFlipRunner
+import AppFlipSystem
+import AppFlipTLS
 
 extension RunSetup {
     /// How the reference link handler runs.
@@ -16,28 +18,44 @@ extension RunSetup {
     package static let referenceSecret = "reference-secret"
     package static let referenceLink = "https://app.example/flip"
 
-    /// The reference: its server on a loopback port, and its link handler, whose codes that server mints (so the
-    /// end-to-end flip redeems them). `nativeClient` is the reference native client when one can be started.
+    /// The reference: its server on a loopback port, over https where this build speaks TLS itself (a CA made in
+    /// memory for this run, trusted by this run alone, nothing written to any trust store), and its link handler,
+    /// whose codes that server mints (so the end-to-end flip redeems them). `nativeClient` is the reference native
+    /// client when one can be started. With `answersLinkHost`, the link's own host (`app.example:443`) is pointed at
+    /// the server for the rest of the process (`HostMapping`), so the site association is fetched there as Apple's
+    /// CDN fetches it: for a process that runs one reference (the command line), never for one that runs several
+    /// at once.
     package static func reference(_ request: TargetSpecification, handler: ReferenceHandler,
-                                  nativeClient: NativeClientTarget?) throws(SetupError) -> RunSetup {
+                                  nativeClient: NativeClientTarget?, answersLinkHost: Bool = false) throws(SetupError) -> RunSetup {
         let clientID = request.clientID ?? ReferenceArguments.defaultClientID
         // A short code lifetime, so the code-expiry case waits seconds, not minutes.
         let settings = ReferenceServerConfiguration(clientID: clientID, clientSecret: referenceSecret, codeLifetime: 3,
                                                     tokenLifetime: 4)
         let reference = ReferenceServer(configuration: settings)
+        let linkHost = HTTPOrigin.split(request.link ?? referenceLink)?.origin.host ?? "app.example"
         let server: HTTPServer
+        var authority: CertificateAuthority?
         do {
-            server = try HTTPServer(host: "127.0.0.1", port: 0, handler: reference.handler)
+            var identity: TLSServerIdentity?
+            if TLSTrust.isAvailable {
+                let made = try CertificateAuthority(name: "AppFlip Conformance reference CA (this run only)")
+                identity = try made.serverIdentity(for: ["127.0.0.1", "localhost", linkHost])
+                TLSTrust.trust(pem: made.pem)
+                authority = made
+            }
+            server = try HTTPServer(host: "127.0.0.1", port: 0, tls: identity, handler: reference.handler)
         } catch {
             throw SetupError("cannot start the reference server on loopback: \(error)")
         }
         server.start()
-        let base = "http://127.0.0.1:\(server.port)"
+        let base = "\(server.scheme)://127.0.0.1:\(server.port)"
+        // The adapters mint codes at this server over https: they are given the CA that vouches for it.
+        let codeServer = ["--code-server", base + ReferenceServer.mintPath] + (authority.map { ["--code-server-ca", $0.pem] } ?? [])
         let linkHandler: any LinkHandlerTarget
         switch handler {
         case .subprocess(let executable):
             linkHandler = SubprocessTarget(executable: executable,
-                                           arguments: ["reference-handler", "--client-id", clientID, "--code-server", base + ReferenceServer.mintPath],
+                                           arguments: ["reference-handler", "--client-id", clientID] + codeServer,
                                            mode: request.mode, label: "appflip-conformance reference-handler --client-id \(clientID)")
         case .inProcess:
             linkHandler = InProcessTarget(handler: reference.linkHandler)
@@ -55,15 +73,20 @@ extension RunSetup {
         targets.nativeClient = nativeClient
         if case .subprocess(let executable) = handler {
             var android = SubprocessTarget(executable: executable,
-                                           arguments: ["reference-android-handler", "--client-id", clientID, "--code-server", base + ReferenceServer.mintPath],
+                                           arguments: ["reference-android-handler", "--client-id", clientID] + codeServer,
                                            mode: request.mode, label: "appflip-conformance reference-android-handler --client-id \(clientID)")
             android.preflightRequest = SubprocessTarget.androidPreflight
             targets.androidHandler = android
         } else {
             targets.androidHandler = InProcessAndroidTarget(handler: AndroidActivity(clientID: clientID, mintCode: reference.linkHandler.mintCode))
         }
-        targets.absenceReasons[.linkSiteAssociation] = "the reference target's link host is a placeholder that no server answers "
-            + "for; against a deployment the file is fetched from the link's own host"
+        if answersLinkHost, server.scheme == "https" {
+            HostMapping.add([HostMapping.Entry(host: linkHost, port: 443, address: "127.0.0.1", targetPort: server.port)])
+            targets.endpoints[.linkSiteAssociation] = "https://\(linkHost)/.well-known/apple-app-site-association"
+        } else {
+            targets.absenceReasons[.linkSiteAssociation] = "the reference target's link host is a placeholder that no server answers "
+                + "for here; against a deployment the file is fetched from the link's own host"
+        }
         // The reference is driven through its real sign-in and consent pages, as a partner's production server
         // would be; its cookie test hook stays for the tests that use it.
         func script(_ user: String, press button: String) -> SignInScript {
@@ -83,6 +106,8 @@ extension RunSetup {
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
                                                   redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
         configuration.android = AndroidSettings()
-        return RunSetup(targets: targets, configuration: configuration, referenceServer: server)
+        var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: server)
+        setup.codeServerArguments = codeServer
+        return setup
     }
 }

@@ -2,6 +2,8 @@ import AppFlipHTTP
 import AppFlipModel
 import AppFlipReferenceServer
 import AppFlipRunner
+import AppFlipSystem
+import AppFlipTLS
 
 /// What a run talks to (the link handler, the native client, the endpoints) and the run's configuration, set up from
 /// a `TargetSpecification` for a partner's target, or as the reference (`RunSetup+Reference.swift`).
@@ -12,6 +14,9 @@ package struct RunSetup: Sendable {
     package var referenceServer: HTTPServer?
     /// The configuration's `target_label`: what the deployment or app version under test is called.
     package var targetLabel: String?
+    /// For the reference: the arguments that make an adapter mint its codes at the reference server (`--code-server
+    /// URL`, and the CA that vouches for it over https), so they redeem.
+    package var codeServerArguments: [String] = []
 
     package init(targets: TargetUnderTest, configuration: RunConfiguration, referenceServer: HTTPServer? = nil) {
         self.targets = targets
@@ -29,6 +34,7 @@ package struct RunSetup: Sendable {
                 throw SetupError("the target configuration has errors:", details: error.description.split(separator: "\n").map(String.init))
             }
         }
+        try trust(caFile: request.caFile ?? file?.caFile, resolve: request.resolve + (file?.resolve ?? []))
         guard let clientID = request.clientID ?? file?.clientID else {
             throw SetupError("--client-id ID is required for your handler (or client_id in --config)")
         }
@@ -132,5 +138,28 @@ package struct RunSetup: Sendable {
             throw SetupError("cannot find the native client executable '\(program)' (not found, not a file, or not executable)")
         }
         return NativeClientTarget(executable: executable, arguments: arguments)
+    }
+}
+
+extension RunSetup {
+    /// Trusts a staging CA and points names at addresses for every connection of the run (the preflight's included):
+    /// `--ca-file` or `ca_file:`, then `--resolve` and `resolve:` (a flag's mapping wins over the file's for the same
+    /// host and port).
+    static func trust(caFile: String?, resolve: [String]) throws(SetupError) {
+        if let caFile {
+            do {
+                try TLSTrust.trust(caFile: caFile)
+            } catch {
+                throw SetupError("the CA file cannot be used: \(error.message)")
+            }
+        }
+        var mappings: [HostMapping.Entry] = []
+        for text in resolve {
+            guard let entry = HostMapping.Entry(parsing: text) else {
+                throw SetupError("--resolve takes HOST:PORT:ADDRESS (curl's form, e.g. auth.example.com:443:127.0.0.1), not '\(text)'")
+            }
+            if !mappings.contains(where: { $0.host == entry.host && $0.port == entry.port }) { mappings.append(entry) }
+        }
+        HostMapping.add(mappings.reversed())
     }
 }

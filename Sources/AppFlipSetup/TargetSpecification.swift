@@ -20,6 +20,10 @@ package struct TargetSpecification: Sendable {
     /// The console's App Flip intent action and the partner's package (`--android-action`, `--android-package`), for
     /// whatever the configuration file leaves out.
     package var androidAction: String?
+    /// `--ca-file`: a staging CA trusted for https besides the system's store (the configuration's `ca_file` otherwise).
+    package var caFile: String?
+    /// `--resolve HOST:PORT:ADDRESS` mappings, before the configuration's `resolve`.
+    package var resolve: [String] = []
     package var androidPackage: String?
     package var link: String?
     package var clientID: String?

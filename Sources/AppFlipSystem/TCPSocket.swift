@@ -9,6 +9,8 @@ package struct SocketError: Error, Sendable, CustomStringConvertible {
         case timedOut
         case reset
         case closed
+        /// The TLS handshake or a TLS record failed (a certificate that cannot be verified among the reasons).
+        case tls
         case other
     }
 
@@ -69,8 +71,10 @@ package final class TCPSocket: @unchecked Sendable {
 
     package var isOpen: Bool { fd >= 0 }
 
-    /// Connects to `host:port`, trying each resolved address in turn, giving up at `deadline` (monotonic seconds).
-    package static func connect(host: String, port: Int, deadline: Double) throws(SocketError) -> TCPSocket {
+    /// Connects to `host:port` (or where `HostMapping` points it), trying each resolved address in turn, giving up at
+    /// `deadline` (monotonic seconds).
+    package static func connect(host name: String, port named: Int, deadline: Double) throws(SocketError) -> TCPSocket {
+        let (host, port) = HostMapping.destination(of: name, port: named)
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Platform.streamSocketType
@@ -110,7 +114,7 @@ package final class TCPSocket: @unchecked Sendable {
                         continue
                     }
                 }
-                return TCPSocket(fd: fd, peer: "\(host):\(port)")
+                return TCPSocket(fd: fd, peer: "\(name):\(named)")
             }
             lastError = .fromErrno("connecting to \(host):\(port)")
             Foundation.close(fd)
@@ -176,6 +180,12 @@ package final class TCPSocket: @unchecked Sendable {
             }
             Self.open[ObjectIdentifier(self)] = nil
         }
+    }
+
+    /// Waits until the descriptor is readable (or, with `writable`, writable), the run is interrupted, or `deadline`
+    /// passes: what a stream layered on this socket (TLS) waits for between its non-blocking attempts.
+    package func wait(readable: Bool, deadline: Double, what: String) throws(SocketError) {
+        try wait(for: Int16(readable ? POLLIN : POLLOUT), deadline: deadline, what: what)
     }
 
     private func wait(for events: Int16, deadline: Double, what: String) throws(SocketError) {

@@ -64,7 +64,7 @@ if androidHandler {
     case .success(let options):
         var activity = AndroidActivity(clientID: options.clientID, mintCode: { _, _ in CodeMinter.mint() })
         if let server = options.codeServer {
-            guard let minter = RemoteCodeMinter.minter(url: server) else { fail("--code-server takes an http:// or https:// URL") }
+            guard let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) else { fail("--code-server takes an http:// or https:// URL") }
             activity.mintCode = minter
         }
         exit(AndroidAdapterLoop.serve(activity))
@@ -78,7 +78,7 @@ if !serving {
     case .success(let options):
         var handler = LinkHandler(clientID: options.clientID)
         if let server = options.codeServer {
-            guard let minter = RemoteCodeMinter.minter(url: server) else { fail("--code-server takes an http:// or https:// URL") }
+            guard let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) else { fail("--code-server takes an http:// or https:// URL") }
             handler.mintCode = minter
         }
         exit(AdapterLoop.serve(handler))

@@ -42,6 +42,7 @@ var defect = ""
 var clientID = ReferenceArguments.defaultClientID
 var codeServer: String?
 var codePrefix = ""
+var codeServerCA: String?
 while !arguments.isEmpty {
     let name = arguments.removeFirst()
     guard !arguments.isEmpty else { break }
@@ -51,6 +52,7 @@ while !arguments.isEmpty {
     case "--client-id": clientID = value
     case "--code-server": codeServer = value
     case "--code-prefix": codePrefix = value
+    case "--code-server-ca": codeServerCA = value
     default: break
     }
 }
@@ -61,7 +63,7 @@ guard defects[defect] != nil else {
 }
 
 var activity = AndroidActivity(clientID: clientID, mintCode: { _, _ in CodeMinter.mint() })
-if let codeServer, let minter = RemoteCodeMinter.minter(url: codeServer) { activity.mintCode = minter }
+if let codeServer, let minter = RemoteCodeMinter.minter(url: codeServer, authority: codeServerCA) { activity.mintCode = minter }
 if !codePrefix.isEmpty {
     // Codes a test can look for in the reports: the prefix, then the minted code.
     let mint = activity.mintCode

@@ -24,7 +24,7 @@ enum TargetArguments {
         // persistent mode, so the main job's two runs cover both.
         let nativeClient = NativeClientTarget(executable: executable, arguments: ["reference-native-client", "--redirect", mode == .oneShot ? "scheme" : "loopback"])
         do {
-            return try RunSetup.reference(request, handler: .subprocess(executable: executable), nativeClient: nativeClient)
+            return try RunSetup.reference(request, handler: .subprocess(executable: executable), nativeClient: nativeClient, answersLinkHost: true)
         } catch {
             throw Arguments.UsageError(message: error.message, details: error.details)
         }
@@ -48,6 +48,8 @@ enum TargetArguments {
         }
         request.androidHandlerURL = try parsed.value("--android-handler-url")
         request.androidAction = try parsed.value("--android-action")
+        request.caFile = try parsed.value("--ca-file")
+        request.resolve = parsed.values("--resolve")
         request.androidPackage = try parsed.value("--android-package")
         do {
             return try RunSetup.partner(request)

@@ -45,6 +45,11 @@ package struct TargetConfiguration: Sendable {
     package var signIn: [Scenario: SignInScript] = [:]
     /// Origins besides the authorization endpoint's that the sign-in may be redirected to (a separate login host).
     package var signInOrigins: [String] = []
+    /// `ca_file`: a staging CA's certificates (PEM) trusted for https besides the system's store; a path relative to
+    /// the configuration file, resolved.
+    package var caFile: String?
+    /// `resolve`: `HOST:PORT:ADDRESS` mappings (curl's form), checked for that form when read.
+    package var resolve: [String] = []
 
     package init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
                 scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,

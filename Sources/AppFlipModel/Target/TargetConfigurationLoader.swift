@@ -49,7 +49,7 @@ package enum TargetConfigurationLoader {
         let node = try Parser.parse(bytes: bytes, file: file)
         var reader = NodeReader(document: bytes)
         guard let document = reader.mapping(node, "the target configuration") else { throw DiagnosticList(reader.diagnostics) }
-        var reading = Reading(document: document, reader: reader, environment: environment)
+        var reading = Reading(document: document, reader: reader, environment: environment, file: file)
         reading.refuseWrittenSecret()
         reading.reader.checkKeys(document, allowed: Self.keys + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
         var configuration = try reading.core()
@@ -63,7 +63,7 @@ package enum TargetConfigurationLoader {
     static let keys = ["client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
                        "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope",
                        "throttling_probe", "native_redirect_uris", "sign_in", "android_action", "android_package", "android_redirect_uri",
-                       "android_caller"]
+                       "android_caller", "ca_file", "resolve"]
 
     /// One reading of a configuration document: its diagnostics, and the secrets met so far (every value taken from
     /// the environment), each part read by a method named after it.
@@ -71,12 +71,15 @@ package enum TargetConfigurationLoader {
         let document: Node.Mapping
         var reader: NodeReader
         let environment: [String: String]
+        /// The configuration file's path: what relative paths in it are relative to.
+        let file: String
         var secrets: [String] = []
 
-        init(document: Node.Mapping, reader: NodeReader, environment: [String: String]) {
+        init(document: Node.Mapping, reader: NodeReader, environment: [String: String], file: String) {
             self.document = document
             self.reader = reader
             self.environment = environment
+            self.file = file
         }
 
         mutating func text(_ key: String) -> Node.Scalar? { document[key].flatMap { reader.scalar($0, "'\(key)'") } }
@@ -235,6 +238,20 @@ package enum TargetConfigurationLoader {
                     throw DiagnosticList(reader.diagnostics)
                 }
                 configuration.throttlingProbe = probe.text == "true"
+            }
+            if let caFile = text("ca_file") {
+                let path = expand(caFile)
+                configuration.caFile = path.hasPrefix("/") ? path : (URL(fileURLWithPath: file).deletingLastPathComponent().path + "/" + path)
+            }
+            if let node = document["resolve"], let entries = reader.scalarList(node, "'resolve'") {
+                for entry in entries {
+                    let parts = entry.text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+                    guard parts.count == 3, !parts[0].isEmpty, let port = Int(parts[1]), (1...65_535).contains(port), !parts[2].isEmpty else {
+                        reader.error(at: entry.location, "each 'resolve' entry is HOST:PORT:ADDRESS (curl's form, e.g. auth.example.com:443:127.0.0.1)")
+                        throw DiagnosticList(reader.diagnostics)
+                    }
+                    configuration.resolve.append(entry.text)
+                }
             }
             configuration.tokenLifetime = try lifetime("token_lifetime", upTo: 86_400, "'token_lifetime' is the access token's lifetime in seconds, from 1 to 86400")
                 ?? configuration.tokenLifetime

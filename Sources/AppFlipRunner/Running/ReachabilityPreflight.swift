@@ -3,10 +3,11 @@ import AppFlipModel
 import AppFlipSystem
 import Foundation
 
-/// Before the cases run, one TCP connection to each origin the selected cases will request (the configured
-/// endpoints, nowhere else). An origin that cannot be reached (no DNS answer, refused, no answer in time) would
-/// turn every case that needs it into the same error; instead those cases are not sent, and the run says once
-/// which origin failed and why.
+/// Before the cases run, one connection to each origin the selected cases will request (the configured endpoints,
+/// nowhere else), with the TLS handshake for https (the certificate verified as every request's is). An origin that
+/// cannot be used (no DNS answer, refused, no answer in time, a certificate that cannot be verified) would turn every
+/// case that needs it into the same error; instead those cases are not sent, and the run says once which origin
+/// failed and why (for a certificate: OpenSSL's reason, what the server presented, and how to trust a staging CA).
 enum ReachabilityPreflight {
     /// The origins the case's HTTP steps request, as configured. A transport probe (plain http on the TLS port, an
     /// old TLS version) is left out: whether that variant connects is what it judges, and it says so itself.
@@ -25,9 +26,8 @@ enum ReachabilityPreflight {
         let found = Locked<[String: String]>([:])
         DispatchQueue.concurrentPerform(iterations: origins.count) { index in
             let origin = origins[index]
-            do throws(SocketError) {
-                let socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + min(5, timeout))
-                socket.close()
+            do throws(HTTPClient.Failure) {
+                _ = try HTTPClient.handshake(origin, timeout: min(5, timeout))
             } catch {
                 found.withLock { $0[origin.description] = error.message }
             }

@@ -1,10 +1,12 @@
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipTLS
 
 /// What TLS the run's https endpoints speak, for the report's provenance: for each https origin the selected cases
-/// use, the version and cipher suite the server picks from a ClientHello offering what current clients offer
-/// (TLS 1.3 and 1.2). The platform's HTTPS stack verifies the certificate chain on every request; it does not report
-/// the negotiated parameters on Linux, so they are read from this one extra handshake per origin.
+/// use, what the run's own first handshake with it agreed and what the server presented (version, cipher suite,
+/// ALPN, the certificate's subject, issuer and expiry), read from that connection (`TLSObservations`). Where this
+/// build does not speak TLS itself (the platform's HTTPS stack reports nothing of the kind), or no connection was
+/// made, one handshake offering what current clients offer (TLS 1.3 and 1.2) says the version and cipher suite.
 package enum TransportSurvey {
     /// One line per origin ("https://auth.example.com: TLS 1.3, TLS_AES_128_GCM_SHA256"), in endpoint order;
     /// empty when no selected case uses an https endpoint.
@@ -16,13 +18,16 @@ package enum TransportSurvey {
             origins.append(origin)
         }
         return origins.map { origin in
+            if let facts = TLSObservations.facts(for: origin) {
+                return "\(origin): \(facts.summary) (the chain and host name verified by OpenSSL)"
+            }
             let answer: String
             do throws(HTTPClient.Failure) {
                 answer = try TLSHello.probe(host: origin.host, port: origin.port, offer: .modern, timeout: min(5, timeout)).summary
             } catch {
                 answer = "no handshake: \(error.message)"
             }
-            return "\(origin): \(answer)"
+            return "\(origin): \(answer)" + (TLSTrust.isAvailable ? "" : " (the chain verified by the platform's HTTPS stack)")
         }
     }
 }

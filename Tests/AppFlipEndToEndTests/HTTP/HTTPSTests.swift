@@ -1,14 +1,14 @@
 import AppFlipHTTP
+import AppFlipTLS
 import AppFlipReferenceServer
 import AppFlipReporting
 import AppFlipTestSupport
 import Foundation
 import Testing
 
-/// HTTPS through the platform stack: verification on by default, and the profiles end to end over TLS.
-///
-/// The success path needs the test CA trusted without touching the machine's trust store: the suite runs in a
-/// private mount namespace (`unshare -m`, root on Linux) where the CA is bind-mounted over the system bundle.
+/// HTTPS through the system's OpenSSL: verification on by default, and the profiles end to end over TLS against a
+/// server behind a TLS front written apart from the suite (Python's ssl module), its throwaway CA trusted with
+/// `--ca-file` alone: nothing touches the machine's trust store.
 @Suite("HTTPS", .serialized, .enabled(if: TLSFixture.available))
 struct HTTPSTests {
     @Test("A self-signed certificate is refused: verification is on by default")
@@ -25,22 +25,32 @@ struct HTTPSTests {
         }
     }
 
-    @Test("A target that would be re-encoded is not sent over https, and says why")
-    func inexactRefused() throws {
+    @Test("A target with an invalid escape and a GET with a body go over https as written, as over http")
+    func exactOverTLS() throws {
         let fixture = try TLSFixture()
         defer { fixture.stop() }
+        try TLSTrust.trust(caFile: fixture.directory + "/cert.pem")
         let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: fixture.port))
         defer { client.close() }
-        do {
-            _ = try client.send(HTTPRequest(method: "GET", target: "/oauth/authorize?x=%ZZ"))
-            Issue.record("sent")
-        } catch {
-            #expect(error.kind == .inexact, "\(error.message)")
-        }
+        let escaped = try client.send(HTTPRequest(method: "GET", target: "/oauth/authorize?x=%ZZ"))
+        #expect((400...499).contains(escaped.status), "answered \(escaped.status)")
+        let withBody = try client.send(HTTPRequest(method: "GET", target: "/oauth/token", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
+                                                   body: Array("grant_type=authorization_code".utf8)))
+        #expect((400...499).contains(withBody.status), "answered \(withBody.status)")
+    }
+
+    @Test("Without --ca-file the run says once which origin it cannot trust, why and the way out; no case is sent (exit 3)")
+    func untrustedSaidOnce() throws {
+        let fixture = try TLSFixture()
+        defer { fixture.stop() }
+        let (status, text) = try fixture.runSuite(profiles: ["authorize", "token"], trustingCA: false)
+        #expect(status == 3, "\(text)")
+        #expect(text.contains("the certificate of 127.0.0.1 cannot be verified") && text.contains("--ca-file"), "\(text)")
+        #expect(!text.contains("PASS ") && !text.contains("FAIL "), "\(text)")
     }
 
     @Test("Every HTTP profile passes over https when the staging CA is trusted, and the report names the TLS",
-          .enabled(if: TLSFixture.canIsolateTrustStore))
+          .enabled(if: TLSFixture.available))
     func profilesOverTLS() throws {
         let fixture = try TLSFixture()
         defer { fixture.stop() }
@@ -60,7 +70,7 @@ struct HTTPSTests {
     }
 
     @Test("Proxies named in the environment are never used: the requests go straight to the target",
-          .enabled(if: TLSFixture.canIsolateTrustStore))
+          .enabled(if: TLSFixture.available))
     func proxiesIgnored() throws {
         let fixture = try TLSFixture()
         defer { fixture.stop() }
@@ -75,7 +85,7 @@ struct HTTPSTests {
     }
 
     @Test("A server that still takes TLS 1.0/1.1 fails the old-TLS probes under AF-AUTHZ-001 and TOK-GEN-001",
-          .enabled(if: TLSFixture.canIsolateTrustStore))
+          .enabled(if: TLSFixture.available))
     func legacyTLSFails() throws {
         let fixture = try TLSFixture(legacy: true)
         defer { fixture.stop() }
@@ -88,7 +98,7 @@ struct HTTPSTests {
         #expect(text.contains(" 2 fail, 0 error"), "\(text)")
     }
 
-    @Test("Authorization pages without HSTS, or with max-age=0, warn under AF-AUTHZ-026", .enabled(if: TLSFixture.canIsolateTrustStore),
+    @Test("Authorization pages without HSTS, or with max-age=0, warn under AF-AUTHZ-026",
           arguments: [nil, "max-age=0"])
     func missingHSTSWarns(replacement: String?) throws {
         let fixture = try TLSFixture { handler in
@@ -107,7 +117,7 @@ struct HTTPSTests {
     }
 
     @Test("A link host that redirects the site association fails AF-LINK-001, as Apple's CDN follows no redirect",
-          .enabled(if: TLSFixture.canIsolateTrustStore))
+          .enabled(if: TLSFixture.available))
     func redirectingLinkHostFails() throws {
         let fixture = try TLSFixture { handler in
             { request in
@@ -136,11 +146,6 @@ final class TLSFixture: @unchecked Sendable {
         #else
         false
         #endif
-    }
-
-    static var canIsolateTrustStore: Bool {
-        available && geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
-            && FileManager.default.fileExists(atPath: "/etc/ssl/certs/ca-certificates.crt")
     }
 
     static var python3: String? { PlainPythonServer.python3 }
@@ -176,9 +181,9 @@ final class TLSFixture: @unchecked Sendable {
         self.port = port
     }
 
-    /// Runs the built suite over https against this fixture with the test CA trusted in a private mount namespace.
+    /// Runs the built suite over https against this fixture, the test CA trusted with `--ca-file` (unless not).
     func runSuite(profiles: [String], filter: String? = nil, linkHostPath: String = "/.well-known/apple-app-site-association",
-                  environment: [String: String] = [:]) throws -> (Int32, String) {
+                  environment: [String: String] = [:], trustingCA: Bool = true) throws -> (Int32, String) {
         let base = "https://127.0.0.1:\(port)"
         let configuration = """
             client_id: google-client
@@ -199,11 +204,10 @@ final class TLSFixture: @unchecked Sendable {
                 Cookie: reference-user=refuser
             """
         try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
-        let command = "mount --bind \"$1\" /etc/ssl/certs/ca-certificates.crt && shift && exec \"$@\""
-        let arguments = ["-m", "/bin/sh", "-c", command, "sh", directory + "/cert.pem", BuiltProducts.path("appflip-conformance"),
-                         "run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
-                         "--reports", directory + "/reports"] + profiles.flatMap { ["--profile", $0] } + (filter.map { ["--filter", $0] } ?? [])
-        let result = try ProgramRun.run("/usr/bin/unshare", arguments,
+        let arguments = ["run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+                         "--reports", directory + "/reports"] + (trustingCA ? ["--ca-file", directory + "/cert.pem"] : [])
+            + profiles.flatMap { ["--profile", $0] } + (filter.map { ["--filter", $0] } ?? [])
+        let result = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), arguments,
                                         environment: ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"].merging(environment) { _, new in new })
         return (result.status, result.output)
     }

@@ -51,9 +51,8 @@ struct BrokenAndroidHandlerTests {
     static func run(_ program: String, _ arguments: [String], mode: SubprocessTarget.Mode) throws -> RunResult {
         let setup = try RunSetup.reference(TargetSpecification(seed: 7), handler: .inProcess, nativeClient: nil)
         defer { setup.referenceServer?.stop() }
-        let base = setup.targets.endpoints[.token].map { String($0.dropLast("/oauth/token".count)) } ?? ""
         var targets = setup.targets
-        targets.androidHandler = try RunSetup.androidHandler(program, arguments: arguments + ["--code-server", base + "/reference/flip-code"], mode: mode)
+        targets.androidHandler = try RunSetup.androidHandler(program, arguments: arguments + setup.codeServerArguments, mode: mode)
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .androidAppFlip }
         return try SuiteRun.run(targets, cases: cases, configuration: setup.configuration, timeout: 5)
     }

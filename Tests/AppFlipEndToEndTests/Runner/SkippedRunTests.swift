@@ -43,7 +43,7 @@ struct SkippedRunTests {
     func laterSkipKeepsEarlierFailure() throws {
         let text = """
             id: flip/demo/later-skip
-            title: A step that fails, then one https cannot carry
+            title: A step that fails, then one that does not apply to an http endpoint
             profile: flip
             scenario: consent
             steps:
@@ -54,13 +54,13 @@ struct SkippedRunTests {
                       action: open
                       state: absent
               - request:
-                  endpoint: authorize
-                  query:
-                    query: x=%ZZ
+                  endpoint: token
+                  tls: legacy
+                  auth: none
                 checks:
-                  - requirement: TOK-CODE-001 MUST
+                  - requirement: TOK-GEN-001 MUST
                     expect:
-                      action: open
+                      legacy_tls: refused
 
             """
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skip-\(UUID().uuidString)")
@@ -69,12 +69,12 @@ struct SkippedRunTests {
         let path = directory.appendingPathComponent("later-skip.case").path
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         let cases = try CaseLoader.load(from: path, catalog: SuiteRun.load().0).cases
-        // https cannot carry '%ZZ' byte for byte, so step 2 is skipped before anything is sent.
+        // An old-TLS probe of an http:// endpoint has no TLS to judge: step 2 is skipped before anything is sent.
         // Something listens there (the reachability check before the run connects), but nothing is ever sent.
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         let targets = TargetUnderTest(linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID)),
-                              endpoints: [.authorize: "https://127.0.0.1:\(listener.port)/authorize"])
+                              endpoints: [.token: "http://127.0.0.1:\(listener.port)/token"])
         let run = try SuiteRun.run(targets, cases: cases)
         let result = try #require(run.results.first)
         #expect(result.verdict == .fail, "\(result.message ?? "")")

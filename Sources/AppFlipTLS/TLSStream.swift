@@ -1,0 +1,192 @@
+import AppFlipSystem
+import Foundation
+#if canImport(COpenSSL)
+import COpenSSL
+#endif
+
+/// A TCP connection spoken over TLS by the system's OpenSSL: the handshake once, then records read and written without
+/// blocking, each wait bounded by the caller's deadline (and ended at once by an interrupted run, as the socket's are).
+/// What goes in goes out byte for byte: HTTP over it is exactly HTTP over a plain socket. Not shared between threads.
+package final class TLSStream: ByteStream, @unchecked Sendable {
+    let socket: TCPSocket
+    /// What the handshake agreed and what the peer presented.
+    package private(set) var facts = TLSFacts()
+    #if canImport(COpenSSL)
+    private let ssl: OpaquePointer
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
+    #endif
+
+    #if canImport(COpenSSL)
+    private init(socket: TCPSocket, ssl: OpaquePointer) {
+        self.socket = socket
+        self.ssl = ssl
+    }
+
+    deinit {
+        SSL_free(ssl)
+        scratch.deallocate()
+    }
+    #endif
+
+    /// The client side: a handshake with `host` on `socket` before `deadline`, the certificate verified against
+    /// `TLSTrust` for that name (an IP address against the certificate's addresses), SNI sent for a DNS name.
+    package static func connect(_ socket: TCPSocket, host: String, deadline: Double) throws(SocketError) -> TLSStream {
+        #if canImport(COpenSSL)
+        return try start(socket, context: TLSTrust.clientContext().context, host: host, deadline: deadline)
+        #else
+        throw SocketError(.tls, "this build does not speak TLS itself")
+        #endif
+    }
+
+    /// The server side: the handshake a client starts on `socket`, with `identity`'s certificate, before `deadline`.
+    package static func accept(_ socket: TCPSocket, identity: TLSServerIdentity, deadline: Double) throws(SocketError) -> TLSStream {
+        #if canImport(COpenSSL)
+        return try start(socket, context: identity.context, host: nil, deadline: deadline)
+        #else
+        throw SocketError(.tls, "this build does not speak TLS itself")
+        #endif
+    }
+
+    #if canImport(COpenSSL)
+    /// A stream over `socket` from `context`, its handshake done: as the client of `host`, or as the server (nil).
+    private static func start(_ socket: TCPSocket, context: OpaquePointer, host: String?, deadline: Double) throws(SocketError) -> TLSStream {
+        guard let ssl = SSL_new(context) else { throw TLSError.last("starting TLS") }
+        let stream = TLSStream(socket: socket, ssl: ssl)
+        _ = SSL_set_fd(ssl, socket.fd)
+        if let host {
+            if TLSFacts.isIPAddress(host) {
+                _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
+            } else {
+                _ = appflip_SSL_set_tlsext_host_name(ssl, host)
+                _ = SSL_set1_host(ssl, host)
+            }
+        }
+        try stream.handshake(deadline: deadline, connecting: host != nil, host: host)
+        stream.facts = TLSFacts(ssl: ssl)
+        return stream
+    }
+    #endif
+
+    #if canImport(COpenSSL)
+    private func handshake(deadline: Double, connecting: Bool, host: String?) throws(SocketError) {
+        ERR_clear_error()
+        while true {
+            let result = connecting ? SSL_connect(ssl) : SSL_accept(ssl)
+            if result == 1 { return }
+            let error = SSL_get_error(ssl, result)
+            switch error {
+            case SSL_ERROR_WANT_READ: try socket.wait(readable: true, deadline: deadline, what: "in the TLS handshake")
+            case SSL_ERROR_WANT_WRITE: try socket.wait(readable: false, deadline: deadline, what: "in the TLS handshake")
+            default:
+                let verification = SSL_get_verify_result(ssl)
+                if connecting, verification != X509_V_OK {
+                    ERR_clear_error()
+                    throw SocketError(.tls, TLSFacts.unverified(host ?? socket.peer, code: Int32(verification), ssl: ssl))
+                }
+                throw failure(error, what: "the TLS handshake with \(socket.peer) failed")
+            }
+        }
+    }
+
+    /// The error an SSL call ended in, in words.
+    private func failure(_ error: Int32, what: String) -> SocketError {
+        switch error {
+        case SSL_ERROR_ZERO_RETURN:
+            return SocketError(.closed, "\(what): the peer closed the TLS connection")
+        case SSL_ERROR_SYSCALL:
+            let code = ERR_peek_error()
+            if code != 0 { return TLSError.last(what) }
+            return errno == 0 || errno == EAGAIN ? SocketError(.closed, "\(what): the connection closed") : SocketError(.reset, "\(what): \(String(cString: strerror(errno)))")
+        default:
+            return TLSError.last(what)
+        }
+    }
+    #endif
+
+    package func write(_ bytes: [UInt8], deadline: Double) throws(SocketError) {
+        #if canImport(COpenSSL)
+        var offset = 0
+        ERR_clear_error()
+        while offset < bytes.count {
+            guard socket.isOpen else { throw SocketError(.closed, "the connection is closed") }
+            var written = 0
+            let result = bytes[offset...].withUnsafeBytes { buffer in SSL_write_ex(ssl, buffer.baseAddress, buffer.count, &written) }
+            if result == 1 {
+                offset += written
+                continue
+            }
+            let error = SSL_get_error(ssl, result)
+            switch error {
+            case SSL_ERROR_WANT_WRITE: try socket.wait(readable: false, deadline: deadline, what: "sending")
+            case SSL_ERROR_WANT_READ: try socket.wait(readable: true, deadline: deadline, what: "sending")
+            default:
+                let failure = failure(error, what: "sending")
+                throw failure.kind == .closed ? SocketError(.reset, failure.message) : failure
+            }
+        }
+        #endif
+    }
+
+    package func read(appendingTo buffer: inout [UInt8], maximum: Int = 65_536, waitFirst: Bool = false,
+                      deadline: Double) throws(SocketError) -> Int {
+        #if canImport(COpenSSL)
+        // A record may already be decrypted and waiting: only wait on the socket when OpenSSL holds nothing.
+        if waitFirst, SSL_pending(ssl) == 0 { try socket.wait(readable: true, deadline: deadline, what: "waiting for data") }
+        ERR_clear_error()
+        while true {
+            guard socket.isOpen else { throw SocketError(.closed, "the connection is closed") }
+            var count = 0
+            let result = SSL_read_ex(ssl, scratch.baseAddress, min(maximum, scratch.count), &count)
+            if result == 1 {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+                return count
+            }
+            let error = SSL_get_error(ssl, result)
+            switch error {
+            case SSL_ERROR_WANT_READ: try socket.wait(readable: true, deadline: deadline, what: "waiting for data")
+            case SSL_ERROR_WANT_WRITE: try socket.wait(readable: false, deadline: deadline, what: "waiting for data")
+            case SSL_ERROR_ZERO_RETURN: return 0
+            default:
+                let failure = failure(error, what: "receiving")
+                if failure.kind == .closed { return 0 }
+                throw failure
+            }
+        }
+        #else
+        return 0
+        #endif
+    }
+
+    /// True when the peer closed or sent application data while the connection sat idle. Records that carry no data
+    /// (TLS 1.3 session tickets, which a server sends after the handshake) are read and do not count.
+    package var isStale: Bool {
+        #if canImport(COpenSSL)
+        guard !socket.isStale else {
+            guard socket.isOpen else { return true }
+            var byte: UInt8 = 0
+            var count = 0
+            ERR_clear_error()
+            let result = SSL_peek_ex(ssl, &byte, 1, &count)
+            if result == 1 { return true }
+            let error = SSL_get_error(ssl, result)
+            ERR_clear_error()
+            return error != SSL_ERROR_WANT_READ
+        }
+        return SSL_pending(ssl) > 0
+        #else
+        return true
+        #endif
+    }
+
+    package func close() {
+        #if canImport(COpenSSL)
+        if socket.isOpen {
+            // A close_notify when it can go at once; a peer that reads nothing more is not waited for.
+            ERR_clear_error()
+            _ = SSL_shutdown(ssl)
+            ERR_clear_error()
+        }
+        #endif
+        socket.close()
+    }
+}

@@ -5,7 +5,7 @@ import COpenSSL
 
 /// What a TLS server presents: a certificate and its key, made by a `CertificateAuthority`, as an OpenSSL server
 /// context (TLS 1.2 and up, HTTP/1.1 by ALPN when the client asks).
-package final class TLSServerIdentity: @unchecked Sendable {
+package final class TLSServerIdentity: TLSContextOwner, @unchecked Sendable {
     #if canImport(COpenSSL)
     let context: OpaquePointer
 

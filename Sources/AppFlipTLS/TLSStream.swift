@@ -32,7 +32,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
     /// `TLSTrust` for that name (an IP address against the certificate's addresses), SNI sent for a DNS name.
     package static func connect(_ socket: TCPSocket, host: String, deadline: Double) throws(SocketError) -> TLSStream {
         #if canImport(COpenSSL)
-        return try start(socket, context: TLSTrust.clientContext().context, host: host, deadline: deadline)
+        return try start(socket, context: TLSTrust.clientContext(), host: host, deadline: deadline)
         #else
         throw SocketError(.tls, "this build does not speak TLS itself")
         #endif
@@ -41,7 +41,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
     /// The server side: the handshake a client starts on `socket`, with `identity`'s certificate, before `deadline`.
     package static func accept(_ socket: TCPSocket, identity: TLSServerIdentity, deadline: Double) throws(SocketError) -> TLSStream {
         #if canImport(COpenSSL)
-        return try start(socket, context: identity.context, host: nil, deadline: deadline)
+        return try start(socket, context: identity, host: nil, deadline: deadline)
         #else
         throw SocketError(.tls, "this build does not speak TLS itself")
         #endif
@@ -49,8 +49,11 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
 
     #if canImport(COpenSSL)
     /// A stream over `socket` from `context`, its handshake done: as the client of `host`, or as the server (nil).
-    private static func start(_ socket: TCPSocket, context: OpaquePointer, host: String?, deadline: Double) throws(SocketError) -> TLSStream {
-        guard let ssl = SSL_new(context) else { throw TLSError.last("starting TLS") }
+    /// The context is passed as its owner, which the call keeps alive: a context the trust has just replaced is freed
+    /// only once `SSL_new` holds a reference of its own.
+    private static func start(_ socket: TCPSocket, context: some TLSContextOwner, host: String?, deadline: Double) throws(SocketError) -> TLSStream {
+        let made = withExtendedLifetime(context) { SSL_new(context.context) }
+        guard let ssl = made else { throw TLSError.last("starting TLS") }
         let stream = TLSStream(socket: socket, ssl: ssl)
         _ = SSL_set_fd(ssl, socket.fd)
         if let host {

@@ -73,7 +73,7 @@ package enum TLSTrust {
     }
 
     /// An SSL_CTX for clients: TLS 1.2 and up, the peer verified against the system's store and the anchors.
-    final class ClientContext: @unchecked Sendable {
+    final class ClientContext: TLSContextOwner, @unchecked Sendable {
         let context: OpaquePointer
 
         init(anchors: [PEMCertificates.Certificate]) throws(SocketError) {
@@ -86,6 +86,7 @@ package enum TLSTrust {
             _ = SSL_CTX_set_default_verify_paths(context)
             let store = SSL_CTX_get_cert_store(context)
             for anchor in anchors { _ = anchor.withX509 { X509_STORE_add_cert(store, $0) } }
+            ERR_clear_error()  // a certificate already in the store is an error on the queue, and no reason to stop
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
             let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
             _ = alpn.withUnsafeBufferPointer { SSL_CTX_set_alpn_protos(context, $0.baseAddress, UInt32($0.count)) }

@@ -627,6 +627,21 @@ struct TargetConfigurationTests {
         try TargetConfigurationLoader.load(bytes: Array(text.utf8), file: "target.conf", environment: environment)
     }
 
+    @Test("ca_file is read relative to the configuration file; each resolve entry is HOST:PORT:ADDRESS, or an error at its line")
+    func transportSettings() throws {
+        let base = "client_id: g\nlink: https://app.example/flip\n"
+        let loaded = try TargetConfigurationLoader.load(bytes: Array((base + "ca_file: staging-ca.pem\nresolve: [\"auth.example:443:127.0.0.1\"]\n").utf8),
+                                                        file: "/etc/partner/target.conf", environment: [:])
+        #expect(loaded.caFile == "/etc/partner/staging-ca.pem" && loaded.resolve == ["auth.example:443:127.0.0.1"])
+        #expect(try load(base + "ca_file: /abs/ca.pem\n").caFile == "/abs/ca.pem")
+        do {
+            _ = try load(base + "resolve: [\"auth.example:443\"]\n")
+            Issue.record("a resolve entry without an address was read")
+        } catch {
+            #expect(error.description.contains("target.conf:3:") && error.description.contains("HOST:PORT:ADDRESS"), "\(error.description)")
+        }
+    }
+
     @Test("The Android settings: action and package together, a redirect URI, a test-only caller; half of them is refused")
     func androidSettings() throws {
         let base = "client_id: g\nlink: https://app.example/flip\n"

@@ -78,4 +78,39 @@ struct OpenSSLTransportTests {
         #expect(HostMapping.Entry(parsing: "h:443:[::1]")?.address == "::1")
         for bad in ["auth.example:443", "auth.example:0:127.0.0.1", ":443:1.2.3.4", "a:b:c"] { #expect(HostMapping.Entry(parsing: bad) == nil, "\(bad)") }
     }
+
+    @Test("Connections made while the trust changes (a reference starting beside a run) never use a freed context")
+    func trustChangingUnderConnections() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let others = try (0..<4).map { _ in try CertificateAuthority().pem }
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 5) { worker in
+            if worker == 4 {
+                for round in 0..<60 { TLSTrust.trust(pem: others[round % others.count]) }
+                return
+            }
+            for _ in 0..<40 {
+                do {
+                    let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: server.port))
+                    _ = try client.send(HTTPRequest(method: "GET", target: "/"))
+                    client.close()
+                } catch {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+    }
+}
+
+private final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
 }

@@ -44,7 +44,8 @@ let package = Package(
         .target(name: "AppFlipConformance", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner",
                                                            "AppFlipHTTP", "AppFlipReference"]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
-        .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP"]),
+        .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP",
+                                                                    "AppFlipTLS"]),
 
         // Test support and the deliberately broken handlers live under Tests/.
         .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),

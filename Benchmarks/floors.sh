@@ -188,6 +188,30 @@ if [ -x "$reference" ]; then
     walk_ratios+=("$(awk -v a="$round_suite" -v b="$round_walk" 'BEGIN { printf "%.2f", a / b }')")
   done
   median5() { sort -n | sed -n 3p; }
+  # The same one-request authorize cases over https: a second server process of the same program serving TLS (its
+  # CA made at start, trusted with --ca-file), the suite against it and against the http one alternately in each
+  # round; the ratio is https to http, the suite's own cost of TLS with keep-alive (the issue's bound: 2x).
+  tls_out="$scratch/reference-server-tls.out"
+  "$reference" serve --port 0 --https "$scratch/reference-ca.pem" >"$tls_out" 2>&1 &
+  tls_server=$!
+  trap 'kill "$server" "$tls_server" 2>/dev/null || true' EXIT
+  for _ in $(seq 50); do grep -q '^listening on ' "$tls_out" && break; sleep 0.1; done
+  tls_base=$(sed -n 's/^listening on //p' "$tls_out")
+  bash "$(dirname "$0")/reference-target.sh" "$tls_base" cookie > "$scratch/authorize-header-tls.target"
+  plains=(); tlss=(); tls_ratios=()
+  for _ in 1 2 3 4 5; do
+    out=$(APPFLIP_CLIENT_SECRET=reference-secret "$bin" run --config "$scratch/authorize-header.target" --profile authorize \
+      --cases "$one_request_cases" --jobs 1 --quiet --seed 1 --reports "$scratch/r-authorize-plain" 2>&1 || true)
+    round_plain=$(per_case_us "$(cases_seconds <<<"$out")" 3000)
+    out=$(APPFLIP_CLIENT_SECRET=reference-secret "$bin" run --config "$scratch/authorize-header-tls.target" --profile authorize \
+      --ca-file "$scratch/reference-ca.pem" --cases "$one_request_cases" --jobs 1 --quiet --seed 1 --reports "$scratch/r-authorize-tls" 2>&1 || true)
+    tls_errors=$(sed -n 's/.* \([0-9]*\) error.*/\1/p' <<<"$out" | head -n 1)
+    round_tls=$(per_case_us "$(cases_seconds <<<"$out")" 3000)
+    plains+=("$round_plain"); tlss+=("$round_tls")
+    tls_ratios+=("$(awk -v a="$round_tls" -v b="$round_plain" 'BEGIN { printf "%.2f", a / b }')")
+  done
+  kill "$tls_server" 2>/dev/null || true
+  echo "| authorize over https, one request a case, keep-alive (3,000 cases; the same program serving TLS; five rounds; ${tls_errors:-?} errors in the last) | the suite over http against the same program: ${plains[*]} µs, median $(printf '%s\n' "${plains[@]}" | median5) | ${tlss[*]} µs, median $(printf '%s\n' "${tlss[@]}" | median5) µs a case | $(printf '%s\n' "${tls_ratios[@]}" | median5)x (rounds: ${tls_ratios[*]}) |"
   echo "| authorize, one request a case (the approving user's cookie; 3,000 cases against the floors' server; five rounds, suite ${ones[*]} µs; ${one_errors:-?} errors in the last) | raw keep-alive client, the same request: ${raws[*]} µs, median $(printf '%s\n' "${raws[@]}" | median5) | $(printf '%s\n' "${ones[@]}" | median5) µs a case (median) | $(printf '%s\n' "${one_ratios[@]}" | median5)x (rounds: ${one_ratios[*]}) |"
   echo "| authorize, the sign-in walk (reference target, its server in-process; 1,000 cases of 4 requests; five rounds, suite ${suites[*]} µs; ${errors:-?} errors in the last) | the same four-request walk in C (authwalk): ${walks[*]} µs, median $(printf '%s\n' "${walks[@]}" | median5) | $(printf '%s\n' "${suites[@]}" | median5) µs a request (median) | $(printf '%s\n' "${walk_ratios[@]}" | median5)x (rounds: ${walk_ratios[*]}) |"
   kill "$server" 2>/dev/null || true

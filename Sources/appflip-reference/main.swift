@@ -2,6 +2,7 @@ import AppFlipHTTP
 import AppFlipReference
 import AppFlipReferenceClient
 import AppFlipReferenceServer
+import AppFlipTLS
 import Foundation
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -16,12 +17,16 @@ let usage = """
     \(ReferenceArguments.usage)
 
     usage: appflip-reference serve [--client-id ID] [--project-id ID] [--app-id ID] [--host 127.0.0.1] [--port 8080]
+                                   [--https CA_FILE]
 
     Serves every endpoint a partner implements, correctly, with in-memory state: GET /oauth/authorize,
     POST /oauth/token, POST /oauth/revoke, GET /.well-known/apple-app-site-association, and the link handler at
     POST \(ReferenceServer.linkHandlerPath). The client secret is APPFLIP_REFERENCE_CLIENT_SECRET, or
     "reference-secret". Test users: the cookie reference-user=approver or second (approve), refuser (refuses),
     disabled (disabled account). Prints "listening on http://HOST:PORT" once ready (--port 0 picks a free port).
+    With --https CA_FILE it serves TLS instead, with a certificate for HOST from a CA made in memory at start, whose
+    certificate (PEM) it writes to CA_FILE for a client to trust (run --ca-file CA_FILE), and prints
+    "listening on https://HOST:PORT".
 
     usage: appflip-reference android-handler [--client-id ID] [--code-server URL]
 
@@ -96,6 +101,7 @@ var projectID = "reference-project"
 var appID = "ABCDE12345.com.example.reference"
 var host = "127.0.0.1"
 var port = 8080
+var caFile: String?
 while !arguments.isEmpty {
     let name = arguments.removeFirst()
     guard !arguments.isEmpty else { fail("\(name) needs a value") }
@@ -105,6 +111,7 @@ while !arguments.isEmpty {
     case "--project-id": projectID = value
     case "--app-id": appID = value
     case "--host": host = value
+    case "--https": caFile = value
     case "--port":
         guard let number = Int(value), (0...65_535).contains(number) else { fail("--port takes 0 to 65535") }
         port = number
@@ -115,8 +122,14 @@ do {
     let secret = ProcessInfo.processInfo.environment["APPFLIP_REFERENCE_CLIENT_SECRET"] ?? "reference-secret"
     let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientID: clientID, clientSecret: secret,
                                                                                 projectID: projectID, appID: appID))
-    let server = try HTTPServer(host: host, port: port, handler: reference.handler)
-    try? FileHandle.standardOutput.write(contentsOf: Data("listening on http://\(host):\(server.port)\n".utf8))
+    var identity: TLSServerIdentity?
+    if let caFile {
+        let authority = try CertificateAuthority(name: "appflip-reference serve CA")
+        identity = try authority.serverIdentity(for: [host, "localhost"])
+        try Data(authority.pem.utf8).write(to: URL(fileURLWithPath: caFile))
+    }
+    let server = try HTTPServer(host: host, port: port, tls: identity, handler: reference.handler)
+    try? FileHandle.standardOutput.write(contentsOf: Data("listening on \(server.scheme)://\(host):\(server.port)\n".utf8))
     server.run()
 } catch {
     fail("cannot listen on \(host):\(port): \(error)")

@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipDigest", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
                                                    "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS"]),
         .target(name: "AppFlipConformance", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner",
-                                                           "AppFlipHTTP", "AppFlipReference"]),
+                                                           "AppFlipHTTP", "AppFlipReference", "AppFlipSystem"]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
         .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP",
                                                                     "AppFlipTLS"]),

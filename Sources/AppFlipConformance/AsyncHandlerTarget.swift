@@ -1,5 +1,6 @@
 import AppFlipModel
 import AppFlipRunner
+import AppFlipSystem
 import Foundation
 
 /// A partner's `AppFlipLinkHandler`, called in-process from the runner's worker threads.

@@ -147,8 +147,14 @@ extension RunSetup {
     /// host and port).
     static func trust(caFile: String?, resolve: [String]) throws(SetupError) {
         if let caFile {
+            let pem: [UInt8]
             do {
-                try TLSTrust.trust(caFile: caFile)
+                pem = try BoundedFile.read(caFile, limit: BoundedFile.caFileLimit)
+            } catch {
+                throw SetupError("the CA file cannot be used: \(error.message)")
+            }
+            do {
+                try TLSTrust.trust(caFile: caFile, pem: pem)
             } catch {
                 throw SetupError("the CA file cannot be used: \(error.message)")
             }

@@ -23,12 +23,11 @@ package enum TLSTrust {
         package var description: String { message }
     }
 
-    /// Trusts the CA certificates (PEM) in `path` besides the system's store, from now on. Checked at once: a file
-    /// that holds no certificate is an error.
-    package static func trust(caFile path: String) throws(Failure) {
+    /// Trusts the CA certificates in `pem`, the contents of the CA file `path` (read by the caller, within its
+    /// bound), besides the system's store, from now on. Checked at once: a file that holds no certificate is an error.
+    package static func trust(caFile path: String, pem: [UInt8]) throws(Failure) {
         #if canImport(COpenSSL)
-        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(message: "cannot read the CA file \(path)") }
-        let certificates = PEMCertificates.read(Array(data))
+        let certificates = PEMCertificates.read(pem)
         guard !certificates.isEmpty else { throw Failure(message: "\(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)") }
         state.withLock {
             $0.anchors += certificates
@@ -95,20 +94,4 @@ package enum TLSTrust {
         deinit { SSL_CTX_free(context) }
     }
     #endif
-}
-
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
 }

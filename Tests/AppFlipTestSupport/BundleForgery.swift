@@ -22,3 +22,24 @@ package enum BundleForgery {
         return try TarArchive.write(entries)
     }
 }
+
+/// A reviewer's attestation file in `directory` (`attest.txt`: AF-LINK-021 attested as failing, with one
+/// attachment, `shots/consent.png`), for the tests of `--attest` and of what `verify` holds it against.
+package enum AttestationFixture {
+    package static let screenshot = Array("PNG consent screen".utf8)
+
+    package static func write(in directory: String) throws {
+        try FileManager.default.createDirectory(atPath: directory + "/shots", withIntermediateDirectories: true)
+        try Data(screenshot).write(to: URL(fileURLWithPath: directory + "/shots/consent.png"))
+        try Data("""
+            attestations:
+              - requirement: AF-LINK-021
+                verdict: fail
+                by: Jane Reviewer, Example Certification Ltd
+                date: 2026-11-25
+                note: The consent screen of build 4.2.0 does not name Google Home.
+                attachments: ["shots/consent.png"]
+
+            """.utf8).write(to: URL(fileURLWithPath: directory + "/attest.txt"))
+    }
+}

@@ -11,6 +11,8 @@ package enum BoundedFile {
     package static let syntaxFileLimit = Parser.Limits().maximumBytes
     /// A results.json read back (`diff`, `merge`, `--rerun-failed`).
     package static let resultsLimit = 128 << 20
+    /// A CA file (`--ca-file`, `ca_file:`): a certificate bundle, the whole system store included, is well under it.
+    package static let caFileLimit = 1 << 20
     /// An evidence bundle (`verify`): its reports, case files, catalog and attachments (at most 64 MiB of those).
     package static let bundleLimit = 256 << 20
 

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipSystem
 import Foundation
 
 /// Runs cases against a target on `jobs` worker threads and judges every answer.

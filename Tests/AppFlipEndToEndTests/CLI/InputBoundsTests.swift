@@ -21,6 +21,8 @@ struct InputBoundsTests {
         Input(name: "--attest", arguments: ["run", "--target", "reference", "--attest", "BIG"], limit: 1 << 20),
         Input(name: "--cases", arguments: ["run", "--target", "reference", "--cases", "BIG"], limit: 1 << 20),
         Input(name: "--catalog", arguments: ["run", "--target", "reference", "--catalog", "BIG"], limit: 1 << 20),
+        Input(name: "--ca-file", arguments: ["run", "--ca-file", "BIG", "--link", "https://app.example/flip", "--client-id", "g", "--", "/bin/true"],
+              limit: 1 << 20),
         Input(name: "an attachment", arguments: ["run", "--target", "reference", "--profile", "app-link", "--attest", "ATTEST"], limit: 16 << 20),
         Input(name: "diff", arguments: ["diff", "BIG", "BIG"], limit: 128 << 20),
         Input(name: "merge", arguments: ["merge", "BIG", "--reports", "OUT"], limit: 128 << 20),

@@ -29,7 +29,7 @@ struct HTTPSTests {
     func exactOverTLS() throws {
         let fixture = try TLSFixture()
         defer { fixture.stop() }
-        try TLSTrust.trust(caFile: fixture.directory + "/cert.pem")
+        try TLSTrust.trust(caFile: fixture.directory + "/cert.pem", pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.directory + "/cert.pem"))))
         let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: fixture.port))
         defer { client.close() }
         let escaped = try client.send(HTTPRequest(method: "GET", target: "/oauth/authorize?x=%ZZ"))

@@ -103,14 +103,3 @@ struct OpenSSLTransportTests {
         #expect(failures.withLock { $0 } == 0)
     }
 }
-
-private final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}

@@ -18,18 +18,7 @@ struct DerivedFieldsTests {
 
         init() throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("derived-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: directory + "/shots", withIntermediateDirectories: true)
-            try Data("PNG consent screen".utf8).write(to: URL(fileURLWithPath: directory + "/shots/consent.png"))
-            try Data("""
-                attestations:
-                  - requirement: AF-LINK-021
-                    verdict: fail
-                    by: Jane Reviewer, Example Certification Ltd
-                    date: 2026-11-25
-                    note: The consent screen of build 4.2.0 does not name Google Home.
-                    attachments: ["shots/consent.png"]
-
-                """.utf8).write(to: URL(fileURLWithPath: directory + "/attest.txt"))
+            try AttestationFixture.write(in: directory)
             let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
                                        "--filter", "app-link/client-id", "--reports", directory + "/R", "--bundle", directory + "/evidence.tar",
                                        "--attest", directory + "/attest.txt", "--reproducible"] + DerivedFieldsTests.paths

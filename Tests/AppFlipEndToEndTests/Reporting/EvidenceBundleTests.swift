@@ -143,20 +143,9 @@ struct EvidenceBundleTests {
     @Test("--attest: a reviewer's word goes into every report and the bundle as attested by hand, never into the verdict or exit code")
     func attestations() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attest-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory + "/shots", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let screenshot = Array("PNG consent screen".utf8)
-        try Data(screenshot).write(to: URL(fileURLWithPath: directory + "/shots/consent.png"))
-        try Data("""
-            attestations:
-              - requirement: AF-LINK-021
-                verdict: fail
-                by: Jane Reviewer, Example Certification Ltd
-                date: 2026-11-25
-                note: The consent screen of build 4.2.0 does not name Google Home.
-                attachments: ["shots/consent.png"]
-
-            """.utf8).write(to: URL(fileURLWithPath: directory + "/attest.txt"))
+        try AttestationFixture.write(in: directory)
+        let screenshot = AttestationFixture.screenshot
         let paths = ["--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog]
         let captured = Captured()
         let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",

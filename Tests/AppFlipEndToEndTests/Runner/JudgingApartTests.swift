@@ -1,5 +1,6 @@
 import AppFlipModel
 @testable import AppFlipRunner
+import AppFlipSystem
 import AppFlipTestSupport
 import Foundation
 import Testing

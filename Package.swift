@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "AppFlipReporting", dependencies: ["AppFlipModel", "AppFlipDigest", "AppFlipSyntax"]),
         .target(name: "AppFlipReference"),
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
-        .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest"]),
+        .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
         // Turning a request (flags, environment, library calls) into targets: a partner's, or the reference.
         .target(name: "AppFlipSetup", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReference", "AppFlipReferenceServer",
                                                      "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS"]),
@@ -51,7 +51,9 @@ let package = Package(
         .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
         .executableTarget(name: "broken-android-handler", dependencies: ["AppFlipReference", "AppFlipReferenceServer"], path: "Tests/BrokenAndroidHandler"),
-        .executableTarget(name: "broken-native-client", dependencies: ["AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem"], path: "Tests/BrokenNativeClient"),
+        .executableTarget(name: "broken-native-client", dependencies: ["AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS",
+                                                                       .target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
+                          path: "Tests/BrokenNativeClient"),
         // Fast: syntax, model, judging, reporting; no executable, no subprocess (swift test --filter AppFlipUnitTests).
         .testTarget(
             name: "AppFlipUnitTests",

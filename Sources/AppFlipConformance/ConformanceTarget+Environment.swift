@@ -10,7 +10,7 @@ extension ConformanceTarget {
     /// The variables `environment(_:)` reads.
     public static let environmentVariables = ["APPFLIP_CONFIG", "APPFLIP_HANDLER", "APPFLIP_HANDLER_URL", "APPFLIP_LINK", "APPFLIP_CLIENT_ID",
                                               "APPFLIP_ANDROID_HANDLER", "APPFLIP_ANDROID_HANDLER_URL", "APPFLIP_ANDROID_ACTION",
-                                              "APPFLIP_ANDROID_PACKAGE"]
+                                              "APPFLIP_ANDROID_PACKAGE", "APPFLIP_CA_FILE"]
 
     /// The target the environment points at, or nil when it names none (run against the reference then):
     /// - `APPFLIP_CONFIG`: a target configuration file (as `run --config`);
@@ -21,6 +21,8 @@ extension ConformanceTarget {
     /// - `APPFLIP_ANDROID_HANDLER` (a JSON array, as `APPFLIP_HANDLER`) or `APPFLIP_ANDROID_HANDLER_URL`: the Android
     ///   activity's adapter, with `APPFLIP_ANDROID_ACTION` and `APPFLIP_ANDROID_PACKAGE` (unless the configuration file
     ///   gives them) and `APPFLIP_CLIENT_ID`; alone, or beside any of the above.
+    /// - `APPFLIP_CA_FILE`: a staging CA to trust for https besides the system's store (as `run --ca-file`; it wins
+    ///   over the configuration file's `ca_file`), with any of the above.
     /// - Throws: `EnvironmentError` when the variables are set but wrong (a malformed JSON array, a handler with no
     ///   link), so a mistyped setting fails loudly instead of silently testing the reference.
     public static func environment(_ variables: [String: String] = ProcessInfo.processInfo.environment) throws(EnvironmentError)
@@ -34,6 +36,7 @@ extension ConformanceTarget {
         }
         let link = value("APPFLIP_LINK")
         let clientID = value("APPFLIP_CLIENT_ID")
+        let caFile = value("APPFLIP_CA_FILE")
         let android = try Android(command: commandLine(value("APPFLIP_ANDROID_HANDLER"), named: "APPFLIP_ANDROID_HANDLER"),
                                   url: value("APPFLIP_ANDROID_HANDLER_URL"), action: value("APPFLIP_ANDROID_ACTION"),
                                   package: value("APPFLIP_ANDROID_PACKAGE"), configured: config != nil)
@@ -41,12 +44,14 @@ extension ConformanceTarget {
             guard let clientID else { throw EnvironmentError(description: "APPFLIP_CLIENT_ID is required with an Android handler") }
             var request = TargetSpecification()
             request.clientID = clientID
+            request.caFile = caFile
             android.apply(to: &request)
             return ConformanceTarget(.request(request))
         }
         guard config != nil || command != nil || handlerURL != nil else {
-            if link != nil || clientID != nil {
-                throw EnvironmentError(description: "APPFLIP_LINK and APPFLIP_CLIENT_ID need a target: APPFLIP_HANDLER, APPFLIP_HANDLER_URL or APPFLIP_CONFIG")
+            if link != nil || clientID != nil || caFile != nil {
+                throw EnvironmentError(description: "APPFLIP_LINK, APPFLIP_CLIENT_ID and APPFLIP_CA_FILE need a target: APPFLIP_HANDLER, "
+                                       + "APPFLIP_HANDLER_URL or APPFLIP_CONFIG")
             }
             return nil
         }
@@ -64,7 +69,8 @@ extension ConformanceTarget {
         } else {
             return nil
         }
-        return android.map { target.adding($0) } ?? target
+        let trusting = caFile.map { target.trustingCA(file: $0) } ?? target
+        return android.map { trusting.adding($0) } ?? trusting
     }
 
     /// The Android handler the environment names, checked whole.

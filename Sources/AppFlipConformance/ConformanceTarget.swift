@@ -109,6 +109,17 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
         return ConformanceTarget(.request(request))
     }
 
+    /// This target with a staging CA trusted for its https endpoints besides the system's store (as `run --ca-file`;
+    /// it wins over the configuration file's `ca_file`). The certificate is still verified whole: chain, host name,
+    /// dates. For a target without endpoints of its own (an in-process handler, the reference) it changes nothing.
+    public func trustingCA(file path: String) -> ConformanceTarget {
+        guard case .request(var request) = kind else { return self }
+        request.caFile = path
+        var target = ConformanceTarget(.request(request))
+        target.timeout = timeout
+        return target
+    }
+
     /// The suite's reference: its link handler in-process and its OAuth server on a loopback port; what every
     /// case passes against. `nativeClient` is a command for the native-client profile (the `appflip-reference
     /// native-client` program); without it those cases are skipped.

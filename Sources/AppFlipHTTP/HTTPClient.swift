@@ -20,6 +20,8 @@ package final class HTTPClient {
         package enum Kind: Sendable, Equatable {
             /// The request could not be sent byte for byte (over https), so it was not sent.
             case inexact
+            /// The server's certificate could not be verified.
+            case untrusted
             case other
         }
 
@@ -34,9 +36,15 @@ package final class HTTPClient {
         package var description: String { message }
     }
 
+    /// Starts TLS on a connected socket to `host` before a deadline: how an https connection is made.
+    package typealias TLSConnector = @Sendable (_ socket: TCPSocket, _ host: String, _ deadline: Double) throws(SocketError) -> TLSStream
+
     package let origin: HTTPOrigin
     package var limits: HTTPLimits
     package var timeouts: Timeouts
+    /// Set only by a client that makes its own TLS connections (a deliberately careless one, in the tests); nil:
+    /// `TLSStream.connect`, verified against `TLSTrust`.
+    private let connector: TLSConnector?
     /// The kept-alive connection with its reader, which may hold bytes the server sent past the last response.
     private var idle: Connection?
     /// For https where this build does not speak TLS itself (`TLSTrust.isAvailable` false): the platform's HTTPS stack.
@@ -65,13 +73,15 @@ package final class HTTPClient {
         TLSTransport.abortAll()
     }
 
-    package init(origin: HTTPOrigin, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts()) throws(Failure) {
+    package init(origin: HTTPOrigin, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts(),
+                 tls connector: TLSConnector? = nil) throws(Failure) {
         guard origin.scheme == "http" || origin.scheme == "https" else {
             throw Failure(message: "\(origin.scheme):// targets are not supported; use http:// or https://")
         }
         self.origin = origin
         self.limits = limits
         self.timeouts = timeouts
+        self.connector = connector
         if origin.scheme == "https", !TLSTrust.isAvailable { tls = TLSTransport(limits: limits, timeouts: timeouts) }
     }
 
@@ -143,13 +153,18 @@ package final class HTTPClient {
         connectionsOpened += 1
         guard origin.scheme == "https" else { return socket }
         do {
-            let stream = try TLSStream.connect(socket, host: origin.host, deadline: connectDeadline)
+            let stream: TLSStream
+            if let connector {
+                stream = try connector(socket, origin.host, connectDeadline)
+            } else {
+                stream = try TLSStream.connect(socket, host: origin.host, deadline: connectDeadline)
+            }
             lastTLS = stream.facts
             TLSObservations.record(stream.facts, for: origin)
             return stream
         } catch {
             socket.close()
-            guard error.kind == .timedOut else { throw Failure(message: error.message) }
+            guard error.kind == .timedOut else { throw Failure(message: error.message, kind: error.kind == .untrusted ? .untrusted : .other) }
             throw Failure(message: "the TLS handshake with \(origin) did not finish within \(format(min(timeouts.connect, deadline - now))) s")
         }
     }

@@ -30,6 +30,11 @@ package final class HTTPServer: @unchecked Sendable {
         package var requests: [String] = []
         /// Connections closed for idling past `idleTimeout`.
         package var idle = 0
+        /// TLS handshakes that did not complete (a client that refused the certificate ends it with an alert), each
+        /// with OpenSSL's reason: the first `keptHandshakeReasons`, and how many in all.
+        package var handshakes: [String] = []
+        package var failedHandshakes = 0
+        package static let keptHandshakeReasons = 16
     }
 
     private let listener: TCPListener
@@ -107,6 +112,10 @@ package final class HTTPServer: @unchecked Sendable {
             do {
                 socket = try TLSStream.accept(plain, identity: identity, deadline: Platform.monotonicSeconds() + capacity.idleTimeout)
             } catch {
+                stopped.withLock {
+                    refused.failedHandshakes += 1
+                    if refused.handshakes.count < Refusals.keptHandshakeReasons { refused.handshakes.append(error.message) }
+                }
                 plain.close()
                 return
             }

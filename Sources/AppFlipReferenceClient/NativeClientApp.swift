@@ -1,6 +1,7 @@
 import AppFlipDigest
 import AppFlipHTTP
 import AppFlipReference
+import AppFlipTLS
 import Foundation
 
 /// A correct native OAuth client (RFC 8252, RFC 7636, Google's installed-app flow) behind the native-client adapter
@@ -101,6 +102,9 @@ package final class NativeClientApp {
         package var refusesSignIn = false
         /// Runs before each command with it (a hostile client's extra traffic: Tests/BrokenNativeClient).
         package var beforeCommand: (@Sendable ([String: Any]) -> Void)?
+        /// How https connections are made (nil: verified against the system's store and the CA the configuration gives,
+        /// the host name included). A broken client's careless TLS replaces it.
+        package var tlsConnector: HTTPClient.TLSConnector?
 
         package init() {}
     }
@@ -172,6 +176,9 @@ package final class NativeClientApp {
                                   issuer: configuration["authorization_response_iss_parameter_supported"] as? Bool == true
                                     ? configuration["issuer"] as? String : nil)
         self.endpoints = endpoints
+        // The CA the configuration gives for an https token endpoint is trusted besides the system's store, as an app
+        // built to trust its server's CA does.
+        if let pem = configuration["ca_pem"] as? String { TLSTrust.trust(pem: pem) }
         pending?.listener?.stop()
         if behaviour.refusesSignIn { return rejected("this app does not sign in") }
         // The discovery document, read as AppAuth's discoverConfiguration does; its PKCE methods change nothing.
@@ -326,7 +333,8 @@ package final class NativeClientApp {
     /// The PKCE methods a discovery document lists, or nil when it cannot be read (the configuration then stands).
     private func metadataMethods(_ url: String) -> [String]? {
         guard let (origin, target) = HTTPOrigin.split(url),
-              let client = try? HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10)) else { return nil }
+              let client = try? HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10), tls: behaviour.tlsConnector)
+        else { return nil }
         defer { client.close() }
         guard let response = try? client.send(HTTPRequest(method: "GET", target: target, headers: HTTPHeaders([("Accept", "application/json")]))),
               response.status == 200,
@@ -350,7 +358,7 @@ package final class NativeClientApp {
                       timeout: Double = 10) -> Result<(status: Int, json: [String: Any]), HTTPClient.Failure> {
         guard let (origin, target) = HTTPOrigin.split(url) else { return .failure(HTTPClient.Failure(message: "not an http(s) URL: \(url)")) }
         do {
-            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: timeout))
+            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: timeout), tls: behaviour.tlsConnector)
             defer { client.close() }
             let request = HTTPRequest(method: "POST", target: target,
                                       headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")] + extra),
@@ -359,7 +367,7 @@ package final class NativeClientApp {
             var response = try client.send(request)
             if behaviour.followsRedirects, response.status == 307, let location = response.headers["Location"],
                let (movedOrigin, movedTarget) = HTTPOrigin.split(location) {
-                let moved = try HTTPClient(origin: movedOrigin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10))
+                let moved = try HTTPClient(origin: movedOrigin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10), tls: behaviour.tlsConnector)
                 defer { moved.close() }
                 response = try moved.send(HTTPRequest(method: "POST", target: movedTarget, headers: request.headers, body: request.body))
             }

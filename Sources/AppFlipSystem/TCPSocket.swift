@@ -11,6 +11,8 @@ package struct SocketError: Error, Sendable, CustomStringConvertible {
         case closed
         /// The TLS handshake or a TLS record failed (a certificate that cannot be verified among the reasons).
         case tls
+        /// The peer's certificate could not be verified (a kind of `tls` failure the run says how to mend).
+        case untrusted
         case other
     }
 

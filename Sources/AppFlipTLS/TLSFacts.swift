@@ -61,8 +61,7 @@ package struct TLSFacts: Sendable, Hashable {
             presented = " (it presented \(subject)" + (facts.issuer.map { ", issued by \($0)" } ?? "") + (facts.notAfter.map { ", valid until \($0)" } ?? "") + ")"
         }
         let trusted = TLSTrust.caFile.map { " besides the CA file \($0)" } ?? ""
-        return "the certificate of \(host) cannot be verified: \(reason)\(presented); the system's trust store\(trusted) does not vouch for it. "
-            + "To trust a staging CA, give its certificate with --ca-file PATH (ca_file: in the configuration)"
+        return "the certificate of \(host) cannot be verified: \(reason)\(presented); the system's trust store\(trusted) does not vouch for it"
     }
 
     private static func name(_ name: OpaquePointer?) -> String? {

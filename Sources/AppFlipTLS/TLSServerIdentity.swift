@@ -7,7 +7,7 @@ import COpenSSL
 /// context (TLS 1.2 and up, HTTP/1.1 by ALPN when the client asks).
 package final class TLSServerIdentity: TLSContextOwner, @unchecked Sendable {
     #if canImport(COpenSSL)
-    let context: OpaquePointer
+    package let context: OpaquePointer
 
     init(certificate: OpaquePointer, key: OpaquePointer) throws(SocketError) {
         guard let context = SSL_CTX_new(TLS_server_method()) else { throw TLSError.last("creating a TLS server context") }

@@ -32,7 +32,20 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
     /// `TLSTrust` for that name (an IP address against the certificate's addresses), SNI sent for a DNS name.
     package static func connect(_ socket: TCPSocket, host: String, deadline: Double) throws(SocketError) -> TLSStream {
         #if canImport(COpenSSL)
-        return try start(socket, context: TLSTrust.clientContext(), host: host, deadline: deadline)
+        return try start(socket, context: TLSTrust.clientContext(), role: .client(host: host, checksName: true), deadline: deadline)
+        #else
+        throw SocketError(.tls, "this build does not speak TLS itself")
+        #endif
+    }
+
+    /// The client side from a context its caller made and configured: what is verified is the context's to say, and
+    /// the host name is checked only when `checksHostName` (SNI is sent for a DNS name either way). The suite itself
+    /// connects only through `connect(_:host:deadline:)`, whose context always verifies; this is for a deliberately
+    /// careless client in the tests (`Tests/BrokenNativeClient`), which builds a context that does not.
+    package static func connect(_ socket: TCPSocket, context: some TLSContextOwner, host: String, checksHostName: Bool,
+                                deadline: Double) throws(SocketError) -> TLSStream {
+        #if canImport(COpenSSL)
+        return try start(socket, context: context, role: .client(host: host, checksName: checksHostName), deadline: deadline)
         #else
         throw SocketError(.tls, "this build does not speak TLS itself")
         #endif
@@ -41,27 +54,36 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
     /// The server side: the handshake a client starts on `socket`, with `identity`'s certificate, before `deadline`.
     package static func accept(_ socket: TCPSocket, identity: TLSServerIdentity, deadline: Double) throws(SocketError) -> TLSStream {
         #if canImport(COpenSSL)
-        return try start(socket, context: identity, host: nil, deadline: deadline)
+        return try start(socket, context: identity, role: .server, deadline: deadline)
         #else
         throw SocketError(.tls, "this build does not speak TLS itself")
         #endif
     }
 
     #if canImport(COpenSSL)
-    /// A stream over `socket` from `context`, its handshake done: as the client of `host`, or as the server (nil).
-    /// The context is passed as its owner, which the call keeps alive: a context the trust has just replaced is freed
-    /// only once `SSL_new` holds a reference of its own.
-    private static func start(_ socket: TCPSocket, context: some TLSContextOwner, host: String?, deadline: Double) throws(SocketError) -> TLSStream {
+    /// Which end of the handshake a stream is.
+    private enum Role {
+        /// The client of `host`, whose name (or address) the certificate must carry when `checksName`.
+        case client(host: String, checksName: Bool)
+        case server
+    }
+
+    /// A stream over `socket` from `context`, its handshake done in `role`. The context is passed as its owner, which
+    /// the call keeps alive: a context the trust has just replaced is freed only once `SSL_new` holds a reference of
+    /// its own.
+    private static func start(_ socket: TCPSocket, context: some TLSContextOwner, role: Role, deadline: Double) throws(SocketError) -> TLSStream {
         let made = withExtendedLifetime(context) { SSL_new(context.context) }
         guard let ssl = made else { throw TLSError.last("starting TLS") }
         let stream = TLSStream(socket: socket, ssl: ssl)
         _ = SSL_set_fd(ssl, socket.fd)
-        if let host {
-            if TLSFacts.isIPAddress(host) {
-                _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host)
+        var host: String?
+        if case .client(let name, let checksName) = role {
+            host = name
+            if TLSFacts.isIPAddress(name) {
+                if checksName { _ = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), name) }
             } else {
-                _ = appflip_SSL_set_tlsext_host_name(ssl, host)
-                _ = SSL_set1_host(ssl, host)
+                _ = appflip_SSL_set_tlsext_host_name(ssl, name)
+                if checksName { _ = SSL_set1_host(ssl, name) }
             }
         }
         try stream.handshake(deadline: deadline, connecting: host != nil, host: host)
@@ -84,7 +106,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
                 let verification = SSL_get_verify_result(ssl)
                 if connecting, verification != X509_V_OK {
                     ERR_clear_error()
-                    throw SocketError(.tls, TLSFacts.unverified(host ?? socket.peer, code: Int32(verification), ssl: ssl))
+                    throw SocketError(.untrusted, TLSFacts.unverified(host ?? socket.peer, code: Int32(verification), ssl: ssl))
                 }
                 throw failure(error, what: "the TLS handshake with \(socket.peer) failed")
             }

@@ -73,7 +73,7 @@ package enum TLSTrust {
 
     /// An SSL_CTX for clients: TLS 1.2 and up, the peer verified against the system's store and the anchors.
     final class ClientContext: TLSContextOwner, @unchecked Sendable {
-        let context: OpaquePointer
+        package let context: OpaquePointer
 
         init(anchors: [PEMCertificates.Certificate]) throws(SocketError) {
             guard let context = SSL_CTX_new(TLS_client_method()) else { throw TLSError.last("creating a TLS context") }

@@ -46,6 +46,10 @@ let defects: [String: String] = [
     "verifier-in-query": "puts the code_verifier in the token request's URL as well as its body",
     "verifier-on-sign-out": "sends the code_verifier again with the revocation request on sign-out",
     "revokes-in-query": "correct: revokes with the token in the query of the POST, as Google documents its revocation endpoint",
+    "accepts-any-certificate": "makes its TLS connections verifying nothing: any certificate is accepted",
+    "no-host-check": "verifies the certificate's chain (against ca_file) but not that it names the host",
+    "ca-file": "correct: trusts ca_file in a TLS context of its own and verifies the chain and the host (the reference trusts ca_pem)",
+    "ignores-given-ca": "breaks the contract: trusts only the system's store, not the CA the configuration gives",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -116,6 +120,10 @@ case "retries-slow-exchange":
 case "time-state": app.behaviour.makeState = { "flow-" + String(format: "%040llu", UInt64(Date().timeIntervalSince1970 * 1_000_000)) }
 case "refuses-sign-in": app.behaviour.refusesSignIn = true
 case "refuses-without-s256": app.behaviour.withoutS256InMetadata = .refuse
+case "ignores-given-ca": app.behaviour.tlsConnector = OwnTLS.connector(.full)
+case "accepts-any-certificate", "no-host-check", "ca-file":
+    app.behaviour.beforeCommand = { OwnTLS.note($0) }
+    app.behaviour.tlsConnector = OwnTLS.connector(defect == "ca-file" ? .full : defect == "no-host-check" ? .chainOnly : .none)
 case "hex-state":
     app.behaviour.makeState = {
         var generator = SystemRandomNumberGenerator()

@@ -13,6 +13,12 @@ enum TargetArguments {
               parsed.value(ifGiven: "--android-handler") == nil, parsed.value(ifGiven: "--android-handler-url") == nil else {
             throw Arguments.UsageError(message: "--target reference cannot be combined with --config, --handler-url, --android-handler(-url) or a handler command")
         }
+        // The reference's https is trusted through the CA it makes for the run, and it answers its own hosts: a CA
+        // file or a mapping would change nothing, and saying nothing would let a reader think they were used.
+        guard parsed.value(ifGiven: "--ca-file") == nil, parsed.value(ifGiven: "--resolve") == nil else {
+            throw Arguments.UsageError(message: "--target reference trusts the CA it makes for the run and answers its own hosts: "
+                                       + "--ca-file and --resolve are for your own https target")
+        }
         guard let executable = Bundle.main.executablePath else {
             throw Arguments.UsageError(message: "cannot locate this executable to start the reference handler")
         }

@@ -85,7 +85,8 @@ extension CaseLoader {
     /// `sign_in: default`, or a mapping of what the test authorization server answers in this step:
     /// `authorization` (`code`, `wrong-state`, `missing-state`, `error:NAME`), `token` and `refresh` (`bearer`,
     /// `unknown-members`, `token-type:NAME`, `invalid-grant`, `redirect`), `rotate_refresh` (`yes`/`no`),
-    /// `metadata` (`standard`, `plain-only`), `token_delay` (seconds, up to 30).
+    /// `metadata` (`standard`, `plain-only`), `token_delay` (seconds, up to 30), `token_certificate` (`trusted`,
+    /// `other-ca`, `expired`, `wrong-host`: the token and revocation endpoints over https with that certificate).
     private mutating func nativeStep(_ command: NativeStep.Command, _ node: Node) -> NativeStep? {
         var script = NativeServerScript()
         if case .scalar(let scalar) = node {
@@ -96,7 +97,8 @@ extension CaseLoader {
             return NativeStep(command: command, server: script)
         }
         guard let mapping = reader.mapping(node, "'\(command.rawValue)'"),
-              reader.checkKeys(mapping, allowed: ["authorization", "token", "refresh", "rotate_refresh", "metadata", "token_delay"], in: "'\(command.rawValue)'") else { return nil }
+              reader.checkKeys(mapping, allowed: ["authorization", "token", "refresh", "rotate_refresh", "metadata", "token_delay",
+                                                      "token_certificate"], in: "'\(command.rawValue)'") else { return nil }
         let before = reader.diagnostics.count
         if let node = mapping["authorization"], let scalar = reader.scalar(node, "'authorization'") {
             switch scalar.text {
@@ -132,6 +134,10 @@ extension CaseLoader {
         }
         if let node = mapping["metadata"], let metadata = reader.enumValue(node, "'metadata'", as: NativeServerScript.Metadata.self) {
             script.metadata = metadata
+        }
+        if let node = mapping["token_certificate"],
+           let certificate = reader.enumValue(node, "'token_certificate'", as: NativeServerScript.TokenCertificate.self) {
+            script.tokenCertificate = certificate
         }
         if let node = mapping["token_delay"], let scalar = reader.scalar(node, "'token_delay'") {
             if let seconds = Double(scalar.text), seconds > 0, seconds <= 30 {

@@ -39,6 +39,7 @@ package enum CheckRegistry {
         TokenRequestCheck.self,
         RedirectRepeatedCheck.self,
         ForgedResponseCheck.self,
+        ServerCertificateCheck.self,
         LoopbackListenerCheck.self,
         RefreshTokenCheck.self,
         RevocationCheck.self,

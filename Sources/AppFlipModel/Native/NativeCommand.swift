@@ -19,6 +19,11 @@ package enum NativeCommand: Sendable, Hashable {
         /// The installed-app client secret the app may present (by HTTP Basic or in the body), as Google's client
         /// configuration for an installed app carries one.
         package var clientSecret: String?
+        /// For a step whose token endpoint is https: the CA the app is to trust for it (its certificate, as a file and
+        /// as PEM text), as an app is built to trust its server's CA. Nothing else is trusted for it: the system's store
+        /// does not know this CA.
+        package var caFile: String?
+        package var caPEM: String?
 
         package init(authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String, clientID: String,
                     scopes: [String], redirectURI: String?) {
@@ -68,6 +73,8 @@ package enum NativeCommand: Sendable, Hashable {
             }
             if let discoveryURL = configuration.discoveryURL { fields["discovery_url"] = discoveryURL }
             if let clientSecret = configuration.clientSecret { fields["client_secret"] = clientSecret }
+            if let caFile = configuration.caFile { fields["ca_file"] = caFile }
+            if let caPEM = configuration.caPEM { fields["ca_pem"] = caPEM }
             object["configuration"] = fields
         case .deliverRedirect(let url):
             object["url"] = url

@@ -32,6 +32,12 @@ package struct NativeObservation: Sendable, Hashable {
     /// For a redirect delivered again: the app's listener, closed after its callback, refused it, and the app said
     /// nothing (a refusal in effect).
     package var refusedByClosedListener = false
+    /// The certificate the step's token and revocation endpoints presented over https (nil: plain http).
+    package var tokenCertificate: NativeServerScript.TokenCertificate?
+    /// The TLS handshakes with those endpoints that did not complete during the step, each with OpenSSL's reason as
+    /// the server saw it (a client that refuses the certificate ends the handshake with an alert); the first few.
+    package var failedHandshakes: [String] = []
+    package var failedHandshakeCount = 0
 
     package init(command: NativeStep.Command, answer: NativeAnswer?, authorizationURL: String?, requests: [NativeServerRequest],
                 refreshTokensBefore: [String]) {

@@ -8,6 +8,9 @@ package struct NativeServerRequest: Sendable, Hashable {
     package var contentType: String?
     /// The `Authorization` header, when the app sent one (HTTP Basic client authentication).
     package var authorization: String?
+    /// The certificate of the https listener the request came over (nil: the plain http one): a request over a
+    /// certificate the app must refuse means it accepted that certificate.
+    package var certificate: NativeServerScript.TokenCertificate?
 
     package init(method: String, target: String, body: [UInt8], contentType: String?, authorization: String? = nil) {
         self.method = method

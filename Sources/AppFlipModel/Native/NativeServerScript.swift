@@ -33,6 +33,35 @@ package struct NativeServerScript: Sendable, Hashable {
         case plainOnly = "plain-only"
     }
 
+    /// The certificate the token and revocation endpoints present, served over https for the step (nil: plain http,
+    /// as loopback allows). `trusted` is issued by the CA the app is given (`ca_file`, `ca_pem`); every other value
+    /// is one the app must refuse (RFC 6749 §10.9, RFC 6125): it must stop, with no code or verifier sent.
+    package enum TokenCertificate: String, Sendable, Hashable, CaseIterable {
+        case trusted
+        /// Issued by a CA the app was not given.
+        case otherCA = "other-ca"
+        /// Issued by the given CA, but expired a day ago.
+        case expired
+        /// Issued by the given CA, for another host name than the endpoint's.
+        case wrongHost = "wrong-host"
+
+        /// Whether a client that verifies the server's identity must refuse it.
+        package var isFlawed: Bool { self != .trusted }
+
+        /// What is wrong with it, in words (nil for the trusted one).
+        package var flaw: String? {
+            switch self {
+            case .trusted: nil
+            case .otherCA: "issued by a CA the app was not given"
+            case .expired: "expired a day ago"
+            case .wrongHost: "issued for \(Self.otherHostName), not the endpoint's address"
+            }
+        }
+
+        /// The name a wrong-host certificate is issued for.
+        package static let otherHostName = "other-host.appflip.example"
+    }
+
     package var authorization: AuthorizationAnswer = .code
     package var token: TokenAnswer = .bearer
     package var refresh: TokenAnswer = .bearer
@@ -41,10 +70,12 @@ package struct NativeServerScript: Sendable, Hashable {
     package var metadata: Metadata = .standard
     /// Seconds the token endpoint waits before it answers (after it has redeemed the code), as a slow server would.
     package var tokenDelay: Double = 0
+    package var tokenCertificate: TokenCertificate?
 
     /// Whether the script gives a correct app reason to refuse a sign-in before opening the browser: metadata that
-    /// offers no S256. Otherwise such a refusal breaks the adapter contract and the case is an error.
-    package var justifiesRefusal: Bool { metadata == .plainOnly }
+    /// offers no S256, or a token endpoint whose certificate it must refuse (an app may look before it starts).
+    /// Otherwise such a refusal breaks the adapter contract and the case is an error.
+    package var justifiesRefusal: Bool { metadata == .plainOnly || tokenCertificate?.isFlawed == true }
 
     package init() {}
 }

@@ -17,7 +17,17 @@ extension StepExecutor {
             }
         }
         guard let (session, server) = nativeFlow else { return nil }
+        let certificate = step.server.tokenCertificate
+        if let certificate {
+            do throws(TestAuthorizationServer.CertificateFailure) {
+                try server.prepare(certificate)
+            } catch {
+                state.outcome.record(error.unsupported ? .notApplicable(label + error.message) : .suite(label + error.message))
+                return nil
+            }
+        }
         server.use(step.server)
+        let handshakesBefore = certificate.map { server.failedHandshakes($0).count } ?? 0
         let before = server.requests.count
         let stepStarted = Date()
         let refreshTokensBefore = server.issuedRefreshTokens
@@ -83,6 +93,19 @@ extension StepExecutor {
             // Refused requests may be what the checks miss: judging them would blame a requirement the app did not break.
             return fail(NativeFailure(message: overwhelmed), label: label, session: session, state: &state)
         }
+        if let certificate {
+            let (reasons, count) = server.failedHandshakes(certificate)
+            observation.tokenCertificate = certificate
+            observation.failedHandshakeCount = count - handshakesBefore
+            observation.failedHandshakes = Array(reasons.dropFirst(handshakesBefore))
+            if certificate == .trusted, observation.failedHandshakeCount > 0, !observation.requests.contains(where: { $0.certificate == .trusted }) {
+                // Refusing the CA it was given says nothing of how the app checks certificates: it cannot be judged.
+                let reason = observation.failedHandshakes.first.map { " (the server saw: \($0))" } ?? ""
+                return fail(NativeFailure(message: "the app refused the token endpoint's certificate, issued by the CA the suite gave it "
+                                          + "(ca_file, ca_pem)\(reason): the adapter must trust that CA for the case to judge anything"),
+                            label: label, session: session, state: &state)
+            }
+        }
         observation.refusedExchange = server.refusedExchange
         observation.caseRequests = server.requests
         if let undelivered = observation.undelivered {
@@ -100,7 +123,13 @@ extension StepExecutor {
             if let redirect = observation.redirect { lines.append("  server redirected to " + Redaction.redact(url: redirect) + " (\(observation.delivery ?? ""))") }
             for request in observation.requests where request.path != "/authorize" {
                 let body = request.body.isEmpty ? "" : " " + Redaction.redact(query: Substring(String(decoding: request.body, as: UTF8.self)))
-                lines.append("  app → \(request.method) \(Redaction.redact(url: request.target))\(body)")
+                let over = request.certificate.map { " (over https, the \($0.rawValue) certificate)" } ?? ""
+                lines.append("  app → \(request.method) \(Redaction.redact(url: request.target))\(body)\(over)")
+            }
+            if let certificate = observation.tokenCertificate {
+                lines.append("  token endpoint over https with the \(certificate.rawValue) certificate" + (certificate.flaw.map { " (\($0))" } ?? "")
+                             + ": \(observation.failedHandshakeCount) handshake\(observation.failedHandshakeCount == 1 ? "" : "s") broken off"
+                             + (observation.failedHandshakes.first.map { " (\($0))" } ?? ""))
             }
             if let refused = server.refusedTraffic { lines.append("  test server refused: " + refused) }
             lines.append("  app answered " + (observation.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))

@@ -1,6 +1,8 @@
 import AppFlipDigest
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipSystem
+import AppFlipTLS
 import Foundation
 
 /// The suite's own authorization server for the native-client profile: endpoints like Google's on loopback
@@ -11,6 +13,7 @@ import Foundation
 /// (`pkce: verified`, `redirect_uri: repeated`).
 package final class TestAuthorizationServer: @unchecked Sendable {
     package typealias Script = NativeServerScript
+    package typealias Certificate = NativeServerScript.TokenCertificate
 
     private struct Issued {
         var clientID: String
@@ -39,6 +42,12 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     private var accessTokensIssued = 0
     /// Requests past `maximumRequests`, answered 429 and not recorded.
     private var overflow = 0
+    /// The https listeners of the token and revocation endpoints, one for each certificate a step asked for, all
+    /// answered by this server; made when first asked for, with the CA the app is given.
+    private var secure: [Certificate: HTTPServer] = [:]
+    private var authority: CertificateAuthority?
+    /// The CA's certificate written for the app (`ca_file`), removed when the server stops.
+    private var caFile: String?
 
     /// What an app may drive of this server in one case: requests far larger or more numerous than any sign-in, and
     /// connections held open, are refused, so the app's misbehaviour costs the suite bounded memory and time.
@@ -54,26 +63,101 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     package init(clientID: String) throws {
         self.clientID = clientID
         let box = HandlerBox()
+        self.box = box
         server = try HTTPServer(host: "127.0.0.1", port: 0, limits: Self.limits, capacity: Self.capacity) { request in
-            box.server?.answer(request) ?? HTTPResponse(status: 503)
+            box.server?.answer(request, over: nil) ?? HTTPResponse(status: 503)
         }
         box.server = self
         server.start()
     }
 
-    package func stop() { server.stop() }
+    private let box: HandlerBox
+
+    package func stop() {
+        server.stop()
+        let (listeners, file) = lock.withLock { (Array(secure.values), caFile) }
+        for listener in listeners { listener.stop() }
+        if let file { try? FileManager.default.removeItem(atPath: file) }
+    }
 
     package var origin: String { "http://127.0.0.1:\(server.port)" }
     package var authorizationEndpoint: String { origin + "/authorize" }
 
+    /// Where the token and revocation endpoints are for the current script: on this origin, or over https with the
+    /// certificate it names.
+    private var tokenOrigin: String {
+        lock.withLock { script.tokenCertificate.flatMap { secure[$0] }.map { "https://127.0.0.1:\($0.port)" } } ?? origin
+    }
+
     package func configuration(scopes: [String], redirectURI: String?) -> NativeCommand.Configuration {
-        var configuration = NativeCommand.Configuration(authorizationEndpoint: authorizationEndpoint, tokenEndpoint: origin + "/token",
-                                                        revocationEndpoint: origin + "/revoke", clientID: clientID, scopes: scopes,
+        let tokenOrigin = tokenOrigin
+        var configuration = NativeCommand.Configuration(authorizationEndpoint: authorizationEndpoint, tokenEndpoint: tokenOrigin + "/token",
+                                                        revocationEndpoint: tokenOrigin + "/revoke", clientID: clientID, scopes: scopes,
                                                         redirectURI: redirectURI)
         configuration.issuer = origin
         configuration.clientSecret = clientSecret
         configuration.discoveryURL = origin + Self.discoveryPath
+        if tokenOrigin != origin {
+            (configuration.caFile, configuration.caPEM) = lock.withLock { (caFile, authority?.pem) }
+        }
         return configuration
+    }
+
+    /// Why a certificate cannot be presented: this build has no TLS server, or OpenSSL or the disk refused.
+    package struct CertificateFailure: Error, Sendable {
+        package var message: String
+        /// Set when this build cannot serve TLS at all (it speaks TLS through OpenSSL on Linux only).
+        package var unsupported = false
+    }
+
+    /// Makes ready the https listener that presents `certificate` (and, the first time, the CA the app is given,
+    /// written to a file for `ca_file`). The trusted certificate and the expired one come from that CA for
+    /// 127.0.0.1; the wrong-host one from it for another name; the other CA's is made by a CA made for it alone.
+    package func prepare(_ certificate: Certificate) throws(CertificateFailure) {
+        guard TLSTrust.isAvailable else {
+            throw CertificateFailure(message: "this build cannot present a certificate to the app: the suite serves TLS through OpenSSL, "
+                                     + "linked on Linux only", unsupported: true)
+        }
+        if lock.withLock({ secure[certificate] != nil }) { return }
+        do throws(SocketError) {
+            let made: CertificateAuthority
+            if let known = lock.withLock({ self.authority }) {
+                made = known
+            } else {
+                made = try CertificateAuthority(name: "AppFlip Conformance native-client test CA")
+                lock.withLock { self.authority = made }
+            }
+            let authority = made
+            if lock.withLock({ caFile == nil }) {
+                let path = FileManager.default.temporaryDirectory.appendingPathComponent("appflip-native-ca-\(UUID().uuidString).pem").path
+                guard FileManager.default.createFile(atPath: path, contents: Data(authority.pem.utf8), attributes: [.posixPermissions: 0o644]) else {
+                    throw SocketError(.tls, "the CA's certificate could not be written to \(path)")
+                }
+                lock.withLock { caFile = path }
+            }
+            let identity = try authority.serverIdentity(for: certificate == .wrongHost ? [Certificate.otherHostName] : ["127.0.0.1"],
+                                                        flaw: certificate == .expired ? .expired : certificate == .otherCA ? .untrustedIssuer : .none)
+            let box = self.box
+            let listener = try HTTPServer(host: "127.0.0.1", port: 0, limits: Self.limits, capacity: Self.capacity, tls: identity) { request in
+                box.server?.answer(request, over: certificate) ?? HTTPResponse(status: 503)
+            }
+            listener.start()
+            lock.withLock { secure[certificate] = listener }
+        } catch {
+            throw CertificateFailure(message: "the suite cannot present the \(certificate.rawValue) certificate: \(error.message)")
+        }
+    }
+
+    /// The TLS handshakes with the listener presenting `certificate` that did not complete so far, with OpenSSL's
+    /// reasons (the first few), and how many.
+    package func failedHandshakes(_ certificate: Certificate) -> (reasons: [String], count: Int) {
+        guard let listener = lock.withLock({ secure[certificate] }) else { return ([], 0) }
+        let refusals = listener.refusals
+        // OpenSSL's reason alone ("tlsv1 alert unknown ca": the client's alert), without the server's preamble.
+        let reasons = refusals.handshakes.map { message in
+            message.range(of: "failed: ").map { String(message[$0.upperBound...]) } ?? message
+        }
+        return (reasons, refusals.failedHandshakes)
     }
 
     /// The issuer a mix-up response names instead of this server's.
@@ -98,7 +182,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
 
     /// What the server refused of the app so far, in one sentence for the evidence; nil when nothing.
     package var refusedTraffic: String? {
-        let refusals = server.refusals
+        let refusals = listenerRefusals
         var parts: [String] = []
         let over = lock.withLock { overflow }
         if over > 0 { parts.append("\(over) requests past the limit of \(Self.maximumRequests) a case (answered 429)") }
@@ -116,9 +200,21 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// and the server refused them (so a later exchange may be missing for that reason alone); nil otherwise.
     package var overwhelmed: String? {
         let over = lock.withLock { overflow }
-        let refusedRequests = server.refusals.requests
+        let refusedRequests = listenerRefusals.requests
         guard over > 0 || !refusedRequests.isEmpty else { return nil }
         return "the app sent the test authorization server more than any sign-in needs: " + (refusedTraffic ?? "")
+    }
+
+    /// What every listener of this server (plain and https) refused so far, together.
+    private var listenerRefusals: HTTPServer.Refusals {
+        var total = server.refusals
+        for listener in lock.withLock({ Array(secure.values) }) {
+            let refusals = listener.refusals
+            total.busy += refusals.busy
+            total.idle += refusals.idle
+            total.requests += refusals.requests
+        }
+        return total
     }
 
     /// Connections refused so far because the app held the server's connections open.
@@ -132,9 +228,10 @@ package final class TestAuthorizationServer: @unchecked Sendable {
 
     // MARK: Endpoints
 
-    private func answer(_ request: HTTPRequest) -> HTTPResponse {
-        let record = NativeServerRequest(method: request.method, target: request.target, body: request.body,
+    private func answer(_ request: HTTPRequest, over certificate: Certificate?) -> HTTPResponse {
+        var record = NativeServerRequest(method: request.method, target: request.target, body: request.body,
                                          contentType: request.headers["Content-Type"], authorization: request.headers["Authorization"])
+        record.certificate = certificate
         // The suite's own browser is always let in: only the app's requests count against the limit.
         let fromBrowser = request.headers[Self.browserHeader] == browserMarker
         let admitted = lock.withLock { () -> Script? in
@@ -158,8 +255,9 @@ package final class TestAuthorizationServer: @unchecked Sendable {
             return response
         case ("POST", "/revoke"): return HTTPResponse(status: 200)
         case ("GET", Self.discoveryPath):
-            return json(200, ["issuer": origin, "authorization_endpoint": authorizationEndpoint, "token_endpoint": origin + "/token",
-                              "revocation_endpoint": origin + "/revoke",
+            let tokenOrigin = tokenOrigin
+            return json(200, ["issuer": origin, "authorization_endpoint": authorizationEndpoint, "token_endpoint": tokenOrigin + "/token",
+                              "revocation_endpoint": tokenOrigin + "/revoke",
                               "code_challenge_methods_supported": script.metadata == .plainOnly ? ["plain"] : ["S256", "plain"],
                               "authorization_response_iss_parameter_supported": true,
                               "response_types_supported": ["code"]])

@@ -19,6 +19,10 @@ enum ReachabilityPreflight {
         }
     }
 
+    /// How to trust a staging CA, said with a certificate the run cannot verify.
+    static let wayOut = "To trust a staging CA, give its certificate with --ca-file PATH (ca_file: in the configuration, "
+        + "APPFLIP_CA_FILE for the library's environment target)"
+
     /// For each unreachable origin (its description), why; empty when every origin answered.
     static func unreachable(_ cases: [ConformanceCase], targets: TargetUnderTest, timeout: Double) -> [String: String] {
         var seen = Set<HTTPOrigin>()
@@ -29,7 +33,8 @@ enum ReachabilityPreflight {
             do throws(HTTPClient.Failure) {
                 _ = try HTTPClient.handshake(origin, timeout: min(5, timeout))
             } catch {
-                found.withLock { $0[origin.description] = error.message }
+                let wayOut = error.kind == .untrusted ? ". " + Self.wayOut : ""
+                found.withLock { $0[origin.description] = error.message + wayOut }
             }
         }
         return found.withLock { $0 }

@@ -45,7 +45,7 @@ struct OpenSSLTransportTests {
         #expect(facts.issuer?.contains("AppFlip Conformance test CA") == true, "\(facts.summary)")
     }
 
-    @Test("A certificate is refused, with the reason and the way out: another CA, expired, another host", arguments: [
+    @Test("A certificate is refused, with the reason: another CA, expired, another host", arguments: [
         ("another CA", CertificateAuthority.Flaw.untrustedIssuer, ["127.0.0.1"], "unable to get local issuer certificate"),
         ("expired", .expired, ["127.0.0.1"], "certificate has expired"),
         ("another host", .none, ["other.example"], "mismatch"),
@@ -60,7 +60,6 @@ struct OpenSSLTransportTests {
             Issue.record("\(name): answered \(response.status)")
         } catch {
             #expect(error.message.contains("the certificate of 127.0.0.1 cannot be verified") && error.message.contains(reason), "\(name): \(error.message)")
-            #expect(error.message.contains("--ca-file"), "\(error.message)")
         }
     }
 

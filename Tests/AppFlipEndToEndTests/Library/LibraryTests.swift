@@ -2,6 +2,7 @@ import AppFlipConformance
 import AppFlipHTTP
 import AppFlipReference
 import AppFlipReferenceServer
+import AppFlipTLS
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -189,6 +190,26 @@ struct LibraryEnvironmentTests {
     private func run(_ id: String, _ variables: [String: String]) async throws -> CaseResult {
         let target = try #require(try ConformanceTarget.environment(variables))
         return try await #require(AppFlipConformance.case(id)).run(against: target)
+    }
+
+    @Test("APPFLIP_CA_FILE is trusted as run --ca-file is: read before any case, a file with no certificate said with its path",
+          .enabled(if: TLSTrust.isAvailable))
+    func caFile() async throws {
+        let settings = ["APPFLIP_LINK": "https://app.example/flip", "APPFLIP_CLIENT_ID": "google-client",
+                        "APPFLIP_HANDLER": "[\"\(BuiltProducts.path("appflip-reference"))\"]"]
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("appflip-not-a-ca-\(UUID().uuidString).pem").path
+        try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let refused = try await run("app-link/baseline/valid-link", settings.merging(["APPFLIP_CA_FILE": path]) { $1 })
+        #expect(refused.verdict == .error)
+        #expect(refused.message?.contains("\(path) holds no PEM certificate") == true, "\(refused)")
+        #expect(try await run("app-link/baseline/valid-link", settings).verdict == .pass)
+        do {
+            _ = try ConformanceTarget.environment(["APPFLIP_CA_FILE": path])
+            Issue.record("APPFLIP_CA_FILE alone was accepted")
+        } catch {
+            #expect(error.description.contains("need a target"), "\(error)")
+        }
     }
 
     @Test("APPFLIP_HANDLER drives a handler command: the reference passes, a handler that drops the state fails AF-LINK-010")

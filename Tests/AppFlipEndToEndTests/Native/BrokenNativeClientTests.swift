@@ -1,6 +1,7 @@
 import AppFlipModel
 import AppFlipRunner
 import AppFlipSystem
+import AppFlipTLS
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -62,6 +63,12 @@ struct BrokenNativeClientTests {
         // the callback is not judged (listenerUnusable below).
         Defect(name: "listener-closed-early", mode: "loopback", warned: ["NAT-REDIR-004-S"]),
         Defect(name: "listener-silent", mode: "loopback", warned: ["NAT-REDIR-004-S"]),
+        // A token endpoint over https with a certificate the app must refuse (where this build serves TLS: Linux).
+        Defect(name: "accepts-any-certificate", failed: TLSTrust.isAvailable ? ["NAT-REQ-004"] : []),
+        Defect(name: "accepts-any-certificate", mode: "loopback", failed: TLSTrust.isAvailable ? ["NAT-REQ-004"] : []),
+        Defect(name: "no-host-check", failed: TLSTrust.isAvailable ? ["NAT-REQ-004"] : []),
+        // Correct another way: the CA file in a TLS context of its own, the chain and the address checked.
+        Defect(name: "ca-file"),
     ]
 
     private func run(_ executable: String, _ arguments: [String], only: Set<String>? = nil) throws -> RunResult {
@@ -93,6 +100,22 @@ struct BrokenNativeClientTests {
         let refused = try #require(results[unjustified])
         #expect(refused.verdict == .error)
         #expect(refused.message?.contains("answered sign-in with rejected, not open-browser (this app does not sign in)") == true, "\(refused.message ?? "")")
+    }
+
+    @Test("An app that refuses the CA it was given is not judged under NAT-REQ-004: the case is an error that says so",
+          .enabled(if: TLSTrust.isAvailable))
+    func givenCARefused() throws {
+        let ids: Set<String> = ["native-client/tls/other-ca", "native-client/tls/expired", "native-client/tls/wrong-host"]
+        let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", "ignores-given-ca"], only: ids)
+        #expect(Set(run.results.map(\.conformanceCase.id)) == ids)
+        for result in run.results {
+            #expect(result.verdict == .error, "\(result.conformanceCase.id): \(result.verdict)")
+            #expect(result.suiteFault == nil)
+            #expect(result.message?.contains("the app refused the token endpoint's certificate, issued by the CA the suite gave it (ca_file, ca_pem)") == true,
+                    "\(result.message ?? "")")
+            #expect(result.message?.contains("unknown ca") == true, "\(result.message ?? "")")
+            #expect(result.findings.isEmpty, "\(result.findings.map(\.observed))")
+        }
     }
 
     @Test("A loopback listener the browser cannot use warns under NAT-REDIR-004-S in every case, judges what the app sent before, and leaves the rest not judged",

@@ -31,6 +31,7 @@ struct NativeCaseLoaderTests {
     func loads() {
         #expect(diagnostics(nativeCase()).isEmpty, "\(diagnostics(nativeCase()))")
         #expect(diagnostics(nativeCase(step: "refresh:\n      refresh: invalid-grant\n      rotate_refresh: yes", expect: "app: rejected")).isEmpty)
+        #expect(diagnostics(nativeCase(step: "sign_in:\n      token_certificate: wrong-host", expect: "server_certificate: refused")).isEmpty)
     }
 
     @Test("Misplaced steps, checks and server answers are located errors", arguments: [
@@ -39,6 +40,10 @@ struct NativeCaseLoaderTests {
         ("an unknown server answer", "profile: native-client", "sign_in:\n      authorization: teapot", "app: signed-in", "'authorization' takes"),
         ("a word instead of default", "profile: native-client", "sign_in: now", "app: signed-in", "takes 'default' or a mapping"),
         ("an audit of a requirement the URL cannot show", "profile: native-client", "sign_in: default", "audit: NAT-TOK-001", "'audit' takes"),
+        ("an unknown certificate", "profile: native-client", "sign_in:\n      token_certificate: self-signed", "server_certificate: refused",
+         "'self-signed' is not a valid 'token_certificate'"),
+        ("server_certificate outside a native step", "profile: token", "request:\n      endpoint: token", "server_certificate: refused",
+         "server_certificate"),
     ])
     func misplaced(_ example: (String, String, String, String, String)) {
         let (_, profile, step, expect, message) = example

@@ -10,7 +10,7 @@ extension ConformanceTarget {
     /// The variables `environment(_:)` reads.
     public static let environmentVariables = ["APPFLIP_CONFIG", "APPFLIP_HANDLER", "APPFLIP_HANDLER_URL", "APPFLIP_LINK", "APPFLIP_CLIENT_ID",
                                               "APPFLIP_ANDROID_HANDLER", "APPFLIP_ANDROID_HANDLER_URL", "APPFLIP_ANDROID_ACTION",
-                                              "APPFLIP_ANDROID_PACKAGE", "APPFLIP_CA_FILE"]
+                                              "APPFLIP_ANDROID_PACKAGE", "APPFLIP_ANDROID_ALLOWED_CALLERS", "APPFLIP_CA_FILE"]
 
     /// The target the environment points at, or nil when it names none (run against the reference then):
     /// - `APPFLIP_CONFIG`: a target configuration file (as `run --config`);
@@ -21,6 +21,8 @@ extension ConformanceTarget {
     /// - `APPFLIP_ANDROID_HANDLER` (a JSON array, as `APPFLIP_HANDLER`) or `APPFLIP_ANDROID_HANDLER_URL`: the Android
     ///   activity's adapter, with `APPFLIP_ANDROID_ACTION` and `APPFLIP_ANDROID_PACKAGE` (unless the configuration file
     ///   gives them) and `APPFLIP_CLIENT_ID`; alone, or beside any of the above.
+    /// - `APPFLIP_ANDROID_ALLOWED_CALLERS`: the callers the activity allows, a JSON array of `PACKAGE=SHA256` strings
+    ///   (as `run --android-allowed-caller`), with an Android handler.
     /// - `APPFLIP_CA_FILE`: a staging CA to trust for https besides the system's store (as `run --ca-file`; it wins
     ///   over the configuration file's `ca_file`), with any of the above.
     /// - Throws: `EnvironmentError` when the variables are set but wrong (a malformed JSON array, a handler with no
@@ -39,7 +41,9 @@ extension ConformanceTarget {
         let caFile = value("APPFLIP_CA_FILE")
         let android = try Android(command: commandLine(value("APPFLIP_ANDROID_HANDLER"), named: "APPFLIP_ANDROID_HANDLER"),
                                   url: value("APPFLIP_ANDROID_HANDLER_URL"), action: value("APPFLIP_ANDROID_ACTION"),
-                                  package: value("APPFLIP_ANDROID_PACKAGE"), configured: config != nil)
+                                  package: value("APPFLIP_ANDROID_PACKAGE"),
+                                  allowedCallers: commandLine(value("APPFLIP_ANDROID_ALLOWED_CALLERS"), named: "APPFLIP_ANDROID_ALLOWED_CALLERS"),
+                                  configured: config != nil)
         if let android, config == nil, command == nil, handlerURL == nil {
             guard let clientID else { throw EnvironmentError(description: "APPFLIP_CLIENT_ID is required with an Android handler") }
             var request = TargetSpecification()
@@ -79,12 +83,15 @@ extension ConformanceTarget {
         var url: String?
         var action: String?
         var package: String?
+        var allowedCallers: [String] = []
 
         /// Nil when neither `APPFLIP_ANDROID_HANDLER` nor `APPFLIP_ANDROID_HANDLER_URL` is set.
-        init?(command: [String]?, url: String?, action: String?, package: String?, configured: Bool) throws(EnvironmentError) {
+        init?(command: [String]?, url: String?, action: String?, package: String?, allowedCallers: [String]?,
+              configured: Bool) throws(EnvironmentError) {
             guard command != nil || url != nil else {
-                if action != nil || package != nil {
-                    throw EnvironmentError(description: "APPFLIP_ANDROID_ACTION and APPFLIP_ANDROID_PACKAGE need APPFLIP_ANDROID_HANDLER or APPFLIP_ANDROID_HANDLER_URL")
+                if action != nil || package != nil || allowedCallers != nil {
+                    throw EnvironmentError(description: "APPFLIP_ANDROID_ACTION, APPFLIP_ANDROID_PACKAGE and APPFLIP_ANDROID_ALLOWED_CALLERS need "
+                                           + "APPFLIP_ANDROID_HANDLER or APPFLIP_ANDROID_HANDLER_URL")
                 }
                 return nil
             }
@@ -99,6 +106,7 @@ extension ConformanceTarget {
             self.url = url
             self.action = action
             self.package = package
+            self.allowedCallers = allowedCallers ?? []
         }
 
         func apply(to request: inout TargetSpecification) {
@@ -106,6 +114,7 @@ extension ConformanceTarget {
             request.androidHandlerURL = url
             if let action { request.androidAction = action }
             if let package { request.androidPackage = package }
+            if !allowedCallers.isEmpty { request.androidAllowedCallers = allowedCallers }
         }
     }
 

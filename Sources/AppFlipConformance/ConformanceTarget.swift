@@ -96,6 +96,17 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
         return ConformanceTarget(.request(request))
     }
 
+    /// This target with the callers its Android activity allows, each `PACKAGE=SHA256` (the certificate's SHA-256 as
+    /// 32 colon-separated hex pairs), as `run --android-allowed-caller`: each must get a code; without them, the
+    /// Google app alone. For a target without an Android handler it changes nothing.
+    public func allowingAndroidCallers(_ callers: [String]) -> ConformanceTarget {
+        guard case .request(var request) = kind else { return self }
+        request.androidAllowedCallers = callers
+        var target = ConformanceTarget(.request(request))
+        target.timeout = timeout
+        return target
+    }
+
     /// A target configuration file (the format `run --config` reads): endpoints, client, sign-in. A handler command
     /// or URL may be added; `link` overrides the file's link and client ID.
     public static func configuration(_ path: String, handlerCommand: [String]? = nil, handlerURL: String? = nil,

@@ -108,6 +108,15 @@ package struct RunSetup: Sendable {
         configuration.android = file?.android ?? AndroidSettings()
         if let action = request.androidAction { configuration.android.action = action }
         if let package = request.androidPackage { configuration.android.package = package }
+        if !request.androidAllowedCallers.isEmpty {
+            configuration.android.allowedCallers = try request.androidAllowedCallers.map { (entry) throws(SetupError) -> AndroidCaller in
+                guard let caller = AndroidCaller(entry: entry) else {
+                    throw SetupError("--android-allowed-caller takes PACKAGE=SHA256, the certificate's SHA-256 as 32 colon-separated hex pairs "
+                                     + "(com.google.android.apps.chromecast.app=3D:7A:…), not '\(entry)'")
+                }
+                return caller
+            }
+        }
         if androidHandler != nil, request.androidAction == nil, file?.android == nil {
             throw SetupError("--android-action ACTION is required for your Android handler (the App Flip intent action entered in the console), "
                              + "or android_action in --config")

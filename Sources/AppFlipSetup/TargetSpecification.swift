@@ -25,6 +25,9 @@ package struct TargetSpecification: Sendable {
     /// `--resolve HOST:PORT:ADDRESS` mappings, before the configuration's `resolve`.
     package var resolve: [String] = []
     package var androidPackage: String?
+    /// `--android-allowed-caller PACKAGE=SHA256` entries: the callers the activity allows, replacing the
+    /// configuration's `android_allowed_callers` (the Google app alone when neither gives any).
+    package var androidAllowedCallers: [String] = []
     package var link: String?
     package var clientID: String?
     package var scope: String?

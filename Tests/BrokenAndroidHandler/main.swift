@@ -32,7 +32,10 @@ let defects: [String: String] = [
     "unusable-answers": "answers each consent with its live code in an answer the contract cannot use, in turn: no \"finished\", "
         + "\"result_code\" as a string, AUTHORIZATION_CODE as a CharSequence or a String[], a repeated member, a line cut short",
     "floods-after-answer": "answers, then writes 3 MiB more (one-shot: the flood follows the answer's line)",
+    "digest-prefix": "accepts a caller whose certificate digest starts an allowed one, or is started by it (a prefix compare)",
     // Fixtures, not defects: these activities must pass every case.
+    "google-app-only": "allows only the Google app (the one caller Google's pages name), refusing Google Home",
+    "normalised-digest": "compares certificate digests by their hex digits alone, whatever their case and colons",
     "legitimate-variant": "cancels (0) refused callers, answers failed client checks with type 1, cancels an abandoned sign-in with -2/1, "
         + "sends no ERROR_DESCRIPTION, compares certificate digests in lower case",
 ]
@@ -141,6 +144,21 @@ case "repeats-code":
     let first = FirstCode()
     let mint = reference.mintCode
     activity.mintCode = { redirectURI, scope in first.value { mint(redirectURI, scope) } }
+case "digest-prefix":
+    activity.acceptsCaller = { caller, allowed in
+        guard let caller else { return false }
+        return allowed.contains {
+            $0.package == caller.package && ($0.signature.hasPrefix(caller.signature) || caller.signature.hasPrefix($0.signature))
+        }
+    }
+case "google-app-only":
+    activity.allowedCallers = AndroidActivity.googleCallers.filter { $0.package == "com.google.android.googlequicksearchbox" }
+case "normalised-digest":
+    activity.acceptsCaller = { caller, allowed in
+        guard let caller else { return false }
+        let digits = { (digest: String) in digest.filter { $0 != ":" }.lowercased() }
+        return allowed.contains { $0.package == caller.package && digits($0.signature) == digits(caller.signature) }
+    }
 case "legitimate-variant":
     activity.acceptsCaller = { caller, allowed in
         guard let caller else { return false }

@@ -57,6 +57,7 @@ enum TargetArguments {
         request.caFile = try parsed.value("--ca-file")
         request.resolve = parsed.values("--resolve")
         request.androidPackage = try parsed.value("--android-package")
+        request.androidAllowedCallers = parsed.values("--android-allowed-caller")
         do {
             return try RunSetup.partner(request)
         } catch {

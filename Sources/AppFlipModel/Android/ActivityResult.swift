@@ -19,6 +19,9 @@ package struct ActivityResult: Sendable, Hashable {
     /// The data intent's extras in the order reported, or nil when there is no data intent.
     package var data: [NamedExtra]?
     package var finished: Bool
+    /// The caller the request named (`getCallingActivity()` and its certificate; nil: none), set by the runner from
+    /// the intent it sent: some checks depend on whether the activity allows it.
+    package var requestCaller: AndroidCaller?
 
     package init(resultCode: Int, data: [NamedExtra]?, finished: Bool) {
         self.resultCode = resultCode

@@ -7,6 +7,14 @@ package struct AndroidSettings: Sendable, Hashable {
     /// The caller of every valid request (`android_caller`): Google's app unless the configuration names a test-only
     /// caller its adapter accepts, as Google's sample accepts its test tool.
     package var caller: AndroidCaller
+    /// The callers the activity allows (`android_allowed_callers`), each of which must get a code; `caller` always
+    /// among them. By default the Google app alone, the one identity Google's pages speak of: another Google app
+    /// (Google Home) the activity may allow or refuse unless it is listed here.
+    package var allowedCallers: [AndroidCaller] {
+        get { listedCallers.contains { $0.sameIdentity(as: caller) } ? listedCallers : [caller] + listedCallers }
+        set { listedCallers = newValue }
+    }
+    private var listedCallers: [AndroidCaller] = []
     /// The `REDIRECT_URI` extra (`android_redirect_uri`). No source gives Google's real value on Android; by analogy
     /// with iOS we send the Google app's flip URI, and the activity must treat it as opaque (reference file §2.3).
     package var redirectURI: String

@@ -47,6 +47,7 @@ package enum CheckRegistry {
         OKResultCheck.self,
         ErrorResultCheck.self,
         AuthorizationCodeCheck.self,
+        CallerCodeCheck.self,
         ErrorTypeCheck.self,
         ErrorCodeCheck.self,
         SingleOutcomeCheck.self,

@@ -20,8 +20,8 @@ package enum NativeCommand: Sendable, Hashable {
         /// configuration for an installed app carries one.
         package var clientSecret: String?
         /// For a step whose token endpoint is https: the CA the app is to trust for it (its certificate, as a file and
-        /// as PEM text), as an app is built to trust its server's CA. Nothing else is trusted for it: the system's store
-        /// does not know this CA.
+        /// as PEM text), as an app is built to trust its server's CA. The system's store does not know this CA, so an
+        /// app that trusts only that store refuses even the certificate it should accept.
         package var caFile: String?
         package var caPEM: String?
 

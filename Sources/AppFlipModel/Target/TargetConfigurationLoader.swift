@@ -51,7 +51,11 @@ package enum TargetConfigurationLoader {
         guard let document = reader.mapping(node, "the target configuration") else { throw DiagnosticList(reader.diagnostics) }
         var reading = Reading(document: document, reader: reader, environment: environment, file: file)
         reading.refuseWrittenSecret()
-        reading.reader.checkKeys(document, allowed: Self.keys + ["client_secret"], required: ["client_id", "link"], in: "the target configuration")
+        // The link is the iOS link handler's, and the HTTP profiles derive from it (the link host's site association):
+        // a file for an Android activity or a native app alone needs none.
+        let needsLink = document["endpoints"] != nil
+        reading.reader.checkKeys(document, allowed: Self.keys + ["client_secret"], required: needsLink ? ["client_id", "link"] : ["client_id"],
+                                 in: "the target configuration")
         var configuration = try reading.core()
         try reading.signIn(into: &configuration)
         try reading.options(into: &configuration)
@@ -63,7 +67,7 @@ package enum TargetConfigurationLoader {
     static let keys = ["client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
                        "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope",
                        "throttling_probe", "native_redirect_uris", "sign_in", "android_action", "android_package", "android_redirect_uri",
-                       "android_caller", "ca_file", "resolve"]
+                       "android_caller", "android_allowed_callers", "ca_file", "resolve"]
 
     /// One reading of a configuration document: its diagnostics, and the secrets met so far (every value taken from
     /// the environment), each part read by a method named after it.
@@ -260,12 +264,13 @@ package enum TargetConfigurationLoader {
         }
 
         /// The Android App Flip settings: `android_action` and `android_package` (both, or neither), the optional
-        /// `android_redirect_uri`, and `android_caller` (`package`, `signature_sha256`), a test-only caller to send valid
-        /// requests from instead of Google's app.
+        /// `android_redirect_uri`, `android_caller` (`package`, `signature_sha256`), a test-only caller to send valid
+        /// requests from instead of Google's app, and `android_allowed_callers`, a list of such identities the
+        /// activity allows (each must get a code; the Google app alone by default).
         mutating func android(into configuration: inout TargetConfiguration) throws(DiagnosticList) {
             let action = text("android_action")
             let package = text("android_package")
-            let others = ["android_redirect_uri", "android_caller"].filter { document[$0] != nil }
+            let others = ["android_redirect_uri", "android_caller", "android_allowed_callers"].filter { document[$0] != nil }
             guard action != nil || package != nil || !others.isEmpty else { return }
             guard let action, let package, !action.text.isEmpty, !package.text.isEmpty else {
                 let at = document.entries.first { $0.key.text.hasPrefix("android_") }?.key.location ?? document.location
@@ -274,20 +279,29 @@ package enum TargetConfigurationLoader {
             }
             var settings = AndroidSettings(action: action.text, package: package.text)
             if let uri = text("android_redirect_uri") { settings.redirectURI = uri.text }
-            if let node = document["android_caller"], let mapping = reader.mapping(node, "'android_caller'") {
-                guard reader.checkKeys(mapping, allowed: ["package", "signature_sha256"], required: ["package", "signature_sha256"], in: "'android_caller'"),
-                      let callerPackage = mapping["package"].flatMap({ reader.scalar($0, "'package'") }),
-                      let signature = mapping["signature_sha256"].flatMap({ reader.scalar($0, "'signature_sha256'") }) else {
-                    throw DiagnosticList(reader.diagnostics)
-                }
-                let digits = signature.text.split(separator: ":")
-                guard digits.count == 32, digits.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
-                    reader.error(at: signature.location, "'signature_sha256' is the certificate's SHA-256 as 32 colon-separated hex pairs (AB:CD:…)")
-                    throw DiagnosticList(reader.diagnostics)
-                }
-                settings.caller = AndroidCaller(package: callerPackage.text, signatureSHA256: signature.text)
+            if let node = document["android_caller"] { settings.caller = try caller(node, "'android_caller'") }
+            if let node = document["android_allowed_callers"] {
+                guard let list = reader.sequence(node, "'android_allowed_callers'") else { throw DiagnosticList(reader.diagnostics) }
+                var callers: [AndroidCaller] = []
+                for item in list.items { callers.append(try caller(item, "an entry of 'android_allowed_callers'")) }
+                settings.allowedCallers = callers
             }
             configuration.android = settings
+        }
+
+        /// One caller identity: a mapping of `package` and `signature_sha256` (32 colon-separated hex pairs).
+        mutating func caller(_ node: Node, _ what: String) throws(DiagnosticList) -> AndroidCaller {
+            guard let mapping = reader.mapping(node, what),
+                  reader.checkKeys(mapping, allowed: ["package", "signature_sha256"], required: ["package", "signature_sha256"], in: what),
+                  let callerPackage = mapping["package"].flatMap({ reader.scalar($0, "'package'") }),
+                  let signature = mapping["signature_sha256"].flatMap({ reader.scalar($0, "'signature_sha256'") }) else {
+                throw DiagnosticList(reader.diagnostics)
+            }
+            guard AndroidCaller.isDigest(signature.text) else {
+                reader.error(at: signature.location, "'signature_sha256' is the certificate's SHA-256 as 32 colon-separated hex pairs (AB:CD:…)")
+                throw DiagnosticList(reader.diagnostics)
+            }
+            return AndroidCaller(package: callerPackage.text, signatureSHA256: signature.text)
         }
 
         /// A declared lifetime in seconds, from 1 to `maximum`; nil when not given.

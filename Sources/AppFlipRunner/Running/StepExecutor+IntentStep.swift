@@ -57,10 +57,11 @@ extension StepExecutor {
         let outcomeText = exchange.activityResult.map { "  → " + $0.summary } ?? "  → " + (exchange.failure ?? "no answer")
         let transcript = state.redactor.excerpt("\(label)started the activity for a result with:\n" + intentText + "\n" + outcomeText, limit: 8 * 1024)
         state.outcome.evidence.exchanges.append(Evidence.Exchange(transcript, sentAt: sent.sentAt, milliseconds: sent.milliseconds))
-        guard let result = exchange.activityResult else {
+        guard var result = exchange.activityResult else {
             state.outcome.record(exchange.suiteFault ? .suite(exchange.failure ?? "no answer") : .target(label + (exchange.failure ?? "no answer")))
             return nil
         }
+        result.requestCaller = sent.intent.caller
         return .activity(result)
     }
 

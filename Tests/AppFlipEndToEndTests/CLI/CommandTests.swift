@@ -157,6 +157,8 @@ struct CommandTests {
         ["frobnicate"], ["lint", "a", "b"], ["run", "--target", "reference", "--samples", "1"],
         ["run", "--target", "reference", "--samples", "many"], ["run", "--target", "reference", "--quiet", "--verbose"],
         ["run", "--target", "reference", "--color", "sometimes"], ["run", "--target", "reference", "--shard", "5/4"],
+        ["run", "--client-id", "c", "--android-handler", "/bin/true", "--android-action", "a", "--android-package", "p",
+         "--android-allowed-caller", "com.google.android.apps.chromecast.app=3D:7A"],
         ["run", "--target", "reference", "--ca-file", "ca.pem"], ["run", "--target", "reference", "--resolve", "a.example:443:127.0.0.1"],
     ])
     func usageErrors(_ arguments: [String]) {

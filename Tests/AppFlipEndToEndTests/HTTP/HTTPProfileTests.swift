@@ -663,6 +663,35 @@ struct TargetConfigurationTests {
         }
     }
 
+    @Test("android_allowed_callers: a list of identities, the caller of valid requests always among them; an Android-only file needs no link")
+    func allowedCallers() throws {
+        let android = "client_id: g\nandroid_action: com.example.APP_FLIP\nandroid_package: com.example\n"
+        // The Google app alone by default: the one caller Google's pages name.
+        #expect(try load(android).android?.allowedCallers == [.googleApp])
+        let home = AndroidCaller.googleHome
+        let listed = try load(android + "android_allowed_callers:\n  - package: \(home.package)\n    signature_sha256: \(home.signatureSHA256.lowercased())\n")
+        #expect(listed.android?.allowedCallers.map(\.package) == [AndroidCaller.googleApp.package, home.package])
+        #expect(listed.android?.allowedCallers.last?.sameIdentity(as: home) == true)
+        #expect(listed.link.isEmpty)
+        // A link is still required where the HTTP profiles need it.
+        do {
+            _ = try load("client_id: g\nendpoints:\n  token: https://auth.example/token\n")
+            Issue.record("endpoints without a link were read")
+        } catch {
+            #expect(error.description.contains("link"), "\(error.description)")
+        }
+        for (text, problem, line) in [("android_allowed_callers:\n  - package: x\n", "signature_sha256", 5),
+                                      ("android_allowed_callers:\n  - package: x\n    signature_sha256: AB:CD\n", "32 colon-separated hex pairs", 6),
+                                      ("android_allowed_callers: com.google.android.apps.chromecast.app\n", "must be a list", 4)] {
+            do {
+                _ = try load(android + text)
+                Issue.record("loaded: \(text)")
+            } catch {
+                #expect(error.description.contains(problem) && error.description.contains("target.conf:\(line):"), "\(error.description)")
+            }
+        }
+    }
+
     @Test("narrowed_scope: a strict, non-empty part of the request loads; anything else is refused at its line")
     func narrowedScope() throws {
         let base = "client_id: g\nlink: https://app.example/flip\n"

@@ -187,6 +187,24 @@ struct LibraryEnvironmentTests {
         #expect(bad.findings.filter { $0.verdict == .fail }.map(\.requirement) == ["AF-ANDR-004"], "\(bad)")
     }
 
+    @Test("APPFLIP_ANDROID_ALLOWED_CALLERS says which callers must get a code: Google Home refused informs, unless it is listed")
+    func androidAllowedCallers() async throws {
+        let googleAppOnly = "[\"\(BuiltProducts.path("broken-android-handler"))\", \"--defect\", \"google-app-only\"]"
+        let settings = ["APPFLIP_ANDROID_ACTION": "com.example.APP_FLIP", "APPFLIP_ANDROID_PACKAGE": "com.example", "APPFLIP_CLIENT_ID": "google-client",
+                        "APPFLIP_ANDROID_HANDLER": googleAppOnly]
+        let id = "android-app-flip/valid/google-home-caller"
+        let informed = try await run(id, settings)
+        #expect(informed.verdict == .info, "\(informed)")
+        #expect(informed.findings.map(\.requirement) == ["AF-ANDR-014"], "\(informed)")
+        let home = "com.google.android.apps.chromecast.app=3D:7A:12:23:01:9A:A3:9D:9E:A0:E3:43:6A:B7:C0:89:6B:FB:4F:B6:79:F4:DE:5F:E7:C2:3F:32:6C:8F:99:4A"
+        let app = "com.google.android.googlequicksearchbox=F0:FD:6C:5B:41:0F:25:CB:25:C3:B5:33:46:C8:97:2F:AE:30:F8:EE:74:11:DF:91:04:80:AD:6B:2D:60:DB:83"
+        let required = try await run(id, settings.merging(["APPFLIP_ANDROID_ALLOWED_CALLERS": "[\"\(app)\", \"\(home)\"]"]) { $1 })
+        #expect(required.verdict == .fail, "\(required)")
+        #expect(required.findings.filter { $0.verdict == .fail }.map(\.requirement) == ["AF-ANDR-001"], "\(required)")
+        let malformed = try await run(id, settings.merging(["APPFLIP_ANDROID_ALLOWED_CALLERS": "[\"com.google.android.apps.chromecast.app=3D:7A\"]"]) { $1 })
+        #expect(malformed.verdict == .error && malformed.message?.contains("PACKAGE=SHA256") == true, "\(malformed)")
+    }
+
     private func run(_ id: String, _ variables: [String: String]) async throws -> CaseResult {
         let target = try #require(try ConformanceTarget.environment(variables))
         return try await #require(AppFlipConformance.case(id)).run(against: target)

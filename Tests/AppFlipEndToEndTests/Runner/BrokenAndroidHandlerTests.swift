@@ -41,6 +41,8 @@ struct BrokenAndroidHandlerTests {
         Defect(name: "unredeemable-code", status: .nonConformant, failed: ["AF-ANDR-012"]),
         Defect(name: "repeats-code", status: .nonConformant, failed: ["AF-ANDR-011"]),
         Defect(name: "refuses-unknown-extra", status: .nonConformant, failed: ["AF-ANDR-013"]),
+        // A digest compared by prefix takes the empty, half, truncated or extended digest rows.
+        Defect(name: "digest-prefix", status: .nonConformant, failed: ["AF-ANDR-001"]),
     ]
 
     /// Runs every Android case against `defect`, its codes minted by an in-process reference server so they redeem.
@@ -48,13 +50,16 @@ struct BrokenAndroidHandlerTests {
         try run(BuiltProducts.path("broken-android-handler"), ["--defect", defect], mode: .persistent)
     }
 
-    static func run(_ program: String, _ arguments: [String], mode: SubprocessTarget.Mode) throws -> RunResult {
+    static func run(_ program: String, _ arguments: [String], mode: SubprocessTarget.Mode,
+                    allowedCallers: [AndroidCaller]? = nil) throws -> RunResult {
         let setup = try RunSetup.reference(TargetSpecification(seed: 7), handler: .inProcess, nativeClient: nil)
         defer { setup.referenceServer?.stop() }
         var targets = setup.targets
         targets.androidHandler = try RunSetup.androidHandler(program, arguments: arguments + setup.codeServerArguments, mode: mode)
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .androidAppFlip }
-        return try SuiteRun.run(targets, cases: cases, configuration: setup.configuration, timeout: 5)
+        var configuration = setup.configuration
+        if let allowedCallers { configuration.android.allowedCallers = allowedCallers }
+        return try SuiteRun.run(targets, cases: cases, configuration: configuration, timeout: 5)
     }
 
     @Test("Each defect fails exactly the requirement it breaks", arguments: defects)
@@ -86,6 +91,32 @@ struct BrokenAndroidHandlerTests {
         #expect(run.exitStatus == .conformant)
         #expect(run.results.count >= 30 && run.results.allSatisfy { $0.verdict == .pass },
                 "\(run.results.filter { $0.verdict != .pass }.map(\.conformanceCase.id))")
+    }
+
+    @Test("An activity that allows only the Google app passes; its refusal of Google Home informs under AF-ANDR-014, and fails AF-ANDR-001 once Google Home is configured")
+    func googleAppOnly() throws {
+        let run = try Self.run(BuiltProducts.path("broken-android-handler"), ["--defect", "google-app-only"], mode: .persistent)
+        #expect(run.exitStatus == .conformant)
+        #expect(run.count(.fail) == 0 && run.count(.error) == 0 && run.count(.warn) == 0)
+        let informed = run.results.flatMap(\.findings).filter { $0.verdict == .info }
+        #expect(informed.map(\.requirement.id) == ["AF-ANDR-014"], "\(informed.map(\.observed))")
+        #expect(informed.first?.observed.contains("com.google.android.apps.chromecast.app refused, which it may be") == true)
+        let configured = try Self.run(BuiltProducts.path("broken-android-handler"), ["--defect", "google-app-only"], mode: .persistent,
+                                      allowedCallers: [.googleApp, .googleHome])
+        let failed = configured.results.flatMap(\.findings).filter { $0.verdict == .fail }
+        #expect(failed.map(\.requirement.id) == ["AF-ANDR-001"], "\(failed.map(\.observed))")
+        #expect(configured.results.flatMap(\.findings).allSatisfy { $0.requirement.id != "AF-ANDR-014" })
+        // The reference allows both: with Google Home configured it passes, the MAY not judged.
+        let reference = try Self.run(BuiltProducts.path("appflip-reference"), ["android-handler"], mode: .persistent,
+                                     allowedCallers: [.googleApp, .googleHome])
+        #expect(reference.exitStatus == .conformant && reference.results.allSatisfy { $0.verdict == .pass })
+    }
+
+    @Test("An activity that compares digests by their hex digits alone (case, colons) passes every case")
+    func normalisedDigest() throws {
+        let run = try Self.run(BuiltProducts.path("broken-android-handler"), ["--defect", "normalised-digest"], mode: .persistent)
+        #expect(run.exitStatus == .conformant)
+        #expect(run.results.allSatisfy { $0.verdict == .pass }, "\(run.results.filter { $0.verdict != .pass }.map(\.conformanceCase.id))")
     }
 
     @Test("An activity that makes different legitimate choices passes every case")

@@ -22,6 +22,7 @@ let defects: [String: String] = [
     "never-finishes": "sets the right result but never calls finish()",
     "odd-result-on-string-scope": "answers result code 1 (RESULT_FIRST_USER) when SCOPE is not a String[]",
     "crash-on-huge-extra": "crashes (exits) on a String extra longer than 65536 characters",
+    "crash-on-string-scope": "crashes (exits) when SCOPE is there but not a String[] (a cast used unchecked)",
     "deny-recoverable": "answers a refused consent with ERROR_TYPE 1 (recoverable), so Google goes on to web linking",
     "cancel-unrecoverable": "answers an abandoned sign-in with ERROR_TYPE 2 (unrecoverable)",
     "disabled-recoverable": "answers a disabled account with ERROR_TYPE 1 (recoverable)",
@@ -207,6 +208,9 @@ while let line = readLine(strippingNewline: true) {
         exit(3)
     }
     guard let request = AndroidAdapterLoop.request(from: line) else { continue }
+    if defect == "crash-on-string-scope", let scope = request.extras["SCOPE"] {
+        if case .strings = scope {} else { exit(4) }
+    }
     let result = handle(request.extras, request.caller, request.scenario, activity: activity, defect: defect)
     guard var answer = AndroidAdapterLoop.answer(id: request.id, result) else { continue }
     if defect == "unusable-answers" {

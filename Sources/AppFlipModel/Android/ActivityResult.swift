@@ -22,6 +22,16 @@ package struct ActivityResult: Sendable, Hashable {
     /// The caller the request named (`getCallingActivity()` and its certificate; nil: none), set by the runner from
     /// the intent it sent: some checks depend on whether the activity allows it.
     package var requestCaller: AndroidCaller?
+    /// Set when the activity crashed handling the request (its adapter died or closed its output without answering):
+    /// how. Android then hands the caller RESULT_CANCELED with no data, which is what this result holds.
+    package var crash: String?
+
+    /// What Google receives from an activity whose process died: RESULT_CANCELED, no data intent.
+    package static func crashed(_ how: String) -> ActivityResult {
+        var result = ActivityResult(resultCode: canceled, data: nil, finished: true)
+        result.crash = how
+        return result
+    }
 
     package init(resultCode: Int, data: [NamedExtra]?, finished: Bool) {
         self.resultCode = resultCode
@@ -49,6 +59,7 @@ package struct ActivityResult: Sendable, Hashable {
         let extras = data.map { data in
             data.isEmpty ? "a data intent with no extras" : data.map { "\($0.name) " + Self.shown($0.name, $0.value) }.joined(separator: ", ")
         } ?? "no data intent"
+        if let crash { return "the activity crashed (\(crash)): Android hands the caller " + Self.name(of: resultCode) + " with no data intent" }
         return Self.name(of: resultCode) + ", " + extras + (finished ? "; finished" : "; the activity did not finish")
     }
 

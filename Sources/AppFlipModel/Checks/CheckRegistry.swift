@@ -52,6 +52,7 @@ package enum CheckRegistry {
         ErrorCodeCheck.self,
         SingleOutcomeCheck.self,
         FinishedCheck.self,
+        SurvivesCheck.self,
     ]
 
     private static let byKey: [String: any Check.Type] = Dictionary(uniqueKeysWithValues: kinds.map { ($0.key, $0) })

@@ -285,8 +285,10 @@ final class SubprocessSession: LinkHandlerSession {
         case .endOfOutput(let partial):
             _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
             let what = partial.isEmpty ? "without answering" : "after a partial answer line (\(partial.count) bytes, no newline)"
-            return TargetExchange(failure: "the handler closed its output \(what)" + exitSuffix(child),
-                                  rawAnswer: TargetExchange.raw(partial))
+            var crashed = TargetExchange(failure: "the handler closed its output \(what)" + exitSuffix(child),
+                                         rawAnswer: TargetExchange.raw(partial))
+            crashed.crash = crashed.failure
+            return crashed
         case .timedOut(let partial):
             let what = partial.isEmpty ? "no answer" : "only a partial answer line (\(partial.count) bytes)"
             return TargetExchange(failure: "timed out after \(secondsText(timeout)) s with \(what); the handler's process group was killed",

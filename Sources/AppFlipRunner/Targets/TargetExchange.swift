@@ -17,6 +17,10 @@ package struct TargetExchange: Sendable {
     package var previousRequestFault: String?
     /// Set when the exchange failed for want of the suite's own resources, not through the target.
     package var suiteFault = false
+    /// Set when the target, started and healthy, died or closed its output while handling this request (not a
+    /// hang the suite ended, not a start that failed): what it did, for a contract that gives a crash a result of
+    /// its own (an Android activity's process dying hands its caller RESULT_CANCELED).
+    package var crash: String?
     /// Set when a persistent handler's reply began with lines that answer nothing, more than one: output left from
     /// before this request (a flood), which the session answers by replacing the handler and sending again.
     var outOfStep = false

@@ -43,6 +43,9 @@ struct BrokenAndroidHandlerTests {
         Defect(name: "refuses-unknown-extra", status: .nonConformant, failed: ["AF-ANDR-013"]),
         // A digest compared by prefix takes the empty, half, truncated or extended digest rows.
         Defect(name: "digest-prefix", status: .nonConformant, failed: ["AF-ANDR-001"]),
+        // A crash is a result Google receives (RESULT_CANCELED) and, on malformed input, what the requirement forbids.
+        Defect(name: "crash-on-huge-extra", status: .nonConformant, failed: ["AF-ANDR-013"]),
+        Defect(name: "crash-on-string-scope", status: .nonConformant, failed: ["AF-ANDR-007"]),
     ]
 
     /// Runs every Android case against `defect`, its codes minted by an in-process reference server so they redeem.
@@ -75,14 +78,21 @@ struct BrokenAndroidHandlerTests {
         #expect(run.count(.error) == 0, "errors: \(run.results.filter { $0.verdict == .error }.map { "\($0.conformanceCase.id): \($0.message ?? "")" })")
     }
 
-    @Test("A crash on huge input is a target error in the robustness cases, never a failure")
-    func crash() throws {
-        let run = try Self.run("crash-on-huge-extra")
-        let errored = run.results.filter { $0.verdict == .error }
-        #expect(!errored.isEmpty)
-        #expect(errored.allSatisfy { $0.conformanceCase.id.hasPrefix("android-app-flip/robustness/huge") })
-        #expect(run.count(.fail) == 0)
-        #expect(run.exitStatus == .inconclusive)
+    @Test("A crash on huge input fails AF-ANDR-013 in the robustness cases it happens in, with what Google receives; a hang stays an error",
+          arguments: [SubprocessTarget.Mode.oneShot, .persistent])
+    func crash(_ mode: SubprocessTarget.Mode) throws {
+        let run = try Self.run(BuiltProducts.path("broken-android-handler"), ["--defect", "crash-on-huge-extra"], mode: mode)
+        let failed = run.results.filter { $0.verdict == .fail }
+        #expect(!failed.isEmpty && failed.allSatisfy { $0.conformanceCase.id.hasPrefix("android-app-flip/robustness/huge") },
+                "\(failed.map(\.conformanceCase.id))")
+        for result in failed {
+            let finding = try #require(result.findings.first { $0.verdict == .fail })
+            #expect(finding.requirement.id == "AF-ANDR-013")
+            #expect(finding.observed.contains("the activity crashed: the handler closed its output without answering (the process exited with status 3)"),
+                    "\(finding.observed)")
+        }
+        #expect(run.count(.error) == 0)
+        #expect(run.exitStatus == .nonConformant)
     }
 
     @Test("appflip-reference android-handler passes every case, one-shot and persistent", arguments: [SubprocessTarget.Mode.oneShot, .persistent])

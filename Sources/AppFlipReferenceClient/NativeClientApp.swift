@@ -53,6 +53,10 @@ package final class NativeClientApp {
 
     package struct Behaviour: Sendable {
         package var clientAuthentication = ClientAuthentication.publicClient
+        /// The secret it presents, given the configured one (Basic or the body).
+        package var presentedSecret: @Sendable (String) -> String = { $0 }
+        /// Whether the authorization request carries a PKCE challenge.
+        package var sendsChallenge = true
         /// Revokes with the token in the query of the POST, as Google documents its endpoint, not in the body (RFC 7009).
         package var revokesInQuery = false
         /// After an error response, asks the token endpoint for a client_credentials token (no code, no PKCE).
@@ -212,8 +216,7 @@ package final class NativeClientApp {
         var parameters = [
             ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
             ("scope", endpoints.scopes.joined(separator: " ")),
-            ("code_challenge", challenge), ("code_challenge_method", method),
-        ]
+        ] + (behaviour.sendsChallenge ? [("code_challenge", challenge), ("code_challenge_method", method)] : [])
         if behaviour.sendsState { parameters.insert(("state", state), at: 4) }
         let separator = authorization.contains("?") ? "&" : "?"
         return ["action": "open-browser", "user_agent": behaviour.userAgent,
@@ -344,7 +347,7 @@ package final class NativeClientApp {
 
     /// The body fields and headers that name the client, as `behaviour.clientAuthentication` says.
     private func client(_ endpoints: Endpoints) -> (fields: [(String, String)], headers: [(String, String)]) {
-        let secret = endpoints.clientSecret ?? ""
+        let secret = behaviour.presentedSecret(endpoints.clientSecret ?? "")
         let basic = ("Authorization", "Basic " + Data((Self.form([("", endpoints.clientID)]).dropFirst() + ":"
                                                       + Self.form([("", secret)]).dropFirst()).utf8).base64EncodedString())
         switch behaviour.clientAuthentication {

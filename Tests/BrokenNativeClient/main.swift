@@ -50,6 +50,9 @@ let defects: [String: String] = [
     "no-host-check": "verifies the certificate's chain (against ca_file) but not that it names the host",
     "ca-file": "correct: trusts ca_file in a TLS context of its own and verifies the chain and the host (the reference trusts ca_pem)",
     "ignores-given-ca": "breaks the contract: trusts only the system's store, not the CA the configuration gives",
+    "wrong-secret": "names itself by HTTP Basic with a client secret other than the configured one (the server refuses: invalid_client)",
+    "basic-no-secret": "correct: names itself by HTTP Basic with an empty password, a public client, as some libraries do",
+    "no-pkce": "sends no code_challenge and no code_verifier (no PKCE at all)",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -121,6 +124,15 @@ case "time-state": app.behaviour.makeState = { "flow-" + String(format: "%040llu
 case "refuses-sign-in": app.behaviour.refusesSignIn = true
 case "refuses-without-s256": app.behaviour.withoutS256InMetadata = .refuse
 case "ignores-given-ca": app.behaviour.tlsConnector = OwnTLS.connector(.full)
+case "wrong-secret":
+    app.behaviour.clientAuthentication = .basic
+    app.behaviour.presentedSecret = { $0 + "-wrong" }
+case "basic-no-secret":
+    app.behaviour.clientAuthentication = .basic
+    app.behaviour.presentedSecret = { _ in "" }
+case "no-pkce":
+    app.behaviour.sendsChallenge = false
+    app.behaviour.exchangeVerifier = { _ in nil }
 case "accepts-any-certificate", "no-host-check", "ca-file":
     app.behaviour.beforeCommand = { OwnTLS.note($0) }
     app.behaviour.tlsConnector = OwnTLS.connector(defect == "ca-file" ? .full : defect == "no-host-check" ? .chainOnly : .none)

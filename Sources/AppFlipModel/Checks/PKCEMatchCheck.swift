@@ -17,7 +17,8 @@ package struct PKCEMatchCheck: Check {
         .native, values: "`verified`, `not-downgraded`, `s256-or-refused`",
         holdsWhen: "verified: BASE64URL(SHA256(code_verifier)) of the code exchange equals the request's code_challenge; "
             + "not-downgraded: the request uses S256 with a challenge when the case's previous one did (not judged when it did not); "
-            + "s256-or-refused: the request uses S256, or the app answered the sign-in with rejected and opened nothing")
+            + "s256-or-refused: the request uses S256, or the app answered the sign-in with rejected and opened nothing (not judged "
+            + "for a request without a challenge: NAT-PKCE-006's)")
 
     package let expectation: Expectation
 
@@ -50,7 +51,9 @@ package struct PKCEMatchCheck: Check {
                                     + (native.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
             }
             let method = Self.method(url) ?? "none"
-            return CheckOutcome(method == "S256", "the request uses " + (method == "none" ? "no PKCE" : method))
+            // No PKCE at all is NAT-PKCE-006's (a challenge in every request), not a method chosen from the metadata.
+            guard method != "none" else { return .notApplicable(reason: "the request carries no code_challenge (NAT-PKCE-006)") }
+            return CheckOutcome(method == "S256", "the request uses " + method)
         }
         if expectation == .notDowngraded {
             guard let previous = Self.method(native.previousAuthorizationURL) else {

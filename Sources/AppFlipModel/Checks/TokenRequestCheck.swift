@@ -16,7 +16,8 @@ package struct TokenRequestCheck: Check {
         holdsWhen: "none: the app sent no code exchange in the step (a token request that carries no code and another grant, "
             + "such as client_credentials, is none); well-formed: a form POST with grant_type=authorization_code, "
             + "code and redirect_uri, each once, and one client: HTTP Basic, or client_id in the body (with client_secret or, "
-            + "for a public client, alone), never both ways of authenticating (the verifier is NAT-PKCE-006's `verifier: present`); "
+            + "for a public client, alone), never both ways of authenticating, and the server did not refuse it for what it sent (the "
+            + "verifier is NAT-PKCE-006's `verifier: present`); "
             + "once: no code was sent in more than one exchange (not judged without an exchange)")
 
     package let expectation: Expectation
@@ -64,11 +65,15 @@ package struct TokenRequestCheck: Check {
             }
             var client = ""
             switch exchange.clientIdentity {
-            case .basic: client = " (the client by HTTP Basic)"
+            case .basic(_, let secret): client = secret.isEmpty ? " (the client by HTTP Basic, with no secret: a public client)" : " (the client by HTTP Basic)"
             case .body(_, let secret): client = secret == nil ? " (client_id in the body, no secret)" : " (client_id and client_secret in the body)"
             case .none: problems.append("no client: neither client_id in the body nor HTTP Basic")
             case .conflicting(let why): problems.append(why)
             }
+            // The test authorization server accepts every well-formed way of naming the client; when it refused the
+            // app's exchange for what the app sent (a wrong secret, a code it never issued, another client's code),
+            // the app holds no token, and the checks that need one do not apply: the refusal is blamed here.
+            if let refused = native.refusedExchange { problems.append("the server refused it (\(refused)), so the app never signed in") }
             return CheckOutcome(problems.isEmpty, problems.isEmpty ? "a well-formed code exchange" + client : problems.joined(separator: "; "))
         case .once:
             guard !exchanges.isEmpty else { return .notApplicable(reason: "the app made no code exchange") }

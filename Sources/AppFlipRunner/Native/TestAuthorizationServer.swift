@@ -299,7 +299,9 @@ package final class TestAuthorizationServer: @unchecked Sendable {
             // without client_secret) in the body; both ways of authenticating at once is invalid_request.
             let identity = request.clientIdentity
             if case .conflicting(let why) = identity { return refuse(400, "invalid_request", because: why) }
-            if let secret = identity.secret, secret != clientSecret {
+            // An empty secret (HTTP Basic with an empty password) is no secret: a public client naming itself, as
+            // client_id alone in the body is (NAT-TOK-001's decision).
+            if let secret = identity.secret, !secret.isEmpty, secret != clientSecret {
                 return refuse(401, "invalid_client", because: "a client secret other than the configured one")
             }
             guard let code = form.singleText(named: "code"), let issued = lock.withLock({ codes.removeValue(forKey: code) }) else {

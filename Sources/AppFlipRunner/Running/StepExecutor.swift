@@ -160,7 +160,9 @@ final class StepExecutor {
                     let (latest, isSample) = pair
                     return isSample || earlier.held ? latest : earlier
                 }
-                if let missing, !Self.laterStepsTolerate(missing.name, after: index, in: conformanceCase) {
+                // A capture only the step's own sample checks use (no step follows) stops nothing: those checks do not
+                // apply to values that never came, and the answers' own checks say why (one defect, one blame).
+                if let missing, index + 1 < conformanceCase.steps.count, !Self.laterStepsTolerate(missing.name, after: index, in: conformanceCase) {
                     state.outcome.checks += merged
                     state.sampleFlags += sampleFlags
                     if merged.contains(where: \.isFinding) { return false }  // the failed (or warned) check explains it

@@ -69,6 +69,12 @@ struct BrokenNativeClientTests {
         Defect(name: "no-host-check", failed: TLSTrust.isAvailable ? ["NAT-REQ-004"] : []),
         // Correct another way: the CA file in a TLS context of its own, the chain and the address checked.
         Defect(name: "ca-file"),
+        // An exchange the server refuses (a wrong secret) never signs the app in: NAT-TOK-001 fails, never a pass.
+        Defect(name: "wrong-secret", failed: ["NAT-TOK-001"]),
+        // HTTP Basic with an empty password is a public client naming itself: accepted, as client_id alone is.
+        Defect(name: "basic-no-secret"),
+        // No PKCE at all: NAT-PKCE-006 alone; the cases that compare challenges or methods judge nothing else of it.
+        Defect(name: "no-pkce", failed: ["NAT-PKCE-006"]),
     ]
 
     private func run(_ executable: String, _ arguments: [String], only: Set<String>? = nil) throws -> RunResult {

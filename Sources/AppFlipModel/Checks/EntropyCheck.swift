@@ -6,7 +6,8 @@ package struct EntropyCheck: Check {
     package static let key = "entropy_bits"
     package static let documentation = CheckDocumentation(
         .response, values: "`{name: bits}`",
-        holdsWhen: "in a repeated step: a conservative estimate of the captured values' entropy reaches the bits")
+        holdsWhen: "in a repeated step: a conservative estimate of the captured values' entropy reaches the bits (estimated from the "
+            + "different values: a repeat is `distinct`'s finding)")
 
     package var name: String
     package var bits: Int
@@ -33,10 +34,13 @@ package struct EntropyCheck: Check {
     }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        let values = context.samples[name] ?? []
+        // A value repeated is `distinct`'s finding, not a lack of entropy: the estimate is of the different values.
+        var seen = Set<String>()
+        let values = (context.samples[name] ?? []).filter { seen.insert($0).inserted }
         // Too few values to compare: the answers that carried none fail their own checks; this one cannot be judged.
         guard values.count >= 2 else {
-            return .notApplicable(reason: "\(values.count) value(s) of \(name) captured; comparing needs at least 2 (the answers' own checks say why)")
+            return .notApplicable(reason: "\(values.count) different value(s) of \(name) captured; comparing needs at least 2 "
+                                  + "(the answers' own checks, and `distinct`, say why)")
         }
         let estimate = Self.estimate(values)
         return CheckOutcome(estimate >= Double(bits),

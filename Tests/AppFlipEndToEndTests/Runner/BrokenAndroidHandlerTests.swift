@@ -1,7 +1,10 @@
+import AppFlipHTTP
 import AppFlipModel
+import AppFlipReferenceServer
 import AppFlipRunner
 import AppFlipSetup
 import AppFlipTestSupport
+import Foundation
 import Testing
 
 /// The proof that the Android profile catches defects: each broken activity has one defect, and the run fails
@@ -54,11 +57,28 @@ struct BrokenAndroidHandlerTests {
     }
 
     static func run(_ program: String, _ arguments: [String], mode: SubprocessTarget.Mode,
-                    allowedCallers: [AndroidCaller]? = nil) throws -> RunResult {
+                    allowedCallers: [AndroidCaller]? = nil,
+                    partnerServer: ((@escaping HTTPServer.Handler) -> HTTPServer.Handler)? = nil) throws -> RunResult {
         let setup = try RunSetup.reference(TargetSpecification(seed: 7), handler: .inProcess, nativeClient: nil)
         defer { setup.referenceServer?.stop() }
         var targets = setup.targets
-        targets.androidHandler = try RunSetup.androidHandler(program, arguments: arguments + setup.codeServerArguments, mode: mode)
+        var codeServer = setup.codeServerArguments
+        // A partner's server of its own (the reference's, wrapped): the activity mints its codes there and Google
+        // redeems them there.
+        var partner: HTTPServer?
+        defer { partner?.stop() }
+        if let partnerServer {
+            let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientID: setup.configuration.clientID,
+                                                                                        clientSecret: RunSetup.referenceSecret,
+                                                                                        codeLifetime: 3, tokenLifetime: 4))
+            let server = try HTTPServer(handler: partnerServer(reference.handler))
+            server.start()
+            partner = server
+            let base = "http://127.0.0.1:\(server.port)"
+            targets.endpoints[.token] = base + "/oauth/token"
+            codeServer = ["--code-server", base + ReferenceServer.mintPath]
+        }
+        targets.androidHandler = try RunSetup.androidHandler(program, arguments: arguments + codeServer, mode: mode)
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .androidAppFlip }
         var configuration = setup.configuration
         if let allowedCallers { configuration.android.allowedCallers = allowedCallers }
@@ -122,6 +142,26 @@ struct BrokenAndroidHandlerTests {
         #expect(reference.exitStatus == .conformant && reference.results.allSatisfy { $0.verdict == .pass })
     }
 
+    @Test("Codes of eight digits from the partner's server, which still redeem once, fail AF-ANDR-015 alone")
+    func shortCodes() throws {
+        let aliases = ShortCodes()
+        let run = try Self.run(BuiltProducts.path("appflip-reference"), ["android-handler"], mode: .persistent, partnerServer: { reference in
+            { request in
+                var forwarded = request
+                if request.path == "/oauth/token" { forwarded.body = aliases.real(inForm: request.body) }
+                let response = reference(forwarded)
+                guard request.path == ReferenceServer.mintPath, response.status == 200 else { return response }
+                var short = response
+                short.body = Array(aliases.alias(for: String(decoding: response.body, as: UTF8.self)).utf8)
+                return short
+            }
+        })
+        let failed = run.results.flatMap(\.findings).filter { $0.verdict == .fail }
+        #expect(failed.map(\.requirement.id) == ["AF-ANDR-015"], "\(failed.map { "\($0.requirement): \($0.observed)" })")
+        #expect(failed.first?.observed.contains("shortest 8 characters") == true, "\(failed.map(\.observed))")
+        #expect(run.count(.error) == 0)
+    }
+
     @Test("An activity that compares digests by their hex digits alone (case, colons) passes every case")
     func normalisedDigest() throws {
         let run = try Self.run(BuiltProducts.path("broken-android-handler"), ["--defect", "normalised-digest"], mode: .persistent)
@@ -135,5 +175,31 @@ struct BrokenAndroidHandlerTests {
         #expect(run.exitStatus == .conformant)
         #expect(run.count(.fail) == 0 && run.count(.error) == 0)
         #expect(run.results.flatMap(\.findings).filter { $0.verdict == .warn }.isEmpty)
+    }
+}
+
+/// Eight-digit stand-ins for a server's real codes: what a partner whose server issues short numeric codes hands out.
+private final class ShortCodes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var real: [String: String] = [:]
+    private var next = 40_000_000
+
+    func alias(for code: String) -> String {
+        lock.withLock {
+            next += Int.random(in: 1...999_999)
+            let alias = String(format: "%08d", next % 100_000_000)
+            real[alias] = code
+            return alias
+        }
+    }
+
+    /// A token request's form with an alias replaced by the real code it stands for.
+    func real(inForm body: [UInt8]) -> [UInt8] {
+        let text = String(decoding: body, as: UTF8.self)
+        let pairs = text.split(separator: "&").map { pair -> String in
+            guard pair.hasPrefix("code="), let code = lock.withLock({ real[String(pair.dropFirst(5))] }) else { return String(pair) }
+            return "code=" + code
+        }
+        return Array(pairs.joined(separator: "&").utf8)
     }
 }

@@ -59,6 +59,8 @@ package struct AndroidActivity: Sendable {
     package var clientID: String
     /// Whether CLIENT_ID's value is compared (false: only its presence, as Google's sample does).
     package var checksClientValue = true
+    /// Compares the received CLIENT_ID with the one issued to Google: exactly, byte for byte.
+    package var acceptsClientID: @Sendable (_ received: String, _ expected: String) -> Bool = { $0 == $1 }
     /// The callers allowed to start the activity.
     package var allowedCallers = AndroidActivity.googleCallers
     /// Decides whether a caller is allowed: its package equal, its certificate digest equal ignoring case (tools
@@ -111,7 +113,7 @@ package struct AndroidActivity: Sendable {
     /// Handles one start: the caller first, then the client ID, then the user.
     package func handle(extras: [String: Extra], caller: Caller?, scenario: Scenario) -> Result {
         guard acceptsCaller(caller, allowedCallers) else { return verificationFailure("calling app not allowed") }
-        guard case .string(let received)? = extras["CLIENT_ID"], !checksClientValue || received == clientID else {
+        guard case .string(let received)? = extras["CLIENT_ID"], !checksClientValue || acceptsClientID(received, clientID) else {
             return verificationFailure("client verification failed")
         }
         guard scenario == .consent else { return refusal(scenario) }

@@ -12,6 +12,7 @@ let defects: [String: String] = [
     "no-caller-check": "never checks who started it",
     "package-only-caller-check": "checks the calling package but not its certificate",
     "no-client-check": "only checks that CLIENT_ID is there, never its value (Google's sample)",
+    "case-insensitive-client-id": "compares CLIENT_ID without regard to case",
     "empty-code": "answers consent with RESULT_OK and an empty AUTHORIZATION_CODE (an option of Google's sample)",
     "no-data-on-ok": "answers consent with RESULT_OK and no data intent",
     "no-data-on-error": "answers every error with -2 and no data intent",
@@ -125,6 +126,8 @@ case "package-only-caller-check":
     }
 case "no-client-check":
     activity.checksClientValue = false
+case "case-insensitive-client-id":
+    activity.acceptsClientID = { $0.lowercased() == $1.lowercased() }
 case "empty-code":
     activity.mintCode = { _, _ in "" }
 case "error-type-out-of-range":

@@ -21,6 +21,7 @@ let defects: [String: String] = [
     "empty-code": "returns an empty code",
     "fixed-code": "returns the same code on every consent, so no code can be single-use",
     "trims-client-id": "trims white space around client_id before comparing it (a trailing line feed passes)",
+    "case-insensitive-client-id": "compares client_id without regard to case (GOOGLE-CLIENT passes for google-client)",
     "trims-state": "trims white space around state before echoing it",
     "encoded-links-only": "declines a link whose redirect_uri is not percent-encoded, as Google's test tool sends it",
     "short-code": "returns a different code for every link, but with only 64 bits of entropy (RFC 6749 §10.10 asks 128)",
@@ -66,6 +67,8 @@ case "any-redirect":
     handler.acceptsRedirectURI = { _ in true }
 case "no-client-check":
     handler.acceptsClientID = { _, _ in true }
+case "case-insensitive-client-id":
+    handler.acceptsClientID = { received, expected in received.lowercased() == expected.lowercased() }
 case "trims-client-id":
     handler.acceptsClientID = { received, expected in received.trimmingCharacters(in: .whitespacesAndNewlines) == expected }
 case "raw-state", "raw-state-chatty":

@@ -95,9 +95,15 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         case narrowedScope = "narrowed_scope"
         /// The partner opted into the throttling probe (`throttling_probe: true`).
         case throttlingProbe = "throttling_probe"
+        /// The client ID has an ASCII letter, so `${client_id_case_changed}` differs from it.
+        case clientIDLetters = "client_id_letters"
 
         /// Why a configuration does not meet the need, or nil when it does; `endpoints` are the configured URLs.
         package func unmet(by conformanceCase: ConformanceCase, in configuration: RunConfiguration, endpoints: [Endpoint: String]) -> String? {
+            if self == .clientIDLetters {
+                return Template.swappingCase(configuration.clientID) == configuration.clientID
+                    ? "the client ID has no letter whose case could change, so no case-changed form of it exists" : nil
+            }
             if self == .throttlingProbe {
                 return configuration.throttlingProbe ? nil
                     : "the throttling probe sends a burst of wrong client secrets under Google's client ID, which could lock that "
@@ -115,7 +121,7 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
                 return "no native client is configured (native_client_id, native_redirect_uris)"
             }
             switch self {
-            case .nativeClient, .https, .narrowedScope, .throttlingProbe: return nil
+            case .nativeClient, .https, .narrowedScope, .throttlingProbe, .clientIDLetters: return nil
             case .nativeLoopback: return native.loopbackURI == nil ? "the native client has no loopback redirect URI (http://127.0.0.1/…)" : nil
             case .nativeScheme: return native.schemeURI == nil ? "the native client has no private-use-scheme redirect URI" : nil
             }

@@ -37,6 +37,7 @@ extension Template {
                 var value = ""
                 switch variable {
                 case .clientID: value = context.configuration.clientID
+                case .clientIDCaseChanged: value = Template.swappingCase(context.configuration.clientID)
                 case .link: value = context.configuration.link
                 case .redirectURI: value = context.configuration.redirectURI
                 case .scope: value = context.configuration.scope
@@ -84,5 +85,18 @@ extension Template {
             }
         }
         return text
+    }
+}
+
+extension Template {
+    /// `text` with the case of each ASCII letter swapped (`Google-Client` → `gOOGLE-cLIENT`); other characters kept.
+    package static func swappingCase(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            switch scalar.value {
+            case 0x41...0x5A: Unicode.Scalar(scalar.value + 0x20) ?? scalar
+            case 0x61...0x7A: Unicode.Scalar(scalar.value - 0x20) ?? scalar
+            default: scalar
+            }
+        }))
     }
 }

@@ -5,6 +5,9 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
     package enum Variable: Sendable, Hashable {
         /// The client ID the partner registered for Google (`--client-id`).
         case clientID
+        /// `${client_id_case_changed}`: the client ID with the case of each ASCII letter swapped, which an exact
+        /// comparison refuses (a case needs `client_id_letters`, so it differs).
+        case clientIDCaseChanged
         /// The partner's App Flip universal link, without a query (`--link`).
         case link
         /// The flip URI the valid base link carries.
@@ -66,7 +69,7 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The names a case file may use, for error messages and suggestions.
-    package static let variableNames = ["client_id", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
+    package static let variableNames = ["client_id", "client_id_case_changed", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
                                        "web_redirect_uri", "app_id", "code_verifier", "code_challenge", "captured.<name>",
                                        "sent.<parameter>", "repeat:<count>:<text>", "code_verifier_percent_encoded", "s256:<text>", "narrowed_scope_request",
                                        "narrowed_scope_granted"] + nativeNames + androidNames
@@ -129,6 +132,7 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
     private static func variable(named name: String) -> Variable? {
         switch name {
         case "client_id": return .clientID
+        case "client_id_case_changed": return .clientIDCaseChanged
         case "link": return .link
         case "redirect_uri": return .redirectURI
         case "narrowed_scope_request": return .narrowedScope(request: true)
@@ -178,6 +182,7 @@ extension Template.Variable {
     var name: String {
         switch self {
         case .clientID: "client_id"
+        case .clientIDCaseChanged: "client_id_case_changed"
         case .link: "link"
         case .redirectURI: "redirect_uri"
         case .scope: "scope"

@@ -27,6 +27,8 @@ struct BrokenAndroidHandlerTests {
         Defect(name: "no-caller-check", status: .nonConformant, failed: ["AF-ANDR-001"]),
         Defect(name: "package-only-caller-check", status: .nonConformant, failed: ["AF-ANDR-001"]),
         Defect(name: "no-client-check", status: .nonConformant, failed: ["AF-ANDR-004"], warned: "AF-ANDR-004-S"),
+        // Exact means exact: a CLIENT_ID differing only in case is another client.
+        Defect(name: "case-insensitive-client-id", status: .nonConformant, failed: ["AF-ANDR-004"], warned: "AF-ANDR-004-S"),
         Defect(name: "empty-code", status: .nonConformant, failed: ["AF-ANDR-002"]),
         Defect(name: "no-data-on-ok", status: .nonConformant, failed: ["AF-ANDR-002"]),
         Defect(name: "no-data-on-error", status: .nonConformant, failed: ["AF-ANDR-003"]),

@@ -29,6 +29,7 @@ let defects: [String: String] = [
     "crash-long-state": "crashes (SIGABRT) on a state longer than 4096 characters",
     "hang": "never answers",
     "result-in-fragment": "opens the redirect URI with its result in the fragment (#code=…&state=…), as the implicit flow would",
+    "token-in-fragment": "adds an access token to each code result, in the fragment (#access_token=…), as a hybrid flow would",
     "floods-after-answer": "answers, then writes output without end (until its pipe closes)",
     "floods-late": "answers, waits 0.3 s, then writes output without end (so the flood arrives after the next request)",
     "garbage": "answers with a line that is not JSON",
@@ -199,6 +200,11 @@ while let line = readLine(strippingNewline: true) {
         if defect == "result-in-fragment", var object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any],
            let url = object["url"] as? String, let mark = url.firstIndex(of: "?") {
             object["url"] = url.replacingCharacters(in: mark...mark, with: "#")
+            answer = (try? JSONSerialization.data(withJSONObject: object)) ?? answer
+        }
+        if defect == "token-in-fragment", var object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any],
+           let url = object["url"] as? String, url.contains("code=") {
+            object["url"] = url + "#access_token=at-" + String(UInt64.random(in: 1...UInt64.max), radix: 16) + "&token_type=Bearer"
             answer = (try? JSONSerialization.data(withJSONObject: object)) ?? answer
         }
         try? FileHandle.standardOutput.write(contentsOf: answer + Data("\n".utf8))

@@ -12,6 +12,7 @@ package enum CheckRegistry {
         ErrorIfPresentCheck.self,
         ErrorDescriptionCheck.self,
         StrictParametersCheck.self,
+        CredentialsCheck.self,
         FragmentCheck.self,
         UniversalLinksOnlyCheck.self,
         ParameterCheck.self,

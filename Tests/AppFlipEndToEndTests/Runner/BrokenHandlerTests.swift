@@ -39,6 +39,8 @@ struct BrokenHandlerTests {
         Defect(name: "short-code", status: .nonConformant, requirement: "AF-LINK-012"),
         Defect(name: "trims-client-id", status: .nonConformant, requirement: "AF-LINK-003"),
         Defect(name: "case-insensitive-client-id", status: .nonConformant, requirement: "AF-LINK-003"),
+        // A token in the result URL, even in its fragment, where only a code belongs.
+        Defect(name: "token-in-fragment", status: .nonConformant, requirement: "AF-LINK-020"),
         Defect(name: "trims-state", status: .nonConformant, requirement: "AF-LINK-010"),
         Defect(name: "encoded-links-only", status: .nonConformant, requirement: "AF-LINK-002"),
         Defect(name: "no-universal-links", status: .conformant, requirement: "AF-LINK-019"),

@@ -106,7 +106,11 @@ struct DerivedFieldsTests {
                     }
                 }), expected: "which a check cannot have"),
         Forgery(name: "a passing case set to fail", path: "reports/results.json",
-                edit: json(cases { index, entry in if index == 0 { entry["verdict"] = "fail" } }), expected: "no MUST check failed"),
+                edit: json { object in
+                    var cases = object["cases"] as? [JSON] ?? []
+                    if let first = cases.firstIndex(where: { $0["verdict"] as? String == "pass" }) { cases[first]["verdict"] = "fail" }
+                    object["cases"] = cases
+                }, expected: "no MUST check failed"),
         Forgery(name: "the outcome's exit code", path: "reports/results.json",
                 edit: json { object in var outcome = object["outcome"] as? JSON ?? [:]; outcome["exit_code"] = 0; object["outcome"] = outcome },
                 expected: "records exit 0, but its cases make it exit 1"),

@@ -53,6 +53,20 @@ struct ReportLayoutTests {
         #expect(RenderedLines.count(markdown) <= 120, "\(RenderedLines.count(markdown)) rendered lines")
     }
 
+    @Test("A redirect_uri matched by prefix is one finding over the URLs it opened, not one section per URL")
+    func prefixMatchedRedirects() throws {
+        let run = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "prefix-bundle"],
+                                                    mode: .persistent))
+        let failing = run.results.filter { $0.verdict == .fail }
+        #expect(failing.count >= 8, "\(failing.count)")
+        let groups = FindingGroup.groups(of: run.results, verdicts: [.fail])
+        let largest = try #require(groups.first)
+        // One URL held a space, so its observation has another shape: at most that one stands apart.
+        #expect(largest.members.count >= failing.count - 1, "\(groups.map(\.members.count))")
+        #expect(FindingGroup.maskingURLPaths("opened https://h.example/a/b?code=‹redacted hmac:1›&state=x, then x")
+                == "opened https://… then x")
+    }
+
     @Test("The same failure with other values is one group; another requirement or another failure is another")
     func grouping() {
         #expect(FindingGroup.shape(of: "state 'a%2520b' instead of 'a%20b'") == FindingGroup.shape(of: "state 'x' instead of 'yy'"))

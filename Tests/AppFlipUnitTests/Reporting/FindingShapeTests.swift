@@ -12,7 +12,9 @@ struct FindingShapeTests {
         ("state 'a%2520b' instead of 'a%20b'", "state '…' instead of '…'"),
         ("the app's answer", "the app's answer"),
         ("code abc123def456ghi789 was reused", "code … was reused"),
-        ("opened https://h/?code=‹redacted 8 chars sha256:aaaaaaaa›", "opened https://h/?code=‹…›"),
+        // A URL is one value: the same defect opens URLs that differ in host, path and query.
+        ("opened https://h/?code=‹redacted 8 chars sha256:aaaaaaaa›", "opened https://…"),
+        ("opened https://h.example/a/b?code=‹redacted 8 chars›&state=x instead", "opened https://… instead"),
     ])
     func shapes(observed: String, expected: String) {
         #expect(FindingGroup.shape(of: observed) == expected)

@@ -23,6 +23,7 @@ extension CaseLoader {
         if case .intent = step.action { isIntent = true }
         for group in step.checks {
             for check in group.expectation.checks {
+                if check.base.judgesTheProcess, isLink || isIntent { continue }
                 if (check.base.scope == .activity) != isIntent, check.base.scope != .samples {
                     reader.error(at: group.location, isIntent
                                  ? "'\(check.key)' does not judge an Android activity's result (its checks: \(CheckRegistry.activityKeys.joined(separator: ", ")))"

@@ -38,6 +38,9 @@ package protocol Check: Sendable, Hashable {
     /// Whether it decides open or decline (`action`), and whether it requires an opened URL (`action: open`).
     var decidesAction: Bool { get }
     var requiresOpen: Bool { get }
+    /// Whether it judges the handler process itself, so it belongs in a link step and an intent step alike
+    /// (`survives`: both contracts' adapters can crash).
+    var judgesTheProcess: Bool { get }
     /// How FORMAT.md names the check's form that judges an opened URL's content (`code: present`), or nil when no
     /// form does: FORMAT.md's list is held against these.
     static var openedURLForm: String? { get }
@@ -153,6 +156,7 @@ extension Check {
     package var judgesBurst: Bool { false }
     package var decidesAction: Bool { false }
     package var requiresOpen: Bool { false }
+    package var judgesTheProcess: Bool { false }
     package static var openedURLForm: String? { nil }
 
     func isEqual(to other: any Check) -> Bool {

@@ -13,7 +13,7 @@ extension Observation {
         switch self {
         case .link(let answer):
             switch answer.action {
-            case .decline: return "declined (opened nothing)"
+            case .decline: return answer.crash.map { "the app crashed (\($0)): nothing opened" } ?? "declined (opened nothing)"
             case .open: return "opened \(Redaction.redact(url: answer.url ?? ""))"
             }
         case .http(let response):

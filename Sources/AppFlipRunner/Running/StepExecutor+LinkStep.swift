@@ -63,7 +63,8 @@ extension StepExecutor {
         if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
         state.outcome.evidence.link = state.redactor.excerpt(Redaction.redact(url: link), limit: 1024)
         state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: logExcerptLimit)
-        guard let answer = exchange.answer else {
+        // A crash while handling the link is what Google's app would see, nothing opened, and is judged as such.
+        guard let answer = exchange.answer ?? exchange.crash.map({ HandlerAnswer.crashed($0) }) else {
             state.outcome.evidence.answer = state.redactor.excerpt(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
             state.outcome.record(exchange.suiteFault ? .suite(exchange.failure ?? "no answer") : .target(label + (exchange.failure ?? "no answer")))
             return nil

@@ -30,6 +30,7 @@ let defects: [String: String] = [
     "unredeemable-code": "returns codes its server never issued (minted locally)",
     "repeats-code": "mints one code at its server and returns it on every later consent too (visible in persistent mode)",
     "refuses-unknown-extra": "refuses a request that carries an extra it does not know",
+    "refuses-scope-array": "refuses every request whose SCOPE is a String[] (it reads SCOPE as a String), Google's own among them",
     // Hostile fixtures: what the suite must survive and never show.
     "unusable-answers": "answers each consent with its live code in an answer the contract cannot use, in turn: no \"finished\", "
         + "\"result_code\" as a string, AUTHORIZATION_CODE as a CharSequence or a String[], a repeated member, a line cut short",
@@ -100,6 +101,10 @@ func handle(_ extras: [String: AndroidActivity.Extra], _ caller: AndroidActivity
     case "odd-result-on-string-scope":
         if let scope = extras["SCOPE"], case .strings = scope {} else if extras["SCOPE"] != nil {
             result = Result(code: 1, extras: nil)
+        }
+    case "refuses-scope-array":
+        if case .strings? = extras["SCOPE"] {
+            result = AndroidActivity.error(type: AndroidActivity.invalidRequest, code: 2, description: "no scope")
         }
     case "refuses-unknown-extra":
         if extras.keys.contains(where: { !["CLIENT_ID", "SCOPE", "REDIRECT_URI"].contains($0) }) {

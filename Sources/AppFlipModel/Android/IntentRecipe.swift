@@ -23,6 +23,9 @@ package struct IntentRecipe: Sendable, Hashable {
     /// Extras Google sends that this intent leaves out.
     package var remove: [String] = []
     package var caller: Caller = .configured
+    /// What the user does in this start, when not the case's scenario (`scenario:` in the block): a scenario case
+    /// first starts the activity as a consenting user, so a refusal of every request is not taken for its answer.
+    package var scenario: Scenario?
 
     package struct Entry: Sendable, Hashable {
         package var name: String

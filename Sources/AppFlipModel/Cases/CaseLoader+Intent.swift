@@ -20,7 +20,7 @@ extension CaseLoader {
             }
             return IntentRecipe()
         }
-        guard let mapping = reader.mapping(node, "'intent'"), reader.checkKeys(mapping, allowed: ["set", "remove", "caller"], in: "'intent'") else {
+        guard let mapping = reader.mapping(node, "'intent'"), reader.checkKeys(mapping, allowed: ["set", "remove", "caller", "scenario"], in: "'intent'") else {
             return nil
         }
         let before = reader.diagnostics.count
@@ -42,6 +42,13 @@ extension CaseLoader {
             }
         }
         if let callerNode = mapping["caller"] { recipe.caller = intentCaller(callerNode) ?? .configured }
+        if let node = mapping["scenario"], let scenario = reader.enumValue(node, "scenario", as: Scenario.self) {
+            if scenario == .secondUser {
+                reader.error(at: node.location, "'second-user' is for HTTP steps; an activity knows consent, deny, cancel and disabled-account")
+            } else {
+                recipe.scenario = scenario
+            }
+        }
         return reader.diagnostics.count == before ? recipe : nil
     }
 

@@ -24,7 +24,8 @@ extension StepExecutor {
                               + "nothing was sent (shorten its ${repeat} values or raise --timeout)", sentAt: sentAt, milliseconds: 0)
         }
         // An opaque id, as for links: the case ID would let a "test mode" adapter answer from a lookup table.
-        let request = HandlerRequest(id: generated.requestID(step: stepIndex, repetition: repetition), intent: intent, scenario: conformanceCase.scenario)
+        let request = HandlerRequest(id: generated.requestID(step: stepIndex, repetition: repetition), intent: intent,
+                                     scenario: recipe.scenario ?? conformanceCase.scenario)
         let started = ContinuousClock.now
         let exchange = androidExchange(request, timeout: timeout - spent)
         return SentIntent(intent: intent, exchange: exchange, sentAt: sentAt,

@@ -117,6 +117,20 @@ package enum BrokenServers {
             }
         },
         Defect(name: "rotation-without-grace", requirement: "TOK-REF-005", wrap: RotatingRefresh.wrap(grace: false)),
+        Defect(name: "client-id-any-case", requirement: "AF-AUTHZ-003") { reference in
+            { request in
+                // Finds the client without regard to case (a case-insensitive collation): GOOGLE-CLIENT is taken as Google's.
+                guard request.path == "/oauth/authorize", let query = request.query else { return reference(request) }
+                let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+                    guard pair.hasPrefix("client_id="), let value = String(pair.dropFirst("client_id=".count)).removingPercentEncoding,
+                          value != ReferenceClient.id, value.lowercased() == ReferenceClient.id.lowercased() else { return String(pair) }
+                    return "client_id=" + ReferenceClient.id
+                }
+                var forwarded = request
+                forwarded.target = String(request.path) + "?" + pairs.joined(separator: "&")
+                return reference(forwarded)
+            }
+        },
         Defect(name: "refresh-any-client", requirement: "TOK-REF-003") { reference in
             { request in
                 // Lets any authenticated client refresh any token: the second client's refresh is answered as Google's.

@@ -79,7 +79,7 @@ package struct FindingGroup: Sendable {
     /// The text with each URL cut to its scheme (`https://…`): one defect shows as URLs that differ in their host,
     /// path or query (a redirect_uri matched by prefix opens ten different ones, on both of Google's hosts), and is
     /// one group; the requirement and the expectation still tell groups apart. A URL runs to the first white space
-    /// outside a `‹…›` (a redacted value, which may hold spaces).
+    /// outside a `‹…›` (a redacted value, which may hold spaces), unless a `?` or `#` follows it at once.
     package static func maskingURLPaths(_ text: String) -> String {
         guard text.contains("://") else { return text }
         var result = ""
@@ -92,7 +92,12 @@ package struct FindingGroup: Sendable {
             while index < rest.endIndex {
                 let character = rest[index]
                 if character == "‹" { inRedaction = true } else if character == "›" { inRedaction = false }
-                if character.isWhitespace, !inRedaction { break }
+                // White space the URL itself holds (a space or a line feed left unencoded in its path) is followed
+                // by its query or fragment.
+                if character.isWhitespace, !inRedaction {
+                    let next = rest[index...].dropFirst().first
+                    guard next == "?" || next == "#" else { break }
+                }
                 cut = true
                 index = rest.index(after: index)
             }

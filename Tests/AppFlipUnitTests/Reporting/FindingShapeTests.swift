@@ -15,6 +15,8 @@ struct FindingShapeTests {
         // A URL is one value: the same defect opens URLs that differ in host, path and query.
         ("opened https://h/?code=‹redacted 8 chars sha256:aaaaaaaa›", "opened https://…"),
         ("opened https://h.example/a/b?code=‹redacted 8 chars›&state=x instead", "opened https://… instead"),
+        ("opened https://h.example/a/OPA ?code=‹redacted 8 chars›&state=x instead", "opened https://… instead"),
+        ("opened https://h.example/a/OPA\n?code=‹redacted 8 chars›&state=x instead", "opened https://… instead"),
     ])
     func shapes(observed: String, expected: String) {
         #expect(FindingGroup.shape(of: observed) == expected)

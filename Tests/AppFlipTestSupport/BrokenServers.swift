@@ -117,6 +117,16 @@ package enum BrokenServers {
             }
         },
         Defect(name: "rotation-without-grace", requirement: "TOK-REF-005", wrap: RotatingRefresh.wrap(grace: false)),
+        Defect(name: "redirect-path-any-case", requirement: "AF-AUTHZ-005") { reference in
+            { request in
+                // Matches the redirect URI's path without regard to case: /R/ is taken for the registered /r/.
+                guard request.path == "/oauth/authorize", let query = request.query else { return reference(request) }
+                var forwarded = request
+                forwarded.target = String(request.path) + "?" + query.replacingOccurrences(of: "googleusercontent.com%2FR%2F", with: "googleusercontent.com%2Fr%2F")
+                    .replacingOccurrences(of: "googleusercontent.com/R/", with: "googleusercontent.com/r/")
+                return reference(forwarded)
+            }
+        },
         Defect(name: "client-id-any-case", requirement: "AF-AUTHZ-003") { reference in
             { request in
                 // Finds the client without regard to case (a case-insensitive collation): GOOGLE-CLIENT is taken as Google's.

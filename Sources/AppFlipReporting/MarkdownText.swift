@@ -14,7 +14,8 @@ package enum MarkdownText {
     package static func characterInline(_ value: String, limit: Int) -> String {
         var result = ""
         var count = 0
-        for character in value {
+        let characters = Array(value)
+        for (position, character) in characters.enumerated() {
             if count >= limit {
                 result += "… [truncated]"
                 break
@@ -22,6 +23,8 @@ package enum MarkdownText {
             count += 1
             switch character {
             case "\n", "\r", "\r\n", "\t": result += " "
+            case "&":
+                result += startsEntity(characters[(position + 1)...].lazy.map { $0.asciiValue ?? 0 }) ? "&amp;" : "&"
             default:
                 if let ascii = character.asciiValue, let escaped = escaped(ascii) {
                     result += escaped
@@ -46,9 +49,22 @@ package enum MarkdownText {
             "\\" + String(UnicodeScalar(ascii))
         case UInt8(ascii: "<"): "&lt;"
         case UInt8(ascii: ">"): "&gt;"
-        case UInt8(ascii: "&"): "&amp;"
         default: nil
         }
+    }
+
+    /// Whether what follows an `&` would make it a character reference (`&amp;`, `&#38;`, `&#x26;`: a name or number
+    /// and a `;`), which must then be escaped so it shows as written; a plain `&` (a URL's `&state=`) stays as it is.
+    static func startsEntity(_ following: some Sequence<UInt8>) -> Bool {
+        var length = 0
+        for byte in following {
+            if byte == UInt8(ascii: ";") { return length > 0 }
+            let isName = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (byte == UInt8(ascii: "#") && length == 0)
+            guard isName, length < 32 else { return false }
+            length += 1
+        }
+        return false
     }
 
     /// `inline` for ASCII text, or nil at the first byte outside ASCII.
@@ -71,6 +87,8 @@ package enum MarkdownText {
                 index += 1
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): result.append(UInt8(ascii: " "))
             case 0x00..<0x20, 0x7F: result += ("U+" + String(byte, radix: 16, uppercase: true)).utf8
+            case UInt8(ascii: "&"):
+                result += (startsEntity(bytes[index...]) ? "&amp;" : "&").utf8
             default:
                 if let escaped = escaped(byte) { result += escaped.utf8 } else { result.append(byte) }
             }

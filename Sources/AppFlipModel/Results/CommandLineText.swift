@@ -61,11 +61,22 @@ package enum CommandLineText {
     /// `--filter ID`, writing to `Reports/one-case` so the whole run's reports are not replaced.
     static let selecting: Set<String> = ["--filter", "--rerun-failed", "--shard", "--reports", "--summary", "--bundle", "--baseline"]
 
+    /// Flags a one-case command drops: a certification run refuses `--filter`, and one case certifies nothing, so the
+    /// command that reproduces a case of a certification run is an ordinary run (it always runs).
+    static let selectingFlags: Set<String> = ["--certification"]
+
     /// The run's arguments with every case-selecting option replaced by `--filter ID` (before any `--`).
     package static func narrowed(_ arguments: [String], toCase id: String) -> [String] {
         var result = selecting.sorted().reduce(arguments) { removing($1, from: $0) }
+        result = selectingFlags.sorted().reduce(result) { removingFlag($1, from: $0) }
         result.insert(contentsOf: ["--filter", id, "--reports", "Reports/one-case"], at: result.firstIndex(of: "--") ?? result.endIndex)
         return result
+    }
+
+    /// The arguments without the flag `flag` (before any `--`).
+    package static func removingFlag(_ flag: String, from arguments: [String]) -> [String] {
+        let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        return arguments[..<end].filter { $0 != flag } + arguments[end...]
     }
 
     /// The arguments without `option` and its value (before any `--`).

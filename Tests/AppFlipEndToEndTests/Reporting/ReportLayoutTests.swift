@@ -135,5 +135,8 @@ struct ReportLayoutTests {
         ])
         #expect(Fixtures.provenance.command(onlyCase: "a b") ==
                 "appflip-conformance run --target reference --seed 42 --filter 'a b' --reports Reports/one-case")
+        // A certification run refuses --filter: its one-case command is an ordinary run, which always runs.
+        #expect(CommandLineText.narrowed(["--certification", "--seed", "7", "--", "./handler", "--certification"], toCase: "a/b") ==
+                ["--seed", "7", "--filter", "a/b", "--reports", "Reports/one-case", "--", "./handler", "--certification"])
     }
 }

@@ -120,11 +120,7 @@ extension ConformanceTarget {
 
     /// The same target with the Android handler added (a target of flags or a file; the others have none to add).
     func adding(_ android: Android) -> ConformanceTarget {
-        guard case .request(var request) = kind else { return self }
-        android.apply(to: &request)
-        var target = ConformanceTarget(.request(request))
-        target.timeout = timeout
-        return target
+        editingRequest { android.apply(to: &$0) }
     }
 
     /// A command line given as a JSON array of non-empty strings, or nil when the variable is not set.
@@ -140,11 +136,9 @@ extension ConformanceTarget {
 
     /// The same target with the link or client ID replaced where given.
     func overriding(link: String?, clientID: String?) -> ConformanceTarget {
-        guard case .request(var request) = kind else { return self }
-        if let link { request.link = link }
-        if let clientID { request.clientID = clientID }
-        var target = ConformanceTarget(.request(request))
-        target.timeout = timeout
-        return target
+        editingRequest { request in
+            if let link { request.link = link }
+            if let clientID { request.clientID = clientID }
+        }
     }
 }

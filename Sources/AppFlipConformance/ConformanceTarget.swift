@@ -100,11 +100,7 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
     /// 32 colon-separated hex pairs), as `run --android-allowed-caller`: each must get a code; without them, the
     /// Google app alone. For a target without an Android handler it changes nothing.
     public func allowingAndroidCallers(_ callers: [String]) -> ConformanceTarget {
-        guard case .request(var request) = kind else { return self }
-        request.androidAllowedCallers = callers
-        var target = ConformanceTarget(.request(request))
-        target.timeout = timeout
-        return target
+        editingRequest { $0.androidAllowedCallers = callers }
     }
 
     /// A target configuration file (the format `run --config` reads): endpoints, client, sign-in. A handler command
@@ -124,8 +120,14 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
     /// it wins over the configuration file's `ca_file`). The certificate is still verified whole: chain, host name,
     /// dates. For a target without endpoints of its own (an in-process handler, the reference) it changes nothing.
     public func trustingCA(file path: String) -> ConformanceTarget {
+        editingRequest { $0.caFile = path }
+    }
+
+    /// The same target with its flags or file edited by `edit`, its timeout kept; a target of another kind (an
+    /// in-process handler, the reference) has none to edit and is returned as it is.
+    func editingRequest(_ edit: (inout TargetSpecification) -> Void) -> ConformanceTarget {
         guard case .request(var request) = kind else { return self }
-        request.caFile = path
+        edit(&request)
         var target = ConformanceTarget(.request(request))
         target.timeout = timeout
         return target

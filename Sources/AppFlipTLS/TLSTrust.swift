@@ -30,9 +30,8 @@ package enum TLSTrust {
         let certificates = PEMCertificates.read(pem)
         guard !certificates.isEmpty else { throw Failure(message: "\(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)") }
         state.withLock {
-            $0.anchors += certificates
             $0.caFile = path
-            $0.clientContext = nil
+            $0.add(certificates)
         }
         #else
         throw Failure(message: "--ca-file needs this build to speak TLS itself (Linux); on this platform trust the CA in the system's store")
@@ -43,10 +42,7 @@ package enum TLSTrust {
     package static func trust(pem: String) {
         #if canImport(COpenSSL)
         let certificates = PEMCertificates.read(Array(pem.utf8))
-        state.withLock {
-            $0.anchors += certificates
-            $0.clientContext = nil
-        }
+        state.withLock { $0.add(certificates) }
         #endif
     }
 
@@ -58,6 +54,15 @@ package enum TLSTrust {
         var anchors: [PEMCertificates.Certificate] = []
         var caFile: String?
         var clientContext: ClientContext?
+
+        /// Trusts `certificates` besides the anchors; the client context is made again only when one is new (a
+        /// native client given the same CA at every sign-in keeps its context).
+        mutating func add(_ certificates: [PEMCertificates.Certificate]) {
+            let new = certificates.filter { !anchors.contains($0) }
+            guard !new.isEmpty else { return }
+            anchors += new
+            clientContext = nil
+        }
     }
 
     static let state = Locked(State())

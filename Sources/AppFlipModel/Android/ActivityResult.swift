@@ -40,6 +40,12 @@ package struct ActivityResult: Sendable, Hashable {
     }
 
 
+    /// Whether the result hands Google a code: RESULT_OK with a non-empty String `AUTHORIZATION_CODE`.
+    package var grantsCode: Bool {
+        guard resultCode == Self.ok, case .string(let code)? = extra("AUTHORIZATION_CODE") else { return false }
+        return !code.isEmpty
+    }
+
     /// The data intent's extra of that name (the last, were one repeated), or nil.
     package func extra(_ name: String) -> IntentExtra? { data?.last { $0.name == name }?.value }
 

@@ -40,10 +40,7 @@ package struct CallerCodeCheck: Check {
         guard case .activity(let result) = observation else { return .notApplicable(reason: "not an Android activity's result") }
         guard let caller = result.requestCaller else { return .notApplicable(reason: "the request had no calling activity") }
         let allowed = context.configuration.android.allowedCallers.contains { $0.sameIdentity(as: caller) }
-        let gotCode = result.resultCode == ActivityResult.ok && {
-            if case .string(let code)? = result.extra("AUTHORIZATION_CODE") { return !code.isEmpty }
-            return false
-        }()
+        let gotCode = result.grantsCode
         switch (expectation, allowed) {
         case (.ifAllowed, false):
             return .notApplicable(reason: "\(caller.package) is not among the configured allowed callers (android_allowed_callers), "

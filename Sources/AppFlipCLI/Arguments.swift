@@ -17,7 +17,10 @@ struct Arguments {
 
     /// Parses `arguments` knowing which options take a value and which are flags; anything else is an error, and so
     /// is a value option given twice unless it is `repeatable` (nil: every one is).
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>, repeatable: Set<String>? = nil) throws(UsageError) {
+    /// `optionalValue` options are flags that may carry values: `--name=VALUE`, or `--name VALUE` when the next
+    /// argument is no option (a positional is an error otherwise, so nothing is taken from it); each is repeatable.
+    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>, repeatable: Set<String>? = nil,
+         optionalValue: Set<String> = []) throws(UsageError) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -44,12 +47,25 @@ struct Arguments {
                     index += inlineValue == nil ? 2 : 1
                     continue
                 }
+                if optionalValue.contains(name) {
+                    flags.insert(name)
+                    if let inlineValue {
+                        options[name, default: []].append(inlineValue)
+                        index += 1
+                    } else if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
+                        options[name, default: []].append(arguments[index + 1])
+                        index += 2
+                    } else {
+                        index += 1
+                    }
+                    continue
+                }
                 if flagOptions.contains(name), inlineValue == nil {
                     flags.insert(name)
                     index += 1
                     continue
                 }
-                let known = Array(valueOptions) + Array(flagOptions)
+                let known = Array(valueOptions) + Array(flagOptions) + Array(optionalValue)
                 let hint = Suggestion.closest(to: name, among: known.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
                 throw UsageError(message: "unknown option '\(name)'\(hint)")
             }

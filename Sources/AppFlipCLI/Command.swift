@@ -35,7 +35,7 @@ package enum Command {
         let rest = Array(arguments.dropFirst())
         // `run --version` (or -V) before the handler command's own arguments: the suite's version, like the bare flag.
         let own = rest.prefix { $0 != "--" }
-        if Usage.topics[name] != nil, own.contains("--version") || own.contains("-V") {
+        if Usage.topicNames.contains(name), own.contains("--version") || own.contains("-V") {
             console.out("\(SuiteVersion.line)")
             return 0
         }

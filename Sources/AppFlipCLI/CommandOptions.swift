@@ -6,13 +6,17 @@ enum CommandOptions {
         var flags: Swift.Set<String>
         /// The value options that may be given more than once; any other given twice is a usage error.
         var repeatable: Swift.Set<String> = []
+        /// Flags that may carry values (`--certification [PROGRAM]`).
+        var optionalValue: Swift.Set<String> = []
     }
 
     /// `run`'s options, read from their one table (`RunOption.all`).
-    static let run = Set(values: Swift.Set(RunOption.all.filter { $0.value != nil }.flatMap(\.names)),
+    static let run = Set(values: Swift.Set(RunOption.all.filter { $0.value != nil && !$0.optionalValue }.flatMap(\.names)),
                          flags: Swift.Set(RunOption.all.filter { $0.value == nil }.flatMap(\.names)),
-                         repeatable: Swift.Set(RunOption.all.filter(\.repeatable).flatMap(\.names)))
+                         repeatable: Swift.Set(RunOption.all.filter(\.repeatable).flatMap(\.names)),
+                         optionalValue: Swift.Set(RunOption.all.filter(\.optionalValue).flatMap(\.names)))
     static let inspection = Set(values: ["--catalog", "--filter"], flags: ["-h", "--help"], repeatable: ["--filter"])
+    static let list = Set(values: ["--catalog", "--filter", "--profile"], flags: ["-h", "--help", "--programs"], repeatable: ["--filter", "--profile"])
     static let validateURL = Set(values: ["--redirect-uri", "--reports", "--catalog", "--max-urls"], flags: ["-h", "--help", "--reproducible"],
                                  repeatable: ["--redirect-uri"])
     static let diff = Set(values: [], flags: ["-h", "--help"])
@@ -21,13 +25,14 @@ enum CommandOptions {
     static let verify = Set(values: ["--cases", "--catalog"], flags: ["-h", "--help"])
 
     static let byCommand: [String: Set] = [
-        "run": run, "lint": inspection, "list": inspection, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify,
+        "run": run, "lint": inspection, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify,
     ]
 }
 
 extension Arguments {
     init(_ arguments: [String], _ options: CommandOptions.Set) throws(UsageError) {
-        try self.init(arguments, valueOptions: options.values, flagOptions: options.flags, repeatable: options.repeatable)
+        try self.init(arguments, valueOptions: options.values, flagOptions: options.flags, repeatable: options.repeatable,
+                      optionalValue: options.optionalValue)
     }
 }
 

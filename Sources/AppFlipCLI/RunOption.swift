@@ -1,3 +1,4 @@
+import AppFlipSuite
 import Foundation
 
 /// One option of `run`, declared once: parsing (`CommandOptions.run`), `help run` and the certification refusals
@@ -17,9 +18,12 @@ package struct RunOption: Sendable {
     var repeatable = false
     /// A certification run refuses it: it waives or leaves out cases.
     var refusedByCertification = false
+    /// A flag that may carry values (`--certification [PROGRAM]`): `value` is their placeholder.
+    var optionalValue = false
 
     init(_ names: [String], _ value: String? = nil, _ group: Group, _ help: String, repeatable: Bool = false,
-         refusedByCertification: Bool = false) {
+         refusedByCertification: Bool = false, optionalValue: Bool = false) {
+        self.optionalValue = optionalValue
         self.names = names
         self.value = value
         self.group = group
@@ -35,7 +39,7 @@ package struct RunOption: Sendable {
         RunOption(["--target"], "reference", .target, "run every profile against the built-in reference server and handler"),
         RunOption(["--config"], "FILE", .target, "the target configuration: endpoints, IDs, scenario decorations (README)"),
         RunOption(["--profile"], "NAME", .target,
-                  "app-link, authorize, token, site-association, flip, native-client or android-app-flip (default: all); repeatable",
+                  "app-link, authorize, token, site-association, flip, native-client or android-app-flip (default: all); repeatable; not with --certification",
                   repeatable: true),
         RunOption(["--native-client"], "PATH", .target, "the native app's adapter (the native-client contract, README); not through a shell"),
         RunOption(["--native-client-arg"], "ARG", .target, "an argument for it (repeatable)", repeatable: true),
@@ -56,6 +60,9 @@ package struct RunOption: Sendable {
                   "the flip URI the valid link carries; one of the twelve allowed (default: https://oauth-redirect.googleusercontent.com/a/com.google.OPA)"),
         RunOption(["--mode"], "MODE", .target, "one-shot (default: a fresh process per case) or persistent (one per worker); for a handler command only"),
         RunOption(["--timeout"], "SECONDS", .target, "time a handler has to answer one case (default: 10)"),
+        RunOption(["--handler-env"], "NAME", .target,
+                  "pass the environment variable NAME to every adapter the run starts (link handler, native app, Android activity); its value is redacted everywhere; repeatable",
+                  repeatable: true),
         RunOption(["--ca-file"], "PATH", .target,
                   "trust the CA certificates (PEM) in PATH for https endpoints, besides the system's store (a staging CA); verification is always on"),
         RunOption(["--resolve"], "HOST:PORT:ADDRESS", .target,
@@ -78,7 +85,10 @@ package struct RunOption: Sendable {
         RunOption(["--baseline"], "FILE", .run,
                   "known failures accepted for now (each with a reason and an expiry date): they do not fail the run; an expired entry, or one whose failure no longer happens, does",
                   refusedByCertification: true),
-        RunOption(["--certification"], nil, .run, "a certification run: refuses {refused}, and says so in the reports"),
+        RunOption(["--certification"], "[PROGRAM]", .run,
+                  "a certification of the named programs ({programs}; repeatable, or comma-separated), every program when none is named: "
+                  + "judges every case of each, refuses {refused} and --profile, and names each program's verdict in the reports",
+                  optionalValue: true),
         RunOption(["--slow"], nil, .run, "include cases that wait more than 30 s in all (a long code lifetime); without it they are skipped, and the report says so"),
         RunOption(["-q", "--quiet"], nil, .console, "only the verdict line and the problems that stopped cases"),
         RunOption(["-v", "--verbose"], nil, .console, "also a line per passing case, with its time"),
@@ -89,6 +99,8 @@ package struct RunOption: Sendable {
                   "also write an evidence bundle (tar): the reports, the case files and catalog used, and a manifest of SHA-256 digests; check it with `verify`"),
         RunOption(["--target-label"], "TEXT", .reports,
                   "what the deployment or app version under test is called (recorded in every report, judged by nothing; or target_label in the configuration)"),
+        RunOption(["--operator"], "TEXT", .reports,
+                  "who ran the suite, recorded in every report (default: the CI job's URL from its own variables, else the user)"),
         RunOption(["--attest"], "FILE", .reports,
                   "what reviewers judged by hand for requirements no machine can judge (the catalog's not_observable ones): reported as attested, never counted"),
         RunOption(["--reproducible"], nil, .reports, "write zero times and no timestamps, for byte-identical reports"),
@@ -118,7 +130,9 @@ package struct RunOption: Sendable {
         var lines: [String] = []
         var line = "  " + label + String(repeating: " ", count: max(1, 24 - label.count))
         // The refusals are read from the table itself, after it is built.
-        for word in help.replacingOccurrences(of: "{refused}", with: Self.certificationRefusals).split(separator: " ") {
+        let text = help.replacingOccurrences(of: "{refused}", with: Self.certificationRefusals)
+            .replacingOccurrences(of: "{programs}", with: BuiltInSuite.programKeys.joined(separator: ", "))
+        for word in text.split(separator: " ") {
             if line.count + word.count > 116, line.count > 26 {
                 lines.append(line)
                 line = indent

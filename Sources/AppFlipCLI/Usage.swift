@@ -1,7 +1,7 @@
 import AppFlipModel
 
 /// The command's help text.
-enum Usage {
+package enum Usage {
     static let main = """
         usage: appflip-conformance <command> [options]
 
@@ -34,7 +34,10 @@ enum Usage {
         """ + "\n" + ExitStatus.helpLines
 
     /// Every command's help, by name, for `help NAME`.
-    static let topics = ["run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify]
+    package static let topics = ["run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify]
+    /// The commands with a help topic, known without building the topics: `run`'s help reads the catalog for its
+    /// programs, which an adapter process (`reference-handler`) must not pay for at every start.
+    package static let topicNames: Set<String> = ["run", "lint", "list", "validate-url", "diff", "merge", "verify"]
 
     static let verify = """
         usage: appflip-conformance verify BUNDLE [--cases PATH] [--catalog PATH]
@@ -111,8 +114,13 @@ enum Usage {
         """
 
     static let list = """
-        usage: appflip-conformance list [PATH] [--catalog PATH] [--filter PATTERN]...
+        usage: appflip-conformance list [PATH] [--catalog PATH] [--filter PATTERN]... [--profile NAME]...
+               appflip-conformance list --programs [--catalog PATH]
 
-        Lists case IDs with the requirements they check, one per line.
+        Lists case IDs with the requirements they check, one per line (ID, a tab, the requirements). Without
+        --filter, then the requirements no case judges, each on a line starting '# ' with why (not observable:
+        a reviewer attests it; planned; judged by the suite itself). --profile keeps one profile's cases and
+        requirements (repeatable). --programs lists the certification programs instead: the profiles each
+        judges, its cases, and the requirements a reviewer attests for it.
         """
 }

@@ -10,7 +10,8 @@ extension ConformanceTarget {
     /// The variables `environment(_:)` reads.
     public static let environmentVariables = ["APPFLIP_CONFIG", "APPFLIP_HANDLER", "APPFLIP_HANDLER_URL", "APPFLIP_LINK", "APPFLIP_CLIENT_ID",
                                               "APPFLIP_ANDROID_HANDLER", "APPFLIP_ANDROID_HANDLER_URL", "APPFLIP_ANDROID_ACTION",
-                                              "APPFLIP_ANDROID_PACKAGE", "APPFLIP_ANDROID_ALLOWED_CALLERS", "APPFLIP_CA_FILE"]
+                                              "APPFLIP_ANDROID_PACKAGE", "APPFLIP_ANDROID_ALLOWED_CALLERS", "APPFLIP_CA_FILE",
+                                              "APPFLIP_HANDLER_ENV"]
 
     /// The target the environment points at, or nil when it names none (run against the reference then):
     /// - `APPFLIP_CONFIG`: a target configuration file (as `run --config`);
@@ -23,6 +24,7 @@ extension ConformanceTarget {
     ///   gives them) and `APPFLIP_CLIENT_ID`; alone, or beside any of the above.
     /// - `APPFLIP_ANDROID_ALLOWED_CALLERS`: the callers the activity allows, a JSON array of `PACKAGE=SHA256` strings
     ///   (as `run --android-allowed-caller`), with an Android handler.
+    /// - `APPFLIP_HANDLER_ENV`: a JSON array of variable names passed to every adapter (as `run --handler-env`);
     /// - `APPFLIP_CA_FILE`: a staging CA to trust for https besides the system's store (as `run --ca-file`; it wins
     ///   over the configuration file's `ca_file`), with any of the above.
     /// - Throws: `EnvironmentError` when the variables are set but wrong (a malformed JSON array, a handler with no
@@ -39,6 +41,7 @@ extension ConformanceTarget {
         let link = value("APPFLIP_LINK")
         let clientID = value("APPFLIP_CLIENT_ID")
         let caFile = value("APPFLIP_CA_FILE")
+        let handlerEnvironment = try commandLine(value("APPFLIP_HANDLER_ENV"), named: "APPFLIP_HANDLER_ENV") ?? []
         let android = try Android(command: commandLine(value("APPFLIP_ANDROID_HANDLER"), named: "APPFLIP_ANDROID_HANDLER"),
                                   url: value("APPFLIP_ANDROID_HANDLER_URL"), action: value("APPFLIP_ANDROID_ACTION"),
                                   package: value("APPFLIP_ANDROID_PACKAGE"),
@@ -49,6 +52,7 @@ extension ConformanceTarget {
             var request = TargetSpecification()
             request.clientID = clientID
             request.caFile = caFile
+            request.handlerEnvironment = handlerEnvironment
             android.apply(to: &request)
             return ConformanceTarget(.request(request))
         }
@@ -74,7 +78,8 @@ extension ConformanceTarget {
             return nil
         }
         let trusting = caFile.map { target.trustingCA(file: $0) } ?? target
-        return android.map { trusting.adding($0) } ?? trusting
+        let passing = handlerEnvironment.isEmpty ? trusting : trusting.passingEnvironment(handlerEnvironment)
+        return android.map { passing.adding($0) } ?? passing
     }
 
     /// The Android handler the environment names, checked whole.

@@ -123,6 +123,13 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
         editingRequest { $0.caFile = path }
     }
 
+    /// This target with the variables `names` of the test process's environment passed to every adapter it starts
+    /// (as `run --handler-env`): a staging session or a test user's password, never shown (each value is redacted in
+    /// every report). An unset or empty variable is a setup error. For an in-process handler it changes nothing.
+    public func passingEnvironment(_ names: [String]) -> ConformanceTarget {
+        editingRequest { $0.handlerEnvironment += names }
+    }
+
     /// The same target with its flags or file edited by `edit`, its timeout kept; a target of another kind (an
     /// in-process handler, the reference) has none to edit and is returned as it is.
     func editingRequest(_ edit: (inout TargetSpecification) -> Void) -> ConformanceTarget {

@@ -36,13 +36,15 @@ package enum EvidenceBundle {
         package var arguments: [String]?
         package var files: [File]
 
-        /// The command that runs exactly the bundled cases once the bundle is extracted into `directory`.
-        package func rerunCommand(in directory: String) -> String {
+        /// The command that runs exactly the bundled cases once the bundle is extracted into `directory`; the
+        /// attestations, when the run had them, are the bundle's copy.
+        package func rerunCommand(in directory: String, attested: Bool = false) -> String {
             guard var words = arguments else { return command + " --cases \(directory)/cases --catalog \(directory)/\(EvidenceBundle.catalogPath)" }
-            for option in ["--cases", "--catalog", "--bundle", "--reports", "--summary"] { words = CommandLineText.removing(option, from: words) }
+            for option in ["--cases", "--catalog", "--bundle", "--reports", "--summary", "--attest"] { words = CommandLineText.removing(option, from: words) }
             let end = words.firstIndex(of: "--") ?? words.endIndex
             words.insert(contentsOf: ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath,
-                                      "--reports", "Reports/rerun"], at: end)
+                                      "--reports", "Reports/rerun"] + (attested ? ["--attest", directory + "/" + EvidenceBundle.attestationPath] : []),
+                         at: end)
             return CommandLineText.quoted(words, subcommand: "run")
         }
     }
@@ -58,6 +60,8 @@ package enum EvidenceBundle {
         package var entries: [TarArchive.Entry]
         /// What results.json records as attested by hand, each attachment checked against the bundle's file.
         package var attestations: [ResultsDocument.AttestationEntry] = []
+        /// The bundle's results.json, when it could be read.
+        package var document: ResultsDocument?
     }
 
     static let manifestPath = "manifest.json"
@@ -120,6 +124,7 @@ package enum EvidenceBundle {
         }
         var problems: [String] = []
         var attestations: [ResultsDocument.AttestationEntry] = []
+        var readDocument: ResultsDocument?
         let byPath = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         if byPath.count != entries.count { problems.append("a path appears twice in the archive") }
         for file in manifest.files {
@@ -145,12 +150,13 @@ package enum EvidenceBundle {
             problems += contradictions(manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"),
                                        suite: suite, catalog: catalog)
             attestations = document.attestations ?? []
+            readDocument = document
             problems += attestationContradictions(document: document, report: text("reports/report.md"), byPath: byPath, catalog: catalog)
         case .failure(let failure)?:
             problems.append("reports/results.json cannot be read: \(failure.message)")
         case nil:
             problems.append("reports/results.json is missing")
         }
-        return Verification(manifest: manifest, problems: problems, entries: entries, attestations: attestations)
+        return Verification(manifest: manifest, problems: problems, entries: entries, attestations: attestations, document: readDocument)
     }
 }

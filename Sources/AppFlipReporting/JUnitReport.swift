@@ -86,7 +86,12 @@ package struct JUnitReport: Sendable {
             properties = [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
                           ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest),
                           ("verdict", run.overall.rawValue), ("warnings", String(run.count(.warn)))]
-            if run.provenance.certification { properties.append(("certification", "true: no baseline, no filter")) }
+            if run.provenance.certification {
+                properties.append(("certification", "true: no baseline, no filter"))
+                for outcome in run.programOutcomes {
+                    properties.append(("certification.\(outcome.program.key)", outcome.headline))
+                }
+            }
             if let baseline = run.baseline {
                 properties.append(("baseline", "\(baseline.path): \(run.knownCount) known, \(baseline.problems.count) problems"))
             }

@@ -25,10 +25,10 @@ package struct MarkdownReport: Sendable {
     package func render() -> String {
         // The parts no level changes are rendered once; each level's text is measured before it is joined.
         let findings = Findings(run: run)
-        let head = "# AppFlip Conformance report\n\n" + verdictSection()
+        let head = "# AppFlip Conformance report\n\n" + certificationHeadline() + verdictSection()
         let body = contents(failures: findings.failures, warnings: findings.warnings, known: findings.known)
             + (findings.causesMerge ? rootCausesSection(findings.causes) : "") + failedRequirementsSection(findings.failures)
-        let tail = attestedSection() + skippedSection() + provenanceSection()
+        let tail = toAttestSection() + attestedSection() + skippedSection() + provenanceSection()
         var appendix = Appendix(report: self)
         var cuts: [String] = []
         for level in Detail.allCases {
@@ -112,6 +112,7 @@ package struct MarkdownReport: Sendable {
             "[Failures (\(failures.count) in \(failing) cases)](#failures-and-errors)",
             run.baseline == nil ? nil : "[Known (\(run.knownCount))](#known-failures-baseline)",
             "[Warnings (\(warnings.count) in \(warned))](#warnings-and-observations)",
+            run.catalog.toAttest(for: run.programOutcomes.map(\.program)).isEmpty ? nil : "[To attest](#to-attest)",
             run.attestations.isEmpty ? nil : "[Attested by hand (\(run.attestations.count))](#attested-by-hand)",
             run.count(.skip) == 0 ? "nothing skipped" : "[Skipped (\(run.count(.skip)))](#skipped)",
             "[Provenance](#provenance)", "[Appendix](#appendix)",
@@ -219,7 +220,7 @@ package struct MarkdownReport: Sendable {
                 + "\(count) case\(count == 1 ? "" : "s") not sent."
         }
         if run.provenance.certification {
-            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Certification run:** every case of the selected profiles judged, with no baseline and no filter."
+            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + certificationLine()
         }
         if let baseline = run.baseline {
             text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Baseline** `\(MarkdownText.inline(baseline.path))` (\(baseline.entries) entries): \(run.knownCount) "
@@ -305,7 +306,10 @@ package struct MarkdownReport: Sendable {
         if let commit = provenance.sourceCommit { rows.append(("Built from", "commit `\(commit)`")) }
         if let platform = provenance.platform { rows.append(("Platform", platform)) }
         if let toolchain = provenance.toolchain { rows.append(("Toolchain", toolchain)) }
+        for file in provenance.adapterFiles { rows.append(("Adapter", file.summary)) }
         if !reproducible {
+            if let runBy = provenance.runBy { rows.append(("Run by", runBy)) }
+            if let host = provenance.host { rows.append(("Host", host)) }
             rows += [("Started (UTC)", provenance.startedAt), ("Wall time", ReportFormatting.seconds(provenance.duration) + " s")]
             if let measured = provenance.handlerStartupMeasured { rows.append(("Handler start-up times", measured)) }
         }

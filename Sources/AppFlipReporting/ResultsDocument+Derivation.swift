@@ -32,6 +32,7 @@ extension ResultsDocument {
         guard problems.isEmpty else { return problems }
         problems += outcomeContradictions()
         if let suite, let catalog { problems += coverageContradictions(suite: suite, catalog: catalog) }
+        if let catalog { problems += certificationContradictions(catalog: catalog) }
         let attested = Dictionary((attestations ?? []).map { ($0.requirement, $0.verdict) }, uniquingKeysWith: { first, _ in first })
         for requirement in requirements where requirement.attested != attested[requirement.id] {
             problems.append("results.json marks \(requirement.id) attested \(requirement.attested ?? "not at all"), but its attestations say "
@@ -54,7 +55,36 @@ extension ResultsDocument {
                                    && cases.contains { entry in
                                        (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
                                            || entry.notJudged != nil
-                                   })
+                                   } || (run.shard == nil && profiles.contains { $0.cases == 0 }))
+    }
+
+    /// The certification programs' outcomes, derived from the cases under the rule a run uses; empty for a run that
+    /// was no certification.
+    package func programOutcomes(catalog: Catalog) -> [ProgramOutcome] {
+        guard run.certification == true else { return [] }
+        let programs = (run.certificationPrograms ?? catalog.programs.map(\.key)).compactMap { catalog.program($0) }
+        let facts = cases.map { entry in
+            ProgramOutcome.CaseFacts(profile: entry.profile,
+                                     verdict: entry.knownFailure != nil ? .pass : Verdict(rawValue: entry.verdict) ?? .error,
+                                     untested: (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
+                                         || entry.notJudged != nil,
+                                     requirements: entry.checks.map(\.requirement))
+        }
+        return programs.map { ProgramOutcome.judge($0, cases: facts, incomplete: run.incomplete, shard: run.shard) }
+    }
+
+    /// The recorded certification outcome against the one its cases make.
+    private func certificationContradictions(catalog: Catalog) -> [String] {
+        for key in run.certificationPrograms ?? [] where catalog.program(key) == nil {
+            return ["results.json names the certification program '\(key)', which the catalog does not declare"]
+        }
+        let derived = programOutcomes(catalog: catalog).map { ProgramEntry($0, catalog: catalog) }
+        let recorded = outcome.certification ?? []
+        guard recorded != derived else { return [] }
+        let describe = { (entries: [ProgramEntry]) in
+            entries.isEmpty ? "none" : entries.map { "\($0.program) \($0.status)" + ($0.reason.map { " (\($0))" } ?? "") }.joined(separator: "; ")
+        }
+        return ["results.json records the certification \(describe(recorded)), but its cases make it \(describe(derived))"]
     }
 
     /// The outcome against the cases: verdict, exit code, counts.

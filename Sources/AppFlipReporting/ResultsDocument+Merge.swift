@@ -72,7 +72,9 @@ extension ResultsDocument {
         provenance.platform = run.platform
         provenance.toolchain = run.toolchain
         provenance.targetLabel = run.targetLabel
-        provenance.certification = shards.allSatisfy { $0.document.run.certification == true }
+        if shards.allSatisfy({ $0.document.run.certification == true }) {
+            provenance.certificationPrograms = run.certificationPrograms ?? catalog.programs.map(\.key)
+        }
         if let arguments = run.arguments {
             provenance.runArguments = CommandLineText.removing("--shard", from: arguments)
             provenance.command = CommandLineText.quoted(provenance.runArguments ?? arguments, subcommand: "run",

@@ -17,16 +17,22 @@ extension ResultsDocument {
                        filter: provenance.filter, samples: provenance.samples, startedAt: reproducible ? nil : provenance.startedAt,
                        durationSeconds: reproducible ? 0 : provenance.duration, command: provenance.command,
                        transport: provenance.transport, handlerStartup: provenance.handlerStartup, incomplete: run.incomplete,
-                       certification: provenance.certification ? true : nil, shard: provenance.shard,
+                       certification: provenance.certification ? true : nil,
+                       certificationPrograms: provenance.certification ? provenance.certificationPrograms : nil, shard: provenance.shard,
                        arguments: provenance.runArguments, executableSha256: provenance.executableSHA256, platform: provenance.platform,
-                       toolchain: provenance.toolchain, targetLabel: provenance.targetLabel, sourceCommit: provenance.sourceCommit)
+                       toolchain: provenance.toolchain, targetLabel: provenance.targetLabel, sourceCommit: provenance.sourceCommit,
+                       adapters: provenance.adapterFiles.isEmpty ? nil : provenance.adapterFiles.map {
+                           AdapterEntry(role: $0.role, path: $0.path, sha256: $0.sha256, problem: $0.problem)
+                       },
+                       runBy: reproducible ? nil : provenance.runBy, host: reproducible ? nil : provenance.host)
         outcome = Outcome(verdict: run.overall.rawValue, exitCode: run.exitStatus.rawValue,
                           counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0.rawValue, run.count($0)) }),
                           configurationProblems: run.configurationProblems,
                           baseline: run.baseline.map { baseline in
                               BaselineEntry(path: baseline.path, entries: baseline.entries, known: run.knownCount,
                                             problems: baseline.problems.map(\.message), unexercised: baseline.unexercised.map(\.summary))
-                          })
+                          },
+                          certification: provenance.certification ? run.programOutcomes.map { ProgramEntry($0, catalog: run.catalog) } : nil)
         self.profiles = run.coverage(of: profiles).map { entry in
             ProfileEntry(profile: entry.profile, cases: entry.total, judged: entry.judged, tested: entry.isTested,
                          reason: entry.reason.isEmpty ? nil : entry.reason)
@@ -46,6 +52,13 @@ extension ResultsDocument {
                              })
         }
         cases = listingCases ? run.results.map { CaseEntry($0, reproducible: reproducible) } : []
+    }
+}
+
+extension ResultsDocument.ProgramEntry {
+    init(_ outcome: ProgramOutcome, catalog: Catalog) {
+        self.init(program: outcome.program.key, title: outcome.program.title, status: outcome.status.rawValue,
+                  reason: outcome.reason.isEmpty ? nil : outcome.reason, toAttest: catalog.toAttest(for: [outcome.program]).map(\.id))
     }
 }
 

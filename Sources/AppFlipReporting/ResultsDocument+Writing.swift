@@ -191,6 +191,21 @@ extension ResultsDocument.Outcome {
             json.closeObject()
         }
         json.member("configuration_problems", strings: configurationProblems)
+        if let certification {
+            json.key("certification")
+            json.openArray()
+            for program in certification {
+                json.element()
+                json.openObject()
+                json.member("program", program.program)
+                json.member("reason", program.reason)
+                json.member("status", program.status)
+                json.member("title", program.title)
+                json.member("to_attest", strings: program.toAttest)
+                json.closeObject()
+            }
+            json.closeArray()
+        }
         json.key("counts")
         json.openObject()
         for (verdict, count) in counts.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
@@ -235,22 +250,39 @@ extension ResultsDocument.RequirementEntry {
 extension ResultsDocument.Run {
     func write(_ json: inout PrettyJSON) {
         json.openObject()
+        if let adapters {
+            json.key("adapters")
+            json.openArray()
+            for adapter in adapters {
+                json.element()
+                json.openObject()
+                json.member("path", adapter.path)
+                json.member("problem", adapter.problem)
+                json.member("role", adapter.role)
+                json.member("sha256", adapter.sha256)
+                json.closeObject()
+            }
+            json.closeArray()
+        }
         if let arguments { json.member("arguments", strings: arguments) }
         if let certification {
             json.key("certification")
             json.bool(certification)
         }
+        if let certificationPrograms { json.member("certification_programs", strings: certificationPrograms) }
         json.member("command", command)
         json.key("duration_seconds")
         json.double(durationSeconds)
         json.member("executable_sha256", executableSha256)
         json.member("filter", filter)
         json.member("handler_startup", handlerStartup)
+        json.member("host", host)
         json.key("incomplete")
         json.bool(incomplete)
         json.member("jobs", jobs)
         json.member("mode", mode)
         json.member("platform", platform)
+        json.member("run_by", runBy)
         if let samples { json.member("samples", samples) }
         json.key("seed")
         json.int(seed)

@@ -45,6 +45,9 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var incomplete: Bool
         /// Present (true) for a certification run.
         package var certification: Bool?
+        /// The programs a certification run judged (their keys); absent otherwise. A document of a suite before
+        /// programs (certification with no list) read back: every program of the catalog.
+        package var certificationPrograms: [String]?
         /// `I/N` when the run was one shard.
         package var shard: String?
         /// The `run` arguments (seed explicit), so a merge or a re-run can narrow or repeat the command.
@@ -57,6 +60,18 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var targetLabel: String?
         /// The git commit the suite was built from, when known.
         package var sourceCommit: String?
+        /// The adapters the run started and the files among their arguments, each with its SHA-256.
+        package var adapters: [AdapterEntry]?
+        /// Who ran it and where; absent in reproducible reports.
+        package var runBy: String?
+        package var host: String?
+    }
+
+    package struct AdapterEntry: Codable, Sendable, Hashable {
+        package var role: String
+        package var path: String
+        package var sha256: String?
+        package var problem: String?
     }
 
     package struct Outcome: Codable, Sendable, Hashable {
@@ -68,6 +83,18 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var configurationProblems: [String]
         /// With a baseline: the failures it accepted (not in `counts`), and its entries that failed the run.
         package var baseline: BaselineEntry?
+        /// A certification run: each program's outcome, derived from the cases.
+        package var certification: [ProgramEntry]?
+    }
+
+    package struct ProgramEntry: Codable, Sendable, Hashable {
+        package var program: String
+        package var title: String
+        /// `certified`, `not-certified`, or `shard`.
+        package var status: String
+        package var reason: String?
+        /// The program's requirements no machine judges, by ID: a reviewer attests them (`--attest`).
+        package var toAttest: [String]
     }
 
     package struct BaselineEntry: Codable, Sendable, Hashable {

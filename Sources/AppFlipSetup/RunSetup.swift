@@ -4,6 +4,7 @@ import AppFlipReferenceServer
 import AppFlipRunner
 import AppFlipSystem
 import AppFlipTLS
+import Foundation
 
 /// What a run talks to (the link handler, the native client, the endpoints) and the run's configuration, set up from
 /// a `TargetSpecification` for a partner's target, or as the reference (`RunSetup+Reference.swift`).
@@ -25,7 +26,9 @@ package struct RunSetup: Sendable {
     }
 
     /// A partner's target: the request's own fields, then its configuration file for whatever they leave out.
-    package static func partner(_ request: TargetSpecification) throws(SetupError) -> RunSetup {
+    /// `environment` is where `handlerEnvironment`'s variables are read from (the suite's own, by default).
+    package static func partner(_ request: TargetSpecification,
+                                environment: [String: String] = ProcessInfo.processInfo.environment) throws(SetupError) -> RunSetup {
         var file: TargetConfiguration?
         if let path = request.configurationFile {
             do {
@@ -38,11 +41,19 @@ package struct RunSetup: Sendable {
         guard let clientID = request.clientID ?? file?.clientID else {
             throw SetupError("--client-id ID is required for your handler (or client_id in --config)")
         }
+        // Variables every adapter gets besides the minimal environment, each value a secret of the run.
+        let passed = try HandlerEnvironment.entries(request.handlerEnvironment, environment: environment)
+            + (file?.handlerEnvironment ?? []).filter { entry in !request.handlerEnvironment.contains(entry.name) }
+        let passedEnvironment = passed.map { "\($0.name)=\($0.value)" }
         let nativeClient = try request.nativeClient.map { (program, arguments) throws(SetupError) in
-            try Self.nativeClient(program, arguments: arguments)
+            var target = try Self.nativeClient(program, arguments: arguments)
+            target.environment += passedEnvironment
+            return target
         }
         var androidHandler: (any LinkHandlerTarget)? = try request.androidHandler.map { (program, arguments) throws(SetupError) in
-            try Self.androidHandler(program, arguments: arguments, mode: request.mode)
+            var target = try Self.androidHandler(program, arguments: arguments, mode: request.mode)
+            target.environment += passedEnvironment
+            return target
         }
         if let url = request.androidHandlerURL {
             guard androidHandler == nil else { throw SetupError("--android-handler-url cannot be combined with --android-handler") }
@@ -71,8 +82,10 @@ package struct RunSetup: Sendable {
             guard let executable = SubprocessTarget.resolve(program) else {
                 throw SetupError("cannot find the handler executable '\(program)' (not found, not a file, or not executable)")
             }
-            linkHandler = SubprocessTarget(executable: executable, arguments: Array(command.dropFirst()), mode: request.mode,
-                                           label: command.joined(separator: " "))
+            var subprocess = SubprocessTarget(executable: executable, arguments: Array(command.dropFirst()), mode: request.mode,
+                                              label: command.joined(separator: " "))
+            subprocess.environment += passedEnvironment
+            linkHandler = subprocess
         } else if let handlerURL {
             guard let http = HTTPLinkHandlerTarget(url: handlerURL) else {
                 throw SetupError("the handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8080/link-handler")
@@ -90,9 +103,13 @@ package struct RunSetup: Sendable {
             throw SetupError("nothing to test: give --target reference, a handler command after '--', --handler-url, --native-client, "
                              + "--android-handler, or --config with endpoints")
         }
+        if !passed.isEmpty, request.handlerCommand == nil, request.nativeClient == nil, request.androidHandler == nil {
+            throw SetupError("--handler-env (or handler_env) passes variables to the adapters a run starts, and this run starts none "
+                             + "(a handler URL or endpoints alone)")
+        }
         var targets = TargetUnderTest(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
                               tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
-                              secrets: file?.secrets ?? [], secondClient: file?.secondClient)
+                              secrets: (file?.secrets ?? []) + passed.map(\.value), secondClient: file?.secondClient)
         targets.signIn = file?.signIn ?? [:]
         targets.signInOrigins = file?.signInOrigins ?? []
         targets.nativeClient = nativeClient

@@ -28,6 +28,9 @@ package struct TargetSpecification: Sendable {
     /// `--android-allowed-caller PACKAGE=SHA256` entries: the callers the activity allows, replacing the
     /// configuration's `android_allowed_callers` (the Google app alone when neither gives any).
     package var androidAllowedCallers: [String] = []
+    /// `--handler-env NAME`: variables of the suite's environment passed to every adapter the run starts (their
+    /// values redacted everywhere), besides the configuration's `handler_env`.
+    package var handlerEnvironment: [String] = []
     package var link: String?
     package var clientID: String?
     package var scope: String?

@@ -28,6 +28,9 @@ package enum BuiltInSuite {
         return try CatalogLoader.load(bytes: Array(file.text.utf8), file: catalogPath)
     }
 
+    /// The keys of the built-in catalog's certification programs (`app-flip-ios`, …), for help and usage errors.
+    package static var programKeys: [String] { ((try? catalog())?.programs ?? []).map(\.key) }
+
     /// The built-in cases, validated against `catalog`, with the digest a run records.
     package static func cases(catalog: Catalog?) throws(DiagnosticList) -> CaseSuite {
         try CaseLoader.load(files: caseFiles, base: casesRoot, catalog: catalog)

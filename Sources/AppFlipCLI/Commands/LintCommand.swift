@@ -6,7 +6,7 @@ enum LintCommand {
         switch SuiteLoading.loadForInspection(arguments, usage: Usage.lint, console: console) {
         case .exit(let status):
             return status
-        case .loaded(let catalog, let suite, _):
+        case .loaded(let catalog, let suite, _, _):
             let requirements = Set(suite.cases.flatMap(\.requirements).map(\.id))
             let planned = catalog.requirements.filter { $0.planned != nil }.count
             let unobservable = catalog.requirements.filter { $0.notObservable != nil }.count

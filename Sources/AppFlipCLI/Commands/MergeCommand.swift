@@ -54,7 +54,9 @@ enum MergeCommand {
                                                        console: console) else { return ExitStatus.usage.rawValue }
         var run: RunResult
         do {
-            run = try ResultsDocument.merge(shards, suite: suite, catalog: catalog) { document in Self.selection(of: document, in: suite) }
+            run = try ResultsDocument.merge(shards, suite: suite, catalog: catalog) { document in
+                Self.selection(of: document, in: suite, catalog: catalog)
+            }
         } catch {
             console.err("error: \(error.message)")
             return ExitStatus.usage.rawValue
@@ -89,14 +91,20 @@ enum MergeCommand {
 
     /// The IDs of the cases a shard's run selected before `--shard`: its profiles and filters, against `suite`; nil
     /// when its arguments are not recorded, do not parse, or narrow the run to an earlier run's failures.
-    static func selection(of document: ResultsDocument, in suite: CaseSuite) -> Set<String>? {
+    static func selection(of document: ResultsDocument, in suite: CaseSuite, catalog: Catalog) -> Set<String>? {
         guard let words = document.run.arguments,
               let parsed = try? Arguments(words, CommandOptions.run), parsed.values("--rerun-failed").isEmpty else { return nil }
         var profiles = Profile.allCases
         if !parsed.values("--profile").isEmpty {
             profiles = parsed.values("--profile").compactMap(Profile.init(rawValue:))
         }
+        var programs: [CertificationProgram] = []
+        if parsed.flags.contains("--certification") {
+            let names = parsed.values("--certification").flatMap { $0.split(separator: ",").map(String.init) }
+            guard let named = try? CertificationSelection.programs(names, catalog: catalog) else { return nil }
+            programs = named
+        }
         let filter = CaseFilter(patterns: parsed.values("--filter"))
-        return Set(suite.cases.filter { profiles.contains($0.profile) && filter.matches($0) }.map(\.id))
+        return Set(CertificationSelection.cases(suite.cases, profiles: profiles, filter: filter, programs: programs).map(\.id))
     }
 }

@@ -25,7 +25,8 @@ enum RunCommand {
         var samples: Int?
         var summary: String?
         var baseline: String?
-        var certification: Bool
+        /// `--certification`: the programs named (empty: every program), or nil for no certification.
+        var certification: [String]?
         var rerunFailed: String?
         var shard: Shard?
         var verbosity: RunProgress.Verbosity
@@ -35,10 +36,12 @@ enum RunCommand {
         var targetLabel: String?
         /// `--attest FILE`: what reviewers judged by hand.
         var attest: String?
+        /// `--operator TEXT`: who ran the suite.
+        var runBy: String?
     }
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
-        let options: Options
+        var options: Options
         do {
             let parsed = try Arguments(arguments, CommandOptions.run)
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
@@ -61,8 +64,19 @@ enum RunCommand {
             return ExitStatus.usage.rawValue
         }
         guard let (catalog, suite) = SuiteLoading.load(cases: options.cases, catalog: options.catalog, console: console) else {
+            options.assembly.referenceServer?.stop()
             return ExitStatus.usage.rawValue
         }
+        var programs: [CertificationProgram] = []
+        if let names = options.certification {
+            do {
+                programs = try CertificationSelection.programs(names, catalog: catalog)
+            } catch {
+                options.assembly.referenceServer?.stop()
+                return Command.usageError(error.message, details: error.details, usage: Usage.run, console: console, typed: arguments)
+            }
+        }
+        if !programs.isEmpty { options.profiles = CertificationSelection.profiles(of: programs) }
         var baseline: Baseline?
         if let path = options.baseline {
             do {
@@ -85,7 +99,7 @@ enum RunCommand {
         }
         defer { options.assembly.referenceServer?.stop() }
         let filter = CaseFilter(patterns: options.filters)
-        var selected = suite.cases.filter { options.profiles.contains($0.profile) && filter.matches($0) }
+        var selected = CertificationSelection.cases(suite.cases, profiles: options.profiles, filter: filter, programs: programs)
         if let directory = options.rerunFailed {
             guard let failed = Self.failedCases(in: directory, console: console) else {
                 options.assembly.referenceServer?.stop()
@@ -119,11 +133,12 @@ enum RunCommand {
             return ExitStatus.usage.rawValue
         }
         return execute(selected, suite: suite, catalog: catalog, baseline: baseline, attestations: attestations, options: options,
-                       arguments: arguments, console: console)
+                       programs: programs, arguments: arguments, console: console)
     }
 
     private static func execute(_ cases: [ConformanceCase], suite: CaseSuite, catalog: Catalog, baseline: Baseline?,
-                                attestations: AttestationFile?, options: Options, arguments: [String], console: Console) -> Int32 {
+                                attestations: AttestationFile?, options: Options, programs: [CertificationProgram], arguments: [String],
+                                console: Console) -> Int32 {
         let targets = options.assembly.targets
         var runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
         runner.includeSlow = options.includeSlow
@@ -183,11 +198,14 @@ enum RunCommand {
             filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: startedAt,
             duration: Date().timeIntervalSince(clock), command: commandLine(Self.withSeed(arguments, options.assembly.configuration.seed)))
         provenance.samples = options.samples
-        provenance.certification = options.certification
+        provenance.certificationPrograms = programs.map(\.key)
         provenance.shard = options.shard?.description
         provenance.runArguments = Self.withSeed(arguments, options.assembly.configuration.seed)
         provenance.targetLabel = options.targetLabel
         provenance.executableSHA256 = executableDigest.value()
+        provenance.adapterFiles = AdapterDigests.files(of: targets, ownDigest: provenance.executableSHA256)
+        provenance.runBy = AdapterDigests.runBy(given: options.runBy)
+        provenance.host = ProcessInfo.processInfo.hostName
         provenance.sourceCommit = SuiteVersion.sourceCommit
         provenance.platform = RunIdentity.platform
         provenance.toolchain = RunIdentity.toolchain
@@ -260,8 +278,10 @@ enum RunCommand {
         let untested = run.coverage(of: options.profiles.map(\.rawValue)).filter { !$0.isTested }
             .map { "\($0.profile) (\($0.reason))" }
         let scope = untested.isEmpty ? "" : "; NOT TESTED: " + untested.joined(separator: ", ")
+        if !quiet { for line in RootCauseLines.lines(run) { console.out(line) } }
         // The verdict is printed even when the reports could not be written: the console is then the only record.
         console.out("\(results.count) cases: \(counts) — \(word)\(scope) (exit \((writeProblem == nil ? run.exitStatus : .reportsNotWritten).rawValue))")
+        if run.provenance.certification { console.out(.suite(ProgramOutcome.headline(run.programOutcomes))) }
         if let writeProblem {
             console.err("error: the reports were not written (the old ones, if any, are untouched): \(writeProblem)")
             return ExitStatus.reportsNotWritten.rawValue
@@ -327,9 +347,13 @@ enum RunCommand {
             throw Arguments.UsageError(message: "--redirect-uri must be one of the twelve App Flip URIs Google publishes, e.g. \(AllowedFlipURIs.default)")
         }
         if parsed.flags.contains("--certification") {
-            // A certification run judges the whole suite as it is: nothing waived, nothing left out.
+            // A certification run judges whole programs as they are: nothing waived, nothing left out.
             for option in RunOption.refused where !parsed.values(option).isEmpty {
                 throw Arguments.UsageError(message: "--certification refuses \(option): a certification run judges every case, with nothing waived or left out")
+            }
+            if !parsed.values("--profile").isEmpty {
+                throw Arguments.UsageError(message: "--certification refuses --profile: a certification judges whole programs; name them instead, "
+                                           + "--certification PROGRAM (" + BuiltInSuite.programKeys.joined(separator: ", ") + "; see `list --programs`)")
             }
         }
         var profiles: [Profile] = Profile.allCases
@@ -379,10 +403,12 @@ enum RunCommand {
                        reports: try parsed.value("--reports") ?? "Reports", reproducible: parsed.flags.contains("--reproducible"),
                        fileAttributes: parsed.flags.contains("--junit-file-attributes"), includeSlow: parsed.flags.contains("--slow"),
                        samples: samples, summary: try parsed.value("--summary"), baseline: try parsed.value("--baseline"),
-                       certification: parsed.flags.contains("--certification"), rerunFailed: try parsed.value("--rerun-failed"),
+                       certification: parsed.flags.contains("--certification")
+                           ? parsed.values("--certification").flatMap { $0.split(separator: ",").map(String.init) } : nil,
+                       rerunFailed: try parsed.value("--rerun-failed"),
                        shard: shard, verbosity: verbosity, color: color,
                        bundle: try parsed.value("--bundle"), targetLabel: try parsed.value("--target-label") ?? assembly.targetLabel,
-                       attest: try parsed.value("--attest"))
+                       attest: try parsed.value("--attest"), runBy: try parsed.value("--operator"))
     }
 
     /// The IDs of the cases that failed or ended in error in the run whose reports are in `directory` (or whose

@@ -48,15 +48,16 @@ enum SuiteLoading {
 
 extension SuiteLoading {
     enum Inspection {
-        case loaded(Catalog, CaseSuite, CaseFilter)
+        case loaded(Catalog, CaseSuite, CaseFilter, Arguments)
         case exit(Int32)
     }
 
     /// Reads `[PATH] [--catalog PATH] [--filter PATTERN]...` for the commands that only look at the cases
     /// (`lint`, `list`), prints help or errors, and loads the suite.
-    static func loadForInspection(_ arguments: [String], usage: String, console: Console) -> Inspection {
+    static func loadForInspection(_ arguments: [String], usage: String, options: CommandOptions.Set = CommandOptions.inspection,
+                                  console: Console) -> Inspection {
         do {
-            let parsed = try Arguments(arguments, CommandOptions.inspection)
+            let parsed = try Arguments(arguments, options)
             if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
                 console.out(.suite(usage))
                 return .exit(0)
@@ -67,7 +68,7 @@ extension SuiteLoading {
             guard let (catalog, suite) = load(cases: parsed.positionals.first, catalog: try parsed.value("--catalog"), console: console) else {
                 return .exit(ExitStatus.usage.rawValue)
             }
-            return .loaded(catalog, suite, CaseFilter(patterns: parsed.values("--filter")))
+            return .loaded(catalog, suite, CaseFilter(patterns: parsed.values("--filter")), parsed)
         } catch {
             return .exit(Command.usageError(error.message, usage: usage, console: console))
         }

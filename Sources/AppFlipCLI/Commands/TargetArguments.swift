@@ -15,6 +15,9 @@ enum TargetArguments {
         }
         // The reference's https is trusted through the CA it makes for the run, and it answers its own hosts: a CA
         // file or a mapping would change nothing, and saying nothing would let a reader think they were used.
+        guard parsed.values("--handler-env").isEmpty else {
+            throw Arguments.UsageError(message: "--target reference takes no --handler-env: its adapters need nothing from your environment")
+        }
         guard parsed.value(ifGiven: "--ca-file") == nil, parsed.value(ifGiven: "--resolve") == nil else {
             throw Arguments.UsageError(message: "--target reference trusts the CA it makes for the run and answers its own hosts: "
                                        + "--ca-file and --resolve are for your own https target")
@@ -58,6 +61,7 @@ enum TargetArguments {
         request.resolve = parsed.values("--resolve")
         request.androidPackage = try parsed.value("--android-package")
         request.androidAllowedCallers = parsed.values("--android-allowed-caller")
+        request.handlerEnvironment = parsed.values("--handler-env")
         do {
             return try RunSetup.partner(request)
         } catch {

@@ -60,10 +60,58 @@ enum VerifyCommand {
             console.out("attested by hand (not judged by the suite): \(attestation.requirement) \(attestation.verdict) by \(attestation.by) on "
                         + "\(attestation.date)" + (files == 0 ? "" : " (\(files) attachment\(files == 1 ? "" : "s"), SHA-256 checked)"))
         }
-        console.out("re-run: mkdir DIR && tar -xf \(path) -C DIR && \(manifest.rerunCommand(in: "DIR"))")
+        if let document = verification.document {
+            for line in Self.identity(document) { console.out(line) }
+        }
+        let attested = verification.entries.contains { $0.path == "attestations/attestations.txt" }
+        console.out("re-run: mkdir DIR && tar -xf \(path) -C DIR && \(manifest.rerunCommand(in: "DIR", attested: attested))")
+        console.out("re-run needs: \(Self.rerunNeeds(verification.document))")
         let intact = problems.isEmpty && matchesSuite
         console.out(intact ? "verified" : "NOT verified")
         return intact ? 0 : ExitStatus.nonConformant.rawValue
+    }
+
+    /// What the bundle says was certified and tested, and by whom: its certification (each program's outcome, as
+    /// derived again above), the target's label, the adapters' digests, who ran it and where.
+    static func identity(_ document: ResultsDocument) -> [ConsoleText] {
+        var lines: [ConsoleText] = []
+        if document.run.certification == true {
+            let outcomes = (document.outcome.certification ?? []).map { entry in
+                entry.status == "certified" ? "CERTIFIED: \(entry.title)"
+                    : (entry.status == "shard" ? "one shard of \(entry.title)" : "NOT A CERTIFICATION PASS: \(entry.title)")
+                    + (entry.reason.map { " (\($0))" } ?? "")
+            }
+            lines.append("certification run: \(outcomes.isEmpty ? "no program recorded" : outcomes.joined(separator: "; "))")
+        } else {
+            lines.append("certification run: no (an ordinary run; it certifies nothing)")
+        }
+        lines.append("target label: \(document.run.targetLabel ?? "none given")")
+        for adapter in document.run.adapters ?? [] {
+            let digest = adapter.sha256.map { "sha256 \($0)" } ?? "(not hashed: \(adapter.problem ?? "unreadable"))"
+            lines.append("adapter: \(adapter.role): \(adapter.path) \(digest)")
+        }
+        if let runBy = document.run.runBy { lines.append("run by: \(runBy)") }
+        if let host = document.run.host { lines.append("host: \(host)") }
+        return lines
+    }
+
+    /// What the re-run command needs that the bundle does not hold: the partner's adapters (at the recorded paths,
+    /// with the recorded digests), their endpoints and secrets.
+    static func rerunNeeds(_ document: ResultsDocument?) -> String {
+        guard let document else { return "the target the run was pointed at (results.json cannot be read)" }
+        var needs: [String] = []
+        let adapters = document.run.adapters ?? []
+        if !adapters.isEmpty {
+            needs.append("the adapters at the paths above (not in the bundle; compare their SHA-256)")
+        }
+        if let arguments = document.run.arguments {
+            if let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count {
+                needs.append("the configuration file \(arguments[index + 1]) and the environment variables it names")
+            }
+            if arguments.contains("--handler-env") { needs.append("the variables given with --handler-env") }
+        }
+        needs.append("the target's endpoints reachable as they were (\(document.run.target))")
+        return needs.joined(separator: "; ")
     }
 
     /// The digest of the bundle's `cases/` files, computed by loading them as a run does.

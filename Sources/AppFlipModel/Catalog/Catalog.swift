@@ -2,6 +2,8 @@
 package struct Catalog: Sendable {
     package var requirements: [Requirement]
     package var sources: [String: SourceDocument]
+    /// What a certification can cover (`programs:`), in the catalog's order; empty in a catalog that declares none.
+    package var programs: [CertificationProgram] = []
     private var index: [String: Int]
     /// The catalog file as loaded, when it was loaded from one.
     package var file: SuiteFile?

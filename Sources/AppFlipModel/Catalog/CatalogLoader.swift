@@ -22,6 +22,12 @@ import Foundation
 ///       source: RFC6749 §3.1.2.3
 ///       text: |
 ///         When a redirection URI is included in an authorization request, …
+/// programs:                # optional: what a certification can cover
+///   - key: app-flip-ios
+///     title: App Flip for iOS
+///     profiles: [app-link, site-association, flip, authorize, token]
+///     leaves_out: ["NAT-AS-*"]     # optional, with leaves_out_why: requirements of those profiles it does not need
+///     covers: …
 /// ```
 package enum CatalogLoader {
     package static func load(path: String) throws(DiagnosticList) -> Catalog {
@@ -33,8 +39,9 @@ package enum CatalogLoader {
         var reader = NodeReader(document: bytes)
         var sources: [SourceDocument] = []
         var requirements: [Requirement] = []
+        var programs: [CertificationProgram] = []
         if let document = reader.mapping(node, "the catalog"),
-           reader.checkKeys(document, allowed: ["sources", "requirements"], required: ["sources", "requirements"], in: "the catalog") {
+           reader.checkKeys(document, allowed: ["sources", "requirements", "programs"], required: ["sources", "requirements"], in: "the catalog") {
             if let list = document["sources"].flatMap({ reader.sequence($0, "'sources'") }) {
                 for item in list.items {
                     guard let mapping = reader.mapping(item, "a source"),
@@ -58,9 +65,22 @@ package enum CatalogLoader {
                     requirements.append(requirement)
                 }
             }
+            if let list = document["programs"].flatMap({ reader.sequence($0, "'programs'") }) {
+                for item in list.items {
+                    guard let program = program(item, reader: &reader) else { continue }
+                    for pattern in program.leavesOut where !requirements.contains(where: { program.profiles.map(\.rawValue).contains($0.profile) && Glob.matches(pattern, $0.id) }) {
+                        reader.error(at: item.location, "program '\(program.key)' leaves out '\(pattern)', which names no requirement of its profiles")
+                    }
+                    if programs.contains(where: { $0.key == program.key }) {
+                        reader.error(at: item.location, "duplicate program key '\(program.key)'")
+                    }
+                    programs.append(program)
+                }
+            }
         }
         if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
         var catalog = Catalog(requirements: requirements, sources: sources)
+        catalog.programs = programs
         catalog.file = SuiteFile(path: file, bytes: bytes)
         return catalog
     }
@@ -106,6 +126,43 @@ package enum CatalogLoader {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         requirement.quote = mapping["quote"].flatMap { quote($0, citations: citations, parsed: parsed, reader: &reader) }
         return requirement
+    }
+
+    /// A program: `key` (lower-case words joined by '-'), `title`, `profiles` (each a profile the suite runs, once)
+    /// and `covers`.
+    private static func program(_ node: Node, reader: inout NodeReader) -> CertificationProgram? {
+        guard let mapping = reader.mapping(node, "a program"),
+              reader.checkKeys(mapping, allowed: ["key", "title", "profiles", "covers", "leaves_out", "leaves_out_why"], required: ["key", "title", "profiles", "covers"],
+                               in: "a program"),
+              let key = mapping["key"].flatMap({ reader.scalar($0, "'key'") }),
+              let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
+              let names = mapping["profiles"].flatMap({ reader.scalarList($0, "'profiles'") }),
+              let covers = mapping["covers"].flatMap({ reader.scalar($0, "'covers'") }) else { return nil }
+        guard !key.text.isEmpty, key.text.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
+            reader.error(at: key.location, "a program key is lower-case letters, digits and '-', not '\(key.text)'")
+            return nil
+        }
+        var profiles: [Profile] = []
+        for name in names {
+            guard let profile = Profile(rawValue: name.text) else {
+                let hint = Suggestion.closest(to: name.text, among: Profile.allCases.map(\.rawValue)).map { " (did you mean '\($0)'?)" } ?? ""
+                reader.error(at: name.location, "'\(name.text)' is not a profile\(hint)")
+                continue
+            }
+            if profiles.contains(profile) { reader.error(at: name.location, "profile '\(name.text)' is listed twice") }
+            profiles.append(profile)
+        }
+        guard !names.isEmpty else {
+            reader.error(at: key.location, "program '\(key.text)' needs at least one profile")
+            return nil
+        }
+        let leavesOut = mapping["leaves_out"].flatMap { reader.scalarList($0, "'leaves_out'") }?.map(\.text) ?? []
+        let why = mapping["leaves_out_why"].flatMap { reader.scalar($0, "'leaves_out_why'") }?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !leavesOut.isEmpty, why == nil {
+            reader.error(at: key.location, "program '\(key.text)' leaves requirements out; say why in 'leaves_out_why'")
+        }
+        return CertificationProgram(key: key.text, title: title.text, profiles: profiles,
+                                    covers: covers.text.trimmingCharacters(in: .whitespacesAndNewlines), leavesOut: leavesOut, leavesOutWhy: why)
     }
 
     /// `quote:` with `source:` (one of the requirement's own citations, as written there) and `text:`.

@@ -16,8 +16,11 @@ package struct Provenance: Sendable, Hashable {
     package var command: String
     /// `--shard I/N`, when the run was one shard of a larger run (merged with `merge`).
     package var shard: String?
-    /// A certification run (`--certification`): no baseline, no filter, every case judged.
-    package var certification = false
+    /// The programs a certification run (`--certification`) judged, by key, in the catalog's order; empty when the
+    /// run was no certification. A certification takes no baseline, no filter, and judges every case of its programs.
+    package var certificationPrograms: [String] = []
+    /// A certification run.
+    package var certification: Bool { !certificationPrograms.isEmpty }
     /// The `run` arguments behind `command` (seed explicit), when the run can be narrowed to one case.
     package var runArguments: [String]?
     /// How the tool was started (`swift run -c release appflip-conformance`, a path): the start of `command`.
@@ -39,6 +42,34 @@ package struct Provenance: Sendable, Hashable {
     /// What the person running the suite calls the deployment or app version under test (`--target-label`, or
     /// `target_label` in the configuration): recorded as given, judged by nothing.
     package var targetLabel: String?
+    /// The adapter programs the run started, and the files among their arguments (a script), each with its SHA-256:
+    /// what was tested, beside which suite tested it.
+    package var adapterFiles: [AdapterFile] = []
+    /// Who ran it: `--operator`, or the CI job (its URL, where the CI gives one), or the user; and on which host. Not
+    /// in reproducible reports (they differ from machine to machine).
+    package var runBy: String?
+    package var host: String?
+
+    /// One file of an adapter: its role (`link handler`, `native client`, `Android handler`), its path as given and
+    /// resolved, and its SHA-256 (nil with why when it could not be read).
+    package struct AdapterFile: Sendable, Hashable {
+        package var role: String
+        package var path: String
+        package var sha256: String?
+        package var problem: String?
+
+        package init(role: String, path: String, sha256: String?, problem: String? = nil) {
+            self.role = role
+            self.path = path
+            self.sha256 = sha256
+            self.problem = problem
+        }
+
+        /// `link handler: /usr/bin/python3 sha256 4f…` as report.md and `verify` show it.
+        package var summary: String {
+            "\(role): \(path) " + (sha256.map { "sha256 \($0)" } ?? "(not hashed: \(problem ?? "unreadable"))")
+        }
+    }
 
     package init(suiteVersion: String, caseDigest: String, caseFileCount: Int, seed: UInt64, target: String, mode: String,
                 jobs: Int, filter: String?, startedAt: String, duration: Double, command: String) {

@@ -88,7 +88,8 @@ package struct RunResult: Sendable {
         Tally(total: results.count, counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, count($0)) }),
               baselineProblems: !(baseline?.problems.isEmpty ?? true), incomplete: incomplete,
               suiteFault: results.contains { $0.suiteFault != nil }, configurationProblem: !configurationProblems.isEmpty,
-              certificationShortfall: provenance.certification && untestedCount > 0)
+              certificationShortfall: provenance.certification
+                  && (untestedCount > 0 || programOutcomes.contains { $0.status == .notCertified }))
     }
 
     /// The numbers a run's verdict and exit status follow from: what `verify` recomputes from a results.json,
@@ -101,7 +102,7 @@ package struct RunResult: Sendable {
         package var incomplete: Bool
         package var suiteFault: Bool
         package var configurationProblem: Bool
-        /// A certification run that left cases unjudged (skipped).
+        /// A certification run that left cases unjudged (skipped), or a profile of its programs without a case.
         package var certificationShortfall: Bool
 
         package init(total: Int, counts: [Verdict: Int], baselineProblems: Bool, incomplete: Bool, suiteFault: Bool, configurationProblem: Bool,

@@ -50,6 +50,9 @@ package struct TargetConfiguration: Sendable {
     package var caFile: String?
     /// `resolve`: `HOST:PORT:ADDRESS` mappings (curl's form), checked for that form when read.
     package var resolve: [String] = []
+    /// `handler_env`: variables of the suite's environment passed to every adapter the run starts, each read when the
+    /// file is (an unset one is an error) and its value a secret.
+    package var handlerEnvironment: [(name: String, value: String)] = []
 
     package init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
                 scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,

@@ -67,7 +67,7 @@ package enum TargetConfigurationLoader {
     static let keys = ["client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
                        "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope",
                        "throttling_probe", "native_redirect_uris", "sign_in", "android_action", "android_package", "android_redirect_uri",
-                       "android_caller", "android_allowed_callers", "ca_file", "resolve"]
+                       "android_caller", "android_allowed_callers", "ca_file", "resolve", "handler_env"]
 
     /// One reading of a configuration document: its diagnostics, and the secrets met so far (every value taken from
     /// the environment), each part read by a method named after it.
@@ -121,6 +121,18 @@ package enum TargetConfigurationLoader {
                                                     secrets: secrets)
             configuration.targetLabel = text("target_label").map { expand($0) }
             configuration.secondClient = secondClient
+            if let node = document["handler_env"], let names = reader.scalarList(node, "'handler_env'") {
+                for name in names where !configuration.handlerEnvironment.contains(where: { $0.name == name.text }) {
+                    guard let value = secret(named: name, what: "passed to every adapter") else { continue }
+                    guard value.utf8.count >= 4 else {
+                        reader.error(at: name.location, "the value of '\(name.text)' is shorter than 4 bytes, too short to be redacted")
+                        continue
+                    }
+                    configuration.handlerEnvironment.append((name.text, value))
+                    configuration.secrets.append(value)
+                }
+                if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
+            }
             return configuration
         }
 

@@ -110,7 +110,7 @@ struct CommandTests {
         #expect(documented.isSuperset(of: declared), "missing from README: \(declared.subtracting(documented).sorted())")
         #expect(declared.isSuperset(of: documented.filter { !["--max-urls"].contains($0) }),
                 "README names options run does not have: \(documented.subtracting(declared).sorted())")
-        let certification = try #require(rows.first { $0.hasPrefix("| `--certification`") })
+        let certification = try #require(rows.first { $0.hasPrefix("| `--certification") })
         for option in RunOption.refused { #expect(certification.contains("`\(option)`"), "\(option) is not in README's --certification row") }
         #expect(run(["help", "run"]).out.contains("refuses \(RunOption.certificationRefusals)"))
     }
@@ -206,6 +206,27 @@ struct CommandTests {
         #expect(byRequirement.out.split(separator: "\n").count == 2)
     }
 
+    @Test("list --profile keeps one profile; without --filter it then names each requirement no case judges, and why; --programs lists the programs")
+    func listUnjudged() throws {
+        let android = run(["list", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--profile", "android-app-flip"])
+        #expect(android.status == 0, "\(android.err)")
+        let lines = android.out.split(separator: "\n").map(String.init)
+        let cases = lines.filter { !$0.hasPrefix("#") }
+        #expect(!cases.isEmpty && cases.allSatisfy { $0.hasPrefix("android-app-flip/") }, "\(cases.prefix(3))")
+        let unjudged = lines.filter { $0.hasPrefix("# ") }
+        #expect(unjudged.map { String($0.dropFirst(2).prefix { $0 != " " }) } == ["AF-ANDR-016", "AF-ANDR-017", "AF-ANDR-018", "AF-ANDR-019", "AF-ANDR-020"],
+                "\(unjudged)")
+        #expect(unjudged[0].contains("(MUST, android-app-flip) (Android) The App Flip activity is exported — not observable: The manifest is read"))
+        let all = run(["list", PackageRoot.cases, "--catalog", PackageRoot.catalog])
+        #expect(all.out.contains("\n# AF-LINK-021 (MUST, app-link) The consent screen says the account is being linked to Google — not observable: "))
+        #expect(run(["list", "--profile", "androids"]).status == 2)
+        let programs = run(["list", "--programs", "--catalog", PackageRoot.catalog])
+        #expect(programs.status == 0)
+        #expect(programs.out.contains("app-flip-android: App Flip for Android — 142 cases of android-app-flip, authorize, token\n"), "\(programs.out)")
+        #expect(programs.out.contains("  to attest: TOK-GEN-006 (MUST), AF-ANDR-016 (MUST), AF-ANDR-017 (MUST), AF-ANDR-018 (MUST), AF-ANDR-019 (SHOULD), AF-ANDR-020 (MUST)"))
+        #expect(run(["list", "--programs", "--profile", "token"]).status == 2)
+    }
+
     @Test("Two runs with the same inputs and seed write byte-identical reports when --reproducible is given")
     func deterministicReports() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("repro-\(UUID().uuidString)").path
@@ -269,27 +290,91 @@ struct CommandTests {
             + "  deny:\n    Cookie: reference-user=refuser\n"
         try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
         try configuration.write(toFile: reports + "/target.conf", atomically: true, encoding: .utf8)
-        let result = run(["run", "--config", reports + "/target.conf", "--profile", "authorize", "--certification", "--quiet", "--reports", reports] + paths)
+        // The iOS program needs the link handler, the site association, the flip and the token endpoint too: none is
+        // configured, so their profiles are not tested, and a certification of the program is not passed.
+        let result = run(["run", "--config", reports + "/target.conf", "--certification", "app-flip-ios", "--quiet", "--reports", reports] + paths)
         #expect(result.status == 8, "\(result.out)\n\(result.err.suffix(1500))")
-        #expect(result.out.contains("NOT A CERTIFICATION PASS"), "\(result.out)")
+        #expect(result.out.contains("NOT A CERTIFICATION PASS: App Flip for iOS ("), "\(result.out)")
         let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
+        #expect(markdown.hasPrefix("# AppFlip Conformance report\n\n**⚠️ NOT A CERTIFICATION PASS: App Flip for iOS ("), "\(markdown.prefix(800))")
         #expect(markdown.contains("**Verdict: ⚠️ NOT A CERTIFICATION PASS** — no case failed, but "), "\(markdown.prefix(800))")
-        #expect(markdown.contains("Missing: `authorize`: ") && markdown.contains("the authorize endpoint is configured with http://"), "\(markdown.prefix(800))")
+        #expect(markdown.contains("profile `app-link` not tested") && markdown.contains("the authorize endpoint is configured with http://"),
+                "\(markdown.prefix(1500))")
+        // Only the program's cases ran: none of Android's, the native client's, or the server's native-client support.
+        let document = try ResultsDocument.load(run: reports).document
+        #expect(Set(document.cases.map(\.profile)) == ["app-link", "site-association", "flip", "authorize", "token"])
+        #expect(!document.cases.contains { $0.id.hasPrefix("authorize/native/") })
+        #expect(document.run.certificationPrograms == ["app-flip-ios"] && document.outcome.certification?.first?.status == "not-certified")
         // The same run without --certification is conformant (exit 0).
         #expect(run(["run", "--config", reports + "/target.conf", "--profile", "authorize", "--quiet", "--reports", reports + "-plain"] + paths).status == 0)
         try? FileManager.default.removeItem(atPath: reports + "-plain")
     }
 
-    @Test("The reference over https earns a certification pass: every case judged, exit 0")
+    @Test("The reference over https earns a certification pass of a program: every case judged, exit 0, the program named everywhere")
     func referenceCertification() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("certified-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
-        let result = run(["run", "--target", "reference", "--profile", "authorize", "--profile", "site-association", "--certification", "--quiet",
-                          "--reports", reports] + paths)
-        #expect(result.status == 0, "\(result.out)\n\(result.err.suffix(1500))")
+        // The native-client program is the quickest; CI certifies the reference in every program (.ci/run). The
+        // built tool runs it, as the reference native app is that executable.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
+        process.arguments = ["run", "--target", "reference", "--certification=native-client", "--quiet", "--reports", reports,
+                             "--bundle", reports + "/bundle.tar"] + paths
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(out)")
+        #expect(out.contains("\nCERTIFIED: Native app as an OAuth client\n"), "\(out)")
         let document = try ResultsDocument.load(run: reports).document
+        #expect(Set(document.cases.map(\.profile)) == ["native-client"])
         #expect(document.cases.allSatisfy { $0.verdict == "pass" }, "\(document.cases.filter { $0.verdict != "pass" }.map(\.id))")
-        #expect(document.run.transport.contains { $0.hasPrefix("https://127.0.0.1:") && $0.contains("verified by OpenSSL") }, "\(document.run.transport)")
+        let program = try #require(document.outcome.certification?.first)
+        #expect(document.outcome.certification?.count == 1 && program.program == "native-client" && program.status == "certified"
+                && program.reason == nil && program.title == "Native app as an OAuth client")
+        let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
+        #expect(markdown.hasPrefix("# AppFlip Conformance report\n\n**🏅 CERTIFIED: Native app as an OAuth client**\n"), "\(markdown.prefix(400))")
+        let junit = try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8)
+        #expect(junit.contains("<property name=\"certification.native-client\" value=\"CERTIFIED: Native app as an OAuth client\"/>"))
+        let verify = run(["verify", reports + "/bundle.tar"])
+        #expect(verify.status == 0 && verify.out.contains("\ncertification run: CERTIFIED: Native app as an OAuth client\n"), "\(verify.out)")
+    }
+
+    @Test("A CI log read from its end names the root causes: the console's last lines before the verdict, the most widespread first")
+    func rootCausesLast() {
+        let result = run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--mode", "persistent",
+                          "--reports", FileManager.default.temporaryDirectory.appendingPathComponent("causes-\(UUID().uuidString)").path]
+                         + paths + ["--", BuiltProducts.path("broken-handler"), "--defect", "fixed-code"])
+        #expect(result.status == 1)
+        let lines = result.out.split(separator: "\n").map(String.init)
+        let verdict = lines.firstIndex { $0.contains(" cases: ") && $0.contains("NOT conformant") }
+        let cause = lines.firstIndex { $0.hasPrefix("ROOT CAUSE 1 of ") }
+        #expect(cause != nil && verdict != nil && (cause ?? 0) < (verdict ?? 0), "\(result.out.suffix(1500))")
+        #expect(lines.contains { $0.hasPrefix("ROOT CAUSE 1 of ") && $0.contains("AF-LINK-012") }, "\(result.out.suffix(1500))")
+        // A passing run has none.
+        #expect(!run(["run", "--target", "reference", "--profile", "site-association", "--reports",
+                      FileManager.default.temporaryDirectory.appendingPathComponent("nocause-\(UUID().uuidString)").path] + paths).out.contains("ROOT CAUSE"))
+    }
+
+    @Test("The commands with help are known without building their help (run's reads the catalog; an adapter start must not)")
+    func topicNames() {
+        #expect(Usage.topicNames == Set(Usage.topics.keys))
+    }
+
+    @Test("--certification names programs; --profile beside it, or a program the catalog does not declare, is a usage error that lists them")
+    func certificationPrograms() {
+        let narrowed = run(["run", "--target", "reference", "--certification", "--profile", "app-link"] + paths)
+        #expect(narrowed.status == 2)
+        #expect(narrowed.err.contains("--certification refuses --profile") && narrowed.err.contains("app-flip-ios, app-flip-android, native-client"),
+                "\(narrowed.err)")
+        let unknown = run(["run", "--target", "reference", "--certification", "app-flip-ios,ios"] + paths)
+        #expect(unknown.status == 2)
+        #expect(unknown.err.contains("--certification takes a program, one of app-flip-ios, app-flip-android, native-client, not 'ios'"), "\(unknown.err)")
+        #expect(unknown.err.contains("  app-flip-android: App Flip for Android (android-app-flip, authorize, token)"), "\(unknown.err)")
+        #expect(Command.check(["run", "--certification", "app-flip-ios", "--certification=native-client", "--target", "reference"]) == nil)
+        #expect(run(["help", "run"]).out.contains("--certification [PROGRAM]"))
     }
 
     @Test("A baseline accepts listed failures (exit 0, shown as known), fails the run when an entry is stale, and a certification run refuses it")

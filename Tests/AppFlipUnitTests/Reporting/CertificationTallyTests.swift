@@ -11,9 +11,11 @@ import Testing
 struct CertificationTallyTests {
     private func run(_ last: CaseResult) -> RunResult {
         var provenance = Fixtures.provenance
-        provenance.certification = true
+        provenance.certificationPrograms = ["links"]
         let passing = Fixtures.mixedRun().results[0]
-        return RunResult(results: [passing, last], catalog: Fixtures.catalog, provenance: provenance)
+        var catalog = Fixtures.catalog
+        catalog.programs = [CertificationProgram(key: "links", title: "Links", profiles: [.appLink], covers: "The link handler.")]
+        return RunResult(results: [passing, last], catalog: catalog, provenance: provenance)
     }
 
     private func skipped(conditionUnmet: Bool) -> CaseResult {

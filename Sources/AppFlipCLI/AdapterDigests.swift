@@ -1,0 +1,68 @@
+import AppFlipDigest
+import AppFlipModel
+import AppFlipRunner
+import Foundation
+
+/// What was tested, as a reviewer can check it: the SHA-256 of each adapter program a run started and of each
+/// existing file among its arguments (a script, a configuration it reads), and who ran it where.
+package enum AdapterDigests {
+    /// A file larger than this is named but not hashed (an adapter is a program or a script, not a data set).
+    static let limit = 512 << 20
+
+    /// The files of the run's adapters, in the order link handler, native client, Android handler; the suite's own
+    /// executable (the reference's adapters) by the digest already taken.
+    static func files(of targets: TargetUnderTest, ownDigest: String?) -> [Provenance.AdapterFile] {
+        var programs: [(role: String, executable: String, arguments: [String])] = []
+        if let handler = targets.linkHandler as? SubprocessTarget { programs.append(("link handler", handler.executable, handler.arguments)) }
+        if let native = targets.nativeClient { programs.append(("native client", native.executable, native.arguments)) }
+        if let android = targets.androidHandler as? SubprocessTarget { programs.append(("Android handler", android.executable, android.arguments)) }
+        let own = Bundle.main.executablePath.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        var files: [Provenance.AdapterFile] = []
+        for program in programs {
+            let resolved = URL(fileURLWithPath: program.executable).resolvingSymlinksInPath().path
+            files.append(resolved == own ? Provenance.AdapterFile(role: program.role, path: program.executable, sha256: ownDigest)
+                                         : file(program.role, program.executable))
+            for argument in program.arguments where isRegularFile(argument) {
+                files.append(file(program.role, argument))
+            }
+        }
+        return files
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("-") else { return false }
+        return (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+    }
+
+    private static func file(_ role: String, _ path: String) -> Provenance.AdapterFile {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return Provenance.AdapterFile(role: role, path: path, sha256: nil, problem: "cannot be read")
+        }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        var read = 0
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            read += chunk.count
+            guard read <= limit else {
+                return Provenance.AdapterFile(role: role, path: path, sha256: nil, problem: "larger than \(limit >> 20) MiB")
+            }
+            hash.update(chunk)
+        }
+        return Provenance.AdapterFile(role: role, path: path, sha256: SHA256.hex(hash.finalize()))
+    }
+
+    /// Who ran the suite: `--operator` when given; else the CI job, by the URL its own variables give; else the user.
+    package static func runBy(given: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let given, !given.isEmpty { return given }
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if value("GITHUB_ACTIONS") == "true", let server = value("GITHUB_SERVER_URL"), let repository = value("GITHUB_REPOSITORY"),
+           let run = value("GITHUB_RUN_ID") {
+            return "GitHub Actions job \(server)/\(repository)/actions/runs/\(run)" + (value("GITHUB_ACTOR").map { " (started by \($0))" } ?? "")
+        }
+        if let job = value("CI_JOB_URL") { return "GitLab CI job \(job)" + (value("GITLAB_USER_LOGIN").map { " (started by \($0))" } ?? "") }
+        if value("JENKINS_URL") != nil, let build = value("BUILD_URL") { return "Jenkins build \(build)" }
+        if let build = value("CIRCLE_BUILD_URL") { return "CircleCI job \(build)" }
+        if let build = value("BUILDKITE_BUILD_URL") { return "Buildkite build \(build)" }
+        return value("USER") ?? value("LOGNAME")
+    }
+}

@@ -1,0 +1,130 @@
+import AppFlipModel
+import AppFlipRunner
+import AppFlipSetup
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// `--handler-env NAME`: a variable of the suite's environment reaches every adapter a run starts, and its value
+/// shows nowhere the run writes.
+@Suite("Handler environment", .serialized)
+struct HandlerEnvironmentTests {
+    private static let secret = "staging-session-7f3c9a1e5b"
+
+    /// An adapter that declines every link and writes the session it was given to its standard error, or answers
+    /// garbage when it was given none.
+    private func adapter(in directory: String) throws -> String {
+        let path = directory + "/adapter.py"
+        try """
+        import json, os, sys
+        session = os.environ.get("STAGING_SESSION")
+        for line in sys.stdin:
+            request = json.loads(line)
+            if session is None:
+                print("no session", flush=True)
+                continue
+            print("signed in with session=" + session, file=sys.stderr, flush=True)
+            print(json.dumps({"id": request["id"], "action": "decline"}), flush=True)
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    private func run(_ extra: [String], reports: String, script: String) throws -> (status: Int32, output: String) {
+        var environment = ProcessInfo.processInfo.environment
+        environment["STAGING_SESSION"] = Self.secret
+        return try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+            "--mode", "persistent", "--reports", reports, "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+        ] + extra + ["--", "python3", script], environment: environment)
+    }
+
+    @Test("The variable reaches the adapter (its answers change), and its value is in no report, the console included")
+    func passedAndRedacted() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handler-env-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = try adapter(in: directory)
+        let passed = try run(["--handler-env", "STAGING_SESSION"], reports: directory + "/passed", script: script)
+        // Declining a valid link is a failure of the link handler: the answers were read, so the session was there.
+        #expect(passed.status == 1, "\(passed.output.suffix(2000))")
+        #expect(!passed.output.contains(Self.secret))
+        var written = ""
+        for name in ["report.md", "results.json", "junit.xml"] {
+            let text = try String(contentsOfFile: directory + "/passed/" + name, encoding: .utf8)
+            #expect(!text.contains(Self.secret), "\(name) shows the session")
+            written += text
+        }
+        #expect(written.contains("signed in with session=‹redacted"), "the adapter's standard error is kept, its secret hidden")
+        // Without the flag the adapter has no session: its answers are unusable (exit 3), not the same verdicts.
+        let withheld = try run([], reports: directory + "/withheld", script: script)
+        #expect(withheld.status == 3, "\(withheld.output.suffix(2000))")
+    }
+
+    @Test("An unset, empty or too short variable, a malformed name, or a run with nothing to pass it to is an error before anything runs")
+    func refused() throws {
+        let command = ["/bin/cat"]
+        var request = TargetSpecification()
+        request.handlerCommand = command
+        request.link = "https://app.example/flip"
+        request.clientID = "google-client"
+        let cases: [([String], [String: String], String)] = [
+            (["STAGING_SESSION"], [:], "the environment variable STAGING_SESSION is not set"),
+            (["STAGING_SESSION"], ["STAGING_SESSION": ""], "the environment variable STAGING_SESSION is not set"),
+            (["STAGING_SESSION"], ["STAGING_SESSION": "abc"], "shorter than 4 bytes"),
+            (["STAGING-SESSION"], ["STAGING-SESSION": "long enough"], "letters, digits and '_'"),
+            (["APPFLIP_CONFORMANCE_CHILD"], ["APPFLIP_CONFORMANCE_CHILD": "long enough"], "the suite sets that variable itself"),
+        ]
+        for (names, environment, message) in cases {
+            request.handlerEnvironment = names
+            #expect(throws: SetupError.self) { _ = try RunSetup.partner(request, environment: environment) }
+            do {
+                _ = try RunSetup.partner(request, environment: environment)
+            } catch {
+                #expect(error.message.contains(message), "\(error.message)")
+            }
+        }
+        var url = TargetSpecification()
+        url.handlerURL = "http://127.0.0.1:9/handler"
+        url.link = "https://app.example/flip"
+        url.clientID = "google-client"
+        url.handlerEnvironment = ["STAGING_SESSION"]
+        do {
+            _ = try RunSetup.partner(url, environment: ["STAGING_SESSION": Self.secret])
+            Issue.record("a run that starts no adapter took --handler-env")
+        } catch {
+            #expect(error.message.contains("this run starts none"), "\(error.message)")
+        }
+    }
+
+    @Test("Every adapter a run starts gets it (link handler, native app, Android activity), and its value is a secret of the run")
+    func everyAdapter() throws {
+        var request = TargetSpecification()
+        request.handlerCommand = ["/bin/cat"]
+        request.nativeClient = ("/bin/cat", [])
+        request.androidHandler = ("/bin/cat", [])
+        request.androidAction = "com.example.APP_FLIP"
+        request.androidPackage = "com.example"
+        request.link = "https://app.example/flip"
+        request.clientID = "google-client"
+        request.handlerEnvironment = ["STAGING_SESSION"]
+        let setup = try RunSetup.partner(request, environment: ["STAGING_SESSION": Self.secret, "OTHER": "not passed"])
+        let entry = "STAGING_SESSION=\(Self.secret)"
+        #expect((setup.targets.linkHandler as? SubprocessTarget)?.environment.contains(entry) == true)
+        #expect((setup.targets.androidHandler as? SubprocessTarget)?.environment.contains(entry) == true)
+        #expect(setup.targets.nativeClient?.environment.contains(entry) == true)
+        #expect(!((setup.targets.linkHandler as? SubprocessTarget)?.environment.contains { $0.hasPrefix("OTHER=") } ?? true))
+        #expect(setup.targets.secrets.contains(Self.secret))
+    }
+
+    @Test("handler_env in a configuration reads each variable when the file is read; an unset one is an error at its line")
+    func configuration() throws {
+        let text = "client_id: google-client\nlink: https://app.example/flip\nhandler_env: [STAGING_SESSION]\n"
+        let loaded = try TargetConfigurationLoader.load(bytes: Array(text.utf8), file: "t.conf", environment: ["STAGING_SESSION": Self.secret])
+        #expect(loaded.handlerEnvironment.map(\.name) == ["STAGING_SESSION"] && loaded.secrets.contains(Self.secret))
+        #expect {
+            _ = try TargetConfigurationLoader.load(bytes: Array(text.utf8), file: "t.conf", environment: [:])
+        } throws: { error in
+            "\(error)".contains("t.conf:3:15: error: the environment variable 'STAGING_SESSION' (passed to every adapter) is not set")
+        }
+    }
+}

@@ -5,8 +5,13 @@
 #   docker run --rm -v "$PWD/Reports:/suite/Reports" appflip-conformance                 # the reference run
 #   docker run --rm -v "$PWD/Reports:/suite/Reports" appflip-conformance run --config /suite/my.target ...
 #
-# To test your own adapter, build FROM this image, COPY the adapter in, and give its path after `--`.
-FROM swift:6.1-bookworm AS build
+# To test your own adapter, build FROM this image, COPY the adapter in, and give its path after `--`. The runtime
+# image holds the binary and nothing else: an adapter in Python (or another interpreter) needs its interpreter too,
+#
+#   docker build --build-arg RUNTIME_PACKAGES=python3 -t appflip-conformance .
+#
+# installs it (any Debian packages, space-separated) into the runtime image.
+FROM swift:6.3-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends libcurl4-openssl-dev libssl-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -18,7 +23,8 @@ COPY Scripts ./Scripts
 RUN Scripts/build-static.sh --output /usr/local/bin/appflip-conformance
 
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libcurl4 libssl3 libstdc++6 ca-certificates \
+ARG RUNTIME_PACKAGES=""
+RUN apt-get update && apt-get install -y --no-install-recommends libcurl4 libssl3 libstdc++6 ca-certificates $RUNTIME_PACKAGES \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /usr/local/bin/appflip-conformance /usr/local/bin/appflip-conformance
 # The cases and catalog are compiled into the binary: nothing else to copy.

@@ -87,7 +87,7 @@ package struct RunOption: Sendable {
                   refusedByCertification: true),
         RunOption(["--certification"], "[PROGRAM]", .run,
                   "a certification of the named programs ({programs}; repeatable, or comma-separated), every program when none is named: "
-                  + "judges every case of each, refuses {refused} and --profile, and names each program's verdict in the reports",
+                  + "judges every case of each (so no --profile), refuses {refused}, and names each program's verdict in the reports",
                   optionalValue: true),
         RunOption(["--slow"], nil, .run, "include cases that wait more than 30 s in all (a long code lifetime); without it they are skipped, and the report says so"),
         RunOption(["-q", "--quiet"], nil, .console, "only the verdict line and the problems that stopped cases"),

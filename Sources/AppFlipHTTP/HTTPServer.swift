@@ -47,9 +47,20 @@ package final class HTTPServer: @unchecked Sendable {
     private let stopped = NSLock()
     private var isStopped = false
     private var refused = Refusals()
+    /// TLS handshakes under way: begun (the connection accepted, the certificate about to be sent) and not concluded.
+    private var handshaking = 0
 
     /// What the server refused so far.
     package var refusals: Refusals { stopped.withLock { refused } }
+
+    /// What the server refused once every handshake under way has concluded (at most `timeout` seconds): a client
+    /// that refuses the certificate ends its handshake with an alert and may report so before this server has read
+    /// the alert, so a count taken at once could miss it.
+    package func refusalsSettled(timeout: Double) -> Refusals {
+        let deadline = Platform.monotonicSeconds() + timeout
+        while stopped.withLock({ handshaking }) > 0, Platform.monotonicSeconds() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        return refusals
+    }
 
     package var port: Int { listener.port }
     /// `https` when the server speaks TLS, else `http`.
@@ -109,10 +120,13 @@ package final class HTTPServer: @unchecked Sendable {
     private func serve(_ plain: TCPSocket) {
         let socket: any ByteStream
         if let identity {
+            stopped.withLock { handshaking += 1 }
             do {
                 socket = try TLSStream.accept(plain, identity: identity, deadline: Platform.monotonicSeconds() + capacity.idleTimeout)
+                stopped.withLock { handshaking -= 1 }
             } catch {
                 stopped.withLock {
+                    handshaking -= 1
                     refused.failedHandshakes += 1
                     if refused.handshakes.count < Refusals.keptHandshakeReasons { refused.handshakes.append(error.message) }
                 }

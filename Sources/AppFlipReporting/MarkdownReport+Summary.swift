@@ -6,7 +6,7 @@ extension MarkdownReport {
     package func renderSummary(reportsDirectory: String) -> String {
         let failures = FindingGroup.groups(of: run.results, verdicts: [.fail, .error])
         let warnings = FindingGroup.groups(of: run.results, verdicts: [.warn, .info])
-        var text = "## AppFlip Conformance\n\n" + verdictSection()
+        var text = "## AppFlip Conformance\n\n" + certificationHeadline() + verdictSection()
         if run.count(.fail) > 0 || run.count(.error) > 0 {
             text += failedRequirementsSection(failures, heading: "### Failed requirements", linked: false, limit: 20)
         }

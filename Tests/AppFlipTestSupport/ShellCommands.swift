@@ -49,7 +49,8 @@ package enum ShellCommands {
             let before = words[..<index].map(\.value)
             let commandPosition = index == 0 || words[index - 1].isOperator || before.last == "-"
                 || (before.contains("swift") && ["run", "release", "debug"].contains(before.last ?? ""))
-            guard word.value.hasSuffix("/appflip-conformance") || (word.value == "appflip-conformance" && commandPosition) else {
+            // A path to the binary is a command too, but only where a command starts (`cp …/appflip-conformance bin/` is not one).
+            guard commandPosition, word.value.hasSuffix("/appflip-conformance") || word.value == "appflip-conformance" else {
                 index += 1
                 continue
             }

@@ -85,6 +85,7 @@ enum MergeCommand {
         }
         let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
         console.out("\(run.results.count) cases from \(shards.count) shard\(shards.count == 1 ? "" : "s"): \(counts) — \(run.overall.rawValue) (exit \(run.exitStatus.rawValue))")
+        if run.provenance.certification { console.out(.suite(ProgramOutcome.headline(run.programOutcomes))) }
         console.out("reports: \(ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", "))")
         return run.exitStatus.rawValue
     }

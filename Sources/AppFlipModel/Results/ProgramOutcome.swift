@@ -99,13 +99,4 @@ extension RunResult {
         }
         return programs.map { ProgramOutcome.judge($0, cases: facts, incomplete: incomplete, shard: provenance.shard) }
     }
-
-    /// The profiles the certification programs need, in the order the programs name them.
-    package var certifiedProfiles: [Profile] {
-        var profiles: [Profile] = []
-        for key in provenance.certificationPrograms {
-            for profile in catalog.program(key)?.profiles ?? [] where !profiles.contains(profile) { profiles.append(profile) }
-        }
-        return profiles
-    }
 }

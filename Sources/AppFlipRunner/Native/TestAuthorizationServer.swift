@@ -148,11 +148,13 @@ package final class TestAuthorizationServer: @unchecked Sendable {
         }
     }
 
-    /// The TLS handshakes with the listener presenting `certificate` that did not complete so far, with OpenSSL's
-    /// reasons (the first few), and how many.
+    /// The TLS handshakes with the listener presenting `certificate` that did not complete so far (those under way
+    /// waited for), with OpenSSL's reasons (the first few), and how many.
     package func failedHandshakes(_ certificate: Certificate) -> (reasons: [String], count: Int) {
         guard let listener = lock.withLock({ secure[certificate] }) else { return ([], 0) }
-        let refusals = listener.refusals
+        // The app may answer before this server has read the alert that ended a handshake: wait for the handshakes
+        // under way to conclude (milliseconds; bounded by the handshake's own deadline).
+        let refusals = listener.refusalsSettled(timeout: 5)
         // OpenSSL's reason alone ("tlsv1 alert unknown ca": the client's alert), without the server's preamble.
         let reasons = refusals.handshakes.map { message in
             message.range(of: "failed: ").map { String(message[$0.upperBound...]) } ?? message

@@ -363,6 +363,34 @@ struct CommandTests {
         #expect(Usage.topicNames == Set(Usage.topics.keys))
     }
 
+    @Test("A certification's shards certify nothing alone; merged, the program's outcome is derived from all their cases")
+    func certificationShards() throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("cert-shards-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: reports) }
+        for shard in 1...2 {
+            let (status, output) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+                "run", "--target", "reference", "--certification", "native-client", "--seed", "5", "--shard", "\(shard)/2", "--quiet",
+                "--reports", reports + "/shard-\(shard)"] + paths)
+            #expect(status == 0, "\(output)")
+            #expect(output.contains("NO CERTIFICATION VERDICT YET: Native app as an OAuth client (shard \(shard)/2 of a certification run"), "\(output)")
+            #expect(!output.contains("\nCERTIFIED"), "\(output)")
+        }
+        let merged = run(["merge", "--reports", reports + "/merged", reports + "/shard-1", reports + "/shard-2"] + paths)
+        #expect(merged.status == 0, "\(merged.err)")
+        #expect(merged.out.contains("\nCERTIFIED: Native app as an OAuth client\n"), "\(merged.out)")
+        let document = try ResultsDocument.load(run: reports + "/merged").document
+        #expect(document.outcome.certification?.map(\.status) == ["certified"] && document.run.certificationPrograms == ["native-client"])
+        // One shard merged alone is refused: a verdict over part of the cases would certify what was not judged.
+        let alone = run(["merge", "--reports", reports + "/alone", reports + "/shard-1"] + paths)
+        #expect(alone.status == 2 && alone.err.contains("shard 2/2 missing"), "\(alone.out)\n\(alone.err)")
+    }
+
+    @Test("--target reference takes no --handler-env: its adapters need nothing from the environment")
+    func referenceHandlerEnvironment() {
+        let result = run(["run", "--target", "reference", "--handler-env", "HOME"] + paths)
+        #expect(result.status == 2 && result.err.contains("--target reference takes no --handler-env"), "\(result.err)")
+    }
+
     @Test("--certification names programs; --profile beside it, or a program the catalog does not declare, is a usage error that lists them")
     func certificationPrograms() {
         let narrowed = run(["run", "--target", "reference", "--certification", "--profile", "app-link"] + paths)

@@ -1,4 +1,5 @@
 import AppFlipCLI
+import AppFlipModel
 import AppFlipSyntax
 import AppFlipTestSupport
 import Foundation
@@ -55,6 +56,15 @@ struct ExamplesTests {
         #expect(text.contains("junit"))
     }
 
+    @Test("README gives Google's callers as the suite calls with them: package and certificate digest, with their source")
+    func googleCallers() throws {
+        let readme = try read("README.md")
+        for (name, caller) in [("Google app", AndroidCaller.googleApp), ("Google Home", AndroidCaller.googleHome)] {
+            #expect(readme.contains("| \(name) | `\(caller.package)` | `\(caller.signatureSHA256)` |"), "\(name)")
+        }
+        #expect(readme.contains("source: this project's reference notes on the Android contract, §1.7"))
+    }
+
     @Test("The checker refuses what the suite would refuse")
     func checkerFails() {
         #expect(Command.check(["run", "--jbos", "2"]) != nil)
@@ -63,6 +73,9 @@ struct ExamplesTests {
         #expect(Command.check(["run", "--target", "reference", "--", "--jbos"]) == nil)
         #expect(ShellCommands.invocations(in: "x && appflip-conformance run \\\n  --target reference || true # done")
                 == [["run", "--target", "reference"]])
+        // The binary named as a file to copy is no invocation; by path where a command starts, it is one.
+        #expect(ShellCommands.invocations(in: "mkdir -p bin && cp x/.build/release/appflip-conformance bin/ && bin/appflip-conformance merge a")
+                == [["merge", "a"]])
     }
 
     @Test("The static-build script is valid shell, and the Dockerfile builds with it and runs a command the suite accepts")
@@ -74,6 +87,9 @@ struct ExamplesTests {
         // The build stage needs the cases and the plugin that compiles them in; the image then needs only the binary.
         #expect(dockerfile.contains("COPY Conformance ./Conformance") && dockerfile.contains("COPY Plugins ./Plugins"))
         #expect(!dockerfile.contains("/suite/Conformance") && dockerfile.contains("WORKDIR /suite"))
+        // The runtime image can take an adapter's interpreter (python3), installed with the rest, from a build argument.
+        #expect(dockerfile.contains("ARG RUNTIME_PACKAGES=\"\"") && dockerfile.contains("ca-certificates $RUNTIME_PACKAGES"))
+        #expect(dockerfile.contains("--build-arg RUNTIME_PACKAGES=python3"))
         guard let line = dockerfile.split(separator: "\n").first(where: { $0.hasPrefix("CMD ") }),
               let data = line.dropFirst(4).data(using: .utf8),
               let command = try JSONSerialization.jsonObject(with: data) as? [String] else {

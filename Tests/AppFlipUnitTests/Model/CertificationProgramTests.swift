@@ -86,6 +86,16 @@ struct CertificationProgramTests {
         #expect(android.judges(try #require(suite.cases.first { $0.profile == .androidAppFlip })))
     }
 
+    @Test("README's program table is the catalog's: each program's key, title and profiles")
+    func readme() throws {
+        let (catalog, _) = try SuiteRun.load()
+        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
+        for program in catalog.programs {
+            let row = "| `\(program.key)`: \(program.title) | " + program.profiles.map { "`\($0.rawValue)`" }.joined(separator: ", ") + " | "
+            #expect(readme.contains(row), "README has no row \(row)")
+        }
+    }
+
     private func facts(_ profile: String, _ verdict: Verdict, untested: Bool = false, _ requirements: [String] = ["AF-LINK-007"]) -> ProgramOutcome.CaseFacts {
         ProgramOutcome.CaseFacts(profile: profile, verdict: verdict, untested: untested, requirements: requirements)
     }

@@ -62,6 +62,13 @@ let package = Package(
             path: "Tests/AppFlipUnitTests",
             exclude: ["Golden"]
         ),
+        // The deterministic mutation fuzzer (most of the unit tests' time once): its own target, so the unit tests stay
+        // seconds (`swift test --filter AppFlipUnitTests`); `swift test` runs it with the rest.
+        .testTarget(
+            name: "AppFlipFuzzTests",
+            dependencies: ["AppFlipTestSupport", "AppFlipModel", "AppFlipSyntax"],
+            path: "Tests/AppFlipFuzzTests"
+        ),
         // End to end: the built executables, subprocess and HTTP targets, the command line, the library, every case.
         .testTarget(
             name: "AppFlipEndToEndTests",

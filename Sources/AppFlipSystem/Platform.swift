@@ -123,6 +123,14 @@ package enum Platform {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
+    /// This machine's host name, as `gethostname(2)` gives it: no name service asked (Foundation's `hostName` may
+    /// wait on a reverse lookup on macOS).
+    package static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "unknown" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     package static func monotonicSeconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)

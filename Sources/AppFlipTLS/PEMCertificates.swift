@@ -2,8 +2,8 @@
 import COpenSSL
 
 /// Certificates read from PEM text by OpenSSL, kept as DER bytes (an X509 is made for each use and freed after).
-enum PEMCertificates {
-    struct Certificate: Sendable, Hashable {
+package enum PEMCertificates {
+    package struct Certificate: Sendable, Hashable {
         var der: [UInt8]
 
         /// `body` given the certificate as an X509 that lives for the call.
@@ -18,7 +18,7 @@ enum PEMCertificates {
     }
 
     /// Every `CERTIFICATE` block of `pem`, in order.
-    static func read(_ pem: [UInt8]) -> [Certificate] {
+    package static func read(_ pem: [UInt8]) -> [Certificate] {
         pem.withUnsafeBytes { buffer -> [Certificate] in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return [] }
             defer { BIO_free(bio) }

@@ -50,37 +50,48 @@ package enum TLSTrust {
     package static var caFile: String? { state.withLock { $0.caFile } }
 
     #if canImport(COpenSSL)
-    struct State {
-        var anchors: [PEMCertificates.Certificate] = []
+    package struct State {
+        package private(set) var anchors: [PEMCertificates.Certificate] = []
         var caFile: String?
-        var clientContext: ClientContext?
+        /// The context for the anchors as they stand, once made, with how many anchors it was made from.
+        package private(set) var clientContext: (context: ClientContext, anchors: Int)?
+
+        package init() {}
 
         /// Trusts `certificates` besides the anchors; the client context is made again only when one is new (a
         /// native client given the same CA at every sign-in keeps its context).
-        mutating func add(_ certificates: [PEMCertificates.Certificate]) {
+        package mutating func add(_ certificates: [PEMCertificates.Certificate]) {
             let new = certificates.filter { !anchors.contains($0) }
             guard !new.isEmpty else { return }
             anchors += new
             clientContext = nil
         }
+
+        /// Keeps `made`, a context built from the first `count` anchors, unless anchors were added meanwhile (another
+        /// run's CA, in a process running several): kept, it would serve every later connection without them.
+        package mutating func keep(_ made: ClientContext, madeFrom count: Int) {
+            guard clientContext == nil, count == anchors.count else { return }
+            clientContext = (made, count)
+        }
     }
 
     static let state = Locked(State())
 
-    /// The context every client connection is made from, built once for the trust as it stands.
+    /// The context every client connection is made from, built once for the trust as it stands: every anchor added
+    /// before the call is in it.
     static func clientContext() throws(SocketError) -> ClientContext {
-        if let known = state.withLock({ $0.clientContext }) { return known }
+        if let known = state.withLock({ $0.clientContext?.context }) { return known }
         let anchors = state.withLock { $0.anchors }
         let made = try ClientContext(anchors: anchors)
-        state.withLock { $0.clientContext = $0.clientContext ?? made }
+        state.withLock { $0.keep(made, madeFrom: anchors.count) }
         return made
     }
 
     /// An SSL_CTX for clients: TLS 1.2 and up, the peer verified against the system's store and the anchors.
-    final class ClientContext: TLSContextOwner, @unchecked Sendable {
+    package final class ClientContext: TLSContextOwner, @unchecked Sendable {
         package let context: OpaquePointer
 
-        init(anchors: [PEMCertificates.Certificate]) throws(SocketError) {
+        package init(anchors: [PEMCertificates.Certificate]) throws(SocketError) {
             guard let context = SSL_CTX_new(TLS_client_method()) else { throw TLSError.last("creating a TLS context") }
             self.context = context
             _ = appflip_SSL_CTX_set_min_proto_version(context, appflip_TLS1_2_VERSION())

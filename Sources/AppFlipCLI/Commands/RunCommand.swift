@@ -4,6 +4,7 @@ import AppFlipReporting
 import AppFlipRunner
 import AppFlipSetup
 import AppFlipSuite
+import AppFlipSystem
 import Foundation
 
 /// `run`: runs the cases against the configured target (a link handler, HTTP endpoints, a native app), writes
@@ -205,7 +206,7 @@ enum RunCommand {
         provenance.executableSHA256 = executableDigest.value()
         provenance.adapterFiles = AdapterDigests.files(of: targets, ownDigest: provenance.executableSHA256)
         provenance.runBy = AdapterDigests.runBy(given: options.runBy)
-        provenance.host = ProcessInfo.processInfo.hostName
+        provenance.host = Platform.hostName
         provenance.sourceCommit = SuiteVersion.sourceCommit
         provenance.platform = RunIdentity.platform
         provenance.toolchain = RunIdentity.toolchain

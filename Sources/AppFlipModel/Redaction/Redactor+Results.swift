@@ -61,6 +61,13 @@ extension Redactor {
         provenance.filter = provenance.filter.map(redact)
         provenance.handlerStartup = provenance.handlerStartup.map(redact)
         provenance.handlerStartupMeasured = provenance.handlerStartupMeasured.map(redact)
+        provenance.targetLabel = provenance.targetLabel.map(redact)
+        provenance.runBy = provenance.runBy.map(redact)
+        provenance.adapterFiles = provenance.adapterFiles.map { file in
+            var file = file
+            file.path = redact(file.path)
+            return file
+        }
         return provenance
     }
 }

@@ -503,12 +503,14 @@ struct InterruptionTests {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent(marker).path
         defer { try? FileManager.default.removeItem(atPath: reports) }
         let process = try Self.hangingRun(marker: marker, reports: reports, errors: FileHandle.nullDevice)
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(Self.processes(containing: marker) > 0, "the hanging handlers should be running before the signal")
+        // The signal goes once a hanging handler runs (the run's signal handling is in place by then), however long a
+        // loaded machine takes to get there.
+        #expect(Waiting.until { Self.handlerRunning(marker) }, "the hanging handlers should be running before the signal")
         let sent = Date()
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
-        #expect(Date().timeIntervalSince(sent) < 5)
+        // The handler would hang for the case's 60 s timeout: half of it shows the run did not wait for it.
+        #expect(Date().timeIntervalSince(sent) < 30)
         #expect(process.terminationStatus == 130)
         #expect(Self.processes(containing: marker) == 0, "a handler outlived the run")
         let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
@@ -598,7 +600,8 @@ struct InterruptionTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        Thread.sleep(forTimeInterval: 1.5)
+        // The signal goes once an exchange is in flight: the preflight's connection and a case's.
+        #expect(Waiting.until { stalling.connectionCount >= 2 }, "no exchange reached the stalling server")
         let sent = Date()
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
@@ -616,13 +619,14 @@ struct InterruptionTests {
         defer { try? FileManager.default.removeItem(atPath: reports) }
         let errors = Pipe()
         let process = try Self.hangingRun(marker: marker, reports: reports, errors: errors)
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(Waiting.until { Self.handlerRunning(marker) }, "the hanging handlers should be running before the signals")
         kill(process.processIdentifier, SIGINT)
         kill(process.processIdentifier, SIGINT)
         let sent = Date()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(Date().timeIntervalSince(sent) < 5)
+        // Against the handler's 60 s hang: a bound only a run that waited for it reaches.
+        #expect(Date().timeIntervalSince(sent) < 30)
         #expect(process.terminationStatus == 130)
         #expect(text.contains("interrupted by SIGINT"), "\(text)")
         #expect(Self.processes(containing: marker) == 0, "a handler outlived the run")
@@ -670,9 +674,16 @@ struct InterruptionTests {
         return process
     }
 
-    /// Processes whose command line contains `marker` (Linux /proc; 0 elsewhere).
+    /// Whether a handler of `hangingRun(marker:…)` runs: the run's own command line holds the marker too (after
+    /// `--`), so one more process than the run.
+    static func handlerRunning(_ marker: String) -> Bool { processes(containing: marker) > 1 }
+
+    /// Processes whose command line contains `marker` (Linux /proc; elsewhere `ps`).
     static func processes(containing marker: String) -> Int {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return 0 }
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc"), !entries.isEmpty else {
+            let listing = (try? ProgramRun.run("/bin/ps", ["-axww", "-o", "command="]))?.output ?? ""
+            return listing.split(separator: "\n").filter { $0.contains(marker) }.count
+        }
         return entries.filter { entry in
             guard entry.allSatisfy(\.isNumber), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
             return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).contains(marker)

@@ -1,6 +1,7 @@
 import AppFlipCLI
 import AppFlipDigest
 import AppFlipReporting
+import AppFlipSystem
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -35,7 +36,7 @@ struct BundleIdentityTests {
         #expect(adapters.count == 2 && adapters.allSatisfy { $0.role == "link handler" }, "\(adapters)")
         #expect(adapters.last?.path == script && adapters.last?.sha256 == SHA256.hexDigest(Array(source.utf8)), "\(adapters)")
         #expect(adapters.first?.sha256?.count == 64, "the interpreter itself is hashed: \(adapters)")
-        #expect(document.run.runBy == "Jane Partner, Example Ltd" && document.run.host == ProcessInfo.processInfo.hostName)
+        #expect(document.run.runBy == "Jane Partner, Example Ltd" && document.run.host == Platform.hostName && !Platform.hostName.isEmpty)
         let markdown = try String(contentsOfFile: directory + "/reports/report.md", encoding: .utf8)
         #expect(markdown.contains("| Adapter | link handler: \(script) sha256 \(SHA256.hexDigest(Array(source.utf8))) |"), "\(markdown.suffix(2500))")
         #expect(markdown.contains("| Run by | Jane Partner, Example Ltd |"))

@@ -79,7 +79,7 @@ struct SubprocessTargetTests {
         let elapsed = Date().timeIntervalSince(started)
         #expect(exchange.answer == nil)
         #expect(exchange.failure?.contains("timed out after 0.5 s") == true, "\(exchange.failure ?? "")")
-        #expect(elapsed < 3.0, "took \(elapsed) s")  // the 0.5 s limit, the kill's grace, and slack for a loaded machine
+        #expect(elapsed < 20, "took \(elapsed) s")  // a hang never ends: any bound catches it, a generous one holds under load
         // The next request gets a fresh process (and times out again, rather than hanging forever).
         #expect(session.exchange(request("case/2"), timeout: 0.3).failure?.contains("timed out") == true)
     }

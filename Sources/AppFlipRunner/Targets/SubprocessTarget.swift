@@ -148,7 +148,9 @@ final class SubprocessSession: LinkHandlerSession {
         // A persistent handler still writing after its answer (a flood) is out of step: the fault is its previous
         // request's, and it is replaced, so what it writes next cannot pass for this request's answer.
         var replace = false
-        if let existing = process, target.mode == .persistent, !existing.reap() {
+        // Whether the persistent handler still runs: asked once a case (one wait4), for both questions below.
+        let running = target.mode == .persistent && process.map { !$0.reap() } == true
+        if let existing = process, running {
             let stale = existing.takeUnrequestedOutput()
             if !stale.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) {
                 replace = existing.flooded || stale.count >= Self.floodThreshold
@@ -156,7 +158,7 @@ final class SubprocessSession: LinkHandlerSession {
             }
         }
         let reused: Bool
-        if let existing = process, target.mode == .persistent, !existing.reap(), !replace {
+        if let existing = process, running, !replace {
             child = existing
             reused = true
         } else {

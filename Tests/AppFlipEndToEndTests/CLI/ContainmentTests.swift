@@ -22,8 +22,7 @@ struct ContainmentTests {
         Thread.sleep(forTimeInterval: 0.2)
         #expect(InterruptionTests.processes(containing: marker) == 1, "another target's end killed this target's handler")
         kept.endProcesses()
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(InterruptionTests.processes(containing: marker) == 0, "the target's own end left its handler running")
+        #expect(Waiting.until(ceiling: 20) { InterruptionTests.processes(containing: marker) == 0 }, "the target's own end left its handler running")
     }
 
     @Test("A daemon that clears its environment and leaves its session still ends with the run (Linux: child subreaper)",
@@ -93,13 +92,11 @@ struct ContainmentTests {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent(marker).path
         defer { try? FileManager.default.removeItem(atPath: reports) }
         let process = try InterruptionTests.hangingRun(marker: marker, reports: reports, errors: FileHandle.nullDevice)
-        Thread.sleep(forTimeInterval: 1.5)
-        #expect(InterruptionTests.processes(containing: marker) > 0, "the hanging handlers should be running before the kill")
+        #expect(Waiting.until { InterruptionTests.handlerRunning(marker) }, "the hanging handlers should be running before the kill")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let deadline = Date().addingTimeInterval(3)
-        while InterruptionTests.processes(containing: marker) > 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(InterruptionTests.processes(containing: marker) == 0, "a handler outlived the killed suite")
+        // The handlers hang for 60 s: gone well before that, they went with the suite.
+        #expect(Waiting.until(ceiling: 20) { InterruptionTests.processes(containing: marker) == 0 }, "a handler outlived the killed suite")
     }
 
     /// Whether `pid` is a running process (a zombie waiting for its parent counts as ended).

@@ -125,7 +125,8 @@ struct JudgingApartTests {
             queue.close()
         }
         pusher.start()
-        // Nothing drains yet: the pusher stops at the capacity.
+        // Nothing drains yet: the pusher reaches the capacity, and stops there.
+        #expect(Waiting.until(ceiling: 30) { pushed.withLock { $0 } == 2 })
         Thread.sleep(forTimeInterval: 0.2)
         #expect(pushed.withLock { $0 } == 2)
         queue.drain()

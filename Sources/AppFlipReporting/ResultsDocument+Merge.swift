@@ -72,6 +72,12 @@ extension ResultsDocument {
         provenance.platform = run.platform
         provenance.toolchain = run.toolchain
         provenance.targetLabel = run.targetLabel
+        // What was tested is the same in every shard (the same command); who ran each and where may differ: all named.
+        provenance.adapterFiles = (run.adapters ?? []).map { Provenance.AdapterFile(role: $0.role, path: $0.path, sha256: $0.sha256, problem: $0.problem) }
+        let runners = shards.compactMap(\.document.run.runBy).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        provenance.runBy = runners.isEmpty ? nil : runners.joined(separator: "; ")
+        let hosts = shards.compactMap(\.document.run.host).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        provenance.host = hosts.isEmpty ? nil : hosts.joined(separator: "; ")
         if shards.allSatisfy({ $0.document.run.certification == true }) {
             provenance.certificationPrograms = run.certificationPrograms ?? catalog.programs.map(\.key)
         }

@@ -380,6 +380,9 @@ struct CommandTests {
         #expect(merged.out.contains("\nCERTIFIED: Native app as an OAuth client\n"), "\(merged.out)")
         let document = try ResultsDocument.load(run: reports + "/merged").document
         #expect(document.outcome.certification?.map(\.status) == ["certified"] && document.run.certificationPrograms == ["native-client"])
+        // What was tested and who ran it survive the merge.
+        #expect(document.run.adapters?.contains { $0.role == "native client" && $0.sha256?.count == 64 } == true, "\(document.run.adapters ?? [])")
+        #expect(document.run.host?.isEmpty == false)
         // One shard merged alone is refused: a verdict over part of the cases would certify what was not judged.
         let alone = run(["merge", "--reports", reports + "/alone", reports + "/shard-1"] + paths)
         #expect(alone.status == 2 && alone.err.contains("shard 2/2 missing"), "\(alone.out)\n\(alone.err)")

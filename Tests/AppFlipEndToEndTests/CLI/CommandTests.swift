@@ -336,6 +336,10 @@ struct CommandTests {
                 && program.reason == nil && program.title == "Native app as an OAuth client")
         let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
         #expect(markdown.hasPrefix("# AppFlip Conformance report\n\n**🏅 CERTIFIED: Native app as an OAuth client**\n"), "\(markdown.prefix(400))")
+        // What no machine judges is listed to attest, with the attestation given or not: here none was.
+        #expect(program.toAttest == ["NAT-MIX-001"], "\(program.toAttest)")
+        #expect(markdown.contains("## To attest\n") && markdown.contains("| **NAT-MIX-001** ") && markdown.contains("| **not attested** |"),
+                "\(markdown.components(separatedBy: "## To attest").last?.prefix(800) ?? "")")
         let junit = try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("<property name=\"certification.native-client\" value=\"CERTIFIED: Native app as an OAuth client\"/>"))
         let verify = run(["verify", reports + "/bundle.tar"])

@@ -3,6 +3,27 @@ import AppFlipModel
 /// Which cases a run selects: its profiles and filters, or, for a certification, its programs' cases and nothing
 /// else. `run` selects with it, and `merge` selects again from a shard's recorded arguments to check membership.
 enum CertificationSelection {
+    /// The profiles `--profile` names, in the order given; every profile when none is named.
+    static func profiles(_ parsed: Arguments) throws(Arguments.UsageError) -> [Profile] {
+        let names = parsed.values("--profile")
+        guard !names.isEmpty else { return Profile.allCases }
+        var profiles: [Profile] = []
+        for name in names {
+            guard let profile = Profile(rawValue: name) else {
+                throw Arguments.UsageError(message: "--profile takes one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+            }
+            profiles.append(profile)
+        }
+        return profiles
+    }
+
+    /// The program names `--certification` was given (each value may list several, comma-separated), or nil when it
+    /// was not given.
+    static func names(_ parsed: Arguments) -> [String]? {
+        guard parsed.flags.contains("--certification") else { return nil }
+        return parsed.values("--certification").flatMap { $0.split(separator: ",").map(String.init) }
+    }
+
     /// The programs `--certification` names (each value may list several, comma-separated), in the catalog's
     /// order; every program of the catalog when none is named.
     static func programs(_ names: [String], catalog: Catalog) throws(Arguments.UsageError) -> [CertificationProgram] {

@@ -14,16 +14,11 @@ enum ListCommand {
                 }
                 return programs(catalog, suite, console: console)
             }
-            var profiles = Profile.allCases
-            if !parsed.values("--profile").isEmpty {
-                profiles = []
-                for name in parsed.values("--profile") {
-                    guard let profile = Profile(rawValue: name) else {
-                        return Command.usageError("--profile takes one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'",
-                                                  usage: Usage.list, console: console)
-                    }
-                    profiles.append(profile)
-                }
+            let profiles: [Profile]
+            do {
+                profiles = try CertificationSelection.profiles(parsed)
+            } catch {
+                return Command.usageError(error.message, usage: Usage.list, console: console)
             }
             let matching = suite.cases.filter { profiles.contains($0.profile) && filter.matches($0) }
             guard !matching.isEmpty else {

@@ -95,13 +95,9 @@ enum MergeCommand {
     static func selection(of document: ResultsDocument, in suite: CaseSuite, catalog: Catalog) -> Set<String>? {
         guard let words = document.run.arguments,
               let parsed = try? Arguments(words, CommandOptions.run), parsed.values("--rerun-failed").isEmpty else { return nil }
-        var profiles = Profile.allCases
-        if !parsed.values("--profile").isEmpty {
-            profiles = parsed.values("--profile").compactMap(Profile.init(rawValue:))
-        }
+        guard let profiles = try? CertificationSelection.profiles(parsed) else { return nil }
         var programs: [CertificationProgram] = []
-        if parsed.flags.contains("--certification") {
-            let names = parsed.values("--certification").flatMap { $0.split(separator: ",").map(String.init) }
+        if let names = CertificationSelection.names(parsed) {
             guard let named = try? CertificationSelection.programs(names, catalog: catalog) else { return nil }
             programs = named
         }

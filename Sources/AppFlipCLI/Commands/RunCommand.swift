@@ -357,16 +357,7 @@ enum RunCommand {
                                            + "--certification PROGRAM (" + BuiltInSuite.programKeys.joined(separator: ", ") + "; see `list --programs`)")
             }
         }
-        var profiles: [Profile] = Profile.allCases
-        if !parsed.values("--profile").isEmpty {
-            profiles = []
-            for name in parsed.values("--profile") {
-                guard let profile = Profile(rawValue: name) else {
-                    throw Arguments.UsageError(message: "--profile takes one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
-                }
-                profiles.append(profile)
-            }
-        }
+        let profiles = try CertificationSelection.profiles(parsed)
         let samples = try parsed.value("--samples").map { text throws(Arguments.UsageError) in
             let range = ConformanceCase.sampleRange
             guard let count = Int(text), range.contains(count) else {
@@ -404,8 +395,7 @@ enum RunCommand {
                        reports: try parsed.value("--reports") ?? "Reports", reproducible: parsed.flags.contains("--reproducible"),
                        fileAttributes: parsed.flags.contains("--junit-file-attributes"), includeSlow: parsed.flags.contains("--slow"),
                        samples: samples, summary: try parsed.value("--summary"), baseline: try parsed.value("--baseline"),
-                       certification: parsed.flags.contains("--certification")
-                           ? parsed.values("--certification").flatMap { $0.split(separator: ",").map(String.init) } : nil,
+                       certification: CertificationSelection.names(parsed),
                        rerunFailed: try parsed.value("--rerun-failed"),
                        shard: shard, verbosity: verbosity, color: color,
                        bundle: try parsed.value("--bundle"), targetLabel: try parsed.value("--target-label") ?? assembly.targetLabel,

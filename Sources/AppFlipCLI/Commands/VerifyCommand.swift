@@ -87,8 +87,8 @@ enum VerifyCommand {
         }
         lines.append("target label: \(document.run.targetLabel ?? "none given")")
         for adapter in document.run.adapters ?? [] {
-            let digest = adapter.sha256.map { "sha256 \($0)" } ?? "(not hashed: \(adapter.problem ?? "unreadable"))"
-            lines.append("adapter: \(adapter.role): \(adapter.path) \(digest)")
+            let file = Provenance.AdapterFile(role: adapter.role, path: adapter.path, sha256: adapter.sha256, problem: adapter.problem)
+            lines.append("adapter: \(file.summary)")
         }
         if let runBy = document.run.runBy { lines.append("run by: \(runBy)") }
         if let host = document.run.host { lines.append("host: \(host)") }

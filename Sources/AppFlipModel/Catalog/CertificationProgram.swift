@@ -32,6 +32,11 @@ package struct CertificationProgram: Sendable, Hashable {
     package func judges(_ conformanceCase: ConformanceCase) -> Bool {
         profiles.contains(conformanceCase.profile) && conformanceCase.requirements.contains { !leavesOut($0.id) }
     }
+
+    /// Whether the program leaves the requirement `id` out.
+    package func leavesOut(_ id: String) -> Bool {
+        leavesOut.contains { Glob.matches($0, id) }
+    }
 }
 
 extension Catalog {

@@ -80,13 +80,6 @@ extension ProgramOutcome {
     }
 }
 
-extension CertificationProgram {
-    /// Whether the program leaves the requirement `id` out.
-    package func leavesOut(_ id: String) -> Bool {
-        leavesOut.contains { Glob.matches($0, id) }
-    }
-}
-
 extension RunResult {
     /// The certification programs the run judged, each with its outcome; empty when it was no certification run.
     package var programOutcomes: [ProgramOutcome] {

@@ -18,7 +18,8 @@ let package = Package(
         .target(name: "AppFlipSyntax"),
         .target(name: "CAppFlipSystem"),  // prctl and fork/exec: what Swift cannot call itself (Linux)
         .target(name: "AppFlipSystem", dependencies: ["CAppFlipSystem"]),
-        .target(name: "AppFlipDigest"),
+        // SHA-256 by the system's library (libcrypto on Linux, CommonCrypto on macOS); HMAC, base64url on top.
+        .target(name: "AppFlipDigest", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         // TLS through the system's OpenSSL (libssl 3) on Linux; elsewhere the platform's HTTPS stack (see CONTRIBUTING).
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(name: "AppFlipTLS", dependencies: ["AppFlipSystem", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),

@@ -72,6 +72,10 @@ floor_us() { sed -n 's/.*per=\([0-9.]*\) us.*/\1/p'; }
 # processes share a core), and one run can land in either mode.
 median3() { sort -n | sed -n 2p; }
 floor() { for _ in 1 2 3; do "$@" | floor_us; done | median3; }
+# The persistent row compares fastest with fastest, as issue 40 measured it: the pipe floor's fastest of five runs
+# against the suite's fastest of five (a median floor against a fastest suite would flatter the suite by the floor's
+# bimodality: 28 or 42 µs on this machine, by where the two processes land).
+fastest5() { for _ in 1 2 3 4 5; do "$@" | floor_us; done | sort -n | head -n 1; }
 
 # Each row's ratio against the last recorded one (Benchmarks/floors-baseline.tsv: name, ratio): more than 20% above
 # it is a regression, said at the end of the table (and in the exit status, 3) so it is seen at a glance.
@@ -102,8 +106,8 @@ link=(--link https://app.example/flip --client-id google-client --profile app-li
 echo "| Path | Floor (same run, median of 3) | Suite per case | Ratio |"
 echo "| --- | ---: | ---: | ---: |"
 
-persistent_cases=$(generate 3000)
-pipe=$(floor "$floors/pipefloor" 20000 "$request" "$floors/minihandler")
+persistent_cases=$(generate 20000)
+pipe=$(fastest5 "$floors/pipefloor" 20000 "$request" "$floors/minihandler")
 # The minimal adapter declines every link, so the run "fails" (exit 1): only its timing is used. The fastest of five
 # runs (a run can only be slowed by the machine's other load, never sped up).
 runs=()
@@ -111,9 +115,9 @@ for _ in 1 2 3 4 5; do
   runs+=("$({ "$bin" run "${link[@]}" --mode persistent --cases "$persistent_cases" --reports "$scratch/r-persistent" -- "$floors/minihandler" 2>&1 || true; } | cases_seconds)")
 done
 seconds=$(printf '%s\n' "${runs[@]}" | sort -n | head -n 1)
-suite=$(per_case_us "$seconds" 3000)
+suite=$(per_case_us "$seconds" 20000)
 persistent_ratio=$(ratio "$suite" "$pipe")
-echo "| persistent, minimal adapter (3,000 cases; the fastest of five runs: ${runs[*]} s) | pipe round trip ${pipe} µs | ${suite} µs | ${persistent_ratio}x |"
+echo "| persistent, minimal adapter (20,000 cases; the fastest of five runs: ${runs[*]} s) | pipe round trip ${pipe} µs (the fastest of five) | ${suite} µs | ${persistent_ratio}x |"
 note_ratio persistent "$persistent_ratio"
 
 oneshot_cases=$(generate 1000)

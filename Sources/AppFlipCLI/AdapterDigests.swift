@@ -1,4 +1,3 @@
-import AppFlipDigest
 import AppFlipModel
 import AppFlipRunner
 import Foundation
@@ -35,20 +34,14 @@ package enum AdapterDigests {
     }
 
     private static func file(_ role: String, _ path: String) -> Provenance.AdapterFile {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        switch FileDigest.sha256(atPath: path, limit: limit) {
+        case .success(let digest):
+            return Provenance.AdapterFile(role: role, path: path, sha256: digest)
+        case .failure(.unreadable):
             return Provenance.AdapterFile(role: role, path: path, sha256: nil, problem: "cannot be read")
+        case .failure(.larger(let limit)):
+            return Provenance.AdapterFile(role: role, path: path, sha256: nil, problem: "larger than \(limit >> 20) MiB")
         }
-        defer { try? handle.close() }
-        var hash = SHA256()
-        var read = 0
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            read += chunk.count
-            guard read <= limit else {
-                return Provenance.AdapterFile(role: role, path: path, sha256: nil, problem: "larger than \(limit >> 20) MiB")
-            }
-            hash.update(chunk)
-        }
-        return Provenance.AdapterFile(role: role, path: path, sha256: SHA256.hex(hash.finalize()))
     }
 
     /// Who ran the suite: `--operator` when given; else the CI job, by the URL its own variables give; else the user.

@@ -1,4 +1,3 @@
-import AppFlipDigest
 import AppFlipSystem
 import Foundation
 
@@ -22,19 +21,19 @@ enum RunIdentity {
         #endif
     }()
 
-    /// The SHA-256 of the running executable, worked out on a thread of its own while the cases run (it reads the
-    /// whole file once); nil when the file cannot be read.
+    /// The SHA-256 of the running executable, worked out once a process on a thread of its own, started by the first
+    /// run that asks (it reads the whole file while the cases run; a second run in the same process, as in-process
+    /// tests make, reads it no more). Nil when the file cannot be read.
+    static let executableDigest = ExecutableDigest()
+
     final class ExecutableDigest: @unchecked Sendable {
         private let done = DispatchSemaphore(value: 0)
         private var digest: String?
 
-        init() {
+        fileprivate init() {
             let thread = Thread { [self] in
-                if let path = Bundle.main.executablePath, let handle = FileHandle(forReadingAtPath: path) {
-                    var hash = SHA256()
-                    while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
-                    try? handle.close()
-                    digest = SHA256.hex(hash.finalize())
+                if let path = Bundle.main.executablePath, case .success(let value) = FileDigest.sha256(atPath: path) {
+                    digest = value
                 }
                 done.signal()
             }

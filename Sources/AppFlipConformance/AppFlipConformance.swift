@@ -46,7 +46,7 @@ public enum AppFlipConformance {
     /// The built-in catalog and cases, loaded once.
     static let builtIn: Result<CaseSuite, DiagnosticList> = {
         do throws(DiagnosticList) {
-            return .success(try BuiltInSuite.cases(catalog: try BuiltInSuite.catalog()))
+            return .success(try BuiltInSuite.suite().1)
         } catch {
             return .failure(error)
         }

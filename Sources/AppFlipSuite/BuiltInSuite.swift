@@ -20,12 +20,27 @@ package enum BuiltInSuite {
         EmbeddedSuiteFiles.all.filter { $0.path.hasPrefix(casesRoot + "/") }.map { SuiteFile(path: $0.path, bytes: Array($0.text.utf8)) }
     }
 
-    /// The built-in requirement catalog.
+    /// The built-in requirement catalog, read once a process (its bytes are compiled in and never change).
     package static func catalog() throws(DiagnosticList) -> Catalog {
+        try builtInCatalog.get()
+    }
+
+    /// The built-in catalog and the built-in cases validated against it, read once a process: a program (or a test
+    /// process) that runs the suite several times parses the files once.
+    package static func suite() throws(DiagnosticList) -> (Catalog, CaseSuite) {
+        try builtInSuite.get()
+    }
+
+    private static let builtInCatalog = Result { () throws(DiagnosticList) -> Catalog in
         guard let file = EmbeddedSuiteFiles.all.first(where: { $0.path == catalogPath }) else {
             throw DiagnosticList([Diagnostic(at: SourceLocation(file: catalogPath, line: 1, column: 1), "this build carries no requirement catalog")])
         }
         return try CatalogLoader.load(bytes: Array(file.text.utf8), file: catalogPath)
+    }
+
+    private static let builtInSuite = Result { () throws(DiagnosticList) -> (Catalog, CaseSuite) in
+        let catalog = try builtInCatalog.get()
+        return (catalog, try cases(catalog: catalog))
     }
 
     /// The keys of the built-in catalog's certification programs (`app-flip-ios`, …), for help and usage errors.

@@ -6,8 +6,14 @@ import Foundation
 
 /// Runs the project's own cases through the library, as the command does, for end-to-end tests.
 package enum SuiteRun {
-    /// The catalog and every case in `Conformance/`.
+    /// The catalog and every case in `Conformance/`, read once for the whole test process: loading them (parsing
+    /// every case file, unoptimized) was a quarter of `swift test`'s CPU when each test read them again. A test that
+    /// needs the loader itself to run calls `CatalogLoader` and `CaseLoader` directly.
     package static func load() throws -> (Catalog, CaseSuite) {
+        try loaded.get()
+    }
+
+    private static let loaded: Result<(Catalog, CaseSuite), any Error> = Result {
         let catalog = try CatalogLoader.load(path: PackageRoot.catalog)
         let suite = try CaseLoader.load(from: PackageRoot.cases, catalog: catalog)
         return (catalog, suite)

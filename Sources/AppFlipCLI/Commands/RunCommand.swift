@@ -151,7 +151,7 @@ enum RunCommand {
         defer { interruption.stop() }
         let runRedactor = Redactor(secrets: targets.secrets)
         // Which build judged the target: the executable is hashed while the cases run.
-        let executableDigest = RunIdentity.ExecutableDigest()
+        let executableDigest = RunIdentity.executableDigest
         let quiet = options.verbosity == .quiet
         if !quiet {
             console.err("running \(cases.count) cases (\(options.profiles.map(\.rawValue).joined(separator: ", "))) against \(runRedactor.redact(targets.description)) with \(options.jobs) jobs")

@@ -17,6 +17,14 @@ enum SuiteLoading {
     }
 
     static func load(cases: String?, catalog: String?, console: Console) -> (Catalog, CaseSuite)? {
+        if cases == nil, catalog == nil {
+            do {
+                return try BuiltInSuite.suite()
+            } catch {
+                report(error, console: console)
+                return nil
+            }
+        }
         guard let loadedCatalog = loadCatalog(catalog, console: console) else { return nil }
         do {
             guard let cases else { return (loadedCatalog, try BuiltInSuite.cases(catalog: loadedCatalog)) }
@@ -34,7 +42,7 @@ enum SuiteLoading {
     /// The built-in case files and catalog when their digest is `digest`: what an earlier run's results are derived
     /// again against (`diff`, `--rerun-failed`); nil for a run of other case files.
     static func builtIn(matching digest: String) -> (CaseSuite, Catalog)? {
-        guard let catalog = try? BuiltInSuite.catalog(), let suite = try? BuiltInSuite.cases(catalog: catalog), suite.digest == digest else { return nil }
+        guard let (catalog, suite) = try? BuiltInSuite.suite(), suite.digest == digest else { return nil }
         return (suite, catalog)
     }
 

@@ -23,14 +23,13 @@ struct CITemplateRunTests {
             try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
             // `swift build` is the one step a test does not repeat: the stand-in leaves the built tool where a
             // release build would (`--package-path DIR` → DIR/.build/release), and says what it was asked.
-            try """
+            try ExecutableFile.write("""
             #!/bin/bash
             set -e
             [ "$1 $2 $3" = "build -c release" ] || { echo "unexpected swift command: $*" >&2; exit 1; }
             [ "$4" = "--package-path" ] || { echo "no --package-path" >&2; exit 1; }
             mkdir -p "$5/.build/release" && cp "\(BuiltProducts.path("appflip-conformance"))" "$5/.build/release/appflip-conformance"
-            """.write(toFile: tools + "/swift", atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tools + "/swift")
+            """, to: tools + "/swift")
         }
 
         deinit { try? FileManager.default.removeItem(atPath: root) }
@@ -39,9 +38,8 @@ struct CITemplateRunTests {
         func workspace(_ name: String) throws -> String {
             let path = root + "/" + name
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            try "#!/bin/sh\nexec \"\(BuiltProducts.path("appflip-conformance"))\" reference-handler --client-id google-client\n"
-                .write(toFile: path + "/my-adapter", atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path + "/my-adapter")
+            try ExecutableFile.write("#!/bin/sh\nexec \"\(BuiltProducts.path("appflip-conformance"))\" reference-handler --client-id google-client\n",
+                                     to: path + "/my-adapter")
             return path
         }
 
@@ -59,7 +57,7 @@ struct CITemplateRunTests {
             let kept = root + "/artifacts/" + name
             try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
             let source = directory + "/" + path
-            try FileManager.default.copyItem(atPath: source, toPath: kept + "/" + (path as NSString).lastPathComponent)
+            try ExecutableFile.copy(source, to: kept + "/" + (path as NSString).lastPathComponent)
             artifacts[name] = kept
         }
 
@@ -75,10 +73,10 @@ struct CITemplateRunTests {
                 if isDirectory.boolValue {
                     // A directory uploaded is downloaded as its contents.
                     for inner in try FileManager.default.contentsOfDirectory(atPath: from) {
-                        try FileManager.default.copyItem(atPath: from + "/" + inner, toPath: target + "/" + inner)
+                        try ExecutableFile.copy(from + "/" + inner, to: target + "/" + inner)
                     }
                 } else {
-                    try FileManager.default.copyItem(atPath: from, toPath: target + "/" + item)
+                    try ExecutableFile.copy(from, to: target + "/" + item)
                 }
             }
         }
@@ -198,10 +196,10 @@ struct CITemplateRunTests {
                 if FileManager.default.fileExists(atPath: workspace + "/" + trimmed) {
                     if FileManager.default.fileExists(atPath: destination) {
                         for item in try FileManager.default.contentsOfDirectory(atPath: workspace + "/" + trimmed) {
-                            try FileManager.default.copyItem(atPath: workspace + "/" + trimmed + "/" + item, toPath: destination + "/" + item)
+                            try ExecutableFile.copy(workspace + "/" + trimmed + "/" + item, to: destination + "/" + item)
                         }
                     } else {
-                        try FileManager.default.copyItem(atPath: workspace + "/" + trimmed, toPath: destination)
+                        try ExecutableFile.copy(workspace + "/" + trimmed, to: destination)
                     }
                 }
                 sandbox.artifacts[label] = kept

@@ -72,9 +72,8 @@ struct CommandTests {
         let link = ["run", "--link", "https://app.example/flip", "--client-id", "c", "--profile", "app-link", "--reports", reports] + paths
         // An interpreter started on a script that does not exist, as `python3 ./no-such.py` is.
         let script = reports + "-handler.sh"
-        try "#!/bin/sh\necho \"python3: can't open file './no-such.py'\" >&2\nexit 2\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try ExecutableFile.write("#!/bin/sh\necho \"python3: can't open file './no-such.py'\" >&2\nexit 2\n", to: script)
         defer { try? FileManager.default.removeItem(atPath: script) }
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
         let dead = run(link + ["--", script])
         #expect(dead.status == 3, "\(dead.err)")
         // Whether it exits before or after the request is written is the scheduler's: either is said.

@@ -36,6 +36,11 @@ struct BundleIdentityTests {
         #expect(adapters.count == 2 && adapters.allSatisfy { $0.role == "link handler" }, "\(adapters)")
         #expect(adapters.last?.path == script && adapters.last?.sha256 == SHA256.hexDigest(Array(source.utf8)), "\(adapters)")
         #expect(adapters.first?.sha256?.count == 64, "the interpreter itself is hashed: \(adapters)")
+        // Files of several MiB (read a MiB a call): the digests are those of their whole contents.
+        let interpreter = try #require(adapters.first?.path)
+        #expect(adapters.first?.sha256 == SHA256.hexDigest(try Data(contentsOf: URL(fileURLWithPath: interpreter))), "\(adapters)")
+        let executable = try #require(Bundle.main.executablePath)
+        #expect(document.run.executableSha256 == SHA256.hexDigest(try Data(contentsOf: URL(fileURLWithPath: executable))))
         #expect(document.run.runBy == "Jane Partner, Example Ltd" && document.run.host == Platform.hostName && !Platform.hostName.isEmpty)
         let markdown = try String(contentsOfFile: directory + "/reports/report.md", encoding: .utf8)
         #expect(markdown.contains("| Adapter | link handler: \(script) sha256 \(SHA256.hexDigest(Array(source.utf8))) |"), "\(markdown.suffix(2500))")

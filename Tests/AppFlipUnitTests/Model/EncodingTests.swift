@@ -131,6 +131,23 @@ struct SHA256Tests {
         #expect(hasher.finalize() == SHA256.hash(Array("abc".utf8)))
     }
 
+    @Test("A copy hashes on by itself (the library's context is not shared), and a finished hasher starts again empty")
+    func valueSemantics() {
+        var first = SHA256()
+        first.update(Array("ab".utf8))
+        var second = first
+        first.update(Array("c".utf8))
+        second.update(Array("d".utf8))
+        #expect(first.finalize() == SHA256.hash(Array("abc".utf8)))
+        #expect(second.finalize() == SHA256.hash(Array("abd".utf8)))
+        first.update(Array("abc".utf8))
+        #expect(first.finalize() == SHA256.hash(Array("abc".utf8)))
+        // More than one chunk of a sequence without contiguous storage (4,096 bytes a call to the library).
+        let long = (0..<10_000).map { UInt8(truncatingIfNeeded: $0) }
+        #expect(SHA256.hash(long.lazy.map { $0 }) == SHA256.hash(long))
+        #expect(SHA256.hexDigest(long) == "3421d9aa928a94decb191ab8e8b76c1d8434bf602c5b3ba10ad42f54c8199c34")  // Python hashlib
+    }
+
     @Test("Every length around the block and padding boundaries: in blocks, byte by byte and split anywhere, the same digest")
     func blockBoundaries() {
         let vector = "1901da1c9f699b48f6b2636e65cbf73abf99d0441ef67f5c540a42f7051dec6f"  // bytes 0 to 199 (Python hashlib)

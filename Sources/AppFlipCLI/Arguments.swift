@@ -9,8 +9,9 @@ struct Arguments {
         var description: String { ([message] + details).joined(separator: "\n") }
     }
 
-    private(set) var options: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
+    /// Values and flags by the spelling given; read only through a `CommandOption` (`value(.mode)`, `has(.quiet)`).
+    private var options: [String: [String]] = [:]
+    private var flags: Set<String> = []
     private(set) var positionals: [String] = []
     private(set) var command: [String] = []
     private(set) var hasSeparator = false
@@ -74,11 +75,16 @@ struct Arguments {
         }
     }
 
-    func value(_ name: String) throws(UsageError) -> String? {
-        guard let values = options[name] else { return nil }
-        guard values.count == 1 else { throw UsageError(message: "\(name) is given \(values.count) times") }
-        return values[0]
+    /// The one value given to `option`, or nil when it was not given.
+    func value(_ option: CommandOption) throws(UsageError) -> String? {
+        let given = values(option)
+        guard given.count <= 1 else { throw UsageError(message: "\(option.name) is given \(given.count) times") }
+        return given.first
     }
 
-    func values(_ name: String) -> [String] { options[name] ?? [] }
+    /// Every value given to `option`, under any of its spellings, in order.
+    func values(_ option: CommandOption) -> [String] { option.names.flatMap { options[$0] ?? [] } }
+
+    /// Whether the flag `option` was given, under any of its spellings (`-q` or `--quiet`).
+    func has(_ option: CommandOption) -> Bool { option.names.contains(where: flags.contains) }
 }

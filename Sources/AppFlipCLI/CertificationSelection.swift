@@ -5,7 +5,7 @@ import AppFlipModel
 enum CertificationSelection {
     /// The profiles `--profile` names, in the order given; every profile when none is named.
     static func profiles(_ parsed: Arguments) throws(Arguments.UsageError) -> [Profile] {
-        let names = parsed.values("--profile")
+        let names = parsed.values(.profile)
         guard !names.isEmpty else { return Profile.allCases }
         var profiles: [Profile] = []
         for name in names {
@@ -20,8 +20,8 @@ enum CertificationSelection {
     /// The program names `--certification` was given (each value may list several, comma-separated), or nil when it
     /// was not given.
     static func names(_ parsed: Arguments) -> [String]? {
-        guard parsed.flags.contains("--certification") else { return nil }
-        return parsed.values("--certification").flatMap { $0.split(separator: ",").map(String.init) }
+        guard parsed.has(.certification) else { return nil }
+        return parsed.values(.certification).flatMap { $0.split(separator: ",").map(String.init) }
     }
 
     /// The programs `--certification` names (each value may list several, comma-separated), in the catalog's

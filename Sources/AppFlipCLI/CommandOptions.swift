@@ -1,5 +1,6 @@
-/// The options each command takes, in one table: the commands parse with it, and `Command.check` uses it to tell
-/// whether a command line would be accepted (the README's and the CI templates' commands are checked that way).
+/// The options each command takes, as parsing needs them, made from the command's table (`CommandOption.byCommand`):
+/// the commands parse with it, and `Command.check` uses it to tell whether a command line would be accepted (the
+/// README's and the CI templates' commands are checked that way).
 enum CommandOptions {
     struct Set {
         var values: Swift.Set<String>
@@ -8,25 +9,26 @@ enum CommandOptions {
         var repeatable: Swift.Set<String> = []
         /// Flags that may carry values (`--certification [PROGRAM]`).
         var optionalValue: Swift.Set<String> = []
+
+        init(_ table: [CommandOption]) {
+            values = Swift.Set(table.filter { $0.value != nil && !$0.optionalValue }.flatMap(\.names))
+            flags = Swift.Set(table.filter { $0.value == nil }.flatMap(\.names))
+            repeatable = Swift.Set(table.filter(\.repeatable).flatMap(\.names))
+            optionalValue = Swift.Set(table.filter(\.optionalValue).flatMap(\.names))
+        }
     }
 
-    /// `run`'s options, read from their one table (`RunOption.all`).
-    static let run = Set(values: Swift.Set(RunOption.all.filter { $0.value != nil && !$0.optionalValue }.flatMap(\.names)),
-                         flags: Swift.Set(RunOption.all.filter { $0.value == nil }.flatMap(\.names)),
-                         repeatable: Swift.Set(RunOption.all.filter(\.repeatable).flatMap(\.names)),
-                         optionalValue: Swift.Set(RunOption.all.filter(\.optionalValue).flatMap(\.names)))
-    static let inspection = Set(values: ["--catalog", "--filter"], flags: ["-h", "--help"], repeatable: ["--filter"])
-    static let list = Set(values: ["--catalog", "--filter", "--profile"], flags: ["-h", "--help", "--programs"], repeatable: ["--filter", "--profile"])
-    static let validateURL = Set(values: ["--redirect-uri", "--reports", "--catalog", "--max-urls"], flags: ["-h", "--help", "--reproducible"],
-                                 repeatable: ["--redirect-uri"])
-    static let diff = Set(values: [], flags: ["-h", "--help"])
-    static let merge = Set(values: ["--reports", "--cases", "--catalog", "--baseline", "--summary"], flags: ["--reproducible", "-h", "--help"])
+    static let run = Set(CommandOption.run)
+    static let inspection = command("lint")
+    static let list = command("list")
+    static let validateURL = command("validate-url")
+    static let diff = command("diff")
+    static let merge = command("merge")
+    static let verify = command("verify")
 
-    static let verify = Set(values: ["--cases", "--catalog"], flags: ["-h", "--help"])
+    static let byCommand: [String: Set] = CommandOption.byCommand.mapValues(Set.init)
 
-    static let byCommand: [String: Set] = [
-        "run": run, "lint": inspection, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify,
-    ]
+    private static func command(_ name: String) -> Set { Set(CommandOption.byCommand[name] ?? []) }
 }
 
 extension Arguments {

@@ -29,7 +29,7 @@ package enum Usage {
         The handler command after `--` is started directly (never through a shell) and speaks the JSON Lines
         adapter contract described in README.md.
 
-        """ + "\n" + RunOption.help + "\n\n" + """
+        """ + "\n" + CommandOption.runHelp + "\n\n" + """
         exit codes:
         """ + "\n" + ExitStatus.helpLines
 

@@ -7,11 +7,8 @@ extension ConformanceTarget {
         public var description: String
     }
 
-    /// The variables `environment(_:)` reads.
-    public static let environmentVariables = ["APPFLIP_CONFIG", "APPFLIP_HANDLER", "APPFLIP_HANDLER_URL", "APPFLIP_LINK", "APPFLIP_CLIENT_ID",
-                                              "APPFLIP_ANDROID_HANDLER", "APPFLIP_ANDROID_HANDLER_URL", "APPFLIP_ANDROID_ACTION",
-                                              "APPFLIP_ANDROID_PACKAGE", "APPFLIP_ANDROID_ALLOWED_CALLERS", "APPFLIP_CA_FILE",
-                                              "APPFLIP_HANDLER_ENV"]
+    /// The variables `environment(_:)` reads (declared once, in `EnvironmentVariable`).
+    public static let environmentVariables = EnvironmentVariable.allCases.map(\.rawValue)
 
     /// The target the environment points at, or nil when it names none (run against the reference then):
     /// - `APPFLIP_CONFIG`: a target configuration file (as `run --config`);
@@ -31,21 +28,21 @@ extension ConformanceTarget {
     ///   link), so a mistyped setting fails loudly instead of silently testing the reference.
     public static func environment(_ variables: [String: String] = ProcessInfo.processInfo.environment) throws(EnvironmentError)
         -> ConformanceTarget? {
-        func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let config = value("APPFLIP_CONFIG")
-        let handlerURL = value("APPFLIP_HANDLER_URL")
-        let command = try commandLine(value("APPFLIP_HANDLER"), named: "APPFLIP_HANDLER")
+        func value(_ variable: EnvironmentVariable) -> String? { variables[variable.rawValue].flatMap { $0.isEmpty ? nil : $0 } }
+        let config = value(.config)
+        let handlerURL = value(.handlerURL)
+        let command = try commandLine(value(.handler), named: .handler)
         if command != nil, handlerURL != nil {
             throw EnvironmentError(description: "give APPFLIP_HANDLER or APPFLIP_HANDLER_URL, not both")
         }
-        let link = value("APPFLIP_LINK")
-        let clientID = value("APPFLIP_CLIENT_ID")
-        let caFile = value("APPFLIP_CA_FILE")
-        let handlerEnvironment = try commandLine(value("APPFLIP_HANDLER_ENV"), named: "APPFLIP_HANDLER_ENV") ?? []
-        let android = try Android(command: commandLine(value("APPFLIP_ANDROID_HANDLER"), named: "APPFLIP_ANDROID_HANDLER"),
-                                  url: value("APPFLIP_ANDROID_HANDLER_URL"), action: value("APPFLIP_ANDROID_ACTION"),
-                                  package: value("APPFLIP_ANDROID_PACKAGE"),
-                                  allowedCallers: commandLine(value("APPFLIP_ANDROID_ALLOWED_CALLERS"), named: "APPFLIP_ANDROID_ALLOWED_CALLERS"),
+        let link = value(.link)
+        let clientID = value(.clientID)
+        let caFile = value(.caFile)
+        let handlerEnvironment = try commandLine(value(.handlerEnvironment), named: .handlerEnvironment) ?? []
+        let android = try Android(command: commandLine(value(.androidHandler), named: .androidHandler),
+                                  url: value(.androidHandlerURL), action: value(.androidAction),
+                                  package: value(.androidPackage),
+                                  allowedCallers: commandLine(value(.androidAllowedCallers), named: .androidAllowedCallers),
                                   configured: config != nil)
         if let android, config == nil, command == nil, handlerURL == nil {
             guard let clientID else { throw EnvironmentError(description: "APPFLIP_CLIENT_ID is required with an Android handler") }
@@ -129,11 +126,11 @@ extension ConformanceTarget {
     }
 
     /// A command line given as a JSON array of non-empty strings, or nil when the variable is not set.
-    private static func commandLine(_ text: String?, named name: String) throws(EnvironmentError) -> [String]? {
+    private static func commandLine(_ text: String?, named variable: EnvironmentVariable) throws(EnvironmentError) -> [String]? {
         guard let text else { return nil }
         guard let data = text.data(using: .utf8), let array = try? JSONSerialization.jsonObject(with: data) as? [Any],
               let words = array as? [String], !words.isEmpty, words.allSatisfy({ !$0.isEmpty }) else {
-            throw EnvironmentError(description: "\(name) must be the handler's command line as a JSON array of non-empty strings, "
+            throw EnvironmentError(description: "\(variable.rawValue) must be the handler's command line as a JSON array of non-empty strings, "
                                    + "e.g. [\"./my-adapter\", \"--test-mode\"], not \(text)")
         }
         return words

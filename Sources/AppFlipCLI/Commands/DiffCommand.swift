@@ -12,7 +12,7 @@ enum DiffCommand {
         } catch {
             return Command.usageError(error.message, usage: Usage.diff, console: console)
         }
-        if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
+        if parsed.has(.help) {
             console.out(.suite(Usage.diff))
             return 0
         }

@@ -8,8 +8,8 @@ enum ListCommand {
         case .exit(let status):
             return status
         case .loaded(let catalog, let suite, let filter, let parsed):
-            if parsed.flags.contains("--programs") {
-                guard filter.patterns.isEmpty, parsed.values("--profile").isEmpty else {
+            if parsed.has(.programs) {
+                guard filter.patterns.isEmpty, parsed.values(.profile).isEmpty else {
                     return Command.usageError("--programs lists whole programs: it takes no --filter or --profile", usage: Usage.list, console: console)
                 }
                 return programs(catalog, suite, console: console)

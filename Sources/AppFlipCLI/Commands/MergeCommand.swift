@@ -18,14 +18,14 @@ enum MergeCommand {
         } catch {
             return Command.usageError(error.message, usage: Usage.merge, console: console)
         }
-        if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
+        if parsed.has(.help) {
             console.out(.suite(Usage.merge))
             return 0
         }
         guard !parsed.positionals.isEmpty else {
             return Command.usageError("merge takes the shards' reports directories (or results.json files)", usage: Usage.merge, console: console)
         }
-        let reports = (try? parsed.value("--reports")) ?? "Reports"
+        let reports = (try? parsed.value(.reports)) ?? "Reports"
         // The merged reports would replace a shard's own results.json: the inputs are never written over.
         let target = Self.resolved(reports)
         for path in parsed.positionals {
@@ -50,7 +50,7 @@ enum MergeCommand {
                 return ExitStatus.usage.rawValue
             }
         }
-        guard let (catalog, suite) = SuiteLoading.load(cases: try? parsed.value("--cases"), catalog: try? parsed.value("--catalog"),
+        guard let (catalog, suite) = SuiteLoading.load(cases: try? parsed.value(.cases), catalog: try? parsed.value(.catalog),
                                                        console: console) else { return ExitStatus.usage.rawValue }
         var run: RunResult
         do {
@@ -61,7 +61,7 @@ enum MergeCommand {
             console.err("error: \(error.message)")
             return ExitStatus.usage.rawValue
         }
-        if let path = try? parsed.value("--baseline") {
+        if let path = try? parsed.value(.baseline) {
             do {
                 // Applied to the merged results: a requirement entry may fail in one shard and pass in another.
                 run.apply(try BaselineLoader.load(path: path), today: String(ISO8601DateFormatter().string(from: Date()).prefix(10)))
@@ -72,10 +72,10 @@ enum MergeCommand {
             for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
         }
         let profiles = shards.first?.document.profiles.map(\.profile) ?? []
-        let reproducible = parsed.flags.contains("--reproducible")
+        let reproducible = parsed.has(.reproducible)
         do {
             try ReportFiles.save(ReportSet(run: run, profiles: profiles, reproducible: reproducible).files, into: reports)
-            if let summary = try? parsed.value("--summary") {
+            if let summary = try? parsed.value(.summary) {
                 try ReportFiles.append(MarkdownReport(run: run, profiles: profiles, reproducible: reproducible).renderSummary(reportsDirectory: reports),
                                        to: summary)
             }
@@ -94,14 +94,14 @@ enum MergeCommand {
     /// when its arguments are not recorded, do not parse, or narrow the run to an earlier run's failures.
     static func selection(of document: ResultsDocument, in suite: CaseSuite, catalog: Catalog) -> Set<String>? {
         guard let words = document.run.arguments,
-              let parsed = try? Arguments(words, CommandOptions.run), parsed.values("--rerun-failed").isEmpty else { return nil }
+              let parsed = try? Arguments(words, CommandOptions.run), parsed.values(.rerunFailed).isEmpty else { return nil }
         guard let profiles = try? CertificationSelection.profiles(parsed) else { return nil }
         var programs: [CertificationProgram] = []
         if let names = CertificationSelection.names(parsed) {
             guard let named = try? CertificationSelection.programs(names, catalog: catalog) else { return nil }
             programs = named
         }
-        let filter = CaseFilter(patterns: parsed.values("--filter"))
+        let filter = CaseFilter(patterns: parsed.values(.filter))
         return Set(CertificationSelection.cases(suite.cases, profiles: profiles, filter: filter, programs: programs).map(\.id))
     }
 }

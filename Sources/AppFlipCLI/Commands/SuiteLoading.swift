@@ -66,17 +66,17 @@ extension SuiteLoading {
                                   console: Console) -> Inspection {
         do {
             let parsed = try Arguments(arguments, options)
-            if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
+            if parsed.has(.help) {
                 console.out(.suite(usage))
                 return .exit(0)
             }
             guard parsed.positionals.count <= 1, !parsed.hasSeparator else {
                 return .exit(Command.usageError("this command takes at most one PATH", usage: usage, console: console))
             }
-            guard let (catalog, suite) = load(cases: parsed.positionals.first, catalog: try parsed.value("--catalog"), console: console) else {
+            guard let (catalog, suite) = load(cases: parsed.positionals.first, catalog: try parsed.value(.catalog), console: console) else {
                 return .exit(ExitStatus.usage.rawValue)
             }
-            return .loaded(catalog, suite, CaseFilter(patterns: parsed.values("--filter")), parsed)
+            return .loaded(catalog, suite, CaseFilter(patterns: parsed.values(.filter)), parsed)
         } catch {
             return .exit(Command.usageError(error.message, usage: usage, console: console))
         }

@@ -19,12 +19,12 @@ enum ValidateURLCommand {
             return Command.usageError(error.message, usage: Usage.validateURL, console: console)
         }
         if parsed.hasSeparator { return Command.usageError("validate-url takes no handler command", usage: Usage.validateURL, console: console) }
-        if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
+        if parsed.has(.help) {
             console.out(.suite(Usage.validateURL))
             return 0
         }
         var maximum = defaultMaximumURLs
-        if let text = try? parsed.value("--max-urls") {
+        if let text = try? parsed.value(.maxURLs) {
             guard let number = Int(text), number > 0 else {
                 return Command.usageError("--max-urls takes a whole number above 0, not '\(text)'", usage: Usage.validateURL, console: console)
             }
@@ -55,13 +55,13 @@ enum ValidateURLCommand {
         guard !inputs.isEmpty else {
             return Command.usageError("no URL given (as arguments, or one per line on standard input)", usage: Usage.validateURL, console: console)
         }
-        let reports = try? parsed.value("--reports")
+        let reports = try? parsed.value(.reports)
         if let reports, let problem = ReportFiles.problem(writing: reports) {
             console.err("error: --reports \(reports): \(problem)")
             return ExitStatus.usage.rawValue
         }
-        guard let catalog = SuiteLoading.loadCatalog(try? parsed.value("--catalog"), console: console) else { return ExitStatus.usage.rawValue }
-        let audit = AuthorizationRequestAudit(registeredRedirectURIs: parsed.values("--redirect-uri"))
+        guard let catalog = SuiteLoading.loadCatalog(try? parsed.value(.catalog), console: console) else { return ExitStatus.usage.rawValue }
+        let audit = AuthorizationRequestAudit(registeredRedirectURIs: parsed.values(.registeredRedirectURI))
         // The command as a reviewer would retype it, with any secret a URL carries withheld.
         let shown = arguments.map { $0.contains("?") ? Redaction.redact(url: $0) : $0 }
         let run = URLValidation.run(inputs, audit: audit, catalog: catalog, suiteVersion: SuiteVersion.current,
@@ -93,7 +93,7 @@ enum ValidateURLCommand {
         let word = run.exitStatus == .conformant ? "conformant" : run.exitStatus == .nonConformant ? "NOT conformant" : "inconclusive"
         console.out("\(run.results.count) URL\(run.results.count == 1 ? "" : "s"): \(counts) — \(word) (exit \(run.exitStatus.rawValue))")
         if let reports {
-            let reproducible = parsed.flags.contains("--reproducible")
+            let reproducible = parsed.has(.reproducible)
             do {
                 try ReportFiles.save(ReportSet(run: run, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible).files,
                                      into: reports)

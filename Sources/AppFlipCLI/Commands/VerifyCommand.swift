@@ -14,7 +14,7 @@ enum VerifyCommand {
         } catch {
             return Command.usageError(error.message, usage: Usage.verify, console: console)
         }
-        if parsed.flags.contains("-h") || parsed.flags.contains("--help") {
+        if parsed.has(.help) {
             console.out(.suite(Usage.verify))
             return 0
         }
@@ -44,8 +44,8 @@ enum VerifyCommand {
         } else if bundled == nil {
             problems.append("the bundled case files do not load")
         }
-        let localCases = try? parsed.value("--cases")
-        let local = SuiteLoading.load(cases: localCases, catalog: try? parsed.value("--catalog"), console: Console(out: { _ in }, err: { _ in }))
+        let localCases = try? parsed.value(.cases)
+        let local = SuiteLoading.load(cases: localCases, catalog: try? parsed.value(.catalog), console: Console(out: { _ in }, err: { _ in }))
         let matchesSuite = local?.1.digest == manifest.casesDigest
         let suiteName = localCases.map { "the cases at \($0)" } ?? "the cases built into this binary"
         for problem in problems { console.out("PROBLEM \(problem)") }

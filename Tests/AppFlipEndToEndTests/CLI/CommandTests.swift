@@ -96,7 +96,7 @@ struct CommandTests {
         #expect(garbage.err.contains("more cases with the same error: unusable answer: the answer line is not a JSON object"), "\(garbage.err)")
     }
 
-    @Test("README's option table names exactly run's options (one table: RunOption), and its certification row the refused ones")
+    @Test("README's option table names exactly run's options (one table: CommandOption.run), and its certification row the refused ones")
     func optionTable() throws {
         let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
         let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `--") || $0.hasPrefix("| `-") }
@@ -105,13 +105,13 @@ struct CommandTests {
             let first = row.split(separator: "|").first ?? ""
             for word in first.split(whereSeparator: { " `,".contains($0) }) where word.hasPrefix("--") { documented.insert(String(word)) }
         }
-        let declared = Set(RunOption.all.map(\.name)).subtracting(["--help"])
+        let declared = Set(CommandOption.run.map(\.name)).subtracting(["--help"])
         #expect(documented.isSuperset(of: declared), "missing from README: \(declared.subtracting(documented).sorted())")
         #expect(declared.isSuperset(of: documented.filter { !["--max-urls"].contains($0) }),
                 "README names options run does not have: \(documented.subtracting(declared).sorted())")
         let certification = try #require(rows.first { $0.hasPrefix("| `--certification") })
-        for option in RunOption.refused { #expect(certification.contains("`\(option)`"), "\(option) is not in README's --certification row") }
-        #expect(run(["help", "run"]).out.contains("refuses \(RunOption.certificationRefusals)"))
+        for option in CommandOption.refused.map(\.name) { #expect(certification.contains("`\(option)`"), "\(option) is not in README's --certification row") }
+        #expect(run(["help", "run"]).out.contains("refuses \(CommandOption.certificationRefusals)"))
     }
 
     @Test("A usage error shows the usage form of what was typed: a handler command, a handler URL, a native client")
@@ -633,7 +633,7 @@ struct InterruptionTests {
         process.waitUntilExit()
         // Against the handler's 60 s hang: a bound only a run that waited for it reaches.
         #expect(Date().timeIntervalSince(sent) < 30)
-        #expect(process.terminationStatus == 130)
+        #expect(process.terminationStatus == 130, "\(text)")
         #expect(text.contains("interrupted by SIGINT"), "\(text)")
         #expect(Self.processes(containing: marker) == 0, "a handler outlived the run")
     }

@@ -28,11 +28,11 @@ struct ConsoleTextTests {
         failing.checks = failing.checks.map { check in
             CheckResult(requirement: check.requirement, expected: check.expected, observed: Self.forged, verdict: check.verdict)
         }
-        let lines = RunCommand.progressLine(failing).text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = RunPresenter.progressLine(failing).text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 1 + failing.findings.count, "\(lines)")
         #expect(!lines.contains { $0.hasPrefix("129 cases") })
         var erroring = failing
         erroring.verdict = .error
-        #expect(!RunCommand.progressLine(erroring).text.contains("\n"))
+        #expect(!RunPresenter.progressLine(erroring).text.contains("\n"))
     }
 }

@@ -103,13 +103,20 @@ struct RedactorTests {
         }
     }
 
+    /// The text with each placeholder's fingerprint blanked: the fingerprint is 8 hex digits of a keyed HMAC drawn
+    /// anew each run, so a few hex characters of a secret can appear in it by chance ("47a" in "7347aee0"), which is
+    /// no leak.
+    static func withoutFingerprints(_ text: String) -> String {
+        text.replacingOccurrences(of: "hmac:[0-9a-f]{8}", with: "hmac:…", options: .regularExpression)
+    }
+
     @Test("A random secret echoed in every encoding never survives, on 3,000 seeded secrets", arguments: Echo.allCases)
     func wholeEchoes(echo: Echo) {
         var random = Mutator(seed: 20_261_125 &+ UInt64(Echo.allCases.firstIndex(of: echo) ?? 0))
         for _ in 0..<200 {
             let secret = Self.secret(&random)
             let (text, telltale, _) = Self.echoed(secret, as: echo, &random)
-            let redacted = Redactor(secrets: [secret]).redact(text)
+            let redacted = Self.withoutFingerprints(Redactor(secrets: [secret]).redact(text))
             guard !redacted.containsBytes(telltale), !redacted.containsBytes(secret) else {
                 Issue.record("\(echo) of \(secret.debugDescription) survived: \(text.debugDescription) -> \(redacted.debugDescription)")
                 return
@@ -134,7 +141,7 @@ struct RedactorTests {
                 let cut = String(text[..<start]) + kept
                 // Every cut the suite makes leaves a mark; the plain end of a text is no cut (no 3-byte rule there).
                 for marker in ["\n… [truncated: 99 more bytes]", "… (512 bytes)", "\n… [stderr truncated: 7 more bytes]"] {
-                    let redacted = redactor.redact(cut + marker)
+                    let redacted = Self.withoutFingerprints(redactor.redact(cut + marker))
                     let enough = echo == .base64 || echo == .base64URL ? kept.count >= 4 : (echo == .hexLower || echo == .hexUpper ? kept.count >= 6 : keptBytes >= 3)
                     if enough, redacted.containsBytes(kept) {
                         Issue.record("\(echo) of \(secret.debugDescription) cut to \(kept.debugDescription)\(marker.debugDescription) survived: \(redacted.debugDescription)")

@@ -9,16 +9,16 @@ enum TargetArguments {
     /// native client as subprocesses.
     static func reference(_ parsed: Arguments, mode: SubprocessTarget.Mode, seed: UInt64, scope: String,
                           redirectURI: String) throws(Arguments.UsageError) -> RunSetup {
-        guard parsed.value(ifGiven: "--config") == nil, parsed.value(ifGiven: "--handler-url") == nil, !parsed.hasSeparator,
-              parsed.value(ifGiven: "--android-handler") == nil, parsed.value(ifGiven: "--android-handler-url") == nil else {
+        guard parsed.value(ifGiven: .config) == nil, parsed.value(ifGiven: .handlerURL) == nil, !parsed.hasSeparator,
+              parsed.value(ifGiven: .androidHandler) == nil, parsed.value(ifGiven: .androidHandlerURL) == nil else {
             throw Arguments.UsageError(message: "--target reference cannot be combined with --config, --handler-url, --android-handler(-url) or a handler command")
         }
         // The reference's https is trusted through the CA it makes for the run, and it answers its own hosts: a CA
         // file or a mapping would change nothing, and saying nothing would let a reader think they were used.
-        guard parsed.values("--handler-env").isEmpty else {
+        guard parsed.values(.handlerEnv).isEmpty else {
             throw Arguments.UsageError(message: "--target reference takes no --handler-env: its adapters need nothing from your environment")
         }
-        guard parsed.value(ifGiven: "--ca-file") == nil, parsed.value(ifGiven: "--resolve") == nil else {
+        guard parsed.value(ifGiven: .caFile) == nil, parsed.value(ifGiven: .resolve) == nil else {
             throw Arguments.UsageError(message: "--target reference trusts the CA it makes for the run and answers its own hosts: "
                                        + "--ca-file and --resolve are for your own https target")
         }
@@ -26,8 +26,8 @@ enum TargetArguments {
             throw Arguments.UsageError(message: "cannot locate this executable to start the reference handler")
         }
         var request = TargetSpecification(redirectURI: redirectURI, mode: mode, seed: seed)
-        request.clientID = try parsed.value("--client-id")
-        request.link = try parsed.value("--link")
+        request.clientID = try parsed.value(.clientID)
+        request.link = try parsed.value(.link)
         request.scope = scope
         // The reference native client: a private-use-scheme redirect in one-shot mode, a loopback listener in
         // persistent mode, so the main job's two runs cover both.
@@ -43,25 +43,25 @@ enum TargetArguments {
     static func partner(_ parsed: Arguments, mode: SubprocessTarget.Mode, seed: UInt64, scope: String?,
                         redirectURI: String) throws(Arguments.UsageError) -> RunSetup {
         var request = TargetSpecification(redirectURI: redirectURI, mode: mode, seed: seed)
-        request.configurationFile = try parsed.value("--config")
-        request.clientID = try parsed.value("--client-id")
-        request.link = try parsed.value("--link")
+        request.configurationFile = try parsed.value(.config)
+        request.clientID = try parsed.value(.clientID)
+        request.link = try parsed.value(.link)
         request.scope = scope
-        request.handlerURL = try parsed.value("--handler-url")
+        request.handlerURL = try parsed.value(.handlerURL)
         if parsed.hasSeparator { request.handlerCommand = parsed.command }
-        if let program = try parsed.value("--native-client") {
-            request.nativeClient = (program, parsed.values("--native-client-arg"))
+        if let program = try parsed.value(.nativeClient) {
+            request.nativeClient = (program, parsed.values(.nativeClientArg))
         }
-        if let program = try parsed.value("--android-handler") {
-            request.androidHandler = (program, parsed.values("--android-handler-arg"))
+        if let program = try parsed.value(.androidHandler) {
+            request.androidHandler = (program, parsed.values(.androidHandlerArg))
         }
-        request.androidHandlerURL = try parsed.value("--android-handler-url")
-        request.androidAction = try parsed.value("--android-action")
-        request.caFile = try parsed.value("--ca-file")
-        request.resolve = parsed.values("--resolve")
-        request.androidPackage = try parsed.value("--android-package")
-        request.androidAllowedCallers = parsed.values("--android-allowed-caller")
-        request.handlerEnvironment = parsed.values("--handler-env")
+        request.androidHandlerURL = try parsed.value(.androidHandlerURL)
+        request.androidAction = try parsed.value(.androidAction)
+        request.caFile = try parsed.value(.caFile)
+        request.resolve = parsed.values(.resolve)
+        request.androidPackage = try parsed.value(.androidPackage)
+        request.androidAllowedCallers = parsed.values(.androidAllowedCaller)
+        request.handlerEnvironment = parsed.values(.handlerEnv)
         do {
             return try RunSetup.partner(request)
         } catch {
@@ -72,5 +72,5 @@ enum TargetArguments {
 
 extension Arguments {
     /// The single value of an option, ignoring a repeat (for checks that only ask whether it was given).
-    func value(ifGiven name: String) -> String? { values(name).first }
+    func value(ifGiven option: CommandOption) -> String? { values(option).first }
 }

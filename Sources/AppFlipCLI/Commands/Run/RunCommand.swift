@@ -1,0 +1,127 @@
+import AppFlipModel
+import AppFlipReporting
+import AppFlipRunner
+import Foundation
+
+/// `run`: runs the cases against the configured target (a link handler, HTTP endpoints, a native app), writes
+/// `junit.xml`, `report.md` and `results.json`, and exits with the verdict. The jobs are types of their own: the
+/// options (`RunOptions`), the selection (`RunSelection`), the console (`RunPresenter`), the record of the run
+/// (`RunProvenance`) and the reports (`RunReportWriter`); this file puts them in order.
+enum RunCommand {
+    /// What a run reads before it starts: the suite, the programs, a baseline, attestations.
+    private struct Inputs {
+        var catalog: Catalog
+        var suite: CaseSuite
+        var programs: [CertificationProgram] = []
+        var baseline: Baseline?
+        var attestations: AttestationFile?
+    }
+
+    static func main(_ arguments: [String], console: Console) -> Int32 {
+        var options: RunOptions
+        do {
+            let parsed = try Arguments(arguments, CommandOptions.run)
+            if parsed.has(.help) {
+                console.out(.suite(Usage.run))
+                return 0
+            }
+            options = try RunOptions(parsed)
+        } catch {
+            return Command.usageError(error.message, details: error.details, usage: Usage.run, console: console, typed: arguments)
+        }
+        let server = options.assembly.referenceServer
+        defer { server?.stop() }
+        guard let inputs = read(&options, arguments: arguments, console: console) else { return ExitStatus.usage.rawValue }
+        switch RunSelection.select(from: inputs.suite, options: options, programs: inputs.programs, console: console) {
+        case .exit(let status): return status
+        case .cases(let cases): return execute(cases, inputs: inputs, options: options, arguments: arguments, console: console)
+        }
+    }
+
+    /// Everything read before the run, each problem said on the console (nil: a usage error).
+    private static func read(_ options: inout RunOptions, arguments: [String], console: Console) -> Inputs? {
+        // Before anything runs: a run must never end with nowhere to write its reports.
+        if let problem = ReportFiles.problem(writing: options.reports) {
+            console.err("error: --reports: \(problem)")
+            return nil
+        }
+        if let summary = options.summary, let problem = ReportFiles.problem(appending: summary) {
+            console.err("error: --summary: \(problem)")
+            return nil
+        }
+        guard let (catalog, suite) = SuiteLoading.load(cases: options.cases, catalog: options.catalog, console: console) else { return nil }
+        var inputs = Inputs(catalog: catalog, suite: suite)
+        do {
+            if let names = options.certification {
+                inputs.programs = try CertificationSelection.programs(names, catalog: catalog)
+                if !inputs.programs.isEmpty { options.profiles = CertificationSelection.profiles(of: inputs.programs) }
+            }
+        } catch {
+            _ = Command.usageError(error.message, details: error.details, usage: Usage.run, console: console, typed: arguments)
+            return nil
+        }
+        do {
+            if let path = options.baseline { inputs.baseline = try BaselineLoader.load(path: path) }
+            if let path = options.attest { inputs.attestations = try AttestationLoader.load(path: path, catalog: catalog) }
+        } catch {
+            SuiteLoading.report(error, console: console)
+            return nil
+        }
+        return inputs
+    }
+
+    private static func execute(_ cases: [ConformanceCase], inputs: Inputs, options: RunOptions, arguments: [String], console: Console) -> Int32 {
+        let targets = options.assembly.targets
+        var runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
+        runner.includeSlow = options.includeSlow
+        let started = RunProvenance.Started(at: ISO8601DateFormatter().string(from: Date()), clock: Date())
+        let interruption = Interruption()
+        interruption.start(console: console)
+        defer { interruption.stop() }
+        let runRedactor = Redactor(secrets: targets.secrets)
+        // Which build judged the target: the executable is hashed on a thread of its own while the cases run.
+        _ = RunIdentity.executableDigest
+        let presenter = RunPresenter(console: console, options: options, total: cases.count, baseline: inputs.baseline,
+                                     today: String(started.at.prefix(10)))
+        presenter.announce(cases.count, profiles: options.profiles, target: runRedactor.redact(targets.description), jobs: options.jobs)
+        let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: presenter.finished)
+        presenter.casesEnded()
+        // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
+        targets.linkHandler?.endProcesses()
+        targets.nativeClient?.endProcesses()
+        targets.androidHandler?.endProcesses()
+        presenter.revised(results)
+        let provenance = RunProvenance.make(options: options, suite: inputs.suite, cases: cases, programs: inputs.programs,
+                                            arguments: arguments, started: started)
+        // The configured secrets are hidden in the provenance like everywhere else (a handler URL's password, a
+        // secret a partner put on the adapter's command line).
+        var run = RunResult(results: results, catalog: inputs.catalog, provenance: runRedactor.redact(provenance),
+                            incomplete: interruption.signal != nil || results.count < cases.count)
+        run.selected = Dictionary(grouping: cases, by: \.profile.rawValue).mapValues(\.count)
+        var attestations = inputs.attestations
+        if let file = attestations {
+            // Written by a person, so redacted like the run's other texts (the bundle's copy of the file too).
+            run.attestations = file.attestations.map { $0.redacted(with: runRedactor) }
+            attestations?.bytes = Array(runRedactor.redact(String(decoding: file.bytes, as: UTF8.self)).utf8)
+        }
+        if let baseline = inputs.baseline { run.apply(baseline, today: String(started.at.prefix(10))) }
+        presenter.afterCases(run)
+        let writing = Date()
+        let writeProblem = RunReportWriter.write(run, options: options, suite: inputs.suite, catalog: inputs.catalog, attestations: attestations)
+        return presenter.verdict(run, selected: cases.count, profiles: options.profiles, reports: options.reports, writeProblem: writeProblem,
+                                 writeMilliseconds: Date().timeIntervalSince(writing) * 1000)
+    }
+
+    /// The arguments with `--seed` made explicit (before any handler command), so the command reproduces the run.
+    static func withSeed(_ arguments: [String], _ seed: UInt64) -> [String] {
+        if arguments.contains("--seed") { return arguments }
+        var result = arguments
+        result.insert(contentsOf: ["--seed", String(seed)], at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
+        return result
+    }
+
+    /// The command line as a reviewer would retype it, each argument shell-quoted when needed.
+    static func commandLine(_ arguments: [String], subcommand: String = "run") -> String {
+        CommandLineText.quoted(arguments, subcommand: subcommand, program: CommandLineText.invokedProgram())
+    }
+}

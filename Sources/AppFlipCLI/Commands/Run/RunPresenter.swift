@@ -1,0 +1,175 @@
+import AppFlipModel
+import AppFlipReporting
+import Foundation
+
+/// What `run` says on the console while and after it runs: a line per failing case as it ends (the same target
+/// error once, then counted), a revised line for a case whose verdict the whole run changed, the skips by profile and
+/// reason, the target and configuration problems, the root causes, the verdict line and where the reports went.
+final class RunPresenter: @unchecked Sendable {
+    private let console: Console
+    private let quiet: Bool
+    private let display: RunProgress
+    private let printed = PrintedCases()
+    private let baseline: Baseline?
+    private let today: String
+
+    init(console: Console, options: RunOptions, total: Int, baseline: Baseline?, today: String) {
+        self.console = console
+        self.quiet = options.verbosity == .quiet
+        self.baseline = baseline
+        self.today = today
+        display = RunProgress(console: console, total: total, verbosity: options.verbosity,
+                              color: options.color.enabled(isTerminal: console.errIsTerminal, environment: ProcessInfo.processInfo.environment))
+    }
+
+    func announce(_ cases: Int, profiles: [Profile], target: String, jobs: Int) {
+        guard !quiet else { return }
+        console.err("running \(cases) cases (\(profiles.map(\.rawValue).joined(separator: ", "))) against \(target) with \(jobs) jobs")
+    }
+
+    /// A case ended (called on a worker's judging thread).
+    func finished(_ result: CaseResult) {
+        // Skips are summed up after the run, one line per profile and reason, not one per case.
+        guard result.verdict != .pass, result.verdict != .skip, result.configurationProblem == nil, result.unreachableTarget == nil else {
+            display.finished(result, line: nil)
+            return
+        }
+        // For every failing case: no copy of the result without a baseline, no line built that --quiet will not print.
+        var result = result
+        if let baseline { result.knownBy = baseline.accepting(result, today: today) }
+        printed.record(result)
+        // The same target error in case after case (a handler that answers nothing usable) is said once.
+        let repeated = printed.repeatsError(result)
+        display.finished(result, line: quiet || repeated ? nil : Self.progressLine(result))
+    }
+
+    /// The cases have run: the progress line closes, each repeated error is counted.
+    func casesEnded() {
+        display.finish()
+        guard !quiet else { return }
+        for (message, more) in printed.repeatedErrors {
+            display.print("ERROR \(more) more case\(more == 1 ? "" : "s") with the same error: \(message)", verdict: .error)
+        }
+    }
+
+    /// Checks judged across the whole run (a code seen twice, the codes' entropy) and faults found later (a late
+    /// extra answer) change verdicts at the end: every case whose final verdict differs from what the console showed
+    /// is printed again, so the console agrees with the summary and junit.xml.
+    func revised(_ results: [CaseResult]) {
+        for result in results where result.configurationProblem == nil && result.unreachableTarget == nil
+            && printed.verdict(of: result.conformanceCase.id) != result.verdict {
+            guard (result.verdict != .pass && result.verdict != .skip) || printed.verdict(of: result.conformanceCase.id) != nil else { continue }
+            let revised = printed.verdict(of: result.conformanceCase.id).map { " (revised: was \($0.rawValue.uppercased()))" } ?? ""
+            if !quiet { display.print(Self.progressLine(result) + "\(revised)", verdict: result.verdict) }
+        }
+    }
+
+    /// What the run adds after its verdicts: attestations, baseline problems, skips, unreachable targets and
+    /// configuration problems.
+    func afterCases(_ run: RunResult) {
+        for attestation in run.attestations where !quiet { console.err("attested by hand (not judged by the suite): \(attestation.summary)") }
+        for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
+        if !quiet { for line in Self.skipLines(run.results) { display.print(line, verdict: .skip) } }
+        for (origin, count) in run.unreachableTargets {
+            let message = run.results.first { $0.unreachableTarget == origin }?.message ?? origin
+            console.err("TARGET UNREACHABLE: \(message.replacingOccurrences(of: "not sent: ", with: "")) — \(count) case\(count == 1 ? "" : "s") not sent")
+        }
+        for problem in run.configurationProblems {
+            let spoiled = run.results.filter { $0.configurationProblem == problem }.count
+            console.err("CONFIGURATION PROBLEM: \(problem) (\(spoiled) cases)")
+        }
+    }
+
+    /// The root causes and the verdict line (printed even when the reports could not be written: the console is
+    /// then the only record), the certification line, and the reports' problem or where they went.
+    func verdict(_ run: RunResult, selected: Int, profiles: [Profile], reports: String, writeProblem: String?, writeMilliseconds: Double) -> Int32 {
+        let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
+            + (run.baseline == nil ? "" : ", \(run.knownCount) known (baseline)")
+        let untested = run.coverage(of: profiles.map(\.rawValue)).filter { !$0.isTested }.map { "\($0.profile) (\($0.reason))" }
+        let scope = untested.isEmpty ? "" : "; NOT TESTED: " + untested.joined(separator: ", ")
+        if !quiet { for line in RootCauseLines.lines(run) { console.out(line) } }
+        let word = Self.word(run, ran: run.results.count, selected: selected)
+        console.out("\(run.results.count) cases: \(counts) — \(word)\(scope) (exit \((writeProblem == nil ? run.exitStatus : .reportsNotWritten).rawValue))")
+        if run.provenance.certification { console.out(.suite(ProgramOutcome.headline(run.programOutcomes))) }
+        if let writeProblem {
+            console.err("error: the reports were not written (the old ones, if any, are untouched): \(writeProblem)")
+            return ExitStatus.reportsNotWritten.rawValue
+        }
+        let written = ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", ")
+        console.out("reports: \(written) (written in \(String(format: "%.1f", writeMilliseconds)) ms; cases ran in \(String(format: "%.2f", run.provenance.duration)) s)")
+        return run.exitStatus.rawValue
+    }
+
+    private static func word(_ run: RunResult, ran: Int, selected: Int) -> String {
+        switch run.exitStatus {
+        case .conformant: "conformant"
+        case .nonConformant: "NOT conformant"
+        case .inconclusive: "inconclusive"
+        case .usage: "invalid"
+        case .nothingTested: "NOTHING TESTED: every case was skipped"
+        case .configurationRejected: "CONFIGURATION PROBLEM: cases could not be judged"
+        case .reportsNotWritten: "reports not written"
+        case .suiteFailure: "SUITE ERROR: the suite ran out of resources; no verdict (lower --jobs, or raise ulimit -n)"
+        case .certificationIncomplete: "NOT A CERTIFICATION PASS: \(run.untestedCount) cases were not judged (see the report)"
+        case .interrupted: "INTERRUPTED: \(ran) of \(selected) cases ran; reports are marked incomplete"
+        }
+    }
+
+    /// `SKIP 12 authorize cases: the authorize endpoint is not configured`, once per profile and reason.
+    static func skipLines(_ results: [CaseResult]) -> [ConsoleText] {
+        var order: [String] = []
+        var counts: [String: Int] = [:]
+        for result in results where result.verdict == .skip {
+            let key = "\(result.conformanceCase.profile.rawValue)\u{0}\(result.message ?? "skipped")"
+            if counts[key] == nil { order.append(key) }
+            counts[key, default: 0] += 1
+        }
+        return order.map { key in
+            let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
+            let count = counts[key] ?? 0
+            return "SKIP \(count) \(parts[0]) case\(count == 1 ? "" : "s"): \(parts.count > 1 ? parts[1] : "")" as ConsoleText
+        }
+    }
+
+    /// A failing case's lines: every value in them (its ID, message, expectations and observations) kept on its line.
+    static func progressLine(_ result: CaseResult) -> ConsoleText {
+        let location = "\(result.conformanceCase.location.file):\(result.conformanceCase.location.line)"
+        var head: ConsoleText = "\(result.isKnown ? "KNOWN " : "")\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id) (\(location))"
+        if let entry = result.knownBy.first { head = head + " accepted by the baseline until \(entry.expires): \(entry.reason)" }
+        if result.verdict == .error || result.verdict == .skip {
+            return head + ": \(result.message ?? "")"
+        }
+        let findings = result.findings.map { finding -> ConsoleText in "  \(finding.requirement): expected \(finding.expected); observed \(finding.observed)" }
+        return .lines([head] + findings)
+    }
+}
+
+/// The verdicts the console showed while the run went on, and the target errors it said once.
+private final class PrintedCases: @unchecked Sendable {
+    private let lock = NSLock()
+    private var verdicts: [String: Verdict] = [:]
+
+    /// Target errors by message, in the order first seen: each is printed once, then counted.
+    private var errorCounts: [String: Int] = [:]
+    private var errorOrder: [String] = []
+
+    func record(_ result: CaseResult) { lock.withLock { verdicts[result.conformanceCase.id] = result.verdict } }
+
+    /// True when the case is a target error whose message an earlier case already printed (it is then counted).
+    func repeatsError(_ result: CaseResult) -> Bool {
+        guard result.verdict == .error, !result.isKnown, let message = result.message else { return false }
+        return lock.withLock {
+            errorCounts[message, default: 0] += 1
+            if errorCounts[message] == 1 { errorOrder.append(message) }
+            return (errorCounts[message] ?? 0) > 1
+        }
+    }
+
+    /// Each error message printed once that more cases repeated, with how many more.
+    var repeatedErrors: [(message: String, more: Int)] {
+        lock.withLock { errorOrder.compactMap { message in (errorCounts[message] ?? 0) > 1 ? (message, (errorCounts[message] ?? 0) - 1) : nil } }
+    }
+
+    /// The verdict the console showed for the case, or nil when it showed none (a pass is not printed).
+    func verdict(of id: String) -> Verdict? { lock.withLock { verdicts[id] } }
+}

@@ -138,8 +138,29 @@ package struct MarkdownReport: Sendable {
 
     func verdictSection() -> String {
         let total = run.results.count
-        let judged = run.results.filter { $0.verdict != .skip }.count
         let coverage = run.coverage(of: profiles)
+        var text = headline(coverage) + "\n\n" + profileTable(coverage)
+        for problem in run.configurationProblems {
+            let spoiled = run.results.filter { $0.configurationProblem == problem }.count
+            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**⚙️ Configuration problem** (\(spoiled) cases could not be judged): \(MarkdownText.inline(problem, limit: 500))"
+        }
+        let suiteFaults = run.results.filter { $0.suiteFault != nil }
+        if let first = suiteFaults.first?.suiteFault {
+            text = "**Verdict: 🛠️ SUITE ERROR** — the suite itself ran out of resources for \(suiteFaults.count) of \(total) cases "
+                + "(\(MarkdownText.inline(first, limit: 200))). Those cases judged nothing and blame nothing on the target; rerun "
+                + "with fewer `--jobs` or a higher `ulimit -n`. No verdict is given for this run."
+        }
+        appendNotes(to: &text)
+        return text + (text.hasSuffix("\n") ? "\n" : "\n\n") + attestedLine()
+            + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target))"
+            + (run.provenance.targetLabel.map { " (\(MarkdownText.inline($0)))" } ?? "") + ".\n\n"
+    }
+
+    /// The verdict's sentence: what the run's overall verdict says, an uncertified certification or an interrupted
+    /// run said instead.
+    private func headline(_ coverage: [ProfileCoverage]) -> String {
+        let total = run.results.count
+        let judged = run.results.filter { $0.verdict != .skip }.count
         let tested = coverage.filter(\.isTested).map(\.profile)
         let scope = tested.isEmpty ? "" : " for " + tested.map { "`\($0)`" }.joined(separator: ", ")
         let skipped = total - judged
@@ -175,10 +196,17 @@ package struct MarkdownReport: Sendable {
             text = "**Verdict: ⏸️ INCOMPLETE** — the run was interrupted: \(total) cases ran"
                 + (run.selectedCount.map { " of \($0) selected" } ?? "") + "; what follows judges only those, and nothing about the rest."
         }
+        return text
+    }
+
+    /// The table of profiles: each one's verdict, counts and whether it was tested; the totals when more than one.
+    private func profileTable(_ coverage: [ProfileCoverage]) -> String {
+        let total = run.results.count
+        var text = ""
         let shown: [Verdict] = [.pass, .info, .warn, .fail, .error, .skip]
         // With a baseline, the failures it accepts are counted apart, as "known", and under no verdict.
         let knownColumn = run.baseline != nil
-        text += "\n\n| Profile | Verdict | Cases | " + shown.map { "\(Self.icons[$0] ?? "") \($0.rawValue)" }.joined(separator: " | ")
+        text += "| Profile | Verdict | Cases | " + shown.map { "\(Self.icons[$0] ?? "") \($0.rawValue)" }.joined(separator: " | ")
             + (knownColumn ? " | known" : "") + " | Tested |\n"
         text += "| --- | --- | ---: | " + shown.map { _ in "---:" }.joined(separator: " | ") + (knownColumn ? " | ---:" : "") + " | --- |\n"
         for entry in coverage {
@@ -203,16 +231,11 @@ package struct MarkdownReport: Sendable {
             text += "| **all** | | **\(total)** | " + shown.map { "**\(run.count($0))**" }.joined(separator: " | ")
                 + (knownColumn ? " | **\(run.knownCount)**" : "") + " | |\n"
         }
-        for problem in run.configurationProblems {
-            let spoiled = run.results.filter { $0.configurationProblem == problem }.count
-            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**⚙️ Configuration problem** (\(spoiled) cases could not be judged): \(MarkdownText.inline(problem, limit: 500))"
-        }
-        let suiteFaults = run.results.filter { $0.suiteFault != nil }
-        if let first = suiteFaults.first?.suiteFault {
-            text = "**Verdict: 🛠️ SUITE ERROR** — the suite itself ran out of resources for \(suiteFaults.count) of \(total) cases "
-                + "(\(MarkdownText.inline(first, limit: 200))). Those cases judged nothing and blame nothing on the target; rerun "
-                + "with fewer `--jobs` or a higher `ulimit -n`. No verdict is given for this run."
-        }
+        return text
+    }
+
+    /// What follows the table: an interruption, unreachable targets, the certification line and the baseline.
+    private func appendNotes(to text: inout String) {
         if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran, and no verdict is given." }
         for (origin, count) in run.unreachableTargets {
             let message = run.results.first { $0.unreachableTarget == origin }?.message ?? origin
@@ -230,9 +253,6 @@ package struct MarkdownReport: Sendable {
                 text += "\n- Not exercised by this run: " + baseline.unexercised.map { MarkdownText.inline($0.subject.description) }.joined(separator: ", ")
             }
         }
-        return text + (text.hasSuffix("\n") ? "\n" : "\n\n") + attestedLine()
-            + "Exit code: \(run.exitStatus.rawValue). Target: \(MarkdownText.inline(run.provenance.target))"
-            + (run.provenance.targetLabel.map { " (\(MarkdownText.inline($0)))" } ?? "") + ".\n\n"
     }
 
     /// What a certification run left unjudged: the profiles not tested and the reasons cases were skipped.

@@ -87,14 +87,27 @@ extension RunSetup {
             targets.absenceReasons[.linkSiteAssociation] = "the reference target's link host is a placeholder that no server answers "
                 + "for here; against a deployment the file is fetched from the link's own host"
         }
-        // The reference is driven through its real sign-in and consent pages, as a partner's production server
-        // would be; its cookie test hook stays for the tests that use it.
+        targets.signIn = referenceSignIn
+        let configuration = referenceConfiguration(request, clientID: clientID, settings: settings)
+        var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: server)
+        setup.codeServerArguments = codeServer
+        return setup
+    }
+
+    /// The reference is driven through its real sign-in and consent pages, as a partner's production server would
+    /// be; its cookie test hook stays for the tests that use it.
+    private static var referenceSignIn: [Scenario: SignInScript] {
         func script(_ user: String, press button: String) -> SignInScript {
             SignInScript(form: "#sign-in", fields: ["username": user, "password": user + "-password"], consentForm: "#consent",
                          consentButton: button)
         }
-        targets.signIn = [.consent: script("approver", press: "approve"), .deny: script("refuser", press: "deny"),
-                          .disabledAccount: script("disabled", press: "approve"), .secondUser: script("second", press: "approve")]
+        return [.consent: script("approver", press: "approve"), .deny: script("refuser", press: "deny"),
+                .disabledAccount: script("disabled", press: "approve"), .secondUser: script("second", press: "approve")]
+    }
+
+    /// The run's configuration against the reference: its lifetimes, its narrowed scope, its native client.
+    private static func referenceConfiguration(_ request: TargetSpecification, clientID: String,
+                                               settings: ReferenceServerConfiguration) -> RunConfiguration {
         var configuration = RunConfiguration(link: request.link ?? referenceLink, clientID: clientID, scope: request.scope ?? "devices",
                                              redirectURI: request.redirectURI, seed: request.seed, projectID: settings.projectID,
                                              appID: settings.appID)
@@ -106,8 +119,6 @@ extension RunSetup {
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
                                                   redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
         configuration.android = AndroidSettings()
-        var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: server)
-        setup.codeServerArguments = codeServer
-        return setup
+        return configuration
     }
 }

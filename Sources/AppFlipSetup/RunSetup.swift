@@ -50,48 +50,10 @@ package struct RunSetup: Sendable {
             target.environment += passedEnvironment
             return target
         }
-        var androidHandler: (any LinkHandlerTarget)? = try request.androidHandler.map { (program, arguments) throws(SetupError) in
-            var target = try Self.androidHandler(program, arguments: arguments, mode: request.mode)
-            target.environment += passedEnvironment
-            return target
-        }
-        if let url = request.androidHandlerURL {
-            guard androidHandler == nil else { throw SetupError("--android-handler-url cannot be combined with --android-handler") }
-            guard let http = HTTPLinkHandlerTarget(url: url) else {
-                throw SetupError("the Android handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8089/")
-            }
-            androidHandler = http
-        }
-        // The link is the link handler's; a run of the native client or the Android handler alone needs none.
-        let needsLink = request.handlerCommand != nil || request.handlerURL != nil || file?.endpoints[.linkHandler] != nil
-            || (nativeClient == nil && androidHandler == nil)
-        let link = request.link ?? file?.link ?? ""
-        if needsLink || !link.isEmpty {
-            guard !link.isEmpty else { throw SetupError("--link URL is required for your handler (or link in --config)") }
-            guard link.hasPrefix("https://"), link.count > 8, !link.contains("?"), !link.contains("#") else {
-                throw SetupError("--link must be the https universal link without a query or fragment, e.g. https://app.example/flip")
-            }
-        }
-        var linkHandler: (any LinkHandlerTarget)?
+        let androidHandler = try androidTarget(request, passedEnvironment: passedEnvironment)
+        let link = try checkedLink(request, file: file, alone: nativeClient != nil || androidHandler != nil)
         let handlerURL = request.handlerURL ?? file?.endpoints[.linkHandler]
-        if let command = request.handlerCommand {
-            guard request.handlerURL == nil else {
-                throw SetupError("--handler-url cannot be combined with a handler command after '--'")
-            }
-            guard let program = command.first else { throw SetupError("give the handler command after '--'") }
-            guard let executable = SubprocessTarget.resolve(program) else {
-                throw SetupError("cannot find the handler executable '\(program)' (not found, not a file, or not executable)")
-            }
-            var subprocess = SubprocessTarget(executable: executable, arguments: Array(command.dropFirst()), mode: request.mode,
-                                              label: command.joined(separator: " "))
-            subprocess.environment += passedEnvironment
-            linkHandler = subprocess
-        } else if let handlerURL {
-            guard let http = HTTPLinkHandlerTarget(url: handlerURL) else {
-                throw SetupError("the handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8080/link-handler")
-            }
-            linkHandler = http
-        }
+        let linkHandler = try linkHandlerTarget(request, handlerURL: handlerURL, passedEnvironment: passedEnvironment)
         var endpoints = file?.endpoints ?? [:]
         endpoints[.linkHandler] = nil
         for (endpoint, url) in endpoints.sorted(by: { $0.key.rawValue < $1.key.rawValue }) + (handlerURL.map { [(.linkHandler, $0)] } ?? []) {
@@ -114,6 +76,74 @@ package struct RunSetup: Sendable {
         targets.signInOrigins = file?.signInOrigins ?? []
         targets.nativeClient = nativeClient
         targets.androidHandler = androidHandler
+        let configuration = try runConfiguration(request, file: file, link: link, clientID: clientID, android: androidHandler != nil)
+        var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
+        setup.targetLabel = file?.targetLabel
+        return setup
+    }
+
+    /// The Android activity's adapter the request names: a program, or a URL (not both).
+    private static func androidTarget(_ request: TargetSpecification, passedEnvironment: [String]) throws(SetupError) -> (any LinkHandlerTarget)? {
+        var androidHandler: (any LinkHandlerTarget)? = try request.androidHandler.map { (program, arguments) throws(SetupError) in
+            var target = try Self.androidHandler(program, arguments: arguments, mode: request.mode)
+            target.environment += passedEnvironment
+            return target
+        }
+        if let url = request.androidHandlerURL {
+            guard androidHandler == nil else { throw SetupError("--android-handler-url cannot be combined with --android-handler") }
+            guard let http = HTTPLinkHandlerTarget(url: url) else {
+                throw SetupError("the Android handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8089/")
+            }
+            androidHandler = http
+        }
+        return androidHandler
+    }
+
+    /// The partner's universal link, checked; empty when only a native client or an Android handler runs (`alone`)
+    /// and none was given.
+    private static func checkedLink(_ request: TargetSpecification, file: TargetConfiguration?, alone: Bool) throws(SetupError) -> String {
+        // The link is the link handler's; a run of the native client or the Android handler alone needs none.
+        let needsLink = request.handlerCommand != nil || request.handlerURL != nil || file?.endpoints[.linkHandler] != nil
+            || !alone
+        let link = request.link ?? file?.link ?? ""
+        if needsLink || !link.isEmpty {
+            guard !link.isEmpty else { throw SetupError("--link URL is required for your handler (or link in --config)") }
+            guard link.hasPrefix("https://"), link.count > 8, !link.contains("?"), !link.contains("#") else {
+                throw SetupError("--link must be the https universal link without a query or fragment, e.g. https://app.example/flip")
+            }
+        }
+        return link
+    }
+
+    /// The link handler the request names: a command after `--`, or a URL (the flag's or the configuration's).
+    private static func linkHandlerTarget(_ request: TargetSpecification, handlerURL: String?,
+                                          passedEnvironment: [String]) throws(SetupError) -> (any LinkHandlerTarget)? {
+        var linkHandler: (any LinkHandlerTarget)?
+        if let command = request.handlerCommand {
+            guard request.handlerURL == nil else {
+                throw SetupError("--handler-url cannot be combined with a handler command after '--'")
+            }
+            guard let program = command.first else { throw SetupError("give the handler command after '--'") }
+            guard let executable = SubprocessTarget.resolve(program) else {
+                throw SetupError("cannot find the handler executable '\(program)' (not found, not a file, or not executable)")
+            }
+            var subprocess = SubprocessTarget(executable: executable, arguments: Array(command.dropFirst()), mode: request.mode,
+                                              label: command.joined(separator: " "))
+            subprocess.environment += passedEnvironment
+            linkHandler = subprocess
+        } else if let handlerURL {
+            guard let http = HTTPLinkHandlerTarget(url: handlerURL) else {
+                throw SetupError("the handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8080/link-handler")
+            }
+            linkHandler = http
+        }
+        return linkHandler
+    }
+
+    /// The run's configuration: the request's values first, then the configuration file's; an Android handler needs
+    /// its action and package from one of them.
+    private static func runConfiguration(_ request: TargetSpecification, file: TargetConfiguration?, link: String, clientID: String,
+                                         android: Bool) throws(SetupError) -> RunConfiguration {
         var configuration = RunConfiguration(link: link, clientID: clientID, scope: request.scope ?? file?.scope ?? "devices",
                                              redirectURI: request.redirectURI, seed: request.seed, projectID: file?.projectID ?? "",
                                              appID: file?.appID ?? "")
@@ -134,16 +164,14 @@ package struct RunSetup: Sendable {
                 return caller
             }
         }
-        if androidHandler != nil, request.androidAction == nil, file?.android == nil {
+        if android, request.androidAction == nil, file?.android == nil {
             throw SetupError("--android-action ACTION is required for your Android handler (the App Flip intent action entered in the console), "
                              + "or android_action in --config")
         }
-        if androidHandler != nil, request.androidPackage == nil, file?.android == nil {
+        if android, request.androidPackage == nil, file?.android == nil {
             throw SetupError("--android-package NAME is required for your Android handler (your app's package), or android_package in --config")
         }
-        var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
-        setup.targetLabel = file?.targetLabel
-        return setup
+        return configuration
     }
 
     /// The Android App Flip handler: a program (a path, or a name looked up on `PATH`) speaking the Android adapter

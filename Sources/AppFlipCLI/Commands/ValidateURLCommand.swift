@@ -30,30 +30,10 @@ enum ValidateURLCommand {
             }
             maximum = number
         }
-        let tooMany = "more than \(maximum) URLs; judge them in several runs, or raise the limit with --max-urls N"
-        guard parsed.positionals.count <= maximum else { return Command.usageError(tooMany, usage: Usage.validateURL, console: console) }
-        var inputs: [URLValidation.Input] = parsed.positionals.enumerated().map { index, url in
-            var input = URLValidation.Input(url: String(url.utf8.prefix(maximumURLBytes)) ?? url, file: "<argument>", line: index + 1)
-            input.tooLong = url.utf8.count > maximumURLBytes ? maximumURLBytes : nil
-            return input
-        }
-        if inputs.isEmpty {
-            // Standard input, read to bounds: no line costs more than the longest URL judged, no run more than the
-            // URLs it may judge.
-            var lines = BoundedLines(limit: maximumURLBytes + 1)
-            var number = 0
-            while let line = lines.next() {
-                number += 1
-                let text = line.text.trimmingCharacters(in: .whitespaces)
-                guard !text.isEmpty, !text.hasPrefix("#") else { continue }
-                guard inputs.count < maximum else { return Command.usageError(tooMany, usage: Usage.validateURL, console: console) }
-                var input = URLValidation.Input(url: String(text.utf8.prefix(maximumURLBytes)) ?? text, file: "<stdin>", line: number)
-                input.tooLong = line.cut || text.utf8.count > maximumURLBytes ? maximumURLBytes : nil
-                inputs.append(input)
-            }
-        }
-        guard !inputs.isEmpty else {
-            return Command.usageError("no URL given (as arguments, or one per line on standard input)", usage: Usage.validateURL, console: console)
+        let inputs: [URLValidation.Input]
+        switch readInputs(parsed, maximum: maximum) {
+        case .success(let read): inputs = read
+        case .failure(let problem): return Command.usageError(problem.message, usage: Usage.validateURL, console: console)
         }
         let reports = try? parsed.value(.reports)
         if let reports, let problem = ReportFiles.problem(writing: reports) {
@@ -67,7 +47,58 @@ enum ValidateURLCommand {
         let run = URLValidation.run(inputs, audit: audit, catalog: catalog, suiteVersion: SuiteVersion.current,
                                     startedAt: ISO8601DateFormatter().string(from: Date()),
                                     command: RunCommand.commandLine(shown, subcommand: "validate-url"))
-        // Each distinct finding is printed once; a URL whose findings were all seen before says where.
+        printFindings(run, console: console)
+        let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
+        let word = run.exitStatus == .conformant ? "conformant" : run.exitStatus == .nonConformant ? "NOT conformant" : "inconclusive"
+        console.out("\(run.results.count) URL\(run.results.count == 1 ? "" : "s"): \(counts) — \(word) (exit \(run.exitStatus.rawValue))")
+        if let reports {
+            let reproducible = parsed.has(.reproducible)
+            do {
+                try ReportFiles.save(ReportSet(run: run, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible).files,
+                                     into: reports)
+            } catch {
+                console.err("error: the reports were not written (the old ones, if any, are untouched): \(error.message)")
+                return ExitStatus.reportsNotWritten.rawValue
+            }
+            console.out("reports: \(ReportSet.names.map { "\(reports)/\($0)" }.joined(separator: ", "))")
+        }
+        return run.exitStatus.rawValue
+    }
+
+    private struct Problem: Error {
+        var message: String
+    }
+
+    /// The URLs to judge: the arguments, or else one a line of standard input (read to bounds: no line costs more
+    /// than the longest URL judged, no run more than the URLs it may judge).
+    private static func readInputs(_ parsed: Arguments, maximum: Int) -> Result<[URLValidation.Input], Problem> {
+        let tooMany = Problem(message: "more than \(maximum) URLs; judge them in several runs, or raise the limit with --max-urls N")
+        guard parsed.positionals.count <= maximum else { return .failure(tooMany) }
+        var inputs: [URLValidation.Input] = parsed.positionals.enumerated().map { index, url in
+            var input = URLValidation.Input(url: String(url.utf8.prefix(maximumURLBytes)) ?? url, file: "<argument>", line: index + 1)
+            input.tooLong = url.utf8.count > maximumURLBytes ? maximumURLBytes : nil
+            return input
+        }
+        if inputs.isEmpty {
+            var lines = BoundedLines(limit: maximumURLBytes + 1)
+            var number = 0
+            while let line = lines.next() {
+                number += 1
+                let text = line.text.trimmingCharacters(in: .whitespaces)
+                guard !text.isEmpty, !text.hasPrefix("#") else { continue }
+                guard inputs.count < maximum else { return .failure(tooMany) }
+                var input = URLValidation.Input(url: String(text.utf8.prefix(maximumURLBytes)) ?? text, file: "<stdin>", line: number)
+                input.tooLong = line.cut || text.utf8.count > maximumURLBytes ? maximumURLBytes : nil
+                inputs.append(input)
+            }
+        }
+        guard !inputs.isEmpty else { return .failure(Problem(message: "no URL given (as arguments, or one per line on standard input)")) }
+        return .success(inputs)
+    }
+
+    /// A line per URL with its verdict; each distinct finding printed once, and a URL whose findings were all seen
+    /// before says where.
+    private static func printFindings(_ run: RunResult, console: Console) {
         var seen: [String: String] = [:]
         for result in run.results {
             let location = "\(result.conformanceCase.location.file):\(result.conformanceCase.location.line)"
@@ -89,20 +120,5 @@ enum ValidateURLCommand {
             }
             if let first = earlier.first { console.out("  (\(earlier.count) finding\(earlier.count == 1 ? "" : "s") as at \(first))") }
         }
-        let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
-        let word = run.exitStatus == .conformant ? "conformant" : run.exitStatus == .nonConformant ? "NOT conformant" : "inconclusive"
-        console.out("\(run.results.count) URL\(run.results.count == 1 ? "" : "s"): \(counts) — \(word) (exit \(run.exitStatus.rawValue))")
-        if let reports {
-            let reproducible = parsed.has(.reproducible)
-            do {
-                try ReportFiles.save(ReportSet(run: run, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible).files,
-                                     into: reports)
-            } catch {
-                console.err("error: the reports were not written (the old ones, if any, are untouched): \(error.message)")
-                return ExitStatus.reportsNotWritten.rawValue
-            }
-            console.out("reports: \(ReportSet.names.map { "\(reports)/\($0)" }.joined(separator: ", "))")
-        }
-        return run.exitStatus.rawValue
     }
 }

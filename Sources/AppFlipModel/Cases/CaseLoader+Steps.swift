@@ -184,15 +184,7 @@ extension CaseLoader {
         }
         request.authenticationClientID = mapping["auth_client_id"].flatMap { reader.scalar($0, "'auth_client_id'") }.flatMap { reader.template($0) }
         request.authenticationSecret = mapping["auth_secret"].flatMap { reader.scalar($0, "'auth_secret'") }.flatMap { reader.template($0) }
-        if let headersNode = mapping["headers"], let headers = reader.mapping(headersNode, "'headers'") {
-            for entry in headers.entries {
-                guard let scalar = reader.scalar(entry.value, "header '\(entry.key.text)'"), let template = reader.template(scalar) else { continue }
-                if scalar.text.contains(where: { $0 == "\r" || $0 == "\n" }) || entry.key.text.contains(where: { $0 == ":" || $0 == " " }) {
-                    reader.error(at: entry.key.location, "a header name or value cannot contain ':', spaces in the name, or line breaks")
-                }
-                request.headers.append(HTTPStepRequest.Header(name: entry.key.text, value: template))
-            }
-        }
+        if let headersNode = mapping["headers"] { request.headers = headers(headersNode) }
         if let userNode = mapping["user"], let scalar = reader.scalar(userNode, "'user'") {
             if scalar.text == "none" {
                 request.user = .none
@@ -206,19 +198,7 @@ extension CaseLoader {
             if endpoint != .authorize { reader.error(at: probeNode.location, "'sign_in' probes the authorization endpoint's pages") }
             request.signInProbe = probe
         }
-        if let schemeNode = mapping["scheme"], let scalar = reader.scalar(schemeNode, "'scheme'") {
-            if scalar.text == "http" {
-                request.transportProbe = .plainHTTP
-                // A probe over plain http must not carry a secret: no client authentication, no session.
-                let auth = mapping["auth"].flatMap { reader.scalar($0, "'auth'") }?.text
-                let user = mapping["user"].flatMap { reader.scalar($0, "'user'") }?.text
-                if auth != "none" || user != "none" {
-                    reader.error(at: scalar.location, "a 'scheme: http' probe sends no secret: give it 'auth: none' and 'user: none'")
-                }
-            } else {
-                reader.error(at: scalar.location, "'scheme' takes 'http' (a plain-http probe of an https endpoint)")
-            }
-        }
+        if let schemeNode = mapping["scheme"], plainHTTPProbe(schemeNode, in: mapping) { request.transportProbe = .plainHTTP }
         if let burstNode = mapping["burst"], let scalar = reader.scalar(burstNode, "'burst'") {
             if let count = Int(scalar.text), (5...100).contains(count) {
                 request.burst = count
@@ -233,6 +213,36 @@ extension CaseLoader {
             request.transportProbe = .legacyTLS
         }
         return request
+    }
+
+    /// A request step's `headers`: each name and value a template, no line break, no ':' or space in a name.
+    private mutating func headers(_ node: Node) -> [HTTPStepRequest.Header] {
+        guard let headers = reader.mapping(node, "'headers'") else { return [] }
+        var result: [HTTPStepRequest.Header] = []
+        for entry in headers.entries {
+            guard let scalar = reader.scalar(entry.value, "header '\(entry.key.text)'"), let template = reader.template(scalar) else { continue }
+            if scalar.text.contains(where: { $0 == "\r" || $0 == "\n" }) || entry.key.text.contains(where: { $0 == ":" || $0 == " " }) {
+                reader.error(at: entry.key.location, "a header name or value cannot contain ':', spaces in the name, or line breaks")
+            }
+            result.append(HTTPStepRequest.Header(name: entry.key.text, value: template))
+        }
+        return result
+    }
+
+    /// `scheme: http`, a plain-http probe of an https endpoint; it carries no secret (no client authentication, no
+    /// session).
+    private mutating func plainHTTPProbe(_ node: Node, in mapping: Node.Mapping) -> Bool {
+        guard let scalar = reader.scalar(node, "'scheme'") else { return false }
+        guard scalar.text == "http" else {
+            reader.error(at: scalar.location, "'scheme' takes 'http' (a plain-http probe of an https endpoint)")
+            return false
+        }
+        let auth = mapping["auth"].flatMap { reader.scalar($0, "'auth'") }?.text
+        let user = mapping["user"].flatMap { reader.scalar($0, "'user'") }?.text
+        if auth != "none" || user != "none" {
+            reader.error(at: scalar.location, "a 'scheme: http' probe sends no secret: give it 'auth: none' and 'user: none'")
+        }
+        return true
     }
 
     private mutating func parseCaptures(_ node: Node) -> [Capture]? {

@@ -127,28 +127,7 @@ package struct CaseLoader {
             reader.error(at: document.location, "a native-client case drives the app through 'steps' (sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out)")
             steps = nil
         } else {
-            let action: Step.Action?
-            switch (profile == .androidAppFlip, document["link"], document["intent"]) {
-            case (true, nil, let intent?):
-                action = intentRecipe(intent).map { .intent($0) }
-            case (false, let link?, nil):
-                action = linkRecipe(link, defaultBase: .appLink).map { .link($0) }
-            case (true, _, _):
-                reader.error(at: document.location, "an android-app-flip case starts the activity with 'intent' (or 'steps'), not a link")
-                action = nil
-            default:
-                reader.error(at: document.location, "'intent' is for android-app-flip cases; this case sends a 'link'")
-                action = nil
-            }
-            let checks: [CheckGroup]?
-            if checksAreShared, let shared = sharedChecks, shared.profile == profile {
-                checks = shared.groups
-            } else {
-                checks = checkGroups(document, profile: profile)
-                if checksAreShared { sharedChecks = (profile, checks) }
-            }
-            steps = action.flatMap { action in checks.map { [Step(action: action, checks: $0, location: location)] } }
-            if let step = steps?.first { validate(step, capturedBefore: [], caseRepeat: caseRepeat) }
+            steps = singleStep(document, profile: profile, location: location, caseRepeat: caseRepeat)
         }
         var skip: String?
         if let skipNode = document["skip"], let scalar = reader.scalar(skipNode, "'skip'") {
@@ -177,6 +156,33 @@ package struct CaseLoader {
         conformanceCase.needs = needs
         conformanceCase.formerly = formerly
         return conformanceCase
+    }
+
+    /// A case without `steps`: one step of its `link` (or `intent`) and its checks (shared by a table's rows).
+    private mutating func singleStep(_ document: Node.Mapping, profile: Profile?, location: SourceLocation, caseRepeat: Int) -> [Step]? {
+        let action: Step.Action?
+        switch (profile == .androidAppFlip, document["link"], document["intent"]) {
+        case (true, nil, let intent?):
+            action = intentRecipe(intent).map { .intent($0) }
+        case (false, let link?, nil):
+            action = linkRecipe(link, defaultBase: .appLink).map { .link($0) }
+        case (true, _, _):
+            reader.error(at: document.location, "an android-app-flip case starts the activity with 'intent' (or 'steps'), not a link")
+            action = nil
+        default:
+            reader.error(at: document.location, "'intent' is for android-app-flip cases; this case sends a 'link'")
+            action = nil
+        }
+        let checks: [CheckGroup]?
+        if checksAreShared, let shared = sharedChecks, shared.profile == profile {
+            checks = shared.groups
+        } else {
+            checks = checkGroups(document, profile: profile)
+            if checksAreShared { sharedChecks = (profile, checks) }
+        }
+        let steps = action.flatMap { action in checks.map { [Step(action: action, checks: $0, location: location)] } }
+        if let step = steps?.first { validate(step, capturedBefore: [], caseRepeat: caseRepeat) }
+        return steps
     }
 
     package static func isValidCaseID(_ id: String) -> Bool {

@@ -4,29 +4,8 @@ import Foundation
 extension StepExecutor {
     /// Runs one native-client step: the app process and the test authorization server live for the case.
     func sendNative(_ step: NativeStep, label: String, recordEvidence: Bool, state: inout CaseState) -> Observation? {
-        guard let target = targets.nativeClient else {
-            state.outcome.record(.target(label + "no native client is configured"))
-            return nil
-        }
-        if nativeFlow == nil {
-            do {
-                nativeFlow = (target.makeSession(), try TestAuthorizationServer(clientID: configuration.clientID))
-            } catch {
-                state.outcome.record(.suite(label + "the suite cannot start its test authorization server: \(error)"))
-                return nil
-            }
-        }
-        guard let (session, server) = nativeFlow else { return nil }
+        guard let (session, server) = preparedFlow(for: step, label: label, state: &state) else { return nil }
         let certificate = step.server.tokenCertificate
-        if let certificate {
-            do throws(TestAuthorizationServer.CertificateFailure) {
-                try server.prepare(certificate)
-            } catch {
-                state.outcome.record(error.unsupported ? .notApplicable(label + error.message) : .suite(label + error.message))
-                return nil
-            }
-        }
-        server.use(step.server)
         let handshakesBefore = certificate.map { server.failedHandshakes($0).count } ?? 0
         let before = server.requests.count
         let stepStarted = Date()
@@ -34,26 +13,10 @@ extension StepExecutor {
         var observation: NativeObservation
         switch step.command {
         case .signIn:
-            var record = NativeSignIn(timeout: timeout + step.server.tokenDelay).run(session, server: server)
-            if record.refusedToStart && !step.server.justifiesRefusal {
-                record.failure = NativeFailure(message: "the app answered sign-in with rejected, not open-browser"
-                                               + (record.outcome?.reason.map { " (\($0))" } ?? "")
-                                               + ": the server offered everything a sign-in needs")
+            switch signIn(step, session: session, server: server, since: before, refreshTokensBefore: refreshTokensBefore, state: &state) {
+            case .success(let signedIn): observation = signedIn
+            case .failure(let failure): return fail(failure, label: label, session: session, state: &state)
             }
-            if let failure = record.failure {
-                return fail(failure, label: label, session: session, state: &state)
-            }
-            observation = NativeObservation(command: .signIn, answer: record.outcome, authorizationURL: record.authorizationURL,
-                                            requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
-            observation.previousAuthorizationURL = state.nativeAuthorizationURL
-            state.nativeAuthorizationURL = record.authorizationURL
-            state.nativeRedirect = record.redirect
-            observation.userAgent = record.userAgent
-            observation.redirect = record.redirect
-            observation.delivery = record.delivery
-            observation.listenerAddresses = record.listenerAddresses
-            observation.listenerOpenAfterCallback = record.listenerOpenAfterCallback
-            observation.undelivered = record.undelivered
         case .replayRedirect, .unsolicitedRedirect:
             guard let earlier = state.nativeRedirect else {
                 state.outcome.record(.target(label + "no earlier sign-in in the case sent a redirect to " + (step.command == .replayRedirect ? "replay" : "aim at")))
@@ -117,26 +80,82 @@ extension StepExecutor {
         state.redactor.add(SecretValues.inNativeTraffic(observation.requests, authorization: observation.answer?.authorization)
                            + server.handedOutSecrets)
         state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
-        if recordEvidence {
-            var lines = [label + step.command.rawValue]
-            if let url = observation.authorizationURL, step.command == .signIn { lines.append("  app opened " + Redaction.redact(url: url)) }
-            if let redirect = observation.redirect { lines.append("  server redirected to " + Redaction.redact(url: redirect) + " (\(observation.delivery ?? ""))") }
-            for request in observation.requests where request.path != "/authorize" {
-                let body = request.body.isEmpty ? "" : " " + Redaction.redact(query: Substring(String(decoding: request.body, as: UTF8.self)))
-                let over = request.certificate.map { " (over https, the \($0.rawValue) certificate)" } ?? ""
-                lines.append("  app → \(request.method) \(Redaction.redact(url: request.target))\(body)\(over)")
-            }
-            if let certificate = observation.tokenCertificate {
-                lines.append("  token endpoint over https with the \(certificate.rawValue) certificate" + (certificate.flaw.map { " (\($0))" } ?? "")
-                             + ": \(observation.failedHandshakeCount) handshake\(observation.failedHandshakeCount == 1 ? "" : "s") broken off"
-                             + (observation.failedHandshakes.first.map { " (\($0))" } ?? ""))
-            }
-            if let refused = server.refusedTraffic { lines.append("  test server refused: " + refused) }
-            lines.append("  app answered " + (observation.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
-            state.outcome.evidence.exchanges.append(Evidence.Exchange(lines.joined(separator: "\n"), sentAt: stepStarted,
-                                                                      milliseconds: Int((Date().timeIntervalSince(stepStarted) * 1000).rounded())))
-        }
+        if recordEvidence { state.outcome.evidence.exchanges.append(evidence(of: step, label: label, observation: observation, server: server, started: stepStarted)) }
         return .native(observation)
+    }
+
+    /// The case's app session and test authorization server (started by its first native step), with the token
+    /// endpoint's certificate for this step ready; nil when they cannot be had, said in `state`.
+    private func preparedFlow(for step: NativeStep, label: String, state: inout CaseState) -> (NativeClientSession, TestAuthorizationServer)? {
+        guard let target = targets.nativeClient else {
+            state.outcome.record(.target(label + "no native client is configured"))
+            return nil
+        }
+        if nativeFlow == nil {
+            do {
+                nativeFlow = (target.makeSession(), try TestAuthorizationServer(clientID: configuration.clientID))
+            } catch {
+                state.outcome.record(.suite(label + "the suite cannot start its test authorization server: \(error)"))
+                return nil
+            }
+        }
+        guard let (session, server) = nativeFlow else { return nil }
+        if let certificate = step.server.tokenCertificate {
+            do throws(TestAuthorizationServer.CertificateFailure) {
+                try server.prepare(certificate)
+            } catch {
+                state.outcome.record(error.unsupported ? .notApplicable(label + error.message) : .suite(label + error.message))
+                return nil
+            }
+        }
+        server.use(step.server)
+        return (session, server)
+    }
+
+    /// A sign-in: the app opens the browser, the suite walks it and delivers the redirect.
+    private func signIn(_ step: NativeStep, session: NativeClientSession, server: TestAuthorizationServer, since before: Int,
+                        refreshTokensBefore: [String], state: inout CaseState) -> Result<NativeObservation, NativeFailure> {
+        var record = NativeSignIn(timeout: timeout + step.server.tokenDelay).run(session, server: server)
+        if record.refusedToStart && !step.server.justifiesRefusal {
+            record.failure = NativeFailure(message: "the app answered sign-in with rejected, not open-browser"
+                                           + (record.outcome?.reason.map { " (\($0))" } ?? "")
+                                           + ": the server offered everything a sign-in needs")
+        }
+        if let failure = record.failure { return .failure(failure) }
+        var observation = NativeObservation(command: .signIn, answer: record.outcome, authorizationURL: record.authorizationURL,
+                                            requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
+        observation.previousAuthorizationURL = state.nativeAuthorizationURL
+        state.nativeAuthorizationURL = record.authorizationURL
+        state.nativeRedirect = record.redirect
+        observation.userAgent = record.userAgent
+        observation.redirect = record.redirect
+        observation.delivery = record.delivery
+        observation.listenerAddresses = record.listenerAddresses
+        observation.listenerOpenAfterCallback = record.listenerOpenAfterCallback
+        observation.undelivered = record.undelivered
+        return .success(observation)
+    }
+
+    /// The step's evidence: what the app opened and sent, what the server refused, what the app answered.
+    private func evidence(of step: NativeStep, label: String, observation: NativeObservation, server: TestAuthorizationServer,
+                          started: Date) -> Evidence.Exchange {
+        var lines = [label + step.command.rawValue]
+        if let url = observation.authorizationURL, step.command == .signIn { lines.append("  app opened " + Redaction.redact(url: url)) }
+        if let redirect = observation.redirect { lines.append("  server redirected to " + Redaction.redact(url: redirect) + " (\(observation.delivery ?? ""))") }
+        for request in observation.requests where request.path != "/authorize" {
+            let body = request.body.isEmpty ? "" : " " + Redaction.redact(query: Substring(String(decoding: request.body, as: UTF8.self)))
+            let over = request.certificate.map { " (over https, the \($0.rawValue) certificate)" } ?? ""
+            lines.append("  app → \(request.method) \(Redaction.redact(url: request.target))\(body)\(over)")
+        }
+        if let certificate = observation.tokenCertificate {
+            lines.append("  token endpoint over https with the \(certificate.rawValue) certificate" + (certificate.flaw.map { " (\($0))" } ?? "")
+                         + ": \(observation.failedHandshakeCount) handshake\(observation.failedHandshakeCount == 1 ? "" : "s") broken off"
+                         + (observation.failedHandshakes.first.map { " (\($0))" } ?? ""))
+        }
+        if let refused = server.refusedTraffic { lines.append("  test server refused: " + refused) }
+        lines.append("  app answered " + (observation.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
+        return Evidence.Exchange(lines.joined(separator: "\n"), sentAt: started,
+                                 milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded()))
     }
 
     private func fail(_ failure: NativeFailure, label: String, session: NativeClientSession, state: inout CaseState) -> Observation? {

@@ -41,6 +41,34 @@ package struct Runner: Sendable {
     package func run(_ cases: [ConformanceCase], targets: TargetUnderTest,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
+        let targets = preflighted(targets, for: cases)
+        let schedule = Schedule(runner: self, cases: cases, targets: targets, shouldStop: shouldStop, progress: progress)
+        let group = DispatchGroup()
+        func start(_ body: @escaping @Sendable () -> Void) {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                body()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        // Cases that wait each get a thread of their own, not counted in `jobs`: they sleep through most of their
+        // time, so their waits overlap the rest of the run.
+        for caseIndex in schedule.waiting { start { schedule.runWaiting(caseIndex) } }
+        for _ in 0..<min(jobs, max(schedule.order.count, 1)) where !schedule.order.isEmpty {
+            // Each worker has a judging thread: while it judges one case, the worker sends the next.
+            let judging = JudgingQueue()
+            start { judging.drain() }
+            start { schedule.runWorker(judging: judging) }
+        }
+        group.wait()
+        return schedule.results()
+    }
+
+    /// The targets with what cannot be used said once before any case: unreachable origins, a link handler or
+    /// Android activity that does not answer a first request, configured credentials the target rejects.
+    private func preflighted(_ targets: TargetUnderTest, for cases: [ConformanceCase]) -> TargetUnderTest {
         var checked = targets
         checked.unreachable = ReachabilityPreflight.unreachable(cases, targets: targets, timeout: timeout)
         if let handler = targets.linkHandler, cases.contains(where: \.sendsLinks), let problem = handler.preflight(timeout: timeout) {
@@ -52,103 +80,7 @@ package struct Runner: Sendable {
         if cases.contains(where: \.sendsConfiguredCredentials), checked.unreachable.isEmpty {
             checked.credentialsProblem = CredentialsPreflight.problem(targets, configuration, timeout: timeout)
         }
-        let targets = checked
-        let results = Locked<[CaseResult?]>(Array(repeating: nil, count: cases.count))
-        // Cases that wait each get a thread of their own, not counted in `jobs`: they sleep through most of their
-        // time, so their waits overlap the rest of the run. Cases that run last (a burst that may set off the
-        // server's throttling) wait until every other case has finished, then run one at a time.
-        let waiting = cases.indices.filter { cases[$0].waits && !cases[$0].runsLast }
-        let order = cases.indices.filter { !cases[$0].waits && !cases[$0].runsLast } + cases.indices.filter { cases[$0].runsLast }
-        let lastPhase = order.count - cases.indices.filter { cases[$0].runsLast }.count
-        let earlierDone = DispatchGroup()
-        for _ in 0..<(lastPhase + waiting.count) { earlierDone.enter() }
-        let alone = Locked(())
-        let issuedCodes = Locked<[Int: [IssuedCode]]>([:])
-        let credentials = Locked<[Int: ConfiguredCredentials]>([:])
-        let next = Locked(0)
-        let reporting = Locked(())
-        let texts = TextTable()
-        let group = DispatchGroup()
-        let runner = self
-
-        /// Records a finished case; `previous` is the case its worker sent before it, to which a protocol fault
-        /// found in this exchange belongs. A case finished while the run is being stopped is left out.
-        @Sendable func store(_ caseIndex: Int, _ finished: Worker.Finished, previous: Int?) {
-            if !finished.issuedCodes.isEmpty { issuedCodes.withLock { $0[caseIndex] = finished.issuedCodes } }
-            if let verdict = finished.credentials { credentials.withLock { $0[caseIndex] = verdict } }
-            // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
-            if shouldStop() { return }
-            var result = finished.result
-            result.pack(into: texts)
-            results.withLock { all in
-                all[caseIndex] = result
-                if let fault = finished.previousCaseFault, let previous, let earlier = all[previous] {
-                    all[previous] = earlier.addingProtocolFault(fault)
-                }
-            }
-            reporting.withLock { _ in progress(result) }
-        }
-
-        func start(_ body: @escaping @Sendable () -> Void) {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                body()
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
-        for caseIndex in waiting {
-            start {
-                let worker = Worker(runner: runner, targets: targets)
-                defer { worker.close() }
-                defer { earlierDone.leave() }
-                if shouldStop() { return }
-                store(caseIndex, worker.start(cases[caseIndex], judgingApart: false).finish(), previous: nil)
-            }
-        }
-        for _ in 0..<min(jobs, max(order.count, 1)) where !order.isEmpty {
-            // Each worker has a judging thread: while it judges one case, the worker sends the next.
-            let judging = JudgingQueue()
-            start { judging.drain() }
-            start {
-                let worker = Worker(runner: runner, targets: targets)
-                defer {
-                    judging.close()
-                    worker.close()
-                }
-                var previous: Int?
-                while !shouldStop() {
-                    let index = next.withLock { value -> Int in
-                        defer { value += 1 }
-                        return value
-                    }
-                    guard index < order.count else { return }
-                    let last = index >= lastPhase
-                    if last {
-                        // Polled, so an interruption that leaves earlier cases unstarted cannot leave this waiting.
-                        while earlierDone.wait(timeout: .now() + 0.1) == .timedOut {
-                            if shouldStop() { return }
-                        }
-                    }
-                    let caseIndex = order[index]
-                    // Cases that run last run alone: their exchanges, not their judging.
-                    let started = last ? alone.withLock { _ in worker.start(cases[caseIndex], judgingApart: runner.judgesApart) }
-                        : worker.start(cases[caseIndex], judgingApart: runner.judgesApart)
-                    let sentBefore = previous
-                    previous = caseIndex
-                    judging.push {
-                        defer { if !last { earlierDone.leave() } }
-                        store(caseIndex, started.finish(), previous: sentBefore)
-                    }
-                }
-            }
-        }
-        group.wait()
-        var all = results.withLock { $0 }
-        ConfiguredCredentials.judge(&all, verdicts: credentials.withLock { $0 })
-        IssuedCode.judgeFreshness(&all, codes: issuedCodes.withLock { $0 })
-        return all.compactMap { $0 }
+        return checked
     }
 
     /// One worker's connections (a link-handler process or connection, HTTP clients); not shared between threads.

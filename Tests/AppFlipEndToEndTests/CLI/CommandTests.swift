@@ -680,19 +680,24 @@ struct InterruptionTests {
         return process
     }
 
-    /// Whether a handler of `hangingRun(marker:…)` runs: the run's own command line holds the marker too (after
-    /// `--`), so one more process than the run.
-    static func handlerRunning(_ marker: String) -> Bool { processes(containing: marker) > 1 }
+    /// Whether a handler of `hangingRun(marker:…)` runs: a process whose command line is the broken handler's with the
+    /// marker. Not merely a second process with the marker: the run's own command line holds it too (after `--`), and
+    /// so does a child the run has forked but not yet turned into the handler (exec), which a signal would then reach
+    /// before the handler runs at all.
+    static func handlerRunning(_ marker: String) -> Bool {
+        processes(containing: marker, startingWith: BuiltProducts.path("broken-handler")) > 0
+    }
 
-    /// Processes whose command line contains `marker` (Linux /proc; elsewhere `ps`).
-    static func processes(containing marker: String) -> Int {
+    /// Processes whose command line contains `marker` (and starts with `start`, when given) (Linux /proc; elsewhere `ps`).
+    static func processes(containing marker: String, startingWith start: String = "") -> Int {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc"), !entries.isEmpty else {
             let listing = (try? ProgramRun.run("/bin/ps", ["-axww", "-o", "command="]))?.output ?? ""
-            return listing.split(separator: "\n").filter { $0.contains(marker) }.count
+            return listing.split(separator: "\n").filter { $0.hasPrefix(start) && $0.contains(marker) }.count
         }
         return entries.filter { entry in
             guard entry.allSatisfy(\.isNumber), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
-            return String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).contains(marker)
+            let line = String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+            return line.hasPrefix(start) && line.contains(marker)
         }.count
     }
 }

@@ -1,0 +1,113 @@
+import AppFlipModel
+import AppFlipSystem
+import Foundation
+
+extension Runner {
+    /// One run's order and shared state: which case each worker takes next, the results as they finish, what the
+    /// run judges across cases at the end (codes issued, configured credentials). Cases that run last (a burst that
+    /// may set off the server's throttling) wait until every other case has finished, then run one at a time.
+    final class Schedule: @unchecked Sendable {
+        private let runner: Runner
+        private let cases: [ConformanceCase]
+        private let targets: TargetUnderTest
+        private let shouldStop: @Sendable () -> Bool
+        private let progress: @Sendable (CaseResult) -> Void
+        /// Cases that wait, each on a thread of its own.
+        let waiting: [Int]
+        /// The other cases in the order workers take them, those that run last at the end.
+        let order: [Int]
+        private let lastPhase: Int
+        private let earlierDone = DispatchGroup()
+        private let alone = Locked(())
+        private let collected: Locked<[CaseResult?]>
+        private let issuedCodes = Locked<[Int: [IssuedCode]]>([:])
+        private let credentials = Locked<[Int: ConfiguredCredentials]>([:])
+        private let next = Locked(0)
+        private let reporting = Locked(())
+        private let texts = TextTable()
+
+        init(runner: Runner, cases: [ConformanceCase], targets: TargetUnderTest, shouldStop: @escaping @Sendable () -> Bool,
+             progress: @escaping @Sendable (CaseResult) -> Void) {
+            self.runner = runner
+            self.cases = cases
+            self.targets = targets
+            self.shouldStop = shouldStop
+            self.progress = progress
+            collected = Locked(Array(repeating: nil, count: cases.count))
+            waiting = cases.indices.filter { cases[$0].waits && !cases[$0].runsLast }
+            order = cases.indices.filter { !cases[$0].waits && !cases[$0].runsLast } + cases.indices.filter { cases[$0].runsLast }
+            lastPhase = order.count - cases.indices.filter { cases[$0].runsLast }.count
+            for _ in 0..<(lastPhase + waiting.count) { earlierDone.enter() }
+        }
+
+        /// A waiting case, on its own thread and worker.
+        func runWaiting(_ caseIndex: Int) {
+            let worker = Worker(runner: runner, targets: targets)
+            defer { worker.close() }
+            defer { earlierDone.leave() }
+            if shouldStop() { return }
+            store(caseIndex, worker.start(cases[caseIndex], judgingApart: false).finish(), previous: nil)
+        }
+
+        /// One worker: takes the next case until none is left (or the run stops), its judging on `judging`.
+        func runWorker(judging: JudgingQueue) {
+            let worker = Worker(runner: runner, targets: targets)
+            defer {
+                judging.close()
+                worker.close()
+            }
+            var previous: Int?
+            while !shouldStop() {
+                let index = next.withLock { value -> Int in
+                    defer { value += 1 }
+                    return value
+                }
+                guard index < order.count else { return }
+                let last = index >= lastPhase
+                if last {
+                    // Polled, so an interruption that leaves earlier cases unstarted cannot leave this waiting.
+                    while earlierDone.wait(timeout: .now() + 0.1) == .timedOut {
+                        if shouldStop() { return }
+                    }
+                }
+                let caseIndex = order[index]
+                // Cases that run last run alone: their exchanges, not their judging.
+                let started = last ? alone.withLock { _ in worker.start(cases[caseIndex], judgingApart: runner.judgesApart) }
+                    : worker.start(cases[caseIndex], judgingApart: runner.judgesApart)
+                let sentBefore = previous
+                previous = caseIndex
+                judging.push { [self] in
+                    defer { if !last { earlierDone.leave() } }
+                    store(caseIndex, started.finish(), previous: sentBefore)
+                }
+            }
+        }
+
+        /// Records a finished case; `previous` is the case its worker sent before it, to which a protocol fault found
+        /// in this exchange belongs. A case finished while the run is being stopped is left out.
+        private func store(_ caseIndex: Int, _ finished: Worker.Finished, previous: Int?) {
+            if !finished.issuedCodes.isEmpty { issuedCodes.withLock { $0[caseIndex] = finished.issuedCodes } }
+            if let verdict = finished.credentials { credentials.withLock { $0[caseIndex] = verdict } }
+            // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
+            if shouldStop() { return }
+            var result = finished.result
+            result.pack(into: texts)
+            collected.withLock { all in
+                all[caseIndex] = result
+                if let fault = finished.previousCaseFault, let previous, let earlier = all[previous] {
+                    all[previous] = earlier.addingProtocolFault(fault)
+                }
+            }
+            reporting.withLock { _ in progress(result) }
+        }
+
+        /// The results in case order, with what is judged across cases applied (configured credentials, codes issued
+        /// twice); the cases an interruption left out are not there.
+        func results() -> [CaseResult] {
+            var all = collected.withLock { $0 }
+            ConfiguredCredentials.judge(&all, verdicts: credentials.withLock { $0 })
+            IssuedCode.judgeFreshness(&all, codes: issuedCodes.withLock { $0 })
+            return all.compactMap { $0 }
+        }
+    }
+}

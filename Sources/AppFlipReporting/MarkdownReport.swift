@@ -237,9 +237,8 @@ package struct MarkdownReport: Sendable {
     /// What follows the table: an interruption, unreachable targets, the certification line and the baseline.
     private func appendNotes(to text: inout String) {
         if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran, and no verdict is given." }
-        for (origin, count) in run.unreachableTargets {
-            let message = run.results.first { $0.unreachableTarget == origin }?.message ?? origin
-            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Target unreachable:** \(MarkdownText.inline(message.replacingOccurrences(of: "not sent: ", with: ""))) — "
+        for (target, count) in run.unreachableTargets {
+            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Target unreachable:** \(MarkdownText.inline(target.reason)) — "
                 + "\(count) case\(count == 1 ? "" : "s") not sent."
         }
         if run.provenance.certification {

@@ -26,7 +26,7 @@ package struct CaseResult: Sendable, Hashable {
         var message: String?
         var configurationProblem: String?
         var suiteFault: String?
-        var unreachableTarget: String?
+        var unreachable: UnreachableTarget?
         var notJudged: String?
         var conditionUnmet = false
         var knownBy: [Baseline.Entry] = []
@@ -102,12 +102,14 @@ package struct CaseResult: Sendable, Hashable {
         get { storage.value.notes.suiteFault }
         set { storage.value.notes.suiteFault = newValue }
     }
-    /// Set when the case was not sent because the origin it needs could not be reached before the run (said once
-    /// for the run, not once per case).
-    package var unreachableTarget: String? {
-        get { storage.value.notes.unreachableTarget }
-        set { storage.value.notes.unreachableTarget = newValue }
+    /// Set when the case was not sent because a target it needs could not be used before the run (said once for the
+    /// run, not once per case).
+    package var unreachable: UnreachableTarget? {
+        get { storage.value.notes.unreachable }
+        set { storage.value.notes.unreachable = newValue }
     }
+    /// The key of that target (an origin, or a handler's key).
+    package var unreachableTarget: String? { unreachable?.key }
     /// Set when none of what the case tests could be judged, though a finding of the suite's own (a 5xx, a
     /// redirect that never reached the app) gave it its verdict: why. Not a certification pass.
     package var notJudged: String? {

@@ -60,15 +60,15 @@ package struct RunResult: Sendable {
                                     unexercised: judgement.unexercised)
     }
 
-    /// The origins that could not be reached before the run, each with the number of cases not sent, in order.
-    package var unreachableTargets: [(origin: String, cases: Int)] {
-        var order: [String] = []
+    /// The targets that could not be used before the run, each with the number of cases not sent, in order.
+    package var unreachableTargets: [(target: UnreachableTarget, cases: Int)] {
+        var order: [UnreachableTarget] = []
         var counts: [String: Int] = [:]
-        for origin in results.compactMap(\.unreachableTarget) {
-            if counts[origin] == nil { order.append(origin) }
-            counts[origin, default: 0] += 1
+        for target in results.compactMap(\.unreachable) {
+            if counts[target.key] == nil { order.append(target) }
+            counts[target.key, default: 0] += 1
         }
-        return order.map { ($0, counts[$0] ?? 0) }
+        return order.map { ($0, counts[$0.key] ?? 0) }
     }
 
     /// Problems with the run's configuration that spoiled cases, each once, in order of appearance.

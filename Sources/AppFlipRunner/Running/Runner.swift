@@ -186,26 +186,25 @@ package struct Runner: Sendable {
                 return result
             }
             if conformanceCase.sendsLinks, let problem = targets.unreachable[TargetUnderTest.linkHandlerKey] {
-                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [], message: "not sent: " + problem,
-                                        evidence: Evidence(), duration: 0)
-                result.unreachableTarget = TargetUnderTest.linkHandlerKey
-                return result
+                return notSent(conformanceCase, UnreachableTarget(key: TargetUnderTest.linkHandlerKey, reason: problem))
             }
             if conformanceCase.sendsIntents, let problem = targets.unreachable[TargetUnderTest.androidHandlerKey] {
-                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [], message: "not sent: " + problem,
-                                        evidence: Evidence(), duration: 0)
-                result.unreachableTarget = TargetUnderTest.androidHandlerKey
-                return result
+                return notSent(conformanceCase, UnreachableTarget(key: TargetUnderTest.androidHandlerKey, reason: problem))
             }
             if !targets.unreachable.isEmpty,
                let origin = ReachabilityPreflight.origins(of: conformanceCase, in: targets).first(where: { targets.unreachable[$0.description] != nil }),
                let reason = targets.unreachable[origin.description] {
-                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
-                                        message: "not sent: \(origin) could not be reached before the run (\(reason))", evidence: Evidence(), duration: 0)
-                result.unreachableTarget = origin.description
-                return result
+                return notSent(conformanceCase, UnreachableTarget(key: origin.description, reason: "\(origin) could not be reached before the run (\(reason))"))
             }
             return nil
+        }
+
+        /// A case not sent because `target` cannot be used: an error the run says once.
+        private func notSent(_ conformanceCase: ConformanceCase, _ target: UnreachableTarget) -> CaseResult {
+            var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [], message: target.caseMessage,
+                                    evidence: Evidence(), duration: 0)
+            result.unreachable = target
+            return result
         }
 
         /// The result of a case that ran: error when the suite or the target failed, skipped when a step did not

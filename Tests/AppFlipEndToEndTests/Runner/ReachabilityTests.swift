@@ -35,7 +35,11 @@ struct ReachabilityTests {
         #expect(unreachable.count == 4, "\(run.results.map { "\($0.conformanceCase.id): \($0.verdict) \($0.message ?? "")" })")
         #expect(unreachable.allSatisfy { $0.verdict == .error && $0.message?.contains("could not be reached before the run") == true })
         #expect(run.results.filter { $0.conformanceCase.profile == .appLink }.allSatisfy { $0.verdict == .pass })
-        #expect(run.unreachableTargets.map(\.origin) == ["http://127.0.0.1:\(port)"])
+        #expect(run.unreachableTargets.map(\.target.key) == ["http://127.0.0.1:\(port)"])
+        // The reason is kept as a value, said once by the console and report.md; each case's message says it was not sent.
+        let reason = try #require(run.unreachableTargets.first?.target.reason)
+        #expect(reason.hasPrefix("http://127.0.0.1:\(port) could not be reached before the run ("), "\(reason)")
+        #expect(unreachable.allSatisfy { $0.message == "not sent: " + reason })
         #expect(run.exitStatus == .inconclusive)
     }
 

@@ -70,9 +70,8 @@ final class RunPresenter: @unchecked Sendable {
         for attestation in run.attestations where !quiet { console.err("attested by hand (not judged by the suite): \(attestation.summary)") }
         for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
         if !quiet { for line in Self.skipLines(run.results) { display.print(line, verdict: .skip) } }
-        for (origin, count) in run.unreachableTargets {
-            let message = run.results.first { $0.unreachableTarget == origin }?.message ?? origin
-            console.err("TARGET UNREACHABLE: \(message.replacingOccurrences(of: "not sent: ", with: "")) — \(count) case\(count == 1 ? "" : "s") not sent")
+        for (target, count) in run.unreachableTargets {
+            console.err("TARGET UNREACHABLE: \(target.reason) — \(count) case\(count == 1 ? "" : "s") not sent")
         }
         for problem in run.configurationProblems {
             let spoiled = run.results.filter { $0.configurationProblem == problem }.count

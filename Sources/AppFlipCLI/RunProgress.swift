@@ -60,7 +60,7 @@ final class RunProgress: @unchecked Sendable {
         }
     }
 
-    /// A line that belongs above the status line (a revised verdict, a summary).
+    /// A line that belongs above the status line (a repeated error counted, a summary).
     func print(_ line: ConsoleText, verdict: Verdict? = nil) {
         lock.withLock { write(line, verdict: verdict) }
     }

@@ -23,6 +23,10 @@ extension Runner {
         private let issuedCodes = Locked<[Int: [IssuedCode]]>([:])
         private let credentials = Locked<[Int: ConfiguredCredentials]>([:])
         private let next = Locked(0)
+        /// Cases stored but not yet reported to `progress`, because their verdict may still change: a worker's latest
+        /// case (the next exchange on its connection may show a fault of this one) and a case judged again across
+        /// the run at the end (codes issued, configured credentials). `progress` sees only final verdicts.
+        private let held = Locked(Held())
         private let reporting = Locked(())
         private let texts = TextTable()
 
@@ -92,13 +96,51 @@ extension Runner {
             if shouldStop() { return }
             var result = finished.result
             result.pack(into: texts)
-            collected.withLock { all in
+            let previousResult = collected.withLock { all -> CaseResult? in
                 all[caseIndex] = result
-                if let fault = finished.previousCaseFault, let previous, let earlier = all[previous] {
-                    all[previous] = earlier.addingProtocolFault(fault)
-                }
+                guard let previous, let earlier = all[previous] else { return nil }
+                if let fault = finished.previousCaseFault { all[previous] = earlier.addingProtocolFault(fault) }
+                return all[previous]
             }
-            reporting.withLock { _ in progress(result) }
+            // The worker's case before this one is now final, unless the run judges it again at the end; this one
+            // waits for the worker's next (or the end) when a next exchange may still show a fault of it.
+            let judgedAtEnd = !finished.issuedCodes.isEmpty || finished.credentials != nil
+            let releases = held.withLock { cases -> [Int] in
+                var released: [Int] = []
+                if let previous, cases.contains(previous), !judgedAgain(previous) {
+                    cases.remove(previous)
+                    released.append(previous)
+                }
+                if judgedAtEnd || mayBeFollowed(caseIndex) { cases.add(caseIndex) } else { released.append(caseIndex) }
+                return released
+            }
+            for index in releases {
+                guard let final = index == caseIndex ? result : previousResult else { continue }
+                reporting.withLock { _ in progress(final) }
+            }
+        }
+
+        /// The held cases, each with when it was stored (they are reported in that order at the end).
+        private struct Held {
+            private var stored: [Int: Int] = [:]
+            private var count = 0
+
+            func contains(_ caseIndex: Int) -> Bool { stored[caseIndex] != nil }
+            mutating func add(_ caseIndex: Int) {
+                stored[caseIndex] = count
+                count += 1
+            }
+            mutating func remove(_ caseIndex: Int) { stored[caseIndex] = nil }
+            var inOrder: [Int] { stored.sorted { $0.value < $1.value }.map(\.key) }
+        }
+
+        /// Whether a worker's next exchange may still follow this case on the same connection (every case a worker
+        /// takes from `order`; a waiting case has a worker of its own).
+        private func mayBeFollowed(_ caseIndex: Int) -> Bool { !waiting.contains(caseIndex) }
+
+        /// Whether the run judges the case again once every case has run.
+        private func judgedAgain(_ caseIndex: Int) -> Bool {
+            issuedCodes.withLock { $0[caseIndex] != nil } || credentials.withLock { $0[caseIndex] != nil }
         }
 
         /// The results in case order, with what is judged across cases applied (configured credentials, codes issued
@@ -107,6 +149,10 @@ extension Runner {
             var all = collected.withLock { $0 }
             ConfiguredCredentials.judge(&all, verdicts: credentials.withLock { $0 })
             IssuedCode.judgeFreshness(&all, codes: issuedCodes.withLock { $0 })
+            // What was held is final now: reported in the order the cases finished.
+            for index in held.withLock({ $0.inOrder }) {
+                if let result = all[index] { reporting.withLock { _ in progress(result) } }
+            }
             return all.compactMap { $0 }
         }
     }

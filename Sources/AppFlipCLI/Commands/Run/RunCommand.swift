@@ -90,7 +90,6 @@ enum RunCommand {
         targets.linkHandler?.endProcesses()
         targets.nativeClient?.endProcesses()
         targets.androidHandler?.endProcesses()
-        presenter.revised(results)
         let provenance = RunProvenance.make(options: options, suite: inputs.suite, cases: cases, programs: inputs.programs,
                                             arguments: arguments, started: started)
         // The configured secrets are hidden in the provenance like everywhere else (a handler URL's password, a

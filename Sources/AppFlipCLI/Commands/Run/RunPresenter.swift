@@ -2,9 +2,10 @@ import AppFlipModel
 import AppFlipReporting
 import Foundation
 
-/// What `run` says on the console while and after it runs: a line per failing case as it ends (the same target
-/// error once, then counted), a revised line for a case whose verdict the whole run changed, the skips by profile and
-/// reason, the target and configuration problems, the root causes, the verdict line and where the reports went.
+/// What `run` says on the console while and after it runs: a line per failing case once its verdict is final (the
+/// runner reports a case when nothing later can change it; the same target error once, then counted), the skips by
+/// profile and reason, the target and configuration problems, the root causes, the verdict line and where the reports
+/// went.
 final class RunPresenter: @unchecked Sendable {
     private let console: Console
     private let quiet: Bool
@@ -27,7 +28,7 @@ final class RunPresenter: @unchecked Sendable {
         console.err("running \(cases) cases (\(profiles.map(\.rawValue).joined(separator: ", "))) against \(target) with \(jobs) jobs")
     }
 
-    /// A case ended (called on a worker's judging thread).
+    /// A case's verdict is final (called on a worker's judging thread, or at the end of the run).
     func finished(_ result: CaseResult) {
         // Skips are summed up after the run, one line per profile and reason, not one per case.
         guard result.verdict != .pass, result.verdict != .skip, result.configurationProblem == nil, result.unreachableTarget == nil else {
@@ -37,7 +38,6 @@ final class RunPresenter: @unchecked Sendable {
         // For every failing case: no copy of the result without a baseline, no line built that --quiet will not print.
         var result = result
         if let baseline { result.knownBy = baseline.accepting(result, today: today) }
-        printed.record(result)
         // The same target error in case after case (a handler that answers nothing usable) is said once.
         let repeated = printed.repeatsError(result)
         display.finished(result, line: quiet || repeated ? nil : Self.progressLine(result))
@@ -49,18 +49,6 @@ final class RunPresenter: @unchecked Sendable {
         guard !quiet else { return }
         for (message, more) in printed.repeatedErrors {
             display.print("ERROR \(more) more case\(more == 1 ? "" : "s") with the same error: \(message)", verdict: .error)
-        }
-    }
-
-    /// Checks judged across the whole run (a code seen twice, the codes' entropy) and faults found later (a late
-    /// extra answer) change verdicts at the end: every case whose final verdict differs from what the console showed
-    /// is printed again, so the console agrees with the summary and junit.xml.
-    func revised(_ results: [CaseResult]) {
-        for result in results where result.configurationProblem == nil && result.unreachableTarget == nil
-            && printed.verdict(of: result.conformanceCase.id) != result.verdict {
-            guard (result.verdict != .pass && result.verdict != .skip) || printed.verdict(of: result.conformanceCase.id) != nil else { continue }
-            let revised = printed.verdict(of: result.conformanceCase.id).map { " (revised: was \($0.rawValue.uppercased()))" } ?? ""
-            if !quiet { display.print(Self.progressLine(result) + "\(revised)", verdict: result.verdict) }
         }
     }
 
@@ -143,16 +131,13 @@ final class RunPresenter: @unchecked Sendable {
     }
 }
 
-/// The verdicts the console showed while the run went on, and the target errors it said once.
+/// The target errors the console said once, and how many cases repeated each.
 private final class PrintedCases: @unchecked Sendable {
     private let lock = NSLock()
-    private var verdicts: [String: Verdict] = [:]
 
     /// Target errors by message, in the order first seen: each is printed once, then counted.
     private var errorCounts: [String: Int] = [:]
     private var errorOrder: [String] = []
-
-    func record(_ result: CaseResult) { lock.withLock { verdicts[result.conformanceCase.id] = result.verdict } }
 
     /// True when the case is a target error whose message an earlier case already printed (it is then counted).
     func repeatsError(_ result: CaseResult) -> Bool {
@@ -168,7 +153,4 @@ private final class PrintedCases: @unchecked Sendable {
     var repeatedErrors: [(message: String, more: Int)] {
         lock.withLock { errorOrder.compactMap { message in (errorCounts[message] ?? 0) > 1 ? (message, (errorCounts[message] ?? 0) - 1) : nil } }
     }
-
-    /// The verdict the console showed for the case, or nil when it showed none (a pass is not printed).
-    func verdict(of id: String) -> Verdict? { lock.withLock { verdicts[id] } }
 }

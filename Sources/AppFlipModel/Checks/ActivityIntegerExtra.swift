@@ -1,7 +1,6 @@
 /// How `error_type` and `error_code` judge an int extra of an activity's result.
 enum ActivityIntegerExtra {
-    static func judge(_ name: String, _ observation: Observation, holds: (Int) -> Bool) -> CheckOutcome {
-        guard case .activity(let result) = observation else { return .notApplicable(reason: "not an Android activity's result") }
+    static func judge(_ name: String, _ result: ActivityResult, holds: (Int) -> Bool) -> CheckOutcome {
         guard result.data != nil else {
             return .notApplicable(reason: "no data intent, so no \(name) ('error_result' judges that)")
         }

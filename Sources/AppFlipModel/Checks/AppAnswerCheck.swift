@@ -2,7 +2,7 @@ import AppFlipSyntax
 
 /// `app: signed-in` (or `rejected`, `refreshed`, `api-call`, `no-token`, `signed-out`): the native app's answer to
 /// the step's command.
-package struct AppAnswerCheck: Check {
+package struct AppAnswerCheck: NativeCheck {
     package static let key = "app"
     package static let documentation = CheckDocumentation(
         .native, values: "`signed-in`, `rejected`, `refreshed`, `api-call`, `no-token`, `signed-out`",
@@ -24,8 +24,7 @@ package struct AppAnswerCheck: Check {
 
     package func expected(in context: Template.Context) -> String { "the app answers \(action.rawValue)" }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+    package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         if [.signedIn, .refreshed, .apiCall].contains(action), let reason = native.needsTokensReason { return .notApplicable(reason: reason) }
         return CheckOutcome(native.answer?.action == action, native.summary)
     }

@@ -4,7 +4,7 @@ import AppFlipSyntax
 /// `validate-url` judges it (AuthorizationRequestAudit). The value names the requirement whose part of the audit
 /// applies; the group's own requirement carries the verdict (for a downgrade after an error, NAT-PKCE-005 may judge
 /// NAT-PKCE-004's part).
-package struct AuditCheck: Check {
+package struct AuditCheck: NativeCheck {
     package static let key = "audit"
     package static let documentation = CheckDocumentation(
         .native, values: "a NAT-* requirement ID that `validate-url` judges",
@@ -33,8 +33,7 @@ package struct AuditCheck: Check {
 
     package func expected(in context: Template.Context) -> String { "the authorization request holds \(requirementID) (URL audit)" }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+    package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         guard let url = native.authorizationURL else { return .notApplicable(reason: "the app opened no authorization request") }
         let results = AuthorizationRequestAudit().audit(url).filter { $0.requirement.id == requirementID && $0.isApplicable }
         guard !results.isEmpty else {

@@ -2,7 +2,7 @@ import AppFlipSyntax
 
 /// `authorization_code: absent`: the result carries no code (Android App Flip): no `AUTHORIZATION_CODE` extra, an
 /// empty one (Google reads no code from it), or no data intent at all. A code that must be there is `ok_result`'s.
-package struct AuthorizationCodeCheck: Check {
+package struct AuthorizationCodeCheck: ActivityCheck {
     package static let key = "authorization_code"
     package static let documentation = CheckDocumentation(
         .activity, values: "`absent`", holdsWhen: "no `AUTHORIZATION_CODE`, or an empty one (also with no data intent)")
@@ -15,8 +15,7 @@ package struct AuthorizationCodeCheck: Check {
 
     package func expected(in context: Template.Context) -> String { "no authorization code" }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .activity(let result) = observation else { return .notApplicable(reason: "not an Android activity's result") }
+    package func evaluate(_ result: ActivityResult, in context: Template.Context) -> CheckOutcome {
         guard result.data != nil else { return .held(observed: "no data intent, so no code") }
         guard let code = result.extra("AUTHORIZATION_CODE") else { return .held(observed: "no AUTHORIZATION_CODE") }
         let shown = "AUTHORIZATION_CODE " + ActivityResult.shown("AUTHORIZATION_CODE", code)

@@ -1,7 +1,7 @@
 import AppFlipSyntax
 
 /// `body_at_most: N`: the response body is no larger than N bytes.
-package struct BodyAtMostCheck: Check {
+package struct BodyAtMostCheck: HTTPResponseCheck {
     package static let key = "body_at_most"
     package static let documentation = CheckDocumentation(.response, values: "bytes", holdsWhen: "the body is no larger")
 
@@ -20,8 +20,7 @@ package struct BodyAtMostCheck: Check {
 
     package func expected(in context: Template.Context) -> String { "body at most \(limit) bytes" }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+    package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         return CheckOutcome(response.body.count <= limit, "\(response.body.count) body bytes")
     }
 }

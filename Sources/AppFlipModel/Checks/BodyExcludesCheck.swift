@@ -1,7 +1,7 @@
 import AppFlipSyntax
 
 /// `body_excludes: TEXT`: the body does not contain the text verbatim (an echoed value left unescaped).
-package struct BodyExcludesCheck: Check {
+package struct BodyExcludesCheck: HTTPResponseCheck {
     package static let key = "body_excludes"
     package static let documentation = CheckDocumentation(
         .response, values: "text", holdsWhen: "the body does not contain the text verbatim (an echoed value left unescaped)")
@@ -23,8 +23,7 @@ package struct BodyExcludesCheck: Check {
         "the body does not contain \(ByteText.display(text.resolve(in: context), limit: 60)) unescaped"
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+    package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         let needle = Array(text.resolve(in: context).utf8)
         let present = !needle.isEmpty && Self.contains(response.body, needle)
         return CheckOutcome(!present, present ? "the body contains it verbatim" : "not present verbatim")

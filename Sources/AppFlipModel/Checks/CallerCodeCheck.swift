@@ -7,7 +7,7 @@ import AppFlipSyntax
 /// Home by default: no Google page says it starts App Flip), a code and a refusal are both allowed; it holds when a
 /// code came and is "violated" when the activity refused, which under a MAY requirement only informs. Neither judges
 /// a request without a caller.
-package struct CallerCodeCheck: Check {
+package struct CallerCodeCheck: ActivityCheck {
     package enum Expectation: String, Sendable, Hashable, CaseIterable {
         case ifAllowed = "if-allowed"
         case either
@@ -36,8 +36,7 @@ package struct CallerCodeCheck: Check {
         }
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .activity(let result) = observation else { return .notApplicable(reason: "not an Android activity's result") }
+    package func evaluate(_ result: ActivityResult, in context: Template.Context) -> CheckOutcome {
         guard let caller = result.requestCaller else { return .notApplicable(reason: "the request had no calling activity") }
         let allowed = context.configuration.android.allowedCallers.contains { $0.sameIdentity(as: caller) }
         let gotCode = result.grantsCode

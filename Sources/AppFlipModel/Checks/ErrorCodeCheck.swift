@@ -2,7 +2,7 @@ import AppFlipSyntax
 
 /// `error_code: 13`: the result's int `ERROR_CODE` (Android App Flip; 13 is the user declining consent, the one
 /// value Google's code names). Judged on an int only, as `error_type` is.
-package struct ErrorCodeCheck: Check {
+package struct ErrorCodeCheck: ActivityCheck {
     package static let key = "error_code"
     package static let documentation = CheckDocumentation(
         .activity, values: "an integer, or a list",
@@ -18,7 +18,7 @@ package struct ErrorCodeCheck: Check {
 
     package func expected(in context: Template.Context) -> String { "ERROR_CODE " + ActivityIntegers.either(codes) }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        ActivityIntegerExtra.judge("ERROR_CODE", observation, holds: codes.contains)
+    package func evaluate(_ result: ActivityResult, in context: Template.Context) -> CheckOutcome {
+        ActivityIntegerExtra.judge("ERROR_CODE", result, holds: codes.contains)
     }
 }

@@ -3,7 +3,7 @@ import AppFlipSyntax
 /// `error_result: well-formed`: an error result is App Flip's: -2 with a data intent carrying an int `ERROR_TYPE` of
 /// 1, 2 or 3, an int `ERROR_CODE`, and `ERROR_DESCRIPTION` a String when sent. A result code that is none of -1, -2
 /// and 0 is a malformed error. Not applicable to RESULT_OK (`ok_result` judges it) or RESULT_CANCELED.
-package struct ErrorResultCheck: Check {
+package struct ErrorResultCheck: ActivityCheck {
     package static let key = "error_result"
     package static let documentation = CheckDocumentation(
         .activity, values: "`well-formed`",
@@ -20,8 +20,7 @@ package struct ErrorResultCheck: Check {
         "an error as -2 with a data intent carrying int ERROR_TYPE 1, 2 or 3 and int ERROR_CODE (ERROR_DESCRIPTION a String)"
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .activity(let result) = observation else { return .notApplicable(reason: "not an Android activity's result") }
+    package func evaluate(_ result: ActivityResult, in context: Template.Context) -> CheckOutcome {
         switch result.resultCode {
         case ActivityResult.ok, ActivityResult.canceled:
             return .notApplicable(reason: "result \(ActivityResult.name(of: result.resultCode)) is not an error")

@@ -3,7 +3,7 @@ import AppFlipSyntax
 /// `error_type: 2 | [1, 3]`: the result's int `ERROR_TYPE` (Android App Flip: 1 recoverable, 2 unrecoverable,
 /// 3 invalid request). Judged on an int only: a value of another type, or no data intent, is blamed where it belongs
 /// (`error_result`), not here.
-package struct ErrorTypeCheck: Check {
+package struct ErrorTypeCheck: ActivityCheck {
     package static let key = "error_type"
     package static let documentation = CheckDocumentation(
         .activity, values: "`1`, `2`, `3`, or a list",
@@ -19,7 +19,7 @@ package struct ErrorTypeCheck: Check {
 
     package func expected(in context: Template.Context) -> String { "ERROR_TYPE " + ActivityIntegers.either(types) }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        ActivityIntegerExtra.judge("ERROR_TYPE", observation, holds: types.contains)
+    package func evaluate(_ result: ActivityResult, in context: Template.Context) -> CheckOutcome {
+        ActivityIntegerExtra.judge("ERROR_TYPE", result, holds: types.contains)
     }
 }

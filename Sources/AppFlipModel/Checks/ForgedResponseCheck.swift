@@ -4,7 +4,7 @@ import AppFlipSyntax
 /// and its code never exchanged (RFC 8252 §8.9, RFC 6749 §10.12). An app that sent no state relies on PKCE, which
 /// RFC 9700 §2.1 allows when the server supports it (Google does): the check then does not apply, and the missing
 /// state is NAT-STATE-001's warning.
-package struct ForgedResponseCheck: Check {
+package struct ForgedResponseCheck: NativeCheck {
     package static let key = "forged_response"
     package static let documentation = CheckDocumentation(
         .native, values: "`refused`",
@@ -18,8 +18,7 @@ package struct ForgedResponseCheck: Check {
 
     package func expected(in context: Template.Context) -> String { "the response refused and its code never exchanged" }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+    package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         let state = native.authorizationURL.map { URLParts($0).parameters.all(named: "state") } ?? []
         guard !state.isEmpty else {
             return .notApplicable(reason: "the app sent no state, relying on PKCE (RFC 9700 §2.1); NAT-STATE-001 warns about it")

@@ -3,7 +3,7 @@ import Foundation
 
 /// `framing: denied`: a page cannot be framed by another origin. Judged on pages a browser would render (a
 /// body and no redirect); a body-less redirect has nothing to frame, so the check does not apply to it.
-package struct FramingCheck: Check {
+package struct FramingCheck: HTTPResponseCheck {
     package static let key = "framing"
     package static let documentation = CheckDocumentation(
         .response, values: "`denied`",
@@ -19,8 +19,7 @@ package struct FramingCheck: Check {
         "framing denied: X-Frame-Options DENY/SAMEORIGIN or CSP frame-ancestors 'none'/'self'"
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+    package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         if (300...399).contains(response.status) || response.body.isEmpty {
             return .notApplicable(reason: "HTTP \(response.status) with \(response.body.count) body bytes is not a page that can be framed")
         }

@@ -4,7 +4,7 @@ import Foundation
 /// `hsts: enabled`: the response carries a Strict-Transport-Security header that a browser would take (RFC 6797
 /// §6.1): a `max-age` directive with a positive number of seconds, each directive at most once. Only meaningful over
 /// https (a browser ignores the header over http, §8.1), so the cases that use it declare `needs: [https]`.
-package struct HSTSCheck: Check {
+package struct HSTSCheck: HTTPResponseCheck {
     package static let key = "hsts"
     package static let documentation = CheckDocumentation(
         .response, values: "`enabled`",
@@ -20,8 +20,7 @@ package struct HSTSCheck: Check {
         "Strict-Transport-Security with a positive max-age"
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+    package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         // A browser processes only the first header (RFC 6797 §8.1).
         guard let value = response.header("Strict-Transport-Security") else {
             return .violated(observed: "no Strict-Transport-Security header")

@@ -1,7 +1,7 @@
 import AppFlipSyntax
 
 /// `headers: {Name: present | absent | contains TEXT | starts TEXT}`: one check per named response header.
-package struct HeaderCheck: Check {
+package struct HeaderCheck: HTTPResponseCheck {
     package static let key = "headers"
     package static let documentation = CheckDocumentation(
         .response, values: "`{Name: present / absent / contains TEXT / starts TEXT}`",
@@ -54,8 +54,7 @@ package struct HeaderCheck: Check {
         }
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+    package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         let values = response.headerValues(name)
         let shown = values.isEmpty ? "no \(name) header" : "\(name): " + values.map { Redaction.scrubText($0) }.joined(separator: ", ")
         switch expectation {

@@ -2,7 +2,7 @@ import AppFlipSyntax
 import Foundation
 
 /// `json: {member: …}`: one check per top-level member of a JSON response body.
-package struct JSONMemberCheck: Check {
+package struct JSONMemberCheck: HTTPResponseCheck {
     package static let key = "json"
     package static let documentation = CheckDocumentation(
         .response, values: "`{member: present / absent / positive-integer / not-jwt / is VALUE / is-any-case VALUE / scopes VALUE / [values]}`",
@@ -82,8 +82,7 @@ package struct JSONMemberCheck: Check {
         }
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+    package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else {
             if case .absent = expectation { return .held(observed: "no JSON object, so no member \(member)") }
             return .violated(observed: "the body is not a JSON object (\(response.body.count) bytes, Content-Type \(response.header("Content-Type") ?? "none"))")

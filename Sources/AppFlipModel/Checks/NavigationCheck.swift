@@ -5,7 +5,7 @@ import Foundation
 /// meta refresh, no navigating script). `not-to-client`: not to the redirect URI that was sent (nor its origin);
 /// a redirect to the server's own pages (sign-in, an error page) is allowed, because what RFC 6749 §4.1.2.1
 /// forbids is redirecting to an unverified redirection URI, not redirecting at all.
-package struct NavigationCheck: Check {
+package struct NavigationCheck: HTTPResponseCheck {
     package static let key = "navigation"
     package static let documentation = CheckDocumentation(
         .response, values: "`none`, `not-to-client`",
@@ -32,8 +32,7 @@ package struct NavigationCheck: Check {
         }
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+    package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         let clients = mode == .none ? [] : Self.clientTargets(context)
         var found: [String] = []
         if let location = response.header("Location"), mode == .none || clients.contains(where: { Self.leads(location, to: $0) }) {

@@ -3,7 +3,7 @@ import AppFlipSyntax
 /// `ok_result: well-formed`: a RESULT_OK (-1) comes with a data intent carrying one non-empty String
 /// `AUTHORIZATION_CODE` (Android App Flip). Not applicable to any other result, which `error_result` and the case's
 /// own checks judge.
-package struct OKResultCheck: Check {
+package struct OKResultCheck: ActivityCheck {
     package static let key = "ok_result"
     package static let documentation = CheckDocumentation(
         .activity, values: "`well-formed`",
@@ -19,8 +19,7 @@ package struct OKResultCheck: Check {
         "RESULT_OK with a data intent carrying one non-empty String AUTHORIZATION_CODE"
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .activity(let result) = observation else { return .notApplicable(reason: "not an Android activity's result") }
+    package func evaluate(_ result: ActivityResult, in context: Template.Context) -> CheckOutcome {
         guard result.resultCode == ActivityResult.ok else {
             return .notApplicable(reason: "result \(ActivityResult.name(of: result.resultCode)) is not a RESULT_OK")
         }

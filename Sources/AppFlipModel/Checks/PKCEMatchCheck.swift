@@ -5,7 +5,7 @@ import AppFlipSyntax
 /// `pkce: not-downgraded`: after an earlier S256 request of the case, this one still uses S256 (RFC 7636 §7.2).
 /// `pkce: s256-or-refused`: the request uses S256 whatever the server's metadata offers, or the app refused to sign
 /// in at all (RFC 7636 §4.2: a client that can use S256 must; S256 is mandatory to implement on the server).
-package struct PKCEMatchCheck: Check {
+package struct PKCEMatchCheck: NativeCheck {
     package enum Expectation: String, Sendable, Hashable, CaseIterable {
         case verified
         case notDowngraded = "not-downgraded"
@@ -43,8 +43,7 @@ package struct PKCEMatchCheck: Check {
         return parameters.all(named: "code_challenge_method").first?.value.map { String(decoding: $0, as: UTF8.self) } ?? "plain (by default)"
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+    package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         if expectation == .s256OrRefused {
             guard let url = native.authorizationURL else {
                 return CheckOutcome(native.answer?.action == .rejected, "no authorization request; the app answered "

@@ -2,7 +2,7 @@ import AppFlipSyntax
 
 /// `redirect_uri: repeated`: the code exchange's redirect_uri is the authorization request's, byte for byte once
 /// decoded (RFC 6749 §4.1.3).
-package struct RedirectRepeatedCheck: Check {
+package struct RedirectRepeatedCheck: NativeCheck {
     package static let key = "redirect_uri"
     package static let documentation = CheckDocumentation(
         .native, values: "`repeated`", holdsWhen: "the code exchange's redirect_uri equals the authorization request's")
@@ -15,8 +15,7 @@ package struct RedirectRepeatedCheck: Check {
 
     package func expected(in context: Template.Context) -> String { "the same redirect_uri in the code exchange" }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+    package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         guard let exchange = native.codeExchange else { return .notApplicable(reason: "the app made no code exchange") }
         let requested = native.authorizationURL.flatMap { URLParts($0).parameters.all(named: "redirect_uri").first?.value }
         let repeated = exchange.form.all(named: "redirect_uri").first?.value

@@ -2,7 +2,7 @@ import AppFlipSyntax
 
 /// `refresh_token: latest`: the step's refresh request presents the refresh token the server issued last, so a
 /// rotated token replaced the old one (RFC 6749 §6, §10.4).
-package struct RefreshTokenCheck: Check {
+package struct RefreshTokenCheck: NativeCheck {
     package static let key = "refresh_token"
     package static let documentation = CheckDocumentation(
         .native, values: "`latest`", holdsWhen: "the step's refresh request presents the refresh token issued last before it")
@@ -15,8 +15,7 @@ package struct RefreshTokenCheck: Check {
 
     package func expected(in context: Template.Context) -> String { "the latest refresh token" }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+    package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         guard let refresh = native.requests.first(where: { $0.isTokenRequest(grant: "refresh_token") }) else {
             return .notApplicable(reason: "the app sent no refresh request")
         }

@@ -1,7 +1,7 @@
 import AppFlipSyntax
 
 /// `result_code: -1 | [-2, 0]`: the result code the partner's activity set (Android App Flip).
-package struct ResultCodeCheck: Check {
+package struct ResultCodeCheck: ActivityCheck {
     package static let key = "result_code"
     package static let documentation = CheckDocumentation(
         .activity, values: "`-1`, `-2`, `0`, or a list", holdsWhen: "the activity set one of them (-1 RESULT_OK, -2 App Flip's error, 0 RESULT_CANCELED)")
@@ -18,8 +18,7 @@ package struct ResultCodeCheck: Check {
         "result " + ActivityIntegers.either(codes, naming: ActivityResult.name(of:))
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .activity(let result) = observation else { return .notApplicable(reason: "not an Android activity's result") }
+    package func evaluate(_ result: ActivityResult, in context: Template.Context) -> CheckOutcome {
         return CheckOutcome(codes.contains(result.resultCode), "result " + ActivityResult.name(of: result.resultCode))
     }
 }

@@ -1,7 +1,7 @@
 import AppFlipSyntax
 
 /// `revocation: sent`: during the step the app asked the revocation endpoint to revoke a token (RFC 7009 §2.1).
-package struct RevocationCheck: Check {
+package struct RevocationCheck: NativeCheck {
     package static let key = "revocation"
     package static let documentation = CheckDocumentation(
         .native, values: "`sent`", holdsWhen: "the app sent the revocation endpoint a form POST with a token")
@@ -14,8 +14,7 @@ package struct RevocationCheck: Check {
 
     package func expected(in context: Template.Context) -> String { "a revocation request with a token" }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+    package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         if let reason = native.needsTokensReason { return .notApplicable(reason: reason) }
         let revocations = native.requests.filter { $0.method == "POST" && $0.path == "/revoke" }
         // RFC 7009 §2.1 puts the token in the form body; Google documents it in the query of the POST

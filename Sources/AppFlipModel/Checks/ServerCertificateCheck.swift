@@ -4,7 +4,7 @@ import AppFlipSyntax
 /// was not given, expired, or for another host), no request reaches it: the app stops, with no code or verifier sent
 /// (RFC 6749 §10.9: the client validates the server's certificate as RFC 6125 defines). A request that arrives over
 /// that certificate is one the app sent after accepting it, whatever it carries.
-package struct ServerCertificateCheck: Check {
+package struct ServerCertificateCheck: NativeCheck {
     package static let key = "server_certificate"
     package static let documentation = CheckDocumentation(
         .native, values: "`refused`",
@@ -23,8 +23,7 @@ package struct ServerCertificateCheck: Check {
         "the certificate refused: no request sent over it"
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+    package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         guard let certificate = native.tokenCertificate, let flaw = certificate.flaw else {
             return .notApplicable(reason: "the step's token endpoint presents no certificate the app must refuse")
         }

@@ -2,7 +2,7 @@ import AppFlipSyntax
 
 /// `single_outcome: true`: the result says one thing. RESULT_OK carries no `ERROR_*` extras, and an error or a
 /// cancel carries no non-empty `AUTHORIZATION_CODE` (Android App Flip).
-package struct SingleOutcomeCheck: Check {
+package struct SingleOutcomeCheck: ActivityCheck {
     package static let key = "single_outcome"
     package static let documentation = CheckDocumentation(
         .activity, values: "`true`",
@@ -18,8 +18,7 @@ package struct SingleOutcomeCheck: Check {
         "a code and no ERROR_* extras with -1; no code with any other result"
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .activity(let result) = observation else { return .notApplicable(reason: "not an Android activity's result") }
+    package func evaluate(_ result: ActivityResult, in context: Template.Context) -> CheckOutcome {
         guard result.data != nil else { return .held(observed: "no data intent, so one outcome: result \(ActivityResult.name(of: result.resultCode))") }
         if result.resultCode == ActivityResult.ok {
             let errors = ["ERROR_TYPE", "ERROR_CODE", "ERROR_DESCRIPTION"].filter { result.extra($0) != nil }

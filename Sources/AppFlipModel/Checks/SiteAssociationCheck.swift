@@ -1,7 +1,7 @@
 import AppFlipSyntax
 
 /// `site_association: covers`: the apple-app-site-association file lets the configured app open the link's path.
-package struct SiteAssociationCheck: Check {
+package struct SiteAssociationCheck: HTTPResponseCheck {
     package static let key = "site_association"
     package static let documentation = CheckDocumentation(
         .response, values: "`covers`",
@@ -17,8 +17,7 @@ package struct SiteAssociationCheck: Check {
         "applinks lets \(context.configuration.appID.isEmpty ? "the app" : context.configuration.appID) open the link's path"
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+    package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         let configuration = context.configuration
         let items = [("client_id", configuration.clientID), ("scope", configuration.scope), ("state", context.generated.state),
                      ("redirect_uri", configuration.redirectURI)].map { (name: $0.0, value: $0.1) }

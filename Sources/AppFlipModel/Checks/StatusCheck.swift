@@ -1,7 +1,7 @@
 import AppFlipSyntax
 
 /// `status: 302 | 4xx | [codes and classes]`: the response status.
-package struct StatusCheck: Check {
+package struct StatusCheck: HTTPResponseCheck {
     package static let key = "status"
     package static let documentation = CheckDocumentation(.response, values: "`302`, `4xx`, or a list", holdsWhen: "the status is one of them")
 
@@ -34,8 +34,7 @@ package struct StatusCheck: Check {
         "HTTP status " + (codes.sorted().map(String.init) + classes.sorted().map { "\($0)xx" }).joined(separator: " or ")
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .http(let response) = observation else { return .notApplicable(reason: "not an HTTP response") }
+    package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         return CheckOutcome(matches(response.status), "HTTP \(response.status)")
     }
 }

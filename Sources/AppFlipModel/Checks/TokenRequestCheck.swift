@@ -3,7 +3,7 @@ import AppFlipSyntax
 /// `token_request: none` or `well-formed`: the step made no code exchange at all (after a response it had to refuse,
 /// RFC 8252 §8.9), or its code exchange has the shape RFC 6749 §4.1.3 and RFC 7636 §4.5 give it, or (`once`) no code
 /// was sent to the token endpoint twice (RFC 6749 §4.1.2), as a client that retries a slow exchange would.
-package struct TokenRequestCheck: Check {
+package struct TokenRequestCheck: NativeCheck {
     package enum Expectation: String, Sendable, Hashable, CaseIterable {
         case none
         case wellFormed = "well-formed"
@@ -41,8 +41,7 @@ package struct TokenRequestCheck: Check {
         Set(requests.map { $0.formValue("grant_type") ?? "no grant_type" }).sorted().joined(separator: ", ")
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+    package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         let exchanges = native.requests.filter { $0.method == "POST" && $0.path == "/token" && $0.formValue("grant_type") != "refresh_token" }
         switch expectation {
         case .none:

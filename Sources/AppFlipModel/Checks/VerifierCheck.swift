@@ -2,7 +2,7 @@ import AppFlipSyntax
 
 /// `verifier: present` or `well-formed`: the step's code exchange carries one code_verifier, or a well-formed one
 /// (RFC 7636 §4.1). Judged on the request as sent, whatever the server answered.
-package struct VerifierCheck: Check {
+package struct VerifierCheck: NativeCheck {
     package enum Expectation: String, Sendable, Hashable, CaseIterable {
         case present
         case wellFormed = "well-formed"
@@ -34,8 +34,7 @@ package struct VerifierCheck: Check {
         }
     }
 
-    package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard case .native(let native) = observation else { return .notApplicable(reason: "not a native-client step") }
+    package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         if expectation == .onlyToTokenEndpoint { return Self.onlyToTokenEndpoint(native) }
         guard let exchange = native.codeExchange else { return .notApplicable(reason: "the app made no code exchange") }
         let found = exchange.form.all(named: "code_verifier")

@@ -50,7 +50,7 @@ extension Runner {
             defer { worker.close() }
             defer { earlierDone.leave() }
             if shouldStop() { return }
-            store(caseIndex, worker.start(cases[caseIndex], judgingApart: false).finish(), previous: nil)
+            store(caseIndex, worker.start(cases[caseIndex], judgingApart: false).finish(), previous: nil, followed: false)
         }
 
         /// One worker: takes the next case until none is left (or the run stops), its judging on `judging`.
@@ -82,14 +82,15 @@ extension Runner {
                 previous = caseIndex
                 judging.push { [self] in
                     defer { if !last { earlierDone.leave() } }
-                    store(caseIndex, started.finish(), previous: sentBefore)
+                    store(caseIndex, started.finish(), previous: sentBefore, followed: true)
                 }
             }
         }
 
         /// Records a finished case; `previous` is the case its worker sent before it, to which a protocol fault found
-        /// in this exchange belongs. A case finished while the run is being stopped is left out.
-        private func store(_ caseIndex: Int, _ finished: Worker.Finished, previous: Int?) {
+        /// in this exchange belongs; `followed` says whether the worker's next exchange may still show a fault of this
+        /// case. A case finished while the run is being stopped is left out.
+        private func store(_ caseIndex: Int, _ finished: Worker.Finished, previous: Int?, followed: Bool) {
             if !finished.issuedCodes.isEmpty { issuedCodes.withLock { $0[caseIndex] = finished.issuedCodes } }
             if let verdict = finished.credentials { credentials.withLock { $0[caseIndex] = verdict } }
             // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
@@ -107,11 +108,8 @@ extension Runner {
             let judgedAtEnd = !finished.issuedCodes.isEmpty || finished.credentials != nil
             let releases = held.withLock { cases -> [Int] in
                 var released: [Int] = []
-                if let previous, cases.contains(previous), !judgedAgain(previous) {
-                    cases.remove(previous)
-                    released.append(previous)
-                }
-                if judgedAtEnd || mayBeFollowed(caseIndex) { cases.add(caseIndex) } else { released.append(caseIndex) }
+                if let previous, cases.releasesWithItsFollower(previous) { released.append(previous) }
+                if judgedAtEnd || followed { cases.add(caseIndex, judgedAtEnd: judgedAtEnd) } else { released.append(caseIndex) }
                 return released
             }
             for index in releases {
@@ -120,27 +118,23 @@ extension Runner {
             }
         }
 
-        /// The held cases, each with when it was stored (they are reported in that order at the end).
+        /// The held cases, each with when it was stored (they are reported in that order at the end) and whether the
+        /// run judges it again once every case has run (then only the end releases it).
         private struct Held {
-            private var stored: [Int: Int] = [:]
+            private var stored: [Int: (order: Int, judgedAtEnd: Bool)] = [:]
             private var count = 0
 
-            func contains(_ caseIndex: Int) -> Bool { stored[caseIndex] != nil }
-            mutating func add(_ caseIndex: Int) {
-                stored[caseIndex] = count
+            mutating func add(_ caseIndex: Int, judgedAtEnd: Bool) {
+                stored[caseIndex] = (count, judgedAtEnd)
                 count += 1
             }
-            mutating func remove(_ caseIndex: Int) { stored[caseIndex] = nil }
-            var inOrder: [Int] { stored.sorted { $0.value < $1.value }.map(\.key) }
-        }
-
-        /// Whether a worker's next exchange may still follow this case on the same connection (every case a worker
-        /// takes from `order`; a waiting case has a worker of its own).
-        private func mayBeFollowed(_ caseIndex: Int) -> Bool { !waiting.contains(caseIndex) }
-
-        /// Whether the run judges the case again once every case has run.
-        private func judgedAgain(_ caseIndex: Int) -> Bool {
-            issuedCodes.withLock { $0[caseIndex] != nil } || credentials.withLock { $0[caseIndex] != nil }
+            /// Releases a case its worker's next exchange has followed (true), unless the end judges it again.
+            mutating func releasesWithItsFollower(_ caseIndex: Int) -> Bool {
+                guard let entry = stored[caseIndex], !entry.judgedAtEnd else { return false }
+                stored[caseIndex] = nil
+                return true
+            }
+            var inOrder: [Int] { stored.sorted { $0.value.order < $1.value.order }.map(\.key) }
         }
 
         /// The results in case order, with what is judged across cases applied (configured credentials, codes issued

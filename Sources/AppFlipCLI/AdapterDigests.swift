@@ -8,13 +8,12 @@ package enum AdapterDigests {
     /// A file larger than this is named but not hashed (an adapter is a program or a script, not a data set).
     static let limit = 512 << 20
 
-    /// The files of the run's adapters, in the order link handler, native client, Android handler; the suite's own
-    /// executable (the reference's adapters) by the digest already taken.
+    /// The files of the run's adapters, in the contracts' order (link handler, native client, Android handler); the
+    /// suite's own executable (the reference's adapters) by the digest already taken.
     static func files(of targets: TargetUnderTest, ownDigest: String?) -> [Provenance.AdapterFile] {
-        var programs: [(role: String, executable: String, arguments: [String])] = []
-        if let handler = targets.linkHandler as? SubprocessTarget { programs.append(("link handler", handler.executable, handler.arguments)) }
-        if let native = targets.nativeClient { programs.append(("native client", native.executable, native.arguments)) }
-        if let android = targets.androidHandler as? SubprocessTarget { programs.append(("Android handler", android.executable, android.arguments)) }
+        let programs = targets.contracts.all.compactMap { contract in
+            targets.adapters[contract.key]?.program.map { (role: contract.role, executable: $0.executable, arguments: $0.arguments) }
+        }
         let own = Bundle.main.executablePath.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
         var files: [Provenance.AdapterFile] = []
         for program in programs {

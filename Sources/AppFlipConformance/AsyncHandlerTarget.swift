@@ -7,15 +7,15 @@ import Foundation
 ///
 /// The runner is synchronous on threads of its own; each call starts a task for the async handler and waits for it
 /// on that worker thread (never on a thread of the cooperative pool), up to the case's timeout.
-struct AsyncHandlerTarget: LinkHandlerTarget {
+struct AsyncHandlerTarget: ExchangeTarget {
     let handler: any AppFlipLinkHandler
 
     var description: String { "in-process handler \(type(of: handler))" }
 
-    func makeSession() -> any LinkHandlerSession { AsyncHandlerSession(handler: handler) }
+    func makeSession() -> any ExchangeSession { AsyncHandlerSession(handler: handler) }
 }
 
-final class AsyncHandlerSession: LinkHandlerSession {
+final class AsyncHandlerSession: ExchangeSession {
     let handler: any AppFlipLinkHandler
 
     init(handler: any AppFlipLinkHandler) {

@@ -157,7 +157,7 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
     func makeSetup() throws(SetupError) -> RunSetup {
             switch kind {
             case .handler(let handler, let link):
-                let targets = TargetUnderTest(linkHandler: AsyncHandlerTarget(handler: handler))
+                let targets = TargetUnderTest(adapters: [.linkHandler: AsyncHandlerTarget(handler: handler)])
                 let configuration = RunConfiguration(link: link.url, clientID: link.clientID, scope: "devices",
                                                      redirectURI: AllowedFlipURIs.default, seed: UInt64.random(in: 1...UInt64(Int64.max)),
                                                      projectID: "", appID: "")
@@ -175,9 +175,7 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
     /// Stops what a setup started: the reference server, handler and native-client processes.
     static func end(_ setup: RunSetup) {
         setup.referenceServer?.stop()
-        setup.targets.linkHandler?.endProcesses()
-        setup.targets.nativeClient?.endProcesses()
-        setup.targets.androidHandler?.endProcesses()
+        setup.targets.endProcesses()
     }
 }
 

@@ -51,7 +51,7 @@ extension RunSetup {
         let base = "\(server.scheme)://127.0.0.1:\(server.port)"
         // The adapters mint codes at this server over https: they are given the CA that vouches for it.
         let codeServer = ["--code-server", base + ReferenceServer.mintPath] + (authority.map { ["--code-server-ca", $0.pem] } ?? [])
-        let linkHandler: any LinkHandlerTarget
+        let linkHandler: any ExchangeTarget
         switch handler {
         case .subprocess(let executable):
             linkHandler = SubprocessTarget(executable: executable,
@@ -62,7 +62,7 @@ extension RunSetup {
         }
         let cookie = ReferenceServerConfiguration.userCookie
         var targets = TargetUnderTest(
-            linkHandler: linkHandler,
+            adapters: [.linkHandler: linkHandler],
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
                         .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
                         .metadata: base + ReferenceServer.metadataPath],
@@ -70,15 +70,15 @@ extension RunSetup {
             decorations: [.consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
                           .disabledAccount: [("Cookie", "\(cookie)=disabled")], .secondUser: [("Cookie", "\(cookie)=second")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
-        targets.nativeClient = nativeClient
+        targets.adapters[.nativeApp] = nativeClient
         if case .subprocess(let executable) = handler {
             var android = SubprocessTarget(executable: executable,
                                            arguments: ["reference-android-handler", "--client-id", clientID] + codeServer,
                                            mode: request.mode, label: "appflip-conformance reference-android-handler --client-id \(clientID)")
-            android.preflightRequest = SubprocessTarget.androidPreflight
-            targets.androidHandler = android
+            android.preflightRequest = HandlerRequest.androidPreflight
+            targets.adapters[.androidActivity] = android
         } else {
-            targets.androidHandler = InProcessAndroidTarget(handler: AndroidActivity(clientID: clientID, mintCode: reference.linkHandler.mintCode))
+            targets.adapters[.androidActivity] = InProcessAndroidTarget(handler: AndroidActivity(clientID: clientID, mintCode: reference.linkHandler.mintCode))
         }
         if answersLinkHost, server.scheme == "https" {
             HostMapping.add([HostMapping.Entry(host: linkHost, port: 443, address: "127.0.0.1", targetPort: server.port)])

@@ -69,13 +69,13 @@ package struct RunSetup: Sendable {
             throw SetupError("--handler-env (or handler_env) passes variables to the adapters a run starts, and this run starts none "
                              + "(a handler URL or endpoints alone)")
         }
-        var targets = TargetUnderTest(linkHandler: linkHandler, endpoints: endpoints, clientSecret: file?.clientSecret,
+        var targets = TargetUnderTest(adapters: [.linkHandler: linkHandler, .nativeApp: nativeClient as (any AdapterTarget)?,
+                                                         .androidActivity: androidHandler].compactMapValues { $0 },
+                              endpoints: endpoints, clientSecret: file?.clientSecret,
                               tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
                               secrets: (file?.secrets ?? []) + passed.map(\.value), secondClient: file?.secondClient)
         targets.signIn = file?.signIn ?? [:]
         targets.signInOrigins = file?.signInOrigins ?? []
-        targets.nativeClient = nativeClient
-        targets.androidHandler = androidHandler
         let configuration = try runConfiguration(request, file: file, link: link, clientID: clientID, android: androidHandler != nil)
         var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
         setup.targetLabel = file?.targetLabel
@@ -83,15 +83,15 @@ package struct RunSetup: Sendable {
     }
 
     /// The Android activity's adapter the request names: a program, or a URL (not both).
-    private static func androidTarget(_ request: TargetSpecification, passedEnvironment: [String]) throws(SetupError) -> (any LinkHandlerTarget)? {
-        var androidHandler: (any LinkHandlerTarget)? = try request.androidHandler.map { (program, arguments) throws(SetupError) in
+    private static func androidTarget(_ request: TargetSpecification, passedEnvironment: [String]) throws(SetupError) -> (any ExchangeTarget)? {
+        var androidHandler: (any ExchangeTarget)? = try request.androidHandler.map { (program, arguments) throws(SetupError) in
             var target = try Self.androidHandler(program, arguments: arguments, mode: request.mode)
             target.environment += passedEnvironment
             return target
         }
         if let url = request.androidHandlerURL {
             guard androidHandler == nil else { throw SetupError("--android-handler-url cannot be combined with --android-handler") }
-            guard let http = HTTPLinkHandlerTarget(url: url) else {
+            guard let http = HTTPAdapterTarget(url: url) else {
                 throw SetupError("the Android handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8089/")
             }
             androidHandler = http
@@ -117,8 +117,8 @@ package struct RunSetup: Sendable {
 
     /// The link handler the request names: a command after `--`, or a URL (the flag's or the configuration's).
     private static func linkHandlerTarget(_ request: TargetSpecification, handlerURL: String?,
-                                          passedEnvironment: [String]) throws(SetupError) -> (any LinkHandlerTarget)? {
-        var linkHandler: (any LinkHandlerTarget)?
+                                          passedEnvironment: [String]) throws(SetupError) -> (any ExchangeTarget)? {
+        var linkHandler: (any ExchangeTarget)?
         if let command = request.handlerCommand {
             guard request.handlerURL == nil else {
                 throw SetupError("--handler-url cannot be combined with a handler command after '--'")
@@ -132,7 +132,7 @@ package struct RunSetup: Sendable {
             subprocess.environment += passedEnvironment
             linkHandler = subprocess
         } else if let handlerURL {
-            guard let http = HTTPLinkHandlerTarget(url: handlerURL) else {
+            guard let http = HTTPAdapterTarget(url: handlerURL) else {
                 throw SetupError("the handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8080/link-handler")
             }
             linkHandler = http
@@ -182,7 +182,7 @@ package struct RunSetup: Sendable {
             throw SetupError("cannot find the Android handler executable '\(program)' (not found, not a file, or not executable)")
         }
         var target = SubprocessTarget(executable: executable, arguments: arguments, mode: mode, label: label ?? ([program] + arguments).joined(separator: " "))
-        target.preflightRequest = SubprocessTarget.androidPreflight
+        target.preflightRequest = HandlerRequest.androidPreflight
         return target
     }
 

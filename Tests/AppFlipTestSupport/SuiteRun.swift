@@ -23,10 +23,10 @@ package enum SuiteRun {
     package static let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "google-client", seed: 7)
 
     /// Runs `cases` (default: every app-link case) against a link handler.
-    package static func run(_ target: any LinkHandlerTarget, cases selected: [ConformanceCase]? = nil, timeout: Double = 5,
+    package static func run(_ target: any ExchangeTarget, cases selected: [ConformanceCase]? = nil, timeout: Double = 5,
                            jobs: Int = 2) throws -> RunResult {
         let cases = try selected ?? load().1.cases.filter { $0.profile == .appLink }
-        return try run(TargetUnderTest(linkHandler: target), cases: cases, timeout: timeout, jobs: jobs)
+        return try run(TargetUnderTest(adapters: [.linkHandler: target]), cases: cases, timeout: timeout, jobs: jobs)
     }
 
     /// Runs `cases` against `targets`, with `configuration` (default: the one the reference expects).

@@ -15,6 +15,7 @@ extension ConformanceCase {
             case .http(let request): once = request.repeatedBytes
             case .native: once = 0
             case .intent(let recipe): once = recipe.repeatedBytes
+            case .adapter(let request): once = request.values.values.reduce(0) { $0 + $1.repeatedBytes }
             }
             return total + once * step.repeatCount
         }

@@ -186,22 +186,6 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
     /// Whether a step needs a second user's sign-in (a token taken from another user's session).
     package var needsSecondSignIn: Bool { httpRequests.contains { $0.signInProbe == .foreignToken } }
 
-    /// Whether a step hands a link to the link handler.
-    package var sendsLinks: Bool {
-        steps.contains { step in
-            if case .link = step.action { return true }
-            return false
-        }
-    }
-
-    /// True when a step starts the partner's Android activity.
-    package var sendsIntents: Bool {
-        steps.contains { step in
-            if case .intent = step.action { return true }
-            return false
-        }
-    }
-
     /// Whether any step waits.
     package var waits: Bool { steps.contains { $0.wait != nil } }
 

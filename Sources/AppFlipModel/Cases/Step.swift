@@ -12,6 +12,8 @@ package struct Step: Sendable, Hashable {
         case native(NativeStep)
         /// Start the partner's Android activity for a result (Android adapter contract).
         case intent(IntentRecipe)
+        /// Hand a registered adapter contract its request (`AdapterRequest`): a contract besides the suite's own.
+        case adapter(AdapterRequest)
     }
 
     package var action: Action
@@ -63,6 +65,14 @@ package struct Step: Sendable, Hashable {
         self.location = location
         self.repeatCount = repeatCount
         self.whenCaptured = whenCaptured
+    }
+}
+
+extension Step.Action {
+    /// The HTTP request of an HTTP step; nil for a step an adapter contract sends.
+    package var httpRequest: HTTPStepRequest? {
+        if case .http(let request) = self { return request }
+        return nil
     }
 }
 

@@ -1,6 +1,6 @@
 /// Why a case ended before its checks could say everything, typed: which fault it is decides the verdict (one
 /// switch, in `Runner`), and the message is the case's own.
-enum CaseFault: Sendable, Hashable {
+package enum CaseFault: Sendable, Hashable {
     /// The target misbehaved: no usable answer, a crash, garbage, a breach of the contract, a step it made
     /// impossible to send.
     case target(String)

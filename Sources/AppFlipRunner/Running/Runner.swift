@@ -29,11 +29,11 @@ package struct Runner: Sendable {
         self.logExcerptLimit = logExcerptLimit
     }
 
-    /// Runs every case against a link handler (app-link cases).
-    package func run(_ cases: [ConformanceCase], on target: any LinkHandlerTarget,
+    /// Runs every case against one adapter, under the contract `key` (the link handler's unless said).
+    package func run(_ cases: [ConformanceCase], on target: any AdapterTarget, as key: AdapterContractKey = .linkHandler,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
-        run(cases, targets: TargetUnderTest(linkHandler: target), shouldStop: shouldStop, progress: progress)
+        run(cases, targets: TargetUnderTest(adapters: [key: target]), shouldStop: shouldStop, progress: progress)
     }
 
     /// Runs every case and returns the results in case order. `progress` is called as each case finishes, one call
@@ -66,16 +66,15 @@ package struct Runner: Sendable {
         return schedule.results()
     }
 
-    /// The targets with what cannot be used said once before any case: unreachable origins, a link handler or
-    /// Android activity that does not answer a first request, configured credentials the target rejects.
+    /// The targets with what cannot be used said once before any case: unreachable origins, an adapter that does not
+    /// answer a first request, configured credentials the target rejects.
     private func preflighted(_ targets: TargetUnderTest, for cases: [ConformanceCase]) -> TargetUnderTest {
         var checked = targets
         checked.unreachable = ReachabilityPreflight.unreachable(cases, targets: targets, timeout: timeout)
-        if let handler = targets.linkHandler, cases.contains(where: \.sendsLinks), let problem = handler.preflight(timeout: timeout) {
-            checked.unreachable[TargetUnderTest.linkHandlerKey] = problem
-        }
-        if let handler = targets.androidHandler, cases.contains(where: \.sendsIntents), let problem = handler.preflight(timeout: timeout) {
-            checked.unreachable[TargetUnderTest.androidHandlerKey] = problem
+        for contract in targets.contracts.all {
+            guard let adapter = targets.adapters[contract.key], cases.contains(where: { AdapterContracts.sends($0, through: contract) }),
+                  let problem = adapter.preflight(timeout: timeout) else { continue }
+            checked.unreachable[contract.key.rawValue] = problem
         }
         if cases.contains(where: \.sendsConfiguredCredentials), checked.unreachable.isEmpty {
             checked.credentialsProblem = CredentialsPreflight.problem(targets, configuration, timeout: timeout)
@@ -185,11 +184,9 @@ package struct Runner: Sendable {
                 result.configurationProblem = problem
                 return result
             }
-            if conformanceCase.sendsLinks, let problem = targets.unreachable[TargetUnderTest.linkHandlerKey] {
-                return notSent(conformanceCase, UnreachableTarget(key: TargetUnderTest.linkHandlerKey, reason: problem))
-            }
-            if conformanceCase.sendsIntents, let problem = targets.unreachable[TargetUnderTest.androidHandlerKey] {
-                return notSent(conformanceCase, UnreachableTarget(key: TargetUnderTest.androidHandlerKey, reason: problem))
+            for contract in targets.contracts.all {
+                guard let problem = targets.unreachable[contract.key.rawValue], AdapterContracts.sends(conformanceCase, through: contract) else { continue }
+                return notSent(conformanceCase, UnreachableTarget(key: contract.key.rawValue, reason: problem))
             }
             if !targets.unreachable.isEmpty,
                let origin = ReachabilityPreflight.origins(of: conformanceCase, in: targets).first(where: { targets.unreachable[$0.description] != nil }),

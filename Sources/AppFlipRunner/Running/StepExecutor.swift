@@ -2,19 +2,18 @@ import AppFlipHTTP
 import AppFlipModel
 import Foundation
 
-/// Runs one case's steps on one worker's connections: builds each request, sends it, judges the answer and takes
-/// the captures later steps use.
-final class StepExecutor {
-    let targets: TargetUnderTest
-    let configuration: RunConfiguration
-    let timeout: Double
-    let logExcerptLimit: Int
-    var linkSession: (any LinkHandlerSession)?
-    /// This worker's session with the Android handler (android-app-flip profile).
-    var androidSession: (any LinkHandlerSession)?
+/// Runs one case's steps on one worker's connections: builds each request, sends it (an HTTP request itself, any
+/// other step through the adapter contract that sends it), judges the answer and takes the captures later steps use.
+package final class StepExecutor {
+    package let targets: TargetUnderTest
+    package let configuration: RunConfiguration
+    package let timeout: Double
+    package let logExcerptLimit: Int
+    /// This worker's session with each exchange target, by contract, opened by the first request.
+    private var sessions: [AdapterContractKey: any ExchangeSession] = [:]
     var clients: [HTTPOrigin: HTTPClient] = [:]
-    /// The current case's app process and test authorization server (native-client profile).
-    var nativeFlow: (session: NativeClientSession, server: TestAuthorizationServer)?
+    /// What contracts keep alive for the current case (the native app's process and test server), by contract.
+    package var flows: [AdapterContractKey: any AdapterCaseFlow] = [:]
 
     init(targets: TargetUnderTest, configuration: RunConfiguration, timeout: Double, logExcerptLimit: Int) {
         self.targets = targets
@@ -37,23 +36,38 @@ final class StepExecutor {
     }
 
     func close() {
-        linkSession?.close()
-        linkSession = nil
-        androidSession?.close()
-        androidSession = nil
-        endNativeFlow()
+        for session in sessions.values { session.close() }
+        sessions = [:]
+        endFlows()
         for client in clients.values { client.close() }
         clients = [:]
     }
 
+    /// Ends what the contracts kept for the case that ended.
+    private func endFlows() {
+        for flow in flows.values { flow.end() }
+        flows = [:]
+    }
+
+    /// Exchanges `request` with the target of the contract `key`, through this worker's session with it.
+    package func exchange(_ request: HandlerRequest, through key: AdapterContractKey, timeout: Double) -> TargetExchange {
+        if sessions[key] == nil {
+            guard let target = targets.adapters[key] as? any ExchangeTarget else {
+                return TargetExchange(failure: targets.contracts.contract(key)?.unconfigured ?? "no target is configured for \(key)")
+            }
+            sessions[key] = target.makeSession()
+        }
+        return sessions[key]?.exchange(request, timeout: timeout) ?? TargetExchange(failure: "no session with \(key)")
+    }
+
     /// The outcome of running every step of a case.
-    struct Outcome {
+    package struct Outcome {
         var checks: [CheckResult] = []
         /// Why the case ended before its checks said everything (`record` keeps the one that ranks highest).
         private(set) var fault: CaseFault?
         /// A fault of the request this worker sent before (a persistent handler's extra output).
         var previousRequestFault: String?
-        var evidence = Evidence()
+        package var evidence = Evidence()
         /// What the target made of the configured client credentials, when a step sent them.
         var configuredCredentials: ConfiguredCredentials?
         /// Every authorization code a `code: fresh` check accepted, with that check's requirement.
@@ -73,7 +87,7 @@ final class StepExecutor {
         var redactor = Redactor()
 
         /// Records a fault, keeping the one that says most about the run (`CaseFault.rank`).
-        mutating func record(_ new: CaseFault) {
+        package mutating func record(_ new: CaseFault) {
             if let fault, fault.rank > new.rank { return }
             fault = new
         }
@@ -103,7 +117,7 @@ final class StepExecutor {
             if !completed { break }
         }
         state.outcome.checks = merged
-        endNativeFlow()
+        endFlows()
         return state.finished
     }
 
@@ -182,8 +196,7 @@ final class StepExecutor {
             // An earlier answer the sources allow left nothing for this step to use.
             return "an earlier step captured no '\(missing)', which its checks allow"
         }
-        if case .native = step.action, let why = state.nativeNotSent { return why }
-        return nil
+        return targets.contracts.contract(sending: step.action)?.notSent(state)
     }
 
     /// Judges one sending of a step against its checks, keeping the codes its `code: fresh` checks accepted.
@@ -203,20 +216,17 @@ final class StepExecutor {
     }
 
     /// What a case accumulates from step to step.
-    struct CaseState {
-        var outcome: Outcome
+    package struct CaseState {
+        package var outcome: Outcome
         /// Hides the secrets met so far: its excerpts are redacted whole before they are cut.
-        var redactor: Redactor
+        package var redactor: Redactor
         var captured: [String: String] = [:]
         var samples: [String: [String]] = [:]
         /// For each check result of the current round, whether it is a sample check.
         var sampleFlags: [Bool] = []
-        /// The authorization request the app opened last, and where the server's answer sent it (native-client profile).
-        var nativeAuthorizationURL: String?
-        var nativeRedirect: String?
-        /// Set once the app can no longer be asked anything (a redirect never reached it, and it may still be
-        /// waiting): why the later native steps are not sent.
-        var nativeNotSent: String?
+        /// What a contract's steps pass on to the case's later steps, by contract (the native app's last
+        /// authorization request and redirect).
+        package var contractNotes: [AdapterContractKey: any Sendable] = [:]
 
         /// The outcome, with the redactor that knows every secret the case met.
         var finished: Outcome {
@@ -242,31 +252,53 @@ final class StepExecutor {
         }
     }
 
+    /// Sends the one step of a case whose only remaining work is judging (`DeferredJudgement.applies`) and returns
+    /// that work, to be done on any thread; nil for any other case, which `run` sends and judges whole.
+    func sendOnly(_ conformanceCase: ConformanceCase) -> DeferredJudgement? {
+        guard DeferredJudgement.applies(to: conformanceCase, contracts: targets.contracts), let step = conformanceCase.steps.first else { return nil }
+        let generated = GeneratedValues(seed: configuration.seed, caseID: conformanceCase.id)
+        let context = Template.Context(configuration: configuration, generated: generated, captured: [:], samples: [:])
+        let sent: DeferredJudgement.Sent
+        if let request = step.action.httpRequest {
+            sent = .http(sendHTTP(request, of: conformanceCase, context: context))
+        } else {
+            var state = CaseState(outcome: Outcome(), redactor: runRedactor)
+            let adapterStep = AdapterStep(conformanceCase: conformanceCase, action: step.action, label: "", generated: generated, stepIndex: 0,
+                                          repetition: 0, recordEvidence: true, context: context)
+            guard let contract = targets.contracts.contract(sending: step.action),
+                  case .sent(let absorb) = contract.send(adapterStep, through: self, state: &state) else { return nil }
+            sent = .adapter(absorb)
+        }
+        return DeferredJudgement(conformanceCase: conformanceCase, step: step, sent: sent, generated: generated, configuration: configuration,
+                                 redactor: runRedactor)
+    }
+
     /// Sends one step once; nil when the target failed (the outcome then says why).
     private func send(_ step: Step, of conformanceCase: ConformanceCase, label: String, generated: GeneratedValues, stepIndex: Int,
                       repetition: Int, recordEvidence: Bool, state: inout CaseState) -> (Observation, [QueryParameter])? {
         let context = Template.Context(configuration: configuration, generated: generated, captured: state.captured, samples: state.samples)
-        switch step.action {
-        case .native(let native):
-            return sendNative(native, label: label, recordEvidence: recordEvidence, state: &state).map { ($0, []) }
-        case .intent(let recipe):
-            let sent = sendIntent(recipe, of: conformanceCase, generated: generated, stepIndex: stepIndex, repetition: repetition, context: context)
-            return Self.absorb(sent, label: label, state: &state).map { ($0, [QueryParameter]()) }
-        case .link(let recipe):
-            let sent = sendLink(recipe, of: conformanceCase, generated: generated, stepIndex: stepIndex, repetition: repetition, context: context)
-            return Self.absorb(sent, label: label, context: context, logExcerptLimit: logExcerptLimit, state: &state)
-        case .http(let request):
-            if let limit = request.burst {
-                guard let prepared = prepare(request, of: conformanceCase, label: label, context: context, state: &state) else { return nil }
-                return burst(prepared, limit: limit, label: label, state: &state).map { ($0, prepared.sentParameters) }
+        guard let request = step.action.httpRequest else {
+            guard let contract = targets.contracts.contract(sending: step.action) else {
+                state.outcome.record(.suite(label + "no adapter contract sends this step"))
+                return nil
             }
-            if request.transportProbe == .legacyTLS {
-                guard let prepared = prepare(request, of: conformanceCase, label: label, context: context, state: &state) else { return nil }
-                return handshake(prepared.origin, label: label, state: &state).map { ($0, []) }
+            let adapterStep = AdapterStep(conformanceCase: conformanceCase, action: step.action, label: label, generated: generated,
+                                          stepIndex: stepIndex, repetition: repetition, recordEvidence: recordEvidence, context: context)
+            switch contract.send(adapterStep, through: self, state: &state) {
+            case .sent(let absorb): return absorb(&state)
+            case .observed(let observed): return observed
             }
-            let sent = sendHTTP(request, of: conformanceCase, context: context)
-            return Self.absorb(sent, of: step, label: label, context: context, recordEvidence: recordEvidence, state: &state)
         }
+        if let limit = request.burst {
+            guard let prepared = prepare(request, of: conformanceCase, label: label, context: context, state: &state) else { return nil }
+            return burst(prepared, limit: limit, label: label, state: &state).map { ($0, prepared.sentParameters) }
+        }
+        if request.transportProbe == .legacyTLS {
+            guard let prepared = prepare(request, of: conformanceCase, label: label, context: context, state: &state) else { return nil }
+            return handshake(prepared.origin, label: label, state: &state).map { ($0, []) }
+        }
+        let sent = sendHTTP(request, of: conformanceCase, context: context)
+        return Self.absorb(sent, of: step, label: label, context: context, recordEvidence: recordEvidence, state: &state)
     }
 
 }

@@ -2,8 +2,9 @@ import AppFlipModel
 import AppFlipSystem
 import Foundation
 
-/// A link handler run as a subprocess speaking the JSON Lines adapter contract. Never started through a shell.
-package struct SubprocessTarget: LinkHandlerTarget {
+/// An adapter run as a subprocess speaking a JSON Lines contract (the link handler's, the Android activity's). Never
+/// started through a shell.
+package struct SubprocessTarget: ExchangeTarget {
     package enum Mode: String, Sendable, CaseIterable {
         /// A fresh process per case; stdin closes after the one request.
         case oneShot = "one-shot"
@@ -25,6 +26,7 @@ package struct SubprocessTarget: LinkHandlerTarget {
     package var outputLimit: Int { 2 * lineLimit + 64 * 1024 }
     /// What the report calls this target.
     package var label: String
+    package var program: (executable: String, arguments: [String])? { (executable, arguments) }
     /// Extra seconds a newly started persistent handler has for its first answer (its start-up: a runtime to
     /// load, a cache to warm), so start-up under load is not charged to the first case as a timeout.
     package var startupAllowance: Double = 10
@@ -32,13 +34,9 @@ package struct SubprocessTarget: LinkHandlerTarget {
     package let containment = ContainmentScope.make()
     /// The first-answer times of the persistent handlers started for the first time by a worker.
     package let startups = HandlerStartups()
-    /// What `preflight` sends: a link that is no App Flip request, or for an Android handler an intent with no extras
-    /// from no caller (`SubprocessTarget.androidPreflight`).
-    package var preflightRequest = HandlerRequest(id: "preflight", link: "https://preflight.invalid/", scenario: .consent)
-
-    /// The Android handler's first request: an intent of an action no console names, with no extras and no caller.
-    package static let androidPreflight = HandlerRequest(
-        id: "preflight", intent: AndroidIntent(action: "preflight.invalid", package: "preflight.invalid", extras: [], caller: nil), scenario: .consent)
+    /// What `preflight` sends: a request of the target's contract that asks nothing of App Flip (its contract's
+    /// `…Preflight` request; a link handler's by default).
+    package var preflightRequest = HandlerRequest.linkPreflight
 
     package init(executable: String, arguments: [String], mode: Mode, environment: [String] = SubprocessTarget.minimalEnvironment(),
                 lineLimit: Int = 1 << 20, stderrLimit: Int = 64 * 1024, label: String? = nil) {
@@ -53,7 +51,7 @@ package struct SubprocessTarget: LinkHandlerTarget {
 
     package var description: String { "subprocess \(label) (\(mode.rawValue))" }
 
-    package func makeSession() -> any LinkHandlerSession {
+    package func makeSession() -> any ExchangeSession {
         SubprocessSession(target: self)
     }
 
@@ -117,7 +115,7 @@ package struct SubprocessTarget: LinkHandlerTarget {
 }
 
 /// One worker's use of a subprocess target.
-final class SubprocessSession: LinkHandlerSession {
+final class SubprocessSession: ExchangeSession {
     private let target: SubprocessTarget
     private var process: ChildProcess?
     /// The id of the request this session sent before the current one (persistent mode).

@@ -2,10 +2,8 @@ import AppFlipModel
 
 /// What happened when one request was sent to a target.
 package struct TargetExchange: Sendable {
-    /// The answer, when the target gave a well-formed one.
-    package var answer: HandlerAnswer?
-    /// The Android activity's result, when an Android handler gave a well-formed one.
-    package var activityResult: ActivityResult?
+    /// What the target's well-formed answer shows, read by its contract (`AdapterPayload.read`).
+    package var observation: Observation?
     /// Why there is no usable answer (crash, timeout, garbage): the case's `error` message.
     package var failure: String?
     /// The raw answer line as received (at most `rawAnswerKept` bytes), for evidence: redacted whole, then cut to
@@ -19,30 +17,29 @@ package struct TargetExchange: Sendable {
     package var suiteFault = false
     /// Set when the target, started and healthy, died or closed its output while handling this request (not a
     /// hang the suite ended, not a start that failed): what it did, for a contract that gives a crash a result of
-    /// its own (an Android activity's process dying hands its caller RESULT_CANCELED).
+    /// its own (a process that dies under an Android activity hands its caller RESULT_CANCELED).
     package var crash: String?
     /// Set when a persistent handler's reply began with lines that answer nothing, more than one: output left from
     /// before this request (a flood), which the session answers by replacing the handler and sending again.
     var outOfStep = false
 
-    package init(answer: HandlerAnswer? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "",
+    package init(observation: Observation? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "",
                 previousRequestFault: String? = nil) {
-        self.answer = answer
+        self.observation = observation
         self.failure = failure
         self.rawAnswer = rawAnswer
         self.log = log
         self.previousRequestFault = previousRequestFault
     }
 
-    /// Whether the target gave a well-formed answer under its contract: a link handler's answer or an activity's result.
-    package var isAnswered: Bool { answer != nil || activityResult != nil }
+    /// Whether the target gave a well-formed answer under its contract.
+    package var isAnswered: Bool { observation != nil }
 
     /// The exchange made unusable after its answer was read (output past the answer, a flood): `failure` says why, and
     /// no answer of any contract is left to judge.
     mutating func refuse(_ failure: String) {
         self.failure = failure
-        answer = nil
-        activityResult = nil
+        observation = nil
     }
 
     /// How much of a raw answer an exchange keeps, and how much of it (redacted) the evidence shows.
@@ -55,33 +52,4 @@ package struct TargetExchange: Sendable {
         guard bytes.count > rawAnswerKept else { return String(decoding: bytes, as: UTF8.self) }
         return String(decoding: bytes.prefix(rawAnswerKept), as: UTF8.self) + Evidence.truncationMark(dropped: bytes.count - rawAnswerKept)
     }
-}
-
-/// A link handler under test. A target hands out sessions; each worker of a run uses its own session.
-package protocol LinkHandlerTarget: Sendable {
-    /// One line for the report, e.g. `subprocess ./my-adapter --test-mode (one-shot)`.
-    var description: String { get }
-    func makeSession() -> any LinkHandlerSession
-    /// Ends every process this target started and anything they started (the end of a run); nothing by default.
-    func endProcesses()
-    /// What the report says about starting the handler: the allowance policy and, once measured, the start-up
-    /// times. Nil for a target that starts nothing.
-    func startupReport(timeout: Double) -> (policy: String, measured: String?)?
-    /// Checked once before the run: why the handler cannot be used at all (it does not start, or exits without an
-    /// answer; its URL takes no connection), with its own words, or nil when it can. Every case would otherwise
-    /// repeat the same error.
-    func preflight(timeout: Double) -> String?
-}
-
-extension LinkHandlerTarget {
-    package func endProcesses() {}
-    package func startupReport(timeout: Double) -> (policy: String, measured: String?)? { nil }
-    package func preflight(timeout: Double) -> String? { nil }
-}
-
-/// A worker's connection to a target. Not shared between threads.
-package protocol LinkHandlerSession: AnyObject {
-    func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange
-    /// Ends whatever the session keeps alive (a persistent process).
-    func close()
 }

@@ -109,10 +109,10 @@ struct HandlerEnvironmentTests {
         request.handlerEnvironment = ["STAGING_SESSION"]
         let setup = try RunSetup.partner(request, environment: ["STAGING_SESSION": Self.secret, "OTHER": "not passed"])
         let entry = "STAGING_SESSION=\(Self.secret)"
-        #expect((setup.targets.linkHandler as? SubprocessTarget)?.environment.contains(entry) == true)
-        #expect((setup.targets.androidHandler as? SubprocessTarget)?.environment.contains(entry) == true)
-        #expect(setup.targets.nativeClient?.environment.contains(entry) == true)
-        #expect(!((setup.targets.linkHandler as? SubprocessTarget)?.environment.contains { $0.hasPrefix("OTHER=") } ?? true))
+        #expect((setup.targets.adapters[.linkHandler] as? SubprocessTarget)?.environment.contains(entry) == true)
+        #expect((setup.targets.adapters[.androidActivity] as? SubprocessTarget)?.environment.contains(entry) == true)
+        #expect((setup.targets.adapters[.nativeApp] as? NativeClientTarget)?.environment.contains(entry) == true)
+        #expect(!((setup.targets.adapters[.linkHandler] as? SubprocessTarget)?.environment.contains { $0.hasPrefix("OTHER=") } ?? true))
         #expect(setup.targets.secrets.contains(Self.secret))
     }
 

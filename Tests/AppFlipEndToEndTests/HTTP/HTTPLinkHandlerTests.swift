@@ -15,7 +15,7 @@ struct HTTPLinkHandlerTests {
         let server = try HTTPServer(handler: reference.handler)
         server.start()
         defer { server.stop() }
-        let target = try #require(HTTPLinkHandlerTarget(url: "http://127.0.0.1:\(server.port)\(ReferenceServer.linkHandlerPath)"))
+        let target = try #require(HTTPAdapterTarget(url: "http://127.0.0.1:\(server.port)\(ReferenceServer.linkHandlerPath)"))
         let run = try SuiteRun.run(target)
         #expect(run.exitStatus == .conformant)
         #expect(run.count(.pass) == run.results.count, "\(run.results.filter { $0.verdict != .pass }.map { "\($0.conformanceCase.id): \($0.message ?? "")" })")
@@ -30,7 +30,7 @@ struct HTTPLinkHandlerTests {
     func badAnswers(_ reply: RecordingServer.Reply, _ message: String) throws {
         let server = try RecordingServer { _ in reply }
         defer { server.stop() }
-        let target = try #require(HTTPLinkHandlerTarget(url: "http://127.0.0.1:\(server.port)/handle"))
+        let target = try #require(HTTPAdapterTarget(url: "http://127.0.0.1:\(server.port)/handle"))
         let (_, suite) = try SuiteRun.load()
         let run = try SuiteRun.run(target, cases: Array(suite.cases.filter { $0.profile == .appLink }.prefix(2)), timeout: 2, jobs: 1)
         #expect(run.exitStatus == .inconclusive)

@@ -26,7 +26,7 @@ struct HTTPProfileTests {
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
         var targets = TargetUnderTest(
-            linkHandler: InProcessTarget(handler: reference.linkHandler),
+            adapters: [.linkHandler: InProcessTarget(handler: reference.linkHandler)],
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
                         .siteAssociation: base + "/.well-known/apple-app-site-association",
                         .linkSiteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,

@@ -83,7 +83,7 @@ struct BrokenNativeClientTests {
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .nativeClient && (only?.contains($0.id) ?? true) }
         #expect(cases.count >= (only?.count ?? 20))
         var targets = TargetUnderTest()
-        targets.nativeClient = NativeClientTarget(executable: executable, arguments: arguments)
+        targets.adapters[.nativeApp] = NativeClientTarget(executable: executable, arguments: arguments)
         // Eight cases at a time (the library's most): a run here mostly waits (a listener that never answers the
         // browser costs each case its 5 s GET and the 1 s grace), so more at once is the same verdicts sooner.
         return try SuiteRun.run(targets, cases: cases, jobs: 8)

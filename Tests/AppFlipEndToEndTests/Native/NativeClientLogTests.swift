@@ -25,7 +25,7 @@ struct NativeClientLogTests {
             done | "$@"
             """
         var targets = TargetUnderTest()
-        targets.nativeClient = NativeClientTarget(executable: "/bin/bash", arguments: ["-c", wrapper, "wrapper", log,
+        targets.adapters[.nativeApp] = NativeClientTarget(executable: "/bin/bash", arguments: ["-c", wrapper, "wrapper", log,
                                                                                        BuiltProducts.path("appflip-conformance"),
                                                                                        "reference-native-client", "--redirect", "scheme"])
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .nativeClient }

@@ -29,7 +29,7 @@ struct ResultsDocumentTests {
     @Test("A real run of every native-client case against the reference writes a valid results.json")
     func realRun() throws {
         var targets = TargetUnderTest()
-        targets.nativeClient = NativeClientTarget(executable: BuiltProducts.path("appflip-reference"), arguments: ["native-client"])
+        targets.adapters[.nativeApp] = NativeClientTarget(executable: BuiltProducts.path("appflip-reference"), arguments: ["native-client"])
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .nativeClient }
         let run = try SuiteRun.run(targets, cases: cases)
         let text = ResultsDocument(run: run, profiles: ["native-client", "app-link"]).render()

@@ -83,7 +83,7 @@ struct BrokenAndroidHandlerTests {
             targets.endpoints[.token] = base + "/oauth/token"
             codeServer = ["--code-server", base + ReferenceServer.mintPath]
         }
-        targets.androidHandler = try RunSetup.androidHandler(program, arguments: arguments + codeServer, mode: mode)
+        targets.adapters[.androidActivity] = try RunSetup.androidHandler(program, arguments: arguments + codeServer, mode: mode)
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .androidAppFlip }
         var configuration = setup.configuration
         if let allowedCallers { configuration.android.allowedCallers = allowedCallers }

@@ -22,7 +22,7 @@ struct LinkBudgetTests {
     func overBudget() throws {
         let handler = SubprocessTarget(executable: BuiltProducts.path("appflip-reference"), arguments: ["--client-id", "google-client"], mode: .oneShot)
         // A millionth of a second: no megabyte link is built that fast.
-        let run = try SuiteRun.run(TargetUnderTest(linkHandler: handler), cases: [try largeLinkCase()], timeout: 0.000001, jobs: 1)
+        let run = try SuiteRun.run(TargetUnderTest(adapters: [.linkHandler: handler]), cases: [try largeLinkCase()], timeout: 0.000001, jobs: 1)
         let result = try #require(run.results.first)
         #expect(result.verdict == .error)
         #expect(result.message?.contains("building the link took") == true, "\(result.message ?? "")")
@@ -32,7 +32,7 @@ struct LinkBudgetTests {
     @Test("Within the timeout the same link is sent and answered")
     func withinBudget() throws {
         let handler = SubprocessTarget(executable: BuiltProducts.path("appflip-reference"), arguments: ["--client-id", "google-client"], mode: .oneShot)
-        let run = try SuiteRun.run(TargetUnderTest(linkHandler: handler), cases: [try largeLinkCase()], timeout: 10, jobs: 1)
+        let run = try SuiteRun.run(TargetUnderTest(adapters: [.linkHandler: handler]), cases: [try largeLinkCase()], timeout: 10, jobs: 1)
         let result = try #require(run.results.first)
         #expect(result.message?.contains("building the link") != true, "\(result.message ?? "")")
         #expect(result.verdict != .error, "\(result.message ?? "")")

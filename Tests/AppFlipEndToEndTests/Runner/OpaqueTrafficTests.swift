@@ -9,14 +9,14 @@ import Testing
 @Suite("Opaque test traffic")
 struct OpaqueTrafficTests {
     /// Records every request it is sent, and answers as the reference handler.
-    final class RecordingTarget: LinkHandlerTarget, LinkHandlerSession, @unchecked Sendable {
+    final class RecordingTarget: ExchangeTarget, ExchangeSession, @unchecked Sendable {
         private let lock = NSLock()
         private var requests: [HandlerRequest] = []
         private let inner = InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID)).makeSession()
 
         var description: String { "recording" }
         var seen: [HandlerRequest] { lock.withLock { requests } }
-        func makeSession() -> any LinkHandlerSession { self }
+        func makeSession() -> any ExchangeSession { self }
         func close() {}
 
         func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
@@ -32,7 +32,7 @@ struct OpaqueTrafficTests {
         var configuration = SuiteRun.configuration
         configuration.seed = seed
         let target = RecordingTarget()
-        _ = try SuiteRun.run(TargetUnderTest(linkHandler: target), cases: cases, configuration: configuration)
+        _ = try SuiteRun.run(TargetUnderTest(adapters: [.linkHandler: target]), cases: cases, configuration: configuration)
         return (cases, target.seen)
     }
 

@@ -25,7 +25,7 @@ struct ReachabilityTests {
         let all = try SuiteRun.load().1.cases
         let cases = Array(all.filter { $0.profile == .authorize && $0.group != "authorize/hardening" }.prefix(4)
                           + all.filter { $0.profile == .appLink }.prefix(2))
-        let targets = TargetUnderTest(linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID)),
+        let targets = TargetUnderTest(adapters: [.linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))],
                               endpoints: [.authorize: "http://127.0.0.1:\(port)/authorize", .token: "http://127.0.0.1:\(port)/token",
                                           .revoke: "http://127.0.0.1:\(port)/revoke"], clientSecret: "s")
         let started = Date()

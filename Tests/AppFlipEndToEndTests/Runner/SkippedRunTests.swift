@@ -31,7 +31,7 @@ struct SkippedRunTests {
     func partlyTested() throws {
         let all = try SuiteRun.load().1.cases
         let cases = all.filter { $0.profile == .appLink }.prefix(3) + all.filter { $0.profile == .token }.prefix(2)
-        let run = try SuiteRun.run(TargetUnderTest(linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))), cases: Array(cases))
+        let run = try SuiteRun.run(TargetUnderTest(adapters: [.linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))]), cases: Array(cases))
         #expect(run.exitStatus == .conformant)
         let report = MarkdownReport(run: run, profiles: ["app-link", "token"]).render()
         #expect(report.contains("CONFORMANT for `app-link`"))
@@ -73,7 +73,7 @@ struct SkippedRunTests {
         // Something listens there (the reachability check before the run connects), but nothing is ever sent.
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         defer { listener.close() }
-        let targets = TargetUnderTest(linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID)),
+        let targets = TargetUnderTest(adapters: [.linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))],
                               endpoints: [.token: "http://127.0.0.1:\(listener.port)/token"])
         let run = try SuiteRun.run(targets, cases: cases)
         let result = try #require(run.results.first)

@@ -28,7 +28,7 @@ struct SubprocessTargetTests {
         let handler = SubprocessTarget(executable: reference, arguments: ["--code-server", base + ReferenceServer.mintPath], mode: mode)
         let flip = try SuiteRun.load().1.cases.filter { $0.profile == .flip }
         #expect(flip.count >= 2)
-        let run = try SuiteRun.run(TargetUnderTest(linkHandler: handler, endpoints: [.token: base + "/oauth/token"], clientSecret: "reference-secret"),
+        let run = try SuiteRun.run(TargetUnderTest(adapters: [.linkHandler: handler], endpoints: [.token: base + "/oauth/token"], clientSecret: "reference-secret"),
                                    cases: flip)
         let notPassing = run.results.filter { $0.verdict != .pass }
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
@@ -177,7 +177,7 @@ struct SubprocessTargetTests {
 @Suite("Answer parser")
 struct AnswerParserTests {
     private func parse(_ line: String, id: String = "a") -> Result<HandlerAnswer, AnswerParser.AnswerError> {
-        AnswerParser.parse(Array(line.utf8), expectedID: id)
+        LinkAnswerParser.parse(Array(line.utf8), expectedID: id)
     }
 
     @Test("Well-formed answers parse, unknown fields ignored")
@@ -206,7 +206,7 @@ struct AnswerParserTests {
 
     @Test("Invalid UTF-8 is an error, not a crash")
     func invalidUTF8() {
-        guard case .failure(let error) = AnswerParser.parse([0x7B, 0xFF, 0x7D], expectedID: "a") else {
+        guard case .failure(let error) = LinkAnswerParser.parse([0x7B, 0xFF, 0x7D], expectedID: "a") else {
             Issue.record("parsed invalid UTF-8")
             return
         }

@@ -13,18 +13,18 @@ struct UnusableAnswerSecretTests {
     static let prefix = "LIVECODE"
 
     /// Every Android case against `target`, and its three reports rendered.
-    private static func run(_ target: any LinkHandlerTarget) throws -> (RunResult, String) {
+    private static func run(_ target: any ExchangeTarget) throws -> (RunResult, String) {
         let setup = try RunSetup.reference(TargetSpecification(seed: 7), handler: .inProcess, nativeClient: nil)
         defer { setup.referenceServer?.stop() }
         var targets = setup.targets
-        targets.androidHandler = target
+        targets.adapters[.androidActivity] = target
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .androidAppFlip }
         let run = try SuiteRun.run(targets, cases: cases, configuration: setup.configuration, timeout: 5)
         let reports = ReportSet(run: run, profiles: ["android-app-flip"]).render().map(\.text).joined(separator: "\n")
         return (run, reports)
     }
 
-    private static func handler(_ defect: String, mode: SubprocessTarget.Mode) throws -> any LinkHandlerTarget {
+    private static func handler(_ defect: String, mode: SubprocessTarget.Mode) throws -> any ExchangeTarget {
         try RunSetup.androidHandler(BuiltProducts.path("broken-android-handler"), arguments: ["--defect", defect, "--code-prefix", prefix], mode: mode)
     }
 
@@ -45,7 +45,7 @@ struct UnusableAnswerSecretTests {
     func http() throws {
         let bridge = try AdapterBridge(BuiltProducts.path("broken-android-handler"), ["--defect", "unusable-answers", "--code-prefix", Self.prefix])
         defer { bridge.stop() }
-        let target = try #require(HTTPLinkHandlerTarget(url: "http://127.0.0.1:\(bridge.port)/activity"))
+        let target = try #require(HTTPAdapterTarget(url: "http://127.0.0.1:\(bridge.port)/activity"))
         let (run, reports) = try Self.run(target)
         #expect(run.results.contains { $0.verdict == .error && $0.evidence.answer.contains("AUTHORIZATION_CODE") })
         #expect(!Self.showsCode(reports), "a live code reached a report")

@@ -87,9 +87,7 @@ enum RunCommand {
         let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: presenter.finished)
         presenter.casesEnded()
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
-        targets.linkHandler?.endProcesses()
-        targets.nativeClient?.endProcesses()
-        targets.androidHandler?.endProcesses()
+        targets.endProcesses()
         let provenance = RunProvenance.make(options: options, suite: inputs.suite, cases: cases, programs: inputs.programs,
                                             arguments: arguments, started: started)
         // The configured secrets are hidden in the provenance like everywhere else (a handler URL's password, a

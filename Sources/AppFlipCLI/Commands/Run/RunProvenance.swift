@@ -37,7 +37,8 @@ enum RunProvenance {
         provenance.platform = RunIdentity.platform
         provenance.toolchain = RunIdentity.toolchain
         provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: options.timeout)
-        if let startup = targets.linkHandler?.startupReport(timeout: options.timeout) {
+        // The first adapter's, in the contracts' order, that starts processes.
+        if let startup = targets.contracts.all.lazy.compactMap({ targets.adapters[$0.key]?.startupReport(timeout: options.timeout) }).first {
             provenance.handlerStartup = startup.policy
             provenance.handlerStartupMeasured = startup.measured
         }

@@ -1,6 +1,67 @@
 import AppFlipModel
 import Foundation
 
+/// The native app's contract (README, "The native-client contract"): one JSON command per line in, one answer per
+/// line out, one process per case, against the suite's test authorization server. A native step drives the app
+/// (sign in through the browser, replay a redirect, refresh, call the API, sign out) and observes what it did there.
+package struct NativeAppContract: AdapterContract {
+    package init() {}
+
+    package var key: AdapterContractKey { .nativeApp }
+    package var role: String { "native client" }
+    /// The target's description names it ("native client …").
+    package var labelsDescription: Bool { false }
+    package var unconfigured: String { "no native client is configured (--native-client COMMAND)" }
+
+    package func request(of action: Step.Action) -> NativeStep? {
+        if case .native(let step) = action { return step }
+        return nil
+    }
+
+    package func send(_ native: NativeStep, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState) -> AdapterSending {
+        return .observed(executor.sendNative(native, label: step.label, recordEvidence: step.recordEvidence, state: &state).map { ($0, []) })
+    }
+
+    /// Set once the app can no longer be asked anything (a redirect never reached it, and it may still be waiting).
+    package func notSent(_ state: StepExecutor.CaseState) -> String? { state.native.notSent }
+}
+
+extension AdapterContractKey {
+    /// The native app behind the native-client contract (native-client profile).
+    package static let nativeApp = AdapterContractKey(rawValue: "the native client")
+}
+
+/// What a case's native steps pass on to the next: the authorization request the app opened last, where the
+/// server's answer sent it, and why the app can no longer be asked anything.
+struct NativeCaseNotes: Sendable {
+    var authorizationURL: String?
+    var redirect: String?
+    var notSent: String?
+}
+
+extension StepExecutor.CaseState {
+    var native: NativeCaseNotes {
+        get { contractNotes[.nativeApp] as? NativeCaseNotes ?? NativeCaseNotes() }
+        set { contractNotes[.nativeApp] = newValue }
+    }
+}
+
+/// The case's app process and test authorization server, started by its first native step.
+final class NativeFlow: AdapterCaseFlow {
+    let session: NativeClientSession
+    let server: TestAuthorizationServer
+
+    init(session: NativeClientSession, server: TestAuthorizationServer) {
+        self.session = session
+        self.server = server
+    }
+
+    func end() {
+        session.close()
+        server.stop()
+    }
+}
+
 extension StepExecutor {
     /// Runs one native-client step: the app process and the test authorization server live for the case.
     func sendNative(_ step: NativeStep, label: String, recordEvidence: Bool, state: inout CaseState) -> Observation? {
@@ -18,7 +79,7 @@ extension StepExecutor {
             case .failure(let failure): return fail(failure, label: label, session: session, state: &state)
             }
         case .replayRedirect, .unsolicitedRedirect:
-            guard let earlier = state.nativeRedirect else {
+            guard let earlier = state.native.redirect else {
                 state.outcome.record(.target(label + "no earlier sign-in in the case sent a redirect to " + (step.command == .replayRedirect ? "replay" : "aim at")))
                 return nil
             }
@@ -32,7 +93,7 @@ extension StepExecutor {
             var record = NativeSignIn.Record()
             NativeSignIn(timeout: timeout).deliver(redirect, session: session, into: &record, signingIn: false)
             if let failure = record.failure { return fail(failure, label: label, session: session, state: &state) }
-            observation = NativeObservation(command: step.command, answer: record.outcome, authorizationURL: state.nativeAuthorizationURL,
+            observation = NativeObservation(command: step.command, answer: record.outcome, authorizationURL: state.native.authorizationURL,
                                             requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
             observation.redirect = redirect
             observation.delivery = record.delivery
@@ -40,7 +101,7 @@ extension StepExecutor {
             observation.refusedByClosedListener = record.refusedByClosedListener
             if record.refusedByClosedListener {
                 // The app may still be waiting for a callback that cannot come: nothing more can be asked of it.
-                state.nativeNotSent = "the app gave no answer after its closed listener refused the redirect"
+                state.native.notSent = "the app gave no answer after its closed listener refused the redirect"
             }
         case .refresh, .callAPI, .signOut:
             let command: NativeCommand = step.command == .refresh ? .refresh : step.command == .callAPI ? .callAPI : .signOut
@@ -48,7 +109,7 @@ extension StepExecutor {
             case .failure(let failure):
                 return fail(failure, label: label, session: session, state: &state)
             case .success(let answer):
-                observation = NativeObservation(command: step.command, answer: answer, authorizationURL: state.nativeAuthorizationURL,
+                observation = NativeObservation(command: step.command, answer: answer, authorizationURL: state.native.authorizationURL,
                                                 requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
             }
         }
@@ -73,7 +134,7 @@ extension StepExecutor {
         observation.caseRequests = server.requests
         if let undelivered = observation.undelivered {
             // The app may still be waiting for its callback: nothing later in the case can be asked of it.
-            state.nativeNotSent = NativeObservation.undeliveredReason(undelivered)
+            state.native.notSent = NativeObservation.undeliveredReason(undelivered)
             state.outcome.undeliveredRedirect = UndeliveredRedirect.check(undelivered)
         }
         // The server's own tokens and codes are secrets like any other: never shown.
@@ -87,19 +148,20 @@ extension StepExecutor {
     /// The case's app session and test authorization server (started by its first native step), with the token
     /// endpoint's certificate for this step ready; nil when they cannot be had, said in `state`.
     private func preparedFlow(for step: NativeStep, label: String, state: inout CaseState) -> (NativeClientSession, TestAuthorizationServer)? {
-        guard let target = targets.nativeClient else {
+        guard let target = targets.adapters[.nativeApp] as? NativeClientTarget else {
             state.outcome.record(.target(label + "no native client is configured"))
             return nil
         }
         if nativeFlow == nil {
             do {
-                nativeFlow = (target.makeSession(), try TestAuthorizationServer(clientID: configuration.clientID))
+                flows[.nativeApp] = NativeFlow(session: target.makeSession(), server: try TestAuthorizationServer(clientID: configuration.clientID))
             } catch {
                 state.outcome.record(.suite(label + "the suite cannot start its test authorization server: \(error)"))
                 return nil
             }
         }
-        guard let (session, server) = nativeFlow else { return nil }
+        guard let flow = nativeFlow else { return nil }
+        let (session, server) = (flow.session, flow.server)
         if let certificate = step.server.tokenCertificate {
             do throws(TestAuthorizationServer.CertificateFailure) {
                 try server.prepare(certificate)
@@ -124,9 +186,9 @@ extension StepExecutor {
         if let failure = record.failure { return .failure(failure) }
         var observation = NativeObservation(command: .signIn, answer: record.outcome, authorizationURL: record.authorizationURL,
                                             requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
-        observation.previousAuthorizationURL = state.nativeAuthorizationURL
-        state.nativeAuthorizationURL = record.authorizationURL
-        state.nativeRedirect = record.redirect
+        observation.previousAuthorizationURL = state.native.authorizationURL
+        state.native.authorizationURL = record.authorizationURL
+        state.native.redirect = record.redirect
         observation.userAgent = record.userAgent
         observation.redirect = record.redirect
         observation.delivery = record.delivery
@@ -171,10 +233,6 @@ extension StepExecutor {
         return nil
     }
 
-    /// Ends the case's app process and test authorization server.
-    func endNativeFlow() {
-        nativeFlow?.session.close()
-        nativeFlow?.server.stop()
-        nativeFlow = nil
-    }
+    /// The case's app process and test authorization server, once its first native step started them.
+    private var nativeFlow: NativeFlow? { flows[.nativeApp] as? NativeFlow }
 }

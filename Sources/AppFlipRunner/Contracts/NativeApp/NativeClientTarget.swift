@@ -5,7 +5,7 @@ import Foundation
 /// A native app (or the adapter around its sign-in code) run as a subprocess speaking the native-client contract:
 /// one JSON command per line in, one JSON answer per line out. One process per case, since a flow's state (the
 /// pending request, the tokens) lives in the app; never started through a shell.
-package struct NativeClientTarget: Sendable {
+package struct NativeClientTarget: AdapterTarget {
     package var executable: String
     package var arguments: [String]
     package var environment: [String]
@@ -24,6 +24,8 @@ package struct NativeClientTarget: Sendable {
     package func makeSession() -> NativeClientSession { NativeClientSession(target: self) }
 
     package func endProcesses() { ProcessGroups.killAll(scope: containment) }
+
+    package var program: (executable: String, arguments: [String])? { (executable, arguments) }
 }
 
 /// One case's conversation with the app: the process starts with the first command and ends with `close()`.

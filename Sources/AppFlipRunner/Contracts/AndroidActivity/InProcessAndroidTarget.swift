@@ -2,7 +2,7 @@ import AppFlipModel
 import AppFlipReference
 
 /// The reference Android activity called in-process: no subprocess, no JSON. For fast tests of the cases themselves.
-package struct InProcessAndroidTarget: LinkHandlerTarget {
+package struct InProcessAndroidTarget: ExchangeTarget {
     package var handler: AndroidActivity
 
     package init(handler: AndroidActivity) {
@@ -11,10 +11,10 @@ package struct InProcessAndroidTarget: LinkHandlerTarget {
 
     package var description: String { "in-process reference Android activity" }
 
-    package func makeSession() -> any LinkHandlerSession { InProcessAndroidSession(handler: handler) }
+    package func makeSession() -> any ExchangeSession { InProcessAndroidSession(handler: handler) }
 }
 
-final class InProcessAndroidSession: LinkHandlerSession {
+final class InProcessAndroidSession: ExchangeSession {
     let handler: AndroidActivity
 
     init(handler: AndroidActivity) {
@@ -22,7 +22,7 @@ final class InProcessAndroidSession: LinkHandlerSession {
     }
 
     func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
-        guard case .intent(let intent) = request.payload else { return TargetExchange(failure: "an Android activity is started with an intent") }
+        guard let intent = request.payload as? AndroidIntent else { return TargetExchange(failure: "an Android activity is started with an intent") }
         var extras: [String: AndroidActivity.Extra] = [:]
         for extra in intent.extras {
             extras[extra.name] = switch extra.value {

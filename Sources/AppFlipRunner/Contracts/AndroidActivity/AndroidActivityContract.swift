@@ -1,9 +1,27 @@
 import AppFlipModel
 import Foundation
 
-/// An Android App Flip step: the intent built from its recipe, handed to the Android handler within the step's time,
-/// and the activity's result absorbed into the case.
-extension StepExecutor {
+/// The Android activity's contract (README, "The Android adapter contract"): the intent Google starts the partner's
+/// activity with in, `{"id", "intent": {…}, "caller": {…}, "scenario"}`; the result the activity set out,
+/// `{"id", "result_code", "data", "finished"}`. An intent step's intent is built from its recipe, handed to the
+/// Android handler within the step's time, and the activity's result read.
+package struct AndroidActivityContract: AdapterContract {
+    package init() {}
+
+    package var key: AdapterContractKey { .androidActivity }
+    package var role: String { "Android handler" }
+    package var unconfigured: String { "no Android handler is configured (--android-handler COMMAND)" }
+
+    package func request(of action: Step.Action) -> IntentRecipe? {
+        if case .intent(let recipe) = action { return recipe }
+        return nil
+    }
+
+    package func send(_ recipe: IntentRecipe, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState) -> AdapterSending {
+        let sent = Self.sendIntent(recipe, step, through: executor)
+        return .observed(Self.absorb(sent, label: step.label, state: &state).map { ($0, []) })
+    }
+
     /// An intent as sent: the exchange, or why nothing was sent.
     struct SentIntent: Sendable {
         var intent: AndroidIntent
@@ -13,28 +31,26 @@ extension StepExecutor {
         var milliseconds: Int
     }
 
-    func sendIntent(_ recipe: IntentRecipe, of conformanceCase: ConformanceCase, generated: GeneratedValues, stepIndex: Int,
-                    repetition: Int, context: Template.Context) -> SentIntent {
+    static func sendIntent(_ recipe: IntentRecipe, _ step: AdapterStep, through executor: StepExecutor) -> SentIntent {
         let building = ContinuousClock.now
-        let intent = recipe.build(in: context)
-        let spent = Self.seconds(ContinuousClock.now - building)
+        let intent = recipe.build(in: step.context)
+        let spent = StepExecutor.seconds(ContinuousClock.now - building)
         let sentAt = Date()
+        let timeout = executor.timeout
         guard spent < timeout else {
             return SentIntent(intent: intent, unsent: "building the intent took \(secondsText(spent)) s, all of the step's \(secondsText(timeout)) s; "
                               + "nothing was sent (shorten its ${repeat} values or raise --timeout)", sentAt: sentAt, milliseconds: 0)
         }
-        // An opaque id, as for links: the case ID would let a "test mode" adapter answer from a lookup table.
-        let request = HandlerRequest(id: generated.requestID(step: stepIndex, repetition: repetition), intent: intent,
-                                     scenario: recipe.scenario ?? conformanceCase.scenario)
+        let request = HandlerRequest(id: step.requestID, intent: intent, scenario: recipe.scenario ?? step.conformanceCase.scenario)
         let started = ContinuousClock.now
-        let exchange = androidExchange(request, timeout: timeout - spent)
+        let exchange = executor.exchange(request, through: .androidActivity, timeout: timeout - spent)
         return SentIntent(intent: intent, exchange: exchange, sentAt: sentAt,
-                          milliseconds: Int((Self.seconds(ContinuousClock.now - started) * 1000).rounded()))
+                          milliseconds: Int((StepExecutor.seconds(ContinuousClock.now - started) * 1000).rounded()))
     }
 
     /// What a sent intent shows: the evidence (redacted, the code hidden) and the activity's result to judge, or nil
     /// when the handler gave no usable answer (the outcome then says why).
-    static func absorb(_ sent: SentIntent, label: String, state: inout CaseState) -> Observation? {
+    static func absorb(_ sent: SentIntent, label: String, state: inout StepExecutor.CaseState) -> Observation? {
         let intentText = sent.intent.display.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
         guard let exchange = sent.exchange else {
             state.outcome.record(.target(label + (sent.unsent ?? "nothing was sent")))
@@ -67,10 +83,9 @@ extension StepExecutor {
         result.requestCaller = sent.intent.caller
         return .activity(result)
     }
+}
 
-    func androidExchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
-        guard let target = targets.androidHandler else { return TargetExchange(failure: "no Android handler is configured") }
-        if androidSession == nil { androidSession = target.makeSession() }
-        return androidSession?.exchange(request, timeout: timeout) ?? TargetExchange(failure: "no Android handler session")
-    }
+extension AdapterContractKey {
+    /// The partner's Android App Flip activity (android-app-flip profile).
+    package static let androidActivity = AdapterContractKey(rawValue: "the Android handler")
 }

@@ -3,9 +3,9 @@ import AppFlipModel
 import AppFlipSystem
 import Foundation
 
-/// A link handler behind an HTTP endpoint: each request of the adapter contract is `POST`ed as JSON to one URL,
+/// A JSON Lines adapter behind an HTTP endpoint: each request of its contract is `POST`ed as JSON to one URL,
 /// and the response body is the contract's JSON answer. Traffic goes to that URL's origin only.
-package struct HTTPLinkHandlerTarget: LinkHandlerTarget {
+package struct HTTPAdapterTarget: ExchangeTarget {
     package var origin: HTTPOrigin
     /// The request target, e.g. `/appflip/handle`.
     package var target: String
@@ -34,16 +34,16 @@ package struct HTTPLinkHandlerTarget: LinkHandlerTarget {
         }
     }
 
-    package func makeSession() -> any LinkHandlerSession {
-        HTTPLinkHandlerSession(target: self)
+    package func makeSession() -> any ExchangeSession {
+        HTTPAdapterSession(target: self)
     }
 }
 
-final class HTTPLinkHandlerSession: LinkHandlerSession {
-    private let target: HTTPLinkHandlerTarget
+final class HTTPAdapterSession: ExchangeSession {
+    private let target: HTTPAdapterTarget
     private var client: HTTPClient?
 
-    init(target: HTTPLinkHandlerTarget) {
+    init(target: HTTPAdapterTarget) {
         self.target = target
     }
 

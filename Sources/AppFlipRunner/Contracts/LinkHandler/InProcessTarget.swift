@@ -2,7 +2,7 @@ import AppFlipModel
 import AppFlipReference
 
 /// The reference handler called in-process: no subprocess, no JSON. For fast tests of the cases themselves.
-package struct InProcessTarget: LinkHandlerTarget {
+package struct InProcessTarget: ExchangeTarget {
     package var handler: LinkHandler
 
     package init(handler: LinkHandler) {
@@ -11,10 +11,10 @@ package struct InProcessTarget: LinkHandlerTarget {
 
     package var description: String { "in-process reference handler" }
 
-    package func makeSession() -> any LinkHandlerSession { InProcessSession(handler: handler) }
+    package func makeSession() -> any ExchangeSession { InProcessSession(handler: handler) }
 }
 
-final class InProcessSession: LinkHandlerSession {
+final class InProcessSession: ExchangeSession {
     let handler: LinkHandler
 
     init(handler: LinkHandler) {

@@ -1,0 +1,79 @@
+import AppFlipHTTP
+import AppFlipModel
+import Foundation
+
+/// The iOS link handler's contract (README, "The adapter contract"): a universal link in, `{"id", "link",
+/// "scenario"}`; what the app opened out, `{"id", "action": "open" | "decline", "url", "universal_links_only"}`.
+/// A link step's link is built from its recipe, handed to the handler within the step's time, and its answer read.
+package struct LinkHandlerContract: AdapterContract {
+    package init() {}
+
+    package var key: AdapterContractKey { .linkHandler }
+    package var role: String { "link handler" }
+    package var unconfigured: String { "no link handler is configured" }
+    package var judgedApart: Bool { true }
+
+    package func request(of action: Step.Action) -> LinkRecipe? {
+        if case .link(let recipe) = action { return recipe }
+        return nil
+    }
+
+    package func send(_ recipe: LinkRecipe, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState) -> AdapterSending {
+        let sent = Self.sendLink(recipe, step, through: executor)
+        let (label, context, logExcerptLimit) = (step.label, step.context, executor.logExcerptLimit)
+        return .sent { state in Self.absorb(sent, label: label, context: context, logExcerptLimit: logExcerptLimit, state: &state) }
+    }
+
+    /// A link as sent: the exchange, or why nothing was sent.
+    struct SentLink: Sendable {
+        var link: String
+        var exchange: TargetExchange?
+        /// Set when building the link used up the step's time: nothing was sent.
+        var unsent: String?
+    }
+
+    /// Builds the step's link and exchanges it with the link handler (this worker's session).
+    static func sendLink(_ recipe: LinkRecipe, _ step: AdapterStep, through executor: StepExecutor) -> SentLink {
+        // Building the link (a large `${repeat}` is bounded at load, yet not free) is part of the step's time.
+        let building = ContinuousClock.now
+        let link = recipe.build(in: step.context)
+        let spent = StepExecutor.seconds(ContinuousClock.now - building)
+        let timeout = executor.timeout
+        guard spent < timeout else {
+            return SentLink(link: link, unsent: "building the link took \(secondsText(spent)) s, all of the step's \(secondsText(timeout)) s; "
+                            + "nothing was sent (shorten its ${repeat} values or raise --timeout)")
+        }
+        let request = HandlerRequest(id: step.requestID, link: link, scenario: step.conformanceCase.scenario)
+        return SentLink(link: link, exchange: executor.exchange(request, through: .linkHandler, timeout: timeout - spent))
+    }
+
+    /// What a sent link shows: the evidence (redacted) and the observation to judge, or nil when the handler gave no
+    /// answer (the outcome then says why). Needs none of the worker's connections.
+    static func absorb(_ sent: SentLink, label: String, context: Template.Context, logExcerptLimit: Int,
+                       state: inout StepExecutor.CaseState) -> (Observation, [QueryParameter])? {
+        guard let exchange = sent.exchange else {
+            state.outcome.record(.target(label + (sent.unsent ?? "nothing was sent")))
+            return nil
+        }
+        let link = sent.link
+        // Whatever stands where a secret would, whether or not the answer is usable.
+        state.redactor.add((exchange.answer?.url.map(Redaction.secrets(in:)) ?? []) + SecretPositions.inAnswer(exchange.rawAnswer))
+        if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
+        state.outcome.evidence.link = state.redactor.excerpt(Redaction.redact(url: link), limit: 1024)
+        state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: logExcerptLimit)
+        // A crash while handling the link is what Google's app would see, nothing opened, and is judged as such.
+        guard let answer = exchange.answer ?? exchange.crash.map({ HandlerAnswer.crashed($0) }) else {
+            state.outcome.evidence.answer = state.redactor.excerpt(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
+            state.outcome.record(exchange.suiteFault ? .suite(exchange.failure ?? "no answer") : .target(label + (exchange.failure ?? "no answer")))
+            return nil
+        }
+        let observation = Observation.link(answer)
+        state.outcome.evidence.answer = Judge(context: context).summary(observation)
+        return (observation, URLParts(link).parameters)
+    }
+}
+
+extension AdapterContractKey {
+    /// The iOS link handler (app-link and flip cases).
+    package static let linkHandler = AdapterContractKey(rawValue: "the link handler")
+}

@@ -8,7 +8,7 @@ package enum AdapterDigests {
     /// A file larger than this is named but not hashed (an adapter is a program or a script, not a data set).
     static let limit = 512 << 20
 
-    /// The files of the run's adapters, in the contracts' order (link handler, native client, Android handler); the
+    /// The files of the run's adapters, in the contracts' order (`AdapterContracts`); the
     /// suite's own executable (the reference's adapters) by the digest already taken.
     static func files(of targets: TargetUnderTest, ownDigest: String?) -> [Provenance.AdapterFile] {
         let programs = targets.contracts.all.compactMap { contract in

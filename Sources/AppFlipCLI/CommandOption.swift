@@ -44,17 +44,6 @@ package struct CommandOption: Sendable, Hashable {
     static let profile = CommandOption(["--profile"], "NAME", .target,
                   "{profiles} (default: all); repeatable; not with --certification",
                   repeatable: true)
-    static let nativeClient = CommandOption(["--native-client"], "PATH", .target, "the native app's adapter (the native-client contract, README); not through a shell")
-    static let nativeClientArg = CommandOption(["--native-client-arg"], "ARG", .target, "an argument for it (repeatable)", repeatable: true)
-    static let androidHandler = CommandOption(["--android-handler"], "PATH", .target,
-                  "the Android activity's adapter (the Android adapter contract, README); not through a shell; in --mode")
-    static let androidHandlerArg = CommandOption(["--android-handler-arg"], "ARG", .target, "an argument for it (repeatable)", repeatable: true)
-    static let androidHandlerURL = CommandOption(["--android-handler-url"], "URL", .target, "POST each Android request to this http:// URL and read the answer from the response")
-    static let androidAction = CommandOption(["--android-action"], "ACTION", .target, "the App Flip intent action entered in the console (required for your Android handler)")
-    static let androidPackage = CommandOption(["--android-package"], "NAME", .target, "your app's package (required for your Android handler)")
-    static let androidAllowedCaller = CommandOption(["--android-allowed-caller"], "PACKAGE=SHA256", .target,
-                  "a caller your activity allows, each of which must get a code (default: the Google app alone); repeatable",
-                  repeatable: true)
     static let handlerURL = CommandOption(["--handler-url"], "URL", .target, "POST each request to this http:// URL and read the answer from the response")
     static let link = CommandOption(["--link"], "URL", .target, "the partner's App Flip universal link, without a query (required for your handler)")
     static let clientID = CommandOption(["--client-id"], "ID", .target, "the client ID registered for Google (required for your handler)")
@@ -115,14 +104,7 @@ package struct CommandOption: Sendable, Hashable {
         .target,
         .config,
         .profile,
-        .nativeClient,
-        .nativeClientArg,
-        .androidHandler,
-        .androidHandlerArg,
-        .androidHandlerURL,
-        .androidAction,
-        .androidPackage,
-        .androidAllowedCaller,
+    ] + nativeApp + androidActivity + [
         .handlerURL,
         .link,
         .clientID,

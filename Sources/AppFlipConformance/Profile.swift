@@ -1,6 +1,5 @@
 import AppFlipModel
 
-/// A family of cases that share a target contract: `appLink` (the link handler), `authorize`, `token`,
-/// `siteAssociation`, `flip` (the handler's code redeemed end to end), `nativeClient` (an app as an OAuth client),
-/// `androidAppFlip` (the Android activity Google starts for a result).
+/// A family of cases that share a target contract: each case names its profile, and `Profile.allCases` lists them in
+/// the order README's profile table gives them, with what each drives.
 public typealias Profile = AppFlipModel.Profile

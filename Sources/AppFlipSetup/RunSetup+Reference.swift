@@ -51,18 +51,9 @@ extension RunSetup {
         let base = "\(server.scheme)://127.0.0.1:\(server.port)"
         // The adapters mint codes at this server over https: they are given the CA that vouches for it.
         let codeServer = ["--code-server", base + ReferenceServer.mintPath] + (authority.map { ["--code-server-ca", $0.pem] } ?? [])
-        let linkHandler: any ExchangeTarget
-        switch handler {
-        case .subprocess(let executable):
-            linkHandler = SubprocessTarget(executable: executable,
-                                           arguments: ["reference-handler", "--client-id", clientID] + codeServer,
-                                           mode: request.mode, label: "appflip-conformance reference-handler --client-id \(clientID)")
-        case .inProcess:
-            linkHandler = InProcessTarget(handler: reference.linkHandler)
-        }
         let cookie = ReferenceServerConfiguration.userCookie
         var targets = TargetUnderTest(
-            adapters: [.linkHandler: linkHandler],
+            adapters: referenceAdapters(handler, reference: reference, codeServer: codeServer, mode: request.mode),
             endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
                         .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
                         .metadata: base + ReferenceServer.metadataPath],
@@ -71,15 +62,6 @@ extension RunSetup {
                           .disabledAccount: [("Cookie", "\(cookie)=disabled")], .secondUser: [("Cookie", "\(cookie)=second")]],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
         targets.adapters[.nativeApp] = nativeClient
-        if case .subprocess(let executable) = handler {
-            var android = SubprocessTarget(executable: executable,
-                                           arguments: ["reference-android-handler", "--client-id", clientID] + codeServer,
-                                           mode: request.mode, label: "appflip-conformance reference-android-handler --client-id \(clientID)")
-            android.preflightRequest = HandlerRequest.androidPreflight
-            targets.adapters[.androidActivity] = android
-        } else {
-            targets.adapters[.androidActivity] = InProcessAndroidTarget(handler: AndroidActivity(clientID: clientID, mintCode: reference.linkHandler.mintCode))
-        }
         if answersLinkHost, server.scheme == "https" {
             HostMapping.add([HostMapping.Entry(host: linkHost, port: 443, address: "127.0.0.1", targetPort: server.port)])
             targets.endpoints[.linkSiteAssociation] = "https://\(linkHost)/.well-known/apple-app-site-association"
@@ -118,7 +100,6 @@ extension RunSetup {
                                                     granted: ReferenceServerConfiguration.narrowedScope.granted)
         configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
                                                   redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
-        configuration.android = AndroidSettings()
         return configuration
     }
 }

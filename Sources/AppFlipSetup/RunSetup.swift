@@ -45,11 +45,7 @@ package struct RunSetup: Sendable {
         let passed = try HandlerEnvironment.entries(request.handlerEnvironment, environment: environment)
             + (file?.handlerEnvironment ?? []).filter { entry in !request.handlerEnvironment.contains(entry.name) }
         let passedEnvironment = passed.map { "\($0.name)=\($0.value)" }
-        let nativeClient = try request.nativeClient.map { (program, arguments) throws(SetupError) in
-            var target = try Self.nativeClient(program, arguments: arguments)
-            target.environment += passedEnvironment
-            return target
-        }
+        let nativeClient = try nativeTarget(request, passedEnvironment: passedEnvironment)
         let androidHandler = try androidTarget(request, passedEnvironment: passedEnvironment)
         let link = try checkedLink(request, file: file, alone: nativeClient != nil || androidHandler != nil)
         let handlerURL = request.handlerURL ?? file?.endpoints[.linkHandler]
@@ -69,11 +65,10 @@ package struct RunSetup: Sendable {
             throw SetupError("--handler-env (or handler_env) passes variables to the adapters a run starts, and this run starts none "
                              + "(a handler URL or endpoints alone)")
         }
-        var targets = TargetUnderTest(adapters: [.linkHandler: linkHandler, .nativeApp: nativeClient as (any AdapterTarget)?,
-                                                         .androidActivity: androidHandler].compactMapValues { $0 },
-                              endpoints: endpoints, clientSecret: file?.clientSecret,
-                              tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
-                              secrets: (file?.secrets ?? []) + passed.map(\.value), secondClient: file?.secondClient)
+        let adapters: [AdapterContractKey: (any AdapterTarget)?] = [.linkHandler: linkHandler, .nativeApp: nativeClient, .androidActivity: androidHandler]
+        var targets = TargetUnderTest(adapters: adapters.compactMapValues { $0 }, endpoints: endpoints, clientSecret: file?.clientSecret,
+                                      tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
+                                      secrets: (file?.secrets ?? []) + passed.map(\.value), secondClient: file?.secondClient)
         targets.signIn = file?.signIn ?? [:]
         targets.signInOrigins = file?.signInOrigins ?? []
         let configuration = try runConfiguration(request, file: file, link: link, clientID: clientID, android: androidHandler != nil)
@@ -82,66 +77,15 @@ package struct RunSetup: Sendable {
         return setup
     }
 
-    /// The Android activity's adapter the request names: a program, or a URL (not both).
-    private static func androidTarget(_ request: TargetSpecification, passedEnvironment: [String]) throws(SetupError) -> (any ExchangeTarget)? {
-        var androidHandler: (any ExchangeTarget)? = try request.androidHandler.map { (program, arguments) throws(SetupError) in
-            var target = try Self.androidHandler(program, arguments: arguments, mode: request.mode)
-            target.environment += passedEnvironment
-            return target
-        }
-        if let url = request.androidHandlerURL {
-            guard androidHandler == nil else { throw SetupError("--android-handler-url cannot be combined with --android-handler") }
-            guard let http = HTTPAdapterTarget(url: url) else {
-                throw SetupError("the Android handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8089/")
-            }
-            androidHandler = http
-        }
-        return androidHandler
+    /// The reference's link handler and Android activity, minting their codes at `reference` (the native client is
+    /// the caller's choice).
+    static func referenceAdapters(_ handler: ReferenceHandler, reference: ReferenceServer, codeServer: [String],
+                                  mode: SubprocessTarget.Mode) -> [AdapterContractKey: any AdapterTarget] {
+        [.linkHandler: referenceLinkHandler(handler, reference: reference, codeServer: codeServer, mode: mode),
+         .androidActivity: referenceAndroidActivity(handler, reference: reference, codeServer: codeServer, mode: mode)]
     }
 
-    /// The partner's universal link, checked; empty when only a native client or an Android handler runs (`alone`)
-    /// and none was given.
-    private static func checkedLink(_ request: TargetSpecification, file: TargetConfiguration?, alone: Bool) throws(SetupError) -> String {
-        // The link is the link handler's; a run of the native client or the Android handler alone needs none.
-        let needsLink = request.handlerCommand != nil || request.handlerURL != nil || file?.endpoints[.linkHandler] != nil
-            || !alone
-        let link = request.link ?? file?.link ?? ""
-        if needsLink || !link.isEmpty {
-            guard !link.isEmpty else { throw SetupError("--link URL is required for your handler (or link in --config)") }
-            guard link.hasPrefix("https://"), link.count > 8, !link.contains("?"), !link.contains("#") else {
-                throw SetupError("--link must be the https universal link without a query or fragment, e.g. https://app.example/flip")
-            }
-        }
-        return link
-    }
-
-    /// The link handler the request names: a command after `--`, or a URL (the flag's or the configuration's).
-    private static func linkHandlerTarget(_ request: TargetSpecification, handlerURL: String?,
-                                          passedEnvironment: [String]) throws(SetupError) -> (any ExchangeTarget)? {
-        var linkHandler: (any ExchangeTarget)?
-        if let command = request.handlerCommand {
-            guard request.handlerURL == nil else {
-                throw SetupError("--handler-url cannot be combined with a handler command after '--'")
-            }
-            guard let program = command.first else { throw SetupError("give the handler command after '--'") }
-            guard let executable = SubprocessTarget.resolve(program) else {
-                throw SetupError("cannot find the handler executable '\(program)' (not found, not a file, or not executable)")
-            }
-            var subprocess = SubprocessTarget(executable: executable, arguments: Array(command.dropFirst()), mode: request.mode,
-                                              label: command.joined(separator: " "))
-            subprocess.environment += passedEnvironment
-            linkHandler = subprocess
-        } else if let handlerURL {
-            guard let http = HTTPAdapterTarget(url: handlerURL) else {
-                throw SetupError("the handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8080/link-handler")
-            }
-            linkHandler = http
-        }
-        return linkHandler
-    }
-
-    /// The run's configuration: the request's values first, then the configuration file's; an Android handler needs
-    /// its action and package from one of them.
+    /// The run's configuration: the request's values first, then the configuration file's.
     private static func runConfiguration(_ request: TargetSpecification, file: TargetConfiguration?, link: String, clientID: String,
                                          android: Bool) throws(SetupError) -> RunConfiguration {
         var configuration = RunConfiguration(link: link, clientID: clientID, scope: request.scope ?? file?.scope ?? "devices",
@@ -152,46 +96,8 @@ package struct RunSetup: Sendable {
         configuration.narrowedScope = file?.narrowedScope
         configuration.throttlingProbe = file?.throttlingProbe ?? false
         configuration.tokenLifetime = file?.tokenLifetime
-        configuration.android = file?.android ?? AndroidSettings()
-        if let action = request.androidAction { configuration.android.action = action }
-        if let package = request.androidPackage { configuration.android.package = package }
-        if !request.androidAllowedCallers.isEmpty {
-            configuration.android.allowedCallers = try request.androidAllowedCallers.map { (entry) throws(SetupError) -> AndroidCaller in
-                guard let caller = AndroidCaller(entry: entry) else {
-                    throw SetupError("--android-allowed-caller takes PACKAGE=SHA256, the certificate's SHA-256 as 32 colon-separated hex pairs "
-                                     + "(com.google.android.apps.chromecast.app=3D:7A:…), not '\(entry)'")
-                }
-                return caller
-            }
-        }
-        if android, request.androidAction == nil, file?.android == nil {
-            throw SetupError("--android-action ACTION is required for your Android handler (the App Flip intent action entered in the console), "
-                             + "or android_action in --config")
-        }
-        if android, request.androidPackage == nil, file?.android == nil {
-            throw SetupError("--android-package NAME is required for your Android handler (your app's package), or android_package in --config")
-        }
+        configuration.android = try androidSettings(request, file: file, required: android)
         return configuration
-    }
-
-    /// The Android App Flip handler: a program (a path, or a name looked up on `PATH`) speaking the Android adapter
-    /// contract, in the run's mode.
-    package static func androidHandler(_ program: String, arguments: [String], mode: SubprocessTarget.Mode,
-                                       label: String? = nil) throws(SetupError) -> SubprocessTarget {
-        guard let executable = SubprocessTarget.resolve(program) else {
-            throw SetupError("cannot find the Android handler executable '\(program)' (not found, not a file, or not executable)")
-        }
-        var target = SubprocessTarget(executable: executable, arguments: arguments, mode: mode, label: label ?? ([program] + arguments).joined(separator: " "))
-        target.preflightRequest = HandlerRequest.androidPreflight
-        return target
-    }
-
-    /// A native client program (a path, or a name looked up on `PATH`) and its arguments.
-    package static func nativeClient(_ program: String, arguments: [String]) throws(SetupError) -> NativeClientTarget {
-        guard let executable = SubprocessTarget.resolve(program) else {
-            throw SetupError("cannot find the native client executable '\(program)' (not found, not a file, or not executable)")
-        }
-        return NativeClientTarget(executable: executable, arguments: arguments)
     }
 }
 

@@ -38,6 +38,14 @@ package struct TargetSpecification: Sendable {
     package var mode: SubprocessTarget.Mode
     package var seed: UInt64
 
+    /// What the specification names first: a handler command, an Android handler, a handler URL, a configuration file.
+    package var description: String {
+        handlerCommand.map { "handler command \($0.joined(separator: " "))" }
+            ?? androidHandler.map { "Android handler \(([$0.program] + $0.arguments).joined(separator: " "))" }
+            ?? androidHandlerURL.map { "Android handler at \($0)" }
+            ?? handlerURL.map { "handler at \($0)" } ?? configurationFile.map { "configuration \($0)" } ?? "target"
+    }
+
     package init(redirectURI: String = AllowedFlipURIs.default, mode: SubprocessTarget.Mode = .oneShot,
                  seed: UInt64 = UInt64.random(in: 1...UInt64(Int64.max))) {
         self.redirectURI = redirectURI

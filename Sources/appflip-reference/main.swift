@@ -72,7 +72,7 @@ if androidHandler {
             guard let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) else { fail("--code-server takes an http:// or https:// URL") }
             activity.mintCode = minter
         }
-        exit(AndroidAdapterLoop.serve(activity))
+        exit(AdapterLoop.serve(activity))
     case .failure(let error):
         fail(error.message.isEmpty ? "android-handler takes --client-id ID and --code-server URL" : error.message)
     }

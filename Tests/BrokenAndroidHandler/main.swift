@@ -215,12 +215,12 @@ while let line = readLine(strippingNewline: true) {
     if defect == "crash-on-huge-extra", line.utf8.count > 65_536 + 200 {
         exit(3)
     }
-    guard let request = AndroidAdapterLoop.request(from: line) else { continue }
+    guard let request = AdapterLoop.intentRequest(from: line) else { continue }
     if defect == "crash-on-string-scope", let scope = request.extras["SCOPE"] {
         if case .strings = scope {} else { exit(4) }
     }
     let result = handle(request.extras, request.caller, request.scenario, activity: activity, defect: defect)
-    guard var answer = AndroidAdapterLoop.answer(id: request.id, result) else { continue }
+    guard var answer = AdapterLoop.answer(id: request.id, result) else { continue }
     if defect == "unusable-answers" {
         answer = unusable(answer, turn: turn)
         turn += 1

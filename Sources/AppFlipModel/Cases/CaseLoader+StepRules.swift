@@ -17,23 +17,14 @@ extension CaseLoader {
         let names = captured.union(step.captures.map(\.name))
         var probeOfStep: HTTPStepRequest.TransportProbe?
         if case .http(let request) = step.action { probeOfStep = request.transportProbe }
-        var isNative = false
-        if case .native = step.action { isNative = true }
-        var isIntent = false
-        if case .intent = step.action { isIntent = true }
+        // The rule of the app this step drives, if it drives one.
+        let ownRule = AppStepRule.all.first { $0.sends(step.action) }
         for group in step.checks {
             for check in group.expectation.checks {
-                if check.base.judgesTheProcess, isLink || isIntent { continue }
-                if (check.base.scope == .activity) != isIntent, check.base.scope != .samples {
-                    reader.error(at: group.location, isIntent
-                                 ? "'\(check.key)' does not judge an Android activity's result (its checks: \(CheckRegistry.activityKeys.joined(separator: ", ")))"
-                                 : "'\(check.key)' judges an Android activity's result: use it in an 'intent' step")
-                    continue
-                }
-                if (check.base.scope == .native) != isNative, check.base.scope != .samples {
-                    reader.error(at: group.location, isNative
-                                 ? "'\(check.key)' does not judge a native-client step (its checks: \(CheckRegistry.nativeKeys.joined(separator: ", ")))"
-                                 : "'\(check.key)' judges a native-client step (\(NativeStep.Command.allCases.map(\.rawValue).joined(separator: ", ")))")
+                if check.base.judgesTheProcess, isLink || ownRule?.judgesTheProcess == true { continue }
+                if check.base.scope != .samples,
+                   let broken = AppStepRule.all.first(where: { ($0.scope == check.base.scope) != ($0.scope == ownRule?.scope) }) {
+                    reader.error(at: group.location, broken.scope == ownRule?.scope ? broken.notJudging(check.key) : broken.judgingElsewhere(check.key))
                     continue
                 }
                 switch check.base.scope {

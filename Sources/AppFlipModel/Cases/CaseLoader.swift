@@ -161,16 +161,14 @@ package struct CaseLoader {
     /// A case without `steps`: one step of its `link` (or `intent`) and its checks (shared by a table's rows).
     private mutating func singleStep(_ document: Node.Mapping, profile: Profile?, location: SourceLocation, caseRepeat: Int) -> [Step]? {
         let action: Step.Action?
-        switch (profile == .androidAppFlip, document["link"], document["intent"]) {
+        let sendsIntents = profile?.usesIntentSteps == true
+        switch (sendsIntents, document["link"], document["intent"]) {
         case (true, nil, let intent?):
             action = intentRecipe(intent).map { .intent($0) }
         case (false, let link?, nil):
             action = linkRecipe(link, defaultBase: .appLink).map { .link($0) }
-        case (true, _, _):
-            reader.error(at: document.location, "an android-app-flip case starts the activity with 'intent' (or 'steps'), not a link")
-            action = nil
         default:
-            reader.error(at: document.location, "'intent' is for android-app-flip cases; this case sends a 'link'")
+            reader.error(at: document.location, Profile.singleStepRefusal(sendsIntents: sendsIntents))
             action = nil
         }
         let checks: [CheckGroup]?

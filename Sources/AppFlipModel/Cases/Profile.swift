@@ -49,4 +49,33 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
 
     /// Whether the profile drives the Android App Flip activity.
     package var usesAndroidHandler: Bool { self == .androidAppFlip }
+
+    /// Whether the profile's cases send intents (a case of one step writes `intent`, not `link`).
+    package var usesIntentSteps: Bool { usesAndroidHandler }
+
+    /// Why a case of one step cannot send what it wrote: a link in a profile of intents, or an intent in another.
+    package static func singleStepRefusal(sendsIntents: Bool) -> String {
+        sendsIntents ? "an android-app-flip case starts the activity with 'intent' (or 'steps'), not a link"
+            : "'intent' is for android-app-flip cases; this case sends a 'link'"
+    }
+
+    /// Why a step cannot be in a case of this profile (empty when it can): a profile that drives an app sends its
+    /// contract's steps, and only its cases send them (the native client's cases nothing else, the activity's no links).
+    package func refusals(of action: Step.Action) -> [String] {
+        var refusals: [String] = []
+        let native: NativeStep? = if case .native(let step) = action { step } else { nil }
+        if (native != nil) != (self == .nativeClient) {
+            refusals.append(native.map { "a native-client step ('\($0.command.rawValue)') belongs to a native-client case" }
+                            ?? "a native-client case's steps drive the app: sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out")
+        }
+        switch action {
+        case .intent where !usesAndroidHandler:
+            refusals.append("an 'intent' step belongs to an android-app-flip case")
+        case .link where usesAndroidHandler:
+            refusals.append("an android-app-flip case starts the activity with 'intent' steps, not links")
+        default:
+            break
+        }
+        return refusals
+    }
 }

@@ -10,7 +10,7 @@ package struct Step: Sendable, Hashable {
         indirect case http(HTTPStepRequest)
         /// Drive the native app (native-client profile) against the suite's test authorization server.
         case native(NativeStep)
-        /// Start the partner's Android activity for a result (Android adapter contract).
+        /// Start the partner's activity for a result (the activity's adapter contract).
         case intent(IntentRecipe)
         /// Hand a registered adapter contract its request (`AdapterRequest`): a contract besides the suite's own.
         case adapter(AdapterRequest)
@@ -87,7 +87,7 @@ package struct Capture: Sendable, Hashable {
         case header(String)
         /// The whole response body as text (`body`), for answers compared whole.
         case body
-        /// A String extra of an Android activity's result data (`extra: AUTHORIZATION_CODE`).
+        /// A String extra of an activity's result data (`extra: AUTHORIZATION_CODE`).
         case extra(String)
     }
 

@@ -184,7 +184,7 @@ package enum CatalogLoader {
         return quote
     }
 
-    /// A profile the suite runs, or, for a `planned` requirement, one still to come (`native-client`, `android`).
+    /// A profile the suite runs, or, for a `planned` requirement, one still to come (none today).
     private static func profile(_ node: Node, planned: Bool, reader: inout NodeReader) -> String? {
         if planned, case .scalar(let scalar) = node, Profile.plannedNames.contains(scalar.text) { return scalar.text }
         return reader.enumValue(node, "profile", as: Profile.self)?.rawValue

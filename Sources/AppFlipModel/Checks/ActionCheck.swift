@@ -32,10 +32,8 @@ package struct ActionCheck: Check {
             return CheckOutcome(action == .decline, observation.summary)
         case .handshake:
             return .notApplicable(reason: "a TLS probe opens nothing and redirects nowhere")
-        case .native:
-            return .notApplicable(reason: "a native-client step opens no link")
-        case .activity:
-            return .notApplicable(reason: "an Android activity opens no link")
+        case .native, .activity:
+            return .notApplicable(reason: "\(observation.appStepNoun ?? "the step") opens no link")
         }
     }
 }

@@ -23,7 +23,7 @@ package protocol Check: Sendable, Hashable {
     /// For a native check: whether it judges only what the app sent before any answer reached it (the authorization
     /// request, how it opened it, its listener), so it still applies when the redirect never reached the app.
     var judgesOnlyTheRequest: Bool { get }
-    /// For an Android check: whether it judges an activity that did not finish (only `finished` does; every other
+    /// For an activity check: whether it judges an activity that did not finish (only `finished` does; every other
     /// check is not applicable then, so a stuck activity is blamed on the one requirement it breaks).
     var judgesUnfinishedActivity: Bool { get }
 
@@ -61,7 +61,7 @@ package enum CheckScope: Sendable, Hashable {
     case transport
     /// A native-client step: the app's answers and the requests the test authorization server received.
     case native
-    /// An Android App Flip step: the result the partner's activity gave back.
+    /// An activity step: the result the partner's activity gave back.
     case activity
 }
 
@@ -87,7 +87,7 @@ package struct CheckDocumentation: Sendable {
         case response
         /// The native-client table: the app's answers and the test authorization server's requests.
         case native
-        /// The Android App Flip table: the result the partner's activity gave back.
+        /// The activity table: the result the partner's activity gave back.
         case activity
     }
 
@@ -116,35 +116,23 @@ extension Check {
                 return response.asAnswer.action == .open ? nil : "\(observation.summary) is not a redirect, so there is no Location to judge"
             case .unreachable, .handshake:
                 return "\(observation.summary), so there is no Location to judge"
-            case .native:
-                return "a native-client step opens no link"
-            case .activity:
-                return "an Android activity opens no link"
+            case .native, .activity:
+                return "\(observation.appStepNoun ?? "the step") opens no link"
             }
         case .response:
             switch observation {
             case .http: return nil
             case .link: return "a link handler's answer has no HTTP response"
             case .unreachable, .handshake: return "\(observation.summary), so there is no response to judge"
-            case .native: return "a native-client step is judged on the app and the server's requests"
-            case .activity: return "an Android activity's result has no HTTP response"
+            case .native: return "\(observation.appStepNoun ?? "the step") is judged on the app and the server's requests"
+            case .activity: return "\(observation.appResultNoun ?? "the step") has no HTTP response"
             }
         case .transport:
             return nil
         case .native:
-            guard case .native(let native) = observation else {
-                return "only a native-client step has an app and a test authorization server to judge"
-            }
-            if let undelivered = native.undelivered, !judgesOnlyTheRequest { return NativeObservation.undeliveredReason(undelivered) }
-            return nil
+            return NativeObservation.applicability(of: self, to: observation)
         case .activity:
-            guard case .activity(let result) = observation else {
-                return "only an Android App Flip step has an activity result to judge"
-            }
-            if !result.finished, !judgesUnfinishedActivity {
-                return "the activity did not finish, so Google has no result yet ('finished' judges that)"
-            }
-            return nil
+            return ActivityResult.applicability(of: self, to: observation)
         }
     }
 

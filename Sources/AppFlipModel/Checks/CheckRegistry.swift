@@ -63,7 +63,7 @@ package enum CheckRegistry {
     /// The keys of the checks that judge a native-client step, in registry order.
     package static var nativeKeys: [String] { kinds.filter { $0.documentation.section == .native }.map { $0.key } }
 
-    /// The keys of the checks that judge an Android App Flip step, in registry order.
+    /// The keys of the checks that judge an activity step, in registry order.
     package static var activityKeys: [String] { kinds.filter { $0.documentation.section == .activity }.map { $0.key } }
 
     /// FORMAT.md's list of the checks on an opened URL's content ("Checks on the opened URL's content (…)"), from

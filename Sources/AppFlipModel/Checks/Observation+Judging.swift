@@ -47,6 +47,25 @@ extension Observation {
             + "; the fragment's parameters: " + inFragment.joined(separator: ", ")
     }
 
+    /// How a reason names the step of an app the suite drives (the native app, an activity), for a check that does not
+    /// judge it; nil for the other kinds, which the checks name themselves.
+    package var appStepNoun: String? {
+        switch self {
+        case .native: NativeObservation.stepNoun
+        case .activity: ActivityResult.stepNoun
+        case .link, .http, .unreachable, .handshake: nil
+        }
+    }
+
+    /// How a reason names what such a step gave back.
+    package var appResultNoun: String? {
+        switch self {
+        case .native: NativeObservation.stepNoun
+        case .activity: ActivityResult.resultNoun
+        case .link, .http, .unreachable, .handshake: nil
+        }
+    }
+
     /// What "nothing was opened" means for this kind of observation, for absence checks.
     package var nothingOpenedText: String {
         switch self {

@@ -27,10 +27,8 @@ package struct PlainHTTPCheck: Check {
             return .notApplicable(reason: "a link handler's answer has no transport to judge")
         case .handshake:
             return .notApplicable(reason: "a TLS probe is not a plain-http request")
-        case .native:
-            return .notApplicable(reason: "a native-client step is not a plain-http request")
-        case .activity:
-            return .notApplicable(reason: "an Android activity's result is not a plain-http request")
+        case .native, .activity:
+            return .notApplicable(reason: "\(observation.appResultNoun ?? "the step") is not a plain-http request")
         case .unreachable:
             return .held(observed: observation.summary)
         case .http(let response):

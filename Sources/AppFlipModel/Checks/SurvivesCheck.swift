@@ -31,7 +31,7 @@ package struct SurvivesCheck: Check {
             guard let crash = answer.crash else { return .held(observed: "no crash: " + observation.summary) }
             return .violated(observed: "the app crashed: \(crash)")
         case .http, .unreachable, .handshake, .native:
-            return .notApplicable(reason: "judged of a link handler or an Android activity")
+            return .notApplicable(reason: "judged of a link handler or \(ActivityResult.stepNoun)")
         }
     }
 }

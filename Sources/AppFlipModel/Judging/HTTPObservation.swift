@@ -58,7 +58,7 @@ package enum Observation: Sendable, Hashable {
     case handshake(TLSHandshake)
     /// A native-client step: the app's answers and the requests the test authorization server received.
     case native(NativeObservation)
-    /// An Android App Flip step: what the partner's activity gave back.
+    /// An activity step: what the partner's activity gave back.
     case activity(ActivityResult)
 
     /// The answer the URL assertions judge: the link handler's, or an HTTP redirect's `Location`.

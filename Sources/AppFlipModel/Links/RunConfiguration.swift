@@ -42,3 +42,14 @@ package struct RunConfiguration: Sendable, Hashable {
     /// Google's browser-linking redirect URI for the project: `https://oauth-redirect.googleusercontent.com/r/<PROJECT_ID>`.
     package var webRedirectURI: String { "https://oauth-redirect.googleusercontent.com/r/" + projectID }
 }
+
+extension RunConfiguration {
+    /// The case files' variables of the adapter contracts' settings: the native client's, then the activity's.
+    package static let adapterVariableNames = NativeClient.variableNames + AndroidSettings.variableNames
+
+    /// The value of one of `adapterVariableNames`; empty where the configuration has none.
+    func adapterVariable(_ name: String) -> String {
+        if NativeClient.variableNames.contains(name) { return nativeClient?.variable(name) ?? "" }
+        return android.variable(name)
+    }
+}

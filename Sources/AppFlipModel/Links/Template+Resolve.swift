@@ -63,23 +63,8 @@ extension Template {
                 case .narrowedScope(let request):
                     let narrowed = context.configuration.narrowedScope
                     value = (request ? narrowed?.request : narrowed?.granted) ?? ""
-                case .native(let name):
-                    let native = context.configuration.nativeClient
-                    switch name {
-                    case "native_client_id": value = native?.id ?? ""
-                    case "native_loopback_uri": value = native?.loopbackURI ?? ""
-                    case "native_loopback_uri_other_port": value = native?.loopbackURIWithOtherPort ?? ""
-                    default: value = native?.schemeURI ?? ""
-                    }
-                case .android(let name):
-                    let android = context.configuration.android
-                    switch name {
-                    case "android_action": value = android.action
-                    case "android_package": value = android.package
-                    case "android_redirect_uri": value = android.redirectURI
-                    case "android_caller_package": value = android.caller.package
-                    default: value = android.caller.signatureSHA256
-                    }
+                case .adapter(let name):
+                    value = context.configuration.adapterVariable(name)
                 }
                 text += encodingValues ? FormEncoding.encode(value) : value
             }

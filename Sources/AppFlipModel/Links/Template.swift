@@ -33,12 +33,9 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
         case sent(String)
         /// `${repeat:2048:A}`: the text repeated.
         case `repeat`(count: Int, text: String)
-        /// The configured native client: `${native_client_id}`, `${native_loopback_uri}`,
-        /// `${native_loopback_uri_other_port}`, `${native_scheme_uri}`.
-        case native(String)
-        /// The Android App Flip settings: `${android_action}`, `${android_package}`, `${android_redirect_uri}`,
-        /// `${android_caller_package}`, `${android_caller_signature}`.
-        case android(String)
+        /// A value of an adapter contract's settings (`RunConfiguration.adapterVariableNames`): the configured native
+        /// client's, the activity's.
+        case adapter(String)
         /// `${code_verifier_percent_encoded}`: the verifier with every character written as `%XX`.
         case codeVerifierPercentEncoded
         /// `${s256:TEXT}`: BASE64URL(SHA256(TEXT)), an S256 challenge for a verifier a case writes itself.
@@ -46,12 +43,6 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
         /// The configured narrowing: `${narrowed_scope_request}` (true: the request) or `${narrowed_scope_granted}`.
         case narrowedScope(request: Bool)
     }
-
-    /// The native-client variables, by name.
-    static let nativeNames = ["native_client_id", "native_loopback_uri", "native_loopback_uri_other_port", "native_scheme_uri"]
-
-    /// The Android App Flip variables, by name.
-    static let androidNames = ["android_action", "android_package", "android_redirect_uri", "android_caller_package", "android_caller_signature"]
 
     package enum Part: Sendable, Hashable {
         case literal(String)
@@ -72,7 +63,7 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
     package static let variableNames = ["client_id", "client_id_case_changed", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
                                        "web_redirect_uri", "app_id", "code_verifier", "code_challenge", "captured.<name>",
                                        "sent.<parameter>", "repeat:<count>:<text>", "code_verifier_percent_encoded", "s256:<text>", "narrowed_scope_request",
-                                       "narrowed_scope_granted"] + nativeNames + androidNames
+                                       "narrowed_scope_granted"] + RunConfiguration.adapterVariableNames
 
     /// Upper bound on the length of one `${repeat:...}` expansion.
     package static let maximumRepeatLength = 1 << 20
@@ -148,8 +139,7 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
         case "code_verifier_percent_encoded": return .codeVerifierPercentEncoded
         default: break
         }
-        if nativeNames.contains(name) { return .native(name) }
-        if androidNames.contains(name) { return .android(name) }
+        if RunConfiguration.adapterVariableNames.contains(name) { return .adapter(name) }
         if name.hasPrefix("s256:"), name.count > 5 { return .s256(String(name.dropFirst(5))) }
         if name.hasPrefix("captured."), name.count > 9 { return .captured(String(name.dropFirst(9))) }
         if name.hasPrefix("sent."), name.count > 5 { return .sent(String(name.dropFirst(5))) }
@@ -196,8 +186,7 @@ extension Template.Variable {
         case .captured(let name): "captured.\(name)"
         case .sent(let parameter): "sent.\(parameter)"
         case .repeat(let count, let text): "repeat:\(count):\(text)"
-        case .native(let name): name
-        case .android(let name): name
+        case .adapter(let name): name
         case .codeVerifierPercentEncoded: "code_verifier_percent_encoded"
         case .s256(let text): "s256:\(text)"
         case .narrowedScope(let request): request ? "narrowed_scope_request" : "narrowed_scope_granted"

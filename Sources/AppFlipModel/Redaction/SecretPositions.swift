@@ -11,7 +11,7 @@
 ///   and, for a value with an authentication scheme (`Basic …`), its credentials alone too;
 /// - the credentials of every URL in any string value (`url`, a URL nested in another, as `Redaction.secrets(in:)`).
 ///
-/// The same rule for every contract (link handler, native app, Android activity) and every transport (stdio, HTTP).
+/// The same rule for every adapter contract and every transport (stdio, HTTP).
 package enum SecretPositions {
     /// The secrets in `answer`, each once, in the order met.
     package static func inAnswer(_ answer: String) -> [String] {

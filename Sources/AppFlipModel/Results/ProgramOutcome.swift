@@ -60,7 +60,7 @@ package struct ProgramOutcome: Sendable, Hashable {
         return ProgramOutcome(program: program, status: reasons.isEmpty ? .certified : .notCertified, reason: reasons.joined(separator: "; "))
     }
 
-    /// `CERTIFIED: App Flip for iOS` or `NOT A CERTIFICATION PASS: App Flip for Android (2 cases failed)`.
+    /// `CERTIFIED: App Flip for iOS` or `NOT A CERTIFICATION PASS: App Flip for iOS (2 cases failed)`.
     package var headline: String {
         switch status {
         case .certified: "CERTIFIED: \(program.title)"

@@ -50,7 +50,7 @@ package struct Provenance: Sendable, Hashable {
     package var runBy: String?
     package var host: String?
 
-    /// One file of an adapter: its role (`link handler`, `native client`, `Android handler`), its path as given and
+    /// One file of an adapter: its role (its contract's, e.g. `link handler`), its path as given and
     /// resolved, and its SHA-256 (nil with why when it could not be read).
     package struct AdapterFile: Sendable, Hashable {
         package var role: String

@@ -1,7 +1,7 @@
 import AppFlipModel
 
-/// One way the suite hands the partner's app a request and reads what the app did: the iOS link handler's link, the
-/// native app's commands, the Android activity's intent. A contract declares which steps it sends, how it sends one
+/// One way the suite hands the partner's app a request and reads what the app did (the iOS link handler's link, and
+/// each other contract's own; `AdapterContracts` lists them). A contract declares which steps it sends, how it sends one
 /// through the worker's session with its target, and what a run says when that target is missing or unusable.
 ///
 /// The runner, `TargetUnderTest` and `StepExecutor` know contracts only through this protocol and

@@ -24,8 +24,8 @@ extension AdapterTarget {
     package var program: (executable: String, arguments: [String])? { nil }
 }
 
-/// A target that answers each request with one answer (a JSON Lines adapter: the link handler, the Android
-/// activity, behind a subprocess, a URL or in-process). It hands out sessions; each worker of a run uses its own.
+/// A target that answers each request with one answer (a JSON Lines adapter, behind a subprocess, a URL or
+/// in-process). It hands out sessions; each worker of a run uses its own.
 package protocol ExchangeTarget: AdapterTarget {
     func makeSession() -> any ExchangeSession
 }

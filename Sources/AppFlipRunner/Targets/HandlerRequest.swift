@@ -1,7 +1,7 @@
 import AppFlipModel
 
 /// One request of an adapter contract spoken as JSON Lines: `{"id": …, <the payload's members>, "scenario": …}`
-/// (the iOS link handler's `"link"`, the Android activity's `"intent"` and `"caller"`).
+/// (the link handler's `"link"`; each contract's payload writes its own).
 package struct HandlerRequest: Sendable {
     package var id: String
     /// What the request hands the app, and how its answer is read: its contract's.

@@ -2,8 +2,8 @@ import AppFlipModel
 import AppFlipSystem
 import Foundation
 
-/// An adapter run as a subprocess speaking a JSON Lines contract (the link handler's, the Android activity's). Never
-/// started through a shell.
+/// An adapter run as a subprocess speaking a JSON Lines contract (its requests' payloads say which). Never started
+/// through a shell.
 package struct SubprocessTarget: ExchangeTarget {
     package enum Mode: String, Sendable, CaseIterable {
         /// A fresh process per case; stdin closes after the one request.

@@ -17,7 +17,7 @@ package struct TargetExchange: Sendable {
     package var suiteFault = false
     /// Set when the target, started and healthy, died or closed its output while handling this request (not a
     /// hang the suite ended, not a start that failed): what it did, for a contract that gives a crash a result of
-    /// its own (a process that dies under an Android activity hands its caller RESULT_CANCELED).
+    /// its own (a process that dies under an activity hands its caller RESULT_CANCELED).
     package var crash: String?
     /// Set when a persistent handler's reply began with lines that answer nothing, more than one: output left from
     /// before this request (a flood), which the session answers by replacing the handler and sending again.

@@ -49,18 +49,10 @@ enum TargetArguments {
         request.scope = scope
         request.handlerURL = try parsed.value(.handlerURL)
         if parsed.hasSeparator { request.handlerCommand = parsed.command }
-        if let program = try parsed.value(.nativeClient) {
-            request.nativeClient = (program, parsed.values(.nativeClientArg))
-        }
-        if let program = try parsed.value(.androidHandler) {
-            request.androidHandler = (program, parsed.values(.androidHandlerArg))
-        }
-        request.androidHandlerURL = try parsed.value(.androidHandlerURL)
-        request.androidAction = try parsed.value(.androidAction)
+        try nativeApp(parsed, into: &request)
+        try androidActivity(parsed, into: &request)
         request.caFile = try parsed.value(.caFile)
         request.resolve = parsed.values(.resolve)
-        request.androidPackage = try parsed.value(.androidPackage)
-        request.androidAllowedCallers = parsed.values(.androidAllowedCaller)
         request.handlerEnvironment = parsed.values(.handlerEnv)
         do {
             return try RunSetup.partner(request)

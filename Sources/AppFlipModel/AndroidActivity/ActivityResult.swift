@@ -75,3 +75,9 @@ package struct ActivityResult: Sendable, Hashable {
         return code.isEmpty ? "String \"\" (empty)" : "String of \(code.count) characters"
     }
 }
+
+extension ActivityResult {
+    /// How a reason names an activity's step, and its result, for a check that does not judge them.
+    static let stepNoun = "an Android activity"
+    static let resultNoun = "an Android activity's result"
+}

@@ -1,23 +1,16 @@
 import Foundation
 
-/// Runs an Android activity behind the Android adapter contract: one request per stdin line
-/// (`{"id", "intent": {"action", "package", "extras"}, "caller", "scenario"}`), one answer per stdout line
-/// (`{"id", "result_code", "data", "finished"}`). Works in both modes, as `AdapterLoop` does.
-package enum AndroidAdapterLoop {
+/// An Android activity behind the Android adapter contract: one request per stdin line (`{"id", "intent": {"action",
+/// "package", "extras"}, "caller", "scenario"}`), one answer per stdout line (`{"id", "result_code", "data",
+/// "finished"}`).
+extension AdapterLoop {
+    /// Serves intent requests from standard input until it closes. Returns the process exit code.
     package static func serve(_ activity: AndroidActivity, output: FileHandle = .standardOutput, log: FileHandle = .standardError) -> Int32 {
-        while let line = readLine(strippingNewline: true) {
-            guard !line.isEmpty else { continue }
-            guard let answer = answer(to: line, activity) else {
-                try? log.write(contentsOf: Data("appflip-reference: ignoring a request that is not an Android adapter request\n".utf8))
-                continue
-            }
-            do { try output.write(contentsOf: answer + Data("\n".utf8)) } catch { return 0 }
-        }
-        return 0
+        serve(output: output, log: log, ignoring: "an Android adapter request") { answer(to: $0, activity) }
     }
 
     /// One request as the activity sees it.
-    package struct Request {
+    package struct IntentRequest {
         package var id: String
         package var extras: [String: AndroidActivity.Extra]
         package var caller: AndroidActivity.Caller?
@@ -26,12 +19,12 @@ package enum AndroidAdapterLoop {
 
     /// The answer line (without newline) for one request line, or nil when the request is malformed.
     package static func answer(to line: String, _ activity: AndroidActivity) -> Data? {
-        guard let request = request(from: line) else { return nil }
+        guard let request = intentRequest(from: line) else { return nil }
         return answer(id: request.id, activity.handle(extras: request.extras, caller: request.caller, scenario: request.scenario))
     }
 
     /// Reads one request line, or nil when it is not an Android adapter request.
-    package static func request(from line: String) -> Request? {
+    package static func intentRequest(from line: String) -> IntentRequest? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
               let id = object["id"] as? String, let intent = object["intent"] as? [String: Any],
               let scenarioName = object["scenario"] as? String else { return nil }
@@ -44,7 +37,7 @@ package enum AndroidAdapterLoop {
            let signature = calling["signature_sha256"] as? String {
             caller = AndroidActivity.Caller(package: package, signature: signature)
         }
-        return Request(id: id, extras: extras, caller: caller, scenario: AndroidActivity.Scenario(rawValue: scenarioName) ?? .consent)
+        return IntentRequest(id: id, extras: extras, caller: caller, scenario: AndroidActivity.Scenario(rawValue: scenarioName) ?? .consent)
     }
 
     /// The answer line (without newline) for a result.

@@ -71,3 +71,8 @@ package struct NativeObservation: Sendable, Hashable {
         return parts.joined(separator: "; ")
     }
 }
+
+extension NativeObservation {
+    /// How a reason names a native-client step (and what it observed), for a check that does not judge it.
+    static let stepNoun = "a native-client step"
+}

@@ -162,7 +162,7 @@ extension ResultsDocument {
         }
     }
 
-    static func result(_ entry: CaseEntry, _ conformanceCase: ConformanceCase, file: String) throws(MergeFailure) -> CaseResult {
+    package static func result(_ entry: CaseEntry, _ conformanceCase: ConformanceCase, file: String) throws(MergeFailure) -> CaseResult {
         guard let verdict = Verdict(rawValue: entry.verdict) else { throw MergeFailure(message: "\(file): case \(entry.id) has verdict '\(entry.verdict)'") }
         var checks: [CheckResult] = []
         for check in entry.checks {
@@ -181,8 +181,12 @@ extension ResultsDocument {
                                 exchanges: entry.evidence.exchanges.map(\.exchange))
         var result = CaseResult(conformanceCase: conformanceCase, verdict: verdict, checks: checks, message: entry.message, evidence: evidence,
                                 duration: entry.durationSeconds)
-        result.configurationProblem = entry.configurationProblem
-        result.suiteFault = entry.suiteFault
+        let faults: [RunFault] = [entry.suiteFault.map(RunFault.suite), entry.configurationProblem.map(RunFault.configuration),
+                                  entry.unreachableTarget.map { .unreachable(UnreachableTarget(key: $0.key, reason: $0.reason)) }].compactMap { $0 }
+        guard faults.count <= 1 else {
+            throw MergeFailure(message: "\(file): case \(entry.id) has more than one of suite_fault, configuration_problem and unreachable_target")
+        }
+        result.runFault = faults.first
         result.notJudged = entry.notJudged
         result.conditionUnmet = entry.conditionUnmet == true
         return result

@@ -73,6 +73,7 @@ extension ResultsDocument.CaseEntry {
             formerly: conformanceCase.formerly.isEmpty ? nil : conformanceCase.formerly,
             scenario: conformanceCase.scenario.rawValue, verdict: result.verdict.rawValue, message: result.message,
             notJudged: result.notJudged, conditionUnmet: result.conditionUnmet ? true : nil, configurationProblem: result.configurationProblem, suiteFault: result.suiteFault,
+            unreachableTarget: result.unreachable.map { ResultsDocument.UnreachableEntry(key: $0.key, reason: $0.reason) },
             knownFailure: result.isKnown ? result.knownBy.map(\.summary) : nil,
             durationSeconds: reproducible ? 0 : result.duration,
             checks: result.checks.map { check in

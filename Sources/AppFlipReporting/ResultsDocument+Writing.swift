@@ -122,6 +122,13 @@ extension ResultsDocument.CaseEntry {
         json.member("scenario", scenario)
         json.member("suite_fault", suiteFault)
         json.member("title", title)
+        if let unreachableTarget {
+            json.key("unreachable_target")
+            json.openObject()
+            json.member("key", unreachableTarget.key)
+            json.member("reason", unreachableTarget.reason)
+            json.closeObject()
+        }
         json.member("verdict", verdict)
         json.closeObject()
     }

@@ -168,11 +168,24 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var conditionUnmet: Bool?
         package var configurationProblem: String?
         package var suiteFault: String?
+        /// The target the case needed and the run could not use before any case, when that is why it was not sent.
+        package var unreachableTarget: UnreachableEntry?
         /// The baseline entries that accept this case's failure for now; absent when none does.
         package var knownFailure: [String]?
         package var durationSeconds: Double
         package var checks: [CheckEntry]
         package var evidence: EvidenceEntry
+    }
+
+    /// A target a run could not use (`UnreachableTarget`): an origin or an adapter contract's key, and why.
+    package struct UnreachableEntry: Codable, Sendable, Hashable {
+        package var key: String
+        package var reason: String
+
+        package init(key: String, reason: String) {
+            self.key = key
+            self.reason = reason
+        }
     }
 
     package struct CheckEntry: Codable, Sendable, Hashable {

@@ -4,12 +4,20 @@ extension Redactor {
     package func redact(_ result: CaseResult) -> CaseResult {
         var result = result
         result.message = result.message.map(redact)
-        result.configurationProblem = result.configurationProblem.map(redact)
-        result.suiteFault = result.suiteFault.map(redact)
+        result.runFault = result.runFault.map(redact)
         result.evidence = redact(result.evidence)
         let checks = result.checks
         if !checks.isEmpty { result.checks = checks.map(redact) }
         return result
+    }
+
+    /// A run fault with its text redacted: an unusable target's reason may quote the adapter's standard error.
+    package func redact(_ fault: RunFault) -> RunFault {
+        switch fault {
+        case .suite(let text): .suite(redact(text))
+        case .configuration(let text): .configuration(redact(text))
+        case .unreachable(let target): .unreachable(UnreachableTarget(key: target.key, reason: redact(target.reason)))
+        }
     }
 
     package func redact(_ evidence: Evidence) -> Evidence {

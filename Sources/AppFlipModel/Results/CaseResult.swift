@@ -24,9 +24,7 @@ package struct CaseResult: Sendable, Hashable {
     /// The members most results lack (a passing or failing case has no message, problem or baseline entry).
     private struct Notes: Hashable, Sendable {
         var message: String?
-        var configurationProblem: String?
-        var suiteFault: String?
-        var unreachable: UnreachableTarget?
+        var runFault: RunFault?
         var notJudged: String?
         var conditionUnmet = false
         var knownBy: [Baseline.Entry] = []
@@ -92,21 +90,26 @@ package struct CaseResult: Sendable, Hashable {
         get { storage.value.duration }
         set { storage.value.duration = newValue }
     }
-    /// Set when the case could not be judged because the run's configuration is wrong (said once for the run).
+    /// Set when the case says nothing of the target through the run's own fault: the suite's, the configuration's, a
+    /// target unusable before the run (each said once for the run).
+    package var runFault: RunFault? {
+        get { storage.value.notes.runFault }
+        set { storage.value.notes.runFault = newValue }
+    }
+    /// The problem, when the case could not be judged because the run's configuration is wrong.
     package var configurationProblem: String? {
-        get { storage.value.notes.configurationProblem }
-        set { storage.value.notes.configurationProblem = newValue }
+        if case .configuration(let problem)? = runFault { return problem }
+        return nil
     }
-    /// Set when the suite itself failed (out of descriptors, memory or processes): the case judged nothing.
+    /// What failed, when the suite itself failed (out of descriptors, memory or processes): the case judged nothing.
     package var suiteFault: String? {
-        get { storage.value.notes.suiteFault }
-        set { storage.value.notes.suiteFault = newValue }
+        if case .suite(let fault)? = runFault { return fault }
+        return nil
     }
-    /// Set when the case was not sent because a target it needs could not be used before the run (said once for the
-    /// run, not once per case).
+    /// The target, when the case was not sent because a target it needs could not be used before the run.
     package var unreachable: UnreachableTarget? {
-        get { storage.value.notes.unreachable }
-        set { storage.value.notes.unreachable = newValue }
+        if case .unreachable(let target)? = runFault { return target }
+        return nil
     }
     /// The key of that target (an origin, or a handler's key).
     package var unreachableTarget: String? { unreachable?.key }

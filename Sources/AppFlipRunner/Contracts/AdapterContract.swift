@@ -6,7 +6,9 @@ import AppFlipModel
 ///
 /// The runner, `TargetUnderTest` and `StepExecutor` know contracts only through this protocol and
 /// `AdapterContracts`: a contract's own code lives in its folder (`Contracts/<Name>/`), and adding one touches no
-/// shared file of the runner (CONTRIBUTING, "Add an adapter contract").
+/// shared file of the runner (CONTRIBUTING, "Add an adapter contract"). What it keeps alive for a case goes in
+/// `StepExecutor.flows` (an `AdapterCaseFlow`, ended with the case); what its steps pass on to the case's later ones,
+/// in `StepExecutor.CaseState.contractNotes`.
 package protocol AdapterContract: Sendable {
     /// The key its target is held under (`TargetUnderTest.adapters`), also the name the run gives the target.
     var key: AdapterContractKey { get }
@@ -29,8 +31,6 @@ package protocol AdapterContract: Sendable {
     /// Why the case's next step through this contract is not sent (an app that can no longer be asked anything), or
     /// nil when it is sent.
     func notSent(_ state: StepExecutor.CaseState) -> String?
-    /// Ends what the contract kept for one case on this worker (an app process, a test server).
-    func endCase(_ executor: StepExecutor)
 }
 
 extension AdapterContract {
@@ -49,32 +49,4 @@ extension AdapterContract {
     package var labelsDescription: Bool { true }
     package var judgedApart: Bool { false }
     package func notSent(_ state: StepExecutor.CaseState) -> String? { nil }
-    package func endCase(_ executor: StepExecutor) {}
-}
-
-/// One step as a contract sends it: the case, where the step stands in it, and the values its templates resolve to.
-package struct AdapterStep {
-    package let conformanceCase: ConformanceCase
-    package let action: Step.Action
-    /// The prefix of the step's messages ("round 2, step 1: "), empty for a case of one step sent once.
-    package let label: String
-    package let generated: GeneratedValues
-    package let stepIndex: Int
-    package let repetition: Int
-    /// Whether this sending's exchange goes into the evidence (the first of a repeated step).
-    package let recordEvidence: Bool
-    package let context: Template.Context
-
-    /// An opaque id for the request: the case ID would let a "test mode" adapter answer from a lookup table.
-    package var requestID: String { generated.requestID(step: stepIndex, repetition: repetition) }
-}
-
-/// What sending a step left.
-package enum AdapterSending {
-    /// The exchange is over and reading its answer is all that is left, which needs none of the worker's
-    /// connections (so any thread may do it): the observation and the parameters sent, or nil when the outcome says
-    /// why there is none.
-    case sent(@Sendable (inout StepExecutor.CaseState) -> (Observation, [QueryParameter])?)
-    /// The step is done: its observation and the parameters sent, or nil when the outcome says why there is none.
-    case observed((Observation, [QueryParameter])?)
 }

@@ -30,7 +30,7 @@ enum ConfiguredCredentials: Sendable, Hashable {
             guard var result = results[index] else { continue }
             result.verdict = .error
             result.message = "configuration problem: " + problem
-            result.configurationProblem = problem
+            result.runFault = .configuration(problem)
             results[index] = result
         }
     }

@@ -181,7 +181,7 @@ package struct Runner: Sendable {
             if let problem = targets.credentialsProblem, conformanceCase.sendsConfiguredCredentials {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
                                         message: "not sent: configuration problem: " + problem, evidence: Evidence(), duration: 0)
-                result.configurationProblem = problem
+                result.runFault = .configuration(problem)
                 return result
             }
             for contract in targets.contracts.all {
@@ -200,7 +200,7 @@ package struct Runner: Sendable {
         private func notSent(_ conformanceCase: ConformanceCase, _ target: UnreachableTarget) -> CaseResult {
             var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [], message: target.caseMessage,
                                     evidence: Evidence(), duration: 0)
-            result.unreachable = target
+            result.runFault = .unreachable(target)
             return result
         }
 
@@ -221,7 +221,7 @@ package struct Runner: Sendable {
             case .suite(let fault)?:
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: outcome.checks,
                                         message: "suite error, not the target's: " + fault, evidence: outcome.evidence, duration: duration)
-                result.suiteFault = fault
+                result.runFault = .suite(fault)
                 return result
             case .notApplicable(let reason)?:
                 return CaseResult(conformanceCase: conformanceCase, verdict: failed ? .fail : .skip, checks: outcome.checks,

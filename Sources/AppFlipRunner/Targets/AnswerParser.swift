@@ -35,7 +35,10 @@ package enum AnswerParser {
     package static func exchange(_ line: Line, for request: HandlerRequest, rawAnswer: String, log: String = "") -> TargetExchange {
         switch request.payload.read(line, expectedID: request.id) {
         case .success(let observation): return TargetExchange(observation: observation, rawAnswer: rawAnswer, log: log)
-        case .failure(let problem): return TargetExchange(failure: "unusable answer: \(problem.message)", rawAnswer: rawAnswer, log: log)
+        case .failure(let problem):
+            var exchange = TargetExchange(failure: "unusable answer: \(problem.message)", rawAnswer: rawAnswer, log: log)
+            exchange.answerUnusable = true
+            return exchange
         }
     }
 

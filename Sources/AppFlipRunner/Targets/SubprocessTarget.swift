@@ -69,7 +69,7 @@ package struct SubprocessTarget: ExchangeTarget {
         defer { session.close() }
         let exchange = session.exchange(preflightRequest,
                                         timeout: max(timeout, 10) + (mode == .persistent ? startupAllowance : 0))
-        guard let failure = exchange.failure, exchange.rawAnswer.isEmpty, !failure.hasPrefix("unusable answer") else { return nil }
+        guard let failure = exchange.failure, exchange.rawAnswer.isEmpty, !exchange.answerUnusable else { return nil }
         let log = exchange.log.trimmingCharacters(in: .whitespacesAndNewlines)
         return "the handler did not answer a first request before the run: \(failure)"
             + (log.isEmpty ? "" : "; its standard error: " + String(log.prefix(600)))
@@ -276,6 +276,7 @@ final class SubprocessSession: ExchangeSession {
                 var failed = TargetExchange(failure: "unusable answer: a line that is not an answer, then one that does not answer this request",
                                             rawAnswer: TargetExchange.raw(stray.bytes))
                 failed.outOfStep = true
+                failed.answerUnusable = true
                 return failed
             }
         }

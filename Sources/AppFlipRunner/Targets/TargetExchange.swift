@@ -15,6 +15,8 @@ package struct TargetExchange: Sendable {
     package var previousRequestFault: String?
     /// Set when the exchange failed for want of the suite's own resources, not through the target.
     package var suiteFault = false
+    /// Set when the target wrote an answer its contract cannot read (`failure` says why): it answered, unusably.
+    package var answerUnusable = false
     /// Set when the target, started and healthy, died or closed its output while handling this request (not a
     /// hang the suite ended, not a start that failed): what it did, for a contract that gives a crash a result of
     /// its own (a process that dies under an activity hands its caller RESULT_CANCELED).

@@ -5,33 +5,23 @@ import AppFlipRunner
 
 /// Setting up the Android activity's adapter from a request: a program or a URL, and the settings it is sent with.
 extension RunSetup {
+    /// How a request names the Android activity's adapter: `--android-handler` or `--android-handler-url`.
+    private static func androidChoice(_ request: TargetSpecification) -> AdapterChoice {
+        AdapterChoice(program: request.androidHandler.map { ($0.program, $0.arguments) }, url: request.androidHandlerURL,
+                      bothGiven: "--android-handler-url cannot be combined with --android-handler", role: "Android handler",
+                      exampleURL: "http://127.0.0.1:8089/", preflightRequest: .androidPreflight)
+    }
+
     /// The Android activity's adapter the request names: a program, or a URL (not both).
     static func androidTarget(_ request: TargetSpecification, passedEnvironment: [String]) throws(SetupError) -> (any ExchangeTarget)? {
-        var androidHandler: (any ExchangeTarget)? = try request.androidHandler.map { (program, arguments) throws(SetupError) in
-            var target = try Self.androidHandler(program, arguments: arguments, mode: request.mode)
-            target.environment += passedEnvironment
-            return target
-        }
-        if let url = request.androidHandlerURL {
-            guard androidHandler == nil else { throw SetupError("--android-handler-url cannot be combined with --android-handler") }
-            guard let http = HTTPAdapterTarget(url: url) else {
-                throw SetupError("the Android handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8089/")
-            }
-            androidHandler = http
-        }
-        return androidHandler
+        try androidChoice(request).target(mode: request.mode, passedEnvironment: passedEnvironment)
     }
 
     /// The Android App Flip handler: a program (a path, or a name looked up on `PATH`) speaking the Android adapter
     /// contract, in the run's mode.
     package static func androidHandler(_ program: String, arguments: [String], mode: SubprocessTarget.Mode,
                                        label: String? = nil) throws(SetupError) -> SubprocessTarget {
-        guard let executable = SubprocessTarget.resolve(program) else {
-            throw SetupError("cannot find the Android handler executable '\(program)' (not found, not a file, or not executable)")
-        }
-        var target = SubprocessTarget(executable: executable, arguments: arguments, mode: mode, label: label ?? ([program] + arguments).joined(separator: " "))
-        target.preflightRequest = HandlerRequest.androidPreflight
-        return target
+        try androidChoice(TargetSpecification()).subprocess(program, arguments: arguments, mode: mode, label: label)
     }
 
 

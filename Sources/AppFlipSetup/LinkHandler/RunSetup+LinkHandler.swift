@@ -23,26 +23,12 @@ extension RunSetup {
     /// The link handler the request names: a command after `--`, or a URL (the flag's or the configuration's).
     static func linkHandlerTarget(_ request: TargetSpecification, handlerURL: String?,
                                           passedEnvironment: [String]) throws(SetupError) -> (any ExchangeTarget)? {
-        var linkHandler: (any ExchangeTarget)?
-        if let command = request.handlerCommand {
-            guard request.handlerURL == nil else {
-                throw SetupError("--handler-url cannot be combined with a handler command after '--'")
-            }
-            guard let program = command.first else { throw SetupError("give the handler command after '--'") }
-            guard let executable = SubprocessTarget.resolve(program) else {
-                throw SetupError("cannot find the handler executable '\(program)' (not found, not a file, or not executable)")
-            }
-            var subprocess = SubprocessTarget(executable: executable, arguments: Array(command.dropFirst()), mode: request.mode,
-                                              label: command.joined(separator: " "))
-            subprocess.environment += passedEnvironment
-            linkHandler = subprocess
-        } else if let handlerURL {
-            guard let http = HTTPAdapterTarget(url: handlerURL) else {
-                throw SetupError("the handler URL must be an absolute http(s):// URL without userinfo, e.g. http://127.0.0.1:8080/link-handler")
-            }
-            linkHandler = http
-        }
-        return linkHandler
+        if let command = request.handlerCommand, command.isEmpty { throw SetupError("give the handler command after '--'") }
+        let choice = AdapterChoice(program: request.handlerCommand?.first.map { ($0, Array(request.handlerCommand?.dropFirst() ?? [])) },
+                                   // A command wins over the configuration's URL; only the flag's conflicts with it.
+                                   url: request.handlerCommand == nil ? handlerURL : request.handlerURL, bothGiven: "--handler-url cannot be combined with a handler command after '--'",
+                                   role: "handler", exampleURL: "http://127.0.0.1:8080/link-handler", preflightRequest: .linkPreflight)
+        return try choice.target(mode: request.mode, passedEnvironment: passedEnvironment)
     }
 
     /// The reference link handler: the suite's own executable's `reference-handler`, or the handler in-process, minting

@@ -60,6 +60,38 @@ struct HandlerEnvironmentTests {
         #expect(withheld.status == 3, "\(withheld.output.suffix(2000))")
     }
 
+    @Test("An adapter that cannot be used, whose standard error shows the variable, is said once with the value hidden everywhere")
+    func unusableAdapterRedacted() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handler-env-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // It prints the session it was given and exits without answering: the preflight says so with its stderr.
+        let script = directory + "/adapter.py"
+        try """
+        import os, sys
+        print("cannot start: session=" + os.environ.get("STAGING_SESSION", "none"), file=sys.stderr, flush=True)
+        sys.exit(1)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try run(["--handler-env", "STAGING_SESSION"], reports: directory + "/reports", script: script)
+        #expect(result.status == 3, "\(result.output.suffix(2000))")
+        #expect(!result.output.contains(Self.secret), "\(result.output.suffix(2000))")
+        #expect(result.output.contains("session=‹redacted"), "the console says why, its secret hidden: \(result.output.suffix(2000))")
+        for name in ["report.md", "results.json", "junit.xml"] {
+            let text = try String(contentsOfFile: directory + "/reports/" + name, encoding: .utf8)
+            #expect(!text.contains(Self.secret), "\(name) shows the session")
+        }
+        let report = try String(contentsOfFile: directory + "/reports/report.md", encoding: .utf8)
+        #expect(report.contains("**Target unreachable:**") && report.contains("session=‹redacted"), "\(report.prefix(3000))")
+        // results.json carries the unusable target, so a merge says it as the run did.
+        let merged = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+            "merge", "--reports", directory + "/merged", directory + "/reports", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog])
+        #expect(merged.status == 3, "\(merged.output.suffix(2000))")
+        let mergedReport = try String(contentsOfFile: directory + "/merged/report.md", encoding: .utf8)
+        let line = { (text: String) in text.split(separator: "\n").first { $0.hasPrefix("**Target unreachable:**") } }
+        #expect(line(mergedReport) != nil && line(mergedReport) == line(report), "\(mergedReport.prefix(3000))")
+        #expect(!mergedReport.contains(Self.secret))
+    }
+
     @Test("An unset, empty or too short variable, a malformed name, or a run with nothing to pass it to is an error before anything runs")
     func refused() throws {
         let command = ["/bin/cat"]

@@ -8,31 +8,8 @@ extension ConformanceCase {
 
     /// The bytes the case's `${repeat}` variables expand to over all its sends.
     package var repeatedBytes: Int {
-        let perRound = steps.reduce(0) { total, step in
-            let once: Int
-            switch step.action {
-            case .link(let recipe): once = recipe.repeatedBytes
-            case .http(let request): once = request.repeatedBytes
-            case .native: once = 0
-            case .intent(let recipe): once = recipe.repeatedBytes
-            case .adapter(let request): once = request.values.values.reduce(0) { $0 + $1.repeatedBytes }
-            }
-            return total + once * step.repeatCount
-        }
+        let perRound = steps.reduce(0) { total, step in total + step.action.repeatedBytes * step.repeatCount }
         return perRound * repeatCount
-    }
-}
-
-extension IntentRecipe {
-    /// The bytes the recipe's `${repeat}` variables expand to.
-    var repeatedBytes: Int {
-        self.set.reduce(0) { total, entry in
-            switch entry.value {
-            case .string(let template): total + template.repeatedBytes
-            case .stringArray(let templates): total + templates.reduce(0) { $0 + $1.repeatedBytes }
-            case .int: total
-            }
-        }
     }
 }
 

@@ -69,6 +69,17 @@ package struct Step: Sendable, Hashable {
 }
 
 extension Step.Action {
+    /// The bytes the step's `${repeat}` variables expand to, sent once (a native command has none).
+    var repeatedBytes: Int {
+        switch self {
+        case .link(let recipe): recipe.repeatedBytes
+        case .http(let request): request.repeatedBytes
+        case .native: 0
+        case .intent(let recipe): recipe.repeatedBytes
+        case .adapter(let request): request.values.values.reduce(0) { $0 + $1.repeatedBytes }
+        }
+    }
+
     /// The HTTP request of an HTTP step; nil for a step an adapter contract sends.
     package var httpRequest: HTTPStepRequest? {
         if case .http(let request) = self { return request }

@@ -32,7 +32,7 @@ package struct ActionCheck: Check {
             return CheckOutcome(action == .decline, observation.summary)
         case .handshake:
             return .notApplicable(reason: "a TLS probe opens nothing and redirects nowhere")
-        case .native, .activity:
+        default:  // an app's step a contract drives: its observation names it
             return .notApplicable(reason: "\(observation.appStepNoun ?? "the step") opens no link")
         }
     }

@@ -27,8 +27,6 @@ package struct PlainHTTPCheck: Check {
             return .notApplicable(reason: "a link handler's answer has no transport to judge")
         case .handshake:
             return .notApplicable(reason: "a TLS probe is not a plain-http request")
-        case .native, .activity:
-            return .notApplicable(reason: "\(observation.appResultNoun ?? "the step") is not a plain-http request")
         case .unreachable:
             return .held(observed: observation.summary)
         case .http(let response):
@@ -38,6 +36,8 @@ package struct PlainHTTPCheck: Check {
             }
             let tokens = response.bodyText.contains("access_token")
             return CheckOutcome(response.status >= 400 && !tokens, observation.summary + (tokens ? ", with tokens" : ""))
+        default:  // an app's step a contract drives: its observation names it
+            return .notApplicable(reason: "\(observation.appResultNoun ?? "the step") is not a plain-http request")
         }
     }
 }

@@ -30,7 +30,7 @@ package struct SurvivesCheck: Check {
         case .link(let answer):
             guard let crash = answer.crash else { return .held(observed: "no crash: " + observation.summary) }
             return .violated(observed: "the app crashed: \(crash)")
-        case .http, .unreachable, .handshake, .native:
+        default:
             return .notApplicable(reason: "judged of a link handler or \(ActivityResult.stepNoun)")
         }
     }

@@ -25,7 +25,7 @@ package struct ThrottledCheck: Check {
         case .http(let response):
             guard let burst = response.burst else { return .notApplicable(reason: "only a `burst:` request shows throttling") }
             return CheckOutcome(burst.sign != nil, burst.summary)
-        case .unreachable, .link, .handshake, .native, .activity:
+        default:
             return .notApplicable(reason: "only a `burst:` request shows throttling")
         }
     }

@@ -69,4 +69,11 @@ package enum Observation: Sendable, Hashable {
         case .unreachable, .handshake, .native, .activity: HandlerAnswer(action: .decline)
         }
     }
+
+    /// The URL whose parameters a step captures (`capture: NAME: {param: …}`): the opened URL or a redirect's
+    /// `Location`; for a native-client step, the authorization request the app opened.
+    package var capturedURL: String? {
+        if case .native(let native) = self { return native.authorizationURL }
+        return answer.url
+    }
 }

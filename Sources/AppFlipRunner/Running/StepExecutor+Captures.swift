@@ -7,9 +7,7 @@ extension StepExecutor {
     func value(of source: Capture.Source, in observation: Observation) -> String? {
         switch source {
         case .urlParameter(let name):
-            var opened = observation.answer.url
-            if case .native(let native) = observation { opened = native.authorizationURL }  // the app's authorization request
-            guard let url = opened else { return nil }
+            guard let url = observation.capturedURL else { return nil }
             let matches = URLParts(url).parameters.all(named: name)
             guard matches.count == 1, let bytes = matches[0].value, !bytes.isEmpty else { return nil }
             return String(decoding: bytes, as: UTF8.self)

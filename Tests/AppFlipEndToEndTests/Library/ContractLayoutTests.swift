@@ -26,6 +26,15 @@ struct ContractLayoutTests {
         #expect(naming.count <= 15, "\(naming.count) files name Android outside Sources/*/AndroidActivity/: \(naming)")
     }
 
+    @Test("At most 15 files outside the native app contract's folders name its types, its step or its observation")
+    func nativeConfined() throws {
+        // "native" alone also names RFC 8252's native clients, which the authorize and token profiles judge at the
+        // partner's server: what is the contract's own is its types, its key, its step and observation cases.
+        let words = try Regex(#"NativeStep|NativeObservation|NativeClientTarget|NativeCommand|NativeAppContract|NativeClientSession|\.native\b|nativeApp|case native\b|native-client step|native client is configured"#)
+        let naming = try Self.sources().filter { !$0.path.contains("/NativeApp/") && $0.text.contains(words) }.map(\.path).sorted()
+        #expect(naming.count <= 15, "\(naming.count) files name the native app's contract outside Sources/*/NativeApp/: \(naming)")
+    }
+
     @Test("Each built-in contract's runner code is in Contracts/<its folder>, and the registry holds the three")
     func runnerFolders() throws {
         let files = try Self.sources().map(\.path)

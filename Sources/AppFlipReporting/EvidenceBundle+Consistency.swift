@@ -112,3 +112,30 @@ private extension Array where Element == Substring {
         stride(from: 0, to: count - 1, by: 2).map { (self[$0], String(self[$0 + 1])) }
     }
 }
+
+extension EvidenceBundle {
+    /// The first suite version whose bundles carry report.html: an older bundle lacks it rightly.
+    static let htmlSince = [0, 3, 0]
+
+    /// report.html against results.json: the exit code it gives, and each case's verdict in its every-case table
+    /// (`<tr data-case="…" data-f data-verdict="…">`). Missing, it is a problem for a bundle of a suite that writes it.
+    package static func htmlContradictions(_ html: String?, document: ResultsDocument) -> [String] {
+        guard let html else {
+            let version = document.suite.version.split(separator: ".").map { Int($0) ?? 0 }
+            return version.lexicographicallyPrecedes(htmlSince) ? [] : ["reports/report.html is missing"]
+        }
+        let exit = RunResult.exitStatus(document.tally).rawValue
+        var problems: [String] = []
+        if !html.contains("<p>Exit code: \(exit). ") { problems.append("report.html does not give the exit code \(exit) that results.json's cases make") }
+        let byID = Dictionary(document.cases.map { (HTMLText.text($0.id), $0.verdict) }, uniquingKeysWith: { first, _ in first })
+        for piece in html.components(separatedBy: "<tr data-case=\"").dropFirst() {
+            guard let idEnd = piece.firstIndex(of: "\""), let recorded = byID[String(piece[..<idEnd])],
+                  let verdictStart = piece.range(of: " data-verdict=\""), let verdictEnd = piece[verdictStart.upperBound...].firstIndex(of: "\"") else { continue }
+            let shown = String(piece[verdictStart.upperBound..<verdictEnd])
+            if shown != recorded {
+                problems.append("report.html lists case \(HTMLText.unescaped(String(piece[..<idEnd]))) as \(shown), but results.json records \(recorded)")
+            }
+        }
+        return problems
+    }
+}

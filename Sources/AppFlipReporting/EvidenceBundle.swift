@@ -149,6 +149,7 @@ package enum EvidenceBundle {
             let text = { (path: String) in byPath[path].map { String(decoding: $0.bytes, as: UTF8.self) } }
             problems += contradictions(manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"),
                                        suite: suite, catalog: catalog)
+            problems += htmlContradictions(text("reports/report.html"), document: document)
             attestations = document.attestations ?? []
             readDocument = document
             problems += attestationContradictions(document: document, report: text("reports/report.md"), byPath: byPath, catalog: catalog)

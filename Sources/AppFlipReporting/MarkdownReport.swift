@@ -24,7 +24,7 @@ package struct MarkdownReport: Sendable {
     /// exceed it, the least useful parts are cut first and the report says what was cut.
     package func render() -> String {
         // The parts no level changes are rendered once; each level's text is measured before it is joined.
-        let findings = Findings(run: run)
+        let findings = ReportFindings(run: run)
         let head = "# AppFlip Conformance report\n\n" + certificationHeadline() + verdictSection()
         let body = contents(failures: findings.failures, warnings: findings.warnings, known: findings.known)
             + (findings.causesMerge ? rootCausesSection(findings.causes) : "") + failedRequirementsSection(findings.failures)
@@ -41,25 +41,6 @@ package struct MarkdownReport: Sendable {
         let parts = compose(.minimal, cuts: cuts + ["the report was still too large and ends early"], head: head, body: body,
                             findings: findings, tail: tail, appendix: &appendix) ?? []
         return Self.truncated(parts.joined(), limit: Self.sizeLimit)
-    }
-
-    /// The run's findings grouped once for every section that lists them.
-    struct Findings {
-        var failures: [FindingGroup]
-        var warnings: [FindingGroup]
-        var known: [FindingGroup]
-        /// The failures' root causes, worked out once for every rendering level.
-        var causes: [RootCause]
-
-        init(run: RunResult) {
-            failures = FindingGroup.groups(of: run.results, verdicts: [.fail, .error])
-            warnings = FindingGroup.groups(of: run.results, verdicts: [.warn, .info])
-            known = FindingGroup.groups(of: run.results, verdicts: [.fail, .error], known: true)
-            causes = RootCause.causes(of: failures)
-        }
-
-        /// Whether the root causes say more than the failure groups do (fewer causes than failing groups).
-        var causesMerge: Bool { !causes.isEmpty && causes.count < failures.filter { $0.verdict == .fail }.count }
     }
 
     /// How much of the bulky parts a rendering includes; each level cuts more than the one before.
@@ -84,7 +65,7 @@ package struct MarkdownReport: Sendable {
     }
 
     /// The report's parts at one level of detail, or nil when one part alone is already too large to fit.
-    private func compose(_ detail: Detail, cuts: [String], head: String, body: String, findings: Findings, tail: String,
+    private func compose(_ detail: Detail, cuts: [String], head: String, body: String, findings: ReportFindings, tail: String,
                          appendix: inout Appendix) -> [String]? {
         guard let appendixText = appendix.text(detail) else { return nil }
         var parts = [head]
@@ -156,47 +137,11 @@ package struct MarkdownReport: Sendable {
             + (run.provenance.targetLabel.map { " (\(MarkdownText.inline($0)))" } ?? "") + ".\n\n"
     }
 
-    /// The verdict's sentence: what the run's overall verdict says, an uncertified certification or an interrupted
-    /// run said instead.
+    /// The verdict's sentence (`ReportHeadline`), in Markdown: the label bold, profiles and paths as code.
     private func headline(_ coverage: [ProfileCoverage]) -> String {
-        let total = run.results.count
-        let judged = run.results.filter { $0.verdict != .skip }.count
-        let tested = coverage.filter(\.isTested).map(\.profile)
-        let scope = tested.isEmpty ? "" : " for " + tested.map { "`\($0)`" }.joined(separator: ", ")
-        let skipped = total - judged
-        let ran = skipped == 0 ? "all \(total) cases" : "the \(judged) cases that ran (\(skipped) skipped)"
-        var text: String
-        switch run.overall {
-        case .fail where run.count(.fail) == 0:
-            text = "**Verdict: ❌ NOT CONFORMANT** — the baseline is out of date: \(run.baseline?.problems.count ?? 0) of its entries "
-                + "expired or list failures that no longer happen (a baseline only shrinks)."
-        case .fail:
-            text = "**Verdict: ❌ NOT CONFORMANT** — \(run.count(.fail)) of \(total) cases violate a MUST or MUST NOT requirement."
-        case .error:
-            text = total == 0 ? "**Verdict: 💥 INCONCLUSIVE** — no case ran."
-                : "**Verdict: 💥 INCONCLUSIVE** — no requirement failed, but \(run.count(.error)) of \(total) cases ended in a target error (crash, timeout or unusable answer)."
-        case .skip:
-            text = "**Verdict: ⏭️ NOTHING TESTED** — every one of the \(total) cases was skipped, so nothing was checked. This is not a pass."
-        case .warn where run.knownCount > 0, .pass where run.knownCount > 0, .info where run.knownCount > 0:
-            // Conformant only because the baseline accepts failures: said first, never "every MUST held".
-            text = "**Verdict: ✅ CONFORMANT\(scope) with \(run.knownCount) accepted known failure\(run.knownCount == 1 ? "" : "s")** (baseline "
-                + "`\(MarkdownText.inline(run.baseline?.path ?? ""))`) — the other checks applied in \(ran) held"
-                + (run.count(.warn) > 0 ? "; \(run.count(.warn)) cases break a SHOULD." : ".")
-        case .warn:
-            text = "**Verdict: ✅ CONFORMANT\(scope), with warnings** — every MUST held in \(ran); \(run.count(.warn)) cases break a SHOULD."
-        case .pass, .info:
-            text = "**Verdict: ✅ CONFORMANT\(scope)** — every check applied in \(ran) held."
-        }
-        if run.exitStatus == .certificationIncomplete {
-            text = "**Verdict: ⚠️ NOT A CERTIFICATION PASS** — no case failed, but \(run.untestedCount) of \(total) cases were not judged, and a "
-                + "certification judges every case. Missing: " + certificationShortfall(coverage) + "."
-        }
-        if run.incomplete {
-            // An interrupted run never reads as a verdict on what it did not reach.
-            text = "**Verdict: ⏸️ INCOMPLETE** — the run was interrupted: \(total) cases ran"
-                + (run.selectedCount.map { " of \($0) selected" } ?? "") + "; what follows judges only those, and nothing about the rest."
-        }
-        return text
+        let headline = ReportHeadline(run: run, coverage: coverage)
+        return "**Verdict: \(headline.icon) \(headline.label.markdown)**" + (headline.aside.map { " " + $0.markdown } ?? "")
+            + " — " + headline.detail.markdown
     }
 
     /// The table of profiles: each one's verdict, counts and whether it was tested; the totals when more than one.
@@ -254,47 +199,11 @@ package struct MarkdownReport: Sendable {
         }
     }
 
-    /// What a certification run left unjudged: the profiles not tested and the reasons cases were skipped.
-    private func certificationShortfall(_ coverage: [ProfileCoverage]) -> String {
-        var missing: [String] = coverage.filter { !$0.isTested }.map { "profile `\($0.profile)` not tested (\(MarkdownText.inline($0.reason, limit: 300)))" }
-        for entry in coverage where entry.isTested && entry.judged < entry.total {
-            missing.append("`\(entry.profile)`: \(entry.total - entry.judged) skipped (\(MarkdownText.inline(entry.reason, limit: 300)))")
-        }
-        for result in run.results where result.notJudged != nil {
-            missing.append("`\(result.conformanceCase.id)` judged nothing it tests (see Skipped)")
-        }
-        return missing.joined(separator: "; ")
-    }
-
-    /// For a case not applicable to this target: the conditions (`applies_when`) of what it tests, in the catalog's
-    /// words.
-    private func conditionsUnmet(by result: CaseResult) -> String? {
-        guard result.conditionUnmet else { return nil }
-        let setup = result.conformanceCase.setupRequirements
-        let conditions = result.conformanceCase.requirements.compactMap { reference -> String? in
-            guard !setup.contains(reference.id), let condition = run.catalog[reference.id]?.appliesWhen else { return nil }
-            return "\(reference.id) applies only when \(condition)"
-        }
-        guard !conditions.isEmpty else { return nil }
-        return "not applicable to this target (not missing from a certification): " + conditions.joined(separator: "; ")
-            + " — " + (result.message ?? "")
-    }
-
     /// One line per profile and reason, however many cases it skipped (or judged nothing they test).
     private func skippedSection() -> String {
-        var text = "## Skipped\n\n"
-        var lines: [(profile: String, reason: String, count: Int)] = []
-        for result in run.results where result.verdict == .skip || result.notJudged != nil {
-            let profile = result.conformanceCase.profile.rawValue
-            let reason = result.notJudged.map { "\(result.verdict.rawValue) on the suite's own finding, " + $0 }
-                ?? conditionsUnmet(by: result) ?? result.message ?? "skipped"
-            if let index = lines.firstIndex(where: { $0.profile == profile && $0.reason == reason }) {
-                lines[index].count += 1
-            } else {
-                lines.append((profile, reason, 1))
-            }
-        }
+        let lines = SkipLine.lines(of: run)
         if lines.isEmpty { return "" }  // the contents line says "nothing skipped"
+        var text = "## Skipped\n\n"
         for line in lines {
             text += "- `\(line.profile)`: \(line.count) case\(line.count == 1 ? "" : "s") — \(MarkdownText.inline(line.reason, limit: 500))\n"
         }
@@ -304,44 +213,12 @@ package struct MarkdownReport: Sendable {
     private func provenanceSection() -> String {
         let provenance = run.provenance
         var text = "## Provenance\n\n"
-        let samples: String = provenance.samples.map { "\($0) per sampling check (--samples)" } ?? "as each case states"
-        var rows: [(String, String)] = [
-            ("Suite version", provenance.suiteVersion),
-            ("Case files", "\(provenance.caseFileCount) files, sha256 `\(provenance.caseDigest)`"),
-            ("Seed", String(provenance.seed)),
-            ("Target", provenance.target),
-        ]
-        if let label = provenance.targetLabel { rows.append(("Target label", label)) }
-        rows += [
-            ("Mode", provenance.mode),
-            ("Jobs", String(provenance.jobs)),
-            ("Filter", provenance.filter ?? "(none)"),
-            ("Samples", samples),
-            ("TLS", provenance.transport.isEmpty ? "not used: every endpoint of this run is plain http"
-                : provenance.transport.joined(separator: "; ")),
-        ]
-        if let startup = provenance.handlerStartup { rows.append(("Handler start-up", startup)) }
-        if let digest = provenance.executableSHA256 { rows.append(("Executable", "sha256 `\(digest)`")) }
-        if let commit = provenance.sourceCommit { rows.append(("Built from", "commit `\(commit)`")) }
-        if let platform = provenance.platform { rows.append(("Platform", platform)) }
-        if let toolchain = provenance.toolchain { rows.append(("Toolchain", toolchain)) }
-        for file in provenance.adapterFiles { rows.append(("Adapter", file.summary)) }
-        if !reproducible {
-            if let runBy = provenance.runBy { rows.append(("Run by", runBy)) }
-            if let host = provenance.host { rows.append(("Host", host)) }
-            rows += [("Started (UTC)", provenance.startedAt), ("Wall time", ReportFormatting.seconds(provenance.duration) + " s")]
-            if let measured = provenance.handlerStartupMeasured { rows.append(("Handler start-up times", measured)) }
-        }
+        let rows = ProvenanceRows.rows(provenance, reproducible: reproducible)
         text += "Reproduce the whole run with:\n\n" + MarkdownText.codeBlock(provenance.command)
         text += "\n<details><summary>Suite, seed, target and times</summary>\n\n| | |\n| --- | --- |\n"
         for (name, value) in rows {
             // The target as configured, whole: a reviewer must be able to tell which deployment was judged.
-            // Digests and commits are shown as code, as written here, when they are what they claim (hex): a merged
-            // results.json could carry anything there.
-            let parts = value.split(separator: "`", omittingEmptySubsequences: false)
-            let isOwnCode = ["Case files", "Executable", "Built from"].contains(name) && parts.count == 3 && parts[2].isEmpty
-                && parts[0].allSatisfy { $0.isLetter || $0.isNumber || $0 == " " || $0 == "," } && parts[1].allSatisfy(\.isHexDigit)
-            let shown = isOwnCode ? value : MarkdownText.inline(value, limit: name == "Target" ? 65_536 : 400)
+            let shown = ProvenanceRows.ownCode(name, value) != nil ? value : MarkdownText.inline(value, limit: name == "Target" ? 65_536 : 400)
             text += "| \(name) | \(shown) |\n"
         }
         return text + "\n</details>\n\n"

@@ -1,7 +1,8 @@
 import AppFlipModel
 
 /// The files a run leaves in its reports directory, rendered together so every command writes the same set:
-/// `junit.xml` (CI), `report.md` (reviewers) and `results.json` (machines: diff, merge, re-run).
+/// `junit.xml` (CI), `report.md` (reviewers on a code host), `report.html` (reviewers in a browser: filters, evidence
+/// that opens) and `results.json` (machines: diff, merge, re-run).
 package struct ReportSet: Sendable {
     package var run: RunResult
     package var profiles: [String]
@@ -15,7 +16,7 @@ package struct ReportSet: Sendable {
         self.fileAttributes = fileAttributes
     }
 
-    package static let names = ["junit.xml", "report.md", "results.json"]
+    package static let names = ["junit.xml", "report.md", "report.html", "results.json"]
 
     /// Each file, in the order they are written: results.json and junit.xml are written into their sink case by
     /// case (a run of 100,000 cases is never held whole as text); report.md stays under a MiB.
@@ -24,6 +25,7 @@ package struct ReportSet: Sendable {
         return [
             ReportFile(name: "junit.xml", write: { JUnitReport(run: run, reproducible: reproducible, fileAttributes: fileAttributes).write(into: $0) }),
             ReportFile(name: "report.md", write: { $0.append(MarkdownReport(run: run, profiles: profiles, reproducible: reproducible).render()) }),
+            ReportFile(name: "report.html", write: { $0.append(HTMLReport(run: run, profiles: profiles, reproducible: reproducible).render()) }),
             ReportFile(name: "results.json", write: { ResultsDocument.write(run: run, profiles: profiles, reproducible: reproducible, into: $0) }),
         ]
     }

@@ -19,6 +19,11 @@ package enum Fixtures {
         ],
         sources: [SourceDocument(key: "RFC6749", title: "OAuth 2.0", url: "https://www.rfc-editor.org/rfc/rfc6749")])
 
+    /// Markup a target could write wherever it writes (answers, messages, standard error, headers), for the tests
+    /// that hold report.html inert to it.
+    package static let hostileMarkup = "<script>document.title='pwned'</script><img src=x onerror=alert(1)></details></td></table>"
+        + "<a href=\"javascript:alert(2)\">x</a><style>body{display:none}</style>\" onmouseover=\"alert(3)\" ' <!-- ]]>"
+
     package static func conformanceCase(_ id: String, group: String = "app-link/demo", line: Int = 3,
                                        requirement: RequirementReference = RequirementReference(id: "AF-LINK-005", level: .mustNot)) -> ConformanceCase {
         ConformanceCase(id: id, title: "Title of \(id)", profile: .appLink, scenario: .consent, link: .base,

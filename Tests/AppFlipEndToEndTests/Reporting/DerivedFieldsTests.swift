@@ -163,6 +163,12 @@ struct DerivedFieldsTests {
         Forgery(name: "report.md: a case listed as passing", path: "reports/report.md",
                 edit: text { $0.replacingOccurrences(of: "| ❌ fail | AF-LINK-003", with: "| ✅ pass | AF-LINK-003") },
                 expected: "report.md lists case"),
+        Forgery(name: "report.html: a case listed as passing", path: "reports/report.html",
+                edit: text { text in
+                    // The first failing case's row of the every-case table.
+                    guard let row = text.range(of: "<tr data-case=\""), let verdict = text[row.upperBound...].range(of: " data-verdict=\"fail\"") else { return text }
+                    return text.replacingCharacters(in: verdict, with: " data-verdict=\"pass\"")
+                }, expected: "report.html lists case"),
         Forgery(name: "report.md: the attestation's verdict", path: "reports/report.md",
                 edit: text { $0.replacingOccurrences(of: "**fail**, attested by", with: "**pass**, attested by") },
                 expected: "report.md does not give the attestation of AF-LINK-021 as fail"),
@@ -170,6 +176,23 @@ struct DerivedFieldsTests {
 
     @Test("verify names each forged field, and finds nothing in the bundle as written", arguments: resultsForgeries)
     func verify(_ forgery: Forgery) throws {
+        try verifyForgery(forgery)
+    }
+
+    @Test("A bundle of this suite without report.html (taken out with its manifest line) is missing it; one older than report.html is not")
+    func htmlMissing() throws {
+        let fixture = try Self.fixture.get()
+        let entries = try TarArchive.read(fixture.bundle).filter { $0.path != "reports/report.html" }
+        let problems = try EvidenceBundle.verify(BundleForgery.withManifestInLine(entries)).problems
+        #expect(problems.contains("reports/report.html is missing"), "\(problems)")
+        let document = try #require(try EvidenceBundle.verify(fixture.bundle).document)
+        var older = document
+        older.suite.version = "0.2.0"
+        #expect(EvidenceBundle.htmlContradictions(nil, document: older).isEmpty)
+        #expect(EvidenceBundle.htmlContradictions(nil, document: document) == ["reports/report.html is missing"])
+    }
+
+    private func verifyForgery(_ forgery: Forgery) throws {
         let fixture = try Self.fixture.get()
         #expect(try EvidenceBundle.verify(fixture.bundle).problems == [])
         var entries = try TarArchive.read(fixture.bundle)

@@ -105,6 +105,8 @@ struct EvidenceBundleTests {
             ("junit.xml's totals", "reports/junit.xml", { $0.replacingOccurrences(of: "failures=\"1\" errors=\"1\" time", with: "failures=\"0\" errors=\"0\" time") },
              "junit.xml counts failures=0"),
             ("report.md's exit code", "reports/report.md", { $0.replacingOccurrences(of: "Exit code: 1.", with: "Exit code: 0.") }, "report.md does not give"),
+            ("report.html's exit code", "reports/report.html", { $0.replacingOccurrences(of: "<p>Exit code: 1. ", with: "<p>Exit code: 0. ") },
+             "report.html does not give the exit code 1"),
         ]
         for (what, path, edit, expected) in forgeries {
             let original = try TarArchive.read(bundle()).first { $0.path == path }.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""

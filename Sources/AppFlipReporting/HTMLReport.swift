@@ -1,0 +1,86 @@
+import AppFlipModel
+
+/// Writes a run as one self-contained web page for a certification reviewer, from the same findings as report.md
+/// (`ReportFindings`, `ReportHeadline`, `SkipLine`): the verdict first, root causes, per-profile counts with a bar
+/// each, the failed requirements with their sources, every finding with its evidence in a section that opens,
+/// attestations, the requirement matrix, every case and the provenance with the commands to reproduce.
+///
+/// Everything a target wrote is text (`HTMLText`); the page's own style and script are inline and allowed by hash
+/// (`HTMLReportAssets`), with no inline event handler, and nothing is fetched. Without scripts everything shows; with
+/// them, filters by profile, level and verdict and a search, kept in the URL fragment (`#verdict=fail&profile=token`).
+package struct HTMLReport: Sendable {
+    package var run: RunResult
+    package var profiles: [String]
+    package var reproducible: Bool
+
+    package init(run: RunResult, profiles: [String], reproducible: Bool = false) {
+        self.run = run
+        self.profiles = profiles
+        self.reproducible = reproducible
+    }
+
+    /// Finding groups whose evidence the page shows, and cases listed per group, and rows of the every-case table:
+    /// a 100,000-case run stays a page a browser opens (results.json has everything).
+    static let groupsWithEvidence = 50
+    static let casesPerGroup = 100
+    static let everyCaseRows = 20_000
+
+    package func render() -> String {
+        let findings = ReportFindings(run: run)
+        let coverage = run.coverage(of: profiles)
+        let headline = ReportHeadline(run: run, coverage: coverage)
+        var page = head(headline)
+        page += "<body>\n<header>\n<h1>AppFlip Conformance report</h1>\n" + verdictSection(headline, coverage: coverage) + "</header>\n"
+        page += filterForm()
+        page += "<main>\n"
+        if findings.causesMerge { page += rootCausesSection(findings.causes) }
+        page += profileSection(coverage)
+        page += failedRequirementsSection(findings.failures)
+        page += groupsSection("Failures and errors", id: "failures", findings.failures, anchor: "f")
+        if run.baseline != nil { page += groupsSection("Known failures (baseline)", id: "known", findings.known, anchor: "k") }
+        page += groupsSection("Warnings and observations", id: "warnings", findings.warnings, anchor: "w")
+        page += attestationSection() + skippedSection() + matrixSection() + everyCaseSection() + provenanceSection()
+        page += "</main>\n<script>" + HTMLReportAssets.script + "</script>\n</body>\n</html>\n"
+        return page
+    }
+
+    /// The document's head: its policy first, so nothing after it runs unless the policy allows it.
+    private func head(_ headline: ReportHeadline) -> String {
+        // The title is the suite's words alone (the verdict's label), never a target's text.
+        let label = headline.label.spans.map { span -> String in
+            switch span {
+            case .suite(let text), .code(let text): text
+            case .value: ""
+            }
+        }.joined()
+        return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            + "<meta http-equiv=\"Content-Security-Policy\" content=\"\(HTMLText.text(HTMLReportAssets.contentSecurityPolicy))\">\n"
+            + "<meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            + "<title>AppFlip Conformance: \(HTMLText.text(label))</title>\n<style>" + HTMLReportAssets.style + "</style>\n</head>\n"
+    }
+
+    /// The filters, hidden until the script shows them (without scripts, everything is shown and nothing filters).
+    private func filterForm() -> String {
+        var form = "<form id=\"filters\" hidden>\n<label>Verdict <select name=\"verdict\"><option value=\"\">any</option>"
+        for verdict in Verdict.allCases { form += "<option>\(verdict.rawValue)</option>" }
+        form += "</select></label>\n<label>Profile <select name=\"profile\"><option value=\"\">any</option>"
+        for profile in profiles { form += "<option>\(HTMLText.text(profile))</option>" }
+        form += "</select></label>\n<label>Level <select name=\"level\"><option value=\"\">any</option>"
+        for level in Level.allCases { form += "<option value=\"\(Self.token(level))\">\(level.rawValue)</option>" }
+        form += "</select></label>\n<label>Requirement or case <input name=\"q\" type=\"search\" placeholder=\"AF-LINK-010, app-link/state\"></label>\n"
+        return form + "<button type=\"button\" id=\"filter-reset\">Clear</button> <span id=\"filter-count\"></span>\n</form>\n"
+    }
+
+    /// A level as a filter token: `MUST NOT` → `MUST-NOT`.
+    static func token(_ level: Level) -> String { level.rawValue.replacingOccurrences(of: " ", with: "-") }
+
+    /// The attributes that make an element filterable: its verdicts, profiles, levels and what a search finds it by.
+    static func filterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String]) -> String {
+        let unique = { (values: [String]) in values.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: " ") }
+        return " data-f data-verdict=\"\(unique(verdicts.map(\.rawValue)))\" data-profile=\"\(HTMLText.text(unique(profiles)))\""
+            + " data-level=\"\(unique(levels.map(token)))\" data-search=\"\(HTMLText.text(unique(search).lowercased()))\""
+    }
+
+    /// Text symbols (no emoji: a page must read the same where no emoji font is installed), with the verdict's word.
+    static let verdictIcons: [Verdict: String] = [.pass: "✓", .info: "ℹ", .warn: "⚠", .skip: "»", .fail: "✗", .error: "‼"]
+}

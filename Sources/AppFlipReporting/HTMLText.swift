@@ -1,0 +1,46 @@
+/// Text made safe for an HTML page: everything a target wrote is text, never markup. Every character that could end
+/// a text node or an attribute value (`& < > " '`) is a character reference; control characters other than tab and
+/// newline are dropped; links go only where `HTMLText.href` allows.
+package enum HTMLText {
+    /// `value` as the content of an element or a double-quoted attribute.
+    package static func text(_ value: String) -> String {
+        var result = ""
+        result.reserveCapacity(value.utf8.count)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            case "\t", "\n": result.unicodeScalars.append(scalar)
+            default:
+                // C0 and C1 controls (and DEL) have no place in a page; U+2028/2029 are line breaks to a script reader.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// `value` cut to `limit` characters, saying so.
+    package static func cut(_ value: String, limit: Int) -> String {
+        value.count <= limit ? value : String(value.prefix(limit)) + "… [truncated]"
+    }
+
+    /// The URL as an `href` value when the page may link to it: an https URL (the catalog's sources) or one of the
+    /// page's own anchors (`#…`); nil for anything else (`javascript:`, `data:`, relative paths, other schemes).
+    package static func href(_ url: String) -> String? {
+        if url.hasPrefix("#"), url.dropFirst().allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) { return url }
+        guard url.lowercased().hasPrefix("https://"), !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" }) else {
+            return nil
+        }
+        return text(url)
+    }
+
+    /// `text`'s escapes read back (for messages that quote an attribute the page wrote).
+    package static func unescaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -1,0 +1,106 @@
+import AppFlipDigest
+import AppFlipModel
+import AppFlipReporting
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// report.html as text: self-contained, its own code allowed by hash and nothing else, every target text inert, links
+/// only to https sources and its own anchors, and the same findings as report.md. (In a browser:
+/// HTMLReportBrowserTests.)
+@Suite("HTML report")
+struct HTMLReportTests {
+    static let hostile = Fixtures.hostileMarkup
+
+    /// A run whose every target-written text is hostile.
+    static func hostileRun() -> RunResult {
+        var run = Fixtures.mixedRun()
+        run.results = run.results.map { result in
+            var result = result
+            result.message = (result.message ?? "") + Self.hostile
+            result.checks = result.checks.map { check in
+                check.notApplicable != nil ? check
+                    : CheckResult(requirement: check.requirement, expected: check.expected, observed: check.observed + Self.hostile, verdict: check.verdict)
+            }
+            result.evidence = Evidence(link: "https://app.example/flip?x=" + Self.hostile, answer: Self.hostile, stderr: Self.hostile,
+                                       exchanges: [Evidence.Exchange("GET /" + Self.hostile, requestHeaders: [Evidence.Header("X-A", Self.hostile)],
+                                                                     responseHeaders: [Evidence.Header(Self.hostile, "v")])])
+            return result
+        }
+        run.provenance.target = Self.hostile
+        return run
+    }
+
+    private func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
+
+    @Test("One style and one script, both inline and allowed by their SHA-256 in the page's policy, and nothing fetched")
+    func policy() throws {
+        let page = HTMLReport(run: Fixtures.mixedRun(), profiles: ["app-link"], reproducible: true).render()
+        #expect(count("<script", in: page) == 1 && count("<style", in: page) == 1)
+        let script = try #require(page.components(separatedBy: "<script>").dropFirst().first?.components(separatedBy: "</script>").first)
+        let style = try #require(page.components(separatedBy: "<style>").dropFirst().first?.components(separatedBy: "</style>").first)
+        let hash = { (text: String) in "'sha256-" + Data(SHA256.hash(Array(text.utf8))).base64EncodedString() + "'" }
+        let policy = try #require(page.components(separatedBy: "http-equiv=\"Content-Security-Policy\" content=\"").dropFirst().first?
+            .components(separatedBy: "\"").first)
+        let read = HTMLText.unescaped(policy)
+        #expect(read.contains("default-src 'none'") && read.contains("script-src \(hash(script))") && read.contains("style-src \(hash(style))"), "\(read)")
+        #expect(!read.contains("unsafe"))
+        // Nothing the page loads: no src, no stylesheet link, no url() in the style.
+        #expect(!page.contains(" src=") && !page.contains("<link") && !style.contains("url("))
+        // The policy comes before anything it governs.
+        #expect(try #require(page.range(of: "Content-Security-Policy")).lowerBound < (try #require(page.range(of: "<style>"))).lowerBound)
+    }
+
+    @Test("Everything a target wrote is text: no markup, handler, javascript: link or style of its own reaches the page")
+    func hostileTextIsInert() throws {
+        let page = HTMLReport(run: Self.hostileRun(), profiles: ["app-link"], reproducible: true).render()
+        #expect(count("<script", in: page) == 1 && count("<style", in: page) == 1)
+        #expect(count("<details", in: page) == count("</details>", in: page))
+        #expect(count("<table", in: page) == count("</table>", in: page))
+        // Written as text, the markup is there to read; as markup, nowhere: no tag of it, no attribute it sets.
+        #expect(!page.contains("href=\"javascript") && !page.contains("<img") && !page.contains("<a href=\"j"))
+        #expect(page.firstMatch(of: try Regex(#"<[a-zA-Z][^>]*\son[a-z]+\s*="#)) == nil)
+        #expect(!page.contains("<!--"))
+        #expect(page.contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;"))
+        // The title is the suite's words.
+        #expect(page.contains("<title>AppFlip Conformance: NOT CONFORMANT</title>"))
+    }
+
+    @Test("Links go only to the catalog's https sources and the page's own anchors; a source of another scheme is shown unlinked")
+    func links() {
+        var run = Fixtures.mixedRun()
+        run.catalog.sources["AF-iOS"] = SourceDocument(key: "AF-iOS", title: "App Flip for iOS", url: "javascript:alert(1)")
+        let page = HTMLReport(run: run, profiles: ["app-link"], reproducible: true).render()
+        let hrefs = page.components(separatedBy: "href=\"").dropFirst().compactMap { $0.components(separatedBy: "\"").first }
+        #expect(!hrefs.isEmpty)
+        for href in hrefs { #expect(href.hasPrefix("https://") || href.hasPrefix("#"), "\(href)") }
+        #expect(hrefs.contains("https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1"))
+        #expect(page.contains("AF-iOS step 5") && !page.contains("javascript:"))
+        #expect(HTMLText.href("JavaScript:alert(1)") == nil && HTMLText.href("data:text/html,x") == nil && HTMLText.href("//evil.example") == nil)
+        #expect(HTMLText.href("#f1") == "#f1" && HTMLText.href("#x\" onclick=\"y") == nil)
+    }
+
+    @Test("The same findings as report.md: each failure group, root cause and every case, with the verdict report.md gives")
+    func sameFindings() {
+        let run = Fixtures.mixedRun()
+        let page = HTMLReport(run: run, profiles: ["app-link"], reproducible: true).render()
+        let findings = ReportFindings(run: run)
+        #expect(count("<details id=\"f", in: page) == findings.failures.count && count("<details id=\"w", in: page) == findings.warnings.count)
+        for result in run.results {
+            #expect(page.contains("<tr data-case=\"\(result.conformanceCase.id)\" data-f data-verdict=\"\(result.verdict.rawValue)\""), "\(result.conformanceCase.id)")
+        }
+        #expect(page.contains("<p>Exit code: \(run.exitStatus.rawValue). "))
+        let markdown = MarkdownReport(run: run, profiles: ["app-link"], reproducible: true).render()
+        #expect(markdown.contains("NOT CONFORMANT") && page.contains("Verdict: NOT CONFORMANT"))
+        // Without scripts everything shows: nothing is hidden but the filter form and the copy buttons.
+        let hiddenElements = page.components(separatedBy: " hidden").count - 1
+        #expect(hiddenElements == 1 + count("class=\"copy\"", in: page), "\(hiddenElements)")
+    }
+
+    @Test("No inline event handler anywhere: the page's own behaviour is attached by its script")
+    func noInlineHandlers() throws {
+        let page = HTMLReport(run: Fixtures.mixedRun(), profiles: ["app-link"], reproducible: true).render()
+        let tags = try Regex(#"<[a-zA-Z][^>]*\son[a-z]+\s*="#)
+        #expect(page.firstMatch(of: tags) == nil)
+    }
+}

@@ -6,6 +6,7 @@ import Foundation
 enum HTMLReportAssets {
     static let style = """
     :root{color-scheme:light dark;--pass:#1a7f37;--info:#0969da;--warn:#9a6700;--fail:#cf222e;--error:#8250df;--skip:#6e7781;--line:#d0d7de}
+    [hidden]{display:none!important}
     body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1180px;padding:0 20px 60px}
     h1{font-size:1.6em;margin:.8em 0 .3em}h2{border-bottom:1px solid var(--line);padding-bottom:.2em;margin-top:1.6em}
     code,pre{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}

@@ -62,6 +62,17 @@ struct HTMLReportBrowserTests {
 
         let unfiltered = Self.filterable(try HeadlessBrowser.dump(directory + "/report.html").dom)
         #expect(!unfiltered.isEmpty && unfiltered.allSatisfy(\.shown))
+        // Without its script (here blocked by a policy that allows none) a fragment filters nothing: everything shows,
+        // and the filters, which could not work, do not.
+        let page = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
+        let blocked = try #require(page.range(of: "script-src &#39;sha256-"))
+        let end = try #require(page[blocked.upperBound...].firstIndex(of: ";"))
+        try page.replacingCharacters(in: blocked.lowerBound..<end, with: "script-src &#39;none&#39;")
+            .write(toFile: directory + "/scriptless.html", atomically: true, encoding: .utf8)
+        let scriptless = try HeadlessBrowser.dump(directory + "/scriptless.html", fragment: "verdict=fail")
+        #expect(scriptless.console.contains { $0.contains("Content Security Policy") }, "the script was not blocked: \(scriptless.console)")
+        #expect(Self.filterable(scriptless.dom).allSatisfy(\.shown) && scriptless.dom.contains("<form id=\"filters\" hidden"))
+        #expect(!scriptless.dom.contains("data-ready-ms=\""))
 
         let failing = try HeadlessBrowser.dump(directory + "/report.html", fragment: "verdict=fail")
         #expect(failing.console.isEmpty, "\(failing.console)")

@@ -11,7 +11,7 @@ extension HTMLReport {
             let requirements = cause.requirements.map { "<a href=\"#f\($0.group + 1)\">\(HTMLText.text($0.reference.id))</a> (\($0.cases))" }
             text += "<li" + Self.filterAttributes(verdicts: [.fail], profiles: cause.cases.map(\.conformanceCase.profile.rawValue),
                                                    levels: cause.requirements.map(\.reference.level),
-                                                   search: cause.requirements.map(\.reference.id) + cause.cases.map(\.conformanceCase.id)) + ">"
+                                                   search: cause.requirements.map(\.reference.id) + cause.cases.prefix(Self.casesPerGroup).map(\.conformanceCase.id)) + ">"
             text += "✗ <strong>\(HTMLText.text(HTMLText.cut(cause.observed, limit: 300)))</strong> — \(cause.cases.count) case\(cause.cases.count == 1 ? "" : "s") "
                 + "under \(cause.requirements.count) requirement\(cause.requirements.count == 1 ? "" : "s"): \(requirements.joined(separator: ", ")); "
                 + "first <code>\(HTMLText.text(first.id))</code></li>\n"
@@ -21,13 +21,15 @@ extension HTMLReport {
 
     func failedRequirementsSection(_ groups: [FindingGroup]) -> String {
         var text = "<section id=\"failed-requirements\">\n<h2>Failed requirements</h2>\n"
-        var rows: [(reference: RequirementReference, cases: [CaseResult], first: FindingGroup, anchor: Int)] = []
+        var rows: [(reference: RequirementReference, ids: Set<String>, profiles: Set<String>, first: FindingGroup, anchor: Int)] = []
         for (index, group) in groups.enumerated() {
             guard case .check(let reference, _) = group.kind, group.verdict == .fail else { continue }
+            let ids = Set(group.members.map(\.result.conformanceCase.id)), profiles = Set(group.members.map(\.result.conformanceCase.profile.rawValue))
             if let row = rows.firstIndex(where: { $0.reference == reference }) {
-                rows[row].cases += group.members.map(\.result).filter { result in !rows[row].cases.contains { $0.conformanceCase.id == result.conformanceCase.id } }
+                rows[row].ids.formUnion(ids)
+                rows[row].profiles.formUnion(profiles)
             } else {
-                rows.append((reference, group.members.map(\.result), group, index + 1))
+                rows.append((reference, ids, profiles, group, index + 1))
             }
         }
         guard !rows.isEmpty else {
@@ -38,11 +40,11 @@ extension HTMLReport {
         for row in rows {
             guard case .check(_, let expected) = row.first.kind else { continue }
             let requirement = run.catalog[row.reference.id]
-            text += "<tr" + Self.filterAttributes(verdicts: [.fail], profiles: row.cases.map(\.conformanceCase.profile.rawValue), levels: [row.reference.level],
-                                                  search: [row.reference.id] + row.cases.map(\.conformanceCase.id)) + ">"
+            text += "<tr" + Self.filterAttributes(verdicts: [.fail], profiles: row.profiles.sorted(), levels: [row.reference.level],
+                                                  search: [row.reference.id] + row.ids.sorted().prefix(Self.casesPerGroup)) + ">"
             text += "<td><a href=\"#f\(row.anchor)\"><strong>\(HTMLText.text(row.reference.id))</strong></a>"
                 + (requirement.map { " — " + HTMLText.text($0.title) } ?? "") + "</td><td>\(row.reference.level.rawValue)</td>"
-                + "<td class=\"n\">\(row.cases.count)</td><td>\(HTMLText.text(HTMLText.cut(expected, limit: 200)))</td>"
+                + "<td class=\"n\">\(row.ids.count)</td><td>\(HTMLText.text(HTMLText.cut(expected, limit: 200)))</td>"
                 + "<td>\(HTMLText.text(HTMLText.cut(row.first.representative.observed, limit: 200)))</td><td>\(sources(row.reference.id))</td></tr>\n"
         }
         return text + "</tbody>\n</table>\n</section>\n"
@@ -112,7 +114,7 @@ extension HTMLReport {
             if count > Self.casesPerGroup { text += "<p>\(count - Self.casesPerGroup) more not listed here (see results.json).</p>\n" }
         }
         let attributes = Self.filterAttributes(verdicts: [group.verdict], profiles: members.map(\.conformanceCase.profile.rawValue), levels: levels,
-                                               search: requirementIDs + members.map(\.conformanceCase.id))
+                                               search: requirementIDs + members.prefix(Self.casesPerGroup).map(\.conformanceCase.id))
         return "<details id=\"\(anchor)\" class=\"finding\"\(attributes)>\n" + text + "</details>\n"
     }
 

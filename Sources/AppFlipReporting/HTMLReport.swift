@@ -19,8 +19,9 @@ package struct HTMLReport: Sendable {
         self.reproducible = reproducible
     }
 
-    /// Finding groups whose evidence the page shows, and cases listed per group, and rows of the every-case table:
-    /// a 100,000-case run stays a page a browser opens (results.json has everything).
+    /// Finding groups whose evidence the page shows, cases listed per group (and the case IDs a group's search finds
+    /// it by; every case is found by its own row), and rows of the every-case table: a 100,000-case run stays a page a
+    /// browser opens (results.json has everything).
     static let groupsWithEvidence = 50
     static let casesPerGroup = 100
     static let everyCaseRows = 20_000
@@ -76,7 +77,10 @@ package struct HTMLReport: Sendable {
 
     /// The attributes that make an element filterable: its verdicts, profiles, levels and what a search finds it by.
     static func filterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String]) -> String {
-        let unique = { (values: [String]) in values.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: " ") }
+        let unique = { (values: [String]) -> String in
+            var seen = Set<String>()
+            return values.filter { seen.insert($0).inserted }.joined(separator: " ")
+        }
         return " data-f data-verdict=\"\(unique(verdicts.map(\.rawValue)))\" data-profile=\"\(HTMLText.text(unique(profiles)))\""
             + " data-level=\"\(unique(levels.map(token)))\" data-search=\"\(HTMLText.text(unique(search).lowercased()))\""
     }

@@ -76,13 +76,14 @@ extension HTMLReport {
             + "<th>Requirements</th><th>Message</th><th>Time (s)</th></tr></thead>\n<tbody>\n"
         for result in run.results.prefix(Self.everyCaseRows) {
             let conformanceCase = result.conformanceCase
-            let requirements = CaseResult.requirements(of: conformanceCase, checks: result.checks)
+            let checks = result.checks  // unpacked once (a run keeps them packed)
+            let requirements = CaseResult.requirements(of: conformanceCase, checks: checks)
             text += "<tr data-case=\"\(HTMLText.text(conformanceCase.id))\"" + Self.filterAttributes(
                 verdicts: [result.verdict], profiles: [conformanceCase.profile.rawValue],
                 levels: requirements.map(\.level), search: [conformanceCase.id] + requirements.map(\.id)) + ">"
             text += "<td><code>\(HTMLText.text(conformanceCase.id))</code></td><td class=\"tag \(result.verdict.rawValue)\">"
                 + "\(Self.verdictIcons[result.verdict] ?? "") \(result.verdict.rawValue)\(result.isKnown ? " (known)" : "")</td>"
-                + "<td>\(HTMLText.text(ReportFormatting.requirementList(result)))</td><td>\(HTMLText.text(HTMLText.cut(result.message ?? "", limit: 300)))</td>"
+                + "<td>\(HTMLText.text(ReportFormatting.requirementList(conformanceCase, checks: checks)))</td><td>\(HTMLText.text(HTMLText.cut(result.message ?? "", limit: 300)))</td>"
                 + "<td class=\"n\">\(ReportFormatting.seconds(reproducible ? 0 : result.duration))</td></tr>\n"
         }
         text += "</tbody>\n</table>\n"

@@ -4,6 +4,13 @@
 package enum HTMLText {
     /// `value` as the content of an element or a double-quoted attribute.
     package static func text(_ value: String) -> String {
+        // Most text (IDs, requirement lists, the suite's words) has nothing to escape: returned as it is, read as bytes.
+        // 0xC2 may begin a C1 control (U+0080–U+009F), which the scalar reading drops.
+        let plain = value.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte != 0x7F && byte != 0xC2 && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
+                && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
+        }
+        if plain { return value }
         var result = ""
         result.reserveCapacity(value.utf8.count)
         for scalar in value.unicodeScalars {

@@ -97,6 +97,14 @@ struct HTMLReportTests {
         #expect(hiddenElements == 1 + count("class=\"copy\"", in: page), "\(hiddenElements)")
     }
 
+    @Test("Text is escaped whole: the five markup characters as references, controls dropped (C1 included), tab and newline kept")
+    func escaping() {
+        #expect(HTMLText.text("AF-LINK-010 MUST, app-link/state/é") == "AF-LINK-010 MUST, app-link/state/é")
+        #expect(HTMLText.text("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(HTMLText.text("a\u{85}b\u{1}c\td\ne\u{7F}") == "abc\td\ne")
+        #expect(HTMLText.text("\u{A0}non-breaking") == "\u{A0}non-breaking")
+    }
+
     @Test("No inline event handler anywhere: the page's own behaviour is attached by its script")
     func noInlineHandlers() throws {
         let page = HTMLReport(run: Fixtures.mixedRun(), profiles: ["app-link"], reproducible: true).render()

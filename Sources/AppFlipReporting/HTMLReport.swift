@@ -13,10 +13,14 @@ package struct HTMLReport: Sendable {
     package var profiles: [String]
     package var reproducible: Bool
 
-    package init(run: RunResult, profiles: [String], reproducible: Bool = false) {
+    /// The run's findings, when the caller grouped them already (a report set groups them once for both reports).
+    package var findings: ReportFindings?
+
+    package init(run: RunResult, profiles: [String], reproducible: Bool = false, findings: ReportFindings? = nil) {
         self.run = run
         self.profiles = profiles
         self.reproducible = reproducible
+        self.findings = findings
     }
 
     /// Finding groups whose evidence the page shows, cases listed per group (and the case IDs a group's search finds
@@ -27,7 +31,7 @@ package struct HTMLReport: Sendable {
     static let everyCaseRows = 20_000
 
     package func render() -> String {
-        let findings = ReportFindings(run: run)
+        let findings = self.findings ?? ReportFindings(run: run)
         let coverage = run.coverage(of: profiles)
         let headline = ReportHeadline(run: run, coverage: coverage)
         var page = head(headline)
@@ -77,7 +81,13 @@ package struct HTMLReport: Sendable {
 
     /// The attributes that make an element filterable: its verdicts, profiles, levels and what a search finds it by.
     static func filterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String]) -> String {
+        // Most lists are a few words (a case's row): kept in order, a repeat dropped by a look back, or by a set when long.
         let unique = { (values: [String]) -> String in
+            guard values.count > 16 else {
+                var kept: [String] = []
+                for value in values where !kept.contains(value) { kept.append(value) }
+                return kept.joined(separator: " ")
+            }
             var seen = Set<String>()
             return values.filter { seen.insert($0).inserted }.joined(separator: " ")
         }

@@ -9,10 +9,14 @@ package struct MarkdownReport: Sendable {
     /// When true, times and the start timestamp are left out, so the same inputs give the same bytes.
     package var reproducible: Bool
 
-    package init(run: RunResult, profiles: [String], reproducible: Bool = false) {
+    /// The run's findings, when the caller grouped them already (a report set groups them once for both reports).
+    package var findings: ReportFindings?
+
+    package init(run: RunResult, profiles: [String], reproducible: Bool = false, findings: ReportFindings? = nil) {
         self.run = run
         self.profiles = profiles
         self.reproducible = reproducible
+        self.findings = findings
     }
 
     /// GitHub's limit for a job summary, and a sensible ceiling for any report a browser renders at once.
@@ -24,7 +28,7 @@ package struct MarkdownReport: Sendable {
     /// exceed it, the least useful parts are cut first and the report says what was cut.
     package func render() -> String {
         // The parts no level changes are rendered once; each level's text is measured before it is joined.
-        let findings = ReportFindings(run: run)
+        let findings = self.findings ?? ReportFindings(run: run)
         let head = "# AppFlip Conformance report\n\n" + certificationHeadline() + verdictSection()
         let body = contents(failures: findings.failures, warnings: findings.warnings, known: findings.known)
             + (findings.causesMerge ? rootCausesSection(findings.causes) : "") + failedRequirementsSection(findings.failures)

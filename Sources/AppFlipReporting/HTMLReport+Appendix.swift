@@ -48,19 +48,13 @@ extension HTMLReport {
             + "<th>Cases</th><th>Result</th></tr></thead>\n<tbody>\n"
         for outcome in outcomes {
             let requirement = outcome.requirement
-            let result: String
-            if let verdict = outcome.verdict {
-                result = "<span class=\"tag \(verdict.rawValue)\">\(Self.verdictIcons[verdict] ?? "") \(verdict.rawValue)</span>"
-            } else if requirement.planned != nil {
-                result = "not covered: planned"
-            } else if let attestation = run.attestations.first(where: { $0.requirement == requirement.id }) {
-                result = "attested by hand: \(attestation.verdict.rawValue)"
-            } else if requirement.notObservable != nil {
-                result = "not covered: not observable"
-            } else if !profiles.contains(requirement.profile) {
-                result = "not run (profile <code>\(HTMLText.text(requirement.profile))</code> not in this run)"
-            } else {
-                result = "not covered in this run"
+            let result = switch MatrixCoverage(outcome, in: run, profiles: profiles) {
+            case .judged(let verdict): "<span class=\"tag \(verdict.rawValue)\">\(Self.verdictIcons[verdict] ?? "") \(verdict.rawValue)</span>"
+            case .planned: "not covered: planned"
+            case .attested(let attestation): "attested by hand: \(attestation.verdict.rawValue)"
+            case .notObservable: "not covered: not observable"
+            case .profileNotRun(let profile): "not run (profile <code>\(HTMLText.text(profile))</code> not in this run)"
+            case .notCovered: "not covered in this run"
             }
             text += "<tr id=\"req-\(HTMLText.text(requirement.id))\"" + Self.filterAttributes(verdicts: outcome.verdict.map { [$0] } ?? [],
                 profiles: [requirement.profile], levels: [requirement.level], search: [requirement.id]) + ">"

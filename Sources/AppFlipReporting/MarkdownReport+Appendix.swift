@@ -52,22 +52,15 @@ extension MarkdownReport {
         var uncovered: [Requirement] = []
         for outcome in outcomes {
             let requirement = outcome.requirement
-            let result: String
-            if let verdict = outcome.verdict {
-                result = "\(Self.icons[verdict] ?? "") \(verdict.rawValue)"
-            } else {
-                uncovered.append(requirement)
-                if requirement.planned != nil {
-                    result = "not covered: planned"
-                } else if let attested = attestedCell(requirement.id) {
-                    result = attested
-                } else if requirement.notObservable != nil {
-                    result = "not covered: not observable"
-                } else if !profiles.contains(requirement.profile) {
-                    result = "not run (profile `\(requirement.profile)` not in this run)"
-                } else {
-                    result = "not covered in this run"
-                }
+            let coverage = MatrixCoverage(outcome, in: run, profiles: profiles)
+            if outcome.verdict == nil { uncovered.append(requirement) }
+            let result = switch coverage {
+            case .judged(let verdict): "\(Self.icons[verdict] ?? "") \(verdict.rawValue)"
+            case .planned: "not covered: planned"
+            case .attested(let attestation): "✍️ attested by hand: \(Self.attestedIcons[attestation.verdict] ?? "") \(attestation.verdict.rawValue)"
+            case .notObservable: "not covered: not observable"
+            case .profileNotRun(let profile): "not run (profile `\(profile)` not in this run)"
+            case .notCovered: "not covered in this run"
             }
             text += "| \(requirement.id) | \(requirement.level.rawValue) | \(MarkdownText.inline(requirement.title)) | "
             text += "\(CitationLinks.markdown(for: requirement.id, in: run.catalog)) | \(outcome.caseCount) | \(result) |\n"

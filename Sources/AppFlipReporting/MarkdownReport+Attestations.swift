@@ -33,10 +33,4 @@ extension MarkdownReport {
         }
         return text + "\n"
     }
-
-    /// The matrix's result cell for a requirement a reviewer attested, or nil.
-    func attestedCell(_ id: String) -> String? {
-        guard let attestation = run.attestations.first(where: { $0.requirement == id }) else { return nil }
-        return "✍️ attested by hand: \(Self.attestedIcons[attestation.verdict] ?? "") \(attestation.verdict.rawValue)"
-    }
 }

@@ -1,5 +1,4 @@
 import AppFlipModel
-import Foundation
 
 /// The findings: root causes, the failed requirements with their sources, and each finding group once, with its
 /// expected and observed, its sources and quote, how to reproduce it and its evidence in a section that opens.
@@ -124,15 +123,18 @@ extension HTMLReport {
         var text = "<div class=\"evidence\">\n<p>Evidence from <code>\(HTMLText.text(result.conformanceCase.id))</code>, case file <code>"
             + HTMLText.text(ReportFormatting.location(result.conformanceCase)) + "</code> (scenario <code>\(result.conformanceCase.scenario.rawValue)</code>)</p>\n"
         if result.verdict == .fail, let message = result.message { text += "<p>Then: \(HTMLText.text(message))</p>\n" }
-        let notJudged = result.notApplicable
+        let notJudged = ReportFormatting.notJudged(result)
         if !notJudged.isEmpty {
-            text += "<ul>\n" + notJudged.map { "<li>\(HTMLText.text($0.requirement.description)): not judged — \(HTMLText.text($0.notApplicable ?? ""))</li>\n" }.joined() + "</ul>\n"
+            text += "<ul>\n" + notJudged.map { entry in
+                "<li>\(HTMLText.text(entry.requirement.description)): \(entry.count == 1 ? "1 check" : "\(entry.count) checks") not judged — "
+                    + HTMLText.text(entry.reason) + "</li>\n"
+            }.joined() + "</ul>\n"
         }
         if !result.evidence.link.isEmpty { text += "<p><strong>Link</strong></p>\n<pre>\(HTMLText.text(result.evidence.link))</pre>\n" }
         if !result.evidence.answer.isEmpty { text += "<p><strong>Answer</strong></p>\n<pre>\(HTMLText.text(result.evidence.answer))</pre>\n" }
         for (index, exchange) in result.evidence.exchanges.enumerated() {
             var when: [String] = []
-            if !reproducible, let sent = exchange.sentAt { when.append("sent " + Self.timestamp(sent)) }
+            if !reproducible, let sent = exchange.sentAt { when.append("sent " + Evidence.Exchange.timestamp(sent)) }
             if !reproducible, let milliseconds = exchange.milliseconds { when.append("\(milliseconds) ms") }
             text += "<p><strong>Exchange \(index + 1)</strong>" + (when.isEmpty ? "" : " (" + when.joined(separator: ", ") + ")") + "</p>\n"
             text += "<pre>\(HTMLText.text(exchange.transcript))</pre>\n"
@@ -147,13 +149,5 @@ extension HTMLReport {
     /// A command in a block with a copy button (shown by the script; without it the command is there to select).
     static func command(_ command: String, id: String) -> String {
         "<pre><button type=\"button\" class=\"copy\" data-copy=\"\(id)\" hidden>Copy</button><code id=\"\(id)\">\(HTMLText.text(command))</code></pre>\n"
-    }
-
-    /// A UTC timestamp to the millisecond.
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
     }
 }

@@ -136,15 +136,7 @@ extension MarkdownReport {
             text += "Then: \(MarkdownText.inline(message))\n\n"
         }
         // One line per requirement and reason: "AF-LINK-006 MUST: 3 checks not judged — nothing was opened …".
-        var notJudged: [(requirement: RequirementReference, reason: String, count: Int)] = []
-        for check in result.notApplicable {
-            let reason = check.notApplicable ?? ""
-            if let index = notJudged.firstIndex(where: { $0.requirement == check.requirement && $0.reason == reason }) {
-                notJudged[index].count += 1
-            } else {
-                notJudged.append((check.requirement, reason, 1))
-            }
-        }
+        let notJudged = ReportFormatting.notJudged(result)
         for entry in notJudged {
             text += "- \(entry.requirement): \(entry.count == 1 ? "1 check" : "\(entry.count) checks") not judged — \(MarkdownText.inline(entry.reason))\n"
         }

@@ -10,6 +10,21 @@ enum ReportFormatting {
         return "\(whole).\(fraction < 10 ? "00" : fraction < 100 ? "0" : "")\(fraction)"
     }
 
+    /// The case's checks that could not be judged, one entry per requirement and reason with how many checks share it
+    /// ("AF-LINK-006 MUST: 3 checks not judged — nothing was opened …"), as every report's evidence says them.
+    static func notJudged(_ result: CaseResult) -> [(requirement: RequirementReference, reason: String, count: Int)] {
+        var entries: [(requirement: RequirementReference, reason: String, count: Int)] = []
+        for check in result.notApplicable {
+            let reason = check.notApplicable ?? ""
+            if let index = entries.firstIndex(where: { $0.requirement == check.requirement && $0.reason == reason }) {
+                entries[index].count += 1
+            } else {
+                entries.append((check.requirement, reason, 1))
+            }
+        }
+        return entries
+    }
+
     /// `app-link/redirect-uri` → `app-link.redirect-uri`.
     static func className(_ group: String) -> String {
         // Byte for byte: '/' and '.' are ASCII, and no byte of a longer UTF-8 sequence is either (every test case's

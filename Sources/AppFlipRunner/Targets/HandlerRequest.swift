@@ -18,11 +18,11 @@ package struct HandlerRequest: Sendable {
     package var jsonLine: [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(payload.estimatedBytes + id.utf8.count + 40)
-        output += Array(#"{"id":"#.utf8)
+        output.append(contentsOf: #"{"id":"#.utf8)
         JSONText.appendString(id, to: &output)
         output.append(0x2C)
         payload.appendMembers(to: &output)
-        output += Array(#","scenario":"#.utf8)
+        output.append(contentsOf: #","scenario":"#.utf8)
         JSONText.appendString(scenario.rawValue, to: &output)
         output += [0x7D, 0x0A]
         return output

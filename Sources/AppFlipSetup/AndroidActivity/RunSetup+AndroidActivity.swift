@@ -6,22 +6,23 @@ import AppFlipRunner
 /// Setting up the Android activity's adapter from a request: a program or a URL, and the settings it is sent with.
 extension RunSetup {
     /// How a request names the Android activity's adapter: `--android-handler` or `--android-handler-url`.
-    private static func androidChoice(_ request: TargetSpecification) -> AdapterChoice {
-        AdapterChoice(program: request.androidHandler.map { ($0.program, $0.arguments) }, url: request.androidHandlerURL,
+    private static func androidChoice(program: (name: String, arguments: [String])?, url: String?) -> AdapterChoice {
+        AdapterChoice(program: program, url: url,
                       bothGiven: "--android-handler-url cannot be combined with --android-handler", role: "Android handler",
                       exampleURL: "http://127.0.0.1:8089/", preflightRequest: .androidPreflight)
     }
 
     /// The Android activity's adapter the request names: a program, or a URL (not both).
     static func androidTarget(_ request: TargetSpecification, passedEnvironment: [String]) throws(SetupError) -> (any ExchangeTarget)? {
-        try androidChoice(request).target(mode: request.mode, passedEnvironment: passedEnvironment)
+        try androidChoice(program: request.androidHandler.map { ($0.program, $0.arguments) }, url: request.androidHandlerURL)
+            .target(mode: request.mode, passedEnvironment: passedEnvironment)
     }
 
     /// The Android App Flip handler: a program (a path, or a name looked up on `PATH`) speaking the Android adapter
     /// contract, in the run's mode.
     package static func androidHandler(_ program: String, arguments: [String], mode: SubprocessTarget.Mode,
                                        label: String? = nil) throws(SetupError) -> SubprocessTarget {
-        try androidChoice(TargetSpecification()).subprocess(program, arguments: arguments, mode: mode, label: label)
+        try androidChoice(program: nil, url: nil).subprocess(program, arguments: arguments, mode: mode, label: label)
     }
 
 

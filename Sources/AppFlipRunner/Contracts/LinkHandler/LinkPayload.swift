@@ -9,7 +9,7 @@ package struct LinkPayload: AdapterPayload {
     package var estimatedBytes: Int { link.utf8.count + 16 }
 
     package func appendMembers(to output: inout [UInt8]) {
-        output += Array(#""link":"#.utf8)
+        output.append(contentsOf: #""link":"#.utf8)
         JSONText.appendString(link, to: &output)
     }
 

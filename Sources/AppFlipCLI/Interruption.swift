@@ -33,7 +33,9 @@ final class Interruption: @unchecked Sendable {
                                 + "(a second signal stops at once, without reports)")
                 } else {
                     console.err("interrupted again by \(Platform.signalName(number)): stopping now, without reports")
-                    exit(ExitStatus.interrupted.rawValue)
+                    // Other threads still run (workers, the report writer): `exit` would destroy what they use under
+                    // them, and a crash then ends the process with SIGSEGV, not 130.
+                    Platform.exitImmediately(ExitStatus.interrupted.rawValue)
                 }
             }
             source.resume()

@@ -118,6 +118,13 @@ package enum Platform {
         return (system, processor)
     }()
 
+    /// Ends the process now with `status`, running no exit handler and no static destructor: for a signal handler's
+    /// thread while other threads still run (`exit` there tears down what they use, and the process may crash
+    /// with SIGSEGV instead of exiting with `status`). Whatever was written with `write(2)` (the console) is out.
+    package static func exitImmediately(_ status: Int32) -> Never {
+        _exit(status)
+    }
+
     /// Writing to a handler that has exited must be an error result, not a signal that kills the suite.
     package static func ignoreSIGPIPE() {
         _ = signal(SIGPIPE, SIG_IGN)

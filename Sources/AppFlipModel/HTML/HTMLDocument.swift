@@ -9,6 +9,8 @@ package struct HTMLDocument: Sendable {
     package var scripts: [String] = []
     /// The `src` of each `<script>`, `<img>`, `<link href>` and `<iframe>`: what the page loads.
     package var resources: [String] = []
+    /// The `content` of each `<meta name="referrer">`: the page's referrer policy, over its header's.
+    package var referrerPolicies: [String] = []
 
     package init(_ bytes: [UInt8], limits: HTMLScanner.Limits = HTMLScanner.Limits()) {
         var reading = Reading()
@@ -21,6 +23,7 @@ package struct HTMLDocument: Sendable {
         }
         reading.end("form")
         forms = reading.forms
+        referrerPolicies = reading.referrerPolicies
         metaRefreshes = reading.metaRefreshes
         scripts = reading.scripts
         resources = reading.resources
@@ -37,6 +40,9 @@ package struct HTMLDocument: Sendable {
         var option: (value: String?, selected: Bool, text: String)?
         var textarea: String?
         var inScript = false
+        /// The text of the `<button>` open at the moment (its label so far).
+        var buttonLabel: String?
+        var referrerPolicies: [String] = []
 
         private static func attribute(_ attributes: [(name: String, value: String)], _ name: String) -> String? {
             attributes.first { $0.name == name }?.value
@@ -51,9 +57,14 @@ package struct HTMLDocument: Sendable {
             case "input":
                 input(attributes)
             case "button":
+                closeButton()
                 let type = (Self.attribute(attributes, "type") ?? "submit").lowercased()
-                if type == "submit", let buttonName = Self.attribute(attributes, "name"), !buttonName.isEmpty {
-                    form?.submitButtons.append(HTMLForm.SubmitButton(name: buttonName, value: Self.attribute(attributes, "value") ?? ""))
+                // A button whose type is unknown is a submit button (HTML §4.10.6, the missing and invalid value default).
+                if !["button", "reset", "menu"].contains(type), !attributes.contains(where: { $0.name == "disabled" }), form != nil {
+                    form?.submitButtons.append(HTMLForm.SubmitButton(name: Self.attribute(attributes, "name"), value: Self.attribute(attributes, "value") ?? "",
+                                                                     label: "", formAction: Self.attribute(attributes, "formaction"),
+                                                                     formMethod: Self.attribute(attributes, "formmethod")))
+                    buttonLabel = ""
                 }
             case "select":
                 select = (Self.attribute(attributes, "name") ?? "", nil, nil)
@@ -64,6 +75,9 @@ package struct HTMLDocument: Sendable {
                 textarea = Self.attribute(attributes, "name")
             case "meta":
                 if Self.attribute(attributes, "http-equiv")?.lowercased() == "refresh" { metaRefreshes.append(Self.attribute(attributes, "content") ?? "") }
+                if Self.attribute(attributes, "name")?.lowercased() == "referrer", let content = Self.attribute(attributes, "content") {
+                    referrerPolicies.append(content)
+                }
             case "script":
                 inScript = true
                 if let source = Self.attribute(attributes, "src") { resources.append(source) }
@@ -78,12 +92,20 @@ package struct HTMLDocument: Sendable {
 
         /// An `<input>`: a field the form submits (a checkbox or radio only when checked), or a submit button.
         private mutating func input(_ attributes: [(name: String, value: String)]) {
-            guard let fieldName = Self.attribute(attributes, "name"), !fieldName.isEmpty else { return }
             let type = (Self.attribute(attributes, "type") ?? "text").lowercased()
+            if type == "submit" || type == "image" {
+                guard !attributes.contains(where: { $0.name == "disabled" }) else { return }
+                let value = Self.attribute(attributes, "value") ?? ""
+                let label = type == "image" ? (Self.attribute(attributes, "alt") ?? value) : value
+                form?.submitButtons.append(HTMLForm.SubmitButton(name: Self.attribute(attributes, "name"), value: value,
+                                                                 label: Self.collapsed(label), isImage: type == "image",
+                                                                 formAction: Self.attribute(attributes, "formaction"),
+                                                                 formMethod: Self.attribute(attributes, "formmethod")))
+                return
+            }
+            guard let fieldName = Self.attribute(attributes, "name"), !fieldName.isEmpty else { return }
             let value = Self.attribute(attributes, "value") ?? (type == "checkbox" || type == "radio" ? "on" : "")
             switch type {
-            case "submit", "image":
-                form?.submitButtons.append(HTMLForm.SubmitButton(name: fieldName, value: value))
             case "checkbox", "radio":
                 if attributes.contains(where: { $0.name == "checked" }) { form?.fields.append(HTMLForm.Field(name: fieldName, value: value, type: type)) }
             case "button", "reset", "file":
@@ -96,8 +118,11 @@ package struct HTMLDocument: Sendable {
         mutating func end(_ name: String) {
             switch name {
             case "form":
+                closeButton()
                 if let open = form { forms.append(open) }
                 form = nil
+            case "button":
+                closeButton()
             case "option":
                 closeOption()
             case "select":
@@ -114,6 +139,7 @@ package struct HTMLDocument: Sendable {
         }
 
         mutating func text(_ text: String) {
+            if buttonLabel != nil { buttonLabel? += text }
             if inScript {
                 scripts.append(text)
             } else if let fieldName = textarea {
@@ -122,6 +148,20 @@ package struct HTMLDocument: Sendable {
             } else if option != nil {
                 option?.text += text
             }
+        }
+
+        /// Ends the open `<button>`: what it says, whitespace collapsed, is its label.
+        private mutating func closeButton() {
+            guard let text = buttonLabel else { return }
+            buttonLabel = nil
+            guard let last = form?.submitButtons.indices.last else { return }
+            form?.submitButtons[last].label = Self.collapsed(text)
+        }
+
+        /// Text as a page shows it: runs of ASCII whitespace made one space, none at either end (HTML's "strip and
+        /// collapse ASCII whitespace").
+        static func collapsed(_ text: String) -> String {
+            text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }).joined(separator: " ")
         }
 
         /// Ends the open `<option>`: its value (or text) is the select's first, and its chosen one when selected.

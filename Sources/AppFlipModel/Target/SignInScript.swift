@@ -11,6 +11,13 @@ package struct SignInScript: Sendable, Hashable {
     /// The button to press on the consent form: its value, or `name=value`.
     package var consentButton: String?
 
+    /// Whether a sign-in field's name says it holds a credential (a password, a PIN, a one-time code, a secret or a
+    /// token), whose value the reports hide even when the configuration writes it out.
+    package static func isCredential(_ fieldName: String) -> Bool {
+        let lower = fieldName.lowercased()
+        return ["pass", "pwd", "pin", "secret", "token", "otp", "code", "credential", "key"].contains { lower.contains($0) }
+    }
+
     package init(form: String, fields: [String: String], consentForm: String? = nil, consentButton: String? = nil) {
         self.form = form
         self.fields = fields

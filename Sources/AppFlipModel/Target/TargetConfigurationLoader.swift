@@ -214,11 +214,16 @@ package enum TargetConfigurationLoader {
                 var fields: [String: String] = [:]
                 if let fieldsNode = script["fields"], let fieldMap = reader.mapping(fieldsNode, "'fields'") {
                     for field in fieldMap.entries {
-                        if let value = reader.scalar(field.value, "field '\(field.key.text)'") { fields[field.key.text] = expand(value) }
+                        guard let value = reader.scalar(field.value, "field '\(field.key.text)'") else { continue }
+                        let known = secrets.count
+                        let expanded = expand(value)
+                        fields[field.key.text] = expanded
+                        // A secret wherever it could show up: what comes from the environment (`${env:NAME}`, the
+                        // partner's way of marking a value secret) and a field named as a credential. A user name
+                        // written in the file is not one: hidden, it would blank it out of the reproduce commands.
+                        if !expanded.isEmpty, secrets.count > known || SignInScript.isCredential(field.key.text) { configuration.secrets.append(expanded) }
                     }
                 }
-                // Credentials are secrets wherever they could show up.
-                configuration.secrets += fields.values.filter { !$0.isEmpty }
                 let selector = script["form"].flatMap { reader.scalar($0, "'form'") }?.text ?? ""
                 configuration.signIn[scenario] = SignInScript(
                     form: selector, fields: fields, consentForm: script["consent_form"].flatMap { reader.scalar($0, "'consent_form'") }?.text,

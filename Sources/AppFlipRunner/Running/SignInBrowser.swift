@@ -18,6 +18,9 @@ struct SignInBrowser {
     var harvesting = false
     /// Follow redirects within the allowed origins but submit no form: what the server does unasked.
     var observeOnly = false
+    /// Whether the user is one whose sign-in succeeds (every scenario but a disabled account's): only then is a walk
+    /// that ends at the sign-in pages short of the authorization logic (`Walk.unfinished`).
+    var expectsSignIn = true
     /// Sends one request to an allowed origin.
     let send: (HTTPOrigin, HTTPRequest) -> Result<HTTPResponse, StepExecutor.Problem>
 
@@ -43,6 +46,11 @@ struct SignInBrowser {
         var note: String?
         /// On a harvesting walk: the consent form's anti-forgery fields, in form order.
         var harvested: [(name: String, value: String)]?
+        /// Where the walk stopped when it ended short of an answer of the authorization logic (`Progress.unfinished`):
+        /// the case's end judges nothing unless Google's valid request, walked the same way, gets past that point.
+        var unfinished: String?
+        /// Whether the last redirect left the allowed origins: the authorization response reached the client.
+        var left = false
 
         /// Every response on the way, for the checks on the pages. Read once the walk is over (on the judging
         /// thread when the case is judged apart): nothing here decides where the walk goes next.
@@ -128,14 +136,14 @@ struct SignInBrowser {
     }
 
     private func walk(_ first: HTTPRequest, origin: HTTPOrigin, jar: CookieJar) -> Result<Walk, StepExecutor.Problem> {
-        let start = origin
+        let authorization = (origin: origin, path: Self.path(of: first.target))
         var request = first
         var origin = origin
-        var pages: [Visit] = []
-        var signedIn = false
-        var consented = false
+        var navigation = BrowserNavigation.opened
+        var progress = Progress(authorization: authorization)
         var pendingProbe: String?
-        for _ in 0..<Self.maximumHops {
+        for hop in 0..<Self.maximumHops {
+            if hop > 0 { request = navigation.apply(to: request, origin: origin) }
             request.headers.fields.removeAll { HTTPHeaders.sameName($0.name, "Cookie") }
             if let cookies = jar.header(origin: origin, target: request.target) { request.headers.append("Cookie", cookies) }
             let response: HTTPResponse
@@ -147,42 +155,131 @@ struct SignInBrowser {
             let isPage = (200...299).contains(response.status) && !response.body.isEmpty
             // Each page is read once: for what it loads here, for its forms below.
             let page = isPage ? HTMLDocument(response.body) : nil
-            pages.append(Visit(method: request.method, url: origin.description + request.target, status: response.status, frameOptions: response.headers.values("X-Frame-Options"),
-                               contentSecurityPolicies: response.headers.values("Content-Security-Policy"), isPage: isPage,
-                               resources: page?.resources ?? [], location: response.headers["Location"], probe: pendingProbe))
+            progress.visits.append(Visit(method: request.method, url: origin.description + request.target, status: response.status,
+                                         frameOptions: response.headers.values("X-Frame-Options"),
+                                         contentSecurityPolicies: response.headers.values("Content-Security-Policy"), isPage: isPage,
+                                         resources: page?.resources ?? [], location: response.headers["Location"], probe: pendingProbe))
+            progress.arrived(at: origin, target: request.target)
             pendingProbe = nil
             if (300...399).contains(response.status), let location = response.headers["Location"] {
                 guard let next = URLReference.resolve(location, origin: origin, target: request.target), allowed.contains(next.origin) else {
-                    return .success(Walk(response: response, visits: pages, allowed: allowed))  // leaves the server: the authorization response
+                    return .success(progress.walk(response: response, allowed: allowed, left: true))  // leaves the server: the authorization response
                 }
+                navigation = navigation.redirected(from: origin, to: next.origin, policyHeader: response.headers.values("Referrer-Policy"))
+                request = Self.redirected(request, status: response.status, to: next.target)
                 origin = next.origin
-                request = HTTPRequest(method: "GET", target: next.target)
                 continue
             }
-            guard (200...299).contains(response.status), let page, !observeOnly else { return .success(Walk(response: response, visits: pages, allowed: allowed)) }
+            guard (200...299).contains(response.status), let page, !observeOnly else {
+                return .success(progress.walk(response: response, allowed: allowed, page: page, script: observeOnly || !expectsSignIn ? nil : script))
+            }
             let here = (origin: origin, target: request.target)
             let step: FormStep
-            if !signedIn, let form = page.form(matching: script.form) {
-                signedIn = true
+            if progress.signInSubmission == nil, let form = page.form(matching: script.form) {
                 step = signInStep(form, on: here)
-            } else if !consented, let selector = script.consentForm, let form = page.form(matching: selector) {
-                consented = true
-                step = consentStep(form, on: here, first: first, start: start)
+                progress.submittedSignIn()
+            } else if !progress.consented, let selector = script.consentForm, let form = page.form(matching: selector) {
+                progress.consented = true
+                step = consentStep(form, on: here, first: first, start: authorization.origin)
             } else {
-                return .success(Walk(response: response, visits: pages, allowed: allowed))
+                return .success(progress.walk(response: response, allowed: allowed, page: page, script: expectsSignIn ? script : nil))
             }
             switch step {
             case .submit(let nextOrigin, let nextRequest, let probe):
+                // A form submitted from this page: a navigation of its own, under the page's referrer policy.
+                let policy = ReferrerPolicy.parse(response.headers.values("Referrer-Policy") + page.referrerPolicies) ?? .browserDefault
+                navigation = .submission(from: here.origin, target: here.target, policy: policy)
                 (origin, request) = (nextOrigin, nextRequest)
                 pendingProbe = probe
             case .end(let note, let harvested):
-                return .success(Walk(response: response, visits: pages, allowed: allowed, note: note, harvested: harvested))
+                var walk = progress.walk(response: response, allowed: allowed)
+                walk.note = note
+                walk.harvested = harvested
+                return .success(walk)
             case .fail(let problem):
                 return .failure(problem)
             }
         }
         return .failure(StepExecutor.Problem(message: "the sign-in took more than \(Self.maximumHops) requests: "
-                                             + Walk(response: HTTPResponse(status: 0), visits: pages, allowed: allowed).hops.suffix(4).joined(separator: "; ")))
+                                             + Walk(response: HTTPResponse(status: 0), visits: progress.visits, allowed: allowed).hops.suffix(4).joined(separator: "; ")))
+    }
+
+    /// A request's path: its target up to the query.
+    static func path(of target: String) -> String { String(target.prefix { $0 != "?" && $0 != "#" }) }
+
+    /// The request a browser sends to follow a redirect (WHATWG Fetch §4.4, "HTTP-redirect fetch", step 12): 307 and
+    /// 308 keep the method and the body; 301 and 302 turn a POST into a GET, 303 anything but GET and HEAD; a GET
+    /// carries no body or content headers.
+    static func redirected(_ request: HTTPRequest, status: Int, to target: String) -> HTTPRequest {
+        if status == 307 || status == 308 {
+            var same = request
+            same.target = target
+            return same
+        }
+        let keepsMethod = request.method == "HEAD" || (request.method != "POST" && status != 303)
+        var next = HTTPRequest(method: keepsMethod ? request.method : "GET", target: target)
+        if keepsMethod, !request.body.isEmpty {
+            next.body = request.body
+            if let type = request.headers["Content-Type"] { next.headers.append("Content-Type", type) }
+        }
+        return next
+    }
+
+    /// What a walk has done so far: the pages, whether the user signed in and consented, and whether the
+    /// authorization endpoint answered since the sign-in, which decides whether its end is the authorization logic's.
+    struct Progress {
+        let authorization: (origin: HTTPOrigin, path: String)
+        var visits: [Visit] = []
+        /// The index in `visits` of the sign-in form's submission, once made.
+        var signInSubmission: Int?
+        var consented = false
+        /// Set when the authorization endpoint (its origin and path) answered a request since the sign-in.
+        var reachedSinceSignIn = false
+
+        init(authorization: (origin: HTTPOrigin, path: String)) { self.authorization = authorization }
+
+        mutating func submittedSignIn() {
+            signInSubmission = visits.count
+            reachedSinceSignIn = false
+        }
+
+        mutating func arrived(at origin: HTTPOrigin, target: String) {
+            if signInSubmission != nil, origin == authorization.origin, SignInBrowser.path(of: target) == authorization.path { reachedSinceSignIn = true }
+        }
+
+        /// The walk ending on `response`; `page` and `script` judge whether it ended short of the authorization logic.
+        func walk(response: HTTPResponse, allowed: Set<HTTPOrigin>, left: Bool = false, page: HTMLDocument? = nil,
+                  script: SignInScript? = nil) -> Walk {
+            var walk = Walk(response: response, visits: visits, allowed: allowed)
+            walk.left = left
+            if !left, let script { walk.unfinished = unfinished(page: page, script: script) }
+            return walk
+        }
+
+        /// Why a walk that ended here may not have reached the authorization logic: the sign-in form's submission led
+        /// neither back to the authorization endpoint nor to a consent form (refused, or its form shown again); a
+        /// sign-in page the script's selector does not match; a consent page it does not match. Nil otherwise.
+        func unfinished(page: HTMLDocument?, script: SignInScript) -> String? {
+            guard let last = visits.last else { return nil }
+            let ending = "\(last.method) \(Redaction.redact(url: last.url)) → HTTP \(last.status)"
+            if let index = signInSubmission, !reachedSinceSignIn, !consented {
+                let submitted = visits[index]
+                let form = "the sign-in form's \(submitted.method) to \(Redaction.redact(url: submitted.url))"
+                if page?.form(matching: script.form) != nil { return form + " showed the sign-in form again (the credentials were not accepted): " + ending }
+                if index == visits.count - 1 { return form + " was answered HTTP \(last.status)" }
+                return form + " led to " + ending + ", not back to the authorization endpoint"
+            }
+            guard let page, !page.forms.isEmpty else { return nil }
+            let forms = page.forms.map { form in form.id.map { "#" + $0 } ?? ("action " + (form.action.isEmpty ? "(this page)" : form.action)) }
+            let listed = " (its forms: " + forms.joined(separator: ", ") + ")"
+            if signInSubmission == nil, page.forms.contains(where: { $0.fields.contains { $0.type == "password" } }) {
+                return "the sign-in page \(ending) has no form matching '\(script.form)'" + listed
+            }
+            if signInSubmission != nil, !consented, let selector = script.consentForm {
+                return "the page after the sign-in, \(ending), has no consent form matching '\(selector)'" + listed
+            }
+            return nil
+        }
     }
 
     /// What the walk does with a form it fills: submit it (saying which probe it carries), stop there, or fail.
@@ -202,7 +299,8 @@ struct SignInBrowser {
             for name in returns { values[name] = Self.foreignReturn }
             probeText = "tampered return parameter (" + returns.joined(separator: ", ") + ")"
         }
-        guard let next = submission(form, on: page, values: values, button: nil) else {
+        // Submitted as pressing Enter in it does: through its default button, the first submit button (HTML §4.10.21.2).
+        guard let next = submission(form, on: page, values: values, button: form.submitButtons.first) else {
             return .fail(StepExecutor.Problem(message: "the sign-in form posts to \(form.action), outside the allowed origins"))
         }
         return .submit(next.0, next.1, probe: probeText)
@@ -212,10 +310,10 @@ struct SignInBrowser {
     /// (`forge-consent`), with another user's (`foreign-token`), or only read for those fields (harvesting).
     private func consentStep(_ form: HTMLForm, on page: (origin: HTTPOrigin, target: String), first: HTTPRequest, start: HTTPOrigin) -> FormStep {
         let wanted = script.consentButton ?? ""
-        let button = form.submitButtons.first { $0.value == wanted || "\($0.name)=\($0.value)" == wanted }
+        let button = wanted.isEmpty ? nil : form.button(named: wanted)
         guard button != nil || wanted.isEmpty else {
-            return .fail(StepExecutor.Problem(message: "the consent form has no button '\(wanted)' (it has: "
-                                              + form.submitButtons.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") + ")"))
+            let buttons = form.submitButtons.map(\.description).joined(separator: ", ")
+            return .fail(StepExecutor.Problem(message: "the consent form has no button '\(wanted)' (it has: " + (buttons.isEmpty ? "none" : buttons) + ")"))
         }
         var submitted = form
         var probeText: String?
@@ -243,17 +341,20 @@ struct SignInBrowser {
         return .submit(next.0, next.1, probe: probeText)
     }
 
-    /// The request a form submits: its fields with `values` over them, and the pressed button.
+    /// The request a form submits: its fields with `values` over them, and the pressed button's pair, to the button's
+    /// `formaction` and by its `formmethod` where it has them (HTML §4.10.21.3, "form submission algorithm").
     private func submission(_ form: HTMLForm, on page: (origin: HTTPOrigin, target: String), values: [String: String],
                             button: HTMLForm.SubmitButton?) -> (HTTPOrigin, HTTPRequest)? {
-        guard let split = URLReference.resolve(form.action, origin: page.origin, target: page.target), allowed.contains(split.origin) else { return nil }
+        let action = button?.formAction ?? form.action
+        guard let split = URLReference.resolve(action, origin: page.origin, target: page.target), allowed.contains(split.origin) else { return nil }
         var pairs = form.fields.map { ($0.name, values[$0.name] ?? $0.value) }
         for (name, value) in values.sorted(by: { $0.key < $1.key }) where !form.fields.contains(where: { $0.name == name }) {
             pairs.append((name, value))
         }
-        if let button { pairs.append((button.name, button.value)) }
+        if let button { pairs += button.pairs.map { ($0.name, $0.value) } }
         let encoded = pairs.map { FormEncoding.encode($0.0) + "=" + FormEncoding.encode($0.1) }.joined(separator: "&")
-        if form.method == "POST" {
+        let method = button?.formMethod.map { $0.uppercased() == "POST" ? "POST" : "GET" } ?? form.method
+        if method == "POST" {
             let request = HTTPRequest(method: "POST", target: split.target,
                                       headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]), body: Array(encoded.utf8))
             return (split.origin, request)

@@ -48,12 +48,37 @@ extension StepExecutor {
             self.send(Prepared(origin: origin, request: request, sentQueries: []))
         }
         if request.signInProbe == .foreignToken { browser.donor = targets.donorSignIn(besides: conformanceCase.scenario) }
+        browser.expectsSignIn = prepared.signInUser != .disabledAccount
         switch browser.walk(prepared.request, origin: prepared.origin) {
-        case .success(let walk):
+        case .success(var walk):
+            if let unfinished = walk.unfinished { walk.unfinished = confirmStop(unfinished, browser: browser, at: prepared.origin, context: context) }
             return SentHTTP(request: request, built: .success(prepared), answer: .success(walk.response), walk: walk, sentAt: sentAt,
                             milliseconds: elapsed())
         case .failure(let problem):
             return SentHTTP(request: request, built: .success(prepared), answer: .failure(problem), sentAt: sentAt, milliseconds: elapsed())
+        }
+    }
+
+    /// Whether a walk that ended short of the authorization logic (`unfinished`) stopped at the pages themselves:
+    /// Google's valid authorization request, walked by the same user the same way, must get past that point and
+    /// reach the client. When it does, the case's own end is the authorization logic's answer to the case's request
+    /// (nil: judged as it is); when it does not, the pages stop every walk there, so the case judges nothing (the reason).
+    func confirmStop(_ unfinished: String, browser: SignInBrowser, at origin: HTTPOrigin, context: Template.Context) -> String? {
+        guard let url = targets.endpoints[.authorize], let split = HTTPOrigin.split(url) else { return unfinished }
+        var control = browser
+        control.probe = nil
+        control.donor = nil
+        let target = split.target + (split.target.utf8.contains(0x3F) ? "&" : "?") + LinkRecipe.base(.authorize).buildQuery(in: context)
+        let valid = "; Google's valid request, walked the same way, "
+        switch control.walk(HTTPRequest(method: "GET", target: target), origin: origin) {
+        case .success(let walk) where walk.left:
+            return nil
+        case .success(let walk) where walk.unfinished == unfinished:
+            return unfinished + valid + "stops there too"
+        case .success(let walk):
+            return unfinished + valid + "stops too: " + (walk.unfinished ?? walk.hops.last ?? "")
+        case .failure(let problem):
+            return unfinished + valid + "fails: " + problem.message
         }
     }
 
@@ -87,9 +112,20 @@ extension StepExecutor {
         var walkPages: [PageHop] = []
         if let walk = sent.walk {
             walkPages = walk.pages
-            if recordEvidence {
+            if recordEvidence || walk.unfinished != nil {
                 state.outcome.evidence.exchanges.append(
                     Evidence.Exchange(label + "signed in through the pages:\n  " + walk.hops(of: walkPages).joined(separator: "\n  ")))
+            }
+            if let unfinished = walk.unfinished {
+                // Nothing after the pages was reached: an absence seen here would prove nothing. The page it stopped
+                // on is the evidence (a CSRF refusal says why in its body).
+                let last = HTTPObservation(status: walk.response.status, headers: walk.response.headers.fields.map { ($0.name, $0.value) },
+                                           body: walk.response.body)
+                state.outcome.evidence.exchanges.append(
+                    Evidence.Exchange(label + "the page the walk stopped on: HTTP \(last.status)" + bodyExcerpt(last, redactor: state.redactor),
+                                      responseHeaders: Evidence.headers(last.headers)))
+                state.outcome.record(.target(label + "the sign-in walk stopped before the authorization endpoint judged this request: " + unfinished))
+                return nil
             }
         }
         switch sent.answer {
@@ -158,6 +194,8 @@ extension StepExecutor {
         var usesConfiguredCredentials = false
         /// Set when the request is driven through the target's sign-in and consent pages.
         var signIn: SignInScript?
+        /// The scenario whose user signs in there.
+        var signInUser: Scenario?
     }
 
     struct Problem: Error, Sendable {
@@ -184,6 +222,7 @@ extension StepExecutor {
             origin = HTTPOrigin(scheme: "http", host: origin.host, port: origin.port == 443 ? 80 : origin.port)
         }
         var headers = HTTPHeaders()
+        var signInUser: Scenario?
         let user: Scenario?
         switch step.user {
         case .caseScenario: user = conformanceCase.scenario
@@ -194,6 +233,7 @@ extension StepExecutor {
         if let user {
             if step.endpoint == .authorize, let script = targets.signIn[user] {
                 signIn = script  // the user signs in through the real pages instead of decoration headers
+                signInUser = user
             } else {
                 for header in targets.decorations[user] ?? [] { headers.append(header.name, header.value) }
             }
@@ -240,7 +280,7 @@ extension StepExecutor {
         let configured = [.post, .basic, .both].contains(authentication) && step.authenticationClientID == nil
             && step.authenticationSecret == nil
         return .success(Prepared(origin: origin, request: HTTPRequest(method: step.method, target: target, headers: headers, body: body),
-                                 sentQueries: sent, usesConfiguredCredentials: configured, signIn: signIn))
+                                 sentQueries: sent, usesConfiguredCredentials: configured, signIn: signIn, signInUser: signInUser))
     }
 
     /// A request a server may leave partly unread, on a connection of its own (no later request shares it), and

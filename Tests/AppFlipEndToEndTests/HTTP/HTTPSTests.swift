@@ -182,8 +182,9 @@ final class TLSFixture: @unchecked Sendable {
     }
 
     /// Runs the built suite over https against this fixture, the test CA trusted with `--ca-file` (unless not).
+    /// With `signingIn`, the users sign in through the reference's real pages (`sign_in`) instead of its cookie hook.
     func runSuite(profiles: [String], filter: String? = nil, linkHostPath: String = "/.well-known/apple-app-site-association",
-                  environment: [String: String] = [:], trustingCA: Bool = true) throws -> (Int32, String) {
+                  environment: [String: String] = [:], trustingCA: Bool = true, signingIn: Bool = false) throws -> (Int32, String) {
         let base = "https://127.0.0.1:\(port)"
         let configuration = """
             client_id: google-client
@@ -202,7 +203,7 @@ final class TLSFixture: @unchecked Sendable {
                 Cookie: reference-user=approver
               deny:
                 Cookie: reference-user=refuser
-            """
+            """ + (signingIn ? "\n" + Self.signIn : "")
         try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
         let arguments = ["run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
                          "--reports", directory + "/reports"] + (trustingCA ? ["--ca-file", directory + "/cert.pem"] : [])
@@ -210,6 +211,28 @@ final class TLSFixture: @unchecked Sendable {
         let result = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), arguments,
                                         environment: ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"].merging(environment) { _, new in new })
         return (result.status, result.output)
+    }
+
+    /// The reference's users signing in through its pages, as `--target reference` does.
+    static let signIn = ["consent": ("approver", "approve"), "deny": ("refuser", "deny"), "second-user": ("second", "approve")]
+        .sorted { $0.key < $1.key }
+        .reduce("sign_in:") { text, entry in
+            text + """
+
+                  \(entry.key):
+                    form: "#sign-in"
+                    fields:
+                      username: \(entry.value.0)
+                      password: \(entry.value.0)-password
+                    consent_form: "#consent"
+                    consent_button: \(entry.value.1)
+                """
+        }
+
+    /// The run's results.json, as written by the last `runSuite`.
+    func results() throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/reports/results.json"))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
     func stop() {

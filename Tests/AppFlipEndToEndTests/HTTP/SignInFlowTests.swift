@@ -37,7 +37,7 @@ struct SignInFlowTests {
         /// Submits a form found on a page, with `values` over its defaults and the pressed button.
         func submit(_ form: HTMLForm, on page: String, values: [String: String] = [:], button: HTMLForm.SubmitButton? = nil) throws -> (HTTPResponse, String) {
             var fields = form.fields.map { ($0.name, values[$0.name] ?? $0.value) }
-            if let button { fields.append((button.name, button.value)) }
+            if let button { fields += button.pairs.map { ($0.name, $0.value) } }
             let action = try #require(URLReference.resolve(form.action, against: page))
             return try send(form.method, action, form: fields)
         }

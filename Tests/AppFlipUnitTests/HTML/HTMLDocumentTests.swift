@@ -107,9 +107,55 @@ struct HTMLDocumentTests {
         #expect(form.value(of: "_csrf") == "Zx9+q")
         #expect(form.value(of: "account") == "a2")
         #expect(form.value(of: "note") == "a <b> c")
-        #expect(form.submitButtons == [HTMLForm.SubmitButton(name: "cancel", value: "Deny")])
+        #expect(form.submitButtons == [HTMLForm.SubmitButton(name: nil, value: "Allow"), HTMLForm.SubmitButton(name: "cancel", value: "Deny")],
+                "the nameless Allow is a button too: pressed, it sends no pair of its own")
         #expect(page.metaRefreshes == ["30; url=/session-expired"])
         #expect(page.scripts.first?.contains("top.location") == true)
+    }
+
+    /// django-oauth-toolkit's consent form: Cancel has no name, so pressing it sends the form without a pair of its own.
+    static let dotConsent = """
+        <form id="authorizationForm" method="post"><input type="hidden" name="csrfmiddlewaretoken" value="t">
+        <input type="hidden" name="redirect_uri" value="https://r.example/cb">
+        <input type="submit" class="btn btn-large" value="Cancel"/>
+        <input type="submit" class="btn btn-large btn-primary" name="allow" value="Authorize"/>
+        </form>
+        """
+
+    @Test("A nameless button is a button: found by its label, pressed without a pair, as a browser submits it")
+    func namelessButton() throws {
+        let form = try #require(document(Self.dotConsent).form(matching: "#authorizationForm"))
+        #expect(form.submitButtons.map(\.label) == ["Cancel", "Authorize"])
+        let cancel = try #require(form.button(named: "Cancel"))
+        #expect(cancel.name == nil && cancel.pairs.isEmpty)
+        #expect(form.button(named: "cancel") == cancel, "a label also matches without regard to case")
+        #expect(form.button(named: "allow=Authorize")?.pairs.map { "\($0.name)=\($0.value)" } == ["allow=Authorize"])
+        #expect(form.button(named: "Authorize")?.name == "allow")
+        #expect(form.button(named: "Approve") == nil)
+    }
+
+    @Test("A <button>'s label is its text; image buttons send coordinates; disabled and non-submit buttons are not buttons")
+    func buttonKinds() throws {
+        let page = document("""
+            <meta name="referrer" content="same-origin">
+            <form id=f action=/consent method=post>
+            <button name=decision value=approve><span>Allow</span>
+               access</button>
+            <button type=button name=x>Help</button><button disabled name=d value=1>Off</button>
+            <input type=image name=go alt="Go on" src=/go.png><input type=image src=/x.png alt=X>
+            <button formaction="/deny" formmethod=get name=decision value=deny>Deny</button>
+            <button type=bogus>Plain</button>
+            </form>
+            """)
+        #expect(page.referrerPolicies == ["same-origin"])
+        let form = try #require(page.form(matching: "#f"))
+        #expect(form.submitButtons.map(\.label) == ["Allow access", "Go on", "X", "Deny", "Plain"])
+        #expect(form.button(named: "Allow access")?.pairs.map(\.value) == ["approve"])
+        #expect(form.button(named: "Go on")?.pairs.map { "\($0.name)=\($0.value)" } == ["go.x=0", "go.y=0"])
+        #expect(form.button(named: "X")?.pairs.map(\.name) == ["x", "y"])
+        let deny = try #require(form.button(named: "decision=deny"))
+        #expect(deny.formAction == "/deny" && deny.formMethod == "get")
+        #expect(form.button(named: "Help") == nil && form.button(named: "Off") == nil)
     }
 
     @Test("Malformed and hostile input never traps and stays bounded", arguments: [

@@ -22,6 +22,8 @@ package final class HTTPClient {
             case inexact
             /// The server's certificate could not be verified.
             case untrusted
+            /// The server's certificate chains to a trusted root but is expired, not yet valid or for another name.
+            case invalidCertificate
             case other
         }
 
@@ -164,7 +166,9 @@ package final class HTTPClient {
             return stream
         } catch {
             socket.close()
-            guard error.kind == .timedOut else { throw Failure(message: error.message, kind: error.kind == .untrusted ? .untrusted : .other) }
+            guard error.kind == .timedOut else {
+                throw Failure(message: error.message, kind: error.kind == .untrusted ? .untrusted : error.kind == .invalidCertificate ? .invalidCertificate : .other)
+            }
             throw Failure(message: "the TLS handshake with \(origin) did not finish within \(format(min(timeouts.connect, deadline - now))) s")
         }
     }
@@ -185,6 +189,17 @@ package final class HTTPClient {
         let stream = try client.open(deadline: Platform.monotonicSeconds() + timeout)
         stream.close()
         return client.lastTLS
+    }
+
+    /// A whole handshake with `origin` (https), the certificate verified as every request's is, then what the server
+    /// sent checked apart (`TLSStream.sentChainProblem`): what a `tls: certificate` probe judges. Throws as
+    /// `handshake` does, `.invalidCertificate` for a certificate not valid here.
+    package static func inspectTLS(_ origin: HTTPOrigin, timeout: Double) throws(Failure) -> (facts: TLSFacts, chainProblem: String?) {
+        let client = try HTTPClient(origin: origin, timeouts: Timeouts(connect: timeout, total: timeout))
+        let stream = try client.open(deadline: Platform.monotonicSeconds() + timeout)
+        defer { stream.close() }
+        let chainProblem = (stream as? TLSStream)?.sentChainProblem()
+        return (client.lastTLS ?? TLSFacts(), chainProblem)
     }
 
     private struct RetryableFailure: Error {
@@ -297,6 +312,12 @@ package final class HTTPClient {
                     value.split(separator: ",").contains { $0.trimmingSpacesAndTabs().lowercased() == "close" }
                 } || !isHTTP11
                 if case .untilClose = framing {
+                    if socket.endedWithoutCloseNotify {
+                        // RFC 9112 §9.8: a close-delimited body whose TLS connection ended without close_notify may be cut.
+                        socket.close()
+                        throw HTTPError("the body ends where the connection closed without a TLS close_notify (after \(body.count) bytes): "
+                                        + "a body delimited by the close may be cut there (RFC 9112 §9.8), so it is not taken as whole")
+                    }
                     socket.close()
                 } else if !closes, !connection.reader.sawEnd, connection.reader.bufferedByteCount == 0 {
                     // Kept alive with its reader; bytes beyond the response would be unsolicited, so such a

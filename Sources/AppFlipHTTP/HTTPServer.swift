@@ -34,6 +34,8 @@ package final class HTTPServer: @unchecked Sendable {
         /// with OpenSSL's reason: the first `keptHandshakeReasons`, and how many in all.
         package var handshakes: [String] = []
         package var failedHandshakes = 0
+        /// TLS handshakes that completed: what a client that accepted the certificate did, request or not.
+        package var completedHandshakes = 0
         package static let keptHandshakeReasons = 16
     }
 
@@ -123,7 +125,10 @@ package final class HTTPServer: @unchecked Sendable {
             stopped.withLock { handshaking += 1 }
             do {
                 socket = try TLSStream.accept(plain, identity: identity, deadline: Platform.monotonicSeconds() + capacity.idleTimeout)
-                stopped.withLock { handshaking -= 1 }
+                stopped.withLock {
+                    handshaking -= 1
+                    refused.completedHandshakes += 1
+                }
             } catch {
                 stopped.withLock {
                     handshaking -= 1
@@ -174,7 +179,11 @@ package final class HTTPServer: @unchecked Sendable {
             } catch {
                 return
             }
-            if !keepAlive { return }
+            // RFC 9112 §9.6: a server that sends "close" closes the connection after that response.
+            let closes = response.headers.values("Connection").contains { value in
+                value.split(separator: ",").contains { $0.trimmingSpacesAndTabs().lowercased() == "close" }
+            }
+            if !keepAlive || closes { return }
         }
     }
 }

@@ -104,6 +104,9 @@ package final class NativeClientApp {
         package var makeState: @Sendable () -> String = { NativeClientApp.randomToken() }
         /// Answers every sign-in with rejected (a breach of the contract unless the server gave a reason).
         package var refusesSignIn = false
+        /// Keeps the first sign-in's token and revocation endpoints for every later one, as a google-auth-oauthlib
+        /// `Flow` reused across sign-ins does (a broken client: the configuration names them per sign-in).
+        package var keepsFirstEndpoints = false
         /// Runs before each command with it (a hostile client's extra traffic: Tests/BrokenNativeClient).
         package var beforeCommand: (@Sendable ([String: Any]) -> Void)?
         /// How https connections are made (nil: verified against the system's store and the CA the configuration gives,
@@ -173,7 +176,9 @@ package final class NativeClientApp {
               let clientID = configuration["client_id"] as? String else {
             return rejected("the configuration needs authorization_endpoint, token_endpoint and client_id")
         }
-        let endpoints = Endpoints(authorization: authorization, token: token, revocation: configuration["revocation_endpoint"] as? String,
+        let kept = behaviour.keepsFirstEndpoints ? self.endpoints : nil
+        let endpoints = Endpoints(authorization: authorization, token: kept?.token ?? token,
+                                  revocation: kept.map { $0.revocation } ?? configuration["revocation_endpoint"] as? String,
                                   clientID: clientID, clientSecret: configuration["client_secret"] as? String,
                                   scopes: configuration["scopes"] as? [String] ?? ["openid"],
                                   redirectURI: configuration["redirect_uri"] as? String,

@@ -8,7 +8,12 @@ package protocol ByteStream: AnyObject {
     func read(appendingTo buffer: inout [UInt8], maximum: Int, waitFirst: Bool, deadline: Double) throws(SocketError) -> Int
     /// True when the peer has closed or sent something unexpected while the connection sat idle.
     var isStale: Bool { get }
+    /// True once a read ended with the connection closed in a way that cannot tell the end of the data from a cut:
+    /// over TLS, a close without the peer's close_notify (RFC 8446 §6.1). A plain TCP close tells nothing more.
+    var endedWithoutCloseNotify: Bool { get }
     func close()
 }
 
-extension TCPSocket: ByteStream {}
+extension TCPSocket: ByteStream {
+    package var endedWithoutCloseNotify: Bool { false }
+}

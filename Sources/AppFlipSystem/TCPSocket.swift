@@ -13,6 +13,9 @@ package struct SocketError: Error, Sendable, CustomStringConvertible {
         case tls
         /// The peer's certificate could not be verified (a kind of `tls` failure the run says how to mend).
         case untrusted
+        /// The peer's certificate chains to a trusted root but is not valid here: expired, not yet valid, or for
+        /// another name. The server's fault, not the run's setup: a finding of the endpoint's HTTPS requirement.
+        case invalidCertificate
         case other
     }
 

@@ -45,14 +45,23 @@ package struct TLSFacts: Sendable, Hashable {
         var length: UInt32 = 0
         SSL_get0_alpn_selected(ssl, &protocolName, &length)
         if let protocolName, length > 0 { alpn = String(decoding: UnsafeBufferPointer(start: protocolName, count: Int(length)), as: UTF8.self) }
-        if let certificate = SSL_get0_peer_certificate(ssl) ?? SSL_get_certificate(ssl) {
+        // After a failed verification the client keeps no peer certificate, but the chain the server sent is kept:
+        // its first certificate is the one presented.
+        let sent = SSL_get_peer_cert_chain(ssl).flatMap { appflip_sk_X509_num($0) > 0 ? appflip_sk_X509_value($0, 0) : nil }
+        if let certificate = SSL_get0_peer_certificate(ssl) ?? sent ?? SSL_get_certificate(ssl) {
             subject = Self.name(X509_get_subject_name(certificate))
             issuer = Self.name(X509_get_issuer_name(certificate))
             notAfter = Self.time(X509_get0_notAfter(certificate))
         }
     }
 
-    /// Why the certificate `host` presented was not trusted, and how to trust a staging CA.
+    /// The verification errors of a certificate that chains to a trusted root but is not valid here: not yet valid,
+    /// expired, for another host name or address. Every other error means no trusted root vouches for it.
+    static let invalidHere: Set<Int32> = [X509_V_ERR_CERT_NOT_YET_VALID, X509_V_ERR_CERT_HAS_EXPIRED, X509_V_ERR_HOSTNAME_MISMATCH,
+                                          X509_V_ERR_IP_ADDRESS_MISMATCH]
+
+    /// Why the certificate `host` presented was refused, with what it presented: not valid here (its dates or its
+    /// names), or vouched for by nobody the run trusts.
     static func unverified(_ host: String, code: Int32, ssl: OpaquePointer) -> String {
         let reason = String(cString: X509_verify_cert_error_string(Int(code)))
         let facts = TLSFacts(ssl: ssl)
@@ -60,11 +69,14 @@ package struct TLSFacts: Sendable, Hashable {
         if let subject = facts.subject {
             presented = " (it presented \(subject)" + (facts.issuer.map { ", issued by \($0)" } ?? "") + (facts.notAfter.map { ", valid until \($0)" } ?? "") + ")"
         }
+        if invalidHere.contains(code) {
+            return "the certificate of \(host) is not valid for it: \(reason)\(presented); no client can connect to it so"
+        }
         let trusted = TLSTrust.caFile.map { " besides the CA file \($0)" } ?? ""
         return "the certificate of \(host) cannot be verified: \(reason)\(presented); the system's trust store\(trusted) does not vouch for it"
     }
 
-    private static func name(_ name: OpaquePointer?) -> String? {
+    static func name(_ name: OpaquePointer?) -> String? {
         guard let name, let text = X509_NAME_oneline(name, nil, 0) else { return nil }
         defer { appflip_OPENSSL_free(text) }
         // "/C=US/O=Example/CN=auth.example" → "C=US, O=Example, CN=auth.example".

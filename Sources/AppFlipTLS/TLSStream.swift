@@ -11,6 +11,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
     let socket: TCPSocket
     /// What the handshake agreed and what the peer presented.
     package private(set) var facts = TLSFacts()
+    package private(set) var endedWithoutCloseNotify = false
     #if canImport(COpenSSL)
     private let ssl: OpaquePointer
     private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
@@ -103,10 +104,11 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
             case SSL_ERROR_WANT_READ: try socket.wait(readable: true, deadline: deadline, what: "in the TLS handshake")
             case SSL_ERROR_WANT_WRITE: try socket.wait(readable: false, deadline: deadline, what: "in the TLS handshake")
             default:
-                let verification = SSL_get_verify_result(ssl)
+                let verification = Int32(SSL_get_verify_result(ssl))
                 if connecting, verification != X509_V_OK {
                     ERR_clear_error()
-                    throw SocketError(.untrusted, TLSFacts.unverified(host ?? socket.peer, code: Int32(verification), ssl: ssl))
+                    let kind: SocketError.Kind = TLSFacts.invalidHere.contains(verification) ? .invalidCertificate : .untrusted
+                    throw SocketError(kind, TLSFacts.unverified(host ?? socket.peer, code: verification, ssl: ssl))
                 }
                 throw failure(error, what: "the TLS handshake with \(socket.peer) failed")
             }
@@ -171,14 +173,58 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
             case SSL_ERROR_WANT_READ: try socket.wait(readable: true, deadline: deadline, what: "waiting for data")
             case SSL_ERROR_WANT_WRITE: try socket.wait(readable: false, deadline: deadline, what: "waiting for data")
             case SSL_ERROR_ZERO_RETURN: return 0
+            case SSL_ERROR_SSL where appflip_ERR_GET_REASON(ERR_peek_error()) == appflip_SSL_R_UNEXPECTED_EOF_WHILE_READING():
+                // The peer closed without close_notify: the end of the data as far as can be read, which a caller
+                // whose message ends only with the connection must not take for a whole one.
+                ERR_clear_error()
+                endedWithoutCloseNotify = true
+                return 0
             default:
                 let failure = failure(error, what: "receiving")
-                if failure.kind == .closed { return 0 }
+                if failure.kind == .closed {
+                    endedWithoutCloseNotify = true
+                    return 0
+                }
                 throw failure
             }
         }
         #else
         return 0
+        #endif
+    }
+
+    /// Why the chain the server sent does not lead to a root by itself, or nil when it does: verified again with the
+    /// certificates it sent as the only intermediates and only self-signed roots trusted (the system's store, and the
+    /// roots of `--ca-file`), so an intermediate that only `--ca-file` supplies shows, as it would to a client that
+    /// does not fetch missing intermediates. The name and dates were verified by the handshake.
+    package func sentChainProblem() -> String? {
+        #if canImport(COpenSSL)
+        guard let chain = SSL_get_peer_cert_chain(ssl), appflip_sk_X509_num(chain) > 0, let leaf = appflip_sk_X509_value(chain, 0),
+              let store = X509_STORE_new() else { return nil }
+        defer { X509_STORE_free(store) }
+        _ = X509_STORE_set_default_paths(store)
+        for anchor in TLSTrust.state.withLock({ $0.anchors }) {
+            _ = anchor.withX509 { certificate in X509_self_signed(certificate, 0) == 1 ? X509_STORE_add_cert(store, certificate) : 0 }
+        }
+        ERR_clear_error()
+        guard let context = X509_STORE_CTX_new() else { return nil }
+        defer { X509_STORE_CTX_free(context) }
+        guard X509_STORE_CTX_init(context, store, leaf, chain) == 1 else { return nil }
+        if X509_verify_cert(context) == 1 {
+            ERR_clear_error()
+            return nil
+        }
+        let code = X509_STORE_CTX_get_error(context)
+        ERR_clear_error()
+        guard code == X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY || code == X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT else { return nil }
+        let sent = (0..<appflip_sk_X509_num(chain)).compactMap { appflip_sk_X509_value(chain, $0) }.compactMap { TLSFacts.name(X509_get_subject_name($0)) }
+        let last = appflip_sk_X509_value(chain, appflip_sk_X509_num(chain) - 1)
+        let missing = last.flatMap { TLSFacts.name(X509_get_issuer_name($0)) } ?? "its issuer"
+        return "the server sends \(sent.count) certificate\(sent.count == 1 ? "" : "s") (" + sent.joined(separator: "; ")
+            + ") but not \(missing), which signed the last of them: no root is reached from what it sends, so a client that "
+            + "does not fetch missing intermediates cannot connect (the run verified it only with --ca-file's copy)"
+        #else
+        return nil
         #endif
     }
 

@@ -96,7 +96,9 @@ package enum TLSTrust {
             self.context = context
             _ = appflip_SSL_CTX_set_min_proto_version(context, appflip_TLS1_2_VERSION())
             _ = appflip_SSL_CTX_set_partial_write_modes(context)
-            _ = SSL_CTX_set_options(context, UInt64(appflip_SSL_OP_IGNORE_UNEXPECTED_EOF()) | UInt64(appflip_SSL_OP_NO_RENEGOTIATION()))
+            // A close without close_notify is read as such (`TLSStream.endedWithoutCloseNotify`), not as an orderly end:
+            // a body that ends with the connection would be cut without a sign (RFC 9112 §9.8).
+            _ = SSL_CTX_set_options(context, UInt64(appflip_SSL_OP_NO_RENEGOTIATION()))
             // The system's store, where OpenSSL looks for it (SSL_CERT_FILE and SSL_CERT_DIR honoured).
             _ = SSL_CTX_set_default_verify_paths(context)
             let store = SSL_CTX_get_cert_store(context)

@@ -45,6 +45,14 @@ static inline void appflip_OPENSSL_free(void *pointer) {
     OPENSSL_free(pointer);
 }
 
+/// The certificates of a chain (macros over OPENSSL_sk_num and OPENSSL_sk_value).
+static inline int appflip_sk_X509_num(const STACK_OF(X509) *chain) { return sk_X509_num(chain); }
+static inline X509 *appflip_sk_X509_value(const STACK_OF(X509) *chain, int index) { return sk_X509_value(chain, index); }
+
+/// The reason part of an OpenSSL error code (a macro in some versions).
+static inline int appflip_ERR_GET_REASON(unsigned long code) { return ERR_GET_REASON(code); }
+static inline int appflip_SSL_R_UNEXPECTED_EOF_WHILE_READING(void) { return SSL_R_UNEXPECTED_EOF_WHILE_READING; }
+
 /// The constants Swift does not import (they are macros of expressions).
 static inline int appflip_TLS1_VERSION(void) { return TLS1_VERSION; }
 static inline int appflip_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }

@@ -53,6 +53,7 @@ let defects: [String: String] = [
     "wrong-secret": "names itself by HTTP Basic with a client secret other than the configured one (the server refuses: invalid_client)",
     "basic-no-secret": "correct: names itself by HTTP Basic with an empty password, a public client, as some libraries do",
     "no-pkce": "sends no code_challenge and no code_verifier (no PKCE at all)",
+    "keeps-first-endpoints": "keeps the first sign-in's token and revocation endpoints for every later sign-in (a reused Flow)",
 ]
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -122,6 +123,7 @@ case "retries-slow-exchange":
     app.behaviour.retriesExchange = true
 case "time-state": app.behaviour.makeState = { "flow-" + String(format: "%040llu", UInt64(Date().timeIntervalSince1970 * 1_000_000)) }
 case "refuses-sign-in": app.behaviour.refusesSignIn = true
+case "keeps-first-endpoints": app.behaviour.keepsFirstEndpoints = true
 case "refuses-without-s256": app.behaviour.withoutS256InMetadata = .refuse
 case "ignores-given-ca": app.behaviour.tlsConnector = OwnTLS.connector(.full)
 case "wrong-secret":

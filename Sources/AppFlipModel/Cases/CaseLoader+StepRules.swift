@@ -37,11 +37,11 @@ extension CaseLoader {
                 case .transport:
                     let probe = check.base.transportProbe ?? .plainHTTP
                     if probe != probeOfStep {
-                        let option = probe == .legacyTLS ? "'tls: legacy'" : "'scheme: http'"
-                        reader.error(at: group.location, "'\(check.key)' judges a transport probe: use it in a request step with \(option)")
+                        reader.error(at: group.location, "'\(check.key)' judges a transport probe: use it in a request step with \(probe.option)")
                     }
-                case _ where probeOfStep == .legacyTLS:
-                    reader.error(at: group.location, "a 'tls: legacy' step sends no HTTP request; only 'legacy_tls' judges it, not '\(check.key)'")
+                case _ where probeOfStep?.isHandshakeOnly == true:
+                    reader.error(at: group.location, "a \(probeOfStep?.option ?? "") step sends no HTTP request; "
+                                 + "\(probeOfStep?.judgedBy ?? ""), not '\(check.key)'")
                 case .samples:
                     let name = check.base.sampleName ?? ""
                     if !names.contains(name) {

@@ -126,11 +126,16 @@ extension CaseLoader {
                 reader.error(at: scalar.location, "'burst' is how many times to send the request at most, 5 to 100")
             }
         }
-        if let tlsNode = mapping["tls"], reader.keyword(tlsNode, "tls", "legacy") {
-            if request.transportProbe != nil {
-                reader.error(at: tlsNode.location, "a step probes one thing: 'tls: legacy' and 'scheme: http' do not go together")
+        if let tlsNode = mapping["tls"], let scalar = reader.scalar(tlsNode, "'tls'") {
+            let probes: [String: HTTPStepRequest.TransportProbe] = ["legacy": .legacyTLS, "certificate": .certificate]
+            if let probe = probes[scalar.text] {
+                if request.transportProbe != nil {
+                    reader.error(at: tlsNode.location, "a step probes one thing: '\(probe.option.dropFirst().dropLast())' and 'scheme: http' do not go together")
+                }
+                request.transportProbe = probe
+            } else {
+                reader.error(at: scalar.location, "'tls' takes 'legacy' or 'certificate'")
             }
-            request.transportProbe = .legacyTLS
         }
         return request
     }

@@ -154,6 +154,30 @@ package struct HTTPStepRequest: Sendable, Hashable {
         /// `tls: legacy`: no HTTP request at all, only a ClientHello offering TLS 1.0 and 1.1 to the endpoint's
         /// host and port, to see which version the server takes.
         case legacyTLS
+        /// `tls: certificate`: no HTTP request, a whole handshake as Google's fetchers make one: the certificate
+        /// verified for the host and the date, the chain the server sends followed to a root, the key exchange read.
+        case certificate
+
+        /// The case-file option that makes a step this probe.
+        package var option: String {
+            switch self {
+            case .plainHTTP: "'scheme: http'"
+            case .legacyTLS: "'tls: legacy'"
+            case .certificate: "'tls: certificate'"
+            }
+        }
+
+        /// Whether the probe is a TLS handshake alone, with no HTTP request.
+        package var isHandshakeOnly: Bool { self != .plainHTTP }
+
+        /// The checks that judge a handshake-only probe, as a lint message names them.
+        package var judgedBy: String {
+            switch self {
+            case .plainHTTP: "any check of an HTTP answer"
+            case .legacyTLS: "only 'legacy_tls' judges it"
+            case .certificate: "only 'certificate' and 'forward_secrecy' judge it"
+            }
+        }
     }
     /// `burst: N`: the request is sent up to N times in a row, stopping at the first sign of throttling.
     package var burst: Int?

@@ -26,6 +26,8 @@ package enum CheckRegistry {
         BodyAtMostCheck.self,
         PlainHTTPCheck.self,
         LegacyTLSCheck.self,
+        CertificateCheck.self,
+        ForwardSecrecyCheck.self,
         HSTSCheck.self,
         ThrottledCheck.self,
         PerUserCheck.self,

@@ -38,6 +38,8 @@ package struct NativeObservation: Sendable, Hashable {
     /// the server saw it (a client that refuses the certificate ends the handshake with an alert); the first few.
     package var failedHandshakes: [String] = []
     package var failedHandshakeCount = 0
+    /// The TLS handshakes with those endpoints that completed during the step (the app accepted the certificate).
+    package var completedHandshakeCount = 0
 
     package init(command: NativeStep.Command, answer: NativeAnswer?, authorizationURL: String?, requests: [NativeServerRequest],
                 refreshTokensBefore: [String]) {

@@ -27,7 +27,7 @@ struct DeferredJudgement: Sendable {
         guard conformanceCase.repeatCount == 1, conformanceCase.steps.count == 1, let step = conformanceCase.steps.first,
               step.repeatCount == 1, step.captures.isEmpty, step.whenCaptured.isEmpty, step.wait == nil else { return false }
         guard let request = step.action.httpRequest else { return contracts.contract(sending: step.action)?.judgedApart ?? false }
-        return request.burst == nil && request.transportProbe != .legacyTLS
+        return request.burst == nil && request.transportProbe?.isHandshakeOnly != true
     }
 
     /// The case's outcome, the same as `StepExecutor.run` gives when it sends and judges in one go.

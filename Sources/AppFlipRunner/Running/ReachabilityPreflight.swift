@@ -7,7 +7,9 @@ import Foundation
 /// nowhere else), with the TLS handshake for https (the certificate verified as every request's is). An origin that
 /// cannot be used (no DNS answer, refused, no answer in time, a certificate that cannot be verified) would turn every
 /// case that needs it into the same error; instead those cases are not sent, and the run says once which origin
-/// failed and why (for a certificate: OpenSSL's reason, what the server presented, and how to trust a staging CA).
+/// failed and why (for a certificate: OpenSSL's reason and what the server presented; how to trust a staging CA only
+/// when no trusted root vouches for it: one that is expired or for another host is the server's to mend, and its
+/// `tls: certificate` case fails for it).
 enum ReachabilityPreflight {
     /// The origins the case's HTTP steps request, as configured. A transport probe (plain http on the TLS port, an
     /// old TLS version) is left out: whether that variant connects is what it judges, and it says so itself.

@@ -299,7 +299,6 @@ extension StepExecutor {
         } catch {
             return (.failure(Problem(message: error.message, inexact: error.kind == .inexact)), nil)
         }
-        guard prepared.origin.scheme == "http" else { return (.success(sent.response), nil) }
         func reading(_ answer: Result<HTTPResponse, HTTPClient.Failure>?) -> RequestFraming.FollowUp {
             switch answer {
             case nil: .closed

@@ -297,6 +297,10 @@ package final class StepExecutor {
             guard let prepared = prepare(request, of: conformanceCase, label: label, context: context, state: &state) else { return nil }
             return handshake(prepared.origin, label: label, state: &state).map { ($0, []) }
         }
+        if request.transportProbe == .certificate {
+            guard let prepared = prepare(request, of: conformanceCase, label: label, context: context, state: &state) else { return nil }
+            return certificate(prepared.origin, label: label, state: &state).map { ($0, []) }
+        }
         let sent = sendHTTP(request, of: conformanceCase, context: context)
         return Self.absorb(sent, of: step, label: label, context: context, recordEvidence: recordEvidence, state: &state)
     }

@@ -221,7 +221,7 @@ struct CommandTests {
         #expect(run(["list", "--profile", "androids"]).status == 2)
         let programs = run(["list", "--programs", "--catalog", PackageRoot.catalog])
         #expect(programs.status == 0)
-        #expect(programs.out.contains("app-flip-android: App Flip for Android — 142 cases of android-app-flip, authorize, token\n"), "\(programs.out)")
+        #expect(programs.out.contains("app-flip-android: App Flip for Android — 145 cases of android-app-flip, authorize, token\n"), "\(programs.out)")
         #expect(programs.out.contains("  to attest: TOK-GEN-006 (MUST), AF-ANDR-016 (MUST), AF-ANDR-017 (MUST), AF-ANDR-018 (MUST), AF-ANDR-019 (SHOULD), AF-ANDR-020 (MUST)"))
         #expect(run(["list", "--programs", "--profile", "token"]).status == 2)
     }

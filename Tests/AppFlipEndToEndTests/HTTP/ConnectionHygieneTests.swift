@@ -1,6 +1,7 @@
 import AppFlipModel
 @testable import AppFlipRunner
 import AppFlipTestSupport
+import AppFlipTLS
 import Foundation
 import Testing
 
@@ -12,11 +13,12 @@ import Testing
 struct ConnectionHygieneTests {
     /// The get-method probe, then the same case again on the same worker: before the probes went alone, the second
     /// case's first request was read by the server behind the first case's unread body and answered 501.
-    private func run(_ server: PlainPythonServer, seed: UInt64) throws -> RunResult {
+    private func run(_ server: PlainPythonServer, seed: UInt64, base: String? = nil) throws -> RunResult {
         let probe = try #require(try SuiteRun.load().1.cases.first { $0.id == "token/request/get-method" })
         var after = probe
         after.id += "/after"
-        let targets = TargetUnderTest(endpoints: [.authorize: server.base + "/authorize", .token: server.base + "/token"],
+        let base = base ?? server.base
+        let targets = TargetUnderTest(endpoints: [.authorize: base + "/authorize", .token: base + "/token"],
                               clientSecret: PlainPythonServer.secret, decorations: [.consent: [("Cookie", "user=approver")]])
         var configuration = SuiteRun.configuration
         configuration.seed = seed
@@ -40,6 +42,23 @@ struct ConnectionHygieneTests {
             verdicts.append(run.results.map { "\($0.conformanceCase.id) \($0.verdict)" })
         }
         #expect(verdicts[0] == verdicts[1])
+    }
+
+    @Test("Behind a TLS front the same server warns the same way: TOK-GEN-008 is judged over https too",
+          .enabled(if: TLSFixture.available))
+    func bodyLeftUnreadOverTLS() throws {
+        let server = try PlainPythonServer()
+        defer { server.stop() }
+        let port = try #require(server.base.split(separator: ":").last.flatMap { Int($0) })
+        let front = try TLSFixture(upstream: port)
+        defer { front.stop() }
+        try TLSTrust.trust(caFile: front.caFile, pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: front.caFile))))
+        let run = try run(server, seed: 1, base: "https://127.0.0.1:\(front.port)")
+        for result in run.results {
+            #expect(result.verdict == .warn, "\(result.conformanceCase.id): \(result.verdict) \(result.message ?? "") \(result.findings)")
+            let framing = result.checks.filter { $0.requirement == RequestFraming.requirement }
+            #expect(framing.count == 1 && framing.first?.observed.contains("answered 501 where a fresh connection got 405") == true, "\(framing)")
+        }
     }
 
     @Test("A server that closes the connection after a GET with a body (RFC 9110 §9.3.1 allows it) passes TOK-GEN-008")

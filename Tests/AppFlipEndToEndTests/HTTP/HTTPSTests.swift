@@ -98,6 +98,42 @@ struct HTTPSTests {
         #expect(text.contains(" 2 fail, 0 error"), "\(text)")
     }
 
+    @Test("A server that takes TLS 1.0/1.1 only after 6 s still fails: the probe waits as long as any request may",
+          .enabled(if: TLSFixture.available))
+    func slowLegacyTLSFails() throws {
+        let fixture = try TLSFixture(legacy: true, options: ["slow"])
+        defer { fixture.stop() }
+        let (status, text) = try fixture.runSuite(profiles: ["authorize"], filter: "authorize/transport/legacy-tls")
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("FAIL authorize/transport/legacy-tls") && text.contains("was answered: TLS 1.1"), "\(text)")
+    }
+
+    @Test("A token answer delimited by the close: cut without close_notify it is an error, never judged; with close_notify it is judged whole",
+          .enabled(if: TLSFixture.available), arguments: [false, true])
+    func closeDelimitedBody(notified: Bool) throws {
+        let fixture = try TLSFixture(options: notified ? ["close-notify"] : []) { handler in
+            { request in
+                var response = handler(request)
+                guard request.path == "/oauth/token" else { return response }
+                // Framed by the connection's close (RFC 9112 §6.3), and, without close_notify, cut halfway.
+                response.headers.fields.removeAll { HTTPHeaders.sameName($0.name, "Content-Length") }
+                response.headers.append("Transfer-Encoding", "identity")
+                response.headers.append("Connection", "close")
+                if !notified { response.body = Array(response.body.prefix(response.body.count / 2)) }
+                return response
+            }
+        }
+        defer { fixture.stop() }
+        let (status, text) = try fixture.runSuite(profiles: ["token"], filter: "token/exchange/*")
+        if notified {
+            #expect(status == 0 && text.contains(" 0 fail, 0 error"), "\(text)")
+        } else {
+            #expect(status == 3, "\(text)")
+            #expect(text.contains("closed without a TLS close_notify") && text.contains("RFC 9112 §9.8"), "\(text)")
+            #expect(!text.contains("FAIL ") && !text.contains("not a JSON object"), "a cut body is judged as nothing: \(text)")
+        }
+    }
+
     @Test("Authorization pages without HSTS, or with max-age=0, warn under AF-AUTHZ-026",
           arguments: [nil, "max-age=0"])
     func missingHSTSWarns(replacement: String?) throws {
@@ -150,25 +186,45 @@ final class TLSFixture: @unchecked Sendable {
 
     static var python3: String? { PlainPythonServer.python3 }
 
-    /// `legacy`: the TLS front also takes TLS 1.0 and 1.1; `wrap` alters the reference server's answers.
-    init(legacy: Bool = false, wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }) throws {
+    /// The certificates the TLS front presents.
+    enum Chain {
+        /// One self-signed certificate, which the run trusts as its own CA (`cert.pem`).
+        case selfSigned
+        /// A leaf issued by an intermediate issued by a root; the run trusts the root and the intermediate
+        /// (`ca.pem`), and the front sends the leaf alone, or the leaf and the intermediate.
+        case leafOnly
+        case sendsIntermediate
+    }
+
+    /// The CA file the run is given with `--ca-file`.
+    let caFile: String
+
+    /// `legacy`: the TLS front also takes TLS 1.0 and 1.1; `options`: more of `tls_proxy.py`'s (`slow`, `no-fs`);
+    /// `chain`: what it presents; `wrap` alters the reference server's answers; `upstream`: a server's port on
+    /// loopback to put the front before instead of the reference's.
+    init(legacy: Bool = false, options: [String] = [], chain: Chain = .selfSigned, upstream: Int? = nil,
+         wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
-                             "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
-        openssl.standardError = FileHandle.nullDevice
-        openssl.standardOutput = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
+        let served: String
+        switch chain {
+        case .selfSigned:
+            try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
+                              "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+            served = directory + "/cert.pem"
+            caFile = served
+        case .leafOnly, .sendsIntermediate:
+            try Self.chain(in: directory)
+            served = directory + (chain == .leafOnly ? "/leaf.pem" : "/fullchain.pem")
+            caFile = directory + "/ca.pem"
+        }
         let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: "reference-secret"))
         server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
         proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: Self.python3 ?? "/usr/bin/python3")
-        proxy.arguments = [PackageRoot.url.appendingPathComponent("Tests/Fixtures/tls_proxy.py").path, directory + "/cert.pem",
-                           directory + "/key.pem", String(server.port)] + (legacy ? ["legacy"] : [])
+        proxy.arguments = [PackageRoot.url.appendingPathComponent("Tests/Fixtures/tls_proxy.py").path, served,
+                           directory + "/key.pem", String(upstream ?? server.port)] + (legacy ? ["legacy"] : []) + options
         let output = Pipe()
         proxy.standardOutput = output
         try proxy.run()
@@ -185,7 +241,15 @@ final class TLSFixture: @unchecked Sendable {
     /// With `signingIn`, the users sign in through the reference's real pages (`sign_in`) instead of its cookie hook.
     func runSuite(profiles: [String], filter: String? = nil, linkHostPath: String = "/.well-known/apple-app-site-association",
                   environment: [String: String] = [:], trustingCA: Bool = true, signingIn: Bool = false) throws -> (Int32, String) {
-        let base = "https://127.0.0.1:\(port)"
+        try Self.runSuite(base: "https://127.0.0.1:\(port)", directory: directory, caFile: trustingCA ? caFile : nil,
+                          profiles: profiles, filter: filter, linkHostPath: linkHostPath, environment: environment, signingIn: signingIn)
+    }
+
+    /// Runs the built suite over https against a reference server at `base`, trusting `caFile` (with `--ca-file`),
+    /// its configuration and reports in `directory`.
+    static func runSuite(base: String, directory: String, caFile: String?, profiles: [String], filter: String? = nil,
+                         linkHostPath: String = "/.well-known/apple-app-site-association", environment: [String: String] = [:],
+                         signingIn: Bool = false) throws -> (Int32, String) {
         let configuration = """
             client_id: google-client
             client_secret_env: APPFLIP_TEST_SECRET
@@ -206,11 +270,40 @@ final class TLSFixture: @unchecked Sendable {
             """ + (signingIn ? "\n" + Self.signIn : "")
         try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
         let arguments = ["run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
-                         "--reports", directory + "/reports"] + (trustingCA ? ["--ca-file", directory + "/cert.pem"] : [])
+                         "--reports", directory + "/reports"] + (caFile.map { ["--ca-file", $0] } ?? [])
             + profiles.flatMap { ["--profile", $0] } + (filter.map { ["--filter", $0] } ?? [])
         let result = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), arguments,
                                         environment: ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"].merging(environment) { _, new in new })
         return (result.status, result.output)
+    }
+
+    /// Runs the openssl command, quietly; throws when it fails.
+    private static func openssl(_ arguments: [String]) throws {
+        let run = try ProgramRun.run("/usr/bin/openssl", arguments, environment: ["PATH": "/usr/bin:/bin"])
+        guard run.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: run.output]) }
+    }
+
+    /// A root, an intermediate and a leaf for 127.0.0.1 (RSA keys), in `directory`: `leaf.pem`, `fullchain.pem` (the
+    /// leaf and the intermediate), `key.pem` (the leaf's), `ca.pem` (the root and the intermediate).
+    private static func chain(in directory: String) throws {
+        func path(_ name: String) -> String { directory + "/" + name }
+        try "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n".write(toFile: path("ca.ext"), atomically: true, encoding: .utf8)
+        try "basicConstraints=critical,CA:FALSE\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1\n"
+            .write(toFile: path("leaf.ext"), atomically: true, encoding: .utf8)
+        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("root.key"), "-out", path("root.pem"), "-days", "1",
+                     "-subj", "/CN=Staging Root", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("intermediate.key"), "-out", path("intermediate.csr"),
+                     "-subj", "/CN=Staging Intermediate"])
+        try openssl(["x509", "-req", "-in", path("intermediate.csr"), "-CA", path("root.pem"), "-CAkey", path("root.key"), "-set_serial", "2",
+                     "-days", "1", "-extfile", path("ca.ext"), "-out", path("intermediate.pem")])
+        try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("key.pem"), "-out", path("leaf.csr"), "-subj", "/CN=127.0.0.1"])
+        try openssl(["x509", "-req", "-in", path("leaf.csr"), "-CA", path("intermediate.pem"), "-CAkey", path("intermediate.key"),
+                     "-set_serial", "3", "-days", "1", "-extfile", path("leaf.ext"), "-out", path("leaf.pem")])
+        let leaf = try String(contentsOfFile: path("leaf.pem"), encoding: .utf8)
+        let intermediate = try String(contentsOfFile: path("intermediate.pem"), encoding: .utf8)
+        let root = try String(contentsOfFile: path("root.pem"), encoding: .utf8)
+        try (leaf + intermediate).write(toFile: path("fullchain.pem"), atomically: true, encoding: .utf8)
+        try (root + intermediate).write(toFile: path("ca.pem"), atomically: true, encoding: .utf8)
     }
 
     /// The reference's users signing in through its pages, as `--target reference` does.

@@ -45,12 +45,13 @@ struct OpenSSLTransportTests {
         #expect(facts.issuer?.contains("AppFlip Conformance test CA") == true, "\(facts.summary)")
     }
 
-    @Test("A certificate is refused, with the reason: another CA, expired, another host", arguments: [
-        ("another CA", CertificateAuthority.Flaw.untrustedIssuer, ["127.0.0.1"], "unable to get local issuer certificate"),
-        ("expired", .expired, ["127.0.0.1"], "certificate has expired"),
-        ("another host", .none, ["other.example"], "mismatch"),
+    @Test("A certificate is refused, with the reason and what was presented: another CA (untrusted), expired and another host (not valid here)",
+          arguments: [
+        ("another CA", CertificateAuthority.Flaw.untrustedIssuer, ["127.0.0.1"], "unable to get local issuer certificate", HTTPClient.Failure.Kind.untrusted),
+        ("expired", .expired, ["127.0.0.1"], "certificate has expired", .invalidCertificate),
+        ("another host", .none, ["other.example"], "mismatch", .invalidCertificate),
     ])
-    func refused(_ name: String, _ flaw: CertificateAuthority.Flaw, _ names: [String], _ reason: String) throws {
+    func refused(_ name: String, _ flaw: CertificateAuthority.Flaw, _ names: [String], _ reason: String, _ kind: HTTPClient.Failure.Kind) throws {
         let server = try Self.server(names: names, flaw: flaw)
         defer { server.stop() }
         let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: server.port))
@@ -59,7 +60,10 @@ struct OpenSSLTransportTests {
             let response = try client.send(HTTPRequest(method: "GET", target: "/"))
             Issue.record("\(name): answered \(response.status)")
         } catch {
-            #expect(error.message.contains("the certificate of 127.0.0.1 cannot be verified") && error.message.contains(reason), "\(name): \(error.message)")
+            #expect(error.kind == kind, "\(name): \(error.kind)")
+            let said = kind == .untrusted ? "the certificate of 127.0.0.1 cannot be verified" : "the certificate of 127.0.0.1 is not valid for it"
+            #expect(error.message.contains(said) && error.message.contains(reason), "\(name): \(error.message)")
+            #expect(error.message.contains("(it presented CN=\(names[0])"), "the certificate presented is named: \(error.message)")
         }
     }
 

@@ -235,8 +235,8 @@ struct DjangoPartnerTests {
         #expect(run.status == 3, "\(run.text)")
         #expect(run.text.contains("the sign-in form's POST to \(server.base)/accounts/login/ was answered HTTP 403"), "\(run.text)")
         let passing = Set(run.verdicts.filter { $0.value == "pass" }.keys)
-        #expect(passing.isSubset(of: ["authorize/transport/https-only", "authorize/transport/legacy-tls", "authorize/hardening/sign-in-before-redirect"]),
-                "\(passing.sorted())")
+        #expect(passing.isSubset(of: ["authorize/transport/https-only", "authorize/transport/legacy-tls", "authorize/transport/certificate",
+                                      "authorize/hardening/sign-in-before-redirect"]), "\(passing.sorted())")
         #expect(run.verdicts["authorize/redirect-uri/attacker"] == "error")
     }
 }

@@ -112,6 +112,21 @@ struct BrokenNativeClientTests {
         #expect(refused.message?.contains("answered sign-in with rejected, not open-browser (this app does not sign in)") == true, "\(refused.message ?? "")")
     }
 
+    @Test("An app that keeps its first sign-in's token endpoint never meets the bad certificate: NAT-REQ-004 is not judged, an error says why",
+          .enabled(if: TLSTrust.isAvailable))
+    func keptFirstEndpoints() throws {
+        let ids: Set<String> = ["native-client/tls/other-ca", "native-client/tls/expired", "native-client/tls/wrong-host"]
+        let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", "keeps-first-endpoints"], only: ids)
+        #expect(Set(run.results.map(\.conformanceCase.id)) == ids)
+        for result in run.results {
+            #expect(result.verdict == .error, "\(result.conformanceCase.id): \(result.verdict) \(result.findings)")
+            #expect(result.findings.isEmpty, "nothing is blamed on NAT-REQ-004: \(result.findings)")
+            #expect(result.message?.contains("the app never connected to the token endpoint this sign-in gave it") == true
+                    && result.message?.contains("it sent POST /token to another, an earlier sign-in's (over the trusted certificate)") == true,
+                    "\(result.message ?? "")")
+        }
+    }
+
     @Test("An app that refuses the CA it was given is not judged under NAT-REQ-004: the case is an error that says so",
           .enabled(if: TLSTrust.isAvailable))
     func givenCARefused() throws {

@@ -38,13 +38,17 @@ package struct ServerCertificateCheck: NativeCheck {
             }
             return .violated(observed: "the app accepted a certificate \(flaw), and sent " + sent.joined(separator: ", "))
         }
-        let handshakes: String
-        switch native.failedHandshakeCount {
-        case 0: handshakes = "it made no TLS connection to the token endpoint"
-        case let count:
-            handshakes = "it broke off \(count == 1 ? "the TLS handshake" : "\(count) TLS handshakes")"
-                + (native.failedHandshakes.first.map { " (the server saw: \($0))" } ?? "")
+        var handshakes: [String] = []
+        if native.failedHandshakeCount > 0 {
+            let count = native.failedHandshakeCount
+            handshakes.append("it broke off \(count == 1 ? "the TLS handshake" : "\(count) TLS handshakes")"
+                              + (native.failedHandshakes.first.map { " (the server saw: \($0))" } ?? ""))
         }
-        return .held(observed: "nothing sent over a certificate \(flaw): \(handshakes); " + native.summary)
+        if native.completedHandshakeCount > 0 {
+            let count = native.completedHandshakeCount
+            handshakes.append("it completed \(count == 1 ? "a TLS handshake" : "\(count) TLS handshakes") and closed the connection without a request")
+        }
+        if handshakes.isEmpty { handshakes.append("it made no TLS connection to the token endpoint") }
+        return .held(observed: "nothing sent over a certificate \(flaw): " + handshakes.joined(separator: "; ") + "; " + native.summary)
     }
 }

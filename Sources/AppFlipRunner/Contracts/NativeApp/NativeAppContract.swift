@@ -63,11 +63,27 @@ final class NativeFlow: AdapterCaseFlow {
 }
 
 extension StepExecutor {
+    /// Why a step whose token endpoint presents a certificate the app must refuse cannot judge it: the app never
+    /// connected to that endpoint (no handshake with it, no request over it) and sent its token or revocation request
+    /// to another one, an earlier sign-in's, as a client that keeps its first configuration does (a
+    /// google-auth-oauthlib `Flow` reused across sign-ins). Nothing then shows how the app checks certificates.
+    static func keptEarlierEndpoint(_ observation: NativeObservation, certificate: NativeServerScript.TokenCertificate) -> String? {
+        guard certificate != .trusted, observation.failedHandshakeCount == 0, observation.completedHandshakeCount == 0,
+              !observation.requests.contains(where: { $0.certificate == certificate }) else { return nil }
+        let elsewhere = observation.requests.filter { $0.certificate != certificate && ($0.path == "/token" || $0.path == "/revoke") }
+        guard let first = elsewhere.first else { return nil }
+        let over = first.certificate.map { "over the \($0.rawValue) certificate" } ?? "over plain http"
+        return "the app never connected to the token endpoint this sign-in gave it (the one presenting the \(certificate.rawValue) "
+            + "certificate): it sent \(first.method) \(first.path) to another, an earlier sign-in's (\(over)), so how it checks "
+            + "certificates cannot be judged here; the adapter must use the endpoints each sign-in's configuration names"
+    }
+
     /// Runs one native-client step: the app process and the test authorization server live for the case.
     func sendNative(_ step: NativeStep, label: String, recordEvidence: Bool, state: inout CaseState) -> Observation? {
         guard let (session, server) = preparedFlow(for: step, label: label, state: &state) else { return nil }
         let certificate = step.server.tokenCertificate
         let handshakesBefore = certificate.map { server.failedHandshakes($0).count } ?? 0
+        let completedBefore = certificate.map { server.completedHandshakes($0) } ?? 0
         let before = server.requests.count
         let stepStarted = Date()
         let refreshTokensBefore = server.issuedRefreshTokens
@@ -122,6 +138,10 @@ extension StepExecutor {
             observation.tokenCertificate = certificate
             observation.failedHandshakeCount = count - handshakesBefore
             observation.failedHandshakes = Array(reasons.dropFirst(handshakesBefore))
+            observation.completedHandshakeCount = server.completedHandshakes(certificate) - completedBefore
+            if let elsewhere = Self.keptEarlierEndpoint(observation, certificate: certificate) {
+                return fail(NativeFailure(message: elsewhere), label: label, session: session, state: &state)
+            }
             if certificate == .trusted, observation.failedHandshakeCount > 0, !observation.requests.contains(where: { $0.certificate == .trusted }) {
                 // Refusing the CA it was given says nothing of how the app checks certificates: it cannot be judged.
                 let reason = observation.failedHandshakes.first.map { " (the server saw: \($0))" } ?? ""

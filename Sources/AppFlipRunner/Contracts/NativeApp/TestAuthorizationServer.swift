@@ -148,6 +148,11 @@ package final class TestAuthorizationServer: @unchecked Sendable {
         }
     }
 
+    /// How many TLS handshakes with the listener presenting `certificate` completed so far.
+    package func completedHandshakes(_ certificate: Certificate) -> Int {
+        lock.withLock { secure[certificate] }?.refusalsSettled(timeout: 5).completedHandshakes ?? 0
+    }
+
     /// The TLS handshakes with the listener presenting `certificate` that did not complete so far (those under way
     /// waited for), with OpenSSL's reasons (the first few), and how many.
     package func failedHandshakes(_ certificate: Certificate) -> (reasons: [String], count: Int) {

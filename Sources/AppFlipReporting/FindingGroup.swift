@@ -23,8 +23,17 @@ package struct FindingGroup: Sendable {
     package var verdict: Verdict
     package var shape: String
     package var members: [Member]
+    /// Set when another group of the same list has the same verdict and requirement (two expectations of one
+    /// requirement that failed): its heading then says which expectation, or the two would read as one listed twice.
+    package var sharesHeading = false
 
     package var representative: Member { members[0] }
+
+    /// What a heading adds to tell this group from another of the same requirement and verdict: the expectation.
+    package var headingPart: String? {
+        guard sharesHeading, case .check(_, let expected) = kind else { return nil }
+        return expected
+    }
 
     /// The groups of a run's findings of the given verdicts: failures first, then errors, warnings and notes; within
     /// each the largest group first, then
@@ -59,11 +68,20 @@ package struct FindingGroup: Sendable {
                 add(.check(check.requirement, expected: check.expected), check.verdict, check.observed, result)
             }
         }
+        var headings: [String: Int] = [:]
+        for group in groups { if let heading = group.heading { headings[heading, default: 0] += 1 } }
+        for index in groups.indices { groups[index].sharesHeading = groups[index].heading.map { headings[$0, default: 0] > 1 } ?? false }
         return groups.enumerated().sorted { lhs, rhs in
             if lhs.element.verdict != rhs.element.verdict { return rank(lhs.element.verdict) < rank(rhs.element.verdict) }
             if lhs.element.members.count != rhs.element.members.count { return lhs.element.members.count > rhs.element.members.count }
             return lhs.offset < rhs.offset
         }.map(\.element)
+    }
+
+    /// The verdict and requirement a check group's heading names (nil for errors).
+    private var heading: String? {
+        guard case .check(let reference, _) = kind else { return nil }
+        return verdict.rawValue + "|" + reference.id
     }
 
     /// The observation with its values masked: quoted or redacted text, long tokens and numbers. Two cases that

@@ -80,7 +80,8 @@ extension HTMLReport {
         case .check(let reference, let expected):
             levels = [reference.level]
             requirementIDs = [reference.id]
-            let title = run.catalog[reference.id].map { " — " + HTMLText.text($0.title) } ?? ""
+            let title = (run.catalog[reference.id].map { " — " + HTMLText.text($0.title) } ?? "")
+                + (group.headingPart.map { ": " + HTMLText.text(HTMLText.cut($0, limit: 120)) } ?? "")
             text += "<summary>\(number). \(Self.verdictIcons[group.verdict] ?? "") \(HTMLText.text(reference.description))\(title) (\(count) case\(count == 1 ? "" : "s"))</summary>\n"
             text += "<p><strong>Expected:</strong> \(HTMLText.text(HTMLText.cut(expected, limit: 600)))<br><strong>Observed:</strong> "
                 + HTMLText.text(HTMLText.cut(group.representative.observed, limit: 600)) + (count > 1 ? " (in all \(count), alike)" : "") + "</p>\n"

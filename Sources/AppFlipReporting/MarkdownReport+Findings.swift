@@ -82,7 +82,8 @@ extension MarkdownReport {
         var text = ""
         switch group.kind {
         case .check(let reference, let expected):
-            let title = run.catalog[reference.id].map { " — " + MarkdownText.inline($0.title) } ?? ""
+            let title = (run.catalog[reference.id].map { " — " + MarkdownText.inline($0.title) } ?? "")
+                + (group.headingPart.map { ": " + MarkdownText.inline($0, limit: 120) } ?? "")
             text += "### <a id=\"\(anchor)\"></a>\(number). \(icon) \(reference)\(title) (\(count) case\(count == 1 ? "" : "s"))\n\n"
             let observed = MarkdownText.inline(group.representative.observed, limit: 600)
                 + (count > 1 ? " (in all \(count), alike)" : "")

@@ -50,6 +50,17 @@ struct ServerCertificateCheckTests {
         #expect(quiet.contains("it made no TLS connection to the token endpoint"), "\(quiet)")
     }
 
+    @Test("A handshake completed and hung up without a request is said as such, not as no connection")
+    func completedThenClosed() {
+        if case .native(var native) = observation(.wrongHost) {
+            native.completedHandshakeCount = 2
+            let outcome = ServerCertificateCheck().evaluate(.native(native), in: context)
+            guard case .held(let observed) = outcome else { return #expect(Bool(false), "\(outcome)") }
+            #expect(observed.contains("it completed 2 TLS handshakes and closed the connection without a request"), "\(observed)")
+            #expect(!observed.contains("no TLS connection"), "\(observed)")
+        }
+    }
+
     @Test("Not judged where there is no certificate to refuse, or the redirect never reached the app")
     func notApplicable() {
         for certificate in [nil, NativeServerScript.TokenCertificate.trusted] {

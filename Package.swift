@@ -29,7 +29,7 @@ let package = Package(
         // Plugins/EmbedSuite, which runs suite-embedder; AppFlipSuite loads them.
         .target(name: "AppFlipSuiteFiles", path: "Conformance", exclude: ["FORMAT.md", "results.schema.json", "examples"],
                 plugins: ["EmbedSuite"]),
-        .target(name: "AppFlipSuite", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuiteFiles"]),
+        .target(name: "AppFlipSuite", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuiteFiles", "AppFlipDigest"]),
         .executableTarget(name: "suite-embedder"),
         .plugin(name: "EmbedSuite", capability: .buildTool(), dependencies: ["suite-embedder"]),
         .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),

@@ -152,7 +152,7 @@ package struct CommandOption: Sendable, Hashable {
         "list": [.catalog, .filter, .profile, .programs, .help],
         "validate-url": [.registeredRedirectURI, .reports, .reproducible, .catalog, .maxURLs, .help],
         "diff": [.help],
-        "merge": [.reports, .cases, .catalog, .baseline, .summary, .reproducible, .help],
+        "merge": [.reports, .cases, .catalog, .baseline, .summary, .reproducible, .bundle, .attest, .help],
         "verify": [.cases, .catalog, .help],
     ]
 

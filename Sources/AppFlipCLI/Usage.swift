@@ -51,16 +51,21 @@ package enum Usage {
         """
 
     static let merge = """
-        usage: appflip-conformance merge [--reports DIR] [--cases PATH] [--catalog PATH] [--baseline FILE] RUN...
+        usage: appflip-conformance merge [--reports DIR] [--cases PATH] [--catalog PATH] [--baseline FILE]
+                                         [--bundle FILE [--attest FILE]] RUN...
 
         Combines the shards of one run (each run with --shard I/N; each RUN is its reports directory or its
-        results.json) into one junit.xml, report.md and results.json with one verdict. The shards must come from
-        the same suite version, case files, seed and target, and together be every shard of the split; the case
-        files and catalog given (default: the ones built in) must be the ones the shards ran. Give --baseline here, not
-        to the shards: a requirement entry can fail in one shard and pass in another.
+        results.json) into one junit.xml, report.md, report.html and results.json with one verdict. The shards must
+        come from the same suite version, case files, catalog, seed and target, and together be every shard of the
+        split; the case files and catalog given (default: the ones built in) must be the ones the shards ran. Give
+        --baseline here, not to the shards: a requirement entry can fail in one shard and pass in another. The shards
+        of a certification are merged as the run was made: no --baseline, --cases or --catalog.
 
           --reports DIR           where the merged reports go (default: Reports); never one of the shards
           --baseline FILE         known failures, judged over the merged results
+          --bundle FILE           also write the evidence bundle of the merged run, as one run writes it (verify it)
+          --attest FILE           with --bundle, when the shards were given attestations: the same file, which the
+                                  bundle carries with its attachments (it must give what the shards recorded)
           --summary FILE          also append the short Markdown summary to FILE
           --reproducible          zero times and no timestamps
 

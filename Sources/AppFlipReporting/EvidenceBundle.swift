@@ -37,13 +37,15 @@ package enum EvidenceBundle {
         package var files: [File]
 
         /// The command that runs exactly the bundled cases once the bundle is extracted into `directory`; the
-        /// attestations, when the run had them, are the bundle's copy.
+        /// attestations, when the run had them, are the bundle's copy. A certification takes only the suite's own
+        /// cases and catalog, so its command names none: the binary that re-runs it carries them (`verify` says
+        /// whether the bundle's are this binary's); any other run is pointed at the bundle's copies.
         package func rerunCommand(in directory: String, attested: Bool = false) -> String {
             guard var words = arguments else { return command + " --cases \(directory)/cases --catalog \(directory)/\(EvidenceBundle.catalogPath)" }
             for option in ["--cases", "--catalog", "--bundle", "--reports", "--summary", "--attest"] { words = CommandLineText.removing(option, from: words) }
             let end = words.firstIndex(of: "--") ?? words.endIndex
-            words.insert(contentsOf: ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath,
-                                      "--reports", "Reports/rerun"] + (attested ? ["--attest", directory + "/" + EvidenceBundle.attestationPath] : []),
+            let suite = CommandLineText.certifies(words) ? [] : ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath]
+            words.insert(contentsOf: suite + ["--reports", "Reports/rerun"] + (attested ? ["--attest", directory + "/" + EvidenceBundle.attestationPath] : []),
                          at: end)
             return CommandLineText.quoted(words, subcommand: "run")
         }
@@ -65,15 +67,20 @@ package enum EvidenceBundle {
     }
 
     static let manifestPath = "manifest.json"
-    static let catalogPath = "catalog/requirements.catalog"
+    package static let catalogPath = "catalog/requirements.catalog"
     static let attestationPath = "attestations/attestations.txt"
+    /// The run's target configuration file (`--config`), redacted as every report is: the scenario headers, test
+    /// hooks and endpoints a reviewer weighs the verdict against.
+    package static let configurationPath = "configuration/target.conf"
 
     /// The archive: `reports/…`, `cases/…` (paths as the cases digest counts them), the catalog, then the manifest.
     package static func make(reports: [(name: String, text: String)], caseFiles: [(path: String, bytes: [UInt8])], catalog: [UInt8],
-                            attestations: AttestationFile? = nil, run: RunResult, reproducible: Bool = false) throws(Failure) -> [UInt8] {
+                            attestations: AttestationFile? = nil, configuration: [UInt8]? = nil, run: RunResult,
+                            reproducible: Bool = false) throws(Failure) -> [UInt8] {
         var entries = reports.map { TarArchive.Entry(path: "reports/" + $0.name, bytes: Array($0.text.utf8)) }
         entries += caseFiles.map { TarArchive.Entry(path: "cases/" + $0.path, bytes: $0.bytes) }
         entries.append(TarArchive.Entry(path: catalogPath, bytes: catalog))
+        if let configuration { entries.append(TarArchive.Entry(path: configurationPath, bytes: configuration)) }
         if let attestations {
             // The file as the reviewer wrote it, and each attachment where the reports say it is.
             entries.append(TarArchive.Entry(path: attestationPath, bytes: attestations.bytes))

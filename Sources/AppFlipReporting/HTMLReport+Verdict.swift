@@ -5,6 +5,9 @@ import AppFlipModel
 extension HTMLReport {
     func verdictSection(_ headline: ReportHeadline, coverage: [ProfileCoverage]) -> String {
         var text = ""
+        if let custom = ReportHeadline.customSuite(run.provenance) {
+            text += "<p class=\"certification\"><strong>\(HTMLText.text(custom))</strong></p>\n"
+        }
         for outcome in run.programOutcomes {
             text += "<p class=\"certification\"><strong>\(HTMLText.text(outcome.headline))</strong></p>\n"
         }

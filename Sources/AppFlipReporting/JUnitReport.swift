@@ -86,6 +86,8 @@ package struct JUnitReport: Sendable {
             properties = [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
                           ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest),
                           ("verdict", run.overall.rawValue), ("warnings", String(run.count(.warn)))]
+            if let digest = provenance.catalogDigest { properties.append(("catalog.digest", "sha256:" + digest)) }
+            if let custom = ReportHeadline.customSuite(provenance) { properties.append(("suite.custom", custom)) }
             if run.provenance.certification {
                 properties.append(("certification", "true: no baseline, no filter"))
                 for outcome in run.programOutcomes {

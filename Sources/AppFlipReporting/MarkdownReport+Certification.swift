@@ -3,15 +3,17 @@ import AppFlipModel
 /// What a certification run certified: the programs' headline above the verdict, what each covers, and the
 /// requirements no machine judges that a reviewer attests ("To attest").
 extension MarkdownReport {
-    static let programIcons: [ProgramOutcome.Status: String] = [.certified: "🏅", .notCertified: "⚠️", .shard: "🧩"]
+    static let programIcons: [ProgramOutcome.Status: String] = [.certified: "🏅", .awaitingAttestation: "✍️", .notCertified: "⚠️", .shard: "🧩"]
 
-    /// One line per program above the verdict, or "" when the run was no certification.
+    /// One line per program above the verdict (after the custom suite's, when the run used one), or "" when there
+    /// is neither.
     func certificationHeadline() -> String {
-        let outcomes = run.programOutcomes
-        guard !outcomes.isEmpty else { return "" }
-        return outcomes.map { outcome in
+        let custom = ReportHeadline.customSuite(run.provenance).map { "**⚠️ \($0)**" }
+        let outcomes = run.programOutcomes.map { outcome in
             "**\(Self.programIcons[outcome.status] ?? "") \(MarkdownText.inline(outcome.headline, limit: 600))**"
-        }.joined(separator: "  \n") + "\n\n"
+        }
+        let lines = [custom].compactMap { $0 } + outcomes
+        return lines.isEmpty ? "" : lines.joined(separator: "  \n") + "\n\n"
     }
 
     /// Under the verdict: which programs the run judged, over which profiles, and what is left to attest.

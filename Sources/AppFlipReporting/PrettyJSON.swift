@@ -49,6 +49,11 @@ package struct PrettyJSON {
         string(value)
     }
 
+    package mutating func member(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
     package mutating func member(_ name: String, _ value: Int) {
         key(name)
         int(value)

@@ -9,6 +9,14 @@ package enum ProvenanceRows {
         var rows: [(name: String, value: String)] = [
             ("Suite version", provenance.suiteVersion),
             ("Case files", "\(provenance.caseFileCount) files, sha256 `\(provenance.caseDigest)`"),
+        ]
+        if let digest = provenance.catalogDigest { rows.append(("Catalog", "sha256 `\(digest)`")) }
+        if let cases = provenance.casesBuiltIn, let catalog = provenance.catalogBuiltIn {
+            let custom = [cases ? nil : "case files", catalog ? nil : "catalog"].compactMap { $0 }
+            rows.append(("Suite", custom.isEmpty ? "the case files and catalog built into suite \(provenance.suiteVersion)"
+                         : "CUSTOM: not the suite's own " + custom.joined(separator: " and ") + ", so not a certification"))
+        }
+        rows += [
             ("Seed", String(provenance.seed)),
             ("Target", provenance.target),
         ]
@@ -28,7 +36,7 @@ package enum ProvenanceRows {
         if let toolchain = provenance.toolchain { rows.append(("Toolchain", toolchain)) }
         for file in provenance.adapterFiles { rows.append(("Adapter", file.summary)) }
         if !reproducible {
-            if let runBy = provenance.runBy { rows.append(("Run by", runBy)) }
+            rows.append(("Run by", provenance.runBy ?? "not recorded (no --operator, no CI job's variables, no $USER)"))
             if let host = provenance.host { rows.append(("Host", host)) }
             rows += [("Started (UTC)", provenance.startedAt), ("Wall time", ReportFormatting.seconds(provenance.duration) + " s")]
             if let measured = provenance.handlerStartupMeasured { rows.append(("Handler start-up times", measured)) }
@@ -40,7 +48,7 @@ package enum ProvenanceRows {
     /// other row, or one whose code is not hex (a merged results.json could carry anything there).
     package static func ownCode(_ name: String, _ value: String) -> (prefix: String, code: String)? {
         let parts = value.split(separator: "`", omittingEmptySubsequences: false)
-        guard ["Case files", "Executable", "Built from"].contains(name), parts.count == 3, parts[2].isEmpty,
+        guard ["Case files", "Catalog", "Executable", "Built from"].contains(name), parts.count == 3, parts[2].isEmpty,
               parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " || $0 == "," }), parts[1].allSatisfy(\.isHexDigit) else { return nil }
         return (String(parts[0]), String(parts[1]))
     }

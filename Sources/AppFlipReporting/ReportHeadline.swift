@@ -60,6 +60,15 @@ package struct ReportHeadline: Sendable {
         }
     }
 
+    /// The line every report opens with when the run used other case files or another catalog than the suite's own
+    /// (they judge what they say, not what the suite says), or nil.
+    package static func customSuite(_ provenance: Provenance) -> String? {
+        guard provenance.customSuite else { return nil }
+        let custom = [provenance.casesBuiltIn == false ? "case files" : nil, provenance.catalogBuiltIn == false ? "catalog" : nil].compactMap { $0 }
+        return "custom suite: not a certification (the " + custom.joined(separator: " and ") + " are not the ones built into suite "
+            + provenance.suiteVersion + ")"
+    }
+
     /// What a certification run left unjudged: the profiles not tested and the reasons cases were skipped.
     static func certificationShortfall(_ run: RunResult, _ coverage: [ProfileCoverage]) -> ReportText {
         var missing: [ReportText] = coverage.filter { !$0.isTested }.map {

@@ -70,7 +70,12 @@ extension ResultsDocument {
                                          || entry.notJudged != nil,
                                      requirements: entry.checks.map(\.requirement))
         }
-        return programs.map { ProgramOutcome.judge($0, cases: facts, incomplete: run.incomplete, shard: run.shard) }
+        let attested = Dictionary((attestations ?? []).compactMap { entry in Attestation.Verdict(rawValue: entry.verdict).map { (entry.requirement, $0) } },
+                                  uniquingKeysWith: { first, _ in first })
+        let toAttest = catalog.toAttest(for: programs)
+        return programs.map {
+            ProgramOutcome.judge($0, cases: facts, incomplete: run.incomplete, shard: run.shard, toAttest: toAttest, attested: attested)
+        }
     }
 
     /// The recorded certification outcome against the one its cases make.

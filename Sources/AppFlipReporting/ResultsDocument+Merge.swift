@@ -1,3 +1,4 @@
+import AppFlipDigest
 import AppFlipModel
 
 /// Shards back into one run (`merge`): the shards must come from the same suite, case files, seed and target, and
@@ -19,6 +20,7 @@ extension ResultsDocument {
             let differences = [
                 ("suite version", document.suite.version, first.document.suite.version),
                 ("case files", document.suite.casesDigest, first.document.suite.casesDigest),
+                ("catalog", document.suite.catalogDigest ?? "unrecorded", first.document.suite.catalogDigest ?? "unrecorded"),
                 ("seed", String(document.run.seed), String(first.document.run.seed)),
                 ("target", sameTarget(document.run.target), sameTarget(first.document.run.target)),
                 // The same command but for where each shard ran and wrote: the same client IDs, profiles, filters,
@@ -33,6 +35,10 @@ extension ResultsDocument {
         guard first.document.suite.casesDigest == suite.digest else {
             throw MergeFailure(message: "the case files here (sha256 \(suite.digest.prefix(12))…) are not the ones the shards ran "
                                + "(\(first.document.suite.casesDigest.prefix(12))…): give the same --cases and --catalog")
+        }
+        if let recorded = first.document.suite.catalogDigest, let here = catalog.file.map({ SHA256.hexDigest($0.bytes) }), recorded != here {
+            throw MergeFailure(message: "the catalog here (sha256 \(here.prefix(12))…) is not the one the shards ran (\(recorded.prefix(12))…): "
+                               + "give the same --catalog")
         }
         try checkShards(shards)
         try checkMembership(shards, selection: selection)
@@ -61,6 +67,9 @@ extension ResultsDocument {
                                     // The shards ran side by side: the merged run took as long as the slowest.
                                     duration: shards.map(\.document.run.durationSeconds).max() ?? 0, command: run.command)
         provenance.samples = run.samples
+        provenance.catalogDigest = first.document.suite.catalogDigest
+        provenance.casesBuiltIn = first.document.suite.casesBuiltIn
+        provenance.catalogBuiltIn = first.document.suite.catalogBuiltIn
         provenance.transport = run.transport
         provenance.handlerStartup = run.handlerStartup
         provenance.executableSHA256 = run.executableSha256

@@ -12,7 +12,8 @@ extension ResultsDocument {
         let provenance = run.provenance
         schema = Self.schemaName
         version = Self.currentVersion
-        suite = Suite(version: provenance.suiteVersion, casesDigest: provenance.caseDigest, caseFiles: provenance.caseFileCount)
+        suite = Suite(version: provenance.suiteVersion, casesDigest: provenance.caseDigest, caseFiles: provenance.caseFileCount,
+                      catalogDigest: provenance.catalogDigest, casesBuiltIn: provenance.casesBuiltIn, catalogBuiltIn: provenance.catalogBuiltIn)
         self.run = Run(seed: provenance.seed, target: provenance.target, mode: provenance.mode, jobs: provenance.jobs,
                        filter: provenance.filter, samples: provenance.samples, startedAt: reproducible ? nil : provenance.startedAt,
                        durationSeconds: reproducible ? 0 : provenance.duration, command: provenance.command,

@@ -64,7 +64,10 @@ extension ResultsDocument {
         json.key("suite")
         json.openObject()
         json.member("case_files", suite.caseFiles)
+        if let builtIn = suite.casesBuiltIn { json.member("cases_built_in", builtIn) }
         json.member("cases_digest", suite.casesDigest)
+        if let builtIn = suite.catalogBuiltIn { json.member("catalog_built_in", builtIn) }
+        if let digest = suite.catalogDigest { json.member("catalog_digest", digest) }
         json.member("version", suite.version)
         json.closeObject()
         json.member("version", version)

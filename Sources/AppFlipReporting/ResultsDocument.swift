@@ -27,6 +27,11 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         /// SHA-256 over the case files and catalog, as report.md prints it.
         package var casesDigest: String
         package var caseFiles: Int
+        /// The SHA-256 of the catalog's bytes; absent in results of 0.3.0 and earlier.
+        package var catalogDigest: String?
+        /// Whether the case files and the catalog are the ones built into the suite that ran; absent when unknown.
+        package var casesBuiltIn: Bool?
+        package var catalogBuiltIn: Bool?
     }
 
     package struct Run: Codable, Sendable, Hashable {
@@ -90,7 +95,8 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
     package struct ProgramEntry: Codable, Sendable, Hashable {
         package var program: String
         package var title: String
-        /// `certified`, `not-certified`, or `shard`.
+        /// `certified`, `awaiting-attestation` (the suite's part held; a MUST requirement no machine judges is not
+        /// attested yet), `not-certified`, or `shard`.
         package var status: String
         package var reason: String?
         /// The program's requirements no machine judges, by ID: a reviewer attests them (`--attest`).

@@ -15,6 +15,8 @@ package struct RunSetup: Sendable {
     package var referenceServer: HTTPServer?
     /// The configuration's `target_label`: what the deployment or app version under test is called.
     package var targetLabel: String?
+    /// The configuration file's text (`--config`), for the evidence bundle; nil without one.
+    package var configurationText: String?
     /// For the reference: the arguments that make an adapter mint its codes at the reference server (`--code-server
     /// URL`, and the CA that vouches for it over https), so they redeem.
     package var codeServerArguments: [String] = []
@@ -74,6 +76,7 @@ package struct RunSetup: Sendable {
         let configuration = try runConfiguration(request, file: file, link: link, clientID: clientID, android: androidHandler != nil)
         var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
         setup.targetLabel = file?.targetLabel
+        setup.configurationText = file?.text
         return setup
     }
 
@@ -94,6 +97,7 @@ package struct RunSetup: Sendable {
         configuration.codeLifetime = file?.codeLifetime
         configuration.nativeClient = file?.nativeClient
         configuration.narrowedScope = file?.narrowedScope
+        configuration.neverNarrows = file?.neverNarrows ?? false
         configuration.throttlingProbe = file?.throttlingProbe ?? false
         configuration.tokenLifetime = file?.tokenLifetime
         configuration.android = try androidSettings(request, file: file, required: android)

@@ -1,3 +1,4 @@
+import AppFlipDigest
 import AppFlipModel
 import Foundation
 import AppFlipSuiteFiles
@@ -41,6 +42,18 @@ package enum BuiltInSuite {
     private static let builtInSuite = Result { () throws(DiagnosticList) -> (Catalog, CaseSuite) in
         let catalog = try builtInCatalog.get()
         return (catalog, try cases(catalog: catalog))
+    }
+
+    /// The SHA-256 of the built-in catalog's bytes: what a run's catalog is compared with to say whether it is the
+    /// suite's own.
+    package static let catalogDigest: String = SHA256.hexDigest(EmbeddedSuiteFiles.all.first { $0.path == catalogPath }?.text.utf8 ?? "".utf8)
+
+    /// The digest of the built-in case files (as a run records it), or nil when they do not load.
+    package static var casesDigest: String? { (try? suite())?.1.digest }
+
+    /// The SHA-256 of a catalog as loaded (its file's bytes), or nil for one built in code.
+    package static func digest(of catalog: Catalog) -> String? {
+        catalog.file.map { SHA256.hexDigest($0.bytes) }
     }
 
     /// The keys of the built-in catalog's certification programs (`app-flip-ios`, …), for help and usage errors.

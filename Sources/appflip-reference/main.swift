@@ -17,7 +17,7 @@ let usage = """
     \(ReferenceArguments.usage)
 
     usage: appflip-reference serve [--client-id ID] [--project-id ID] [--app-id ID] [--host 127.0.0.1] [--port 8080]
-                                   [--https CA_FILE]
+                                   [--https CA_FILE] [--code-lifetime 600] [--token-lifetime 3600]
 
     Serves every endpoint a partner implements, correctly, with in-memory state: GET /oauth/authorize,
     POST /oauth/token, POST /oauth/revoke, GET /.well-known/apple-app-site-association, and the link handler at
@@ -26,7 +26,8 @@ let usage = """
     disabled (disabled account). Prints "listening on http://HOST:PORT" once ready (--port 0 picks a free port).
     With --https CA_FILE it serves TLS instead, with a certificate for HOST from a CA made in memory at start, whose
     certificate (PEM) it writes to CA_FILE for a client to trust (run --ca-file CA_FILE), and prints
-    "listening on https://HOST:PORT".
+    "listening on https://HOST:PORT". --code-lifetime and --token-lifetime set how many seconds a code and an access
+    token live (a certification waits each out: short ones for a test).
 
     usage: appflip-reference android-handler [--client-id ID] [--code-server URL]
 
@@ -102,6 +103,8 @@ var appID = "ABCDE12345.com.example.reference"
 var host = "127.0.0.1"
 var port = 8080
 var caFile: String?
+var codeLifetime = 600.0
+var tokenLifetime = 3600.0
 while !arguments.isEmpty {
     let name = arguments.removeFirst()
     guard !arguments.isEmpty else { fail("\(name) needs a value") }
@@ -112,6 +115,9 @@ while !arguments.isEmpty {
     case "--app-id": appID = value
     case "--host": host = value
     case "--https": caFile = value
+    case "--code-lifetime", "--token-lifetime":
+        guard let seconds = Double(value), (1...86_400).contains(seconds) else { fail("\(name) takes 1 to 86400 seconds") }
+        if name == "--code-lifetime" { codeLifetime = seconds } else { tokenLifetime = seconds }
     case "--port":
         guard let number = Int(value), (0...65_535).contains(number) else { fail("--port takes 0 to 65535") }
         port = number
@@ -121,7 +127,8 @@ while !arguments.isEmpty {
 do {
     let secret = ProcessInfo.processInfo.environment["APPFLIP_REFERENCE_CLIENT_SECRET"] ?? "reference-secret"
     let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientID: clientID, clientSecret: secret,
-                                                                                projectID: projectID, appID: appID))
+                                                                                projectID: projectID, appID: appID,
+                                                                                codeLifetime: codeLifetime, tokenLifetime: tokenLifetime))
     var identity: TLSServerIdentity?
     if let caFile {
         let authority = try CertificateAuthority(name: "appflip-reference serve CA")

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipRunner
 
 /// `list [PATH]`: the cases a run would execute, with their requirements, and the requirements no case judges;
 /// `list --programs`: the certification programs.
@@ -41,7 +42,8 @@ enum ListCommand {
         }
     }
 
-    /// Each program: its key and title, its profiles and cases, what it covers and leaves out, what a reviewer attests.
+    /// Each program: its key and title, its profiles and cases, what it covers and leaves out, what it needs, what a
+    /// reviewer attests.
     private static func programs(_ catalog: Catalog, _ suite: CaseSuite, console: Console) -> Int32 {
         guard !catalog.programs.isEmpty else {
             console.err("error: the catalog declares no certification programs")
@@ -54,6 +56,12 @@ enum ListCommand {
             if let why = program.leavesOutWhy {
                 console.out(.suite("  leaves out \(program.leavesOut.joined(separator: ", ")): " + why.split(whereSeparator: \.isNewline).joined(separator: " ")))
             }
+            // What `run --certification` checks before it connects: the adapters its cases send through, then the
+            // configuration keys the catalog declares.
+            let adapters = AdapterContracts.builtIn.all.filter { contract in
+                suite.cases.contains { program.judges($0) && AdapterContracts.sends($0, through: contract) }
+            }.map { "an adapter for \($0.key)" }
+            console.out(.suite("  needs: " + (adapters + program.needs.map(\.key)).joined(separator: ", ")))
             let toAttest = catalog.toAttest(for: [program])
             console.out(.suite("  to attest: " + (toAttest.isEmpty ? "nothing" : toAttest.map { "\($0.id) (\($0.level.rawValue))" }.joined(separator: ", "))))
         }

@@ -1,5 +1,6 @@
 import AppFlipModel
 import AppFlipReporting
+import AppFlipSuite
 import Foundation
 
 /// `merge RUN…`: the shards of one run (`--shard I/N`, each a reports directory or its results.json) combined into
@@ -50,6 +51,15 @@ enum MergeCommand {
                 return ExitStatus.usage.rawValue
             }
         }
+        // Shards of a certification are merged as the run was made: the suite's own cases and catalog, no baseline.
+        if shards.contains(where: { $0.document.run.certification == true }) {
+            for option in [CommandOption.baseline, .cases, .catalog] where !parsed.values(option).isEmpty {
+                return Command.usageError("these shards are a certification run's, which takes no \(option.name): "
+                                          + (option == .baseline ? "a certification accepts no known failure"
+                                             : "a certification judges the suite's own cases against its own catalog"),
+                                          usage: Usage.merge, console: console)
+            }
+        }
         guard let (catalog, suite) = SuiteLoading.load(cases: try? parsed.value(.cases), catalog: try? parsed.value(.catalog),
                                                        console: console) else { return ExitStatus.usage.rawValue }
         var run: RunResult
@@ -61,6 +71,10 @@ enum MergeCommand {
             console.err("error: \(error.message)")
             return ExitStatus.usage.rawValue
         }
+        // What merged is this binary's view: the cases and catalog it holds the shards to.
+        run.provenance.catalogDigest = BuiltInSuite.digest(of: catalog)
+        run.provenance.casesBuiltIn = suite.digest == BuiltInSuite.casesDigest
+        run.provenance.catalogBuiltIn = run.provenance.catalogDigest == BuiltInSuite.catalogDigest
         if let path = try? parsed.value(.baseline) {
             do {
                 // Applied to the merged results: a requirement entry may fail in one shard and pass in another.
@@ -73,8 +87,42 @@ enum MergeCommand {
         }
         let profiles = shards.first?.document.profiles.map(\.profile) ?? []
         let reproducible = parsed.has(.reproducible)
-        do {
-            try ReportFiles.save(ReportSet(run: run, profiles: profiles, reproducible: reproducible).files, into: reports)
+        let bundle = try? parsed.value(.bundle)
+        var attestations: AttestationFile?
+        if let bundle {
+            if let problem = ReportFiles.problem(writing: (bundle as NSString).deletingLastPathComponent.isEmpty
+                                                 ? "." : (bundle as NSString).deletingLastPathComponent) {
+                console.err("error: --bundle: \(problem)")
+                return ExitStatus.usage.rawValue
+            }
+            switch Self.attestations(for: run, path: try? parsed.value(.attest), catalog: catalog) {
+            case .success(let file): attestations = file
+            case .failure(let problem):
+                console.err("error: --attest: \(problem.message)")
+                return ExitStatus.usage.rawValue
+            }
+        } else if (try? parsed.value(.attest)) != nil {
+            return Command.usageError("--attest goes with --bundle: the shards' attestations are merged from their results", usage: Usage.merge,
+                                      console: console)
+        }
+        do throws(ReportFiles.Failure) {
+            let set = ReportSet(run: run, profiles: profiles, reproducible: reproducible)
+            if let bundle {
+                // The bundle carries the very bytes written, as a single run's does.
+                let files = set.render()
+                try ReportFiles.save(files, into: reports)
+                guard let catalogFile = catalog.file else { throw ReportFiles.Failure(message: "the catalog's bytes are not at hand for the bundle") }
+                let archive: [UInt8]
+                do {
+                    archive = try EvidenceBundle.make(reports: files, caseFiles: suite.sources.map { (path: suite.digestPath(of: $0.path), bytes: $0.bytes) },
+                                                      catalog: catalogFile.bytes, attestations: attestations, run: run, reproducible: reproducible)
+                } catch {
+                    throw ReportFiles.Failure(message: error.message)
+                }
+                try ReportFiles.save(archive, to: bundle)
+            } else {
+                try ReportFiles.save(set.files, into: reports)
+            }
             if let summary = try? parsed.value(.summary) {
                 try ReportFiles.append(MarkdownReport(run: run, profiles: profiles, reproducible: reproducible).renderSummary(reportsDirectory: reports),
                                        to: summary)
@@ -88,6 +136,32 @@ enum MergeCommand {
         if run.provenance.certification { console.out(.suite(ProgramOutcome.headline(run.programOutcomes))) }
         console.out("reports: \(ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", "))")
         return run.exitStatus.rawValue
+    }
+
+    /// The attestation file a merged bundle carries: none when the shards recorded none; else the file given, which
+    /// must give exactly what they recorded (a bundle's attestations are read again by `verify`).
+    private static func attestations(for run: RunResult, path: String?, catalog: Catalog) -> Result<AttestationFile?, ReportFiles.Failure> {
+        guard !run.attestations.isEmpty else {
+            return path == nil ? .success(nil)
+                : .failure(ReportFiles.Failure(message: "the shards were given no --attest, so the merged run has no attestations to carry"))
+        }
+        guard let path else {
+            return .failure(ReportFiles.Failure(message: "the shards were given attestations: give the same file with --attest, so the bundle carries it"))
+        }
+        let file: AttestationFile
+        do {
+            file = try AttestationLoader.load(path: path, catalog: catalog)
+        } catch {
+            return .failure(ReportFiles.Failure(message: error.diagnostics.map(\.description).joined(separator: "\n")))
+        }
+        let shape = { (attestation: Attestation) in
+            [attestation.requirement, attestation.verdict.rawValue, attestation.by, attestation.date, attestation.note]
+                + attestation.attachments.map { "\($0.bundlePath) \($0.sha256)" }
+        }
+        guard file.attestations.map(shape) == run.attestations.map(shape) else {
+            return .failure(ReportFiles.Failure(message: "\(path) does not give what the shards recorded: give the file their runs were given"))
+        }
+        return .success(file)
     }
 
     /// The IDs of the cases a shard's run selected before `--shard`: its profiles and filters, against `suite`; nil

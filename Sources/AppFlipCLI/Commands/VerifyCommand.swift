@@ -1,3 +1,4 @@
+import AppFlipDigest
 import AppFlipModel
 import AppFlipReporting
 import AppFlipSuite
@@ -48,11 +49,19 @@ enum VerifyCommand {
         let local = SuiteLoading.load(cases: localCases, catalog: try? parsed.value(.catalog), console: Console(out: { _ in }, err: { _ in }))
         let matchesSuite = local?.1.digest == manifest.casesDigest
         let suiteName = localCases.map { "the cases at \($0)" } ?? "the cases built into this binary"
+        // The catalog judges as much as the cases do: a partner's own could redefine a program to judge anything.
+        let bundledCatalog = verification.entries.first { $0.path == EvidenceBundle.catalogPath }.map { SHA256.hexDigest($0.bytes) }
+        let localCatalog = try? parsed.value(.catalog)
+        let matchesCatalog = bundledCatalog != nil && local.flatMap { BuiltInSuite.digest(of: $0.0) } == bundledCatalog
+        let catalogName = localCatalog.map { "the catalog at \($0)" } ?? "the catalog built into this binary"
         for problem in problems { console.out("PROBLEM \(problem)") }
         console.out("bundle: \(manifest.files.count) files" + (problems.isEmpty ? ", every SHA-256 as the manifest lists" : ""))
         console.out("cases: sha256 \(manifest.casesDigest) — " + (matchesSuite
             ? "\(suiteName) (suite \(SuiteVersion.current))"
             : "NOT \(suiteName) (suite \(SuiteVersion.current)): modified, or another version's"))
+        let catalogLine = "catalog: " + (bundledCatalog.map { "sha256 \($0)" } ?? "missing") + " — "
+            + (matchesCatalog ? catalogName : "NOT \(catalogName): another catalog judged this run, and it certifies nothing here")
+        console.out("\(catalogLine)")
         console.out("recorded: \(manifest.verdict) (exit \(manifest.exitCode)), suite \(manifest.suiteVersion), seed \(manifest.seed), "
                     + "target \(manifest.target)" + (manifest.startedAt.map { ", started \($0)" } ?? ""))
         for attestation in verification.attestations {
@@ -65,8 +74,9 @@ enum VerifyCommand {
         }
         let attested = verification.entries.contains { $0.path == "attestations/attestations.txt" }
         console.out("re-run: mkdir DIR && tar -xf \(path) -C DIR && \(manifest.rerunCommand(in: "DIR", attested: attested))")
-        console.out("re-run needs: \(Self.rerunNeeds(verification.document))")
-        let intact = problems.isEmpty && matchesSuite
+        let bundledConfiguration = verification.entries.contains { $0.path == EvidenceBundle.configurationPath }
+        console.out("re-run needs: \(Self.rerunNeeds(verification.document, bundledConfiguration: bundledConfiguration))")
+        let intact = problems.isEmpty && matchesSuite && matchesCatalog
         console.out(intact ? "verified" : "NOT verified")
         return intact ? 0 : ExitStatus.nonConformant.rawValue
     }
@@ -77,9 +87,13 @@ enum VerifyCommand {
         var lines: [ConsoleText] = []
         if document.run.certification == true {
             let outcomes = (document.outcome.certification ?? []).map { entry in
-                entry.status == "certified" ? "CERTIFIED: \(entry.title)"
-                    : (entry.status == "shard" ? "one shard of \(entry.title)" : "NOT A CERTIFICATION PASS: \(entry.title)")
-                    + (entry.reason.map { " (\($0))" } ?? "")
+                let words = switch ProgramOutcome.Status(rawValue: entry.status) {
+                case .certified: "CERTIFIED"
+                case .awaitingAttestation: "PASSED BY THE SUITE, AWAITING ATTESTATION"
+                case .shard: "one shard of"
+                case .notCertified, nil: "NOT A CERTIFICATION PASS"
+                }
+                return (entry.status == "shard" ? "\(words) \(entry.title)" : "\(words): \(entry.title)") + (entry.reason.map { " (\($0))" } ?? "")
             }
             lines.append("certification run: \(outcomes.isEmpty ? "no program recorded" : outcomes.joined(separator: "; "))")
         } else {
@@ -90,14 +104,14 @@ enum VerifyCommand {
             let file = Provenance.AdapterFile(role: adapter.role, path: adapter.path, sha256: adapter.sha256, problem: adapter.problem)
             lines.append("adapter: \(file.summary)")
         }
-        if let runBy = document.run.runBy { lines.append("run by: \(runBy)") }
+        lines.append("run by: \(document.run.runBy ?? (document.run.startedAt == nil ? "not in a reproducible report" : "not recorded"))")
         if let host = document.run.host { lines.append("host: \(host)") }
         return lines
     }
 
     /// What the re-run command needs that the bundle does not hold: the partner's adapters (at the recorded paths,
     /// with the recorded digests), their endpoints and secrets.
-    static func rerunNeeds(_ document: ResultsDocument?) -> String {
+    static func rerunNeeds(_ document: ResultsDocument?, bundledConfiguration: Bool = false) -> String {
         guard let document else { return "the target the run was pointed at (results.json cannot be read)" }
         var needs: [String] = []
         let adapters = document.run.adapters ?? []
@@ -106,7 +120,8 @@ enum VerifyCommand {
         }
         if let arguments = document.run.arguments {
             if let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count {
-                needs.append("the configuration file \(arguments[index + 1]) and the environment variables it names")
+                needs.append("the configuration file \(arguments[index + 1]) and the environment variables it names"
+                             + (bundledConfiguration ? " (the bundle holds it, secrets hidden, at \(EvidenceBundle.configurationPath))" : ""))
             }
             if arguments.contains("--handler-env") { needs.append("the variables given with --handler-env") }
         }

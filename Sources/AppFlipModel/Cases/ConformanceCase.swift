@@ -98,6 +98,16 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         /// The client ID has an ASCII letter, so `${client_id_case_changed}` differs from it.
         case clientIDLetters = "client_id_letters"
 
+        /// Whether an unmet need is a fact about the target that conformance allows (a server that never narrows a
+        /// scope, a client ID with no letter), so its case does not apply, rather than something left unconfigured.
+        package func isTargetProperty(in configuration: RunConfiguration) -> Bool {
+            switch self {
+            case .clientIDLetters: true
+            case .narrowedScope: configuration.neverNarrows
+            case .nativeClient, .nativeLoopback, .nativeScheme, .https, .throttlingProbe: false
+            }
+        }
+
         /// Why a configuration does not meet the need, or nil when it does; `endpoints` are the configured URLs.
         package func unmet(by conformanceCase: ConformanceCase, in configuration: RunConfiguration, endpoints: [Endpoint: String]) -> String? {
             if self == .clientIDLetters {
@@ -110,8 +120,9 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
                     + "client out of a production server for a while: opt in with throttling_probe: true"
             }
             if self == .narrowedScope {
+                if configuration.neverNarrows { return "the server never grants part of a scope request (narrowed_scope: none)" }
                 return configuration.narrowedScope == nil
-                    ? "no narrowed scope is configured (narrowed_scope: a request the server grants only in part)" : nil
+                    ? "no narrowed scope is configured (narrowed_scope: a request the server grants only in part, or none)" : nil
             }
             if self == .https {
                 let plain = conformanceCase.httpRequests.map(\.endpoint).first { endpoints[$0]?.lowercased().hasPrefix("https://") == false }

@@ -27,6 +27,7 @@ import Foundation
 ///     title: App Flip for iOS
 ///     profiles: [app-link, site-association, flip, authorize, token]
 ///     leaves_out: ["NAT-AS-*"]     # optional, with leaves_out_why: requirements of those profiles it does not need
+///     needs: [endpoints.api, sign_in.consent, code_lifetime]   # optional: what a configuration must give (`ProgramNeed`)
 ///     covers: …
 /// ```
 package enum CatalogLoader {
@@ -132,7 +133,7 @@ package enum CatalogLoader {
     /// and `covers`.
     private static func program(_ node: Node, reader: inout NodeReader) -> CertificationProgram? {
         guard let mapping = reader.mapping(node, "a program"),
-              reader.checkKeys(mapping, allowed: ["key", "title", "profiles", "covers", "leaves_out", "leaves_out_why"], required: ["key", "title", "profiles", "covers"],
+              reader.checkKeys(mapping, allowed: ["key", "title", "profiles", "covers", "leaves_out", "leaves_out_why", "needs"], required: ["key", "title", "profiles", "covers"],
                                in: "a program"),
               let key = mapping["key"].flatMap({ reader.scalar($0, "'key'") }),
               let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
@@ -161,8 +162,19 @@ package enum CatalogLoader {
         if !leavesOut.isEmpty, why == nil {
             reader.error(at: key.location, "program '\(key.text)' leaves requirements out; say why in 'leaves_out_why'")
         }
+        var needs: [ProgramNeed] = []
+        for name in mapping["needs"].flatMap({ reader.scalarList($0, "'needs'") }) ?? [] {
+            guard let need = ProgramNeed(key: name.text) else {
+                let hint = Suggestion.closest(to: name.text, among: ProgramNeed.keys).map { " (did you mean '\($0)'?)" } ?? ""
+                reader.error(at: name.location, "'\(name.text)' is not something a configuration gives\(hint); a program needs one of \(ProgramNeed.keys.joined(separator: ", "))")
+                continue
+            }
+            if needs.contains(need) { reader.error(at: name.location, "need '\(name.text)' is listed twice") }
+            needs.append(need)
+        }
         return CertificationProgram(key: key.text, title: title.text, profiles: profiles,
-                                    covers: covers.text.trimmingCharacters(in: .whitespacesAndNewlines), leavesOut: leavesOut, leavesOutWhy: why)
+                                    covers: covers.text.trimmingCharacters(in: .whitespacesAndNewlines), leavesOut: leavesOut, leavesOutWhy: why,
+                                    needs: needs)
     }
 
     /// `quote:` with `source:` (one of the requirement's own citations, as written there) and `text:`.

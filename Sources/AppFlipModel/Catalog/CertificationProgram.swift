@@ -13,8 +13,14 @@ package struct CertificationProgram: Sendable, Hashable {
     /// Requirement IDs (globs with `*` and `?`) of its profiles it does not need, and why.
     package var leavesOut: [String] = []
     package var leavesOutWhy: String?
+    /// What the run's configuration must give for every case of the program to be judged (`needs:`), checked before
+    /// a certification run connects to anything. The adapters its profiles' contracts send through are needs too,
+    /// and not written here: each contract knows its own.
+    package var needs: [ProgramNeed] = []
 
-    package init(key: String, title: String, profiles: [Profile], covers: String, leavesOut: [String] = [], leavesOutWhy: String? = nil) {
+    package init(key: String, title: String, profiles: [Profile], covers: String, leavesOut: [String] = [], leavesOutWhy: String? = nil,
+                needs: [ProgramNeed] = []) {
+        self.needs = needs
         self.key = key
         self.title = title
         self.profiles = profiles

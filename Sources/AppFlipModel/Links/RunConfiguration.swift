@@ -23,6 +23,9 @@ package struct RunConfiguration: Sendable, Hashable {
     package var nativeClient: NativeClient?
     /// A scope request the partner's server grants only in part (`narrowed_scope`), for TOK-RESP-005.
     package var narrowedScope: NarrowedScope?
+    /// `narrowed_scope: none`: the partner declares that its server never grants part of a scope request (it grants
+    /// all or refuses with invalid_scope, as RFC 6749 §3.3 allows), so what a narrowing must say does not apply.
+    package var neverNarrows = false
     /// Whether the partner opted into the throttling probe (`throttling_probe: true`).
     package var throttlingProbe = false
     /// What the Android App Flip profile sends: the console's action, the partner's package, the caller.

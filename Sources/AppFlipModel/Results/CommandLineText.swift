@@ -68,15 +68,32 @@ package enum CommandLineText {
     /// The run's arguments with every case-selecting option replaced by `--filter ID` (before any `--`).
     package static func narrowed(_ arguments: [String], toCase id: String) -> [String] {
         var result = selecting.sorted().reduce(arguments) { removing($1, from: $0) }
-        result = selectingFlags.sorted().reduce(result) { removingFlag($1, from: $0) }
+        result = selectingFlags.sorted().reduce(result) { removingOptionalValue($1, from: $0) }
         result.insert(contentsOf: ["--filter", id, "--reports", "Reports/one-case"], at: result.firstIndex(of: "--") ?? result.endIndex)
         return result
     }
 
-    /// The arguments without the flag `flag` (before any `--`).
-    package static func removingFlag(_ flag: String, from arguments: [String]) -> [String] {
+    /// The arguments without a flag that may carry values (`--certification`), in each spelling the parser takes:
+    /// alone, `--flag=VALUE`, and `--flag VALUE` when the next argument is no option (before any `--`).
+    package static func removingOptionalValue(_ flag: String, from arguments: [String]) -> [String] {
         let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
-        return arguments[..<end].filter { $0 != flag } + arguments[end...]
+        var result: [String] = []
+        var index = 0
+        while index < end {
+            let argument = arguments[index]
+            if argument == flag {
+                index += index + 1 < end && !arguments[index + 1].hasPrefix("-") ? 2 : 1
+                continue
+            }
+            if !argument.hasPrefix(flag + "=") { result.append(argument) }
+            index += 1
+        }
+        return result + arguments[end...]
+    }
+
+    /// Whether the arguments ask for a certification (`--certification` in any spelling, before any `--`).
+    package static func certifies(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains { $0 == "--certification" || $0.hasPrefix("--certification=") }
     }
 
     /// The arguments without `option` and its value (before any `--`).

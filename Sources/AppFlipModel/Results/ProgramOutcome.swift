@@ -2,9 +2,14 @@
 /// `RunResult` for a run, by `ResultsDocument` for a results.json read back), under one rule.
 package struct ProgramOutcome: Sendable, Hashable {
     package enum Status: String, Sendable, Hashable {
-        /// Every case of the program judged, none failed or ended in error.
+        /// Every case of the program judged, none failed or ended in error, and every MUST requirement no machine
+        /// judges attested as holding (or not applicable).
         case certified
-        /// A case failed or ended in error, a case was not judged, or the run was interrupted.
+        /// The suite's part passed (as `certified`), and a MUST requirement no machine judges is not attested yet:
+        /// the run's exit code is 0, and the program is not certified until a reviewer signs it off.
+        case awaitingAttestation = "awaiting-attestation"
+        /// A case failed or ended in error, a case was not judged, the run was interrupted, or a reviewer attested
+        /// that a MUST requirement does not hold.
         case notCertified = "not-certified"
         /// One shard of a certification run: `merge` of every shard decides.
         case shard
@@ -14,6 +19,18 @@ package struct ProgramOutcome: Sendable, Hashable {
     package var status: Status
     /// Why it is not certified (or, for a shard, what the shard holds); empty when certified.
     package var reason: String
+    /// Whether the suite's own part did not hold (a case failed, ended in error or was not judged; the run was
+    /// interrupted). The run's exit code follows this alone (an attestation is a person's word and never changes
+    /// it); `status` adds the attestations.
+    package var failedBySuite: Bool { status == .notCertified && !reasonIsAttestation }
+    /// Set when the only reason for `notCertified` is an attestation that a requirement does not hold.
+    private var reasonIsAttestation = false
+
+    package init(program: CertificationProgram, status: Status, reason: String) {
+        self.program = program
+        self.status = status
+        self.reason = reason
+    }
 
     /// One case as the rule reads it.
     package struct CaseFacts: Sendable, Hashable {
@@ -33,8 +50,10 @@ package struct ProgramOutcome: Sendable, Hashable {
     }
 
     /// The rule: a program is certified when the run was whole (not interrupted, not one shard), each of its profiles
-    /// has cases, and every case it judges was judged, with no failure and no error.
-    package static func judge(_ program: CertificationProgram, cases: [CaseFacts], incomplete: Bool, shard: String?) -> ProgramOutcome {
+    /// has cases, every case it judges was judged, with no failure and no error, and every MUST requirement of it
+    /// that no machine judges (`toAttest`) is attested (`attested`, by requirement ID) as passing or not applicable.
+    package static func judge(_ program: CertificationProgram, cases: [CaseFacts], incomplete: Bool, shard: String?,
+                              toAttest: [Requirement] = [], attested: [String: Attestation.Verdict] = [:]) -> ProgramOutcome {
         let own = cases.filter { facts in
             program.profiles.contains { $0.rawValue == facts.profile }
                 && (facts.requirements.isEmpty || facts.requirements.contains { !program.leavesOut($0) })
@@ -57,13 +76,28 @@ package struct ProgramOutcome: Sendable, Hashable {
         }
         let empty = program.profiles.map(\.rawValue).filter { profile in !own.contains { $0.profile == profile } }
         if !empty.isEmpty { reasons.append("no case of " + empty.joined(separator: ", ") + " ran") }
-        return ProgramOutcome(program: program, status: reasons.isEmpty ? .certified : .notCertified, reason: reasons.joined(separator: "; "))
+        guard reasons.isEmpty else { return ProgramOutcome(program: program, status: .notCertified, reason: reasons.joined(separator: "; ")) }
+        // The suite's part held: what a person must still say decides the rest.
+        let musts = toAttest.filter { program.needs($0) && ($0.level == .must || $0.level == .mustNot) }.map(\.id)
+        let failing = musts.filter { attested[$0] == .fail }
+        if !failing.isEmpty {
+            var outcome = ProgramOutcome(program: program, status: .notCertified,
+                                         reason: "attested as not holding: " + failing.joined(separator: ", "))
+            outcome.reasonIsAttestation = true
+            return outcome
+        }
+        let awaiting = musts.filter { attested[$0] == nil }
+        guard awaiting.isEmpty else {
+            return ProgramOutcome(program: program, status: .awaitingAttestation, reason: awaiting.joined(separator: ", "))
+        }
+        return ProgramOutcome(program: program, status: .certified, reason: "")
     }
 
     /// `CERTIFIED: App Flip for iOS` or `NOT A CERTIFICATION PASS: App Flip for iOS (2 cases failed)`.
     package var headline: String {
         switch status {
         case .certified: "CERTIFIED: \(program.title)"
+        case .awaitingAttestation: "PASSED BY THE SUITE, AWAITING ATTESTATION: \(program.title) (\(reason))"
         case .notCertified: "NOT A CERTIFICATION PASS: \(program.title) (\(reason))"
         case .shard: "NO CERTIFICATION VERDICT YET: \(program.title) (\(reason))"
         }
@@ -90,6 +124,10 @@ extension RunResult {
                                      untested: (result.isUntested && !result.isKnown) || result.notJudged != nil,
                                      requirements: result.conformanceCase.requirements.map(\.id))
         }
-        return programs.map { ProgramOutcome.judge($0, cases: facts, incomplete: incomplete, shard: provenance.shard) }
+        let attested = Dictionary(attestations.map { ($0.requirement, $0.verdict) }, uniquingKeysWith: { first, _ in first })
+        let toAttest = catalog.toAttest(for: programs)
+        return programs.map {
+            ProgramOutcome.judge($0, cases: facts, incomplete: incomplete, shard: provenance.shard, toAttest: toAttest, attested: attested)
+        }
     }
 }

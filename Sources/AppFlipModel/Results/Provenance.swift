@@ -3,6 +3,14 @@ package struct Provenance: Sendable, Hashable {
     package var suiteVersion: String
     package var caseDigest: String
     package var caseFileCount: Int
+    /// The SHA-256 of the requirement catalog's bytes, when known (results of 0.3.0 and earlier do not say).
+    package var catalogDigest: String?
+    /// Whether the case files and the catalog are the ones built into the suite that ran (their digests equal), or
+    /// nil when not known. A run of other files is no certification, and every report says so first.
+    package var casesBuiltIn: Bool?
+    package var catalogBuiltIn: Bool?
+    /// Other case files or another catalog than the suite's own (known to be): the report's first line says it.
+    package var customSuite: Bool { casesBuiltIn == false || catalogBuiltIn == false }
     package var seed: UInt64
     package var target: String
     package var mode: String

@@ -89,7 +89,7 @@ package struct RunResult: Sendable {
               baselineProblems: !(baseline?.problems.isEmpty ?? true), incomplete: incomplete,
               suiteFault: results.contains { $0.suiteFault != nil }, configurationProblem: !configurationProblems.isEmpty,
               certificationShortfall: provenance.certification
-                  && (untestedCount > 0 || programOutcomes.contains { $0.status == .notCertified }))
+                  && (untestedCount > 0 || programOutcomes.contains(where: \.failedBySuite)))
     }
 
     /// The numbers a run's verdict and exit status follow from: what `verify` recomputes from a results.json,

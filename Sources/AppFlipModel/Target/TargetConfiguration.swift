@@ -39,6 +39,8 @@ package struct TargetConfiguration: Sendable {
     package var nativeClient: NativeClient?
     /// A scope request the server grants only in part (`narrowed_scope: {request, granted}`).
     package var narrowedScope: NarrowedScope?
+    /// `narrowed_scope: none`: the server never grants part of a scope request.
+    package var neverNarrows = false
     /// `throttling_probe: true`: the partner accepts a burst of wrong secrets under Google's client ID.
     package var throttlingProbe = false
     /// How each scenario's test user signs in through the real pages (`sign_in`), instead of request headers.
@@ -53,6 +55,8 @@ package struct TargetConfiguration: Sendable {
     /// `handler_env`: variables of the suite's environment passed to every adapter the run starts, each read when the
     /// file is (an unset one is an error) and its value a secret.
     package var handlerEnvironment: [(name: String, value: String)] = []
+    /// The file's text as read, for the evidence bundle (redacted there); nil for a configuration built in code.
+    package var text: String?
 
     package init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
                 scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,

@@ -57,6 +57,7 @@ package enum TargetConfigurationLoader {
         reading.reader.checkKeys(document, allowed: Self.keys + ["client_secret"], required: needsLink ? ["client_id", "link"] : ["client_id"],
                                  in: "the target configuration")
         var configuration = try reading.core()
+        configuration.text = String(decoding: bytes, as: UTF8.self)
         try reading.signIn(into: &configuration)
         try reading.options(into: &configuration)
         try reading.android(into: &configuration)
@@ -242,7 +243,15 @@ package enum TargetConfigurationLoader {
                 }
                 configuration.nativeClient = NativeClient(id: id.text, redirectURIs: uris)
             }
-            if let node = document["narrowed_scope"], let mapping = reader.mapping(node, "'narrowed_scope'") {
+            if case .scalar(let declared) = document["narrowed_scope"] {
+                // A declaration that the server never narrows: the narrowing's case does not apply to it.
+                guard declared.text == "none" else {
+                    reader.error(at: declared.location, "'narrowed_scope' is {request, granted}, a request the server grants only in part, "
+                                 + "or 'none' when it never grants part of a request")
+                    throw DiagnosticList(reader.diagnostics)
+                }
+                configuration.neverNarrows = true
+            } else if let node = document["narrowed_scope"], let mapping = reader.mapping(node, "'narrowed_scope'") {
                 reader.checkKeys(mapping, allowed: ["request", "granted"], in: "'narrowed_scope'")
                 let request = mapping["request"].flatMap { reader.scalar($0, "'request'") }?.text ?? ""
                 let granted = mapping["granted"].flatMap { reader.scalar($0, "'granted'") }?.text ?? ""

@@ -125,13 +125,32 @@ package struct Runner: Sendable {
 
         package func close() { executor.close() }
 
+        /// Why a case is not sent: what it needs is missing here, or (`notApplicable`) what a conformant server may
+        /// lack is absent, so the case does not apply to this target and nothing is left untested.
+        private struct Skip {
+            var reason: String
+            var notApplicable = false
+        }
+
         /// Why a case does not apply to this run (marked skipped, a target or configuration value missing, a wait
         /// too long without --slow), or nil when it runs.
+        private func skip(_ conformanceCase: ConformanceCase) -> Skip? {
+            if let reason = conformanceCase.skipReason { return Skip(reason: reason) }
+            if targets.endpoints[.metadata] == nil, conformanceCase.httpRequests.contains(where: { $0.endpoint == .metadata }) {
+                // RFC 8414 metadata is optional for a server: without it there is nothing it advertises to hold.
+                return Skip(reason: "no metadata endpoint is configured, and RFC 8414 metadata is optional for a server "
+                            + "(give endpoints.metadata when yours publishes one)", notApplicable: true)
+            }
+            if let reason = targets.unavailability(of: conformanceCase) { return Skip(reason: reason) }
+            for need in conformanceCase.needs {
+                guard let unmet = need.unmet(by: conformanceCase, in: runner.configuration, endpoints: targets.endpoints) else { continue }
+                return Skip(reason: unmet, notApplicable: need.isTargetProperty(in: runner.configuration))
+            }
+            return skipReason(conformanceCase).map { Skip(reason: $0) }
+        }
+
+        /// Why a case cannot run with this configuration's users and waits, or nil when it runs.
         private func skipReason(_ conformanceCase: ConformanceCase) -> String? {
-            if let reason = conformanceCase.skipReason ?? targets.unavailability(of: conformanceCase) { return reason }
-            if let unmet = conformanceCase.needs.lazy.compactMap({
-                $0.unmet(by: conformanceCase, in: self.runner.configuration, endpoints: self.targets.endpoints)
-            }).first { return unmet }
             if conformanceCase.probesSignIn, targets.signIn[conformanceCase.scenario] == nil {
                 return "it probes the real sign-in pages, and the configuration says of no '\(conformanceCase.scenario.rawValue)' "
                     + "user how to sign in through them (sign_in)"
@@ -175,8 +194,12 @@ package struct Runner: Sendable {
         /// The result of a case that is not sent (skipped, or a configuration or reachability problem found before
         /// the run), or nil when it is sent.
         private func unsent(_ conformanceCase: ConformanceCase) -> CaseResult? {
-            if let reason = skipReason(conformanceCase) {
-                return CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [], message: reason, evidence: Evidence(), duration: 0)
+            if let skip = skip(conformanceCase) {
+                var result = CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [],
+                                        message: skip.notApplicable ? "not applicable to this target: " + skip.reason : skip.reason,
+                                        evidence: Evidence(), duration: 0)
+                result.conditionUnmet = skip.notApplicable
+                return result
             }
             if let problem = targets.credentialsProblem, conformanceCase.sendsConfiguredCredentials {
                 var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],

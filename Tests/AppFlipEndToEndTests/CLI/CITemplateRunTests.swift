@@ -110,8 +110,9 @@ struct CITemplateRunTests {
 
     /// One GitHub job: its steps in order; `uses:` steps emulated for checkout, upload and download, `run:` steps run.
     private func runGitHubJob(_ job: Node.Mapping, named name: String, values: [String: String], sandbox: Sandbox,
-                              environment: [String: String] = [:]) throws -> String {
+                              environment: [String: String] = [:], repository: (String) throws -> Void = { _ in }) throws -> String {
         let workspace = try sandbox.workspace(name)
+        try repository(workspace)
         for step in items(job["steps"]).compactMap(mapping) {
             let with = mapping(step["with"])
             if let uses = text(step["uses"]) {
@@ -164,6 +165,45 @@ struct CITemplateRunTests {
         for (name, job) in [("shard", shard), ("verdict", try #require(mapping(jobs["verdict"])))] {
             #expect(!items(job["steps"]).compactMap { text(mapping($0)?["run"]) }.contains { $0.contains("swift build") }, "\(name) builds the suite again")
         }
+    }
+
+    @Test("GitHub Actions certification: configuration file, staging CA from a secret, Python adapters, --handler-env, attestations; CERTIFIED, bundle verified")
+    func githubCertification() throws {
+        let document = try template("Examples/ci/github-actions-certification.yml")
+        let job = try #require(mapping(mapping(document["jobs"])?["certify"]))
+        let sandbox = try Sandbox()
+        // The partner's staging deployment, with a CA nothing else trusts.
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/staging", withIntermediateDirectories: true)
+        let staging = try StagingServer(directory: sandbox.root + "/staging")
+        var values = ["secrets.STAGING_CA_PEM": staging.pem, "secrets.STAGING_SESSION": "staging-session-4c1f9e"]
+        for (name, value) in StagingServer.secrets { values["secrets." + name] = value }
+        // The partner's repository: the files the template names. The adapters are Python, as the template runs
+        // them; what they do is the reference app's (they check the session was passed, then become it).
+        let workspace = try runGitHubJob(job, named: "certify", values: values, sandbox: sandbox) { workspace in
+            let appflip = workspace + "/appflip"
+            try FileManager.default.createDirectory(atPath: appflip, withIntermediateDirectories: true)
+            try staging.configuration().write(toFile: appflip + "/staging.target", atomically: true, encoding: .utf8)
+            try AttestationFixture.write(["AF-LINK-021", "TOK-GEN-006", "AF-ANDR-016", "AF-ANDR-017", "AF-ANDR-018", "AF-ANDR-020"],
+                                         to: appflip + "/attestations.txt")
+            for (name, subcommand) in [("ios_adapter.py", ""), ("android_adapter.py", "\"android-handler\", ")] {
+                try """
+                    import os, sys
+                    if not os.environ.get("STAGING_SESSION"):
+                        sys.exit("STAGING_SESSION was not passed to the adapter")
+                    pem = open("staging-ca.pem").read()
+                    reference = "\(BuiltProducts.path("appflip-reference"))"
+                    os.execv(reference, [reference, \(subcommand)"--code-server", "\(staging.codeServer)", "--code-server-ca", pem])
+
+                    """.write(toFile: appflip + "/" + name, atomically: true, encoding: .utf8)
+            }
+        }
+        // The bundle the reviewer gets, whole: verify says so, and both programs are certified.
+        let verify = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["verify", workspace + "/Reports/certification.tar"])
+        #expect(verify.status == 0, "\(verify.output)")
+        #expect(verify.output.contains("certification run: CERTIFIED: App Flip for iOS; CERTIFIED: App Flip for Android"), "\(verify.output)")
+        let markdown = try String(contentsOfFile: workspace + "/Reports/report.md", encoding: .utf8)
+        #expect(!markdown.contains("staging-session-4c1f9e") && !markdown.contains("approver-password"))
+        #expect(sandbox.artifacts["appflip-certification"] != nil, "the reports were not kept as an artifact")
     }
 
     @Test("GitLab CI: the submodule fetched, built once, four parallel shards, merged with a JUnit report")

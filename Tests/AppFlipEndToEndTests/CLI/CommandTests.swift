@@ -5,6 +5,7 @@ import AppFlipModel
 import AppFlipReferenceServer
 import AppFlipReporting
 import AppFlipSuite
+import AppFlipSystem
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -221,8 +222,12 @@ struct CommandTests {
         #expect(run(["list", "--profile", "androids"]).status == 2)
         let programs = run(["list", "--programs", "--catalog", PackageRoot.catalog])
         #expect(programs.status == 0)
-        #expect(programs.out.contains("app-flip-android: App Flip for Android — 145 cases of android-app-flip, authorize, token\n"), "\(programs.out)")
+        #expect(programs.out.contains("app-flip-android: App Flip for Android — 144 cases of android-app-flip, authorize, token\n"), "\(programs.out)")
         #expect(programs.out.contains("  to attest: TOK-GEN-006 (MUST), AF-ANDR-016 (MUST), AF-ANDR-017 (MUST), AF-ANDR-018 (MUST), AF-ANDR-019 (SHOULD), AF-ANDR-020 (MUST)"))
+        // What a certification of each needs, before a run: the adapter, then the configuration keys.
+        #expect(programs.out.contains("\n  needs: an adapter for the Android handler, endpoints.authorize, endpoints.token, endpoints.revoke, endpoints.api, https, "),
+                "\(programs.out)")
+        #expect(programs.out.contains("\n  needs: an adapter for the native client\n"), "\(programs.out)")
         #expect(run(["list", "--programs", "--profile", "token"]).status == 2)
     }
 
@@ -276,37 +281,58 @@ struct CommandTests {
         #expect(markdown.contains("--samples 7"))
     }
 
-    @Test("A certification run that skipped cases is not a certification pass: exit 8, and the report names what is missing")
-    func certificationShortfall() throws {
-        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("certification-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: reports) }
-        // A deployment whose authorize endpoint is served over http://: the https-only cases of the profile are skipped.
-        let server = try HTTPServer(handler: ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: "s")).handler)
-        server.start()
-        defer { server.stop() }
+    @Test("A certification whose configuration lacks what its programs need is refused before any connection, each key named")
+    func certificationNeeds() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("certification-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A server that records every connection: a refused certification must not have touched it.
+        let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: "s"))
+        let connections = Locked(0)
+        let counting: HTTPServer.Handler = { request in
+            connections.withLock { $0 += 1 }
+            return reference.handler(request)
+        }
+        let listener = try HTTPServer(handler: counting)
+        listener.start()
+        defer { listener.stop() }
+        let base = "http://127.0.0.1:\(listener.port)"
         let configuration = "client_id: google-client\nproject_id: reference-project\nlink: https://app.example/flip\nendpoints:\n"
-            + "  authorize: http://127.0.0.1:\(server.port)/oauth/authorize\nscenarios:\n  consent:\n    Cookie: reference-user=approver\n"
+            + "  authorize: \(base)/oauth/authorize\n  token: \(base)/oauth/token\nscenarios:\n  consent:\n    Cookie: reference-user=approver\n"
             + "  deny:\n    Cookie: reference-user=refuser\n"
-        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
-        try configuration.write(toFile: reports + "/target.conf", atomically: true, encoding: .utf8)
-        // The iOS program needs the link handler, the site association, the flip and the token endpoint too: none is
-        // configured, so their profiles are not tested, and a certification of the program is not passed.
-        let result = run(["run", "--config", reports + "/target.conf", "--certification", "app-flip-ios", "--quiet", "--reports", reports] + paths)
-        #expect(result.status == 8, "\(result.out)\n\(result.err.suffix(1500))")
-        #expect(result.out.contains("NOT A CERTIFICATION PASS: App Flip for iOS ("), "\(result.out)")
-        let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
-        #expect(markdown.hasPrefix("# AppFlip Conformance report\n\n**⚠️ NOT A CERTIFICATION PASS: App Flip for iOS ("), "\(markdown.prefix(800))")
-        #expect(markdown.contains("**Verdict: ⚠️ NOT A CERTIFICATION PASS** — no case failed, but "), "\(markdown.prefix(800))")
-        #expect(markdown.contains("profile `app-link` not tested") && markdown.contains("the authorize endpoint is configured with http://"),
-                "\(markdown.prefix(1500))")
-        // Only the program's cases ran: none of Android's, the native client's, or the server's native-client support.
-        let document = try ResultsDocument.load(run: reports).document
-        #expect(Set(document.cases.map(\.profile)) == ["app-link", "site-association", "flip", "authorize", "token"])
-        #expect(!document.cases.contains { $0.id.hasPrefix("authorize/native/") })
-        #expect(document.run.certificationPrograms == ["app-flip-ios"] && document.outcome.certification?.first?.status == "not-certified")
-        // The same run without --certification is conformant (exit 0).
-        #expect(run(["run", "--config", reports + "/target.conf", "--profile", "authorize", "--quiet", "--reports", reports + "-plain"] + paths).status == 0)
-        try? FileManager.default.removeItem(atPath: reports + "-plain")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
+        let started = Date()
+        let result = run(["run", "--config", directory + "/target.conf", "--certification", "app-flip-ios", "--reports", directory + "/reports",
+                          "--", BuiltProducts.path("appflip-conformance"), "reference-handler"])
+        #expect(result.status == 2, "\(result.out)\n\(result.err)")
+        #expect(Date().timeIntervalSince(started) < 5, "the needs are checked from the configuration alone")
+        // One usage error naming every missing key, with what to write; what is configured is not named.
+        for key in ["endpoints.revoke", "endpoints.api", "endpoints.site_association", "https", "sign_in.consent", "sign_in.deny", "second-user",
+                    "client_secret_env", "app_id", "second_client_id", "code_lifetime", "token_lifetime", "narrowed_scope", "throttling_probe"] {
+            #expect(result.err.contains("\n  \(key) (app-flip-ios): "), "\(key) is not named:\n\(result.err)")
+        }
+        for key in ["endpoints.authorize", "endpoints.token", "project_id", "  link", "the link handler"] {
+            #expect(!result.err.contains("\n  \(key) ("), "\(key) is named though configured:\n\(result.err)")
+        }
+        #expect(result.err.contains("https (app-flip-ios): https:// for every endpoint") && result.err.contains("configured with http://: authorize, token"),
+                "\(result.err)")
+        #expect(result.err.contains("narrowed_scope (app-flip-ios): {request, granted}, a request your server grants in part, or 'none'"), "\(result.err)")
+        #expect(connections.withLock { $0 } == 0, "a refused certification connected to the target")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/reports/results.json"))
+        // Without --certification the same configuration runs what it can (the needs are a certification's).
+        let ordinary = run(["run", "--config", directory + "/target.conf", "--profile", "authorize", "--quiet", "--reports", directory + "/plain"])
+        #expect(ordinary.status == 0, "\(ordinary.out)\n\(ordinary.err.suffix(800))")
+        #expect(connections.withLock { $0 } > 0)
+    }
+
+    @Test("A certification takes the suite's own cases and catalog only: --cases or --catalog beside --certification is a usage error")
+    func certificationRefusesCustomSuite() {
+        for option in ["--cases", "--catalog"] {
+            let path = option == "--cases" ? PackageRoot.cases : PackageRoot.catalog
+            let result = run(["run", "--target", "reference", "--certification", "app-flip-ios", option, path])
+            #expect(result.status == 2 && result.err.contains("--certification refuses \(option): a certification judges the suite's own cases"),
+                    "\(result.err)")
+        }
     }
 
     @Test("The reference over https earns a certification pass of a program: every case judged, exit 0, the program named everywhere")
@@ -315,34 +341,50 @@ struct CommandTests {
         defer { try? FileManager.default.removeItem(atPath: reports) }
         // The native-client program is the quickest; CI certifies the reference in every program (.ci/run). The
         // built tool runs it, as the reference native app is that executable.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
-        process.arguments = ["run", "--target", "reference", "--certification=native-client", "--quiet", "--reports", reports,
-                             "--bundle", reports + "/bundle.tar"] + paths
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(out)")
-        #expect(out.contains("\nCERTIFIED: Native app as an OAuth client\n"), "\(out)")
-        let document = try ResultsDocument.load(run: reports).document
+        func certify(_ extra: [String]) throws -> (status: Int32, out: String) {
+            let result = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["run", "--target", "reference", "--certification=native-client",
+                                                                                       "--quiet", "--seed", "11"] + extra)
+            return (result.status, result.output)
+        }
+        // The suite's part alone: every case passes, exit 0, and the program awaits the attestation no machine can give.
+        let awaiting = try certify(["--reports", reports + "/awaiting"])
+        #expect(awaiting.status == 0, "\(awaiting.out)")
+        #expect(awaiting.out.contains("\nPASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client (NAT-MIX-001)\n"), "\(awaiting.out)")
+        #expect(!awaiting.out.contains("\nCERTIFIED"), "\(awaiting.out)")
+        let waiting = try ResultsDocument.load(run: reports + "/awaiting").document
+        #expect(waiting.outcome.certification?.map(\.status) == ["awaiting-attestation"] && waiting.outcome.exitCode == 0)
+        let awaitingMarkdown = try String(contentsOfFile: reports + "/awaiting/report.md", encoding: .utf8)
+        #expect(awaitingMarkdown.hasPrefix("# AppFlip Conformance report\n\n**✍️ PASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client "
+                                           + "(NAT-MIX-001)**\n"), "\(awaitingMarkdown.prefix(400))")
+        #expect(awaitingMarkdown.contains("| **NAT-MIX-001** ") && awaitingMarkdown.contains("| **not attested** |"))
+        let awaitingJUnit = try String(contentsOfFile: reports + "/awaiting/junit.xml", encoding: .utf8)
+        #expect(awaitingJUnit.contains("value=\"PASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client (NAT-MIX-001)\""))
+        let awaitingHTML = try String(contentsOfFile: reports + "/awaiting/report.html", encoding: .utf8)
+        #expect(awaitingHTML.contains("PASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client (NAT-MIX-001)"))
+        // With the attestation given, and only then, CERTIFIED.
+        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+        try AttestationFixture.write(["NAT-MIX-001"], to: reports + "/attest.txt")
+        let certified = try certify(["--attest", reports + "/attest.txt", "--reports", reports + "/certified", "--bundle", reports + "/bundle.tar"])
+        #expect(certified.status == 0, "\(certified.out)")
+        #expect(certified.out.contains("\nCERTIFIED: Native app as an OAuth client\n"), "\(certified.out)")
+        let document = try ResultsDocument.load(run: reports + "/certified").document
         #expect(Set(document.cases.map(\.profile)) == ["native-client"])
         #expect(document.cases.allSatisfy { $0.verdict == "pass" }, "\(document.cases.filter { $0.verdict != "pass" }.map(\.id))")
+        #expect(document.suite.casesBuiltIn == true && document.suite.catalogBuiltIn == true && document.suite.catalogDigest?.count == 64)
         let program = try #require(document.outcome.certification?.first)
         #expect(document.outcome.certification?.count == 1 && program.program == "native-client" && program.status == "certified"
                 && program.reason == nil && program.title == "Native app as an OAuth client")
-        let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
+        let markdown = try String(contentsOfFile: reports + "/certified/report.md", encoding: .utf8)
         #expect(markdown.hasPrefix("# AppFlip Conformance report\n\n**🏅 CERTIFIED: Native app as an OAuth client**\n"), "\(markdown.prefix(400))")
-        // What no machine judges is listed to attest, with the attestation given or not: here none was.
         #expect(program.toAttest == ["NAT-MIX-001"], "\(program.toAttest)")
-        #expect(markdown.contains("## To attest\n") && markdown.contains("| **NAT-MIX-001** ") && markdown.contains("| **not attested** |"),
-                "\(markdown.components(separatedBy: "## To attest").last?.prefix(800) ?? "")")
-        let junit = try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8)
+        let junit = try String(contentsOfFile: reports + "/certified/junit.xml", encoding: .utf8)
         #expect(junit.contains("<property name=\"certification.native-client\" value=\"CERTIFIED: Native app as an OAuth client\"/>"))
         let verify = run(["verify", reports + "/bundle.tar"])
         #expect(verify.status == 0 && verify.out.contains("\ncertification run: CERTIFIED: Native app as an OAuth client\n"), "\(verify.out)")
+        #expect(verify.out.contains("\ncatalog: sha256 \(document.suite.catalogDigest ?? "-") — the catalog built into this binary\n"), "\(verify.out)")
+        // The re-run command a certification bundle prints takes the binary's own suite (it names no --cases).
+        let rerun = try #require(verify.out.split(separator: "\n").first { $0.hasPrefix("re-run: ") })
+        #expect(!rerun.contains("--cases") && !rerun.contains("--catalog") && rerun.contains("--certification=native-client"), "\(rerun)")
     }
 
     @Test("A CI log read from its end names the root causes: the console's last lines before the verdict, the most widespread first")
@@ -366,29 +408,102 @@ struct CommandTests {
         #expect(Usage.topicNames == Set(Usage.topics.keys))
     }
 
-    @Test("A certification's shards certify nothing alone; merged, the program's outcome is derived from all their cases")
+    @Test("A certification's shards certify nothing alone; merged, the program's outcome is derived from all their cases, into a bundle that verifies")
     func certificationShards() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("cert-shards-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
+        try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+        let attest = try AttestationFixture.write(["NAT-MIX-001"], to: reports + "/attest.txt")
         for shard in 1...2 {
             let (status, output) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
                 "run", "--target", "reference", "--certification", "native-client", "--seed", "5", "--shard", "\(shard)/2", "--quiet",
-                "--reports", reports + "/shard-\(shard)"] + paths)
+                "--attest", attest, "--reports", reports + "/shard-\(shard)"])
             #expect(status == 0, "\(output)")
             #expect(output.contains("NO CERTIFICATION VERDICT YET: Native app as an OAuth client (shard \(shard)/2 of a certification run"), "\(output)")
             #expect(!output.contains("\nCERTIFIED"), "\(output)")
         }
-        let merged = run(["merge", "--reports", reports + "/merged", reports + "/shard-1", reports + "/shard-2"] + paths)
+        let shards = [reports + "/shard-1", reports + "/shard-2"]
+        // Merged as the run was made: a baseline, other cases or another catalog would certify what the run did not.
+        for extra in [["--baseline", attest], ["--cases", PackageRoot.cases], ["--catalog", PackageRoot.catalog]] {
+            let refused = run(["merge", "--reports", reports + "/refused"] + extra + shards)
+            #expect(refused.status == 2 && refused.err.contains("these shards are a certification run's, which takes no \(extra[0])"), "\(refused.err)")
+        }
+        // The bundle carries the shards' attestation file, which must be given again, and be the same.
+        let unattested = run(["merge", "--reports", reports + "/merged", "--bundle", reports + "/merged.tar"] + shards)
+        #expect(unattested.status == 2 && unattested.err.contains("give the same file with --attest"), "\(unattested.err)")
+        let merged = run(["merge", "--reports", reports + "/merged", "--bundle", reports + "/merged.tar", "--attest", attest] + shards)
         #expect(merged.status == 0, "\(merged.err)")
         #expect(merged.out.contains("\nCERTIFIED: Native app as an OAuth client\n"), "\(merged.out)")
         let document = try ResultsDocument.load(run: reports + "/merged").document
         #expect(document.outcome.certification?.map(\.status) == ["certified"] && document.run.certificationPrograms == ["native-client"])
+        #expect(document.suite.casesBuiltIn == true && document.suite.catalogBuiltIn == true)
         // What was tested and who ran it survive the merge.
         #expect(document.run.adapters?.contains { $0.role == "native client" && $0.sha256?.count == 64 } == true, "\(document.run.adapters ?? [])")
         #expect(document.run.host?.isEmpty == false)
+        // The merged bundle is the evidence one run would give: verify accepts it, and its re-run command is no shard's.
+        let verify = run(["verify", reports + "/merged.tar"])
+        #expect(verify.status == 0 && verify.out.contains("\ncertification run: CERTIFIED: Native app as an OAuth client\n"), "\(verify.out)")
+        let rerun = try #require(verify.out.split(separator: "\n").first { $0.hasPrefix("re-run: ") })
+        #expect(!rerun.contains("--shard") && !rerun.contains("--cases") && rerun.contains("--attest DIR/attestations/attestations.txt"), "\(rerun)")
         // One shard merged alone is refused: a verdict over part of the cases would certify what was not judged.
-        let alone = run(["merge", "--reports", reports + "/alone", reports + "/shard-1"] + paths)
+        let alone = run(["merge", "--reports", reports + "/alone", reports + "/shard-1"])
         #expect(alone.status == 2 && alone.err.contains("shard 2/2 missing"), "\(alone.out)\n\(alone.err)")
+    }
+
+    @Test("A certification case's one-case command runs, whichever way --certification was spelled: no program left behind, no --filter beside it")
+    func oneCaseCommandOfEverySpelling() {
+        let spellings: [[String]] = [
+            ["--certification"], ["--certification", "app-flip-ios"], ["--certification=app-flip-ios,native-client"],
+            ["--certification", "app-flip-ios", "--certification", "native-client"], ["--certification", "app-flip-ios", "--certification=native-client"],
+            ["--certification=app-flip-ios", "--certification"],
+        ]
+        for spelling in spellings {
+            let arguments = ["--target", "reference"] + spelling + ["--seed", "7", "--quiet", "--", "./handler", "--certification", "x"]
+            let narrowed = CommandLineText.narrowed(arguments, toCase: "site-association/file")
+            let own = Array(narrowed.prefix { $0 != "--" })
+            #expect(Command.check(["run"] + narrowed) == nil, "\(spelling): \(narrowed)")
+            #expect(!own.contains { $0.hasPrefix("--certification") || $0.hasPrefix("app-flip") || $0.hasPrefix("native-client") }
+                    && own.filter { $0 == "--filter" }.count == 1, "\(spelling): \(narrowed)")
+            // The handler's own arguments are its own.
+            #expect(Array(narrowed.suffix(3)) == ["./handler", "--certification", "x"], "\(narrowed)")
+        }
+        // And one such command run as written: it judges the one case, exit 0.
+        let narrowed = CommandLineText.narrowed(["run", "--target", "reference", "--certification", "app-flip-ios", "--certification=native-client",
+                                                 "--seed", "7", "--quiet"], toCase: "site-association/file")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("one-case-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = run(CommandLineText.removing("--reports", from: narrowed) + ["--reports", directory])
+        #expect(result.status == 0 && result.out.contains("1 cases: 1 pass"), "\(result.out)\n\(result.err)")
+    }
+
+    @Test("A failure's console lines carry the adapter's standard error, so a CI log says why; who ran a certification is recorded or said not to be")
+    func adapterLogAndOperator() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // An adapter that staging refuses: it says why on its standard error and declines.
+        let script = "read line; id=$(printf '%s' \"$line\" | sed 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/'); "
+            + "echo 'staging refused the test user: HTTP 403 from /oauth/app-flip-code' >&2; printf '{\"id\": \"%s\", \"action\": \"decline\"}\\n' \"$id\""
+        let result = run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline/valid-link",
+                          "--reports", directory + "/reports", "--", "/bin/sh", "-c", script])
+        #expect(result.status == 1, "\(result.out)\n\(result.err)")
+        let lines = (result.out + "\n" + result.err).split(separator: "\n").map(String.init)
+        let failure = try #require(lines.firstIndex { $0.hasPrefix("FAIL app-link/baseline/valid-link") }, "\(result.out)\n\(result.err)")
+        let after = lines[failure...].prefix(8).joined(separator: "\n")
+        #expect(after.contains("\n  adapter's stderr:\n    staging refused the test user: HTTP 403 from /oauth/app-flip-code"), "\(after)")
+        // Nobody named: no --operator, no CI job, no user. The certification warns, and the report says so.
+        var environment = ProcessInfo.processInfo.environment.filter { !["USER", "LOGNAME", "GITHUB_ACTIONS", "CI_JOB_URL", "JENKINS_URL",
+                                                                         "CIRCLE_BUILD_URL", "BUILDKITE_BUILD_URL"].contains($0.key) }
+        environment["HOME"] = directory
+        let anonymous = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+            "run", "--target", "reference", "--certification", "native-client", "--quiet", "--reports", directory + "/anonymous"], environment: environment)
+        #expect(anonymous.output.contains("warning: who ran this certification is not recorded (no --operator, no CI job's variables, no $USER)"),
+                "\(anonymous.output)")
+        let markdown = try String(contentsOfFile: directory + "/anonymous/report.md", encoding: .utf8)
+        #expect(markdown.contains("| Run by | not recorded (no --operator, no CI job's variables, no $USER) |"))
+        let named = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+            "run", "--target", "reference", "--certification", "native-client", "--quiet", "--operator", "Jane", "--reports", directory + "/named"],
+                                       environment: environment)
+        #expect(!named.output.contains("warning: who ran"), "\(named.output)")
     }
 
     @Test("--target reference takes no --handler-env: its adapters need nothing from the environment")
@@ -399,11 +514,11 @@ struct CommandTests {
 
     @Test("--certification names programs; --profile beside it, or a program the catalog does not declare, is a usage error that lists them")
     func certificationPrograms() {
-        let narrowed = run(["run", "--target", "reference", "--certification", "--profile", "app-link"] + paths)
+        let narrowed = run(["run", "--target", "reference", "--certification", "--profile", "app-link"])
         #expect(narrowed.status == 2)
         #expect(narrowed.err.contains("--certification refuses --profile") && narrowed.err.contains("app-flip-ios, app-flip-android, native-client"),
                 "\(narrowed.err)")
-        let unknown = run(["run", "--target", "reference", "--certification", "app-flip-ios,ios"] + paths)
+        let unknown = run(["run", "--target", "reference", "--certification", "app-flip-ios,ios"])
         #expect(unknown.status == 2)
         #expect(unknown.err.contains("--certification takes a program, one of app-flip-ios, app-flip-android, native-client, not 'ios'"), "\(unknown.err)")
         #expect(unknown.err.contains("  app-flip-android: App Flip for Android (android-app-flip, authorize, token)"), "\(unknown.err)")

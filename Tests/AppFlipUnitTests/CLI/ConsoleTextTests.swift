@@ -29,10 +29,15 @@ struct ConsoleTextTests {
             CheckResult(requirement: check.requirement, expected: check.expected, observed: Self.forged, verdict: check.verdict)
         }
         let lines = RunPresenter.progressLine(failing).text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 1 + failing.findings.count, "\(lines)")
+        // The head, one line per finding, then the adapter's standard error the case collected (here two lines).
+        let log = RunPresenter.adapterLog(failing.evidence.stderr)
+        #expect(!log.isEmpty && lines.count == 1 + failing.findings.count + log.count, "\(lines)")
+        #expect(lines[1 + failing.findings.count] == "  adapter's stderr:", "\(lines)")
         #expect(!lines.contains { $0.hasPrefix("129 cases") })
         var erroring = failing
         erroring.verdict = .error
+        #expect(RunPresenter.progressLine(erroring).text.split(separator: "\n").count == 1 + log.count)
+        erroring.evidence.stderr = ""
         #expect(!RunPresenter.progressLine(erroring).text.contains("\n"))
     }
 }

@@ -122,6 +122,94 @@ struct CertificationProgramTests {
                 == "CERTIFIED: P; NOT A CERTIFICATION PASS: P (1 case failed)")
     }
 
+    @Test("The suite's part passed and a MUST no machine judges unattested: awaiting attestation, exit unchanged; a failing one: not certified")
+    func attestationRule() throws {
+        var catalog = Fixtures.catalog
+        func requirement(_ id: String, _ level: Level) -> Requirement {
+            var requirement = Requirement(id: id, level: level, profile: "app-link", title: "t", statement: "s", citations: [])
+            requirement.notObservable = "by hand"
+            return requirement
+        }
+        let program = CertificationProgram(key: "p", title: "P", profiles: [.appLink], covers: "c")
+        let toAttest = [requirement("AF-LINK-021", .must), requirement("AF-LINK-098", .should)]
+        let whole = [facts("app-link", .pass)]
+        func judge(_ attested: [String: Attestation.Verdict]) -> ProgramOutcome {
+            ProgramOutcome.judge(program, cases: whole, incomplete: false, shard: nil, toAttest: toAttest, attested: attested)
+        }
+        let awaiting = judge([:])
+        #expect(awaiting.status == .awaitingAttestation && awaiting.reason == "AF-LINK-021" && !awaiting.failedBySuite)
+        #expect(awaiting.headline == "PASSED BY THE SUITE, AWAITING ATTESTATION: P (AF-LINK-021)")
+        // A SHOULD left unattested does not hold a certification back; a MUST attested as not applicable does not either.
+        #expect(judge(["AF-LINK-021": .pass]).status == .certified)
+        #expect(judge(["AF-LINK-021": .notApplicable]).status == .certified)
+        let failing = judge(["AF-LINK-021": .fail, "AF-LINK-098": .pass])
+        #expect(failing.status == .notCertified && failing.reason == "attested as not holding: AF-LINK-021" && !failing.failedBySuite)
+        // The suite's own failures come first, whatever was attested; they alone decide the exit code.
+        let failed = ProgramOutcome.judge(program, cases: whole + [facts("app-link", .fail)], incomplete: false, shard: nil, toAttest: toAttest,
+                                          attested: ["AF-LINK-021": .pass])
+        #expect(failed.status == .notCertified && failed.failedBySuite && failed.reason == "1 case failed")
+        // Through a run: the same outcome from its attestations, and exit 0 while it awaits.
+        catalog.requirements.append(toAttest[0])
+        catalog.programs = [CertificationProgram(key: "links", title: "Links", profiles: [.appLink], covers: "The link handler.")]
+        var provenance = Fixtures.provenance
+        provenance.certificationPrograms = ["links"]
+        var run = RunResult(results: [Fixtures.mixedRun().results[0]], catalog: catalog, provenance: provenance)
+        #expect(run.programOutcomes.map(\.status) == [.awaitingAttestation] && run.exitStatus == .conformant)
+        run.attestations = [Attestation(requirement: "AF-LINK-021", verdict: .fail, by: "R", date: "2026-11-28", note: "The screen names Google Home.")]
+        #expect(run.programOutcomes.map(\.status) == [.notCertified] && run.exitStatus == .conformant)
+        // results.json read back derives the same, and holds a record that says otherwise to it.
+        var document = try ResultsDocument.parse(Data(ResultsDocument(run: run, profiles: ["app-link"], reproducible: true).render().utf8))
+        #expect(document.outcome.certification?.map(\.status) == ["not-certified"])
+        #expect(document.contradictions(catalog: catalog).isEmpty, "\(document.contradictions(catalog: catalog))")
+        document.outcome.certification?[0].status = "certified"
+        document.outcome.certification?[0].reason = nil
+        #expect(!document.contradictions(catalog: catalog).isEmpty)
+    }
+
+    @Test("A program's needs load by configuration key; an unknown key or one listed twice is an error at its line")
+    func needs() throws {
+        let loaded = try catalog(programs: """
+          - key: links
+            title: Links
+            profiles: [app-link, authorize]
+            needs: [endpoints.api, https, sign_in.consent, second-user, narrowed_scope]
+            covers: The link handler.
+        """)
+        #expect(loaded.program("links")?.needs == [.endpoint(.api), .https, .signIn(.consent), .user(.secondUser), .value(.narrowedScope)])
+        for (list, message) in [("[endpoints.apis]", "'endpoints.apis' is not something a configuration gives (did you mean 'endpoints.api'?)"),
+                                ("[https, https]", "need 'https' is listed twice")] {
+            do {
+                _ = try catalog(programs: "  - key: links\n    title: Links\n    profiles: [app-link]\n    needs: \(list)\n    covers: c")
+                Issue.record("accepted: \(list)")
+            } catch {
+                #expect(error.description.contains("programs.catalog:22:") && error.description.contains(message), "\(error.description)")
+            }
+        }
+        for key in ProgramNeed.keys { #expect(ProgramNeed(key: key)?.key == key) }
+    }
+
+    @Test("Each built-in program declares every need of its cases, and holds no case that needs a client it leaves out")
+    func builtInNeeds() throws {
+        let (catalog, suite) = try SuiteRun.load()
+        for program in catalog.programs {
+            let undeclared = program.undeclaredNeeds(of: suite.cases)
+            #expect(undeclared.isEmpty, "\(program.key) does not declare \(undeclared.map { "\($0.need.key) (\($0.caseID))" })")
+            if program.leavesOut("NAT-AS-001") {
+                let native = suite.cases.filter { program.judges($0) && $0.nativeClientNeed != nil }
+                #expect(native.isEmpty, "\(program.key) judges \(native.map(\.id)), which need a native client")
+            }
+        }
+        // The holding is a real one: a program that forgets a need is told which case has it.
+        var ios = try #require(catalog.program("app-flip-ios"))
+        ios.needs.removeAll { $0 == .endpoint(.api) || $0 == .value(.narrowedScope) }
+        let found = ios.undeclaredNeeds(of: suite.cases)
+        #expect(Set(found.map(\.need)) == [.endpoint(.api), .value(.narrowedScope)], "\(found)")
+        #expect(found.first { $0.need == .endpoint(.api) }?.caseID.hasPrefix("token/") == true)
+        // And the TOK-REF-006 case, a native client's, is in no App Flip program.
+        let rotation = try #require(suite.cases.first { $0.id == "token/native/refresh-rotation-with-replay-detection" })
+        #expect(rotation.nativeClientNeed != nil && !ios.judges(rotation))
+    }
+
     @Test("verify derives each program's outcome again: a results.json that records another is a contradiction")
     func derived() throws {
         var catalog = Fixtures.catalog
@@ -129,7 +217,11 @@ struct CertificationProgramTests {
         var provenance = Fixtures.provenance
         provenance.certificationPrograms = ["links"]
         let passing = Fixtures.mixedRun().results[0]
-        let run = RunResult(results: [passing], catalog: catalog, provenance: provenance)
+        var run = RunResult(results: [passing], catalog: catalog, provenance: provenance)
+        // What no machine judges, attested: certified needs both.
+        run.attestations = catalog.toAttest(for: catalog.programs).map {
+            Attestation(requirement: $0.id, verdict: .pass, by: "R", date: "2026-11-28", note: "Checked by hand for the test.")
+        }
         #expect(run.programOutcomes.map(\.status) == [.certified])
         var document = try ResultsDocument.parse(Data(ResultsDocument(run: run, profiles: ["app-link"], reproducible: true).render().utf8))
         #expect(document.outcome.certification?.map(\.status) == ["certified"])

@@ -32,6 +32,21 @@ enum RunCommand {
         let server = options.assembly.referenceServer
         defer { server?.stop() }
         guard let inputs = read(&options, arguments: arguments, console: console) else { return ExitStatus.usage.rawValue }
+        // Before anything is contacted: a certification whose cases could not all be judged is never reachable.
+        let missing = ProgramNeedsCheck.missing(inputs.programs, cases: inputs.suite.cases, targets: options.assembly.targets,
+                                                configuration: options.assembly.configuration)
+        if !missing.isEmpty {
+            return Command.usageError("--certification: the configuration lacks \(missing.count) thing\(missing.count == 1 ? "" : "s") "
+                                      + "the program\(inputs.programs.count == 1 ? "" : "s") need\(inputs.programs.count == 1 ? "s" : ""), "
+                                      + "so some of \(inputs.programs.count == 1 ? "its" : "their") cases could not be judged "
+                                      + "(README, \"Certification programs\"):",
+                                      details: missing.map { "  " + $0.line }, usage: Usage.run, console: console, typed: arguments)
+        }
+        if !inputs.programs.isEmpty, AdapterDigests.runBy(given: options.runBy) == nil {
+            // A reviewer signs a certification: who produced it belongs in it.
+            console.err("warning: who ran this certification is not recorded (no --operator, no CI job's variables, no $USER): "
+                        + "give --operator NAME; the reports say \"not recorded\"")
+        }
         switch RunSelection.select(from: inputs.suite, options: options, programs: inputs.programs, console: console) {
         case .exit(let status): return status
         case .cases(let cases): return execute(cases, inputs: inputs, options: options, arguments: arguments, console: console)
@@ -73,7 +88,8 @@ enum RunCommand {
     private static func execute(_ cases: [ConformanceCase], inputs: Inputs, options: RunOptions, arguments: [String], console: Console) -> Int32 {
         let targets = options.assembly.targets
         var runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
-        runner.includeSlow = options.includeSlow
+        // A certification judges every case, the ones that wait out a declared lifetime too.
+        runner.includeSlow = options.includeSlow || !inputs.programs.isEmpty
         let started = RunProvenance.Started(at: ISO8601DateFormatter().string(from: Date()), clock: Date())
         let interruption = Interruption()
         interruption.start(console: console)
@@ -88,7 +104,7 @@ enum RunCommand {
         presenter.casesEnded()
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
         targets.endProcesses()
-        let provenance = RunProvenance.make(options: options, suite: inputs.suite, cases: cases, programs: inputs.programs,
+        let provenance = RunProvenance.make(options: options, suite: inputs.suite, catalog: inputs.catalog, cases: cases, programs: inputs.programs,
                                             arguments: arguments, started: started)
         // The configured secrets are hidden in the provenance like everywhere else (a handler URL's password, a
         // secret a partner put on the adapter's command line).

@@ -103,6 +103,11 @@ struct RunOptions {
         for option in CommandOption.refused where !parsed.values(option).isEmpty {
             throw Arguments.UsageError(message: "--certification refuses \(option.name): a certification run judges every case, with nothing waived or left out")
         }
+        // Only the suite's own cases and catalog certify: a partner's files could judge anything, or nothing.
+        for option in [CommandOption.cases, .catalog] where !parsed.values(option).isEmpty {
+            throw Arguments.UsageError(message: "--certification refuses \(option.name): a certification judges the suite's own cases against its own "
+                                       + "catalog, the ones built into this binary (`verify` holds a bundle to them); drop \(option.name)")
+        }
         if !parsed.values(.profile).isEmpty {
             throw Arguments.UsageError(message: "--certification refuses --profile: a certification judges whole programs; name them instead, "
                                        + "--certification PROGRAM (" + BuiltInSuite.programKeys.joined(separator: ", ") + "; see `list --programs`)")

@@ -78,6 +78,7 @@ final class RunPresenter: @unchecked Sendable {
         let word = Self.word(run, ran: run.results.count, selected: selected)
         console.out("\(run.results.count) cases: \(counts) — \(word)\(scope) (exit \((writeProblem == nil ? run.exitStatus : .reportsNotWritten).rawValue))")
         if run.provenance.certification { console.out(.suite(ProgramOutcome.headline(run.programOutcomes))) }
+        if let custom = ReportHeadline.customSuite(run.provenance) { console.out(.suite(custom.prefix(1).uppercased() + custom.dropFirst())) }
         if let writeProblem {
             console.err("error: the reports were not written (the old ones, if any, are untouched): \(writeProblem)")
             return ExitStatus.reportsNotWritten.rawValue
@@ -123,11 +124,23 @@ final class RunPresenter: @unchecked Sendable {
         let location = "\(result.conformanceCase.location.file):\(result.conformanceCase.location.line)"
         var head: ConsoleText = "\(result.isKnown ? "KNOWN " : "")\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id) (\(location))"
         if let entry = result.knownBy.first { head = head + " accepted by the baseline until \(entry.expires): \(entry.reason)" }
+        let log = adapterLog(result.evidence.stderr)
         if result.verdict == .error || result.verdict == .skip {
-            return head + ": \(result.message ?? "")"
+            return log.isEmpty ? head + ": \(result.message ?? "")" : .lines([head + ": \(result.message ?? "")"] + log)
         }
         let findings = result.findings.map { finding -> ConsoleText in "  \(finding.requirement): expected \(finding.expected); observed \(finding.observed)" }
-        return .lines([head] + findings)
+        return .lines([head] + findings + log)
+    }
+
+    /// The adapter's standard error beside the failure it came with, so a CI log says why without the report (an
+    /// adapter that staging refused showed only "expected -1, observed -2"): its last lines, each cut short; already
+    /// redacted and bounded in the evidence.
+    static func adapterLog(_ stderr: String, lines count: Int = 3, width: Int = 200) -> [ConsoleText] {
+        let lines = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !lines.isEmpty else { return [] }
+        let shown = lines.suffix(count).map { $0.count > width ? String($0.prefix(width)) + "…" : $0 }
+        return ["  adapter's stderr" + (lines.count > count ? " (last \(count) of \(lines.count) lines; all in report.md)" : "") + ":"]
+            + shown.map { "    \($0)" }
     }
 }
 

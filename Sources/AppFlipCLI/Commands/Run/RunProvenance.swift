@@ -13,7 +13,7 @@ enum RunProvenance {
         var clock: Date
     }
 
-    static func make(options: RunOptions, suite: CaseSuite, cases: [ConformanceCase], programs: [CertificationProgram],
+    static func make(options: RunOptions, suite: CaseSuite, catalog: Catalog, cases: [ConformanceCase], programs: [CertificationProgram],
                      arguments: [String], started: Started) -> Provenance {
         let targets = options.assembly.targets
         let seed = options.assembly.configuration.seed
@@ -23,6 +23,10 @@ enum RunProvenance {
             target: targets.description, mode: options.mode.rawValue, jobs: options.jobs,
             filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: started.at,
             duration: Date().timeIntervalSince(started.clock), command: RunCommand.commandLine(arguments))
+        // Which suite judged: the digests, and whether they are the suite's own (a custom suite certifies nothing).
+        provenance.catalogDigest = BuiltInSuite.digest(of: catalog)
+        provenance.casesBuiltIn = suite.digest == BuiltInSuite.casesDigest
+        provenance.catalogBuiltIn = provenance.catalogDigest == BuiltInSuite.catalogDigest
         provenance.samples = options.samples
         provenance.certificationPrograms = programs.map(\.key)
         provenance.shard = options.shard?.description

@@ -34,10 +34,17 @@ enum RunReportWriter {
         let archive: [UInt8]
         do {
             archive = try EvidenceBundle.make(reports: files, caseFiles: caseFiles, catalog: catalogFile.bytes, attestations: attestations,
-                                              run: run, reproducible: options.reproducible)
+                                              configuration: configuration(options), run: run, reproducible: options.reproducible)
         } catch {
             throw ReportFiles.Failure(message: error.message)
         }
         try ReportFiles.save(archive, to: path)
+    }
+
+    /// The configuration file as the run read it, every secret of the run hidden (values from the environment, header
+    /// values, the client secret), or nil when the run had none.
+    private static func configuration(_ options: RunOptions) -> [UInt8]? {
+        guard let text = options.assembly.configurationText else { return nil }
+        return Array(Redactor(secrets: options.assembly.targets.secrets).redact(Redaction.scrubText(text)).utf8)
     }
 }

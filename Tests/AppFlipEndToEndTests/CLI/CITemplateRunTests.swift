@@ -177,33 +177,64 @@ struct CITemplateRunTests {
         let staging = try StagingServer(directory: sandbox.root + "/staging")
         var values = ["secrets.STAGING_CA_PEM": staging.pem, "secrets.STAGING_SESSION": "staging-session-4c1f9e"]
         for (name, value) in StagingServer.secrets { values["secrets." + name] = value }
-        // The partner's repository: the files the template names. The adapters are Python, as the template runs
-        // them; what they do is the reference app's (they check the session was passed, then become it).
-        let workspace = try runGitHubJob(job, named: "certify", values: values, sandbox: sandbox) { workspace in
-            let appflip = workspace + "/appflip"
-            try FileManager.default.createDirectory(atPath: appflip, withIntermediateDirectories: true)
-            try staging.configuration().write(toFile: appflip + "/staging.target", atomically: true, encoding: .utf8)
-            try AttestationFixture.write(["AF-LINK-021", "TOK-GEN-006", "AF-ANDR-016", "AF-ANDR-017", "AF-ANDR-018", "AF-ANDR-020"],
-                                         to: appflip + "/attestations.txt")
-            for (name, subcommand) in [("ios_adapter.py", ""), ("android_adapter.py", "\"android-handler\", ")] {
-                try """
-                    import os, sys
-                    if not os.environ.get("STAGING_SESSION"):
-                        sys.exit("STAGING_SESSION was not passed to the adapter")
-                    pem = open("staging-ca.pem").read()
-                    reference = "\(BuiltProducts.path("appflip-reference"))"
-                    os.execv(reference, [reference, \(subcommand)"--code-server", "\(staging.codeServer)", "--code-server-ca", pem])
+        // The partner's repository: the files the template names.
+        let workspace = try runGitHubJob(job, named: "certify", values: values, sandbox: sandbox) { try partnerRepository($0, staging: staging) }
+        try expectCertified(workspace)
+        #expect(sandbox.artifacts["appflip-certification"] != nil, "the reports were not kept as an artifact")
+    }
 
-                    """.write(toFile: appflip + "/" + name, atomically: true, encoding: .utf8)
-            }
+    /// The files a certification template names in the partner's repository: the configuration for `staging`, the
+    /// reviewer's attestations, and the two adapters in Python, as the templates run them. What the adapters do is
+    /// the reference app's: they check the session was passed, then become it.
+    private func partnerRepository(_ workspace: String, staging: StagingServer) throws {
+        let appflip = workspace + "/appflip"
+        try FileManager.default.createDirectory(atPath: appflip, withIntermediateDirectories: true)
+        try staging.configuration().write(toFile: appflip + "/staging.target", atomically: true, encoding: .utf8)
+        try AttestationFixture.write(["AF-LINK-021", "TOK-GEN-006", "AF-ANDR-016", "AF-ANDR-017", "AF-ANDR-018", "AF-ANDR-020"],
+                                     to: appflip + "/attestations.txt")
+        for (name, subcommand) in [("ios_adapter.py", ""), ("android_adapter.py", "\"android-handler\", ")] {
+            try """
+                import os, sys
+                if not os.environ.get("STAGING_SESSION"):
+                    sys.exit("STAGING_SESSION was not passed to the adapter")
+                reference = "\(BuiltProducts.path("appflip-reference"))"
+                os.execv(reference, [reference, \(subcommand)"--code-server", "\(staging.codeServer)", "--code-server-ca", \"\"\"\(staging.pem)\"\"\"])
+
+                """.write(toFile: appflip + "/" + name, atomically: true, encoding: .utf8)
         }
-        // The bundle the reviewer gets, whole: verify says so, and both programs are certified.
+    }
+
+    /// The bundle the reviewer gets, whole: `verify` says so, both programs are certified, no secret is in a report.
+    private func expectCertified(_ workspace: String) throws {
         let verify = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["verify", workspace + "/Reports/certification.tar"])
         #expect(verify.status == 0, "\(verify.output)")
         #expect(verify.output.contains("certification run: CERTIFIED: App Flip for iOS; CERTIFIED: App Flip for Android"), "\(verify.output)")
         let markdown = try String(contentsOfFile: workspace + "/Reports/report.md", encoding: .utf8)
         #expect(!markdown.contains("staging-session-4c1f9e") && !markdown.contains("approver-password"))
-        #expect(sandbox.artifacts["appflip-certification"] != nil, "the reports were not kept as an artifact")
+    }
+
+    @Test("GitLab CI certification: the CA as a File variable, Python adapters, --handler-env, attestations, one job; CERTIFIED, bundle verified")
+    func gitlabCertification() throws {
+        let document = try template("Examples/ci/gitlab-ci-certification.yml")
+        let job = try #require(mapping(document["certify"]))
+        #expect(text(mapping(document["variables"])?["GIT_SUBMODULE_STRATEGY"]) == "recursive")
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/staging", withIntermediateDirectories: true)
+        let staging = try StagingServer(directory: sandbox.root + "/staging")
+        // GitLab writes a File variable's value to a file of its own and gives the path.
+        let caVariable = sandbox.root + "/STAGING_CA"
+        try staging.pem.write(toFile: caVariable, atomically: true, encoding: .utf8)
+        var environment = StagingServer.secrets.merging(["STAGING_CA": caVariable, "STAGING_SESSION": "staging-session-4c1f9e"]) { $1 }
+        for entry in mapping(document["variables"])?.entries ?? [] { environment[entry.key.text] = text(entry.value) }
+        let workspace = try sandbox.workspace("certify")
+        try partnerRepository(workspace, staging: staging)
+        for line in items(job["script"]).compactMap(text) {
+            let (status, output) = try sandbox.step(line, in: workspace, environment: environment)
+            #expect(status == 0, "certify: \(line) exited \(status): \(output.suffix(2000))")
+        }
+        try expectCertified(workspace)
+        let junit = try #require(text(mapping(mapping(job["artifacts"])?["reports"])?["junit"]))
+        #expect(FileManager.default.fileExists(atPath: workspace + "/" + junit), "the JUnit report GitLab reads is missing")
     }
 
     @Test("GitLab CI: the submodule fetched, built once, four parallel shards, merged with a JUnit report")

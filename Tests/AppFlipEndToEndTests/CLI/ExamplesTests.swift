@@ -38,7 +38,7 @@ struct ExamplesTests {
     }
 
     @Test("Each CI template parses and runs only commands the suite accepts", arguments: [
-        "Examples/ci/github-actions.yml", "Examples/ci/github-actions-certification.yml", "Examples/ci/gitlab-ci.yml", "Examples/ci/Jenkinsfile",
+        "Examples/ci/github-actions.yml", "Examples/ci/github-actions-certification.yml", "Examples/ci/gitlab-ci.yml", "Examples/ci/gitlab-ci-certification.yml", "Examples/ci/Jenkinsfile",
     ])
     func template(_ path: String) throws {
         let text = try read(path)

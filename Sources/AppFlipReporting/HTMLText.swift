@@ -1,3 +1,5 @@
+import AppFlipModel
+
 /// Text made safe for an HTML page: everything a target wrote is text, never markup. Every character that could end
 /// a text node or an attribute value (`& < > " '`) is a character reference; control characters other than tab and
 /// newline are dropped; links go only where `HTMLText.href` allows.
@@ -10,7 +12,7 @@ package enum HTMLText {
             byte >= 0x20 && byte != 0x7F && byte != 0xC2 && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
                 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
         }
-        if plain { return value }
+        if plain, !hasBidiControl(value) { return value }
         var result = ""
         result.reserveCapacity(value.utf8.count)
         for scalar in value.unicodeScalars {
@@ -24,10 +26,21 @@ package enum HTMLText {
             default:
                 // C0 and C1 controls (and DEL) have no place in a page; U+2028/2029 are line breaks to a script reader.
                 if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
+                // A bidirectional control is named, never obeyed: the browser would reorder the text around it.
+                if TerminalText.isBidiControl(scalar) {
+                    result += "&lt;U+" + String(scalar.value, radix: 16, uppercase: true) + "&gt;"
+                    continue
+                }
                 result.unicodeScalars.append(scalar)
             }
         }
         return result
+    }
+
+    /// Whether `value` holds a bidirectional control (read as bytes: most text holds no byte that can begin one).
+    private static func hasBidiControl(_ value: String) -> Bool {
+        guard value.utf8.contains(where: { $0 == 0xE2 || $0 == 0xD8 }) else { return false }
+        return value.unicodeScalars.contains(where: TerminalText.isBidiControl)
     }
 
     /// `value` cut to `limit` characters, saying so.

@@ -1,4 +1,5 @@
-/// Escaping for XML 1.0 text and attributes that no input can break out of.
+/// Escaping for XML 1.0 text and attributes that no input can break out of, and whose bidirectional controls are
+/// named (`<U+202E>`), never obeyed.
 package enum XMLText {
     /// Text content: markup characters escaped, characters XML 1.0 forbids replaced by U+FFFD.
     package static func text(_ value: String) -> String {
@@ -24,6 +25,15 @@ package enum XMLText {
         var (index, plainFrom) = (0, 0)
         while index < bytes.count {
             let byte = bytes[index]
+            if byte == 0xE2 || byte == 0xD8, let control = BidiControls.control(at: index, in: bytes) {
+                // Named, never written: a JUnit viewer would reorder the text around it.
+                if result == nil { result = [UInt8](); result?.reserveCapacity(bytes.count + 16) }
+                result?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
+                result?.append(contentsOf: ("&lt;U+" + String(control.scalar, radix: 16, uppercase: true) + "&gt;").utf8)
+                index += control.width
+                plainFrom = index
+                continue
+            }
             var width = 1
             let piece: StaticString
             switch byte {

@@ -1,6 +1,11 @@
 import AppFlipTestSupport
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Every file the suite reads has a bound, checked before it is read: a 1 GB sparse file given as any input is refused
 /// with the bound named, exit 2, and the process never holds more than 300 MB doing so (its own peak resident size).
@@ -55,5 +60,38 @@ struct InputBoundsTests {
         #expect(run.status == 2, "\(input.name): \(run.output)")
         #expect(run.output.contains("1073741824 bytes") && run.output.contains("\(input.limit)"), "\(input.name): \(run.output)")
         #expect(run.peakBytes < 300 << 20, "\(input.name): \(run.peakBytes) bytes resident")
+    }
+
+    /// Every reader, given a FIFO no one writes to (or an append target that is one): named, refused at once.
+    static let fifoInputs: [Input] = inputs.filter { $0.name != "an attachment" } + [
+        Input(name: "lint", arguments: ["lint", "BIG"], limit: 0),
+        Input(name: "lint --catalog", arguments: ["lint", "--catalog", "BIG"], limit: 0),
+        Input(name: "--summary", arguments: ["run", "--target", "reference", "--profile", "site-association", "--summary", "BIG"], limit: 0),
+        Input(name: "a FIFO among the case files", arguments: ["run", "--target", "reference", "--cases", "CASES"], limit: 0),
+    ]
+
+    @Test("A FIFO with no writer is refused at once by every reader, named as one, never opened (opening it would wait for ever)",
+          arguments: fifoInputs)
+    func fifo(_ input: Input) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory + "/cases", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(mkfifo(directory + "/cases/x.case", 0o600) == 0)
+        let arguments = input.arguments.map { $0 == "BIG" ? fifo : $0 == "CASES" ? directory + "/cases" : $0 == "OUT" ? directory + "/out" : $0 }
+        // A hang is a failure here, not a stuck test: the command is given 20 s.
+        let started = Date()
+        let run = try ProgramRun.run("/usr/bin/timeout", ["20", BuiltProducts.path("appflip-conformance")] + arguments)
+        #expect(run.status == 2, "\(input.name): exit \(run.status): \(run.output)")
+        #expect(run.output.contains("is a FIFO (a named pipe), not a regular file"), "\(input.name): \(run.output)")
+        #expect(Date().timeIntervalSince(started) < 15, "\(input.name) took \(Date().timeIntervalSince(started)) s")
+    }
+
+    @Test("A directory given as a file says so, not its size")
+    func directory() throws {
+        let run = try ProgramRun.run(BuiltProducts.path("appflip-conformance"),
+                                     ["run", "--ca-file", NSTemporaryDirectory(), "--link", "https://app.example/flip", "--client-id", "g", "--", "/bin/true"])
+        #expect(run.status == 2 && run.output.contains("is a directory, not a file") && !run.output.contains("9223372036854775807"), "\(run.output)")
     }
 }

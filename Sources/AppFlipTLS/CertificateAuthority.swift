@@ -25,6 +25,15 @@ package final class CertificateAuthority: @unchecked Sendable {
 
     /// A new CA named `name` and a random tag (two CAs of a run never share a name, which is how a verifier looks for
     /// an issuer).
+    /// The CA's subject as every message writes a certificate's names (RFC 4514 escaping), or nil without TLS.
+    package var subject: String? {
+        #if canImport(COpenSSL)
+        TLSFacts.name(X509_get_subject_name(certificate))
+        #else
+        nil
+        #endif
+    }
+
     package init(name: String = "AppFlip Conformance test CA (this run only)") throws(SocketError) {
         #if canImport(COpenSSL)
         guard let key = appflip_EVP_EC_gen_P256() else { throw TLSError.last("making a key") }

@@ -76,11 +76,16 @@ package struct TLSFacts: Sendable, Hashable {
         return "the certificate of \(host) cannot be verified: \(reason)\(presented); the system's trust store\(trusted) does not vouch for it"
     }
 
+    /// "C=US, O=Example, CN=auth.example", each value escaped as RFC 4514 says, so no value can pass for another
+    /// entry: a `/` or `, CN=` inside a value stays inside it (X509_NAME_oneline's "/C=US/CN=…" split at every `/`).
     static func name(_ name: OpaquePointer?) -> String? {
-        guard let name, let text = X509_NAME_oneline(name, nil, 0) else { return nil }
-        defer { appflip_OPENSSL_free(text) }
-        // "/C=US/O=Example/CN=auth.example" → "C=US, O=Example, CN=auth.example".
-        return String(cString: text).split(separator: "/").joined(separator: ", ")
+        guard let name, let bio = BIO_new(BIO_s_mem()) else { return nil }
+        defer { BIO_free(bio) }
+        guard appflip_X509_NAME_print_rfc4514(bio, name) >= 0 else { return nil }
+        var data: UnsafeMutablePointer<CChar>?
+        let length = appflip_BIO_get_mem_data(bio, &data)
+        guard let data, length >= 0 else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: data, count: length).bindMemory(to: UInt8.self), as: UTF8.self)
     }
 
     private static func time(_ time: UnsafePointer<ASN1_TIME>?) -> String? {

@@ -45,6 +45,15 @@ static inline void appflip_OPENSSL_free(void *pointer) {
     OPENSSL_free(pointer);
 }
 
+/// A distinguished name written unambiguously (RFC 4514 escaping: `,` `+` `"` `\` `<` `>` `;` and a leading `#` or
+/// space escaped with a backslash, control bytes as `\XX`), in the certificate's order, ", " between entries, UTF-8
+/// kept readable (no `\XX` for non-ASCII). Returns the bytes written to `bio`, or -1.
+static inline int appflip_X509_NAME_print_rfc4514(BIO *bio, const X509_NAME *name) {
+    unsigned long flags = ASN1_STRFLGS_ESC_2253 | ASN1_STRFLGS_ESC_CTRL | ASN1_STRFLGS_UTF8_CONVERT | ASN1_STRFLGS_DUMP_UNKNOWN
+        | ASN1_STRFLGS_DUMP_DER | XN_FLAG_SEP_CPLUS_SPC | XN_FLAG_FN_SN;
+    return X509_NAME_print_ex(bio, name, 0, flags);
+}
+
 /// The certificates of a chain (macros over OPENSSL_sk_num and OPENSSL_sk_value).
 static inline int appflip_sk_X509_num(const STACK_OF(X509) *chain) { return sk_X509_num(chain); }
 static inline X509 *appflip_sk_X509_value(const STACK_OF(X509) *chain, int index) { return sk_X509_value(chain, index); }

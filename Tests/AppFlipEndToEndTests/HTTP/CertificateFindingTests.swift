@@ -104,4 +104,15 @@ struct TLSChainTests {
         #expect(text.contains("AES128-GCM-SHA256") && text.contains("no forward secrecy"), "\(text)")
         #expect(text.contains("0 pass, 0 info, 3 warn"), "\(text)")
     }
+
+    @Test("A certificate's names are written unambiguously (RFC 4514): a ', CN=' or '/' inside a value stays inside it")
+    func subjectEscaping() throws {
+        let authority = try CertificateAuthority(name: "nul byte, CN=accounts.google.com/O=Google+L=x;y")
+        let subject = try #require(authority.subject)
+        // Before: "CN=nul byte, CN=accounts.google.com" and "O=Google+L=x;y …" read as entries of their own.
+        #expect(subject.hasPrefix("CN=nul byte\\, CN=accounts.google.com/O=Google\\+L=x\\;y "), "\(subject)")
+        #expect(!subject.replacingOccurrences(of: "\\,", with: "").contains(","), "one entry: every comma in it escaped: \(subject)")
+        // An ordinary name is as before.
+        #expect(try CertificateAuthority(name: "Staging CA").subject?.hasPrefix("CN=Staging CA ") == true)
+    }
 }

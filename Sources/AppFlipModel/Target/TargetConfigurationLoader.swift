@@ -124,9 +124,14 @@ package enum TargetConfigurationLoader {
             configuration.secondClient = secondClient
             if let node = document["handler_env"], let names = reader.scalarList(node, "'handler_env'") {
                 for name in names where !configuration.handlerEnvironment.contains(where: { $0.name == name.text }) {
+                    // The name first: the suite's own variables are refused before their value is read.
+                    if let problem = HandlerEnvironmentRule.nameProblem(name.text) {
+                        reader.error(at: name.location, "'handler_env' " + problem.replacingOccurrences(of: "that variable", with: "'\(name.text)'"))
+                        continue
+                    }
                     guard let value = secret(named: name, what: "passed to every adapter") else { continue }
-                    guard value.utf8.count >= 4 else {
-                        reader.error(at: name.location, "the value of '\(name.text)' is shorter than 4 bytes, too short to be redacted")
+                    if let problem = HandlerEnvironmentRule.problem(name: name.text, value: value) {
+                        reader.error(at: name.location, "'\(name.text)': " + problem)
                         continue
                     }
                     configuration.handlerEnvironment.append((name.text, value))

@@ -102,7 +102,10 @@ struct HandlerEnvironmentTests {
         let cases: [([String], [String: String], String)] = [
             (["STAGING_SESSION"], [:], "the environment variable STAGING_SESSION is not set"),
             (["STAGING_SESSION"], ["STAGING_SESSION": ""], "the environment variable STAGING_SESSION is not set"),
-            (["STAGING_SESSION"], ["STAGING_SESSION": "abc"], "shorter than 4 bytes"),
+            (["STAGING_SESSION"], ["STAGING_SESSION": "abcdefg"], "shorter than 8 bytes"),
+            // Text the evidence is written in: hiding it would blank it out of every report.
+            (["STAGING_SESSION"], ["STAGING_SESSION": "redirect"], "its value is text the reports are written in ('oauth-redirect.googleusercontent.com')"),
+            (["STAGING_SESSION"], ["STAGING_SESSION": "HTTPS://"], "('https://')"),
             (["STAGING-SESSION"], ["STAGING-SESSION": "long enough"], "letters, digits and '_'"),
             (["APPFLIP_CONFORMANCE_CHILD"], ["APPFLIP_CONFORMANCE_CHILD": "long enough"], "the suite sets that variable itself"),
         ]
@@ -157,6 +160,20 @@ struct HandlerEnvironmentTests {
             _ = try TargetConfigurationLoader.load(bytes: Array(text.utf8), file: "t.conf", environment: [:])
         } throws: { error in
             "\(error)".contains("t.conf:3:15: error: the environment variable 'STAGING_SESSION' (passed to every adapter) is not set")
+        }
+        // The file holds to the flag's rule: not the suite's own variable, not a short or ordinary value.
+        let refusals: [(String, [String: String], String)] = [
+            ("APPFLIP_CONFORMANCE_CHILD", ["APPFLIP_CONFORMANCE_CHILD": Self.secret], "the suite sets 'APPFLIP_CONFORMANCE_CHILD' itself"),
+            ("STAGING_SESSION", ["STAGING_SESSION": "code"], "shorter than 8 bytes"),
+            ("STAGING_SESSION", ["STAGING_SESSION": "access_token"], "text the reports are written in"),
+        ]
+        for (name, environment, message) in refusals {
+            let file = "client_id: google-client\nlink: https://app.example/flip\nhandler_env: [\(name)]\n"
+            #expect {
+                _ = try TargetConfigurationLoader.load(bytes: Array(file.utf8), file: "t.conf", environment: environment)
+            } throws: { error in
+                "\(error)".contains("t.conf:3:15: error: ") && "\(error)".contains(message)
+            }
         }
     }
 }

@@ -89,6 +89,8 @@ package struct CommandOption: Sendable, Hashable {
     static let summary = CommandOption(["--summary"], "FILE", .reports, "also append a short Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)")
     static let bundle = CommandOption(["--bundle"], "FILE", .reports,
                   "also write an evidence bundle (tar): the reports, the case files and catalog used, and a manifest of SHA-256 digests; check it with `verify`")
+    static let signKey = CommandOption(["--sign-key"], "KEY.pem", .reports,
+                  "sign the bundle with this Ed25519 private key (PEM, as openssl genpkey writes one; README): who holds the key vouches for the run")
     static let targetLabel = CommandOption(["--target-label"], "TEXT", .reports,
                   "what the deployment or app version under test is called (recorded in every report, judged by nothing; or target_label in the configuration)")
     static let runBy = CommandOption(["--operator"], "TEXT", .reports,
@@ -132,6 +134,7 @@ package struct CommandOption: Sendable, Hashable {
         .reports,
         .summary,
         .bundle,
+        .signKey,
         .targetLabel,
         .runBy,
         .attest,
@@ -144,6 +147,7 @@ package struct CommandOption: Sendable, Hashable {
     static let programs = CommandOption(["--programs"], nil, .run, "list the certification programs instead of the cases")
     static let registeredRedirectURI = CommandOption(["--redirect-uri"], "URI", .run, "a redirect URI registered for the client", repeatable: true)
     static let maxURLs = CommandOption(["--max-urls"], "N", .run, "judge at most N URLs (default: 1000)")
+    static let trustedKey = CommandOption(["--trusted-key"], "PUB.pem", .run, "an Ed25519 public key whose signature is trusted", repeatable: true)
 
     /// Each command's table, by the command's name (`help`, `version` take none).
     package static let byCommand: [String: [CommandOption]] = [
@@ -152,8 +156,8 @@ package struct CommandOption: Sendable, Hashable {
         "list": [.catalog, .filter, .profile, .programs, .help],
         "validate-url": [.registeredRedirectURI, .reports, .reproducible, .catalog, .maxURLs, .help],
         "diff": [.help],
-        "merge": [.reports, .cases, .catalog, .baseline, .summary, .reproducible, .bundle, .attest, .help],
-        "verify": [.cases, .catalog, .help],
+        "merge": [.reports, .cases, .catalog, .baseline, .summary, .reproducible, .bundle, .attest, .signKey, .help],
+        "verify": [.cases, .catalog, .trustedKey, .help],
     ]
 
     /// The options a certification run refuses, as help and README say them ("--baseline, --filter, … and --x").

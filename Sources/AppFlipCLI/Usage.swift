@@ -40,19 +40,23 @@ package enum Usage {
     package static let topicNames: Set<String> = ["run", "lint", "list", "validate-url", "diff", "merge", "verify"]
 
     static let verify = """
-        usage: appflip-conformance verify BUNDLE [--cases PATH] [--catalog PATH]
+        usage: appflip-conformance verify BUNDLE [--cases PATH] [--catalog PATH] [--trusted-key PUB.pem]...
 
         Checks an evidence bundle written by `run --bundle FILE`: every file against the SHA-256 its manifest lists,
         nothing unlisted, the bundled case files loading to the digest the run recorded, and that digest being the
         one of the cases built into this binary (its release's digest; or of the cases at --cases PATH). Prints
-        the verdict the bundle records and how to re-run exactly its cases.
+        the verdict the bundle records and how to re-run exactly its cases. A signed bundle (`run --sign-key`) says
+        whose key signed it: with --trusted-key (repeatable) it is verified only when signed by one of those keys.
 
-        Exit codes: 0 verified, 1 not verified (a file changed, missing or added; other cases), 2 unreadable.
+          --trusted-key PUB.pem   an Ed25519 public key (PEM, as openssl pkey writes one; README) whose signature you trust
+
+        Exit codes: 0 verified, 1 not verified (a file changed, missing or added; a signature that does not check, or
+        by no trusted key; other cases), 2 unreadable.
         """
 
     static let merge = """
         usage: appflip-conformance merge [--reports DIR] [--cases PATH] [--catalog PATH] [--baseline FILE]
-                                         [--bundle FILE [--attest FILE]] RUN...
+                                         [--bundle FILE [--attest FILE] [--sign-key KEY.pem]] RUN...
 
         Combines the shards of one run (each run with --shard I/N; each RUN is its reports directory or its
         results.json) into one junit.xml, report.md, report.html and results.json with one verdict. The shards must
@@ -64,6 +68,7 @@ package enum Usage {
           --reports DIR           where the merged reports go (default: Reports); never one of the shards
           --baseline FILE         known failures, judged over the merged results
           --bundle FILE           also write the evidence bundle of the merged run, as one run writes it (verify it)
+          --sign-key KEY.pem      sign that bundle with this Ed25519 private key, as run --sign-key does
           --attest FILE           with --bundle, when the shards were given attestations: the same file, which the
                                   bundle carries with its attachments (it must give what the shards recorded)
           --summary FILE          also append the short Markdown summary to FILE

@@ -64,6 +64,8 @@ package enum EvidenceBundle {
         package var attestations: [ResultsDocument.AttestationEntry] = []
         /// The bundle's results.json, when it could be read.
         package var document: ResultsDocument?
+        /// What its signature says.
+        package var signature: SignatureCheck = .unsigned
     }
 
     static let manifestPath = "manifest.json"
@@ -72,11 +74,24 @@ package enum EvidenceBundle {
     /// The run's target configuration file (`--config`), redacted as every report is: the scenario headers, test
     /// hooks and endpoints a reviewer weighs the verdict against.
     package static let configurationPath = "configuration/target.conf"
+    /// The Ed25519 signature over manifest.json (which hashes every other file), when the run was given a key.
+    package static let signaturePath = "signature.json"
+
+    /// What `signature.json` holds: the signature over manifest.json's bytes and the public key that checks it.
+    package struct Signature: Codable, Sendable, Hashable {
+        package static let algorithmName = "Ed25519"
+        package var algorithm: String
+        /// `SHA256:…` of the public key (as `ssh-keygen -l` writes one): what a reviewer compares with the key they trust.
+        package var publicKeyFingerprint: String
+        package var publicKey: String
+        /// base64url, unpadded.
+        package var signature: String
+    }
 
     /// The archive: `reports/…`, `cases/…` (paths as the cases digest counts them), the catalog, then the manifest.
     package static func make(reports: [(name: String, text: String)], caseFiles: [(path: String, bytes: [UInt8])], catalog: [UInt8],
-                            attestations: AttestationFile? = nil, configuration: [UInt8]? = nil, run: RunResult,
-                            reproducible: Bool = false) throws(Failure) -> [UInt8] {
+                            attestations: AttestationFile? = nil, configuration: [UInt8]? = nil, signingKey: [UInt8]? = nil,
+                            run: RunResult, reproducible: Bool = false) throws(Failure) -> [UInt8] {
         var entries = reports.map { TarArchive.Entry(path: "reports/" + $0.name, bytes: Array($0.text.utf8)) }
         entries += caseFiles.map { TarArchive.Entry(path: "cases/" + $0.path, bytes: $0.bytes) }
         entries.append(TarArchive.Entry(path: catalogPath, bytes: catalog))
@@ -99,7 +114,21 @@ package enum EvidenceBundle {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(manifest) else { throw Failure(message: "cannot encode the manifest") }
-        entries.append(TarArchive.Entry(path: manifestPath, bytes: [UInt8](data) + [0x0A]))
+        let manifestBytes = [UInt8](data) + [0x0A]
+        entries.append(TarArchive.Entry(path: manifestPath, bytes: manifestBytes))
+        if let signingKey {
+            // The manifest hashes every other file: signing it signs the bundle.
+            let signed: Ed25519.Signed
+            do {
+                signed = try Ed25519.sign(manifestBytes, privateKeyPEM: signingKey)
+            } catch {
+                throw Failure(message: "--sign-key: \(error.message)")
+            }
+            let signature = Signature(algorithm: Signature.algorithmName, publicKeyFingerprint: signed.fingerprint, publicKey: signed.publicKey,
+                                      signature: Base64URL.encode(signed.signature))
+            guard let json = try? encoder.encode(signature) else { throw Failure(message: "cannot encode the signature") }
+            entries.append(TarArchive.Entry(path: signaturePath, bytes: [UInt8](json) + [0x0A]))
+        }
         do {
             return try TarArchive.write(entries)
         } catch {
@@ -143,7 +172,7 @@ package enum EvidenceBundle {
                 problems.append("\(file.path) does not match its SHA-256 in the manifest (changed after the run)")
             }
         }
-        let listed = Set(manifest.files.map(\.path) + [manifestPath])
+        let listed = Set(manifest.files.map(\.path) + [manifestPath, signaturePath])
         for entry in entries where !listed.contains(entry.path) {
             problems.append("\(entry.path) is in the bundle but not in the manifest")
         }
@@ -165,6 +194,38 @@ package enum EvidenceBundle {
         case nil:
             problems.append("reports/results.json is missing")
         }
-        return Verification(manifest: manifest, problems: problems, entries: entries, attestations: attestations, document: readDocument)
+        return Verification(manifest: manifest, problems: problems, entries: entries, attestations: attestations, document: readDocument,
+                            signature: signatureCheck(byPath, manifest: manifestEntry.bytes))
+    }
+
+    /// What the bundle's signature says: none, one that does not check, or the key that made it.
+    package enum SignatureCheck: Sendable, Hashable {
+        case unsigned
+        /// Signed, and the signature checks against the public key it carries (whose fingerprint this is).
+        case signed(fingerprint: String, publicKey: String)
+        /// A signature.json that is unreadable, or whose signature does not check: why.
+        case invalid(String)
+    }
+
+    private static func signatureCheck(_ byPath: [String: TarArchive.Entry], manifest: [UInt8]) -> SignatureCheck {
+        guard let entry = byPath[signaturePath] else { return .unsigned }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        guard (try? JSONReader.check(entry.bytes)) != nil, let signature = try? decoder.decode(Signature.self, from: Data(entry.bytes)) else {
+            return .invalid("signature.json is not a bundle signature")
+        }
+        guard signature.algorithm == Signature.algorithmName, let bytes = Base64URL.decode(signature.signature) else {
+            return .invalid("signature.json names the algorithm '\(signature.algorithm)', not Ed25519, or its signature is not base64url")
+        }
+        do {
+            let (valid, fingerprint) = try Ed25519.verify(bytes, of: manifest, publicKeyPEM: Array(signature.publicKey.utf8))
+            guard fingerprint == signature.publicKeyFingerprint else {
+                return .invalid("signature.json's fingerprint \(signature.publicKeyFingerprint) is not its key's (\(fingerprint))")
+            }
+            return valid ? .signed(fingerprint: fingerprint, publicKey: signature.publicKey)
+                : .invalid("the signature does not check against manifest.json with the key it names (\(fingerprint)): the manifest changed after signing")
+        } catch {
+            return .invalid("signature.json's key cannot be read: \(error.message)")
+        }
     }
 }

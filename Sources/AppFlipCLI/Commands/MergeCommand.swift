@@ -88,6 +88,12 @@ enum MergeCommand {
         let profiles = shards.first?.document.profiles.map(\.profile) ?? []
         let reproducible = parsed.has(.reproducible)
         let bundle = try? parsed.value(.bundle)
+        let signingKey: [UInt8]?
+        do {
+            signingKey = try RunOptions.signingKey(parsed, bundle: bundle)
+        } catch {
+            return Command.usageError(error.message, usage: Usage.merge, console: console)
+        }
         var attestations: AttestationFile?
         if let bundle {
             if let problem = ReportFiles.problem(writing: (bundle as NSString).deletingLastPathComponent.isEmpty
@@ -115,7 +121,8 @@ enum MergeCommand {
                 let archive: [UInt8]
                 do {
                     archive = try EvidenceBundle.make(reports: files, caseFiles: suite.sources.map { (path: suite.digestPath(of: $0.path), bytes: $0.bytes) },
-                                                      catalog: catalogFile.bytes, attestations: attestations, run: run, reproducible: reproducible)
+                                                      catalog: catalogFile.bytes, attestations: attestations, signingKey: signingKey, run: run,
+                                                      reproducible: reproducible)
                 } catch {
                     throw ReportFiles.Failure(message: error.message)
                 }

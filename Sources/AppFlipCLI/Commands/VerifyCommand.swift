@@ -22,6 +22,19 @@ enum VerifyCommand {
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             return Command.usageError("verify takes one bundle", usage: Usage.verify, console: console)
         }
+        // The keys whose signature the reviewer trusts, each read and checked before the bundle.
+        var trusted: [String] = []
+        for keyPath in parsed.values(.trustedKey) {
+            do {
+                trusted.append(try Ed25519.fingerprint(ofKeyPEM: try BoundedFile.read(keyPath, limit: 64 << 10)))
+            } catch let failure as BoundedFile.Failure {
+                return Command.usageError("--trusted-key: \(failure.message)", usage: Usage.verify, console: console)
+            } catch let failure as Ed25519.Failure {
+                return Command.usageError("--trusted-key \(keyPath): \(failure.message)", usage: Usage.verify, console: console)
+            } catch {
+                return Command.usageError("--trusted-key \(keyPath): \(error)", usage: Usage.verify, console: console)
+            }
+        }
         let data: [UInt8]
         do {
             data = try BoundedFile.read(path, limit: BoundedFile.bundleLimit)
@@ -76,9 +89,27 @@ enum VerifyCommand {
         console.out("re-run: mkdir DIR && tar -xf \(path) -C DIR && \(manifest.rerunCommand(in: "DIR", attested: attested))")
         let bundledConfiguration = verification.entries.contains { $0.path == EvidenceBundle.configurationPath }
         console.out("re-run needs: \(Self.rerunNeeds(verification.document, bundledConfiguration: bundledConfiguration))")
-        let intact = problems.isEmpty && matchesSuite && matchesCatalog
+        let (signatureLine, signatureHolds) = Self.signature(verification.signature, trusted: trusted)
+        console.out("\(signatureLine)")
+        let intact = problems.isEmpty && matchesSuite && matchesCatalog && signatureHolds
         console.out(intact ? "verified" : "NOT verified")
         return intact ? 0 : ExitStatus.nonConformant.rawValue
+    }
+
+    /// What the signature says, and whether it lets the bundle be verified: one that does not check never does; with
+    /// trusted keys, only a signature by one of them does.
+    static func signature(_ check: EvidenceBundle.SignatureCheck, trusted: [String]) -> (line: String, holds: Bool) {
+        switch check {
+        case .unsigned:
+            return trusted.isEmpty ? ("signature: none (the bundle is not signed; anyone could have written it)", true)
+                : ("signature: NONE, and --trusted-key asks for one: NOT verified", false)
+        case .invalid(let why):
+            return ("signature: NOT VALID: \(why)", false)
+        case .signed(let fingerprint, _):
+            if trusted.isEmpty { return ("signature: signed by \(fingerprint) (not compared with a key you trust: give --trusted-key)", true) }
+            return trusted.contains(fingerprint) ? ("signature: signed by \(fingerprint), a trusted key", true)
+                : ("signature: signed by \(fingerprint), which is none of the trusted keys (\(trusted.joined(separator: ", "))): NOT verified", false)
+        }
     }
 
     /// What the bundle says was certified and tested, and by whom: its certification (each program's outcome, as

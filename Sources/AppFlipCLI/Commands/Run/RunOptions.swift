@@ -1,3 +1,4 @@
+import AppFlipDigest
 import AppFlipModel
 import AppFlipReference
 import AppFlipRunner
@@ -31,6 +32,8 @@ struct RunOptions {
     var verbosity: RunProgress.Verbosity
     var color: RunProgress.ColorChoice
     var bundle: String?
+    /// `--sign-key KEY.pem`: the Ed25519 private key the bundle is signed with, read (and checked) before the run.
+    var signingKey: [UInt8]?
     /// `--target-label`, else the configuration's `target_label`.
     var targetLabel: String?
     /// `--attest FILE`: what reviewers judged by hand.
@@ -84,6 +87,7 @@ struct RunOptions {
         certification = CertificationSelection.names(parsed)
         rerunFailed = try parsed.value(.rerunFailed)
         bundle = try parsed.value(.bundle)
+        signingKey = try Self.signingKey(parsed, bundle: bundle)
         attest = try parsed.value(.attest)
         runBy = try parsed.value(.runBy)
         if let targetName = try parsed.value(.target) {
@@ -95,6 +99,25 @@ struct RunOptions {
             assembly = try TargetArguments.partner(parsed, mode: mode, seed: seed, scope: try parsed.value(.scope), redirectURI: redirectURI)
         }
         targetLabel = try parsed.value(.targetLabel) ?? assembly.targetLabel
+    }
+
+    /// The private key `--sign-key` names, read and checked to be an Ed25519 key before anything runs; nil without
+    /// the option. It signs a bundle, so it needs `--bundle`.
+    static func signingKey(_ parsed: Arguments, bundle: String?) throws(Arguments.UsageError) -> [UInt8]? {
+        guard let path = try parsed.value(.signKey) else { return nil }
+        guard bundle != nil else { throw Arguments.UsageError(message: "--sign-key signs the evidence bundle: give --bundle FILE too") }
+        let key: [UInt8]
+        do {
+            key = try BoundedFile.read(path, limit: 64 << 10)
+        } catch {
+            throw Arguments.UsageError(message: "--sign-key: \(error.message)")
+        }
+        do {
+            _ = try Ed25519.sign([], privateKeyPEM: key)
+        } catch {
+            throw Arguments.UsageError(message: "--sign-key \(path): \(error.message)")
+        }
+        return key
     }
 
     /// A certification run judges whole programs as they are: nothing waived, nothing left out.

@@ -34,7 +34,8 @@ enum RunReportWriter {
         let archive: [UInt8]
         do {
             archive = try EvidenceBundle.make(reports: files, caseFiles: caseFiles, catalog: catalogFile.bytes, attestations: attestations,
-                                              configuration: configuration(options), run: run, reproducible: options.reproducible)
+                                              configuration: configuration(options), signingKey: options.signingKey, run: run,
+                                              reproducible: options.reproducible)
         } catch {
             throw ReportFiles.Failure(message: error.message)
         }

@@ -51,11 +51,13 @@ extension ResultsDocument {
                                baselineProblems: !(outcome.baseline?.problems.isEmpty ?? true), incomplete: run.incomplete,
                                suiteFault: cases.contains { $0.suiteFault != nil },
                                configurationProblem: cases.contains { $0.configurationProblem != nil },
+                               // Only a certification falls short: an ordinary run of one profile (--filter) leaves the
+                               // others empty and is no shortfall.
                                certificationShortfall: run.certification == true
-                                   && cases.contains { entry in
+                                   && (cases.contains { entry in
                                        (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
                                            || entry.notJudged != nil
-                                   } || (run.shard == nil && profiles.contains { $0.cases == 0 }))
+                                   } || (run.shard == nil && profiles.contains { $0.cases == 0 })))
     }
 
     /// The certification programs' outcomes, derived from the cases under the rule a run uses; empty for a run that

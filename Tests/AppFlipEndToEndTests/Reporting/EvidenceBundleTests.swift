@@ -142,6 +142,28 @@ struct EvidenceBundleTests {
         #expect(Command.main(["verify", directory + "/none.tar"] + paths, console: Captured().console) == 2)
     }
 
+    @Test("Honest bundles verify: a --filter over every profile (the others select nothing), and the reference binary as a partner's adapter")
+    func honestBundles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("honest-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let runs: [[String]] = [
+            ["run", "--target", "reference", "--filter", "app-link/baseline"],
+            ["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline", "--", BuiltProducts.path("appflip-reference")],
+        ]
+        for (index, arguments) in runs.enumerated() {
+            let bundle = directory + "/\(index).tar"
+            let reports = ["--reports", directory + "/\(index)", "--bundle", bundle, "--quiet"]
+            let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+            // The built tool runs it: the reference target starts that executable's own adapters.
+            let ran = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), Array(arguments[..<end]) + reports + Array(arguments[end...]))
+            #expect(ran.status == 0, "\(ran.output)")
+            let verified = Captured()
+            // Before: "results.json records exit 0, but its cases make it exit 8", as if every run were a certification.
+            #expect(Command.main(["verify", bundle], console: verified.console) == 0, "\(arguments): \(verified.out)")
+            #expect(!verified.out.contains("PROBLEM"), "\(verified.out)")
+        }
+    }
+
     @Test("--attest: a reviewer's word goes into every report and the bundle as attested by hand, never into the verdict or exit code")
     func attestations() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attest-\(UUID().uuidString)").path

@@ -188,6 +188,12 @@ package enum EvidenceBundle {
             problems += htmlContradictions(text("reports/report.html"), document: document)
             attestations = document.attestations ?? []
             readDocument = document
+            // A bundle holds what its layout explains and nothing else: a file no part of it accounts for (an
+            // attachment no attestation lists) is one a verification would vouch for without reason.
+            let explained = Set((document.attestations ?? []).flatMap { $0.attachments.map(\.bundlePath) })
+            for entry in entries where !Self.isLayoutPath(entry.path) && !explained.contains(entry.path) {
+                problems.append("\(entry.path) is in the bundle, but nothing in its layout explains it (no attestation lists it)")
+            }
             problems += attestationContradictions(document: document, report: text("reports/report.md"), byPath: byPath, catalog: catalog)
         case .failure(let failure)?:
             problems.append("reports/results.json cannot be read: \(failure.message)")
@@ -196,6 +202,14 @@ package enum EvidenceBundle {
         }
         return Verification(manifest: manifest, problems: problems, entries: entries, attestations: attestations, document: readDocument,
                             signature: signatureCheck(byPath, manifest: manifestEntry.bytes))
+    }
+
+    /// Whether `path` is one of the files every bundle may hold by its layout: the reports, the case files, the
+    /// catalog, the manifest and signature, the configuration, the attestation file (attachments are explained by
+    /// the attestations that list them).
+    static func isLayoutPath(_ path: String) -> Bool {
+        ["reports/junit.xml", "reports/report.md", "reports/report.html", "reports/results.json", catalogPath, manifestPath, signaturePath,
+         configurationPath, attestationPath].contains(path) || (path.hasPrefix("cases/") && path.hasSuffix(".case"))
     }
 
     /// What the bundle's signature says: none, one that does not check, or the key that made it.

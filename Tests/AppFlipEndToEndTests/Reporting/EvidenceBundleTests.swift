@@ -142,6 +142,26 @@ struct EvidenceBundleTests {
         #expect(Command.main(["verify", directory + "/none.tar"] + paths, console: Captured().console) == 2)
     }
 
+    @Test("A file the layout does not explain (an attachment no attestation lists), listed in a re-hashed manifest, is NOT verified")
+    func unexplainedFile() throws {
+        var entries = try TarArchive.read(bundle())
+        let extra = TarArchive.Entry(path: "attestations/NAT-AS-003/extra.png", bytes: Array("PNG, or anything".utf8))
+        entries.insert(extra, at: entries.count - 1)
+        let index = try #require(entries.firstIndex { $0.path == "manifest.json" })
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        var manifest = try decoder.decode(EvidenceBundle.Manifest.self, from: Data(entries[index].bytes))
+        manifest.files.append(EvidenceBundle.Manifest.File(path: extra.path, sha256: SHA256.hexDigest(extra.bytes), bytes: extra.bytes.count))
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        entries[index].bytes = try [UInt8](encoder.encode(manifest))
+        let problems = try EvidenceBundle.verify(BundleForgery.withManifestInLine(entries)).problems
+        #expect(problems == ["attestations/NAT-AS-003/extra.png is in the bundle, but nothing in its layout explains it (no attestation lists it)"],
+                "\(problems)")
+        // The bundle as written has no such problem.
+        #expect(try EvidenceBundle.verify(bundle()).problems.isEmpty)
+    }
+
     @Test("Honest bundles verify: a --filter over every profile (the others select nothing), and the reference binary as a partner's adapter")
     func honestBundles() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("honest-\(UUID().uuidString)").path

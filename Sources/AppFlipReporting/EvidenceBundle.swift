@@ -186,6 +186,7 @@ package enum EvidenceBundle {
             problems += contradictions(manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"),
                                        suite: suite, catalog: catalog)
             problems += htmlContradictions(text("reports/report.html"), document: document)
+            problems += renderingContradictions(document: document, byPath: byPath, suite: suite, catalog: catalog)
             attestations = document.attestations ?? []
             readDocument = document
             // A bundle holds what its layout explains and nothing else: a file no part of it accounts for (an

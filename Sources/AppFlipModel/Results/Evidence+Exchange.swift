@@ -41,8 +41,11 @@ extension Evidence {
         }
 
         /// `2026-11-25T20:21:16.123Z`: UTC with milliseconds, as results.json writes it.
+        /// To the millisecond, rounded, so a timestamp read back (`date(_:)`) writes the same text again: the format
+        /// cuts the fraction, and a parsed `.948` may be a hair under it.
         package static func timestamp(_ date: Date) -> String {
-            date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            let milliseconds = (date.timeIntervalSinceReferenceDate * 1000).rounded()
+            return Date(timeIntervalSinceReferenceDate: (milliseconds + 0.5) / 1000).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         }
 
         /// Reads `timestamp(_:)`'s form back.

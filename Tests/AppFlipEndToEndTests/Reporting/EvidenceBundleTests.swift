@@ -142,6 +142,33 @@ struct EvidenceBundleTests {
         #expect(Command.main(["verify", directory + "/none.tar"] + paths, console: Captured().console) == 2)
     }
 
+    @Test("Reports edited to read better than results.json (a certification line, a verdict, a title, a property), re-hashed: each named")
+    func editedReports() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edited-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A real failing run's bundle: its case files and catalog load, so its reports can be rendered again.
+        let ran = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--quiet",
+            "--reports", directory, "--bundle", directory + "/b.tar", "--", BuiltProducts.path("broken-handler"), "--defect", "fixed-code"])
+        #expect(ran.status == 1, "\(ran.output)")
+        let original = try TarArchive.read(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/b.tar"))))
+        #expect(try EvidenceBundle.verify(TarArchive.write(original)).problems.isEmpty)
+        let edits: [(String, (String) -> String)] = [
+            ("reports/report.md", { $0.replacingOccurrences(of: "# AppFlip Conformance report\n\n", with: "# AppFlip Conformance report\n\n**🏅 CERTIFIED: App Flip for iOS**\n\n") }),
+            ("reports/report.html", { $0.replacingOccurrences(of: "<title>AppFlip Conformance: NOT CONFORMANT", with: "<title>AppFlip Conformance: CONFORMANT") }),
+            ("reports/junit.xml", { $0.replacingOccurrences(of: "<properties>", with: "<properties>\n      <property name=\"certification\" value=\"CERTIFIED\"/>") }),
+        ]
+        for (path, edit) in edits {
+            var entries = original
+            let index = try #require(entries.firstIndex { $0.path == path })
+            let before = String(decoding: entries[index].bytes, as: UTF8.self)
+            #expect(edit(before) != before, "\(path): the edit changed nothing")
+            entries[index].bytes = Array(edit(before).utf8)
+            let problems = try EvidenceBundle.verify(BundleForgery.withManifestInLine(entries)).problems
+            #expect(problems.contains { $0.hasPrefix("\(path) is not what the suite writes from results.json (first at line ") }, "\(path): \(problems)")
+        }
+    }
+
     @Test("A file the layout does not explain (an attachment no attestation lists), listed in a re-hashed manifest, is NOT verified")
     func unexplainedFile() throws {
         var entries = try TarArchive.read(bundle())

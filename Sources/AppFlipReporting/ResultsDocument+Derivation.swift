@@ -75,8 +75,10 @@ extension ResultsDocument {
         let attested = Dictionary((attestations ?? []).compactMap { entry in Attestation.Verdict(rawValue: entry.verdict).map { (entry.requirement, $0) } },
                                   uniquingKeysWith: { first, _ in first })
         let toAttest = catalog.toAttest(for: programs)
+        let changed = (run.adapters ?? []).filter { $0.sha256Before != nil && $0.sha256Before != $0.sha256 }.map(\.path)
         return programs.map {
-            ProgramOutcome.judge($0, cases: facts, incomplete: run.incomplete, shard: run.shard, toAttest: toAttest, attested: attested)
+            ProgramOutcome.judge($0, cases: facts, incomplete: run.incomplete, shard: run.shard, toAttest: toAttest, attested: attested,
+                                 changedAdapters: changed)
         }
     }
 

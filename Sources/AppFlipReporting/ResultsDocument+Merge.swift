@@ -72,6 +72,8 @@ extension ResultsDocument {
         provenance.catalogBuiltIn = first.document.suite.catalogBuiltIn
         provenance.transport = run.transport
         provenance.handlerStartup = run.handlerStartup
+        // Measured in one run; shards' are theirs alone.
+        provenance.handlerStartupMeasured = shards.count == 1 ? run.handlerStartupMeasured : nil
         provenance.executableSHA256 = run.executableSha256
         let attested = first.document.attestations
         if let other = shards.first(where: { $0.document.attestations != attested }) {
@@ -82,7 +84,11 @@ extension ResultsDocument {
         provenance.toolchain = run.toolchain
         provenance.targetLabel = run.targetLabel
         // What was tested is the same in every shard (the same command); who ran each and where may differ: all named.
-        provenance.adapterFiles = (run.adapters ?? []).map { Provenance.AdapterFile(role: $0.role, path: $0.path, sha256: $0.sha256, problem: $0.problem) }
+        provenance.adapterFiles = (run.adapters ?? []).map {
+            var file = Provenance.AdapterFile(role: $0.role, path: $0.path, sha256: $0.sha256, problem: $0.problem)
+            file.sha256Before = $0.sha256Before
+            return file
+        }
         let runners = shards.compactMap(\.document.run.runBy).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         provenance.runBy = runners.isEmpty ? nil : runners.joined(separator: "; ")
         let hosts = shards.compactMap(\.document.run.host).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }

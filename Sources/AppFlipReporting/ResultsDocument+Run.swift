@@ -17,13 +17,14 @@ extension ResultsDocument {
         self.run = Run(seed: provenance.seed, target: provenance.target, mode: provenance.mode, jobs: provenance.jobs,
                        filter: provenance.filter, samples: provenance.samples, startedAt: reproducible ? nil : provenance.startedAt,
                        durationSeconds: reproducible ? 0 : provenance.duration, command: provenance.command,
-                       transport: provenance.transport, handlerStartup: provenance.handlerStartup, incomplete: run.incomplete,
+                       transport: provenance.transport, handlerStartup: provenance.handlerStartup,
+                       handlerStartupMeasured: reproducible ? nil : provenance.handlerStartupMeasured, incomplete: run.incomplete,
                        certification: provenance.certification ? true : nil,
                        certificationPrograms: provenance.certification ? provenance.certificationPrograms : nil, shard: provenance.shard,
                        arguments: provenance.runArguments, executableSha256: provenance.executableSHA256, platform: provenance.platform,
                        toolchain: provenance.toolchain, targetLabel: provenance.targetLabel, sourceCommit: provenance.sourceCommit,
                        adapters: provenance.adapterFiles.isEmpty ? nil : provenance.adapterFiles.map {
-                           AdapterEntry(role: $0.role, path: $0.path, sha256: $0.sha256, problem: $0.problem)
+                           AdapterEntry(role: $0.role, path: $0.path, sha256: $0.sha256, problem: $0.problem, sha256Before: $0.changed ? $0.sha256Before : nil)
                        },
                        runBy: reproducible ? nil : provenance.runBy, host: reproducible ? nil : provenance.host)
         outcome = Outcome(verdict: run.overall.rawValue, exitCode: run.exitStatus.rawValue,

@@ -270,6 +270,7 @@ extension ResultsDocument.Run {
                 json.member("problem", adapter.problem)
                 json.member("role", adapter.role)
                 json.member("sha256", adapter.sha256)
+                json.member("sha256_before", adapter.sha256Before)
                 json.closeObject()
             }
             json.closeArray()
@@ -286,6 +287,7 @@ extension ResultsDocument.Run {
         json.member("executable_sha256", executableSha256)
         json.member("filter", filter)
         json.member("handler_startup", handlerStartup)
+        json.member("handler_startup_measured", handlerStartupMeasured)
         json.member("host", host)
         json.key("incomplete")
         json.bool(incomplete)

@@ -47,6 +47,8 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var command: String
         package var transport: [String]
         package var handlerStartup: String?
+        /// The measured start-up times the reports show; absent in reproducible reports.
+        package var handlerStartupMeasured: String?
         package var incomplete: Bool
         /// Present (true) for a certification run.
         package var certification: Bool?
@@ -77,6 +79,8 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var path: String
         package var sha256: String?
         package var problem: String?
+        /// The digest taken before the first case, when it differs from `sha256` (taken after the last).
+        package var sha256Before: String?
     }
 
     package struct Outcome: Codable, Sendable, Hashable {

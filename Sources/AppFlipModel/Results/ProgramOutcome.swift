@@ -53,7 +53,8 @@ package struct ProgramOutcome: Sendable, Hashable {
     /// has cases, every case it judges was judged, with no failure and no error, and every MUST requirement of it
     /// that no machine judges (`toAttest`) is attested (`attested`, by requirement ID) as passing or not applicable.
     package static func judge(_ program: CertificationProgram, cases: [CaseFacts], incomplete: Bool, shard: String?,
-                              toAttest: [Requirement] = [], attested: [String: Attestation.Verdict] = [:]) -> ProgramOutcome {
+                              toAttest: [Requirement] = [], attested: [String: Attestation.Verdict] = [:],
+                              changedAdapters: [String] = []) -> ProgramOutcome {
         let own = cases.filter { facts in
             program.profiles.contains { $0.rawValue == facts.profile }
                 && (facts.requirements.isEmpty || facts.requirements.contains { !program.leavesOut($0) })
@@ -64,6 +65,8 @@ package struct ProgramOutcome: Sendable, Hashable {
         }
         var reasons: [String] = []
         if incomplete { reasons.append("the run was interrupted") }
+        // What was tested must be one program: an adapter that changed while the cases ran is not one.
+        if !changedAdapters.isEmpty { reasons.append("an adapter changed while the cases ran (" + changedAdapters.joined(separator: ", ") + ")") }
         let failed = own.filter { $0.verdict == .fail }.count
         let errors = own.filter { $0.verdict == .error }.count
         if failed > 0 { reasons.append("\(failed) case\(failed == 1 ? "" : "s") failed") }
@@ -126,8 +129,10 @@ extension RunResult {
         }
         let attested = Dictionary(attestations.map { ($0.requirement, $0.verdict) }, uniquingKeysWith: { first, _ in first })
         let toAttest = catalog.toAttest(for: programs)
+        let changed = provenance.adapterFiles.filter(\.changed).map(\.path)
         return programs.map {
-            ProgramOutcome.judge($0, cases: facts, incomplete: incomplete, shard: provenance.shard, toAttest: toAttest, attested: attested)
+            ProgramOutcome.judge($0, cases: facts, incomplete: incomplete, shard: provenance.shard, toAttest: toAttest, attested: attested,
+                                 changedAdapters: changed)
         }
     }
 }

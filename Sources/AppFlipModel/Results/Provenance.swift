@@ -63,8 +63,15 @@ package struct Provenance: Sendable, Hashable {
     package struct AdapterFile: Sendable, Hashable {
         package var role: String
         package var path: String
+        /// Taken after the last case.
         package var sha256: String?
         package var problem: String?
+        /// Taken before the first case, when it differs from `sha256`: the file changed while the cases ran (an
+        /// adapter that copies another program over itself), so no single program was tested.
+        package var sha256Before: String?
+
+        /// Whether the file changed while the cases ran.
+        package var changed: Bool { sha256Before != nil && sha256Before != sha256 }
 
         package init(role: String, path: String, sha256: String?, problem: String? = nil) {
             self.role = role
@@ -76,6 +83,7 @@ package struct Provenance: Sendable, Hashable {
         /// `link handler: /usr/bin/python3 sha256 4f…` as report.md and `verify` show it.
         package var summary: String {
             "\(role): \(path) " + (sha256.map { "sha256 \($0)" } ?? "(not hashed: \(problem ?? "unreadable"))")
+                + (changed ? " CHANGED DURING THE RUN: sha256 \(sha256Before ?? "") before the first case" : "")
         }
     }
 

@@ -1,5 +1,6 @@
 import AppFlipCLI
 import AppFlipDigest
+import AppFlipModel
 import AppFlipReporting
 import AppFlipSystem
 import AppFlipTestSupport
@@ -66,5 +67,31 @@ struct BundleIdentityTests {
         #expect(AdapterDigests.runBy(given: nil, environment: ["JENKINS_URL": "https://ci/", "BUILD_URL": "https://ci/job/x/3/"]) == "Jenkins build https://ci/job/x/3/")
         #expect(AdapterDigests.runBy(given: nil, environment: ["USER": "alice"]) == "alice")
         #expect(AdapterDigests.runBy(given: nil, environment: [:]) == nil)
+    }
+
+    @Test("An adapter hashed before the first case and after the last: one that changes in between is said in every report, and certifies nothing")
+    func adapterChangedDuringTheRun() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("changing-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A correct app whose script rewrites itself once it has run: what was hashed at the end is not what ran.
+        let script = directory + "/adapter.sh"
+        try "#!/bin/sh\necho '# rewritten while the cases ran' >> \"$0\"\nexec \"\(BuiltProducts.path("appflip-reference"))\"\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let run = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline", "--quiet",
+            "--reports", directory + "/reports", "--bundle", directory + "/b.tar", "--", "/bin/sh", script])
+        #expect(run.output.contains("ADAPTER CHANGED: link handler \(script) hashed sha256 "), "\(run.output)")
+        let document = try ResultsDocument.load(run: directory + "/reports").document
+        let adapter = try #require(document.run.adapters?.first { $0.path == script })
+        #expect(adapter.sha256Before != nil && adapter.sha256Before != adapter.sha256, "\(adapter)")
+        let markdown = try String(contentsOfFile: directory + "/reports/report.md", encoding: .utf8)
+        #expect(markdown.contains("CHANGED DURING THE RUN: sha256 \(adapter.sha256Before ?? "-") before the first case"))
+        // The bundle is honest about it and verifies; a certification of such a run would not be one.
+        #expect(try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["verify", directory + "/b.tar"]).status == 0)
+        let program = CertificationProgram(key: "p", title: "P", profiles: [.appLink], covers: "c")
+        let facts = [ProgramOutcome.CaseFacts(profile: "app-link", verdict: .pass, untested: false, requirements: ["AF-LINK-002"])]
+        let outcome = ProgramOutcome.judge(program, cases: facts, incomplete: false, shard: nil, changedAdapters: [script])
+        #expect(outcome.status == .notCertified && outcome.failedBySuite && outcome.reason == "an adapter changed while the cases ran (\(script))")
     }
 }

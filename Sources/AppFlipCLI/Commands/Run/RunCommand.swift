@@ -100,12 +100,26 @@ enum RunCommand {
         let presenter = RunPresenter(console: console, options: options, total: cases.count, baseline: inputs.baseline,
                                      today: String(started.at.prefix(10)))
         presenter.announce(cases.count, profiles: options.profiles, target: runRedactor.redact(targets.description), jobs: options.jobs)
+        // What is tested is hashed before the first case as well as after the last: an adapter that changes in
+        // between (one that runs a good app, then copies a broken one over itself) tested no single program.
+        let adaptersBefore = AdapterDigests.files(of: targets, ownDigest: nil)
         let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: presenter.finished)
         presenter.casesEnded()
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
         targets.endProcesses()
-        let provenance = RunProvenance.make(options: options, suite: inputs.suite, catalog: inputs.catalog, cases: cases, programs: inputs.programs,
+        var provenance = RunProvenance.make(options: options, suite: inputs.suite, catalog: inputs.catalog, cases: cases, programs: inputs.programs,
                                             arguments: arguments, started: started)
+        provenance.adapterFiles = provenance.adapterFiles.map { file in
+            var file = file
+            if let before = adaptersBefore.first(where: { $0.role == file.role && $0.path == file.path })?.sha256, before != file.sha256 {
+                file.sha256Before = before
+            }
+            return file
+        }
+        for file in provenance.adapterFiles where file.changed {
+            console.err("ADAPTER CHANGED: \(file.role) \(file.path) hashed sha256 \(file.sha256Before ?? "") before the first case and "
+                        + "\(file.sha256 ?? "(unreadable)") after the last: no single program was tested, and the run is no certification")
+        }
         // The configured secrets are hidden in the provenance like everywhere else (a handler URL's password, a
         // secret a partner put on the adapter's command line).
         var run = RunResult(results: results, catalog: inputs.catalog, provenance: runRedactor.redact(provenance),

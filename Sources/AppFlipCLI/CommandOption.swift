@@ -148,6 +148,8 @@ package struct CommandOption: Sendable, Hashable {
     static let registeredRedirectURI = CommandOption(["--redirect-uri"], "URI", .run, "a redirect URI registered for the client", repeatable: true)
     static let maxURLs = CommandOption(["--max-urls"], "N", .run, "judge at most N URLs (default: 1000)")
     static let trustedKey = CommandOption(["--trusted-key"], "PUB.pem", .run, "an Ed25519 public key whose signature is trusted", repeatable: true)
+    static let rerun = CommandOption(["--rerun"], nil, .run, "run the bundle's cases again with its seed against the target it records, and compare")
+    static let rerunReports = CommandOption(["--reports"], "DIR", .reports, "given --rerun, keep the re-run's reports there (default: not kept)")
 
     /// Each command's table, by the command's name (`help`, `version` take none).
     package static let byCommand: [String: [CommandOption]] = [
@@ -157,7 +159,7 @@ package struct CommandOption: Sendable, Hashable {
         "validate-url": [.registeredRedirectURI, .reports, .reproducible, .catalog, .maxURLs, .help],
         "diff": [.help],
         "merge": [.reports, .cases, .catalog, .baseline, .summary, .reproducible, .bundle, .attest, .signKey, .help],
-        "verify": [.cases, .catalog, .trustedKey, .help],
+        "verify": [.cases, .catalog, .trustedKey, .rerun, .rerunReports, .help],
     ]
 
     /// The options a certification run refuses, as help and README say them ("--baseline, --filter, … and --x").

@@ -41,6 +41,7 @@ package enum Usage {
 
     static let verify = """
         usage: appflip-conformance verify BUNDLE [--cases PATH] [--catalog PATH] [--trusted-key PUB.pem]...
+                                          [--rerun [--reports DIR]]
 
         Checks an evidence bundle written by `run --bundle FILE`: every file against the SHA-256 its manifest lists,
         nothing unlisted, the bundled case files loading to the digest the run recorded, and that digest being the
@@ -48,10 +49,18 @@ package enum Usage {
         the verdict the bundle records and how to re-run exactly its cases. A signed bundle (`run --sign-key`) says
         whose key signed it: with --trusted-key (repeatable) it is verified only when signed by one of those keys.
 
-          --trusted-key PUB.pem   an Ed25519 public key (PEM, as openssl pkey writes one; README) whose signature you trust
+        Given --rerun, the bundle's cases run again, with its seed, against the target it records, and each verdict
+        is compared with the recorded one: "reproduced N of N", or each case that differs with both verdicts. The
+        adapters must be at their recorded paths with their recorded SHA-256 (else nothing runs), the configuration
+        file at its path, and the secrets in the same environment variables: none of them come from the bundle.
 
-        Exit codes: 0 verified, 1 not verified (a file changed, missing or added; a signature that does not check, or
-        by no trusted key; other cases), 2 unreadable.
+          --trusted-key PUB.pem   an Ed25519 public key (PEM, as openssl pkey writes one; README) whose signature you trust
+          --rerun                 run the bundle's cases again and compare the verdicts, case by case
+          --reports DIR           given --rerun, keep the re-run's reports in DIR (default: a temporary directory, removed)
+
+        Exit codes: 0 verified (and, with --rerun, every case reproduced), 1 not verified (a file changed, missing or
+        added; a signature that does not check, or by no trusted key; a case that did not reproduce, or a re-run that
+        could not start; other cases), 2 unreadable.
         """
 
     static let merge = """

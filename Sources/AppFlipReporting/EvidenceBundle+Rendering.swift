@@ -26,7 +26,7 @@ extension EvidenceBundle {
         }
         let run: RunResult
         do {
-            run = try ResultsDocument.merge([(document, "results.json")], suite: suite, catalog: catalog)
+            run = try ResultsDocument.merge([(document, "results.json")], suite: suite, catalog: catalog, asRecorded: true)
         } catch {
             return ["the reports cannot be rendered again from results.json: \(error.message)"]
         }

@@ -13,8 +13,10 @@ extension ResultsDocument {
     /// `selection` gives the IDs of the cases a run's arguments select before any `--shard` (its profiles and
     /// filters, against `suite`), or nil when they cannot say (a run without recorded arguments, or one narrowed to
     /// an earlier run's failures): each shard must then hold exactly the cases of that selection its `I/N` picks.
+    /// `asRecorded` reads one run back as it was recorded (`verify` renders a bundle's reports again from it): a
+    /// shard stays one shard, with its command line, and no split has to be complete.
     package static func merge(_ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite, catalog: Catalog,
-                             selection: (ResultsDocument) -> Set<String>? = { _ in nil }) throws(MergeFailure) -> RunResult {
+                             selection: (ResultsDocument) -> Set<String>? = { _ in nil }, asRecorded: Bool = false) throws(MergeFailure) -> RunResult {
         guard let first = shards.first else { throw MergeFailure(message: "nothing to merge") }
         for (document, file) in shards.dropFirst() {
             let differences = [
@@ -40,7 +42,8 @@ extension ResultsDocument {
             throw MergeFailure(message: "the catalog here (sha256 \(here.prefix(12))…) is not the one the shards ran (\(recorded.prefix(12))…): "
                                + "give the same --catalog")
         }
-        try checkShards(shards)
+        // One run read back as it was recorded (`verify` renders a bundle's reports again): a shard stays a shard.
+        if !asRecorded { try checkShards(shards) }
         try checkMembership(shards, selection: selection)
         for (document, file) in shards {
             // Each shard's derived fields derived again, the requirements and profiles against these case files.
@@ -96,7 +99,10 @@ extension ResultsDocument {
         if shards.allSatisfy({ $0.document.run.certification == true }) {
             provenance.certificationPrograms = run.certificationPrograms ?? catalog.programs.map(\.key)
         }
-        if let arguments = run.arguments {
+        if asRecorded {
+            provenance.shard = run.shard
+            provenance.runArguments = run.arguments
+        } else if let arguments = run.arguments {
             provenance.runArguments = CommandLineText.removing("--shard", from: arguments)
             provenance.command = CommandLineText.quoted(provenance.runArguments ?? arguments, subcommand: "run",
                                                         program: CommandLineText.program(of: run.command))

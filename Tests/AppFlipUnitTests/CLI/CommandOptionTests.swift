@@ -41,7 +41,7 @@ struct CommandOptionTests {
             }
         }
         #expect(Command.check(["list", "--filtr", "x"]) == "unknown option '--filtr' (did you mean '--filter'?)")
-        #expect(Command.check(["verify", "--reports", "x"])?.hasPrefix("unknown option '--reports'") == true)
+        #expect(Command.check(["verify", "--seed", "x"])?.hasPrefix("unknown option '--seed'") == true)
     }
 
     @Test("A flag is read under any of its spellings; a value option's values in order; one given twice is refused")

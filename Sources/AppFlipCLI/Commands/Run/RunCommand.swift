@@ -17,7 +17,9 @@ enum RunCommand {
         var attestations: AttestationFile?
     }
 
-    static func main(_ arguments: [String], console: Console) -> Int32 {
+    /// Runs `arguments`; `only` narrows the selection to those case IDs (`verify --rerun`, which runs exactly a
+    /// bundle's cases).
+    static func main(_ arguments: [String], console: Console, only: Set<String>? = nil) -> Int32 {
         var options: RunOptions
         do {
             let parsed = try Arguments(arguments, CommandOptions.run)
@@ -26,6 +28,7 @@ enum RunCommand {
                 return 0
             }
             options = try RunOptions(parsed)
+            options.only = only
         } catch {
             return Command.usageError(error.message, details: error.details, usage: Usage.run, console: console, typed: arguments)
         }

@@ -28,6 +28,8 @@ struct RunOptions {
     /// `--certification`: the programs named (empty: every program), or nil for no certification.
     var certification: [String]?
     var rerunFailed: String?
+    /// Not an option: `verify --rerun` runs exactly the cases its bundle records (nil: no such narrowing).
+    var only: Set<String>?
     var shard: Shard?
     var verbosity: RunProgress.Verbosity
     var color: RunProgress.ColorChoice

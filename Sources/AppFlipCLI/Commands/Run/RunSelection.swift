@@ -22,6 +22,7 @@ enum RunSelection {
             }
             selected = selected.filter { conformanceCase in failed.contains { conformanceCase.isNamed($0) } }
         }
+        if let only = options.only { selected = selected.filter { only.contains($0.id) } }
         if let shard = options.shard {
             selected = selected.filter { shard.contains($0.id) }
             if selected.isEmpty {

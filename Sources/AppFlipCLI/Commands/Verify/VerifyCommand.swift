@@ -22,6 +22,9 @@ enum VerifyCommand {
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             return Command.usageError("verify takes one bundle", usage: Usage.verify, console: console)
         }
+        if !parsed.values(.rerunReports).isEmpty && !parsed.has(.rerun) {
+            return Command.usageError("--reports is where --rerun writes its reports: give --rerun too", usage: Usage.verify, console: console)
+        }
         // The keys whose signature the reviewer trusts, each read and checked before the bundle.
         var trusted: [String] = []
         for keyPath in parsed.values(.trustedKey) {
@@ -91,9 +94,26 @@ enum VerifyCommand {
         console.out("re-run needs: \(Self.rerunNeeds(verification.document, bundledConfiguration: bundledConfiguration))")
         let (signatureLine, signatureHolds) = Self.signature(verification.signature, trusted: trusted)
         console.out("\(signatureLine)")
-        let intact = problems.isEmpty && matchesSuite && matchesCatalog && signatureHolds
+        var intact = problems.isEmpty && matchesSuite && matchesCatalog && signatureHolds
+        if parsed.has(.rerun) {
+            let outcome = BundleRerun.rerun(verification, reports: try? parsed.value(.rerunReports), console: console)
+            for line in Self.rerunLines(outcome) { console.out(line) }
+            intact = intact && outcome.reproduced
+        }
         console.out(intact ? "verified" : "NOT verified")
         return intact ? 0 : ExitStatus.nonConformant.rawValue
+    }
+
+    /// What the reviewer's re-run found, as `verify` prints it: each case that differs with both verdicts.
+    static func rerunLines(_ outcome: BundleRerun.Outcome) -> [ConsoleText] {
+        if let refusal = outcome.refusal { return ["re-run result: NOT RUN: \(refusal)"] }
+        if outcome.compared == 0 { return ["re-run result: the bundle records no case, so nothing was compared"] }
+        if outcome.differences.isEmpty { return ["re-run result: reproduced \(outcome.compared) of \(outcome.compared)"] }
+        let reproduced = outcome.compared - outcome.differences.count
+        return ["re-run result: reproduced \(reproduced) of \(outcome.compared); \(outcome.differences.count) differ:"]
+            + outcome.differences.map { difference in
+                "  \(difference.id): recorded \(difference.recorded), re-run \(difference.now ?? "not run")"
+            }
     }
 
     /// What the signature says, and whether it lets the bundle be verified: one that does not check never does; with

@@ -2,22 +2,26 @@
 /// so a secret found in the decoded reading is hidden where it stands in the original.
 ///
 /// A reading decodes one kind of escape a server or an app may echo a value in: percent-encoding (`%HH`, either hex
-/// case; `+` reads as a space or as itself), JSON string escapes (`\uXXXX` with surrogate pairs, `\/`, `\"`, `\\`,
-/// `\n`, `\r`, `\t`, `\b`, `\f`) or HTML character references (`&#NN;`, `&#xHH;`, and the named ones for ASCII
-/// punctuation and Latin-1). One kind at a time, as encoders compose: a JSON-escaped secret holding `%25` is read
-/// with its JSON escapes decoded and its `%25` as written. Decoding a reading again finds a value encoded twice
-/// (`%252B`, a percent-encoded value in JSON).
+/// case; `+` reads as a space or as itself), backslash escapes (JSON's: `\uXXXX` with surrogate pairs, `\/`, `\"`,
+/// `\\`, `\n`, `\r`, `\t`, `\b`, `\f`; and those a Python `repr` of bytes or text adds: `\xHH`, `\'`,
+/// `\UXXXXXXXX`), HTML character references (`&#NN;`, `&#xHH;`, and the named ones for ASCII punctuation and
+/// Latin-1), or line breaks, read as nothing (a value an app printed across two lines; one a JSON string holds as
+/// `\n` is a line break once its backslash escapes are decoded). One kind at a time, as
+/// encoders compose: a JSON-escaped secret holding `%25` is read with its JSON escapes decoded and its `%25` as
+/// written. Decoding a reading again finds a value encoded twice (`%252B`, a percent-encoded value in JSON, a value
+/// split by an escaped `\n`).
 struct EscapedText {
     /// A kind of escape.
     enum Kind: CaseIterable {
-        case percent, json, html
+        case percent, backslash, html, lineBreak
 
         /// The byte that starts this kind's escapes (and `+`, a space in a form, for percent).
         func isTrigger(_ byte: UInt8) -> Bool {
             switch self {
             case .percent: byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+")
-            case .json: byte == UInt8(ascii: "\\")
+            case .backslash: byte == UInt8(ascii: "\\")
             case .html: byte == UInt8(ascii: "&")
+            case .lineBreak: byte == 0x0A || byte == 0x0D
             }
         }
     }
@@ -44,16 +48,17 @@ struct EscapedText {
 
     /// The kinds of escape these bytes may hold.
     static func kinds(in bytes: some Collection<UInt8>) -> [Kind] {
-        var (percent, json, html) = (false, false, false)
+        var (percent, backslash, html, lineBreak) = (false, false, false, false)
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "%"), UInt8(ascii: "+"): percent = true
-            case UInt8(ascii: "\\"): json = true
+            case UInt8(ascii: "\\"): backslash = true
             case UInt8(ascii: "&"): html = true
+            case 0x0A, 0x0D: lineBreak = true
             default: continue
             }
         }
-        return [percent ? Kind.percent : nil, json ? .json : nil, html ? .html : nil].compactMap { $0 }
+        return [percent ? Kind.percent : nil, backslash ? .backslash : nil, html ? .html : nil, lineBreak ? .lineBreak : nil].compactMap { $0 }
     }
 
     /// The kinds of escape this reading may hold.
@@ -122,18 +127,30 @@ struct EscapedText {
             if bytes[index] == UInt8(ascii: "+") { return ([UInt8(ascii: " ")], 1) }  // a space, or a plus (the alternative)
             guard index + 2 < count, let high = bytes[index + 1].hexDigitValue, let low = bytes[index + 2].hexDigitValue else { return nil }
             return ([high << 4 | low], 3)
-        case .json:
-            return jsonEscape(at: index)
+        case .backslash:
+            return backslashEscape(at: index)
         case .html:
             return characterReference(at: index)
+        case .lineBreak:
+            return ([], 1)
         }
     }
 
-    /// A JSON string escape (RFC 8259 §7): `\uXXXX` (a surrogate pair read as one scalar) or a one-letter escape.
-    private func jsonEscape(at index: Int) -> ([UInt8], Int)? {
+    /// A JSON string escape (RFC 8259 §7): `\uXXXX` (a surrogate pair read as one scalar) or a one-letter escape; or
+    /// one Python's `repr` writes besides: `\xHH` (a byte of a bytes object, or a character below U+0100), `\'`,
+    /// `\UXXXXXXXX`.
+    private func backslashEscape(at index: Int) -> ([UInt8], Int)? {
         guard index + 1 < count else { return nil }
         switch bytes[index + 1] {
-        case UInt8(ascii: "/"), UInt8(ascii: "\""), UInt8(ascii: "\\"): return ([bytes[index + 1]], 2)
+        case UInt8(ascii: "/"), UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "'"): return ([bytes[index + 1]], 2)
+        case UInt8(ascii: "x"):
+            // Read as the byte itself: a bytes `repr` writes a UTF-8 value's non-ASCII bytes so, one by one (for the
+            // ASCII control characters a text `repr` escapes, the byte and the character are the same).
+            guard let value = hexNumber(from: index + 2, digits: 2) else { return nil }
+            return ([UInt8(value)], 4)
+        case UInt8(ascii: "U"):
+            guard let value = hexNumber(from: index + 2, digits: 8) else { return nil }
+            return Unicode.Scalar(value).map { (Array(String($0).utf8), 10) }
         case UInt8(ascii: "n"): return ([0x0A], 2)
         case UInt8(ascii: "r"): return ([0x0D], 2)
         case UInt8(ascii: "t"): return ([0x09], 2)

@@ -44,7 +44,7 @@ extension Redactor {
         let texts = headers.map(\.name) + named
         var redacted: [Substring] = []
         if !texts.contains(where: { $0.utf8.contains(0x0A) }) {
-            let joined = redact(texts.joined(separator: "\n"))
+            let joined = redact(texts.joined(separator: "\n"), acrossLines: false)
             redacted = joined.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
         }
         if redacted.count != texts.count { redacted = texts.map { Substring(redact($0)) } }

@@ -112,9 +112,15 @@ package struct Redactor: Sendable {
 
     // MARK: - Redacting
 
-    /// `text` with every secret and every named credential hidden.
+    /// `text` with every secret and every named credential hidden; `acrossLines: false` for lines joined only to be
+    /// redacted in one call (header lines), where no value runs from one line into the next.
+    package func redact(_ text: String, acrossLines: Bool) -> String {
+        NamedCredentials.hide(in: hideSecrets(in: text, acrossLines: acrossLines))
+    }
+
+    /// `text` with every secret (one split across lines too) and every named credential hidden.
     package func redact(_ text: String) -> String {
-        NamedCredentials.hide(in: hideSecrets(in: text))
+        redact(text, acrossLines: true)
     }
 
     /// `text` redacted whole, then cut to `limit` UTF-8 bytes (never inside a placeholder), saying how much was cut.
@@ -123,24 +129,29 @@ package struct Redactor: Sendable {
     }
 
     /// `text` with every occurrence of a known secret, in any encoding, replaced by the secret's placeholder.
-    package func hideSecrets(in text: String) -> String {
+    package func hideSecrets(in text: String, acrossLines: Bool = true) -> String {
         guard !entries.isEmpty, !text.isEmpty else { return text }
         var bytes = text
         let redacted: String? = bytes.withUTF8 { original in
             var anchored = false
             var found = matches(in: RawReading(bytes: original), original: original, anchored: &anchored)
-            let kinds = EscapedText.kinds(in: original)
+            var kinds = EscapedText.kinds(in: original).filter { acrossLines || $0 != .lineBreak }
             // Escapes are decoded only where a form of a secret may hide behind them: a run of its characters that no
             // escaper changes is there as written, some form has no such run, such characters are escaped
-            // themselves, or the text was cut (a secret's first few characters may be all that is left of it).
-            if !kinds.isEmpty, anchored || anchorless || Self.isCut(original) || Self.escapesUnescaped(original) {
+            // themselves, or the text was cut (a secret's first few characters may be all that is left of it). A
+            // value split across lines has no such sign (its anchor is split too): line breaks are always read, and
+            // escapes are decoded where a JSON string holds one (`\n`, `\r`).
+            if !(anchored || anchorless || Self.isCut(original) || Self.escapesUnescaped(original) || Self.escapesLineBreak(original)) {
+                kinds = kinds.filter { $0 == .lineBreak }
+            }
+            if !kinds.isEmpty {
                 // Each kind of escape decoded, then each kind again in what that gave (a value encoded twice, such as
-                // a percent-encoded value in JSON): every reading searched.
+                // a percent-encoded value in JSON, or split by an escaped line break): every reading searched.
                 let text = EscapedText(original: original)
                 for kind in kinds {
                     guard let once = text.decoded(kind) else { continue }
                     found += matches(in: once, original: original, anchored: &anchored)
-                    for again in once.kinds where once.hasEscapeOverDecodedBytes(again) {
+                    for again in once.kinds where again == .lineBreak ? acrossLines && kind != .lineBreak : once.hasEscapeOverDecodedBytes(again) {
                         guard let twice = once.decoded(again) else { continue }
                         found += matches(in: twice, original: original, anchored: &anchored)
                     }
@@ -214,6 +225,12 @@ package struct Redactor: Sendable {
         }
     }
 
+    /// Whether the text holds a line break as a JSON string writes one (`\n`, `\r`).
+    private static func escapesLineBreak(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        return (0..<(bytes.count - 1)).contains { bytes[$0] == UInt8(ascii: "\\") && (bytes[$0 + 1] == UInt8(ascii: "n") || bytes[$0 + 1] == UInt8(ascii: "r")) }
+    }
+
     /// Whether the text holds a truncation mark (`…`).
     private static func isCut(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 3 else { return false }
@@ -269,12 +286,14 @@ package struct Redactor: Sendable {
             || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
     }
 
-    /// Whether a truncation mark (`…`, after at most one space or line feed) follows `offset`: every cut the suite
+    /// Whether a truncation mark (`…`, after at most three spaces or line breaks) follows `offset`: every cut the suite
     /// makes leaves one (`Evidence.bounded`, `ByteText.display`, a kept raw answer, a handler's standard error). The
     /// plain end of a text is no cut: "… body bytes" must not lose its "tes" to a secret that starts so.
     private static func isEdge(_ offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        // The mark may stand after a space or on a line of its own (after a line break of either kind, or a value
+        // split across lines and cut right after the break).
         var at = offset
-        if at < text.count, text[at] == UInt8(ascii: " ") || text[at] == UInt8(ascii: "\n") { at += 1 }
+        while at < text.count, at - offset < 3, [UInt8(ascii: " "), 0x0A, 0x0D].contains(text[at]) { at += 1 }
         return isEllipsis(at: at, in: text)
     }
 

@@ -92,6 +92,41 @@ struct HandlerEnvironmentTests {
         #expect(!mergedReport.contains(Self.secret))
     }
 
+    @Test("A value an adapter prints across two lines, or as a Python bytes literal, is hidden in every report and on the console")
+    func splitAndBytesLiteral() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("handler-env-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let secret = "sessión-ß-7f3c9a1e5b'x"
+        let script = directory + "/adapter.py"
+        try """
+        import json, os, sys
+        session = os.environ["STAGING_SESSION"]
+        for line in sys.stdin:
+            request = json.loads(line)
+            print(session[:5], file=sys.stderr)
+            print(session[5:], file=sys.stderr)
+            print(session.encode(), file=sys.stderr, flush=True)
+            print(json.dumps({"id": request["id"], "action": "decline"}), flush=True)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["STAGING_SESSION"] = secret
+        let result = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
+            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+            "--reports", directory + "/reports", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+            "--handler-env", "STAGING_SESSION", "--", "python3", script], environment: environment)
+        #expect(result.status == 1, "\(result.output.suffix(2000))")
+        // The tail of the split value, and the bytes literal's escaped bytes (`\xc3\xb3n-\xc3\x9f-7f3c…`).
+        let telltales = ["7f3c9a1e5b", "\\xc3\\xb3n", "n-ß-7f3c"]
+        var written = result.output
+        for name in ["report.md", "results.json", "junit.xml", "report.html"] {
+            written += try String(contentsOfFile: directory + "/reports/" + name, encoding: .utf8)
+        }
+        for telltale in telltales { #expect(!written.contains(telltale), "\(telltale) shows") }
+        let document = try String(contentsOfFile: directory + "/reports/results.json", encoding: .utf8)
+        #expect(document.contains("b\\\"‹redacted hmac:"), "the bytes literal is kept, its value hidden: \(document.prefix(3000))")
+    }
+
     @Test("An unset, empty or too short variable, a malformed name, or a run with nothing to pass it to is an error before anything runs")
     func refused() throws {
         let command = ["/bin/cat"]

@@ -11,7 +11,7 @@ struct RedactorTests {
     /// One way a target may echo a value.
     enum Echo: String, CaseIterable {
         case raw, percentUpper, percentLower, formPlus, percentTwice, jsonPython, jsonEveryByte, htmlNamed, htmlDecimal, htmlHex
-        case jsonOfPercent, base64, base64URL, hexLower, hexUpper
+        case jsonOfPercent, base64, base64URL, hexLower, hexUpper, pythonBytes, pythonText, splitLines
 
         /// The encoded form of each character of `secret`, in order (for escapes), or nil for the encodings of the
         /// whole byte string (base64, hex).
@@ -40,6 +40,19 @@ struct RedactorTests {
                     }
                     return (String(format: "\\u%04x", scalar.value), size)
                 }
+            case .pythonBytes, .pythonText:
+                // Python's repr: of bytes (`b'…'`: each byte that is no printable ASCII as `\xhh`), or of text (what
+                // is printable as it is); `\` and `'` escaped in both.
+                return secret.unicodeScalars.map { scalar in
+                    let size = String(scalar).utf8.count
+                    if scalar == "\\" || scalar == "'" { return ("\\" + String(scalar), size) }
+                    if self == .pythonText || (0x20...0x7E).contains(scalar.value) && scalar.isASCII {
+                        return self == .pythonBytes || scalar.value >= 0x20 ? (String(scalar), size) : (String(format: "\\x%02x", scalar.value), size)
+                    }
+                    return (String(scalar).utf8.map { String(format: "\\x%02x", $0) }.joined(), size)
+                }
+            case .splitLines:
+                return nil
             case .htmlNamed, .htmlDecimal, .htmlHex:
                 let names = Dictionary(HTMLNamedReferences.all.map { ($0.scalar, $0.name) }, uniquingKeysWith: { min($0, $1) })
                 return secret.unicodeScalars.map { scalar in
@@ -84,6 +97,12 @@ struct RedactorTests {
         }
         let bytes = Array(secret.utf8)
         switch echo {
+        case .splitLines:
+            // Printed across two lines: a line break (either kind) somewhere inside it.
+            var units = Echo.raw.units(of: secret) ?? []
+            units.insert((random.below(2) == 0 ? "\n" : "\r\n", 0), at: 1 + random.below(units.count - 1))
+            let encoded = units.map(\.text).joined()
+            return (before + encoded + after, encoded, units)
         case .base64, .base64URL:
             // Inside a longer encoded string, at any alignment: the characters decided by the secret alone.
             let (prefix, suffix) = (random.below(3), random.below(3))
@@ -150,6 +169,43 @@ struct RedactorTests {
                 }
             }
         }
+    }
+
+    @Test("A secret printed across two lines (an app's answer cut into lines) shows neither part of 4 bytes or more")
+    func splitAcrossLines() {
+        var random = Mutator(seed: 20_261_128)
+        for _ in 0..<300 {
+            let secret = Self.secret(&random)
+            let scalars = Array(secret.unicodeScalars)
+            let at = 1 + random.below(scalars.count - 1)
+            let (head, tail) = (String(String.UnicodeScalarView(scalars[..<at])), String(String.UnicodeScalarView(scalars[at...])))
+            // Printed as it is across two lines, or inside a JSON string (escaped as JSON escapes it) across an escaped one.
+            let json = { (part: String) in part.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") }
+            for (lineBreak, written) in [("\n", { (part: String) in part }), ("\r\n", { $0 }), ("\\n", json)] {
+                let text = "{\"id\":\"1\",\"note\":\"" + written(head) + lineBreak + written(tail) + "\"}\nafter"
+                let redacted = Self.withoutFingerprints(Redactor(secrets: [secret]).redact(text))
+                for part in [written(head), written(tail)] where part.utf8.count >= 4 && redacted.containsBytes(part) {
+                    Issue.record("\(secret.debugDescription) split by \(lineBreak.debugDescription): \(part.debugDescription) survived: \(redacted.debugDescription)")
+                    return
+                }
+            }
+        }
+        // Not a secret's parts when each is only beside a line break: ordinary lines stay as they are.
+        let redactor = Redactor(secrets: ["client-secret-value"])
+        #expect(redactor.redact("the client\n-side secret\n") == "the client\n-side secret\n")
+        #expect(redactor.redact("line one\r\nline two\n") == "line one\r\nline two\n")
+    }
+
+    @Test("A secret printed as a Python bytes literal or repr is hidden: \\xHH bytes, \\' and \\U escapes")
+    func pythonLiterals() {
+        let secret = "pässwörd-Sécret'9"
+        let redactor = Redactor(secrets: [secret])
+        for text in ["token b'p\\xc3\\xa4ssw\\xc3\\xb6rd-S\\xc3\\xa9cret\\'9' printed", "repr: 'pässwörd-Sécret\\'9'",
+                     "[b'p\\xc3\\xa4ssw\\xc3\\xb6rd-S\\xc3\\xa9cret\\'9']"] {
+            let redacted = redactor.redact(text)
+            #expect(!redacted.contains("ssw") && !redacted.contains("cret"), "\(text) -> \(redacted)")
+        }
+        #expect(Redactor(secrets: ["emoji-\u{1F600}-secret"]).redact("x 'emoji-\\U0001f600-secret' y").contains("‹redacted"))
     }
 
     @Test("An excerpt is redacted whole, then cut: no secret straddling the cut leaves a prefix")

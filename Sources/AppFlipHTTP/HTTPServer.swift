@@ -4,8 +4,11 @@ import Foundation
 
 /// A small HTTP/1.1 server, over TLS when given an identity: a thread per connection (bounded), keep-alive, bounded requests. For the reference
 /// server, the native-client profile's test authorization server and tests; it listens on the address given and
-/// nowhere else. A peer cannot hold it: a connection past the limit is answered 503 and closed at once (the accept
-/// loop never waits), and a connection idle past `idleTimeout` is closed.
+/// nowhere else. A peer cannot hold it: when every place is taken, the connection that has waited longest for a
+/// request (at least `evictableAfter` seconds: an idle keep-alive, a handshake or a head that does not come) is closed
+/// to make room, so connections held open on purpose (slowloris) cannot lock a client out; with none such, the new
+/// connection is answered 503 and closed at once (the accept loop never waits long). A connection idle past
+/// `idleTimeout` is closed.
 package final class HTTPServer: @unchecked Sendable {
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -15,10 +18,14 @@ package final class HTTPServer: @unchecked Sendable {
         package var maximumConnections: Int
         /// Seconds a connection may wait, or take, to send the head of its next request.
         package var idleTimeout: Double
+        /// Seconds a connection must have waited for a request before a new one may take its place when all are
+        /// taken: long enough that a client between two requests of an exchange keeps its connection.
+        package var evictableAfter: Double
 
-        package init(maximumConnections: Int = 64, idleTimeout: Double = 10) {
+        package init(maximumConnections: Int = 64, idleTimeout: Double = 10, evictableAfter: Double = 0.5) {
             self.maximumConnections = maximumConnections
             self.idleTimeout = idleTimeout
+            self.evictableAfter = evictableAfter
         }
     }
 
@@ -30,6 +37,8 @@ package final class HTTPServer: @unchecked Sendable {
         package var requests: [String] = []
         /// Connections closed for idling past `idleTimeout`.
         package var idle = 0
+        /// Connections closed, while waiting for a request, to make room for a new one.
+        package var evicted = 0
         /// TLS handshakes that did not complete (a client that refused the certificate ends it with an alert), each
         /// with OpenSSL's reason: the first `keptHandshakeReasons`, and how many in all.
         package var handshakes: [String] = []
@@ -51,6 +60,9 @@ package final class HTTPServer: @unchecked Sendable {
     private var refused = Refusals()
     /// TLS handshakes under way: begun (the connection accepted, the certificate about to be sent) and not concluded.
     private var handshaking = 0
+    /// The connections being served, each with when it began waiting for its next request (nil while a request is
+    /// handled): what a new connection may take the place of.
+    private var open: [ObjectIdentifier: (socket: TCPSocket, waitingSince: Double?)] = [:]
 
     /// What the server refused so far.
     package var refusals: Refusals { stopped.withLock { refused } }
@@ -84,7 +96,9 @@ package final class HTTPServer: @unchecked Sendable {
     package func start() {
         let thread = Thread { [self] in
             while let socket = listener.accept() {
-                guard connections.wait(timeout: .now()) == .success else {
+                // Full: the longest-waiting idle connection makes room, if there is one; its worker ends at once.
+                guard connections.wait(timeout: .now()) == .success
+                        || (evictLongestWaiting() && connections.wait(timeout: .now() + 2) == .success) else {
                     // Full: said at once, never waited for, so one peer's open connections cannot stall another's.
                     stopped.withLock { refused.busy += 1 }
                     // Over TLS nothing can be said before a handshake this server has no room for: closed at once.
@@ -119,7 +133,27 @@ package final class HTTPServer: @unchecked Sendable {
         listener.close()
     }
 
+    /// Shuts down the connection that has waited longest for a request, if one has waited `evictableAfter` seconds.
+    private func evictLongestWaiting() -> Bool {
+        stopped.withLock {
+            let now = Platform.monotonicSeconds()
+            let waiting = open.compactMap { key, entry in entry.waitingSince.map { (key, entry.socket, $0) } }
+            guard let oldest = waiting.min(by: { $0.2 < $1.2 }), now - oldest.2 >= capacity.evictableAfter else { return false }
+            open[oldest.0]?.waitingSince = nil
+            oldest.1.shutDown()
+            refused.evicted += 1
+            return true
+        }
+    }
+
+    /// Marks the connection as waiting for a request (from now), or as handling one.
+    private func waiting(_ plain: TCPSocket, _ isWaiting: Bool) {
+        stopped.withLock { open[ObjectIdentifier(plain)]?.waitingSince = isWaiting ? Platform.monotonicSeconds() : nil }
+    }
+
     private func serve(_ plain: TCPSocket) {
+        stopped.withLock { open[ObjectIdentifier(plain)] = (plain, Platform.monotonicSeconds()) }
+        defer { stopped.withLock { open[ObjectIdentifier(plain)] = nil } }
         let socket: any ByteStream
         if let identity {
             stopped.withLock { handshaking += 1 }
@@ -150,8 +184,10 @@ package final class HTTPServer: @unchecked Sendable {
             }
             let response: HTTPResponse
             var keepAlive = true
+            waiting(plain, true)
             do {
                 guard let head = try reader.readHead(source) else { return }
+                waiting(plain, false)
                 let parts = head.startLine.split(separator: " ", omittingEmptySubsequences: false)
                 guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else {
                     response = HTTPResponse(status: 400, body: Array("malformed request line\n".utf8))

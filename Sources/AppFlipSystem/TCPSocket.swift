@@ -69,6 +69,14 @@ package final class TCPSocket: @unchecked Sendable {
         }
     }
 
+    /// Ends this connection's exchange from another thread: a read or a wait on it returns at once (the end of
+    /// the stream), and its owner closes it as usual. Nothing once it is closed.
+    package func shutDown() {
+        Self.registry.withLock {
+            if fd >= 0 { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+    }
+
     deinit {
         close()
         scratch.deallocate()

@@ -47,6 +47,12 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+/// `-h`/`--help` anywhere among a subcommand's options: the usage on standard output, exit 0.
+if (serving || nativeClient || androidHandler), arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
+    try? FileHandle.standardOutput.write(contentsOf: Data((usage + "\n").utf8))
+    exit(0)
+}
+
 if nativeClient {
     var mode = NativeClientApp.RedirectMode.scheme
     var schemeURI = "com.example.reference:/oauth2redirect"
@@ -133,7 +139,11 @@ do {
     if let caFile {
         let authority = try CertificateAuthority(name: "appflip-reference serve CA")
         identity = try authority.serverIdentity(for: [host, "localhost"])
-        try Data(authority.pem.utf8).write(to: URL(fileURLWithPath: caFile))
+        do {
+            try Data(authority.pem.utf8).write(to: URL(fileURLWithPath: caFile))
+        } catch {
+            fail("--https: cannot write the CA certificate to \(caFile): \(error.localizedDescription)")
+        }
     }
     let server = try HTTPServer(host: host, port: port, tls: identity, handler: reference.handler)
     try? FileHandle.standardOutput.write(contentsOf: Data("listening on \(server.scheme)://\(host):\(server.port)\n".utf8))

@@ -149,6 +149,18 @@ struct CommandTests {
         #expect(list.status == 2 && list.err.contains("no case matches --filter nothing/matches"))
     }
 
+    @Test("appflip-reference: help for each subcommand on standard output, exit 0; an unwritable --https CA file is said as such")
+    func referenceConventions() throws {
+        for subcommand in [["serve"], ["native-client"], ["android-handler"], []] {
+            let help = try ProgramRun.run(BuiltProducts.path("appflip-reference"), subcommand + ["--help"])
+            #expect(help.status == 0 && help.output.contains("usage: appflip-reference serve") && !help.output.contains("error:"),
+                    "\(subcommand): \(help.output.prefix(300))")
+        }
+        let unwritable = try ProgramRun.run(BuiltProducts.path("appflip-reference"), ["serve", "--port", "0", "--https", "/nonexistent-dir/ca.pem"])
+        #expect(unwritable.status == 2 && unwritable.output.contains("error: --https: cannot write the CA certificate to /nonexistent-dir/ca.pem"),
+                "\(unwritable.output.prefix(300))")
+    }
+
     @Test("Bad values and combinations are usage errors", arguments: [
         ["run"], ["run", "--target", "other"], ["run", "--mode", "forever", "--target", "reference"],
         ["run", "--timeout", "0", "--target", "reference"], ["run", "--jobs", "x", "--target", "reference"],

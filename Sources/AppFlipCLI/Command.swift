@@ -104,11 +104,26 @@ package enum Command {
                 break
             }
         }
-        let given = Set(typed.prefix { $0 != "--" }.filter { $0.hasPrefix("--") }.map { String($0.split(separator: "=").first ?? "") })
+        let options = Array(typed.prefix { $0 != "--" })
+        let given = Set(options.filter { $0.hasPrefix("--") }.map { String($0.split(separator: "=").first ?? "") })
         let hasCommand = typed.contains("--")
+        // The values typed for each option: a form's literal value (`--profile native-client`) counts only when typed.
+        var values: [String: Set<String>] = [:]
+        for (index, word) in options.enumerated() where word.hasPrefix("--") {
+            if let equals = word.firstIndex(of: "=") {
+                values[String(word[..<equals]), default: []].insert(String(word[word.index(after: equals)...]))
+            } else if index + 1 < options.count {
+                values[word, default: []].insert(options[index + 1])
+            }
+        }
         func score(_ form: String) -> Int {
-            let words = form.split(separator: " ")
-            var score = words.filter { $0.hasPrefix("--") && $0 != "--" && given.contains(String($0)) }.count
+            let words = form.split(separator: " ").map(String.init)
+            var score = 0
+            for (index, word) in words.enumerated() where word.hasPrefix("--") && word != "--" && given.contains(word) {
+                let value = index + 1 < words.count ? words[index + 1] : ""
+                let literal = !value.isEmpty && value.first?.isLowercase == true
+                score += literal && values[word]?.contains(value) != true ? 0 : 1
+            }
             if words.contains("--") { score += hasCommand ? 2 : -2 }
             return score
         }

@@ -25,9 +25,11 @@ package enum Usage {
                appflip-conformance run --link URL --client-id ID --handler-url URL [options]
                appflip-conformance run --profile native-client --client-id ID --native-client ADAPTER [options]
                appflip-conformance run --profile android-app-flip --client-id ID --android-handler ADAPTER --android-action ACTION --android-package NAME [options]
+               appflip-conformance run --config FILE [--profile NAME]... [options] [-- HANDLER [HANDLER-ARGS...]]
 
         The handler command after `--` is started directly (never through a shell) and speaks the JSON Lines
-        adapter contract described in README.md.
+        adapter contract described in README.md. A target configuration file (--config) holds what the flags
+        above give, and the endpoints (README, "Pointing the suite at a staging server").
 
         """ + "\n" + CommandOption.runHelp + "\n\n" + """
         exit codes:

@@ -115,12 +115,15 @@ struct CommandTests {
         #expect(run(["help", "run"]).out.contains("refuses \(CommandOption.certificationRefusals)"))
     }
 
-    @Test("A usage error shows the usage form of what was typed: a handler command, a handler URL, a native client")
+    @Test("A usage error shows the usage form of what was typed: a handler command, a handler URL, a native client, a configuration")
     func usageForm() {
         let forms = [(["run", "--link", "x", "--client-id", "y", "--jbos", "2", "--", "./h"], "-- HANDLER"),
                      (["run", "--link", "x", "--client-id", "y", "--handler-url", "http://h", "--jbos", "2"], "--handler-url URL"),
                      (["run", "--profile", "native-client", "--native-client", "./a", "--jbos", "2"], "--native-client ADAPTER"),
-                     (["run", "--jbos", "2"], "--target reference")]
+                     (["run", "--jbos", "2"], "--target reference"),
+                     // Endpoints from a configuration, a profile that is not native-client's: not the native client's form.
+                     (["run", "--profile", "authorize", "--config", "t.conf", "--jbos", "2"], "--config FILE"),
+                     (["run", "--profile=token", "--config=t.conf", "--ca-file", "/nonexistent/ca.pem"], "--config FILE")]
         for (arguments, form) in forms {
             let result = run(arguments)
             let usage = result.err.split(separator: "\n").first { $0.hasPrefix("usage: ") } ?? ""

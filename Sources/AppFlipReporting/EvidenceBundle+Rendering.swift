@@ -8,11 +8,19 @@ extension EvidenceBundle {
     /// `contradictions`.
     static func renderingContradictions(document: ResultsDocument, byPath: [String: TarArchive.Entry], suite: CaseSuite?,
                                         catalog: Catalog?) -> [String] {
-        if document.outcome.baseline != nil {
-            // A certification takes no baseline, so one recorded beside it is a forgery; any other run's reports are held to
-            // results.json by their shared facts (verdict, counts, exit code, every case), since the baseline file that
-            // decided its known failures is not in the bundle to apply again.
-            return document.run.certification == true ? ["results.json records a baseline in a certification run, which takes none"] : []
+        var baseline: Baseline?
+        if let recorded = document.outcome.baseline {
+            // A certification takes no baseline, so one recorded beside it is a forgery. Any other run's bundle carries
+            // its baseline file, applied again on the day the run judged it; one of an earlier version (no file, no
+            // day), or a reproducible one (no day), is held to results.json by the shared facts only (verdict,
+            // counts, exit code, every case).
+            if document.run.certification == true { return ["results.json records a baseline in a certification run, which takes none"] }
+            guard let file = byPath[baselinePath], recorded.judgedOn != nil else { return [] }
+            do {
+                baseline = try BaselineLoader.load(bytes: file.bytes, file: recorded.path)
+            } catch {
+                return ["\(baselinePath) does not load: \(error.diagnostics.first.map { String(describing: $0) } ?? "")"]
+            }
         }
         // Bundled files that do not load are named by `verify` already (their digests are no suite's): nothing to render.
         guard var suite, let catalog else { return [] }
@@ -24,12 +32,13 @@ extension EvidenceBundle {
             let files = relative.sorted().compactMap { path in byPath["cases/" + path].map { SuiteFile(path: root + path, bytes: $0.bytes) } }
             if let reloaded = try? CaseLoader.load(files: files, base: String(root.dropLast()), catalog: catalog) { suite = reloaded }
         }
-        let run: RunResult
+        var run: RunResult
         do {
             run = try ResultsDocument.merge([(document, "results.json")], suite: suite, catalog: catalog, asRecorded: true)
         } catch {
             return ["the reports cannot be rendered again from results.json: \(error.message)"]
         }
+        if let baseline, let day = document.outcome.baseline?.judgedOn { run.apply(baseline, today: day) }
         let arguments = document.run.arguments ?? []
         let rendered = ReportSet(run: run, profiles: document.profiles.map(\.profile), reproducible: arguments.contains("--reproducible"),
                                  fileAttributes: arguments.contains("--junit-file-attributes")).render()

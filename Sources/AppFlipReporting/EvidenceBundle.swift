@@ -74,6 +74,9 @@ package enum EvidenceBundle {
     /// The run's target configuration file (`--config`), redacted as every report is: the scenario headers, test
     /// hooks and endpoints a reviewer weighs the verdict against.
     package static let configurationPath = "configuration/target.conf"
+    /// The baseline file the run judged its failures with (`--baseline`), as read: `verify` applies it again to render
+    /// the reports as the run did.
+    package static let baselinePath = "baseline/baseline.txt"
     /// The Ed25519 signature over manifest.json (which hashes every other file), when the run was given a key.
     package static let signaturePath = "signature.json"
 
@@ -90,12 +93,13 @@ package enum EvidenceBundle {
 
     /// The archive: `reports/…`, `cases/…` (paths as the cases digest counts them), the catalog, then the manifest.
     package static func make(reports: [(name: String, text: String)], caseFiles: [(path: String, bytes: [UInt8])], catalog: [UInt8],
-                            attestations: AttestationFile? = nil, configuration: [UInt8]? = nil, signingKey: [UInt8]? = nil,
-                            run: RunResult, reproducible: Bool = false) throws(Failure) -> [UInt8] {
+                            attestations: AttestationFile? = nil, configuration: [UInt8]? = nil, baseline: [UInt8]? = nil,
+                            signingKey: [UInt8]? = nil, run: RunResult, reproducible: Bool = false) throws(Failure) -> [UInt8] {
         var entries = reports.map { TarArchive.Entry(path: "reports/" + $0.name, bytes: Array($0.text.utf8)) }
         entries += caseFiles.map { TarArchive.Entry(path: "cases/" + $0.path, bytes: $0.bytes) }
         entries.append(TarArchive.Entry(path: catalogPath, bytes: catalog))
         if let configuration { entries.append(TarArchive.Entry(path: configurationPath, bytes: configuration)) }
+        if let baseline { entries.append(TarArchive.Entry(path: baselinePath, bytes: baseline)) }
         if let attestations {
             // The file as the reviewer wrote it, and each attachment where the reports say it is.
             entries.append(TarArchive.Entry(path: attestationPath, bytes: attestations.bytes))
@@ -192,8 +196,10 @@ package enum EvidenceBundle {
             // A bundle holds what its layout explains and nothing else: a file no part of it accounts for (an
             // attachment no attestation lists) is one a verification would vouch for without reason.
             let explained = Set((document.attestations ?? []).flatMap { $0.attachments.map(\.bundlePath) })
-            for entry in entries where !Self.isLayoutPath(entry.path) && !explained.contains(entry.path) {
-                problems.append("\(entry.path) is in the bundle, but nothing in its layout explains it (no attestation lists it)")
+            for entry in entries where !Self.isLayoutPath(entry.path, baseline: document.outcome.baseline != nil) && !explained.contains(entry.path) {
+                problems.append(entry.path == baselinePath
+                    ? "\(baselinePath) is in the bundle, but results.json records no baseline"
+                    : "\(entry.path) is in the bundle, but nothing in its layout explains it (no attestation lists it)")
             }
             problems += attestationContradictions(document: document, report: text("reports/report.md"), byPath: byPath, catalog: catalog)
         case .failure(let failure)?:
@@ -207,9 +213,10 @@ package enum EvidenceBundle {
 
     /// Whether `path` is one of the files every bundle may hold by its layout: the reports, the case files, the
     /// catalog, the manifest and signature, the configuration, the attestation file (attachments are explained by
-    /// the attestations that list them).
-    static func isLayoutPath(_ path: String) -> Bool {
-        ["reports/junit.xml", "reports/report.md", "reports/report.html", "reports/results.json", catalogPath, manifestPath, signaturePath,
+    /// the attestations that list them; the baseline by results.json recording one).
+    static func isLayoutPath(_ path: String, baseline: Bool = false) -> Bool {
+        if baseline, path == baselinePath { return true }
+        return ["reports/junit.xml", "reports/report.md", "reports/report.html", "reports/results.json", catalogPath, manifestPath, signaturePath,
          configurationPath, attestationPath].contains(path) || (path.hasPrefix("cases/") && path.hasSuffix(".case"))
     }
 

@@ -32,7 +32,8 @@ extension ResultsDocument {
                           configurationProblems: run.configurationProblems,
                           baseline: run.baseline.map { baseline in
                               BaselineEntry(path: baseline.path, entries: baseline.entries, known: run.knownCount,
-                                            problems: baseline.problems.map(\.message), unexercised: baseline.unexercised.map(\.summary))
+                                            problems: baseline.problems.map(\.message), unexercised: baseline.unexercised.map(\.summary),
+                                            judgedOn: reproducible ? nil : baseline.judgedOn)
                           },
                           certification: provenance.certification ? run.programOutcomes.map { ProgramEntry($0, catalog: run.catalog) } : nil)
         self.profiles = run.coverage(of: profiles).map { entry in

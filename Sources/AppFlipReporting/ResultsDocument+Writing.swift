@@ -194,6 +194,7 @@ extension ResultsDocument.Outcome {
             json.key("baseline")
             json.openObject()
             json.member("entries", baseline.entries)
+            json.member("judged_on", baseline.judgedOn)
             json.member("known", baseline.known)
             json.member("path", baseline.path)
             json.member("problems", strings: baseline.problems)

@@ -114,6 +114,9 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         /// Entries that expired or list a failure that no longer happens: each fails the run.
         package var problems: [String]
         package var unexercised: [String]
+        /// The day (YYYY-MM-DD) the expiry dates were judged against; absent in a reproducible report (it writes no
+        /// dates) and in earlier versions'.
+        package var judgedOn: String?
     }
 
     package struct ProfileEntry: Codable, Sendable, Hashable {

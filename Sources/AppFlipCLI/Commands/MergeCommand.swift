@@ -75,10 +75,12 @@ enum MergeCommand {
         run.provenance.catalogDigest = BuiltInSuite.digest(of: catalog)
         run.provenance.casesBuiltIn = suite.digest == BuiltInSuite.casesDigest
         run.provenance.catalogBuiltIn = run.provenance.catalogDigest == BuiltInSuite.catalogDigest
+        var baseline: Baseline?
         if let path = try? parsed.value(.baseline) {
             do {
                 // Applied to the merged results: a requirement entry may fail in one shard and pass in another.
-                run.apply(try BaselineLoader.load(path: path), today: String(ISO8601DateFormatter().string(from: Date()).prefix(10)))
+                baseline = try BaselineLoader.load(path: path)
+                if let baseline { run.apply(baseline, today: String(ISO8601DateFormatter().string(from: Date()).prefix(10))) }
             } catch {
                 SuiteLoading.report(error, console: console)
                 return ExitStatus.usage.rawValue
@@ -117,16 +119,8 @@ enum MergeCommand {
                 // The bundle carries the very bytes written, as a single run's does.
                 let files = set.render()
                 try ReportFiles.save(files, into: reports)
-                guard let catalogFile = catalog.file else { throw ReportFiles.Failure(message: "the catalog's bytes are not at hand for the bundle") }
-                let archive: [UInt8]
-                do {
-                    archive = try EvidenceBundle.make(reports: files, caseFiles: suite.sources.map { (path: suite.digestPath(of: $0.path), bytes: $0.bytes) },
-                                                      catalog: catalogFile.bytes, attestations: attestations, signingKey: signingKey, run: run,
-                                                      reproducible: reproducible)
-                } catch {
-                    throw ReportFiles.Failure(message: error.message)
-                }
-                try ReportFiles.save(archive, to: bundle)
+                try BundleWriter.write(bundle, reports: files, suite: suite, catalog: catalog, attestations: attestations, baseline: baseline,
+                                       signingKey: signingKey, run: run, reproducible: reproducible)
             } else {
                 try ReportFiles.save(set.files, into: reports)
             }

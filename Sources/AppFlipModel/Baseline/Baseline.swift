@@ -42,9 +42,12 @@ package struct Baseline: Sendable, Hashable {
     package var entries: [Entry]
     /// The file the baseline came from, as given.
     package var path: String
+    /// The file's bytes as read (an evidence bundle carries them, so `verify` can judge the run again with them).
+    package var bytes: [UInt8]
 
-    package init(entries: [Entry], path: String) {
+    package init(entries: [Entry], path: String, bytes: [UInt8] = []) {
         self.entries = entries
         self.path = path
+        self.bytes = bytes
     }
 }

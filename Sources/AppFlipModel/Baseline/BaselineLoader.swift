@@ -31,7 +31,7 @@ package enum BaselineLoader {
             }
         }
         if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
-        return Baseline(entries: entries, path: file)
+        return Baseline(entries: entries, path: file, bytes: bytes)
     }
 
     private static func entry(_ node: Node, reader: inout NodeReader) -> Baseline.Entry? {

@@ -22,12 +22,15 @@ package struct RunResult: Sendable {
         package var entries: Int
         package var problems: [Baseline.Problem]
         package var unexercised: [Baseline.Entry]
+        /// The day (YYYY-MM-DD) the entries' expiry dates were judged against.
+        package var judgedOn: String
 
-        package init(path: String, entries: Int, problems: [Baseline.Problem], unexercised: [Baseline.Entry]) {
+        package init(path: String, entries: Int, problems: [Baseline.Problem], unexercised: [Baseline.Entry], judgedOn: String) {
             self.path = path
             self.entries = entries
             self.problems = problems
             self.unexercised = unexercised
+            self.judgedOn = judgedOn
         }
     }
 
@@ -57,7 +60,7 @@ package struct RunResult: Sendable {
         let judgement = baseline.judge(results, today: today)
         results = judgement.results
         self.baseline = BaselineUse(path: baseline.path, entries: baseline.entries.count, problems: judgement.problems,
-                                    unexercised: judgement.unexercised)
+                                    unexercised: judgement.unexercised, judgedOn: today)
     }
 
     /// The targets that could not be used before the run, each with the number of cases not sent, in order.

@@ -211,6 +211,84 @@ struct EvidenceBundleTests {
         }
     }
 
+    @Test("A run with a baseline carries its file: verify applies it again and holds every report to its rendering; an edit shows")
+    func baselineBundle() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-bundle-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let baseline = "known_failures:\n  - requirement: AF-LINK-002\n    reason: declines for now; fixed in 2.4\n    expires: 2099-12-31\n"
+            + "  - requirement: AF-LINK-010\n    reason: declines for now; fixed in 2.4\n    expires: 2099-12-31\n"
+        try baseline.write(toFile: directory + "/baseline.txt", atomically: true, encoding: .utf8)
+        try "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'id': r['id'], 'action': 'decline'}), flush=True)\n"
+            .write(toFile: directory + "/decline.py", atomically: true, encoding: .utf8)
+        let captured = Captured()
+        let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+                                   "--baseline", directory + "/baseline.txt", "--reports", directory + "/R", "--bundle", directory + "/b.tar",
+                                   "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--", "python3", directory + "/decline.py"],
+                                  console: captured.console)
+        #expect(status == 0, "\(captured.out)\n\(captured.err.suffix(1500))")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/b.tar")))
+        let entries = try TarArchive.read(bytes)
+        #expect(entries.first { $0.path == EvidenceBundle.baselinePath }?.bytes == Array(baseline.utf8))
+        let document = try ResultsDocument.load(run: directory + "/R").document
+        #expect(document.outcome.baseline?.judgedOn == document.run.startedAt.map { String($0.prefix(10)) })
+        #expect(try EvidenceBundle.verify(bytes).problems.isEmpty)
+        // The known failures' section edited out of report.md, the manifest in line: the rendering says so.
+        var edited = entries
+        let index = try #require(edited.firstIndex { $0.path == "reports/report.md" })
+        let markdown = String(decoding: edited[index].bytes, as: UTF8.self)
+        #expect(markdown.contains("## Known failures (baseline)"))
+        edited[index].bytes = Array(markdown.replacingOccurrences(of: "## Known failures (baseline)", with: "## Notes").utf8)
+        let problems = try EvidenceBundle.verify(BundleForgery.withManifestInLine(edited)).problems
+        #expect(problems.contains { $0.hasPrefix("reports/report.md is not what the suite writes from results.json") }, "\(problems)")
+        // Another baseline put in its place (a reason rewritten): the reports no longer render from it.
+        var swapped = entries
+        let baselineIndex = try #require(swapped.firstIndex { $0.path == EvidenceBundle.baselinePath })
+        swapped[baselineIndex].bytes = Array(baseline.replacingOccurrences(of: "declines for now", with: "an agreed exception").utf8)
+        let swappedProblems = try EvidenceBundle.verify(BundleForgery.withManifestInLine(swapped)).problems
+        #expect(swappedProblems.contains { $0.contains("is not what the suite writes from results.json") }, "\(swappedProblems)")
+
+        // Shards merged with the baseline: the merged bundle carries it too, and verifies.
+        for shard in ["1/2", "2/2"] {
+            let shardRun = Captured()
+            #expect(Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+                                  "--filter", "app-link/parameters", "--shard", shard, "--seed", "5", "--reports", directory + "/S" + shard.prefix(1),
+                                  "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--quiet", "--", "python3", directory + "/decline.py"],
+                                 console: shardRun.console) == 1, "\(shardRun.err.suffix(800))")
+        }
+        let merged = Captured()
+        _ = Command.main(["merge", "--reports", directory + "/M", "--bundle", directory + "/m.tar", "--baseline", directory + "/baseline.txt",
+                          "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, directory + "/S1", directory + "/S2"], console: merged.console)
+        let mergedBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/m.tar")))
+        #expect(try TarArchive.read(mergedBytes).contains { $0.path == EvidenceBundle.baselinePath }, "\(merged.err)")
+        let mergedProblems = try EvidenceBundle.verify(mergedBytes).problems
+        #expect(mergedProblems.isEmpty, "\(mergedProblems)")
+    }
+
+    @Test("A baseline file in the bundle of a run that records none is named")
+    func unexplainedBaseline() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-stray-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let captured = Captured()
+        #expect(Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+                              "--reports", directory, "--bundle", directory + "/b.tar", "--quiet", "--cases", PackageRoot.cases,
+                              "--catalog", PackageRoot.catalog, "--", BuiltProducts.path("appflip-reference")], console: captured.console) == 0,
+                "\(captured.err)")
+        var entries = try TarArchive.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/b.tar"))))
+        let manifest = try #require(entries.firstIndex { $0.path == "manifest.json" })
+        entries.insert(TarArchive.Entry(path: EvidenceBundle.baselinePath, bytes: Array("known_failures: []\n".utf8)), at: manifest)
+        // Listed in the manifest too, as a forger would list it.
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        var listed = try decoder.decode(EvidenceBundle.Manifest.self, from: Data(entries[manifest + 1].bytes))
+        listed.files.append(EvidenceBundle.Manifest.File(path: EvidenceBundle.baselinePath, sha256: "", bytes: 0))
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        entries[manifest + 1].bytes = try [UInt8](encoder.encode(listed))
+        let problems = try EvidenceBundle.verify(BundleForgery.withManifestInLine(entries)).problems
+        #expect(problems == ["\(EvidenceBundle.baselinePath) is in the bundle, but results.json records no baseline"], "\(problems)")
+    }
+
     @Test("--attest: a reviewer's word goes into every report and the bundle as attested by hand, never into the verdict or exit code")
     func attestations() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("attest-\(UUID().uuidString)").path

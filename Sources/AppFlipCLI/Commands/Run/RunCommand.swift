@@ -137,7 +137,8 @@ enum RunCommand {
         if let baseline = inputs.baseline { run.apply(baseline, today: String(started.at.prefix(10))) }
         presenter.afterCases(run)
         let writing = Date()
-        let writeProblem = RunReportWriter.write(run, options: options, suite: inputs.suite, catalog: inputs.catalog, attestations: attestations)
+        let writeProblem = RunReportWriter.write(run, options: options, suite: inputs.suite, catalog: inputs.catalog, attestations: attestations,
+                                                 baseline: inputs.baseline)
         return presenter.verdict(run, selected: cases.count, profiles: options.profiles, reports: options.reports, writeProblem: writeProblem,
                                  writeMilliseconds: Date().timeIntervalSince(writing) * 1000)
     }

@@ -4,7 +4,8 @@ import AppFlipReporting
 /// Writes a run's reports (junit.xml, report.md, results.json) as one unit, its evidence bundle and its summary.
 enum RunReportWriter {
     /// Nil when everything was written, else why not (the old reports, if any, are then untouched).
-    static func write(_ run: RunResult, options: RunOptions, suite: CaseSuite, catalog: Catalog, attestations: AttestationFile?) -> String? {
+    static func write(_ run: RunResult, options: RunOptions, suite: CaseSuite, catalog: Catalog, attestations: AttestationFile?,
+                      baseline: Baseline?) -> String? {
         do {
             let reports = ReportSet(run: run, profiles: options.profiles.map(\.rawValue), reproducible: options.reproducible,
                                     fileAttributes: options.fileAttributes)
@@ -12,7 +13,9 @@ enum RunReportWriter {
                 // The bundle carries the very bytes written, so they are rendered once, in memory.
                 let files = reports.render()
                 try ReportFiles.save(files, into: options.reports)
-                try writeBundle(bundle, files: files, suite: suite, catalog: catalog, attestations: attestations, options: options, run: run)
+                try BundleWriter.write(bundle, reports: files, suite: suite, catalog: catalog, attestations: attestations,
+                                       configuration: configuration(options), baseline: baseline, signingKey: options.signingKey, run: run,
+                                       reproducible: options.reproducible)
             } else {
                 try ReportFiles.save(reports.files, into: options.reports)
             }
@@ -24,22 +27,6 @@ enum RunReportWriter {
         } catch {
             return error.message
         }
-    }
-
-    /// The evidence bundle: the reports just written, the case files and catalog this run read, and the manifest.
-    private static func writeBundle(_ path: String, files: [(name: String, text: String)], suite: CaseSuite, catalog: Catalog,
-                                    attestations: AttestationFile?, options: RunOptions, run: RunResult) throws(ReportFiles.Failure) {
-        guard let catalogFile = catalog.file else { throw ReportFiles.Failure(message: "the catalog's bytes are not at hand for the bundle") }
-        let caseFiles = suite.sources.map { (path: suite.digestPath(of: $0.path), bytes: $0.bytes) }
-        let archive: [UInt8]
-        do {
-            archive = try EvidenceBundle.make(reports: files, caseFiles: caseFiles, catalog: catalogFile.bytes, attestations: attestations,
-                                              configuration: configuration(options), signingKey: options.signingKey, run: run,
-                                              reproducible: options.reproducible)
-        } catch {
-            throw ReportFiles.Failure(message: error.message)
-        }
-        try ReportFiles.save(archive, to: path)
     }
 
     /// The configuration file as the run read it, every secret of the run hidden (values from the environment, header

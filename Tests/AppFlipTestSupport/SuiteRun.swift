@@ -20,7 +20,8 @@ package enum SuiteRun {
     }
 
     /// The configuration the reference and the broken handlers expect.
-    package static let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "google-client", seed: 7)
+    package static let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "google-client", seed: 7,
+                                                         projectID: "reference-project")
 
     /// Runs `cases` (default: every app-link case) against a link handler.
     package static func run(_ target: any ExchangeTarget, cases selected: [ConformanceCase]? = nil, timeout: Double = 5,

@@ -13,7 +13,7 @@ package struct CaseLoader {
     var reader: NodeReader
     /// In a table file whose checks hold no `${row.…}`, every row's checks read the same: they are read once (for the
     /// first row's profile) and reused, instead of once a row.
-    private var sharedChecks: (profile: Profile?, groups: [CheckGroup]?)?
+    private var sharedChecks: (profile: Profile?, groups: [CheckGroup]?, usesProjectID: Bool)?
     private var checksAreShared = false
 
     /// Every diagnostic found so far.
@@ -94,6 +94,7 @@ package struct CaseLoader {
 
     private mutating func convert(_ document: Node.Mapping, location: SourceLocation, group: String) -> ConformanceCase? {
         let before = reader.diagnostics.count
+        reader.usesProjectID = false
         guard let idNode = document["id"], let idScalar = reader.scalar(idNode, "'id'"),
               let titleNode = document["title"], let titleScalar = reader.scalar(titleNode, "'title'") else { return nil }
         if !Self.isValidCaseID(idScalar.text) {
@@ -153,6 +154,15 @@ package struct CaseLoader {
         guard reader.diagnostics.count == before, let profile, let scenario, let steps else { return nil }
         var conformanceCase = ConformanceCase(id: idScalar.text, title: titleScalar.text, profile: profile, scenario: scenario,
                                               steps: steps, skipReason: skip, location: location, group: group, repeatCount: caseRepeat)
+        // Google's redirect URI is built from the project's ID: a case that sends it (a template naming it, or an
+        // authorization request or code exchange built on the valid parameters) cannot be judged without one.
+        let sendsWebRedirect = conformanceCase.httpRequests.contains { request in
+            [request.query, request.form].contains { recipe in
+                guard let recipe, recipe.raw == nil, recipe.query == nil else { return false }
+                return recipe.base == .authorize || recipe.base == .code
+            }
+        }
+        if reader.usesProjectID || sendsWebRedirect, !needs.contains(.projectID) { needs.append(.projectID) }
         conformanceCase.needs = needs
         conformanceCase.formerly = formerly
         return conformanceCase
@@ -174,9 +184,14 @@ package struct CaseLoader {
         let checks: [CheckGroup]?
         if checksAreShared, let shared = sharedChecks, shared.profile == profile {
             checks = shared.groups
+            // Parsed once for every row: what their templates use, each row uses.
+            if shared.usesProjectID { reader.usesProjectID = true }
         } else {
+            let usedBefore = reader.usesProjectID
+            reader.usesProjectID = false
             checks = checkGroups(document, profile: profile)
-            if checksAreShared { sharedChecks = (profile, checks) }
+            if checksAreShared { sharedChecks = (profile, checks, reader.usesProjectID) }
+            reader.usesProjectID = usedBefore || reader.usesProjectID
         }
         let steps = action.flatMap { action in checks.map { [Step(action: action, checks: $0, location: location)] } }
         if let step = steps?.first { validate(step, capturedBefore: [], caseRepeat: caseRepeat) }

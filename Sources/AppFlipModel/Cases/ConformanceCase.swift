@@ -97,6 +97,9 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         case throttlingProbe = "throttling_probe"
         /// The client ID has an ASCII letter, so `${client_id_case_changed}` differs from it.
         case clientIDLetters = "client_id_letters"
+        /// The Actions project's ID, for Google's redirect URI (`${project_id}`, `${web_redirect_uri}`): a case whose
+        /// templates use either needs it without saying so (the loader adds it).
+        case projectID = "project_id"
 
         /// Whether an unmet need is a fact about the target that conformance allows (a server that never narrows a
         /// scope, a client ID with no letter), so its case does not apply, rather than something left unconfigured.
@@ -104,12 +107,17 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
             switch self {
             case .clientIDLetters: true
             case .narrowedScope: configuration.neverNarrows
-            case .nativeClient, .nativeLoopback, .nativeScheme, .https, .throttlingProbe: false
+            case .nativeClient, .nativeLoopback, .nativeScheme, .https, .throttlingProbe, .projectID: false
             }
         }
 
         /// Why a configuration does not meet the need, or nil when it does; `endpoints` are the configured URLs.
         package func unmet(by conformanceCase: ConformanceCase, in configuration: RunConfiguration, endpoints: [Endpoint: String]) -> String? {
+            if self == .projectID {
+                return configuration.projectID.isEmpty
+                    ? "no project_id is configured, and the case sends Google's redirect URI "
+                        + "https://oauth-redirect.googleusercontent.com/r/PROJECT_ID, which is built from it (give project_id)" : nil
+            }
             if self == .clientIDLetters {
                 return Template.swappingCase(configuration.clientID) == configuration.clientID
                     ? "the client ID has no letter whose case could change, so no case-changed form of it exists" : nil
@@ -132,7 +140,7 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
                 return "no native client is configured (native_client_id, native_redirect_uris)"
             }
             switch self {
-            case .nativeClient, .https, .narrowedScope, .throttlingProbe, .clientIDLetters: return nil
+            case .nativeClient, .https, .narrowedScope, .throttlingProbe, .clientIDLetters, .projectID: return nil
             case .nativeLoopback: return native.loopbackURI == nil ? "the native client has no loopback redirect URI (http://127.0.0.1/…)" : nil
             case .nativeScheme: return native.schemeURI == nil ? "the native client has no private-use-scheme redirect URI" : nil
             }

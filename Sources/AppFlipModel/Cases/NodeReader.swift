@@ -3,6 +3,8 @@ import AppFlipSyntax
 /// Typed access to a parsed node tree that records a diagnostic for every mismatch instead of stopping.
 package struct NodeReader {
     package var diagnostics: [Diagnostic] = []
+    /// Set once a template read uses `${project_id}` or `${web_redirect_uri}` (a case loader clears it per case).
+    package var usesProjectID = false
     /// Source text by file, for the offending line under each diagnostic.
     let lineText: (SourceLocation) -> String
 
@@ -92,7 +94,9 @@ package struct NodeReader {
     /// Parses a scalar as a template, pointing a failure at the right column where the scalar is on one line.
     package mutating func template(_ scalar: Node.Scalar) -> Template? {
         do {
-            return try Template.parse(scalar.text)
+            let template = try Template.parse(scalar.text)
+            if template.parts.contains(.variable(.projectID)) || template.parts.contains(.variable(.webRedirectURI)) { usesProjectID = true }
+            return template
         } catch {
             var location = scalar.location
             if scalar.style == .plain { location.column += error.offset }

@@ -19,6 +19,7 @@ extension ConformanceCase {
             case .https: needs.insert(.https)
             case .narrowedScope: needs.insert(.value(.narrowedScope))
             case .throttlingProbe: needs.insert(.value(.throttlingProbe))
+            case .projectID: needs.insert(.value(.projectID))
             case .nativeClient, .nativeLoopback, .nativeScheme, .clientIDLetters: break
             }
         }

@@ -19,7 +19,7 @@ struct HTTPProfileTests {
                      declaredTokenLifetime: Double? = nil,
                      settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false,
                      includeSignInProbes: Bool = false, onlyConsentSignsIn: Bool = false, throttlingProbe: Bool = true,
-                     jobs: Int = 2, judgesApart: Bool = true, seed: UInt64? = nil) throws -> RunResult {
+                     jobs: Int = 2, judgesApart: Bool = true, seed: UInt64? = nil, projectID: String = Self.settings.projectID) throws -> RunResult {
         let reference = ReferenceServer(configuration: settings)
         let server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
@@ -45,7 +45,7 @@ struct HTTPProfileTests {
             if onlyConsentSignsIn { targets.signIn = [.consent: script("approver", "approve")] }
         }
         var configuration = SuiteRun.configuration
-        configuration.projectID = Self.settings.projectID
+        configuration.projectID = projectID
         configuration.appID = Self.settings.appID
         configuration.codeLifetime = declaredCodeLifetime
         configuration.tokenLifetime = declaredTokenLifetime
@@ -223,6 +223,21 @@ struct HTTPProfileTests {
         let alone = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
                                                          .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api"]), cases: [case_])
         #expect(alone.results.first?.verdict == .skip && (alone.results.first?.message ?? "").contains("second-user"))
+    }
+
+    @Test("Without project_id, a case that sends Google's redirect URI is skipped with the reason: the server is never blamed for it")
+    func projectIDNeeded() throws {
+        let run = try run(projectID: "")
+        let needing = run.results.filter { $0.conformanceCase.needs.contains(.projectID) }
+        #expect(needing.count >= 10, "the authorize cases send https://oauth-redirect.googleusercontent.com/r/PROJECT_ID")
+        for result in needing {
+            #expect(result.verdict == .skip && result.message?.contains("no project_id is configured") == true,
+                    "\(result.conformanceCase.id): \(result.verdict) \(result.message ?? "")")
+        }
+        let failing = run.results.filter { $0.verdict == .fail || $0.verdict == .error }
+        #expect(failing.isEmpty, "\(failing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
+        // The loader adds the need from the templates: the valid authorization request is one such case.
+        #expect(needing.contains { $0.conformanceCase.id == "authorize/valid/get" } || needing.contains { $0.conformanceCase.profile == .authorize })
     }
 
     @Test("Without a declared code lifetime the expiry case is skipped with the reason; a long one needs --slow")

@@ -43,3 +43,9 @@ package enum SuiteRun {
         return RunResult(results: results, catalog: catalog, provenance: provenance)
     }
 }
+
+extension ConformanceCase {
+    /// Whether the case needs nothing of the configuration beyond what `SuiteRun.configuration` gives (the project
+    /// ID, which every authorization request and code exchange needs).
+    package var needsNothingSpecial: Bool { needs.allSatisfy { $0 == .projectID } }
+}

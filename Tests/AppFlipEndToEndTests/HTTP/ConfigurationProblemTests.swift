@@ -45,7 +45,7 @@ struct ConfigurationProblemTests {
             .bytes(Array("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 30\r\nContent-Length: 0\r\n\r\n".utf8))
         }
         defer { target.stop() }
-        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .authorize && $0.needs.isEmpty && !$0.needsHTTPS && !$0.probesSignIn }
+        let cases = try SuiteRun.load().1.cases.filter { $0.profile == .authorize && $0.needsNothingSpecial && !$0.needsHTTPS && !$0.probesSignIn }
         let run = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
                                            decorations: [.consent: [("Cookie", "s=1")]]), cases: cases)
         #expect(run.count(.fail) == 0 && run.count(.warn) == 0)

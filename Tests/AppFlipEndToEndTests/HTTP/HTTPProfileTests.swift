@@ -440,7 +440,7 @@ struct HTTPProfileTests {
         let all = try SuiteRun.load().1.cases
         let probe = try #require(all.first { $0.runsLast })
         // The probe first in the list, with ordinary token cases after it: it still runs after all of them.
-        let others = all.filter { $0.profile == .token && $0.needs.isEmpty && !$0.waits && !$0.needsHTTPS }.prefix(12)
+        let others = all.filter { $0.profile == .token && $0.needsNothingSpecial && !$0.waits && !$0.needsHTTPS }.prefix(12)
         final class Finished: @unchecked Sendable {
             let lock = NSLock()
             var ids: [String] = []
@@ -802,7 +802,7 @@ struct ReachTests {
         }
         defer { target.stop() }
         let cases = try SuiteRun.load().1.cases.filter { conformanceCase in
-            conformanceCase.profile == .authorize && !conformanceCase.needsHTTPS && conformanceCase.needs.isEmpty && !conformanceCase.probesSignIn
+            conformanceCase.profile == .authorize && !conformanceCase.needsHTTPS && conformanceCase.needsNothingSpecial && !conformanceCase.probesSignIn
                 && conformanceCase.steps.allSatisfy { step in
                     if case .http(let request) = step.action { return request.endpoint == .authorize }
                     return true

@@ -39,7 +39,8 @@ struct DocumentedListsTests {
     @Test("help run's --profile line names every profile (from the declaration)")
     func profileHelp() throws {
         let help = try #require(Usage.topics["run"])
-        let line = help.split(separator: "\n").drop { !$0.contains("--profile NAME") }.prefix(3).joined(separator: " ")
+        let line = help.split(separator: "\n").drop { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--profile NAME") }.prefix(3)
+            .joined(separator: " ")
         for profile in Profile.allCases { #expect(line.contains(profile.rawValue), "\(profile.rawValue) missing from: \(line)") }
     }
 }

@@ -54,6 +54,7 @@ struct ReachabilityTests {
         let config = directory + "/target"
         try """
             client_id: google-client
+            project_id: reference-project
             link: https://app.example/flip
             endpoints:
               authorize: http://127.0.0.1:\(port)/authorize

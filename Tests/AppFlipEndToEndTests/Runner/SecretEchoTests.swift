@@ -97,7 +97,7 @@ struct SecretEchoTests {
         let base = "http://127.0.0.1:\(server.port)"
         let prefixes = ["token/client-authentication", "token/exchange", "token/request"]
         let cases = try SuiteRun.load().1.cases.filter { candidate in
-            prefixes.contains { candidate.id.hasPrefix($0) } && candidate.needs.isEmpty && !candidate.needsHTTPS
+            prefixes.contains { candidate.id.hasPrefix($0) } && candidate.needsNothingSpecial && !candidate.needsHTTPS
         }
         #expect(cases.count >= 5)
         let targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
@@ -144,7 +144,7 @@ struct SecretEchoTests {
         var targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize"], secrets: [password])
         targets.signIn = [.consent: SignInScript(form: "user,pwd", fields: ["user": "approver", "pwd": password], consentForm: "action:/consent",
                                                  consentButton: "decision=approve")]
-        let cases = try SuiteRun.load().1.cases.filter { $0.id.hasPrefix("authorize/") && $0.needs.isEmpty && !$0.needsHTTPS }.prefix(8)
+        let cases = try SuiteRun.load().1.cases.filter { $0.id.hasPrefix("authorize/") && $0.needsNothingSpecial && !$0.needsHTTPS }.prefix(8)
         #expect(!cases.isEmpty)
         let run = try SuiteRun.run(targets, cases: Array(cases))
         let reports = ReportSet(run: run, profiles: ["authorize"]).render().map(\.text).joined(separator: "\n")

@@ -36,7 +36,7 @@ package struct CodeCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard observation.openedURL != nil else { return .held(observed: "\(observation.nothingOpenedText), so no code") }
-        let codes = observation.openedParameters.all(named: "code")
+        let codes = context.openedParameters(of: observation).all(named: "code")
         switch presence {
         case .absent:
             return CheckOutcome(codes.isEmpty, codes.isEmpty ? "no code" : "\(codes.count) code parameter(s)")

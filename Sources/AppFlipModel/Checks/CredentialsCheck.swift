@@ -27,7 +27,7 @@ package struct CredentialsCheck: Check {
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         let parts = URLParts(observation.openedURL ?? "")
         var found: [String] = []
-        for (place, parameters) in [("query", parts.parameters), ("fragment", parts.fragment.map { QueryParameter.parse(query: $0) } ?? [])] {
+        for (place, parameters) in [("query", context.openedParameters(of: observation)), ("fragment", parts.fragment.map { QueryParameter.parse(query: $0) } ?? [])] {
             for name in parameters.compactMap(\.nameText) where Self.names.contains(name.lowercased()) {
                 found.append("\(name) in the \(place)")
             }

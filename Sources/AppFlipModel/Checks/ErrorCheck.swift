@@ -30,7 +30,7 @@ package struct ErrorCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard observation.openedURL != nil else { return .held(observed: "\(observation.nothingOpenedText), so no error") }
-        let errors = observation.openedParameters.all(named: "error")
+        let errors = context.openedParameters(of: observation).all(named: "error")
         guard let allowed else {
             return CheckOutcome(errors.isEmpty, errors.isEmpty ? "no error" : "error \(errors.map { ByteText.display($0.value ?? []) }.joined(separator: ", "))")
         }

@@ -25,7 +25,7 @@ package struct ErrorDescriptionCheck: Check {
     }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        guard let description = observation.openedParameters.all(named: "error_description").first else {
+        guard let description = context.openedParameters(of: observation).all(named: "error_description").first else {
             return .held(observed: "no error_description")
         }
         guard let value = description.value else { return .violated(observed: "error_description has an invalid percent-escape") }

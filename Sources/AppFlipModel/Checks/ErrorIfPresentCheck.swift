@@ -28,7 +28,7 @@ package struct ErrorIfPresentCheck: Check {
     }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        let errors = observation.openedParameters.all(named: "error")
+        let errors = context.openedParameters(of: observation).all(named: "error")
         guard !errors.isEmpty else { return .notApplicable(reason: "the answer carries no error") }
         guard errors.count == 1 else { return .violated(observed: "\(errors.count) error parameters") }
         let value = errors[0].value ?? []

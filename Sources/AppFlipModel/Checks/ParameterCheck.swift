@@ -28,7 +28,7 @@ package struct ParameterCheck: Check {
     }
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
-        let found = observation.openedParameters.all(named: name)
+        let found = context.openedParameters(of: observation).all(named: name)
         guard found.count == 1 else { return .violated(observed: found.isEmpty ? "no \(name) parameter" : "\(found.count) \(name) parameters") }
         let actual = found[0].value ?? []
         return CheckOutcome(actual == Array(value.resolve(in: context).utf8), "\(name)=\(ByteText.display(actual))")

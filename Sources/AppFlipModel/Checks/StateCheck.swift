@@ -35,7 +35,7 @@ package struct StateCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard observation.openedURL != nil else { return .held(observed: "\(observation.nothingOpenedText), so no state") }
-        let states = observation.openedParameters.all(named: "state")
+        let states = context.openedParameters(of: observation).all(named: "state")
         if states.isEmpty {
             return CheckOutcome(expectation != .echoed, "no state parameter")
         }

@@ -27,7 +27,7 @@ package struct StrictParametersCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         let parts = URLParts(observation.openedURL ?? "")
-        let parameters = parts.parameters
+        let parameters = context.openedParameters(of: observation)
         var problems: [String] = []
         if !parts.queryIsURISafe { problems.append("the query has characters that must be percent-encoded") }
         let names = parameters.map { $0.nameText ?? "(undecodable)" }

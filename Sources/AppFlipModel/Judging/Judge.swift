@@ -21,6 +21,13 @@ package struct Judge: Sendable {
 
     /// One result per check of an `all` group, one per `one_of` group.
     package func judge(_ checks: [CheckGroup], observation: Observation) -> [CheckResult] {
+        // The opened URL's parameters read once for every check.
+        var judge = self
+        if let url = observation.openedURL { judge.context.opened = (url, URLParts(url).parameters) }
+        return judge.judgeOnce(checks, observation: observation)
+    }
+
+    private func judgeOnce(_ checks: [CheckGroup], observation: Observation) -> [CheckResult] {
         // Sized exactly: a case keeps this array for the rest of the run.
         var results: [CheckResult] = []
         results.reserveCapacity(checks.reduce(0) { count, group in

@@ -9,6 +9,10 @@ extension Template {
         package var captured: [String: String]
         /// Every value captured under each name, in order (a repeated step captures many).
         package var samples: [String: [String]]
+        /// The opened URL a judge read once for all of a step's checks, with its query's parameters
+        /// (`openedParameters(of:)`): every check of an answer reads them, and parsing them again for each was a
+        /// fifth of a consenting case's judging (issue 52).
+        package var opened: (url: String, parameters: [QueryParameter])?
 
         package init(configuration: RunConfiguration, generated: GeneratedValues, sent: [QueryParameter] = [],
                     captured: [String: String] = [:], samples: [String: [String]] = [:]) {
@@ -83,5 +87,13 @@ extension Template {
             default: scalar
             }
         }))
+    }
+}
+
+extension Template.Context {
+    /// The parameters of the URL `observation` opened: the ones read once for the step when they are that URL's.
+    package func openedParameters(of observation: Observation) -> [QueryParameter] {
+        if let opened, opened.url == observation.openedURL { return opened.parameters }
+        return observation.openedParameters
     }
 }

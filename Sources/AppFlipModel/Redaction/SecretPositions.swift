@@ -13,14 +13,18 @@
 ///
 /// The same rule for every adapter contract and every transport (stdio, HTTP).
 package enum SecretPositions {
-    /// The secrets in `answer`, each once, in the order met.
-    package static func inAnswer(_ answer: String) -> [String] {
+    /// The secrets in `answer`, each once, in the order met; with `url` (the URL the answer was read to open), that
+    /// URL's credentials too (`Redaction.secrets(in:)`), found again only when the answer does not hold it as one of
+    /// its strings (an answer of another form, or one cut short): the scan reads every string's URL credentials already.
+    package static func inAnswer(_ answer: String, url: String? = nil) -> [String] {
         var found: [String] = []
         var text = answer
+        var covered = url == nil
         text.withUTF8 { bytes in
             var scan = Scan(bytes: bytes)
-            scan.run { found.append($0) }
+            scan.run({ found.append($0) }, string: { value in if !covered, value == url { covered = true } })
         }
+        if !covered, let url { found = Redaction.secrets(in: url) + found }
         var seen = Set<String>()
         return found.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
@@ -51,7 +55,7 @@ package enum SecretPositions {
             return pendingSecret || frame.secret
         }
 
-        mutating func run(_ collect: (String) -> Void) {
+        mutating func run(_ collect: (String) -> Void, string visit: (String) -> Void = { _ in }) {
             while offset < bytes.count {
                 let byte = bytes[offset]
                 switch byte {
@@ -74,6 +78,7 @@ package enum SecretPositions {
                         pendingSecret = Redaction.isCredentialName(value)
                         continue
                     }
+                    visit(value)
                     if valueIsSecret { secret(value, collect) }
                     for nested in Redaction.secrets(in: value) { collect(nested) }
                     pendingSecret = false

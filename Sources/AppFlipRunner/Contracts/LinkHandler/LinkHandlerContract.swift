@@ -57,7 +57,7 @@ package struct LinkHandlerContract: AdapterContract {
         }
         let link = sent.link
         // Whatever stands where a secret would, whether or not the answer is usable.
-        state.redactor.add((exchange.answer?.url.map(Redaction.secrets(in:)) ?? []) + SecretPositions.inAnswer(exchange.rawAnswer))
+        state.redactor.add(SecretPositions.inAnswer(exchange.rawAnswer, url: exchange.answer?.url))
         if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
         state.outcome.evidence.link = state.redactor.excerpt(Redaction.redact(url: link), limit: 1024)
         state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: logExcerptLimit)

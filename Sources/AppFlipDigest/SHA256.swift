@@ -69,8 +69,22 @@ extension SHA256 {
         #if canImport(COpenSSL)
         private let pointer: OpaquePointer
 
+        /// SHA-256 fetched from the default provider once per process. OpenSSL 3 fetches the legacy `EVP_sha256()`
+        /// again at every `EVP_DigestInit_ex` (a provider look-up under a lock: most of what hashing a code's 43 bytes
+        /// cost); a fetched one is used as it is.
+        private static let algorithm = Algorithm()
+
+        private struct Algorithm: @unchecked Sendable {
+            let pointer: OpaquePointer?
+
+            init() {
+                // Never freed: it lives as long as the process. Without a provider's SHA-256, the legacy one.
+                pointer = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
+            }
+        }
+
         init() {
-            guard let pointer = EVP_MD_CTX_new(), EVP_DigestInit_ex(pointer, EVP_sha256(), nil) == 1 else {
+            guard let pointer = EVP_MD_CTX_new(), EVP_DigestInit_ex(pointer, Self.algorithm.pointer, nil) == 1 else {
                 fatalError("libcrypto could not start a SHA-256 digest (out of memory, or no SHA-256 in this OpenSSL)")
             }
             self.pointer = pointer
@@ -96,7 +110,7 @@ extension SHA256 {
             var digest = [UInt8](repeating: 0, count: 32)
             var length: UInt32 = 0
             guard EVP_DigestFinal_ex(pointer, &digest, &length) == 1, length == 32,
-                  EVP_DigestInit_ex(pointer, EVP_sha256(), nil) == 1 else {
+                  EVP_DigestInit_ex(pointer, Self.algorithm.pointer, nil) == 1 else {
                 fatalError("libcrypto could not finish a SHA-256 digest")
             }
             return digest

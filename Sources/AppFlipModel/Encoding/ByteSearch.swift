@@ -47,7 +47,12 @@ extension StringProtocol {
 extension StringProtocol where SubSequence == Substring {
     /// The position of the first `byte` (an ASCII delimiter), or nil.
     package func firstIndex(ofByte byte: UInt8) -> Index? {
-        byteOffsets(of: byte, first: true).first.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+        // Every piece of every redacted query asks: memchr over the contiguous bytes, nothing allocated.
+        let offset = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard let base = bytes.baseAddress, let hit = memchr(base, Int32(byte), bytes.count) else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+        } ?? byteOffsets(of: byte, first: true).first
+        return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
     /// The pieces between occurrences of the ASCII `separator`.

@@ -58,6 +58,8 @@ struct EscapedText {
             default: continue
             }
         }
+        // Most texts hold no escape: nothing allocated for them.
+        guard percent || backslash || html || lineBreak else { return [] }
         return [percent ? Kind.percent : nil, backslash ? .backslash : nil, html ? .html : nil, lineBreak ? .lineBreak : nil].compactMap { $0 }
     }
 

@@ -22,11 +22,15 @@ package struct Redactor: Sendable {
     }
 
     private var secrets: [[UInt8]] = []
-    private var known: Set<[UInt8]> = []
+    private var known: Set<ByteKey> = []
     private var entries: [Entry] = []
     /// The needles by their first two bytes, and a bit a two-byte key to skip most positions with one test.
     private var byPrefix: [UInt16: [Int32]] = [:]
-    private var filter = [UInt64](repeating: 0, count: 1024)
+    /// Empty until the first needle: a case's outcome starts with an empty redactor, and most never add to it.
+    private var filter: [UInt64] = []
+    /// A bit a byte that begins some needle's two-byte key: most bytes of most texts begin none, and are passed with one
+    /// test. Empty until the first needle, like `filter`.
+    private var starts: [UInt64] = []
     /// Set when a form of a secret has no run of four characters no escaper changes to find it by raw: then any text
     /// with escapes is decoded.
     private var anchorless = false
@@ -42,20 +46,21 @@ package struct Redactor: Sendable {
 
     /// Looks for `more` secrets besides.
     package mutating func add(_ more: [String]) {
+        add(more.compactMap(PreparedSecret.init))
+    }
+
+    /// Looks for secrets besides whose forms were worked out already (`PreparedSecret`).
+    package mutating func add(_ more: [PreparedSecret]) {
         for secret in more {
-            let bytes = Array(secret.utf8)
-            // A secret shorter than this is hidden by its name only: its bytes would match ordinary text.
-            guard bytes.count >= SecretNeedles.shortest, known.insert(bytes).inserted else { continue }
+            guard known.insert(ByteKey(secret.text)).inserted else { continue }
             let index = secrets.count
-            secrets.append(bytes)
-            for needle in Self.needles(of: bytes) where needle.bytes.count >= 2 {
-                insert(Entry(bytes: needle.bytes, foldsCase: needle.foldsCase, isBase64: needle.isBase64, secret: index))
-                guard !needle.bytes.allSatisfy(Self.isUnescaped) else { continue }  // escaping leaves it as it is
-                let anchor = Self.longestUnescapedRun(needle.bytes)
-                if anchor.count >= 4 {
-                    insert(Entry(bytes: anchor, foldsCase: needle.foldsCase, isBase64: false, isAnchor: true, secret: index))
-                } else {
-                    anchorless = true
+            secrets.append(secret.bytes)
+            for form in secret.forms {
+                insert(Entry(bytes: form.needle.bytes, foldsCase: form.needle.foldsCase, isBase64: form.needle.isBase64, secret: index))
+                switch form.anchor {
+                case .unescaped: continue  // escaping leaves it as it is
+                case .run(let anchor): insert(Entry(bytes: anchor, foldsCase: form.needle.foldsCase, isBase64: false, isAnchor: true, secret: index))
+                case .none: anchorless = true
                 }
             }
         }
@@ -64,20 +69,38 @@ package struct Redactor: Sendable {
     private mutating func insert(_ entry: Entry) {
         let number = Int32(entries.count)
         entries.append(entry)
-        for key in Self.keys(entry.bytes[0], entry.bytes[1], foldsCase: entry.foldsCase) {
+        if filter.isEmpty {
+            filter = [UInt64](repeating: 0, count: 1024)
+            starts = [UInt64](repeating: 0, count: 4)
+        }
+        func add(_ high: UInt8, _ low: UInt8) {
+            let key = UInt16(high) << 8 | UInt16(low)
             byPrefix[key, default: []].append(number)
             filter[Int(key >> 6)] |= 1 << UInt64(key & 63)
+            starts[Int(high >> 6)] |= 1 << UInt64(high & 63)
         }
+        // Every case of the first two bytes, for hex (each case's fresh code is inserted: nothing is allocated here).
+        let (first, second) = (entry.bytes[0], entry.bytes[1])
+        let firstUpper = Self.upper(first, foldsCase: entry.foldsCase), secondUpper = Self.upper(second, foldsCase: entry.foldsCase)
+        add(first, second)
+        if let firstUpper { add(firstUpper, second) }
+        if let secondUpper { add(first, secondUpper) }
+        if let firstUpper, let secondUpper { add(firstUpper, secondUpper) }
+    }
+
+    /// The upper-case form of a lower-case ASCII letter of a needle found without case, or nil.
+    private static func upper(_ byte: UInt8, foldsCase: Bool) -> UInt8? {
+        foldsCase && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 0x20 : nil
     }
 
     /// An ASCII letter or digit, or `-._~`: what percent-encoding leaves as it is (RFC 3986's unreserved characters),
     /// and JSON and HTML escapers too.
-    private static func isUnescaped(_ byte: UInt8) -> Bool {
+    static func isUnescaped(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
     }
 
-    private static func longestUnescapedRun(_ bytes: [UInt8]) -> [UInt8] {
+    static func longestUnescapedRun(_ bytes: [UInt8]) -> [UInt8] {
         var best = 0..<0
         var start = 0
         for (index, byte) in bytes.enumerated() where !isUnescaped(byte) {
@@ -88,27 +111,20 @@ package struct Redactor: Sendable {
         return Array(bytes[best])
     }
 
-    /// The two-byte keys a needle starting with `first`, `second` is found under (every case, for hex).
-    private static func keys(_ first: UInt8, _ second: UInt8, foldsCase: Bool) -> [UInt16] {
-        func cases(_ byte: UInt8) -> [UInt8] {
-            foldsCase && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? [byte, byte - 0x20] : [byte]
-        }
-        return cases(first).flatMap { high in cases(second).map { UInt16(high) << 8 | UInt16($0) } }
-    }
-
     /// A secret's needles, worked out once per process (every case of a run hides the configured secrets).
-    private static func needles(of secret: [UInt8]) -> [SecretNeedles.Needle] {
-        if let known = memo.withLock({ needlesBySecret[secret] }) { return known }
-        let needles = SecretNeedles(secret: secret).needles
+    static func needles(of secret: String, bytes: [UInt8]) -> [SecretNeedles.Needle] {
+        let key = ByteKey(secret)
+        if let known = memo.withLock({ needlesBySecret[key] }) { return known }
+        let needles = SecretNeedles(secret: bytes).needles
         memo.withLock {
             if needlesBySecret.count >= 4096 { needlesBySecret.removeAll(keepingCapacity: true) }
-            needlesBySecret[secret] = needles
+            needlesBySecret[key] = needles
         }
         return needles
     }
 
     private static let memo = NSLock()
-    nonisolated(unsafe) private static var needlesBySecret: [[UInt8]: [SecretNeedles.Needle]] = [:]
+    nonisolated(unsafe) private static var needlesBySecret: [ByteKey: [SecretNeedles.Needle]] = [:]
 
     // MARK: - Redacting
 
@@ -141,7 +157,7 @@ package struct Redactor: Sendable {
             // themselves, or the text was cut (a secret's first few characters may be all that is left of it). A
             // value split across lines has no such sign (its anchor is split too): line breaks are always read, and
             // escapes are decoded where a JSON string holds one (`\n`, `\r`).
-            if !(anchored || anchorless || Self.isCut(original) || Self.escapesUnescaped(original) || Self.escapesLineBreak(original)) {
+            if !kinds.isEmpty, !(anchored || anchorless || Self.isCut(original) || Self.escapesUnescaped(original) || Self.escapesLineBreak(original)) {
                 kinds = kinds.filter { $0 == .lineBreak }
             }
             if !kinds.isEmpty {
@@ -178,7 +194,7 @@ package struct Redactor: Sendable {
             let first = reading.byte(index), second = reading.byte(index + 1)
             var key = UInt16(first) << 8 | UInt16(second)
             let alternatives = (reading.alternative(index), reading.alternative(index + 1))
-            if filter[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0 {
+            if starts[Int(first >> 6)] & (1 << UInt64(first & 63)) != 0, filter[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0 {
                 collect(byPrefix[key], at: index, in: reading, original: original, into: &found, anchored: &anchored)
             }
             if alternatives != (0, 0) {

@@ -7,7 +7,7 @@
 /// for each, the characters made of the secret's bits alone are a needle (standard and URL alphabets). Hex is looked
 /// for in either case.
 struct SecretNeedles {
-    struct Needle {
+    struct Needle: Sendable {
         var bytes: [UInt8]
         /// Compared without ASCII case (hex): `bytes` is lower-case.
         var foldsCase = false
@@ -23,8 +23,8 @@ struct SecretNeedles {
     init(secret bytes: [UInt8]) {
         var needles = [Needle(bytes: bytes)]
         var encodings = [bytes]
-        let formEncoded = Array(FormEncoding.encode(bytes).utf8)
-        if formEncoded != bytes { encodings.append(formEncoded) }
+        // A value of unreserved characters alone (most codes and tokens) is its own form encoding.
+        if !bytes.allSatisfy(FormEncoding.isUnreserved) { encodings.append(Array(FormEncoding.encode(bytes).utf8)) }
         for encoding in encodings {
             needles.append(Needle(bytes: Self.hex(encoding), foldsCase: true))
             for alignment in 0..<3 {
@@ -59,16 +59,22 @@ struct SecretNeedles {
         guard last > first else { return [] }
         // Encoded after `alignment` zero bytes, three bytes to four characters: those from `first` on are the
         // secret's bits alone.
-        let padded = [UInt8](repeating: 0, count: alignment) + bytes
+        // Every fresh code a case sees is encoded so: the alphabet read once, the bytes read in place.
+        let alphabet = Self.alphabet
+        let count = alignment + bytes.count
+        func byte(_ index: Int) -> UInt32 { index < alignment || index >= count ? 0 : UInt32(bytes[index - alignment]) }
         var encoded: [UInt8] = []
-        encoded.reserveCapacity((padded.count + 2) / 3 * 4)
+        encoded.reserveCapacity(last - first)
         var index = 0
-        while index < padded.count {
-            let group = (UInt32(padded[index]) << 16) | (index + 1 < padded.count ? UInt32(padded[index + 1]) << 8 : 0)
-                | (index + 2 < padded.count ? UInt32(padded[index + 2]) : 0)
-            for shift in stride(from: 18, through: 0, by: -6) { encoded.append(Self.alphabet[Int((group >> UInt32(shift)) & 0x3F)]) }
+        var position = 0
+        while index < count, position < last {
+            let group = byte(index) << 16 | byte(index + 1) << 8 | byte(index + 2)
+            for shift in stride(from: 18, through: 0, by: -6) {
+                if position >= first, position < last { encoded.append(alphabet[Int((group >> UInt32(shift)) & 0x3F)]) }
+                position += 1
+            }
             index += 3
         }
-        return Array(encoded[first..<last])
+        return encoded
     }
 }

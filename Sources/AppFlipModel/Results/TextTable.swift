@@ -11,7 +11,8 @@ package final class TextTable: @unchecked Sendable {
     /// Written under the write lock, read under the read lock (POSIX, on Linux and macOS alike).
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private var texts: [String] = []
-    private var numbers: [String: UInt32] = [:]
+    /// By bytes (`ByteKey`): two equivalent texts of other bytes are two texts, each given back as recorded.
+    private var numbers: [ByteKey: UInt32] = [:]
 
     package init() {
         lock = .allocate(capacity: 1)
@@ -38,10 +39,11 @@ package final class TextTable: @unchecked Sendable {
         defer { pthread_rwlock_unlock(lock) }
         guard texts.count <= Int(UInt32.max) - atMost else { return nil }
         return body { text in
-            if let number = numbers[text] { return number }
+            let key = ByteKey(text)
+            if let number = numbers[key] { return number }
             let number = UInt32(texts.count)
             texts.append(text)
-            numbers[text] = number
+            numbers[key] = number
             return number
         }
     }

@@ -40,6 +40,21 @@ struct PackedChecksTests {
         #expect(table.count == distinct.count)
     }
 
+    @Test("Two spellings of one text (equal as Strings, canonically) are numbered apart and read back byte for byte")
+    func canonicalSpellings() throws {
+        let (composed, decomposed) = ("\u{00E9}tat", "e\u{0301}tat")
+        #expect(composed == decomposed)
+        let table = TextTable()
+        let checks = [CheckResult(requirement: RequirementReference(id: "AF-LINK-010", level: .must), expected: composed, observed: decomposed,
+                                  verdict: .pass),
+                      CheckResult(requirement: RequirementReference(id: "AF-LINK-010", level: .must), expected: decomposed, observed: composed,
+                                  verdict: .pass)]
+        let read = try #require(PackedChecks(checks, into: table)).checks
+        #expect(read.map { Array($0.expected.utf8) } == [Array(composed.utf8), Array(decomposed.utf8)])
+        #expect(read.map { Array($0.observed.utf8) } == [Array(decomposed.utf8), Array(composed.utf8)])
+        #expect(table.count == 3)  // the requirement, and each spelling once
+    }
+
     @Test("A packed result equals its plain self, reads the same, and takes later changes")
     func packedResult() {
         let table = TextTable()

@@ -20,6 +20,11 @@ package enum Redaction {
     /// name, `authorization`, `authorization_code`, or one ending in `_token`, `_secret`, `_password`, `_key` or
     /// `_verifier`; compared without case, with `-` read as `_`.
     package static func isCredentialName(_ name: String) -> Bool {
+        // Every member name of every answer asks: an ASCII name is compared byte by byte, nothing allocated.
+        if let ascii = name.utf8.withContiguousStorageIfAvailable({ bytes in bytes.allSatisfy { $0 < 0x80 } ? isCredentialName(ascii: bytes) : nil }),
+           let answer = ascii {
+            return answer
+        }
         let folded = String(decoding: name.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : $0.asciiLowercased }, as: UTF8.self)
         return sensitiveParameters.contains(folded) || credentialNames.contains(folded)
             || credentialSuffixes.contains { folded.hasSuffix($0) }
@@ -27,6 +32,22 @@ package enum Redaction {
 
     private static let credentialNames: Set<String> = ["authorization", "proxy_authorization", "authorization_code", "auth_code", "cookie"]
     private static let credentialSuffixes = ["_token", "_secret", "_password", "_key", "_verifier"]
+
+    /// `isCredentialName` of an ASCII name, on its bytes: the same names, `-` read as `_`, letters without case.
+    private static func isCredentialName(ascii name: UnsafeBufferPointer<UInt8>) -> Bool {
+        func folded(_ byte: UInt8) -> UInt8 { byte == UInt8(ascii: "-") ? UInt8(ascii: "_") : byte.asciiLowercased }
+        func equals(_ candidate: [UInt8]) -> Bool {
+            candidate.count == name.count && zip(candidate, name).allSatisfy { $0 == folded($1) }
+        }
+        func endsWith(_ suffix: [UInt8]) -> Bool {
+            suffix.count <= name.count && zip(suffix, name[(name.count - suffix.count)...]).allSatisfy { $0 == folded($1) }
+        }
+        return credentialNameBytes.contains(where: equals) || credentialSuffixBytes.contains(where: endsWith)
+    }
+
+    /// `sensitiveParameters` and `credentialNames`, and `credentialSuffixes`, as bytes (all lower-case ASCII).
+    private static let credentialNameBytes = (sensitiveParameters.sorted() + credentialNames.sorted()).map { Array($0.utf8) }
+    private static let credentialSuffixBytes = credentialSuffixes.map { Array($0.utf8) }
 
     /// `‹redacted hmac:1a2b3c4d›`: the first 32 bits of HMAC-SHA-256 of the value under this run's key; `‹redacted›`
     /// when fingerprints are off (`showFingerprints(false)`).
@@ -36,7 +57,7 @@ package enum Redaction {
         let (known, fingerprints) = memos.withLock { (placeholders[key], showsFingerprints) }
         if let known { return known }
         guard fingerprints else { return "‹redacted›" }
-        let text = "‹redacted hmac:\(SHA256.hex(Array(HMAC.sha256(key: RunKey.bytes, message: key.bytes).prefix(4))))›"
+        let text = "‹redacted hmac:\(SHA256.hex(Array(RunKey.fingerprints.authenticationCode(for: key.bytes).prefix(4))))›"
         memos.withLock {
             if placeholders.count >= 4096 { placeholders.removeAll(keepingCapacity: true) }
             placeholders[key] = text
@@ -52,6 +73,7 @@ package enum Redaction {
         memos.withLock {
             showsFingerprints = on
             placeholders.removeAll()
+            redactedURLs.removeAll()
         }
     }
 
@@ -60,6 +82,21 @@ package enum Redaction {
 
     /// The URL with the value of every sensitive query or fragment parameter replaced by a placeholder.
     package static func redact(url: String) -> String {
+        // A case's opened URL is shown in its evidence and in the checks that quote the answer: redacted once. Only a
+        // URL that had something to hide is kept (a fingerprint is what costs): a link as sent is mostly unique, and
+        // has none.
+        let key = ByteKey(url)
+        if let known = memos.withLock({ redactedURLs[key] }) { return known }
+        let redacted = redactWhole(url: url)
+        guard redacted != url else { return redacted }
+        memos.withLock {
+            if redactedURLs.count >= 256 { redactedURLs.removeAll(keepingCapacity: true) }
+            redactedURLs[key] = redacted
+        }
+        return redacted
+    }
+
+    private static func redactWhole(url: String) -> String {
         let parts = URLParts(url)
         var result = NamedCredentials.hideUserinfoPassword(in: String(parts.base))
         if let query = parts.query { result += "?" + redact(query: query) }
@@ -69,6 +106,11 @@ package enum Redaction {
 
     /// A query (or fragment in query form) with sensitive values replaced.
     package static func redact(query: Substring) -> String {
+        switch query.utf8.withContiguousStorageIfAvailable(redactPlain(query:)) ?? .notPlain {
+        case .unchanged: return String(query)
+        case .redacted(let text): return text
+        case .notPlain: break
+        }
         // Every link and page hop of a case is redacted: a piece with nothing to hide is not rebuilt, and a query
         // with nothing to hide comes back as it is.
         var pieces = query.pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: false)
@@ -79,6 +121,47 @@ package enum Redaction {
             changed = true
         }
         return changed ? pieces.joined(separator: "&") : String(query)
+    }
+
+    /// `redact(query:)` on the bytes for the common query, read in one pass with nothing allocated until a value is
+    /// hidden: every name plain ASCII (no escape, no '+'), and no piece of a name that is not sensitive holds a query
+    /// or fragment delimiter, raw or escaped (where a URL inside a value may carry credentials of its own). Nil for
+    /// any other query, which the piece-by-piece reading handles.
+    private static func redactPlain(query bytes: UnsafeBufferPointer<UInt8>) -> PlainRedaction {
+        var output: [UInt8] = []
+        var copied = 0
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+            let piece = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
+                let name = UnsafeBufferPointer(rebasing: piece[..<equals])
+                guard name.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") }) else { return .notPlain }
+                if isSensitive(decoded: name) {
+                    if equals + 1 < piece.count {
+                        if output.isEmpty { output.reserveCapacity(bytes.count + 32) }
+                        output += bytes[copied..<(start + equals + 1)]
+                        output += placeholder(for: piece[(equals + 1)...]).utf8
+                        copied = end
+                    }
+                } else {
+                    let (delimiter, _, escapedDelimiter) = delimiters(piece)
+                    if delimiter || escapedDelimiter { return .notPlain }
+                }
+            }
+            start = end + 1
+        }
+        guard copied > 0 else { return .unchanged }
+        output += bytes[copied...]
+        return .redacted(String(decoding: output, as: UTF8.self))
+    }
+
+    private enum PlainRedaction {
+        case unchanged
+        case redacted(String)
+        /// Not a query `redactPlain` reads: read piece by piece.
+        case notPlain
     }
 
     /// One `name=value` piece of a query with its credential hidden, or nil when it holds none.
@@ -127,6 +210,8 @@ package enum Redaction {
     private static let nestingLimit = 3
 
     private static func secrets(in url: String, depth: Int) -> [String] {
+        // Without a query, a fragment or userinfo there is nothing to find (every string of every answer asks).
+        guard url.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "@") }) else { return [] }
         let parts = URLParts(url)
         var found = NamedCredentials.userinfoPasswords(in: String(parts.base))
         for parameter in parts.parameters + (parts.fragment.map { QueryParameter.parse(query: $0) } ?? []) {
@@ -186,10 +271,13 @@ package enum Redaction {
         Redactor(secrets: secrets).hideSecrets(in: text)
     }
 
-    /// Guards the memo of placeholders, cleared when it reaches 4,096 entries.
+    /// Guards the memos of placeholders (cleared when it reaches 4,096 entries) and of redacted URLs.
     private static let memos = NSLock()
     nonisolated(unsafe) private static var placeholders: [MemoKey: String] = [:]
     nonisolated(unsafe) private static var showsFingerprints = true
+    /// URLs that had a credential to hide, redacted lately (their placeholders made under the fingerprint setting of
+    /// now), cleared at 256.
+    nonisolated(unsafe) private static var redactedURLs: [ByteKey: String] = [:]
 
     /// Bytes as a memo's key, hashed in one go (an array of bytes hashes a byte at a time).
     private struct MemoKey: Hashable {

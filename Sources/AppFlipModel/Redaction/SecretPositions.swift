@@ -114,6 +114,14 @@ package enum SecretPositions {
         /// The string whose opening quote is at `offset`, its escapes decoded; to the end of the text when not closed.
         private mutating func string() -> String {
             offset += 1
+            // Most strings hold no escape: read in place.
+            var end = offset
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+            if end == bytes.count || bytes[end] == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+                offset = min(end + 1, bytes.count)
+                return text
+            }
             var text: [UInt8] = []
             while offset < bytes.count {
                 let byte = bytes[offset]

@@ -29,6 +29,21 @@ struct RedactionOracleTests {
         }
     }
 
+    @Test("Credential names are recognised as the String-based reading recognised them, on 20,000 seeded names")
+    func credentialNames() {
+        let pieces = ["code", "CODE", "Code", "access", "_", "-", "token", "TOKEN", "secret", "key", "Key", "verifier", "authorization", "auth",
+                      "cookie", "proxy", "x", "\u{E9}", "\u{212A}", "password", "pwd", "session", "id", "api", "_key", "-TOKEN", ""]
+        var random = Mutator(seed: 20_261_201)
+        for _ in 0..<20_000 {
+            let name = Self.random(&random, pieces: 1 + random.below(4), from: pieces)
+            guard Redaction.isCredentialName(name) == CharacterRedaction.isCredentialName(name) else {
+                Issue.record("\(name.debugDescription): \(Redaction.isCredentialName(name)), the oracle \(!Redaction.isCredentialName(name))")
+                return
+            }
+        }
+        #expect(Redaction.isCredentialName("Access-Token") && Redaction.isCredentialName("X_API_KEY") && !Redaction.isCredentialName("monkey"))
+    }
+
     @Test("A delimiter ends a credential's value even with a combining mark after it; the credential is hidden")
     func delimiterBeforeCombiningMark() {
         let scrubbed = Redaction.scrubText("code=S3CR3T-C0DE#\u{301}rest")
@@ -38,6 +53,13 @@ struct RedactionOracleTests {
 
     /// The replaced code, as it was (its placeholders are the module's own).
     enum CharacterRedaction {
+        static func isCredentialName(_ name: String) -> Bool {
+            let folded = String(decoding: name.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : $0.asciiLowercased }, as: UTF8.self)
+            return Redaction.sensitiveParameters.contains(folded)
+                || ["authorization", "proxy_authorization", "authorization_code", "auth_code", "cookie"].contains(folded)
+                || ["_token", "_secret", "_password", "_key", "_verifier"].contains { folded.hasSuffix($0) }
+        }
+
         static func redact(url: String) -> String {
             let parts = URLParts(url)
             var result = String(parts.base)

@@ -21,10 +21,20 @@ package struct Judge: Sendable {
 
     /// One result per check of an `all` group, one per `one_of` group.
     package func judge(_ checks: [CheckGroup], observation: Observation) -> [CheckResult] {
-        // The opened URL's parameters read once for every check.
+        // The opened URL's parameters read once for every check (a judge that has them already keeps them).
         var judge = self
-        if let url = observation.openedURL { judge.context.opened = (url, URLParts(url).parameters) }
+        judge.read(observation)
         return judge.judgeOnce(checks, observation: observation)
+    }
+
+    /// Reads the opened URL's parameters into the context, once: the checks, and a caller keeping what they accepted
+    /// (`IssuedCode`), use the same reading.
+    package mutating func read(_ observation: Observation) {
+        guard let url = observation.openedURL else {
+            context.opened = nil
+            return
+        }
+        if context.opened?.url != url { context.opened = (url, URLParts(url).parameters) }
     }
 
     private func judgeOnce(_ checks: [CheckGroup], observation: Observation) -> [CheckResult] {

@@ -15,8 +15,9 @@ struct IssuedCode: Sendable, Hashable {
     /// enough to understate a code just above the bound, so the estimate is made only from this many on.
     static let minimumSample = 5
 
-    /// The codes that `code: fresh` checks of an `all` group accepted in this observation.
-    static func accepted(by checks: [CheckGroup], results: [CheckResult], in observation: Observation) -> [IssuedCode] {
+    /// The codes that `code: fresh` checks of an `all` group accepted in an observation whose opened URL has the
+    /// parameters `opened` (as the judge read them).
+    static func accepted(by checks: [CheckGroup], results: [CheckResult], opened: [QueryParameter]) -> [IssuedCode] {
         var found: [IssuedCode] = []
         var index = 0
         for group in checks {
@@ -25,7 +26,7 @@ struct IssuedCode: Sendable, Hashable {
                 for check in groupChecks {
                     defer { index += 1 }
                     guard (check.base as? CodeCheck)?.presence == .fresh, index < results.count, results[index].held else { continue }
-                    let codes = observation.openedParameters.all(named: "code")
+                    let codes = opened.all(named: "code")
                     // One observation issues one code, however many checks accepted it: recorded once.
                     if codes.count == 1, let value = codes[0].value, found.isEmpty {
                         found.append(IssuedCode(digest: SHA256.hexDigest(value), value: String(decoding: value, as: UTF8.self),

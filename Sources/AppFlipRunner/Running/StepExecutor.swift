@@ -202,10 +202,11 @@ package final class StepExecutor {
     /// Judges one sending of a step against its checks, keeping the codes its `code: fresh` checks accepted.
     static func judge(_ step: Step, observation: Observation, sent: [QueryParameter], configuration: RunConfiguration,
                       generated: GeneratedValues, state: inout CaseState) -> [CheckResult] {
-        let judge = Judge(context: Template.Context(configuration: configuration, generated: generated, sent: sent,
+        var judge = Judge(context: Template.Context(configuration: configuration, generated: generated, sent: sent,
                                                     captured: state.captured, samples: state.samples))
+        judge.read(observation)
         let results = judge.judge(step.checks, observation: observation)
-        state.outcome.issuedCodes += IssuedCode.accepted(by: step.checks, results: results, in: observation)
+        state.outcome.issuedCodes += IssuedCode.accepted(by: step.checks, results: results, opened: judge.context.opened?.parameters ?? [])
         return results
     }
 

@@ -20,8 +20,8 @@ package struct LinkHandlerContract: AdapterContract {
 
     package func send(_ recipe: LinkRecipe, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState) -> AdapterSending {
         let sent = Self.sendLink(recipe, step, through: executor)
-        let (label, context, logExcerptLimit) = (step.label, step.context, executor.logExcerptLimit)
-        return .sent { state in Self.absorb(sent, label: label, context: context, logExcerptLimit: logExcerptLimit, state: &state) }
+        let (label, logExcerptLimit) = (step.label, executor.logExcerptLimit)
+        return .sent { state in Self.absorb(sent, label: label, logExcerptLimit: logExcerptLimit, state: &state) }
     }
 
     /// A link as sent: the exchange, or why nothing was sent.
@@ -30,6 +30,35 @@ package struct LinkHandlerContract: AdapterContract {
         var exchange: TargetExchange?
         /// Set when building the link used up the step's time: nothing was sent.
         var unsent: String?
+        /// What the exchange shows that depends on nothing else, read where it was made (`Reading`).
+        var reading: Reading?
+
+        init(link: String, exchange: TargetExchange? = nil, unsent: String? = nil) {
+            self.link = link
+            self.exchange = exchange
+            self.unsent = unsent
+            reading = exchange.map(Reading.init)
+        }
+    }
+
+    /// The part of absorbing an answer that needs neither the case's redactor nor its checks, and costs most when the
+    /// app consents: the secrets the answer holds with their forms worked out, the observation and its summary (the
+    /// code's placeholder). Read on the worker's thread, right after the exchange: a loop whose app consents has its
+    /// judging thread for bottleneck, and the worker mostly waits for it. What the sent link shows stays with the
+    /// judging: where the app declines, the worker is the bottleneck.
+    struct Reading: Sendable {
+        var secrets: [Redactor.PreparedSecret]
+        /// The answer as judged (a crash is an answer that opened nothing), and its summary; nil when there is none.
+        var observation: (Observation, summary: String)?
+
+        init(exchange: TargetExchange) {
+            // Whatever stands where a secret would, whether or not the answer is usable.
+            secrets = SecretPositions.inAnswer(exchange.rawAnswer, url: exchange.answer?.url).compactMap(Redactor.PreparedSecret.init)
+            observation = (exchange.answer ?? exchange.crash.map { HandlerAnswer.crashed($0) }).map { answer in
+                let observation = Observation.link(answer)
+                return (observation, observation.summary)
+            }
+        }
     }
 
     /// Builds the step's link and exchanges it with the link handler (this worker's session).
@@ -49,27 +78,24 @@ package struct LinkHandlerContract: AdapterContract {
 
     /// What a sent link shows: the evidence (redacted) and the observation to judge, or nil when the handler gave no
     /// answer (the outcome then says why). Needs none of the worker's connections.
-    static func absorb(_ sent: SentLink, label: String, context: Template.Context, logExcerptLimit: Int,
+    static func absorb(_ sent: SentLink, label: String, logExcerptLimit: Int,
                        state: inout StepExecutor.CaseState) -> (Observation, [QueryParameter])? {
-        guard let exchange = sent.exchange else {
+        guard let exchange = sent.exchange, let reading = sent.reading else {
             state.outcome.record(.target(label + (sent.unsent ?? "nothing was sent")))
             return nil
         }
-        let link = sent.link
-        // Whatever stands where a secret would, whether or not the answer is usable.
-        state.redactor.add(SecretPositions.inAnswer(exchange.rawAnswer, url: exchange.answer?.url))
+        state.redactor.add(reading.secrets)
         if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
-        state.outcome.evidence.link = state.redactor.excerpt(Redaction.redact(url: link), limit: 1024)
+        state.outcome.evidence.link = state.redactor.excerpt(Redaction.redact(url: sent.link), limit: 1024)
         state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: logExcerptLimit)
         // A crash while handling the link is what Google's app would see, nothing opened, and is judged as such.
-        guard let answer = exchange.answer ?? exchange.crash.map({ HandlerAnswer.crashed($0) }) else {
+        guard let (observation, summary) = reading.observation else {
             state.outcome.evidence.answer = state.redactor.excerpt(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
             state.outcome.record(exchange.suiteFault ? .suite(exchange.failure ?? "no answer") : .target(label + (exchange.failure ?? "no answer")))
             return nil
         }
-        let observation = Observation.link(answer)
-        state.outcome.evidence.answer = Judge(context: context).summary(observation)
-        return (observation, URLParts(link).parameters)
+        state.outcome.evidence.answer = summary
+        return (observation, URLParts(sent.link).parameters)
     }
 }
 

@@ -2,24 +2,37 @@ import Foundation
 
 /// Work a worker hands to its judging thread: done one item at a time, in the order handed over. A worker that
 /// runs ahead by `capacity` items waits, so a slow judge never lets exchanges pile up in memory.
+///
+/// The worker that waits is woken once the judge has worked the queue down to half its capacity, not at every
+/// item: when judging is the loop's bottleneck the worker is ahead all the time, and waking it for each item cost
+/// the judging thread a system call a case. Either side is woken only when it waits.
 final class JudgingQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [@Sendable () -> Void] = []
     private var head = 0
     private var closed = false
     private let capacity: Int
+    /// How few items may wait before a worker that waits for room is woken.
+    private let lowWater: Int
+    private var workerWaits = false
+    private var judgeWaits = false
 
-    init(capacity: Int = 4) {
+    init(capacity: Int = 8) {
         self.capacity = max(1, capacity)
+        lowWater = self.capacity / 2
     }
 
-    /// Hands over one item; waits while `capacity` items are already waiting.
+    /// Hands over one item; once `capacity` items are waiting, waits until the judge has done half of them.
     func push(_ item: @escaping @Sendable () -> Void) {
         condition.lock()
         defer { condition.unlock() }
-        while items.count - head >= capacity { condition.wait() }
+        if items.count - head >= capacity {
+            workerWaits = true
+            while items.count - head > lowWater { condition.wait() }
+            workerWaits = false
+        }
         items.append(item)
-        condition.broadcast()
+        if judgeWaits { condition.broadcast() }
     }
 
     /// No more items: `drain` returns once those handed over are done.
@@ -38,7 +51,11 @@ final class JudgingQueue: @unchecked Sendable {
     private func next() -> (@Sendable () -> Void)? {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count && !closed { condition.wait() }
+        while head == items.count && !closed {
+            judgeWaits = true
+            condition.wait()
+            judgeWaits = false
+        }
         guard head < items.count else { return nil }
         let item = items[head]
         head += 1
@@ -46,7 +63,7 @@ final class JudgingQueue: @unchecked Sendable {
             items.removeAll(keepingCapacity: true)
             head = 0
         }
-        condition.broadcast()
+        if workerWaits, items.count - head <= lowWater { condition.broadcast() }
         return item
     }
 }

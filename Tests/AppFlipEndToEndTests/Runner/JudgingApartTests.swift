@@ -132,4 +132,36 @@ struct JudgingApartTests {
         queue.drain()
         #expect(done.withLock { $0 } == Array(0..<50))
     }
+
+    @Test("A worker held back by a full queue is let go once the judge has done half of it, not at every item")
+    func queueHalfway() {
+        let queue = JudgingQueue(capacity: 4)
+        let gates = (0..<3).map { _ in DispatchSemaphore(value: 0) }
+        let done = Locked<[Int]>([])
+        let pushed = Locked(0)
+        let pusher = Thread {
+            for index in 0..<12 {
+                // The first three items each wait for the test to let them finish: the judge is held on them.
+                queue.push {
+                    if index < gates.count { gates[index].wait() }
+                    done.withLock { $0.append(index) }
+                }
+                pushed.withLock { $0 += 1 }
+            }
+            queue.close()
+        }
+        let judge = Thread { queue.drain() }
+        pusher.start()
+        #expect(Waiting.until(ceiling: 30) { pushed.withLock { $0 } == 4 })
+        judge.start()
+        // The judge took item 0 and waits on it: three wait, more than half of four, so the worker stays held.
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(pushed.withLock { $0 } == 4)
+        // Item 0 done, the judge takes item 1: two wait, half the queue, and the worker is let go (to four again).
+        gates[0].signal()
+        #expect(Waiting.until(ceiling: 30) { pushed.withLock { $0 } > 4 })
+        gates[1].signal()
+        gates[2].signal()
+        #expect(Waiting.until(ceiling: 30) { done.withLock { $0 } == Array(0..<12) })
+    }
 }

@@ -107,32 +107,26 @@ echo "| Path | Floor (same run, median of 3) | Suite per case | Ratio |"
 echo "| --- | ---: | ---: | ---: |"
 
 persistent_cases=$(generate 20000)
-pipe=$(fastest5 "$floors/pipefloor" 20000 "$request" "$floors/minihandler")
-# The minimal adapter declines every link, so the run "fails" (exit 1): only its timing is used. The fastest of five
-# runs (a run can only be slowed by the machine's other load, never sped up).
-runs=()
-for _ in 1 2 3 4 5; do
-  runs+=("$({ "$bin" run "${link[@]}" --mode persistent --cases "$persistent_cases" --reports "$scratch/r-persistent" -- "$floors/minihandler" 2>&1 || true; } | cases_seconds)")
-done
-seconds=$(printf '%s\n' "${runs[@]}" | sort -n | head -n 1)
-suite=$(per_case_us "$seconds" 20000)
-persistent_ratio=$(ratio "$suite" "$pipe")
-echo "| persistent, minimal adapter (20,000 cases; the fastest of five runs: ${runs[*]} s) | pipe round trip ${pipe} µs (the fastest of five) | ${suite} µs | ${persistent_ratio}x |"
-note_ratio persistent "$persistent_ratio"
-
-# The same loop with an adapter that consents as a partner's app does (openhandler: every answer opens Google's
-# redirect URI with a fresh code and the state as sent), so every check of the case is judged whole, the code is
-# hidden in the evidence and the answer is scanned for secrets; its floor is the same adapter over a bare pipe.
-pipe_open=$(fastest5 "$floors/pipefloor" 20000 "$request" "$floors/openhandler")
-runs=()
-for _ in 1 2 3 4 5; do
-  runs+=("$({ "$bin" run "${link[@]}" --mode persistent --cases "$persistent_cases" --reports "$scratch/r-persistent" -- "$floors/openhandler" 2>&1 || true; } | cases_seconds)")
-done
-seconds=$(printf '%s\n' "${runs[@]}" | sort -n | head -n 1)
-suite=$(per_case_us "$seconds" 20000)
-consenting_ratio=$(ratio "$suite" "$pipe_open")
-echo "| persistent, consenting adapter (20,000 cases; the fastest of five runs: ${runs[*]} s) | pipe round trip ${pipe_open} µs (the fastest of five) | ${suite} µs | ${consenting_ratio}x |"
-note_ratio persistent-consenting "$consenting_ratio"
+# One persistent row: ADAPTER against its own pipe floor, the suite's fastest of five runs of the 20,000 cases (a run
+# can only be slowed by the machine's other load, never sped up) against the floor's fastest of five; held to the
+# baseline under NAME. The run's verdicts are not read: only its timing.
+persistent_row() {
+  local name=$1 adapter=$2 label=$3 pipe runs=() seconds suite ratio
+  pipe=$(fastest5 "$floors/pipefloor" 20000 "$request" "$floors/$adapter")
+  for _ in 1 2 3 4 5; do
+    runs+=("$({ "$bin" run "${link[@]}" --mode persistent --cases "$persistent_cases" --reports "$scratch/r-persistent" -- "$floors/$adapter" 2>&1 || true; } | cases_seconds)")
+  done
+  seconds=$(printf '%s\n' "${runs[@]}" | sort -n | head -n 1)
+  suite=$(per_case_us "$seconds" 20000)
+  ratio=$(ratio "$suite" "$pipe")
+  echo "| persistent, $label (20,000 cases; the fastest of five runs: ${runs[*]} s) | pipe round trip ${pipe} µs (the fastest of five) | ${suite} µs | ${ratio}x |"
+  note_ratio "$name" "$ratio"
+}
+# The minimal adapter declines every link (the run "fails", exit 1). The consenting one answers as a partner's app does
+# (openhandler: every answer opens Google's redirect URI with a fresh code and the state as sent), so every check of the
+# case is judged whole, the code is hidden in the evidence and the answer is scanned for secrets.
+persistent_row persistent minihandler "minimal adapter"
+persistent_row persistent-consenting openhandler "consenting adapter"
 
 oneshot_cases=$(generate 1000)
 spawn=$(floor "$floors/spawnfloor" 500 "$request" "$floors/minihandler")

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipReporting
 import AppFlipSuite
 import Foundation
 
@@ -85,7 +86,7 @@ package struct CommandOption: Sendable, Hashable {
     static let quiet = CommandOption(["-q", "--quiet"], nil, .console, "only the verdict line and the problems that stopped cases")
     static let verbose = CommandOption(["-v", "--verbose"], nil, .console, "also a line per passing case, with its time")
     static let color = CommandOption(["--color"], "WHEN", .console, "auto (default: on a terminal, unless NO_COLOR is set), always or never")
-    static let reports = CommandOption(["--reports"], "DIR", .reports, "where junit.xml, report.md and results.json go (default: Reports)")
+    static let reports = CommandOption(["--reports"], "DIR", .reports, "where {reports} go (default: Reports)")
     static let summary = CommandOption(["--summary"], "FILE", .reports, "also append a short Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)")
     static let bundle = CommandOption(["--bundle"], "FILE", .reports,
                   "also write an evidence bundle (tar): the reports, the case files and catalog used, and a manifest of SHA-256 digests; check it with `verify`")
@@ -189,6 +190,7 @@ package struct CommandOption: Sendable, Hashable {
         let text = help.replacingOccurrences(of: "{refused}", with: Self.certificationRefusals)
             .replacingOccurrences(of: "{programs}", with: BuiltInSuite.programKeys.joined(separator: ", "))
             .replacingOccurrences(of: "{profiles}", with: Self.listed(Profile.allCases.map(\.rawValue), or: true))
+            .replacingOccurrences(of: "{reports}", with: Self.listed(ReportSet.names, or: false))
         for word in text.split(separator: " ") {
             if line.count + word.count > 116, line.count > 26 {
                 lines.append(line)

@@ -114,7 +114,7 @@ package enum Usage {
         options:
           --redirect-uri URI      a redirect URI registered for the client (repeatable): the URL's must be one of
                                   them exactly (a loopback IP one on any port)
-          --reports DIR           also write junit.xml, report.md and results.json there
+          --reports DIR           also write junit.xml, report.md, report.html and results.json there
           --reproducible          reports without times (for comparing runs)
           --catalog PATH          the requirement catalog (default: the catalog built into this binary)
           --max-urls N            judge at most N URLs (default: 1000); more is a usage error, nothing judged

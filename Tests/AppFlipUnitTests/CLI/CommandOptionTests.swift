@@ -1,4 +1,6 @@
 @testable import AppFlipCLI
+import AppFlipReporting
+import Foundation
 import Testing
 
 /// Every command's options are declared once (`CommandOption.byCommand`) and its help says exactly them: each
@@ -28,6 +30,28 @@ struct CommandOptionTests {
         for name in declared { #expect(help.contains(name), "\(command)'s help does not name \(name)") }
         let named = named(in: help).subtracting(["-h", "--help"])
         #expect(named.isSubset(of: declared), "\(command)'s help names options it does not take: \(named.subtracting(declared).sorted())")
+    }
+
+    @Test("Where a help, the README's option table or CONTRIBUTING names the report files, it names every one a run writes")
+    func reportFilesNamed() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        let contributing = try String(contentsOfFile: root + "/CONTRIBUTING.md", encoding: .utf8)
+        // Each text that lists report files: the `--reports` lines of every help, the README's option row and its
+        // words on how reports are written, CONTRIBUTING's on writing them at once.
+        var texts = Usage.topics.values.flatMap { help in
+            help.split(separator: "\n").filter { $0.contains("--reports DIR") && $0.contains("junit.xml") }.map(String.init)
+        }
+        texts += readme.split(separator: "\n").filter { $0.contains("--reports DIR") && $0.contains("junit.xml") }.map(String.init)
+        texts += [readme, contributing].compactMap { text in
+            text.range(of: "The reports (`junit.xml`").map { String(text[$0.lowerBound...].prefix(200)) }
+        }
+        texts += contributing.range(of: "report files (").map { [String(contributing[$0.lowerBound...].prefix(120))] } ?? []
+        #expect(texts.count >= 5, "\(texts)")
+        for text in texts {
+            for name in ReportSet.names { #expect(text.contains(name), "\(text.debugDescription) does not name \(name)") }
+        }
     }
 
     @Test("Parsing reads the tables: every declared spelling parses for its command, and an undeclared one is refused with a suggestion")

@@ -35,6 +35,14 @@ final class JudgingQueue: @unchecked Sendable {
         if judgeWaits { condition.broadcast() }
     }
 
+    /// Whether the judge is behind its worker: half the queue or more waits. A worker then does ahead, on its own
+    /// thread, what the judging of its next case needs of the exchange alone (`StepExecutor.readsAhead`).
+    var isBehind: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return items.count - head >= lowWater
+    }
+
     /// No more items: `drain` returns once those handed over are done.
     func close() {
         condition.lock()

@@ -76,8 +76,11 @@ extension Runner {
                 }
                 let caseIndex = order[index]
                 // Cases that run last run alone: their exchanges, not their judging.
-                let started = last ? alone.withLock { _ in worker.start(cases[caseIndex], judgingApart: runner.judgesApart) }
-                    : worker.start(cases[caseIndex], judgingApart: runner.judgesApart)
+                // When the judge is behind, the worker reads ahead what judging needs of its exchange alone: with an
+                // app that consents judging is the loop's bottleneck, with one that declines (or over HTTP) the worker.
+                let readingAhead = judging.isBehind
+                let started = last ? alone.withLock { _ in worker.start(cases[caseIndex], judgingApart: runner.judgesApart, readingAhead: readingAhead) }
+                    : worker.start(cases[caseIndex], judgingApart: runner.judgesApart, readingAhead: readingAhead)
                 let sentBefore = previous
                 previous = caseIndex
                 judging.push { [self] in

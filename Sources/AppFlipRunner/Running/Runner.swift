@@ -180,9 +180,11 @@ package struct Runner: Sendable {
         }
 
         /// Starts one case: sends it, and judges it too unless `judgingApart` and judging is all that is left
-        /// (`DeferredJudgement`), which `Started.finish` then does on the caller's thread.
-        func start(_ conformanceCase: ConformanceCase, judgingApart: Bool) -> Started {
+        /// (`DeferredJudgement`), which `Started.finish` then does on the caller's thread; `readingAhead` when the
+        /// thread that will judge it is behind (`StepExecutor.readsAhead`).
+        func start(_ conformanceCase: ConformanceCase, judgingApart: Bool, readingAhead: Bool = false) -> Started {
             if let result = unsent(conformanceCase) { return .finished(Finished(result: executor.runRedactor.redact(result))) }
+            executor.readsAhead = judgingApart && readingAhead
             let started = Date()
             if judgingApart, let judgement = executor.sendOnly(conformanceCase) {
                 return .judging(judgement, exchangeSeconds: Date().timeIntervalSince(started))

@@ -14,6 +14,10 @@ package final class StepExecutor {
     var clients: [HTTPOrigin: HTTPClient] = [:]
     /// What contracts keep alive for the current case (the native app's process and test server), by contract.
     package var flows: [AdapterContractKey: any AdapterCaseFlow] = [:]
+    /// Whether a contract reads, right after an exchange and on this thread, what judging it needs of the exchange
+    /// alone (`LinkHandlerContract.Reading`): set by a run whose judging thread is behind this worker. Either way the
+    /// same is read and the verdicts are the same; only which thread does the work differs.
+    package var readsAhead = false
 
     init(targets: TargetUnderTest, configuration: RunConfiguration, timeout: Double, logExcerptLimit: Int) {
         self.targets = targets

@@ -133,6 +133,45 @@ struct JudgingApartTests {
         #expect(done.withLock { $0 } == Array(0..<50))
     }
 
+    @Test("An answer read ahead on the worker is absorbed as the judge absorbs it: evidence, secrets, observation, faults")
+    func readingAhead() {
+        let link = "https://app.example/flip?client_id=google-client&scope=devices&state=x6Tq1Lz0Qm8Vb3Nc5Rw7Yk"
+            + "&redirect_uri=https%3A%2F%2Foauth-redirect.googleusercontent.com%2Fa%2Fcom.google.OPA"
+        let code = "Zq3vN8pL2xR7tW1yB5mK9cD4fH6jS0aE-uQ_gT2iO8n"
+        let opened = "https://oauth-redirect.googleusercontent.com/a/com.google.OPA?code=\(code)&state=x6Tq1Lz0Qm8Vb3Nc5Rw7Yk"
+        var crashed = TargetExchange(failure: "the handler exited with status 3", rawAnswer: "", log: "panic: \(code)")
+        crashed.crash = "exited with status 3"
+        let exchanges = [
+            TargetExchange(observation: .link(HandlerAnswer(action: .open, url: opened, universalLinksOnly: true)),
+                           rawAnswer: #"{"id":"x","action":"open","url":"\#(opened)"}"#, log: "minted \(code)",
+                           previousRequestFault: "an extra line: code=\(code)"),
+            TargetExchange(observation: .link(HandlerAnswer(action: .decline)), rawAnswer: #"{"id":"x","action":"decline"}"#),
+            TargetExchange(failure: "the answer is not JSON", rawAnswer: #"{"id":"x","action":"open","url":"\#(opened)"#),
+            crashed,
+        ]
+        for exchange in exchanges {
+            func absorbed(readingAhead: Bool) -> (StepExecutor.CaseState, (Observation, [QueryParameter])?) {
+                let sent = LinkHandlerContract.SentLink(link: link, exchange: exchange, readingAhead: readingAhead)
+                #expect((sent.reading != nil) == readingAhead)
+                var state = StepExecutor.CaseState(outcome: StepExecutor.Outcome(), redactor: Redactor())
+                let result = LinkHandlerContract.absorb(sent, label: "", logExcerptLimit: 4096, state: &state)
+                return (state, result)
+            }
+            let (ahead, aheadResult) = absorbed(readingAhead: true)
+            let (inLine, inLineResult) = absorbed(readingAhead: false)
+            #expect(ahead.outcome.evidence == inLine.outcome.evidence, "\(exchange.rawAnswer)")
+            #expect(ahead.outcome.previousRequestFault == inLine.outcome.previousRequestFault)
+            #expect(aheadResult?.0 == inLineResult?.0 && aheadResult?.1 == inLineResult?.1)
+            // The code the answer holds (whole or cut short) is hidden alike, wherever it was read.
+            let text = "log: \(code) and %\(code.prefix(20))"
+            #expect(ahead.redactor.redact(text) == inLine.redactor.redact(text))
+            if exchange.rawAnswer.contains(code) {
+                #expect(!ahead.redactor.redact(text).contains(code.prefix(12)))
+                #expect(!ahead.outcome.evidence.stderr.contains(code) && !(ahead.outcome.previousRequestFault ?? "").contains(code))
+            }
+        }
+    }
+
     @Test("A worker held back by a full queue is let go once the judge has done half of it, not at every item")
     func queueHalfway() {
         let queue = JudgingQueue(capacity: 4)

@@ -30,30 +30,36 @@ package struct LinkHandlerContract: AdapterContract {
         var exchange: TargetExchange?
         /// Set when building the link used up the step's time: nothing was sent.
         var unsent: String?
-        /// What the exchange shows that depends on nothing else, read where it was made (`Reading`).
+        /// What the exchange shows that depends on nothing else, when it was read where the exchange was made
+        /// (`Reading`, `StepExecutor.readsAhead`); otherwise judging reads it.
         var reading: Reading?
 
-        init(link: String, exchange: TargetExchange? = nil, unsent: String? = nil) {
+        init(link: String, exchange: TargetExchange? = nil, unsent: String? = nil, readingAhead: Bool = false) {
             self.link = link
             self.exchange = exchange
             self.unsent = unsent
-            reading = exchange.map(Reading.init)
+            reading = readingAhead ? exchange.map { Reading(link: link, exchange: $0) } : nil
         }
     }
 
-    /// The part of absorbing an answer that needs neither the case's redactor nor its checks, and costs most when the
-    /// app consents: the secrets the answer holds with their forms worked out, the observation and its summary (the
-    /// code's placeholder). Read on the worker's thread, right after the exchange: a loop whose app consents has its
-    /// judging thread for bottleneck, and the worker mostly waits for it. What the sent link shows stays with the
-    /// judging: where the app declines, the worker is the bottleneck.
+    /// The part of absorbing an answer that needs neither the case's redactor nor its checks, and most of its cost
+    /// when the app consents: the secrets the answer holds with their forms worked out, the observation and its
+    /// summary (the code's placeholder is an HMAC), the link redacted by name and its parameters. A pure function of
+    /// the exchange, read on the worker's thread when the judging thread is behind it (a loop whose app consents has
+    /// its judging for bottleneck) and by the judging otherwise (where the worker is the bottleneck: an app that
+    /// declines, a handler over HTTP).
     struct Reading: Sendable {
         var secrets: [Redactor.PreparedSecret]
+        var redactedLink: String
+        var sentParameters: [QueryParameter]
         /// The answer as judged (a crash is an answer that opened nothing), and its summary; nil when there is none.
         var observation: (Observation, summary: String)?
 
-        init(exchange: TargetExchange) {
+        init(link: String, exchange: TargetExchange) {
             // Whatever stands where a secret would, whether or not the answer is usable.
             secrets = SecretPositions.inAnswer(exchange.rawAnswer, url: exchange.answer?.url).compactMap(Redactor.PreparedSecret.init)
+            redactedLink = Redaction.redact(url: link)
+            sentParameters = URLParts(link).parameters
             observation = (exchange.answer ?? exchange.crash.map { HandlerAnswer.crashed($0) }).map { answer in
                 let observation = Observation.link(answer)
                 return (observation, observation.summary)
@@ -73,20 +79,22 @@ package struct LinkHandlerContract: AdapterContract {
                             + "nothing was sent (shorten its ${repeat} values or raise --timeout)")
         }
         let request = HandlerRequest(id: step.requestID, link: link, scenario: step.conformanceCase.scenario)
-        return SentLink(link: link, exchange: executor.exchange(request, through: .linkHandler, timeout: timeout - spent))
+        return SentLink(link: link, exchange: executor.exchange(request, through: .linkHandler, timeout: timeout - spent),
+                        readingAhead: executor.readsAhead)
     }
 
     /// What a sent link shows: the evidence (redacted) and the observation to judge, or nil when the handler gave no
     /// answer (the outcome then says why). Needs none of the worker's connections.
     static func absorb(_ sent: SentLink, label: String, logExcerptLimit: Int,
                        state: inout StepExecutor.CaseState) -> (Observation, [QueryParameter])? {
-        guard let exchange = sent.exchange, let reading = sent.reading else {
+        guard let exchange = sent.exchange else {
             state.outcome.record(.target(label + (sent.unsent ?? "nothing was sent")))
             return nil
         }
+        let reading = sent.reading ?? Reading(link: sent.link, exchange: exchange)
         state.redactor.add(reading.secrets)
         if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
-        state.outcome.evidence.link = state.redactor.excerpt(Redaction.redact(url: sent.link), limit: 1024)
+        state.outcome.evidence.link = state.redactor.excerpt(reading.redactedLink, limit: 1024)
         state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: logExcerptLimit)
         // A crash while handling the link is what Google's app would see, nothing opened, and is judged as such.
         guard let (observation, summary) = reading.observation else {
@@ -95,7 +103,7 @@ package struct LinkHandlerContract: AdapterContract {
             return nil
         }
         state.outcome.evidence.answer = summary
-        return (observation, URLParts(sent.link).parameters)
+        return (observation, reading.sentParameters)
     }
 }
 

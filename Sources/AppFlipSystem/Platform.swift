@@ -39,8 +39,8 @@ package enum Platform {
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = environment.map { strdup($0) } + [nil]
         defer {
-            cArgs.forEach { free($0) }
-            cEnv.forEach { free($0) }
+            for argument in cArgs { free(argument) }
+            for variable in cEnv { free(variable) }
         }
         let result = appflip_spawn(path, cArgs, cEnv, stdin, stdout, stderr, SIGKILL)
         return result > 0 ? .success(result) : .failure(SpawnFailure(errno: -result))
@@ -87,8 +87,8 @@ package enum Platform {
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = environment.map { strdup($0) } + [nil]
         defer {
-            cArgs.forEach { free($0) }
-            cEnv.forEach { free($0) }
+            for argument in cArgs { free(argument) }
+            for variable in cEnv { free(variable) }
         }
         let status = posix_spawn(&pid, path, &actions, &attributes, cArgs, cEnv)
         return status == 0 ? .success(pid) : .failure(SpawnFailure(errno: status))

@@ -219,9 +219,9 @@ struct HTTPProfileTests {
         let perUser = stamped.results.first { $0.conformanceCase.id == "token/api/per-user" }
         #expect(perUser?.verdict == .pass)
         #expect(perUser?.checks.contains { !$0.isApplicable && ($0.notApplicable ?? "").contains("cannot tell users apart") } == true)
-        let case_ = try #require(try SuiteRun.load().1.cases.first { $0.id == "token/api/per-user" })
+        let perUserCase = try #require(try SuiteRun.load().1.cases.first { $0.id == "token/api/per-user" })
         let alone = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
-                                                         .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api"]), cases: [case_])
+                                                         .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api"]), cases: [perUserCase])
         #expect(alone.results.first?.verdict == .skip && (alone.results.first?.message ?? "").contains("second-user"))
     }
 

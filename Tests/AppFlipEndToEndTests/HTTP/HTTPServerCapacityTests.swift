@@ -16,7 +16,7 @@ struct HTTPServerCapacityTests {
         defer { server.stop() }
         // Two connections that never send a byte hold both places.
         let held = try (0..<2).map { _ in try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2) }
-        defer { held.forEach { $0.close() } }
+        defer { for connection in held { connection.close() } }
         Thread.sleep(forTimeInterval: 0.1)
         let third = try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2)
         defer { third.close() }
@@ -60,7 +60,7 @@ struct HTTPServerCapacityTests {
         server.start()
         defer { server.stop() }
         let held = try hold(4, on: server)
-        defer { held.forEach { $0.close() } }
+        defer { for connection in held { connection.close() } }
         Thread.sleep(forTimeInterval: capacity.evictableAfter + 0.3)
         for attempt in 1...3 {
             let client = try HTTPClient(origin: HTTPOrigin(scheme: scheme, host: "127.0.0.1", port: server.port))

@@ -27,39 +27,65 @@ let package = Package(
         .target(name: "AppFlipModel", dependencies: ["AppFlipSyntax", "AppFlipDigest"]),
         // The suite's case files and catalog (the Conformance/ directory), compiled in while building by
         // Plugins/EmbedSuite, which runs suite-embedder; AppFlipSuite loads them.
-        .target(name: "AppFlipSuiteFiles", path: "Conformance", exclude: ["FORMAT.md", "results.schema.json", "examples"],
-                plugins: ["EmbedSuite"]),
+        .target(
+            name: "AppFlipSuiteFiles", path: "Conformance", exclude: ["FORMAT.md", "results.schema.json", "examples"],
+            plugins: ["EmbedSuite"]),
         .target(name: "AppFlipSuite", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuiteFiles", "AppFlipDigest"]),
         .executableTarget(name: "suite-embedder"),
         .plugin(name: "EmbedSuite", capability: .buildTool(), dependencies: ["suite-embedder"]),
-        .target(name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
+        .target(
+            name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
         .target(name: "AppFlipReporting", dependencies: ["AppFlipModel", "AppFlipDigest", "AppFlipSyntax"]),
         .target(name: "AppFlipReference"),
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
         .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
         // Turning a request (flags, environment, library calls) into targets: a partner's, or the reference.
-        .target(name: "AppFlipSetup", dependencies: ["AppFlipModel", "AppFlipRunner", "AppFlipReference", "AppFlipReferenceServer",
-                                                     "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS"]),
-        .target(name: "AppFlipCLI", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipDigest", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting", "AppFlipReference",
-                                                   "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS"]),
-        .target(name: "AppFlipConformance", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner",
-                                                           "AppFlipHTTP", "AppFlipReference", "AppFlipSystem"]),
+        .target(
+            name: "AppFlipSetup",
+            dependencies: [
+                "AppFlipModel", "AppFlipRunner", "AppFlipReference", "AppFlipReferenceServer",
+                "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS",
+            ]),
+        .target(
+            name: "AppFlipCLI",
+            dependencies: [
+                "AppFlipModel", "AppFlipSyntax", "AppFlipDigest", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting",
+                "AppFlipReference",
+                "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS",
+            ]),
+        .target(
+            name: "AppFlipConformance",
+            dependencies: [
+                "AppFlipModel", "AppFlipSyntax", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner",
+                "AppFlipHTTP", "AppFlipReference", "AppFlipSystem",
+            ]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
-        .executableTarget(name: "appflip-reference", dependencies: ["AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP",
-                                                                    "AppFlipTLS"]),
+        .executableTarget(
+            name: "appflip-reference",
+            dependencies: [
+                "AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP",
+                "AppFlipTLS",
+            ]),
 
         // Test support and the deliberately broken handlers live under Tests/.
         .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
-        .executableTarget(name: "broken-android-handler", dependencies: ["AppFlipReference", "AppFlipReferenceServer"], path: "Tests/BrokenAndroidHandler"),
-        .executableTarget(name: "broken-native-client", dependencies: ["AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS",
-                                                                       .target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
-                          path: "Tests/BrokenNativeClient"),
+        .executableTarget(
+            name: "broken-android-handler", dependencies: ["AppFlipReference", "AppFlipReferenceServer"], path: "Tests/BrokenAndroidHandler"),
+        .executableTarget(
+            name: "broken-native-client",
+            dependencies: [
+                "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS",
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ],
+            path: "Tests/BrokenNativeClient"),
         // Fast: syntax, model, judging, reporting; no executable, no subprocess (swift test --filter AppFlipUnitTests).
         .testTarget(
             name: "AppFlipUnitTests",
-            dependencies: ["AppFlipTestSupport", "AppFlipModel", "AppFlipSyntax", "AppFlipReporting", "AppFlipHTTP", "AppFlipDigest",
-                           "AppFlipSuite"],
+            dependencies: [
+                "AppFlipTestSupport", "AppFlipModel", "AppFlipSyntax", "AppFlipReporting", "AppFlipHTTP", "AppFlipDigest",
+                "AppFlipSuite",
+            ],
             path: "Tests/AppFlipUnitTests",
             exclude: ["Golden"]
         ),
@@ -73,8 +99,11 @@ let package = Package(
         // End to end: the built executables, subprocess and HTTP targets, the command line, the library, every case.
         .testTarget(
             name: "AppFlipEndToEndTests",
-            dependencies: ["AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "AppFlipTLS", "broken-handler", "broken-android-handler", "broken-native-client", "appflip-reference",
-                           "appflip-conformance", "suite-embedder", "AppFlipSuite", "AppFlipConformance"],
+            dependencies: [
+                "AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "AppFlipTLS", "broken-handler", "broken-android-handler",
+                "broken-native-client", "appflip-reference",
+                "appflip-conformance", "suite-embedder", "AppFlipSuite", "AppFlipConformance",
+            ],
             path: "Tests/AppFlipEndToEndTests"
         ),
     ]

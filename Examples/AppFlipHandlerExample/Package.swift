@@ -14,12 +14,13 @@ let package = Package(
     dependencies: [
         // In your package: .package(url: "https://github.com/your-org/appflip-conformance", from: "0.2.0"), and
         // .product(name: "AppFlipConformance", package: "appflip-conformance") below.
-        .package(path: "../.."),
+        .package(path: "../..")
     ],
     targets: [
         // What the app runs when Google's app opens its universal link: no dependency on the suite.
         .target(name: "FlipHandler"),
-        .testTarget(name: "FlipHandlerTests",
-                    dependencies: ["FlipHandler", .product(name: "AppFlipConformance", package: suite)]),
+        .testTarget(
+            name: "FlipHandlerTests",
+            dependencies: ["FlipHandler", .product(name: "AppFlipConformance", package: suite)]),
     ]
 )

@@ -16,11 +16,15 @@ struct EmbedSuite: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("EmbeddedSuiteFiles+Contents.swift")
         let tool = try context.tool(named: "suite-embedder").url
         let commit = context.pluginWorkDirectoryURL.appendingPathComponent("EmbeddedSuiteFiles+Commit.swift")
-        return [.buildCommand(displayName: "Embedding \(inputs.count) suite files", executable: tool,
-                              arguments: [root.path, output.path], inputFiles: inputs, outputFiles: [output]),
-                .buildCommand(displayName: "Recording the source commit", executable: tool,
-                              arguments: ["--source-commit", context.package.directoryURL.path, commit.path],
-                              inputFiles: Self.gitFiles(of: context.package.directoryURL), outputFiles: [commit])]
+        return [
+            .buildCommand(
+                displayName: "Embedding \(inputs.count) suite files", executable: tool,
+                arguments: [root.path, output.path], inputFiles: inputs, outputFiles: [output]),
+            .buildCommand(
+                displayName: "Recording the source commit", executable: tool,
+                arguments: ["--source-commit", context.package.directoryURL.path, commit.path],
+                inputFiles: Self.gitFiles(of: context.package.directoryURL), outputFiles: [commit]),
+        ]
     }
 
     /// The files whose change moves the checkout's commit (HEAD, the ref it names, the packed refs), so the commit
@@ -30,15 +34,17 @@ struct EmbedSuite: BuildToolPlugin {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else { return [] }
         if !isDirectory.boolValue,
-           let line = try? String(contentsOf: directory, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
-           line.hasPrefix("gitdir:") {
+            let line = try? String(contentsOf: directory, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+            line.hasPrefix("gitdir:")
+        {
             let path = line.dropFirst("gitdir:".count).trimmingCharacters(in: .whitespaces)
             directory = path.hasPrefix("/") ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
         }
         var files = [directory.appendingPathComponent("HEAD")]
         var common = directory
         if let path = try? String(contentsOf: directory.appendingPathComponent("commondir"), encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines) {
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        {
             common = path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
         }
         files.append(common.appendingPathComponent("packed-refs"))

@@ -18,8 +18,10 @@ package enum AdapterDigests {
         var files: [Provenance.AdapterFile] = []
         for program in programs {
             let resolved = URL(fileURLWithPath: program.executable).resolvingSymlinksInPath().path
-            files.append(resolved == own ? Provenance.AdapterFile(role: program.role, path: program.executable, sha256: ownDigest)
-                                         : file(program.role, program.executable))
+            files.append(
+                resolved == own
+                    ? Provenance.AdapterFile(role: program.role, path: program.executable, sha256: ownDigest)
+                    : file(program.role, program.executable))
             for argument in program.arguments where isRegularFile(argument) {
                 files.append(file(program.role, argument))
             }
@@ -48,7 +50,8 @@ package enum AdapterDigests {
         if let given, !given.isEmpty { return given }
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         if value("GITHUB_ACTIONS") == "true", let server = value("GITHUB_SERVER_URL"), let repository = value("GITHUB_REPOSITORY"),
-           let run = value("GITHUB_RUN_ID") {
+            let run = value("GITHUB_RUN_ID")
+        {
             return "GitHub Actions job \(server)/\(repository)/actions/runs/\(run)" + (value("GITHUB_ACTOR").map { " (started by \($0))" } ?? "")
         }
         if let job = value("CI_JOB_URL") { return "GitLab CI job \(job)" + (value("GITLAB_USER_LOGIN").map { " (started by \($0))" } ?? "") }

@@ -20,8 +20,10 @@ struct Arguments {
     /// is a value option given twice unless it is `repeatable` (nil: every one is).
     /// `optionalValue` options are flags that may carry values: `--name=VALUE`, or `--name VALUE` when the next
     /// argument is no option (a positional is an error otherwise, so nothing is taken from it); each is repeatable.
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>, repeatable: Set<String>? = nil,
-         optionalValue: Set<String> = []) throws(UsageError) {
+    init(
+        _ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>, repeatable: Set<String>? = nil,
+        optionalValue: Set<String> = []
+    ) throws(UsageError) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]

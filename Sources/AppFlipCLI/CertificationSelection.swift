@@ -10,7 +10,8 @@ enum CertificationSelection {
         var profiles: [Profile] = []
         for name in names {
             guard let profile = Profile(rawValue: name) else {
-                throw Arguments.UsageError(message: "--profile takes one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
+                throw Arguments.UsageError(
+                    message: "--profile takes one of \(Profile.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'")
             }
             profiles.append(profile)
         }
@@ -29,12 +30,14 @@ enum CertificationSelection {
     static func programs(_ names: [String], catalog: Catalog) throws(Arguments.UsageError) -> [CertificationProgram] {
         let keys = catalog.programs.map(\.key)
         guard !catalog.programs.isEmpty else {
-            throw Arguments.UsageError(message: "--certification: the catalog declares no programs (its 'programs:' section), so nothing can be certified")
+            throw Arguments.UsageError(
+                message: "--certification: the catalog declares no programs (its 'programs:' section), so nothing can be certified")
         }
         for name in names where catalog.program(name) == nil {
             let hint = Suggestion.closest(to: name, among: keys).map { " (did you mean '\($0)'?)" } ?? ""
-            throw Arguments.UsageError(message: "--certification takes a program, one of \(keys.joined(separator: ", ")), not '\(name)'\(hint)",
-                                       details: catalog.programs.map { "  \($0.key): \($0.title) (\($0.profiles.map(\.rawValue).joined(separator: ", ")))" })
+            throw Arguments.UsageError(
+                message: "--certification takes a program, one of \(keys.joined(separator: ", ")), not '\(name)'\(hint)",
+                details: catalog.programs.map { "  \($0.key): \($0.title) (\($0.profiles.map(\.rawValue).joined(separator: ", ")))" })
         }
         return names.isEmpty ? catalog.programs : catalog.programs.filter { names.contains($0.key) }
     }
@@ -50,8 +53,10 @@ enum CertificationSelection {
 
     /// The cases a run selects: of `profiles` and matching `filter`; in a certification (`programs` not empty), every
     /// case one of the programs judges.
-    static func cases(_ cases: [ConformanceCase], profiles: [Profile], filter: CaseFilter,
-                      programs: [CertificationProgram]) -> [ConformanceCase] {
+    static func cases(
+        _ cases: [ConformanceCase], profiles: [Profile], filter: CaseFilter,
+        programs: [CertificationProgram]
+    ) -> [ConformanceCase] {
         guard programs.isEmpty else { return cases.filter { conformanceCase in programs.contains { $0.judges(conformanceCase) } } }
         return cases.filter { profiles.contains($0.profile) && filter.matches($0) }
     }

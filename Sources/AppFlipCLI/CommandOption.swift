@@ -25,8 +25,10 @@ package struct CommandOption: Sendable, Hashable {
     /// A flag that may carry values (`--certification [PROGRAM]`): `value` is their placeholder.
     var optionalValue = false
 
-    init(_ names: [String], _ value: String? = nil, _ group: Group = .run, _ help: String, repeatable: Bool = false,
-         refusedByCertification: Bool = false, optionalValue: Bool = false) {
+    init(
+        _ names: [String], _ value: String? = nil, _ group: Group = .run, _ help: String, repeatable: Bool = false,
+        refusedByCertification: Bool = false, optionalValue: Bool = false
+    ) {
         self.optionalValue = optionalValue
         self.names = names
         self.value = value
@@ -42,107 +44,132 @@ package struct CommandOption: Sendable, Hashable {
     // run's options, in the order `help run` shows them within each group.
     static let target = CommandOption(["--target"], "reference", .target, "run every profile against the built-in reference server and handler")
     static let config = CommandOption(["--config"], "FILE", .target, "the target configuration: endpoints, IDs, scenario decorations (README)")
-    static let profile = CommandOption(["--profile"], "NAME", .target,
-                  "{profiles} (default: all); repeatable; not with --certification",
-                  repeatable: true)
-    static let handlerURL = CommandOption(["--handler-url"], "URL", .target, "POST each request to this http:// URL and read the answer from the response")
+    static let profile = CommandOption(
+        ["--profile"], "NAME", .target,
+        "{profiles} (default: all); repeatable; not with --certification",
+        repeatable: true)
+    static let handlerURL = CommandOption(
+        ["--handler-url"], "URL", .target, "POST each request to this http:// URL and read the answer from the response")
     static let link = CommandOption(["--link"], "URL", .target, "the partner's App Flip universal link, without a query (required for your handler)")
     static let clientID = CommandOption(["--client-id"], "ID", .target, "the client ID registered for Google (required for your handler)")
     static let scope = CommandOption(["--scope"], "SCOPE", .target, "the scope the valid link requests (default: devices)")
-    static let redirectURI = CommandOption(["--redirect-uri"], "URI", .target,
-                  "the flip URI the valid link carries; one of the twelve allowed (default: https://oauth-redirect.googleusercontent.com/a/com.google.OPA)")
-    static let mode = CommandOption(["--mode"], "MODE", .target, "one-shot (default: a fresh process per case) or persistent (one per worker); for a handler command only")
+    static let redirectURI = CommandOption(
+        ["--redirect-uri"], "URI", .target,
+        "the flip URI the valid link carries; one of the twelve allowed (default: https://oauth-redirect.googleusercontent.com/a/com.google.OPA)")
+    static let mode = CommandOption(
+        ["--mode"], "MODE", .target, "one-shot (default: a fresh process per case) or persistent (one per worker); for a handler command only")
     static let timeout = CommandOption(["--timeout"], "SECONDS", .target, "time a handler has to answer one case (default: 10)")
-    static let handlerEnv = CommandOption(["--handler-env"], "NAME", .target,
-                  "pass the environment variable NAME to every adapter the run starts (link handler, native app, Android activity); its value is redacted everywhere; repeatable",
-                  repeatable: true)
-    static let caFile = CommandOption(["--ca-file"], "PATH", .target,
-                  "trust the CA certificates (PEM) in PATH for https endpoints, besides the system's store (a staging CA); verification is always on")
-    static let resolve = CommandOption(["--resolve"], "HOST:PORT:ADDRESS", .target,
-                  "connect to ADDRESS for HOST:PORT; the Host header, SNI and the certificate's check still use HOST (curl's form); repeatable",
-                  repeatable: true)
+    static let handlerEnv = CommandOption(
+        ["--handler-env"], "NAME", .target,
+        "pass the environment variable NAME to every adapter the run starts (link handler, native app, Android activity); its value is redacted everywhere; repeatable",
+        repeatable: true)
+    static let caFile = CommandOption(
+        ["--ca-file"], "PATH", .target,
+        "trust the CA certificates (PEM) in PATH for https endpoints, besides the system's store (a staging CA); verification is always on")
+    static let resolve = CommandOption(
+        ["--resolve"], "HOST:PORT:ADDRESS", .target,
+        "connect to ADDRESS for HOST:PORT; the Host header, SNI and the certificate's check still use HOST (curl's form); repeatable",
+        repeatable: true)
     static let cases = CommandOption(["--cases"], "PATH", .run, "a case file or directory (default: the cases built into this binary)")
     static let catalog = CommandOption(["--catalog"], "PATH", .run, "the requirement catalog (default: the catalog built into this binary)")
-    static let filter = CommandOption(["--filter"], "PATTERN", .run,
-                  "run only cases whose ID matches (glob with * and ?, or a prefix), or that check a requirement ID; repeatable",
-                  repeatable: true, refusedByCertification: true)
+    static let filter = CommandOption(
+        ["--filter"], "PATTERN", .run,
+        "run only cases whose ID matches (glob with * and ?, or a prefix), or that check a requirement ID; repeatable",
+        repeatable: true, refusedByCertification: true)
     static let jobs = CommandOption(["--jobs"], "N", .run, "cases run concurrently (default: the number of cores)")
-    static let seed = CommandOption(["--seed"], "N", .run, "seed for generated values such as state (default: a fresh random seed, recorded in the report)")
-    static let samples = CommandOption(["--samples"], "N", .run,
-                  "how many values the sampling checks judge (distinct values, entropy of codes, states, verifiers), 2 to 100 (default: what each case says)",
-                  refusedByCertification: true)
-    static let shard = CommandOption(["--shard"], "I/N", .run, "run a deterministic 1/N of the cases (by a hash of each ID); combine the shards' reports with `merge`")
-    static let rerunFailed = CommandOption(["--rerun-failed"], "DIR", .run,
-                  "run only the cases that failed or ended in error in an earlier run (its reports directory, or its results.json)",
-                  refusedByCertification: true)
-    static let baseline = CommandOption(["--baseline"], "FILE", .run,
-                  "known failures accepted for now (each with a reason and an expiry date): they do not fail the run; an expired entry, or one whose failure no longer happens, does",
-                  refusedByCertification: true)
-    static let certification = CommandOption(["--certification"], "[PROGRAM]", .run,
-                  "a certification of the named programs ({programs}; repeatable, or comma-separated), every program when none is named: "
-                  + "judges every case of each (so no --profile), refuses {refused}, and names each program's verdict in the reports",
-                  optionalValue: true)
-    static let slow = CommandOption(["--slow"], nil, .run, "include cases that wait more than 30 s in all (a long code lifetime); without it they are skipped, and the report says so")
+    static let seed = CommandOption(
+        ["--seed"], "N", .run, "seed for generated values such as state (default: a fresh random seed, recorded in the report)")
+    static let samples = CommandOption(
+        ["--samples"], "N", .run,
+        "how many values the sampling checks judge (distinct values, entropy of codes, states, verifiers), 2 to 100 (default: what each case says)",
+        refusedByCertification: true)
+    static let shard = CommandOption(
+        ["--shard"], "I/N", .run, "run a deterministic 1/N of the cases (by a hash of each ID); combine the shards' reports with `merge`")
+    static let rerunFailed = CommandOption(
+        ["--rerun-failed"], "DIR", .run,
+        "run only the cases that failed or ended in error in an earlier run (its reports directory, or its results.json)",
+        refusedByCertification: true)
+    static let baseline = CommandOption(
+        ["--baseline"], "FILE", .run,
+        "known failures accepted for now (each with a reason and an expiry date): they do not fail the run; an expired entry, or one whose failure no longer happens, does",
+        refusedByCertification: true)
+    static let certification = CommandOption(
+        ["--certification"], "[PROGRAM]", .run,
+        "a certification of the named programs ({programs}; repeatable, or comma-separated), every program when none is named: "
+            + "judges every case of each (so no --profile), refuses {refused}, and names each program's verdict in the reports",
+        optionalValue: true)
+    static let slow = CommandOption(
+        ["--slow"], nil, .run,
+        "include cases that wait more than 30 s in all (a long code lifetime); without it they are skipped, and the report says so")
     static let quiet = CommandOption(["-q", "--quiet"], nil, .console, "only the verdict line and the problems that stopped cases")
     static let verbose = CommandOption(["-v", "--verbose"], nil, .console, "also a line per passing case, with its time")
     static let color = CommandOption(["--color"], "WHEN", .console, "auto (default: on a terminal, unless NO_COLOR is set), always or never")
     static let reports = CommandOption(["--reports"], "DIR", .reports, "where {reports} go (default: Reports)")
     static let summary = CommandOption(["--summary"], "FILE", .reports, "also append a short Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)")
-    static let bundle = CommandOption(["--bundle"], "FILE", .reports,
-                  "also write an evidence bundle (tar): the reports, the case files and catalog used, and a manifest of SHA-256 digests; check it with `verify`")
-    static let signKey = CommandOption(["--sign-key"], "KEY.pem", .reports,
-                  "sign the bundle with this Ed25519 private key (PEM, as openssl genpkey writes one; README): who holds the key vouches for the run")
-    static let targetLabel = CommandOption(["--target-label"], "TEXT", .reports,
-                  "what the deployment or app version under test is called (recorded in every report, judged by nothing; or target_label in the configuration)")
-    static let runBy = CommandOption(["--operator"], "TEXT", .reports,
-                  "who ran the suite, recorded in every report (default: the CI job's URL from its own variables, else the user)")
-    static let attest = CommandOption(["--attest"], "FILE", .reports,
-                  "what reviewers judged by hand for requirements no machine can judge (the catalog's not_observable ones): reported as attested, never counted")
+    static let bundle = CommandOption(
+        ["--bundle"], "FILE", .reports,
+        "also write an evidence bundle (tar): the reports, the case files and catalog used, and a manifest of SHA-256 digests; check it with `verify`"
+    )
+    static let signKey = CommandOption(
+        ["--sign-key"], "KEY.pem", .reports,
+        "sign the bundle with this Ed25519 private key (PEM, as openssl genpkey writes one; README): who holds the key vouches for the run")
+    static let targetLabel = CommandOption(
+        ["--target-label"], "TEXT", .reports,
+        "what the deployment or app version under test is called (recorded in every report, judged by nothing; or target_label in the configuration)")
+    static let runBy = CommandOption(
+        ["--operator"], "TEXT", .reports,
+        "who ran the suite, recorded in every report (default: the CI job's URL from its own variables, else the user)")
+    static let attest = CommandOption(
+        ["--attest"], "FILE", .reports,
+        "what reviewers judged by hand for requirements no machine can judge (the catalog's not_observable ones): reported as attested, never counted"
+    )
     static let reproducible = CommandOption(["--reproducible"], nil, .reports, "write zero times and no timestamps, for byte-identical reports")
-    static let junitFileAttributes = CommandOption(["--junit-file-attributes"], nil, .reports, "add file/line attributes to <testcase> (outside the Jenkins schema)")
+    static let junitFileAttributes = CommandOption(
+        ["--junit-file-attributes"], nil, .reports, "add file/line attributes to <testcase> (outside the Jenkins schema)")
     static let help = CommandOption(["-h", "--help"], nil, .console, "this help")
 
     /// `run`'s table.
-    package static let run: [CommandOption] = [
-        .target,
-        .config,
-        .profile,
-    ] + nativeApp + androidActivity + [
-        .handlerURL,
-        .link,
-        .clientID,
-        .scope,
-        .redirectURI,
-        .mode,
-        .timeout,
-        .handlerEnv,
-        .caFile,
-        .resolve,
-        .cases,
-        .catalog,
-        .filter,
-        .jobs,
-        .seed,
-        .samples,
-        .shard,
-        .rerunFailed,
-        .baseline,
-        .certification,
-        .slow,
-        .quiet,
-        .verbose,
-        .color,
-        .reports,
-        .summary,
-        .bundle,
-        .signKey,
-        .targetLabel,
-        .runBy,
-        .attest,
-        .reproducible,
-        .junitFileAttributes,
-        .help,
-    ]
+    package static let run: [CommandOption] =
+        [
+            .target,
+            .config,
+            .profile,
+        ] + nativeApp + androidActivity + [
+            .handlerURL,
+            .link,
+            .clientID,
+            .scope,
+            .redirectURI,
+            .mode,
+            .timeout,
+            .handlerEnv,
+            .caFile,
+            .resolve,
+            .cases,
+            .catalog,
+            .filter,
+            .jobs,
+            .seed,
+            .samples,
+            .shard,
+            .rerunFailed,
+            .baseline,
+            .certification,
+            .slow,
+            .quiet,
+            .verbose,
+            .color,
+            .reports,
+            .summary,
+            .bundle,
+            .signKey,
+            .targetLabel,
+            .runBy,
+            .attest,
+            .reproducible,
+            .junitFileAttributes,
+            .help,
+        ]
 
     // Options of other commands only (their help is each command's usage text, which a test holds to these tables).
     static let programs = CommandOption(["--programs"], nil, .run, "list the certification programs instead of the cases")

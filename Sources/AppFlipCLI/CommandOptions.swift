@@ -33,8 +33,9 @@ enum CommandOptions {
 
 extension Arguments {
     init(_ arguments: [String], _ options: CommandOptions.Set) throws(UsageError) {
-        try self.init(arguments, valueOptions: options.values, flagOptions: options.flags, repeatable: options.repeatable,
-                      optionalValue: options.optionalValue)
+        try self.init(
+            arguments, valueOptions: options.values, flagOptions: options.flags, repeatable: options.repeatable,
+            optionalValue: options.optionalValue)
     }
 }
 

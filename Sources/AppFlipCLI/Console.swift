@@ -12,8 +12,10 @@ package struct Console: Sendable {
     /// Whether standard error is a terminal (progress is then updated in place, colours are on by default).
     package var errIsTerminal: Bool
 
-    package init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                rawErr: (@Sendable (String) -> Void)? = nil, errIsTerminal: Bool = false) {
+    package init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        rawErr: (@Sendable (String) -> Void)? = nil, errIsTerminal: Bool = false
+    ) {
         writeOut = out
         writeErr = err
         self.rawErr = rawErr ?? err

@@ -29,8 +29,9 @@ final class Interruption: @unchecked Sendable {
                 ProcessGroups.killAll()
                 HTTPClient.abortAll()
                 if first {
-                    console.err("interrupted by \(Platform.signalName(number)): stopping; the reports will be marked incomplete "
-                                + "(a second signal stops at once, without reports)")
+                    console.err(
+                        "interrupted by \(Platform.signalName(number)): stopping; the reports will be marked incomplete "
+                            + "(a second signal stops at once, without reports)")
                 } else {
                     console.err("interrupted again by \(Platform.signalName(number)): stopping now, without reports")
                     // Other threads still run (workers, the report writer): `exit` would destroy what they use under

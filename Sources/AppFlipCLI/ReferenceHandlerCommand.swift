@@ -12,7 +12,9 @@ enum ReferenceHandlerCommand {
             return 2
         case .success(let options):
             var handler = LinkHandler(clientID: options.clientID)
-            if let server = options.codeServer, let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) { handler.mintCode = minter }
+            if let server = options.codeServer, let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) {
+                handler.mintCode = minter
+            }
             return AdapterLoop.serve(handler)
         }
     }

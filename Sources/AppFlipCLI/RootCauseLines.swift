@@ -14,8 +14,9 @@ enum RootCauseLines {
             let requirements = cause.requirements.map { "\($0.reference.id) (\($0.cases))" }.joined(separator: ", ")
             let first = cause.cases.first?.conformanceCase.id ?? ""
             let observed = cause.observed.count > 160 ? String(cause.observed.prefix(159)) + "…" : cause.observed
-            lines.append("ROOT CAUSE \(index + 1) of \(causes.count): \(observed) — \(cause.cases.count) case\(cause.cases.count == 1 ? "" : "s") under "
-                         + "\(requirements); first \(first)")
+            lines.append(
+                "ROOT CAUSE \(index + 1) of \(causes.count): \(observed) — \(cause.cases.count) case\(cause.cases.count == 1 ? "" : "s") under "
+                    + "\(requirements); first \(first)")
         }
         if causes.count > shown { lines.append("… and \(causes.count - shown) more root causes in report.md") }
         return lines

@@ -9,15 +9,15 @@ enum RunIdentity {
     /// The Swift compiler the suite was built with (to its minor version).
     static let toolchain: String = {
         #if compiler(>=6.4)
-        "Swift 6.4 or later"
+            "Swift 6.4 or later"
         #elseif compiler(>=6.3)
-        "Swift 6.3"
+            "Swift 6.3"
         #elseif compiler(>=6.2)
-        "Swift 6.2"
+            "Swift 6.2"
         #elseif compiler(>=6.1)
-        "Swift 6.1"
+            "Swift 6.1"
         #else
-        "Swift 6.0"
+            "Swift 6.0"
         #endif
     }()
 

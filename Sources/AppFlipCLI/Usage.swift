@@ -32,8 +32,8 @@ package enum Usage {
         above give, and the endpoints (README, "Pointing the suite at a staging server").
 
         """ + "\n" + CommandOption.runHelp + "\n\n" + """
-        exit codes:
-        """ + "\n" + ExitStatus.helpLines
+            exit codes:
+            """ + "\n" + ExitStatus.helpLines
 
     /// Every command's help, by name, for `help NAME`.
     package static let topics = ["run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify]

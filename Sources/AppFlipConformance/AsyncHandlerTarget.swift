@@ -24,8 +24,9 @@ final class AsyncHandlerSession: ExchangeSession {
 
     func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
         guard let link = URL(string: request.link) else {
-            return TargetExchange(failure: "Foundation's URL(string:) does not accept this link, so it cannot be handed to an "
-                                  + "in-process handler; run the case against the app through the adapter contract instead")
+            return TargetExchange(
+                failure: "Foundation's URL(string:) does not accept this link, so it cannot be handed to an "
+                    + "in-process handler; run the case against the app through the adapter contract instead")
         }
         let scenario = request.scenario
         let outcome = Locked<Result<HandlerAnswer, any Error>?>(nil)
@@ -47,8 +48,9 @@ final class AsyncHandlerSession: ExchangeSession {
         // work may be blocking its threads), not the handler's, and is bounded separately.
         guard started.wait(timeout: .now() + Self.startLimit) == .success else {
             task.cancel()
-            var starved = TargetExchange(failure: "the Swift concurrency pool did not start the handler within "
-                                         + "\(secondsText(Self.startLimit)) s (its threads were blocked by other work); nothing was judged")
+            var starved = TargetExchange(
+                failure: "the Swift concurrency pool did not start the handler within "
+                    + "\(secondsText(Self.startLimit)) s (its threads were blocked by other work); nothing was judged")
             starved.suiteFault = true
             return starved
         }
@@ -58,8 +60,9 @@ final class AsyncHandlerSession: ExchangeSession {
         }
         switch outcome.withLock({ $0 }) {
         case .success(.open(let url, let universalLinksOnly)):
-            return TargetExchange(answer: AppFlipModel.HandlerAnswer(action: .open, url: url.absoluteString, universalLinksOnly: universalLinksOnly),
-                                  rawAnswer: "open \(url.absoluteString)")
+            return TargetExchange(
+                answer: AppFlipModel.HandlerAnswer(action: .open, url: url.absoluteString, universalLinksOnly: universalLinksOnly),
+                rawAnswer: "open \(url.absoluteString)")
         case .success(.decline):
             return TargetExchange(answer: AppFlipModel.HandlerAnswer(action: .decline), rawAnswer: "decline")
         case .failure(let error):

@@ -18,8 +18,9 @@ extension CaseResult {
     /// or a skip.
     public var issues: [Issue] {
         var issues = findings.map { finding in
-            Issue(severity: finding.verdict == .fail ? .failure : .warning,
-                  comment: "\(finding.verdict == .fail ? "" : "\(finding.verdict.rawValue.uppercased()) ")\(finding)")
+            Issue(
+                severity: finding.verdict == .fail ? .failure : .warning,
+                comment: "\(finding.verdict == .fail ? "" : "\(finding.verdict.rawValue.uppercased()) ")\(finding)")
         }
         if verdict == .error {
             issues.append(Issue(severity: .failure, comment: "target error (inconclusive, not a requirement failure): \(message ?? "no answer")"))

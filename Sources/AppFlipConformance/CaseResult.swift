@@ -26,14 +26,18 @@ public struct CaseResult: Sendable, Hashable, CustomStringConvertible {
         conformanceCase = ConformanceCase(result.conformanceCase)
         verdict = result.verdict
         findings = result.findings.map { check in
-            Finding(requirement: check.requirement.id, level: check.requirement.level, expected: check.expected, observed: check.observed,
-                    verdict: check.verdict)
+            Finding(
+                requirement: check.requirement.id, level: check.requirement.level, expected: check.expected, observed: check.observed,
+                verdict: check.verdict)
         }
         message = result.message
         duration = result.duration
         let evidence = result.evidence
-        self.evidence = [evidence.link.isEmpty ? nil : "link: \(evidence.link)", evidence.answer.isEmpty ? nil : "answer: \(evidence.answer)",
-                         evidence.stderr.isEmpty ? nil : "log: \(evidence.stderr)"].compactMap { $0 }
+        self.evidence =
+            [
+                evidence.link.isEmpty ? nil : "link: \(evidence.link)", evidence.answer.isEmpty ? nil : "answer: \(evidence.answer)",
+                evidence.stderr.isEmpty ? nil : "log: \(evidence.stderr)",
+            ].compactMap { $0 }
             + evidence.exchanges.map { $0.rendered(times: true) }
     }
 }

@@ -36,8 +36,10 @@ extension ConformanceCase {
         defer { if isolated, case .success(let made) = setup { ConformanceTarget.end(made) } }
         switch setup {
         case .failure(let problem):
-            return CaseResult(AppFlipModel.CaseResult(conformanceCase: model, verdict: .error, checks: [],
-                                                      message: "the target could not be set up: \(problem.description)", evidence: Evidence(), duration: 0))
+            return CaseResult(
+                AppFlipModel.CaseResult(
+                    conformanceCase: model, verdict: .error, checks: [],
+                    message: "the target could not be set up: \(problem.description)", evidence: Evidence(), duration: 0))
         case .success(let setup):
             // Swift Testing starts every case of a test function at once; a target gets at most `concurrentRuns`
             // of them at a time, as the command line gives it `--jobs` (a case that only waits is not counted).

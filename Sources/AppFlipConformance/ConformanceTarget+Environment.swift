@@ -27,7 +27,8 @@ extension ConformanceTarget {
     /// - Throws: `EnvironmentError` when the variables are set but wrong (a malformed JSON array, a handler with no
     ///   link), so a mistyped setting fails loudly instead of silently testing the reference.
     public static func environment(_ variables: [String: String] = ProcessInfo.processInfo.environment) throws(EnvironmentError)
-        -> ConformanceTarget? {
+        -> ConformanceTarget?
+    {
         func value(_ variable: EnvironmentVariable) -> String? { variables[variable.rawValue].flatMap { $0.isEmpty ? nil : $0 } }
         let config = value(.config)
         let handlerURL = value(.handlerURL)
@@ -39,11 +40,12 @@ extension ConformanceTarget {
         let clientID = value(.clientID)
         let caFile = value(.caFile)
         let handlerEnvironment = try commandLine(value(.handlerEnvironment), named: .handlerEnvironment) ?? []
-        let android = try Android(command: commandLine(value(.androidHandler), named: .androidHandler),
-                                  url: value(.androidHandlerURL), action: value(.androidAction),
-                                  package: value(.androidPackage),
-                                  allowedCallers: commandLine(value(.androidAllowedCallers), named: .androidAllowedCallers),
-                                  configured: config != nil)
+        let android = try Android(
+            command: commandLine(value(.androidHandler), named: .androidHandler),
+            url: value(.androidHandlerURL), action: value(.androidAction),
+            package: value(.androidPackage),
+            allowedCallers: commandLine(value(.androidAllowedCallers), named: .androidAllowedCallers),
+            configured: config != nil)
         if let android, config == nil, command == nil, handlerURL == nil {
             guard let clientID else { throw EnvironmentError(description: "APPFLIP_CLIENT_ID is required with an Android handler") }
             var request = TargetSpecification()
@@ -55,8 +57,9 @@ extension ConformanceTarget {
         }
         guard config != nil || command != nil || handlerURL != nil else {
             if link != nil || clientID != nil || caFile != nil {
-                throw EnvironmentError(description: "APPFLIP_LINK, APPFLIP_CLIENT_ID and APPFLIP_CA_FILE need a target: APPFLIP_HANDLER, "
-                                       + "APPFLIP_HANDLER_URL or APPFLIP_CONFIG")
+                throw EnvironmentError(
+                    description: "APPFLIP_LINK, APPFLIP_CLIENT_ID and APPFLIP_CA_FILE need a target: APPFLIP_HANDLER, "
+                        + "APPFLIP_HANDLER_URL or APPFLIP_CONFIG")
             }
             return nil
         }
@@ -83,9 +86,11 @@ extension ConformanceTarget {
     private static func commandLine(_ text: String?, named variable: EnvironmentVariable) throws(EnvironmentError) -> [String]? {
         guard let text else { return nil }
         guard let data = text.data(using: .utf8), let array = try? JSONSerialization.jsonObject(with: data) as? [Any],
-              let words = array as? [String], !words.isEmpty, words.allSatisfy({ !$0.isEmpty }) else {
-            throw EnvironmentError(description: "\(variable.rawValue) must be the handler's command line as a JSON array of non-empty strings, "
-                                   + "e.g. [\"./my-adapter\", \"--test-mode\"], not \(text)")
+            let words = array as? [String], !words.isEmpty, words.allSatisfy({ !$0.isEmpty })
+        else {
+            throw EnvironmentError(
+                description: "\(variable.rawValue) must be the handler's command line as a JSON array of non-empty strings, "
+                    + "e.g. [\"./my-adapter\", \"--test-mode\"], not \(text)")
         }
         return words
     }

@@ -71,8 +71,10 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
 
     /// A target configuration file (the format `run --config` reads): endpoints, client, sign-in. A handler command
     /// or URL may be added; `link` overrides the file's link and client ID.
-    public static func configuration(_ path: String, handlerCommand: [String]? = nil, handlerURL: String? = nil,
-                                     link: Link? = nil) -> ConformanceTarget {
+    public static func configuration(
+        _ path: String, handlerCommand: [String]? = nil, handlerURL: String? = nil,
+        link: Link? = nil
+    ) -> ConformanceTarget {
         var request = TargetSpecification()
         request.configurationFile = path
         request.handlerCommand = handlerCommand
@@ -121,21 +123,22 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
     /// A setup of its own (for a case that would disturb others sharing the target, such as a burst that sets off
     /// the server's throttling); the caller ends it with `end(_:)`.
     func makeSetup() throws(SetupError) -> RunSetup {
-            switch kind {
-            case .handler(let handler, let link):
-                let targets = TargetUnderTest(adapters: [.linkHandler: AsyncHandlerTarget(handler: handler)])
-                let configuration = RunConfiguration(link: link.url, clientID: link.clientID, scope: "devices",
-                                                     redirectURI: AllowedFlipURIs.default, seed: UInt64.random(in: 1...UInt64(Int64.max)),
-                                                     projectID: "", appID: "")
-                return RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
-            case .request(let request):
-                return try RunSetup.partner(request)
-            case .reference(let nativeClient):
-                let native = try nativeClient?.first.map { (program) throws(SetupError) in
-                    try RunSetup.nativeClient(program, arguments: Array(nativeClient?.dropFirst() ?? []))
-                }
-                return try RunSetup.reference(TargetSpecification(), handler: .inProcess, nativeClient: native)
+        switch kind {
+        case .handler(let handler, let link):
+            let targets = TargetUnderTest(adapters: [.linkHandler: AsyncHandlerTarget(handler: handler)])
+            let configuration = RunConfiguration(
+                link: link.url, clientID: link.clientID, scope: "devices",
+                redirectURI: AllowedFlipURIs.default, seed: UInt64.random(in: 1...UInt64(Int64.max)),
+                projectID: "", appID: "")
+            return RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
+        case .request(let request):
+            return try RunSetup.partner(request)
+        case .reference(let nativeClient):
+            let native = try nativeClient?.first.map { (program) throws(SetupError) in
+                try RunSetup.nativeClient(program, arguments: Array(nativeClient?.dropFirst() ?? []))
             }
+            return try RunSetup.reference(TargetSpecification(), handler: .inProcess, nativeClient: native)
+        }
     }
 
     /// Stops what a setup started: the reference server, handler and native-client processes.

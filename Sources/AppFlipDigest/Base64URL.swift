@@ -37,4 +37,3 @@ package enum Base64URL {
         return bits >= 6 ? nil : output
     }
 }
-

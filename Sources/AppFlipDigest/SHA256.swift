@@ -1,7 +1,7 @@
 #if canImport(COpenSSL)
-import COpenSSL
+    import COpenSSL
 #elseif canImport(CommonCrypto)
-import CommonCrypto
+    import CommonCrypto
 #endif
 
 /// SHA-256 (FIPS 180-4) by the system's cryptography library: OpenSSL's libcrypto on Linux (the library the suite's
@@ -67,80 +67,81 @@ extension SHA256 {
     /// The library's hashing context, owned by one `SHA256` value at a time (copied before a shared one changes).
     private final class Context: @unchecked Sendable {
         #if canImport(COpenSSL)
-        private let pointer: OpaquePointer
+            private let pointer: OpaquePointer
 
-        /// SHA-256 fetched from the default provider once per process. OpenSSL 3 fetches the legacy `EVP_sha256()`
-        /// again at every `EVP_DigestInit_ex` (a provider look-up under a lock: most of what hashing a code's 43 bytes
-        /// cost); a fetched one is used as it is.
-        private static let algorithm = Algorithm()
+            /// SHA-256 fetched from the default provider once per process. OpenSSL 3 fetches the legacy `EVP_sha256()`
+            /// again at every `EVP_DigestInit_ex` (a provider look-up under a lock: most of what hashing a code's 43 bytes
+            /// cost); a fetched one is used as it is.
+            private static let algorithm = Algorithm()
 
-        private struct Algorithm: @unchecked Sendable {
-            let pointer: OpaquePointer?
+            private struct Algorithm: @unchecked Sendable {
+                let pointer: OpaquePointer?
+
+                init() {
+                    // Never freed: it lives as long as the process. Without a provider's SHA-256, the legacy one.
+                    pointer = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
+                }
+            }
 
             init() {
-                // Never freed: it lives as long as the process. Without a provider's SHA-256, the legacy one.
-                pointer = EVP_MD_fetch(nil, "SHA256", nil) ?? EVP_sha256()
+                guard let pointer = EVP_MD_CTX_new(), EVP_DigestInit_ex(pointer, Self.algorithm.pointer, nil) == 1 else {
+                    fatalError("libcrypto could not start a SHA-256 digest (out of memory, or no SHA-256 in this OpenSSL)")
+                }
+                self.pointer = pointer
             }
-        }
 
-        init() {
-            guard let pointer = EVP_MD_CTX_new(), EVP_DigestInit_ex(pointer, Self.algorithm.pointer, nil) == 1 else {
-                fatalError("libcrypto could not start a SHA-256 digest (out of memory, or no SHA-256 in this OpenSSL)")
+            private init(copying other: Context) {
+                guard let pointer = EVP_MD_CTX_new(), EVP_MD_CTX_copy_ex(pointer, other.pointer) == 1 else {
+                    fatalError("libcrypto could not copy a SHA-256 digest (out of memory)")
+                }
+                self.pointer = pointer
             }
-            self.pointer = pointer
-        }
 
-        private init(copying other: Context) {
-            guard let pointer = EVP_MD_CTX_new(), EVP_MD_CTX_copy_ex(pointer, other.pointer) == 1 else {
-                fatalError("libcrypto could not copy a SHA-256 digest (out of memory)")
+            deinit { EVP_MD_CTX_free(pointer) }
+
+            func copy() -> Context { Context(copying: self) }
+
+            func update(_ bytes: UnsafeRawBufferPointer) {
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+                guard EVP_DigestUpdate(pointer, base, bytes.count) == 1 else { fatalError("libcrypto refused a SHA-256 update") }
             }
-            self.pointer = pointer
-        }
 
-        deinit { EVP_MD_CTX_free(pointer) }
-
-        func copy() -> Context { Context(copying: self) }
-
-        func update(_ bytes: UnsafeRawBufferPointer) {
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-            guard EVP_DigestUpdate(pointer, base, bytes.count) == 1 else { fatalError("libcrypto refused a SHA-256 update") }
-        }
-
-        func finalize() -> [UInt8] {
-            var digest = [UInt8](repeating: 0, count: 32)
-            var length: UInt32 = 0
-            guard EVP_DigestFinal_ex(pointer, &digest, &length) == 1, length == 32,
-                  EVP_DigestInit_ex(pointer, Self.algorithm.pointer, nil) == 1 else {
-                fatalError("libcrypto could not finish a SHA-256 digest")
+            func finalize() -> [UInt8] {
+                var digest = [UInt8](repeating: 0, count: 32)
+                var length: UInt32 = 0
+                guard EVP_DigestFinal_ex(pointer, &digest, &length) == 1, length == 32,
+                    EVP_DigestInit_ex(pointer, Self.algorithm.pointer, nil) == 1
+                else {
+                    fatalError("libcrypto could not finish a SHA-256 digest")
+                }
+                return digest
             }
-            return digest
-        }
         #elseif canImport(CommonCrypto)
-        private var state = CC_SHA256_CTX()
+            private var state = CC_SHA256_CTX()
 
-        init() { CC_SHA256_Init(&state) }
+            init() { CC_SHA256_Init(&state) }
 
-        private init(copying other: Context) { state = other.state }
+            private init(copying other: Context) { state = other.state }
 
-        func copy() -> Context { Context(copying: self) }
+            func copy() -> Context { Context(copying: self) }
 
-        func update(_ bytes: UnsafeRawBufferPointer) {
-            guard var base = bytes.baseAddress else { return }
-            var remaining = bytes.count
-            while remaining > 0 {  // CC_LONG is 32 bits: at most 1 GiB a call
-                let count = min(remaining, 1 << 30)
-                CC_SHA256_Update(&state, base, CC_LONG(count))
-                base += count
-                remaining -= count
+            func update(_ bytes: UnsafeRawBufferPointer) {
+                guard var base = bytes.baseAddress else { return }
+                var remaining = bytes.count
+                while remaining > 0 {  // CC_LONG is 32 bits: at most 1 GiB a call
+                    let count = min(remaining, 1 << 30)
+                    CC_SHA256_Update(&state, base, CC_LONG(count))
+                    base += count
+                    remaining -= count
+                }
             }
-        }
 
-        func finalize() -> [UInt8] {
-            var digest = [UInt8](repeating: 0, count: 32)
-            CC_SHA256_Final(&digest, &state)
-            CC_SHA256_Init(&state)
-            return digest
-        }
+            func finalize() -> [UInt8] {
+                var digest = [UInt8](repeating: 0, count: 32)
+                CC_SHA256_Final(&digest, &state)
+                CC_SHA256_Init(&state)
+                return digest
+            }
         #endif
     }
 }

@@ -75,8 +75,10 @@ package final class HTTPClient {
         TLSTransport.abortAll()
     }
 
-    package init(origin: HTTPOrigin, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts(),
-                 tls connector: TLSConnector? = nil) throws(Failure) {
+    package init(
+        origin: HTTPOrigin, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts(),
+        tls connector: TLSConnector? = nil
+    ) throws(Failure) {
         guard origin.scheme == "http" || origin.scheme == "https" else {
             throw Failure(message: "\(origin.scheme):// targets are not supported; use http:// or https://")
         }
@@ -118,8 +120,9 @@ package final class HTTPClient {
                 // The server closed the kept-alive connection before answering: try once more on a fresh one,
                 // within what is left of the same total time.
                 if Platform.monotonicSeconds() >= deadline {
-                    throw Failure(message: "no complete response within \(format(timeouts.total)) s: the server closed the kept-alive "
-                                  + "connection after \(format(failure.waited)) s without answering")
+                    throw Failure(
+                        message: "no complete response within \(format(timeouts.total)) s: the server closed the kept-alive "
+                            + "connection after \(format(failure.waited)) s without answering")
                 }
             } catch {
                 throw Failure(message: "\(error)")
@@ -167,7 +170,9 @@ package final class HTTPClient {
         } catch {
             socket.close()
             guard error.kind == .timedOut else {
-                throw Failure(message: error.message, kind: error.kind == .untrusted ? .untrusted : error.kind == .invalidCertificate ? .invalidCertificate : .other)
+                throw Failure(
+                    message: error.message,
+                    kind: error.kind == .untrusted ? .untrusted : error.kind == .invalidCertificate ? .invalidCertificate : .other)
             }
             throw Failure(message: "the TLS handshake with \(origin) did not finish within \(format(min(timeouts.connect, deadline - now))) s")
         }
@@ -239,7 +244,8 @@ package final class HTTPClient {
     /// it: a server that did not read the whole request reads what it left as the start of the follow-up, so its
     /// answer shows a desync (`followUp` is nil when the connection closed, or `followUp` was not given).
     package func sendAlone(_ request: HTTPRequest, followUp: HTTPRequest? = nil) throws(Failure)
-        -> (response: HTTPResponse, followUp: Result<HTTPResponse, Failure>?) {
+        -> (response: HTTPResponse, followUp: Result<HTTPResponse, Failure>?)
+    {
         if origin.scheme == "https", !TLSTrust.isAvailable {
             // The platform's HTTPS stack keeps its own connections; it refuses such requests anyway (not byte for byte).
             return (try send(request), nil)
@@ -261,8 +267,13 @@ package final class HTTPClient {
         guard let followUp, keptOpen else { return (response, nil) }
         do {
             var again = false
-            return (response, .success(try exchange(followUp, on: connection, deadline: Platform.monotonicSeconds() + min(timeouts.total, 5),
-                                                    reused: true, keptOpen: &again)))
+            return (
+                response,
+                .success(
+                    try exchange(
+                        followUp, on: connection, deadline: Platform.monotonicSeconds() + min(timeouts.total, 5),
+                        reused: true, keptOpen: &again))
+            )
         } catch is RetryableFailure {
             return (response, nil)  // closed before answering the follow-up: nothing was left unread in it
         } catch {
@@ -278,8 +289,10 @@ package final class HTTPClient {
     }
 
     /// One request and its response on `connection`; `keptOpen` says whether the connection can carry another.
-    private func exchange(_ request: HTTPRequest, on connection: Connection, deadline: Double, reused: Bool,
-                          keptOpen: inout Bool) throws -> HTTPResponse {
+    private func exchange(
+        _ request: HTTPRequest, on connection: Connection, deadline: Double, reused: Bool,
+        keptOpen: inout Bool
+    ) throws -> HTTPResponse {
         let socket = connection.socket
         let started = Platform.monotonicSeconds()
         var phase = Phase.sending
@@ -304,19 +317,22 @@ package final class HTTPClient {
                     continue
                 }
                 phase = .readingBody(statusLine: head.startLine)
-                let framing: MessageReader.Framing = request.method == "HEAD" || status == 204 || status == 304 || (100...199).contains(status)
+                let framing: MessageReader.Framing =
+                    request.method == "HEAD" || status == 204 || status == 304 || (100...199).contains(status)
                     ? .none : try MessageReader.framing(head.headers, isResponse: true)
                 let body = try connection.reader.readBody(framing, source)
                 // Connection is a list of options (RFC 9110 §7.6.1): "close" among them ends the connection.
-                let closes = head.headers.values("Connection").contains { value in
-                    value.split(separator: ",").contains { $0.trimmingSpacesAndTabs().lowercased() == "close" }
-                } || !isHTTP11
+                let closes =
+                    head.headers.values("Connection").contains { value in
+                        value.split(separator: ",").contains { $0.trimmingSpacesAndTabs().lowercased() == "close" }
+                    } || !isHTTP11
                 if case .untilClose = framing {
                     if socket.endedWithoutCloseNotify {
                         // RFC 9112 §9.8: a close-delimited body whose TLS connection ended without close_notify may be cut.
                         socket.close()
-                        throw HTTPError("the body ends where the connection closed without a TLS close_notify (after \(body.count) bytes): "
-                                        + "a body delimited by the close may be cut there (RFC 9112 §9.8), so it is not taken as whole")
+                        throw HTTPError(
+                            "the body ends where the connection closed without a TLS close_notify (after \(body.count) bytes): "
+                                + "a body delimited by the close may be cut there (RFC 9112 §9.8), so it is not taken as whole")
                     }
                     socket.close()
                 } else if !closes, !connection.reader.sawEnd, connection.reader.bufferedByteCount == 0 {
@@ -336,8 +352,9 @@ package final class HTTPClient {
             }
             switch error.kind {
             case .timedOut:
-                throw HTTPError("no complete response within \(format(timeouts.total)) s: "
-                                + phase.describe(bufferedBytes: connection.reader.bufferedByteCount, reused: reused))
+                throw HTTPError(
+                    "no complete response within \(format(timeouts.total)) s: "
+                        + phase.describe(bufferedBytes: connection.reader.bufferedByteCount, reused: reused))
             case .reset: throw HTTPError("the connection was reset: \(error.message)")
             default: throw HTTPError(error.message)
             }
@@ -365,7 +382,8 @@ package final class HTTPClient {
         let code = rest[..<(secondSpace ?? rest.endIndex)]
         // HTTP-version is "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3), read as bytes; only 1.x is spoken here.
         guard version.utf8.count == 8, version.utf8.starts(with: "HTTP/1.".utf8), version.utf8.last.map({ (0x30...0x39).contains($0) }) == true,
-              code.utf8.count == 3, let status = Int(code), (100...999).contains(status) else {
+            code.utf8.count == 3, let status = Int(code), (100...999).contains(status)
+        else {
             throw HTTPError("invalid status line: \(MessageReader.show(Substring(line)))")
         }
         return (status, secondSpace.map { String(rest[rest.utf8.index(after: $0)...]) } ?? "", version.utf8.elementsEqual("HTTP/1.1".utf8))

@@ -18,8 +18,9 @@ package struct HTTPRequest: Sendable, Hashable {
     package func serialized(host: String) -> [UInt8] {
         // Written as bytes into one buffer (every request of a run passes here): no interpolated string, no copy.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(64 + method.utf8.count + target.utf8.count + host.utf8.count + body.count
-                              + headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 })
+        bytes.reserveCapacity(
+            64 + method.utf8.count + target.utf8.count + host.utf8.count + body.count
+                + headers.fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 })
         func line(_ name: String, _ value: String) {
             bytes += name.utf8
             bytes += ": ".utf8
@@ -52,7 +53,9 @@ package struct HTTPRequest: Sendable, Hashable {
         var lines: [(name: String, value: String)] = []
         if headers["Host"] == nil { lines.append(("Host", host)) }
         for field in headers { lines.append((field.name, field.value)) }
-        if !body.isEmpty, headers["Content-Length"] == nil, headers["Transfer-Encoding"] == nil { lines.append(("Content-Length", String(body.count))) }
+        if !body.isEmpty, headers["Content-Length"] == nil, headers["Transfer-Encoding"] == nil {
+            lines.append(("Content-Length", String(body.count)))
+        }
         return lines
     }
 

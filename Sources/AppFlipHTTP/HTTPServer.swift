@@ -81,8 +81,10 @@ package final class HTTPServer: @unchecked Sendable {
     package var scheme: String { identity == nil ? "http" : "https" }
     package var host: String { listener.host }
 
-    package init(host: String = "127.0.0.1", port: Int = 0, limits: HTTPLimits = HTTPLimits(), capacity: Capacity = Capacity(),
-                 tls identity: TLSServerIdentity? = nil, handler: @escaping Handler) throws(SocketError) {
+    package init(
+        host: String = "127.0.0.1", port: Int = 0, limits: HTTPLimits = HTTPLimits(), capacity: Capacity = Capacity(),
+        tls identity: TLSServerIdentity? = nil, handler: @escaping Handler
+    ) throws(SocketError) {
         listener = try TCPListener(host: host, port: port)
         self.limits = limits
         self.capacity = capacity
@@ -97,8 +99,10 @@ package final class HTTPServer: @unchecked Sendable {
         let thread = Thread { [self] in
             while let socket = listener.accept() {
                 // Full: the longest-waiting idle connection makes room, if there is one; its worker ends at once.
-                guard connections.wait(timeout: .now()) == .success
-                        || (evictLongestWaiting() && connections.wait(timeout: .now() + 2) == .success) else {
+                guard
+                    connections.wait(timeout: .now()) == .success
+                        || (evictLongestWaiting() && connections.wait(timeout: .now() + 2) == .success)
+                else {
                     // Full: said at once, never waited for, so one peer's open connections cannot stall another's.
                     stopped.withLock { refused.busy += 1 }
                     // Over TLS nothing can be said before a handshake this server has no room for: closed at once.
@@ -106,8 +110,9 @@ package final class HTTPServer: @unchecked Sendable {
                         socket.close()
                         continue
                     }
-                    let busy = HTTPResponse(status: 503, headers: HTTPHeaders([("Connection", "close"), ("Retry-After", "1")]),
-                                            body: Array("too many open connections\n".utf8))
+                    let busy = HTTPResponse(
+                        status: 503, headers: HTTPHeaders([("Connection", "close"), ("Retry-After", "1")]),
+                        body: Array("too many open connections\n".utf8))
                     try? socket.write(busy.serialized(), deadline: Platform.monotonicSeconds() + 1)
                     socket.close()
                     continue

@@ -1,5 +1,5 @@
-import Foundation
 import AppFlipSystem
+import Foundation
 
 /// Reads HTTP/1.1 messages from a byte stream within limits, for both the client and the server.
 struct MessageReader {
@@ -121,7 +121,8 @@ struct MessageReader {
             lineNumber += 1
             if emptyLineBefore { throw HTTPError("an empty line inside the header section, before header line \(lineNumber)") }
             if line.first == 0x20 || line.first == 0x09 {
-                throw HTTPError("obsolete line folding in the header section: header line \(lineNumber) (\(line.count) bytes) starts with white space")
+                throw HTTPError(
+                    "obsolete line folding in the header section: header line \(lineNumber) (\(line.count) bytes) starts with white space")
             }
             guard let colon = line.firstIndex(of: 0x3A) else {
                 throw HTTPError("header line \(lineNumber) (\(line.count) bytes) has no ':'")
@@ -129,8 +130,9 @@ struct MessageReader {
             let name = line[..<colon]
             guard !name.isEmpty else { throw HTTPError("header line \(lineNumber) has an empty name") }
             if let bad = name.firstIndex(where: { !Self.isTokenByte($0) }) {
-                throw HTTPError("header line \(lineNumber) has an invalid name: byte \(bad - name.startIndex + 1) of the name "
-                                + "(\(Self.describe(name[bad]))) is not a token character")
+                throw HTTPError(
+                    "header line \(lineNumber) has an invalid name: byte \(bad - name.startIndex + 1) of the name "
+                        + "(\(Self.describe(name[bad]))) is not a token character")
             }
             var value = line[(colon + 1)...]
             while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
@@ -146,7 +148,8 @@ struct MessageReader {
 
     /// A `tchar` of RFC 9110 §5.6.2: visible ASCII except the delimiters.
     static func isTokenByte(_ byte: UInt8) -> Bool {
-        byte < 0x40 ? tokenBytesBelow64 & (1 << UInt64(byte)) != 0
+        byte < 0x40
+            ? tokenBytesBelow64 & (1 << UInt64(byte)) != 0
             : byte < 0x80 && tokenBytesFrom64 & (1 << UInt64(byte - 0x40)) != 0
     }
 
@@ -187,7 +190,8 @@ struct MessageReader {
         if !headers.fields.contains(where: { HTTPHeaders.sameName($0.name, "Transfer-Encoding") }) {
             let lengths = headers.values("Content-Length")
             if lengths.count == 1, let only = lengths.first, !only.isEmpty, only.utf8.count <= 18,
-               only.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(only) {
+                only.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(only)
+            {
                 return .length(length)
             }
         }
@@ -205,8 +209,9 @@ struct MessageReader {
             }
             return .chunked
         }
-        let lengths = Set(headers.values("Content-Length").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingSpacesAndTabs() })
+        let lengths = Set(
+            headers.values("Content-Length").flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingSpacesAndTabs() })
         if lengths.count > 1 { throw HTTPError("conflicting Content-Length values: \(lengths.sorted().joined(separator: ", "))") }
         if let text = lengths.first {
             guard let length = Int(text), length >= 0, text.allSatisfy(\.isASCII) else {

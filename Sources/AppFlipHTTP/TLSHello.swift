@@ -63,8 +63,10 @@ package enum TLSHello {
             do {
                 let bytes = try socket.read(maximum: 16_384, deadline: deadline)
                 if bytes.isEmpty {
-                    return .refused(received.isEmpty ? "the server closed the connection without answering"
-                                                     : "the server closed the connection in the middle of its answer")
+                    return .refused(
+                        received.isEmpty
+                            ? "the server closed the connection without answering"
+                            : "the server closed the connection in the middle of its answer")
                 }
                 received += bytes
                 if received.count > 65_536 { return .refused("more than 64 KiB arrived without a complete ServerHello") }
@@ -77,8 +79,11 @@ package enum TLSHello {
     // MARK: - The ClientHello
 
     static let legacyCiphers: [UInt16] = [0xC013, 0xC014, 0xC009, 0xC00A, 0x002F, 0x0035, 0x000A]
-    static let modernCiphers: [UInt16] = [0x1301, 0x1302, 0x1303, 0xC02B, 0xC02F, 0xC02C, 0xC030, 0xCCA9, 0xCCA8,
-                                          0x009E, 0x009F, 0x009C, 0x009D] + legacyCiphers
+    static let modernCiphers: [UInt16] =
+        [
+            0x1301, 0x1302, 0x1303, 0xC02B, 0xC02F, 0xC02C, 0xC030, 0xCCA9, 0xCCA8,
+            0x009E, 0x009F, 0x009C, 0x009D,
+        ] + legacyCiphers
 
     /// The ClientHello record for the offer; `random` supplies 64 bytes (client random, session ID, key share).
     static func clientHello(host: String, offer: Offer, random: [UInt8]) -> [UInt8] {

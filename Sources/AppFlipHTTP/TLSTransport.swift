@@ -2,15 +2,18 @@
 // the package carries no TLS implementation of its own. This file is the only place that imports
 // FoundationNetworking.
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension HTTPClient {
     /// The proxy variables libcurl (the HTTPS stack on Linux) would obey; URLSession offers no way to turn them off
     /// there (`connectionProxyDictionary` is ignored), so the suite clears them from its own environment at start.
-    package static let proxyVariables = ["http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
-                                        "NO_PROXY"]
+    package static let proxyVariables = [
+        "http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
+        "NO_PROXY",
+    ]
 
     /// Makes every request go straight to the configured target, whatever proxy the environment names: the tool
     /// contacts no host but the target. Handlers are unaffected (they get a minimal environment of their own).
@@ -87,12 +90,14 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         let intended = origin.description + request.target
         guard let url = URL(string: intended), url.absoluteString == intended else {
             let altered = URL(string: intended)?.absoluteString ?? "(refused)"
-            throw HTTPClient.Failure(message: "over https the platform HTTPS stack would send \(altered) instead of \(intended), so this request is not sent",
-                                     kind: .inexact)
+            throw HTTPClient.Failure(
+                message: "over https the platform HTTPS stack would send \(altered) instead of \(intended), so this request is not sent",
+                kind: .inexact)
         }
         if ["GET", "HEAD"].contains(request.method), !request.body.isEmpty {
-            throw HTTPClient.Failure(message: "over https the platform HTTPS stack refuses a \(request.method) with a body, so this request is not sent",
-                                     kind: .inexact)
+            throw HTTPClient.Failure(
+                message: "over https the platform HTTPS stack refuses a \(request.method) with a body, so this request is not sent",
+                kind: .inexact)
         }
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = request.method
@@ -141,13 +146,17 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
 
     // MARK: URLSessionDataDelegate
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         completionHandler(nil)  // a redirect is the observation, never followed
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
         // Server trust keeps the platform's verification (the constant's value on Darwin; swift-corelibs-foundation
         // does not declare it). An HTTP authentication challenge (a 401 with WWW-Authenticate) is taken over by the
         // platform stack, which cannot hand the 401 back unanswered: the exchange is reported as not observable.
@@ -157,7 +166,8 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         }
         lock.withLock {
             if current == task.taskIdentifier {
-                problem = "over https the platform HTTPS stack takes over a 401 with WWW-Authenticate "
+                problem =
+                    "over https the platform HTTPS stack takes over a 401 with WWW-Authenticate "
                     + "(\(challenge.protectionSpace.authenticationMethod)) and cannot return it as sent, so this answer cannot be judged"
                 problemIsPlatform = true
             }
@@ -165,8 +175,10 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         lock.withLock { if current == dataTask.taskIdentifier { self.response = response as? HTTPURLResponse } }
         completionHandler(.allow)
     }
@@ -198,7 +210,9 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         if nsError.code == NSURLErrorTimedOut { return "no complete response in time (\(nsError.localizedDescription))" }
         var current: NSError? = nsError
         while let candidate = current {
-            if let text = candidate.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty, text != "(null)" { return "TLS/HTTP failure: \(text)" }
+            if let text = candidate.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty, text != "(null)" {
+                return "TLS/HTTP failure: \(text)"
+            }
             current = candidate.userInfo[NSUnderlyingErrorKey] as? NSError
         }
         return "TLS/HTTP failure: \(nsError.domain) \(nsError.code)"

@@ -27,7 +27,8 @@ package enum URLReference {
             return HTTPOrigin.split(origin.scheme + ":" + String(decoding: trimmed, as: UTF8.self))
         }
         if let colon = trimmed.firstIndex(of: 0x3A), colon != start, trimmed[..<colon].allSatisfy(isSchemeByte),
-           trimmed.firstIndex(of: 0x2F).map({ colon < $0 }) ?? true {
+            trimmed.firstIndex(of: 0x2F).map({ colon < $0 }) ?? true
+        {
             return nil  // another scheme: javascript:, mailto:, data:, …
         }
         if trimmed.isEmpty { return (origin, baseTarget) }

@@ -6,8 +6,10 @@ import Foundation
 package enum AdapterLoop {
     /// Serves requests from standard input until it closes, answering each with `answer`, or saying on `log` that a
     /// line is ignored (`ignoring`, what the contract's requests are) when it gives none. Returns the exit code.
-    package static func serve(output: FileHandle = .standardOutput, log: FileHandle = .standardError, ignoring: String,
-                              answer: (String) -> Data?) -> Int32 {
+    package static func serve(
+        output: FileHandle = .standardOutput, log: FileHandle = .standardError, ignoring: String,
+        answer: (String) -> Data?
+    ) -> Int32 {
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             guard let reply = answer(line) else {

@@ -16,8 +16,9 @@ package enum QueryCodec {
     package static func pairs(_ query: Substring, plusIsSpace: Bool = true) -> [Pair] {
         query.split(separator: "&").map { piece in
             let halves = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return Pair(name: decode(halves[0], plusIsSpace: plusIsSpace),
-                        value: halves.count > 1 ? decode(halves[1], plusIsSpace: plusIsSpace) : [])
+            return Pair(
+                name: decode(halves[0], plusIsSpace: plusIsSpace),
+                value: halves.count > 1 ? decode(halves[1], plusIsSpace: plusIsSpace) : [])
         }
     }
 
@@ -30,7 +31,8 @@ package enum QueryCodec {
                 bytes.append(plusIsSpace ? 0x20 : byte)
             } else if byte == 0x25 {
                 guard let high = utf8.next(), let low = utf8.next(),
-                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
+                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                else { return nil }
                 bytes.append(value)
             } else {
                 bytes.append(byte)

@@ -20,8 +20,9 @@ final class LoopbackListener: @unchecked Sendable {
                 return HTTPResponse(status: 500, headers: HTTPHeaders(), body: [])
             }
             box.record(request.target)
-            return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
-                                body: Array("Signed in. You can close this window.".utf8))
+            return HTTPResponse(
+                status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+                body: Array("Signed in. You can close this window.".utf8))
         }
         box.listener = self
         server.start()

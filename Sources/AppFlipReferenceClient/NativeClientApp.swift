@@ -173,17 +173,19 @@ package final class NativeClientApp {
 
     private func signIn(_ configuration: [String: Any]) -> [String: Any] {
         guard let authorization = configuration["authorization_endpoint"] as? String, let token = configuration["token_endpoint"] as? String,
-              let clientID = configuration["client_id"] as? String else {
+            let clientID = configuration["client_id"] as? String
+        else {
             return rejected("the configuration needs authorization_endpoint, token_endpoint and client_id")
         }
         let kept = behaviour.keepsFirstEndpoints ? self.endpoints : nil
-        let endpoints = Endpoints(authorization: authorization, token: kept?.token ?? token,
-                                  revocation: kept.map { $0.revocation } ?? configuration["revocation_endpoint"] as? String,
-                                  clientID: clientID, clientSecret: configuration["client_secret"] as? String,
-                                  scopes: configuration["scopes"] as? [String] ?? ["openid"],
-                                  redirectURI: configuration["redirect_uri"] as? String,
-                                  issuer: configuration["authorization_response_iss_parameter_supported"] as? Bool == true
-                                    ? configuration["issuer"] as? String : nil)
+        let endpoints = Endpoints(
+            authorization: authorization, token: kept?.token ?? token,
+            revocation: kept.map { $0.revocation } ?? configuration["revocation_endpoint"] as? String,
+            clientID: clientID, clientSecret: configuration["client_secret"] as? String,
+            scopes: configuration["scopes"] as? [String] ?? ["openid"],
+            redirectURI: configuration["redirect_uri"] as? String,
+            issuer: configuration["authorization_response_iss_parameter_supported"] as? Bool == true
+                ? configuration["issuer"] as? String : nil)
         self.endpoints = endpoints
         // The CA the configuration gives for an https token endpoint is trusted besides the system's store, as an app
         // built to trust its server's CA does.
@@ -218,14 +220,17 @@ package final class NativeClientApp {
         pending = Pending(endpoints: endpoints, state: state, verifier: verifier, redirectURI: redirectURI, listener: listener)
         lastFlow = pending
         let challenge = method == "plain" ? verifier : Base64URL.encode(SHA256.hash(Array(verifier.utf8)))
-        var parameters = [
-            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
-            ("scope", endpoints.scopes.joined(separator: " ")),
-        ] + (behaviour.sendsChallenge ? [("code_challenge", challenge), ("code_challenge_method", method)] : [])
+        var parameters =
+            [
+                ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
+                ("scope", endpoints.scopes.joined(separator: " ")),
+            ] + (behaviour.sendsChallenge ? [("code_challenge", challenge), ("code_challenge_method", method)] : [])
         if behaviour.sendsState { parameters.insert(("state", state), at: 4) }
         let separator = authorization.contains("?") ? "&" : "?"
-        return ["action": "open-browser", "user_agent": behaviour.userAgent,
-                "url": authorization + separator + Self.form(parameters)]
+        return [
+            "action": "open-browser", "user_agent": behaviour.userAgent,
+            "url": authorization + separator + Self.form(parameters),
+        ]
     }
 
     private func awaitRedirect() -> [String: Any] {
@@ -247,12 +252,15 @@ package final class NativeClientApp {
     private func complete(redirect url: String) -> [String: Any] {
         guard let flow = pending ?? (behaviour.acceptsUnsolicited ? lastFlow : nil) else { return rejected("no sign-in is pending") }
         if !behaviour.keepsPendingAfterResponse { pending = nil }  // one response per request: a replay finds nothing pending
-        let parameters = Dictionary(QueryCodec.pairs(Substring(QueryCodec.query(of: url))).compactMap { pair -> (String, String)? in
-            guard let name = pair.name.flatMap({ String(validating: $0, as: UTF8.self) }),
-                  let value = pair.value.flatMap({ String(validating: $0, as: UTF8.self) }) else { return nil }
-            return (name, value)
-        }, uniquingKeysWith: { first, _ in first })
-        guard !behaviour.checksState || !behaviour.sendsState || parameters["state"] == flow.state || (behaviour.acceptsUnsolicited && pending == nil) else {
+        let parameters = Dictionary(
+            QueryCodec.pairs(Substring(QueryCodec.query(of: url))).compactMap { pair -> (String, String)? in
+                guard let name = pair.name.flatMap({ String(validating: $0, as: UTF8.self) }),
+                    let value = pair.value.flatMap({ String(validating: $0, as: UTF8.self) })
+                else { return nil }
+                return (name, value)
+            }, uniquingKeysWith: { first, _ in first })
+        guard !behaviour.checksState || !behaviour.sendsState || parameters["state"] == flow.state || (behaviour.acceptsUnsolicited && pending == nil)
+        else {
             return rejected("the state does not match the pending request")
         }
         // RFC 9207 §2.4: from a server that sends iss, a response naming another issuer (or none) is a mix-up.
@@ -268,9 +276,10 @@ package final class NativeClientApp {
         }
         guard let code = parameters["code"], !code.isEmpty else { return rejected("no code in the redirect") }
         let (clientFields, clientHeaders) = client(flow.endpoints)
-        let exchange = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", behaviour.exchangeRedirectURI(flow.redirectURI)),
-        ] + clientFields + (behaviour.exchangeVerifier(flow.verifier).map { [("code_verifier", $0)] } ?? [])
+        let exchange =
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", behaviour.exchangeRedirectURI(flow.redirectURI)),
+            ] + clientFields + (behaviour.exchangeVerifier(flow.verifier).map { [("code_verifier", $0)] } ?? [])
         let tokenURL = flow.endpoints.token + (behaviour.verifierInQuery ? "?" + Self.form([("code_verifier", flow.verifier)]) : "")
         lastVerifier = flow.verifier
         var answer = post(tokenURL, exchange, headers: clientHeaders, timeout: behaviour.exchangeTimeout)
@@ -329,8 +338,10 @@ package final class NativeClientApp {
             if behaviour.revokesInQuery {
                 _ = post(revocation + (revocation.contains("?") ? "&" : "?") + Self.form([("token", token)]), [])
             } else {
-                _ = post(revocation, [("token", token), ("token_type_hint", hint), ("client_id", endpoints.clientID)]
-                         + (behaviour.verifierOnSignOut ? [("code_verifier", lastVerifier ?? "")] : []))
+                _ = post(
+                    revocation,
+                    [("token", token), ("token_type_hint", hint), ("client_id", endpoints.clientID)]
+                        + (behaviour.verifierOnSignOut ? [("code_verifier", lastVerifier ?? "")] : []))
             }
         }
         return ["action": "signed-out"]
@@ -341,20 +352,27 @@ package final class NativeClientApp {
     /// The PKCE methods a discovery document lists, or nil when it cannot be read (the configuration then stands).
     private func metadataMethods(_ url: String) -> [String]? {
         guard let (origin, target) = HTTPOrigin.split(url),
-              let client = try? HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10), tls: behaviour.tlsConnector)
+            let client = try? HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10), tls: behaviour.tlsConnector)
         else { return nil }
         defer { client.close() }
         guard let response = try? client.send(HTTPRequest(method: "GET", target: target, headers: HTTPHeaders([("Accept", "application/json")]))),
-              response.status == 200,
-              let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else { return nil }
+            response.status == 200,
+            let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+        else { return nil }
         return json["code_challenge_methods_supported"] as? [String]
     }
 
     /// The body fields and headers that name the client, as `behaviour.clientAuthentication` says.
     private func client(_ endpoints: Endpoints) -> (fields: [(String, String)], headers: [(String, String)]) {
         let secret = behaviour.presentedSecret(endpoints.clientSecret ?? "")
-        let basic = ("Authorization", "Basic " + Data((Self.form([("", endpoints.clientID)]).dropFirst() + ":"
-                                                      + Self.form([("", secret)]).dropFirst()).utf8).base64EncodedString())
+        let basic = (
+            "Authorization",
+            "Basic "
+                + Data(
+                    (Self.form([("", endpoints.clientID)]).dropFirst() + ":"
+                        + Self.form([("", secret)]).dropFirst()).utf8
+                ).base64EncodedString()
+        )
         switch behaviour.clientAuthentication {
         case .publicClient: return ([("client_id", endpoints.clientID)], [])
         case .basic: return ([], [basic])
@@ -362,19 +380,23 @@ package final class NativeClientApp {
         }
     }
 
-    private func post(_ url: String, _ parameters: [(String, String)], headers extra: [(String, String)] = [],
-                      timeout: Double = 10) -> Result<(status: Int, json: [String: Any]), HTTPClient.Failure> {
+    private func post(
+        _ url: String, _ parameters: [(String, String)], headers extra: [(String, String)] = [],
+        timeout: Double = 10
+    ) -> Result<(status: Int, json: [String: Any]), HTTPClient.Failure> {
         guard let (origin, target) = HTTPOrigin.split(url) else { return .failure(HTTPClient.Failure(message: "not an http(s) URL: \(url)")) }
         do {
             let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: timeout), tls: behaviour.tlsConnector)
             defer { client.close() }
-            let request = HTTPRequest(method: "POST", target: target,
-                                      headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")] + extra),
-                                      body: Array(Self.form(parameters).utf8))
+            let request = HTTPRequest(
+                method: "POST", target: target,
+                headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")] + extra),
+                body: Array(Self.form(parameters).utf8))
             // Redirects are never followed: a 307 would re-post the verifier elsewhere (RFC 7636 §4.5).
             var response = try client.send(request)
             if behaviour.followsRedirects, response.status == 307, let location = response.headers["Location"],
-               let (movedOrigin, movedTarget) = HTTPOrigin.split(location) {
+                let (movedOrigin, movedTarget) = HTTPOrigin.split(location)
+            {
                 let moved = try HTTPClient(origin: movedOrigin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10), tls: behaviour.tlsConnector)
                 defer { moved.close() }
                 response = try moved.send(HTTPRequest(method: "POST", target: movedTarget, headers: request.headers, body: request.body))

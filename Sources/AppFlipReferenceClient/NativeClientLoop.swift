@@ -7,8 +7,10 @@ package enum NativeClientLoop {
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let id = object["id"] as? String else {
-                try? log.write(contentsOf: Data("appflip-reference native-client: ignoring a line that is not a JSON object with a string 'id'\n".utf8))
+                let id = object["id"] as? String
+            else {
+                try? log.write(
+                    contentsOf: Data("appflip-reference native-client: ignoring a line that is not a JSON object with a string 'id'\n".utf8))
                 continue
             }
             var reply = app.handle(object)

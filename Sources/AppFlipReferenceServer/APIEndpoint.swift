@@ -14,14 +14,20 @@ struct APIEndpoint {
         guard let token = state.token(value), !token.isRefresh, !token.revoked, token.expires.map({ $0 > Date() }) ?? false else {
             return refuse("invalid_token", "The access token is unknown, revoked or expired")
         }
-        let body = (try? JSONSerialization.data(withJSONObject: ["client_id": token.clientID, "scope": token.scope, "user": token.user], options: [.sortedKeys]))
+        let body =
+            (try? JSONSerialization.data(
+                withJSONObject: ["client_id": token.clientID, "scope": token.scope, "user": token.user], options: [.sortedKeys]))
             .map { [UInt8]($0) } ?? []
         return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]), body: body)
     }
 
     private func refuse(_ error: String, _ description: String) -> HTTPResponse {
-        HTTPResponse(status: 401, headers: HTTPHeaders([("WWW-Authenticate", "Bearer error=\"\(error)\", error_description=\"\(description)\""),
-                                                       ("Content-Type", "application/json")]),
-                     body: Array(#"{"error":"\#(error)"}"#.utf8))
+        HTTPResponse(
+            status: 401,
+            headers: HTTPHeaders([
+                ("WWW-Authenticate", "Bearer error=\"\(error)\", error_description=\"\(description)\""),
+                ("Content-Type", "application/json"),
+            ]),
+            body: Array(#"{"error":"\#(error)"}"#.utf8))
     }
 }

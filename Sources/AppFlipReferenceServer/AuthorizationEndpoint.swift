@@ -47,9 +47,11 @@ struct AuthorizationEndpoint {
         if consent == nil && Self.user(request) == nil { return signIn.consentPage(user: user, request: String(request.query ?? "")) }
         if user == "disabled" { approve = false }
         guard approve else { return response.error("access_denied", "The user refused") }
-        let code = state.storeCode(OAuthState.IssuedCode(clientID: client.id, redirectURI: client.redirectURI, scope: grant.scope,
-                                                         challenge: grant.challenge, method: grant.challenge == nil ? nil : (grant.method ?? "plain"),
-                                                         expires: Date().addingTimeInterval(configuration.codeLifetime), user: user))
+        let code = state.storeCode(
+            OAuthState.IssuedCode(
+                clientID: client.id, redirectURI: client.redirectURI, scope: grant.scope,
+                challenge: grant.challenge, method: grant.challenge == nil ? nil : (grant.method ?? "plain"),
+                expires: Date().addingTimeInterval(configuration.codeLifetime), user: user))
         return response.redirect([("code", code)])
     }
 
@@ -68,16 +70,25 @@ struct AuthorizationEndpoint {
     /// The request's client and redirect URI, both known good, or the error page (never a redirect).
     private func client(_ parameters: RequestParameters) -> Result<Client, Page> {
         guard case .value(let clientID) = parameters.single("client_id"),
-              clientID == configuration.clientID || clientID == ReferenceServerConfiguration.nativeClientID else {
-            return .failure(Page(response: HTML.page(status: 400, title: "Unknown client", message: "The client_id is missing, repeated or not registered: "
-                             + (parameters.values("client_id").first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? "(none)"))))
+            clientID == configuration.clientID || clientID == ReferenceServerConfiguration.nativeClientID
+        else {
+            return .failure(
+                Page(
+                    response: HTML.page(
+                        status: 400, title: "Unknown client",
+                        message: "The client_id is missing, repeated or not registered: "
+                            + (parameters.values("client_id").first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? "(none)"))))
         }
         let isNative = clientID == ReferenceServerConfiguration.nativeClientID
         guard case .value(let redirectURI) = parameters.single("redirect_uri"),
-              isNative ? ReferenceServerConfiguration.nativeRedirectMatches(redirectURI) : configuration.registeredRedirectURIs.contains(redirectURI) else {
+            isNative ? ReferenceServerConfiguration.nativeRedirectMatches(redirectURI) : configuration.registeredRedirectURIs.contains(redirectURI)
+        else {
             let shown = parameters.values("redirect_uri").first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? "(none)"
-            return .failure(Page(response: HTML.page(status: 400, title: "Invalid redirect URI",
-                                                     message: "The redirect_uri is missing, repeated or not registered for this client: \(shown)")))
+            return .failure(
+                Page(
+                    response: HTML.page(
+                        status: 400, title: "Invalid redirect URI",
+                        message: "The redirect_uri is missing, repeated or not registered for this client: \(shown)")))
         }
         return .success(Client(id: clientID, redirectURI: redirectURI, isNative: isNative))
     }
@@ -128,7 +139,9 @@ struct AuthorizationEndpoint {
 
     /// The request's parameters read as a grant, or the error to redirect with.
     private static func grant(_ parameters: RequestParameters, isNative: Bool) -> Result<Grant, Refusal> {
-        if !parameters.repeated(among: defined).isEmpty { return .failure(Refusal(code: "invalid_request", description: "A parameter was sent more than once")) }
+        if !parameters.repeated(among: defined).isEmpty {
+            return .failure(Refusal(code: "invalid_request", description: "A parameter was sent more than once"))
+        }
         if parameters.pairs.contains(where: { $0.name.map { defined.contains(String(decoding: $0, as: UTF8.self)) } ?? false && $0.value == nil }) {
             return .failure(Refusal(code: "invalid_request", description: "A parameter has a malformed percent-escape"))
         }
@@ -142,7 +155,9 @@ struct AuthorizationEndpoint {
         // Google's client may not have some scopes: they are dropped, and the token response says what was granted.
         let granted = scope.split(separator: " ").filter { !ReferenceServerConfiguration.withheldScopes.contains(String($0)) }
             .joined(separator: " ")
-        if granted.isEmpty { return .failure(Refusal(code: "invalid_scope", description: "None of the requested scopes can be granted to this client")) }
+        if granted.isEmpty {
+            return .failure(Refusal(code: "invalid_scope", description: "None of the requested scopes can be granted to this client"))
+        }
         let challenge = parameters.text("code_challenge")
         let method = parameters.text("code_challenge_method")
         if let problem = pkceProblem(challenge: challenge, method: method, isNative: isNative) {
@@ -197,7 +212,8 @@ struct AuthorizationEndpoint {
     static func isBase64URL(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
         default: false
         }
     }

@@ -11,8 +11,10 @@ enum ClientAuthentication {
 
     /// Authenticates the client; a client ID with many recent failures is refused with 429 and Retry-After until
     /// the window passes, its right secret included (brute-force protection, RFC 6749 §2.3.1).
-    static func authenticate(_ request: HTTPRequest, _ form: RequestParameters, configuration: ReferenceServerConfiguration,
-                             state: OAuthState) -> Outcome {
+    static func authenticate(
+        _ request: HTTPRequest, _ form: RequestParameters, configuration: ReferenceServerConfiguration,
+        state: OAuthState
+    ) -> Outcome {
         let presented = presentedClientID(request, form)
         if let presented, let seconds = state.throttled(presented) {
             var response = TokenResponses.error(429, "invalid_client", "Too many failed attempts; try again later")
@@ -27,8 +29,11 @@ enum ClientAuthentication {
     /// The client ID a request claims, from Basic or the form.
     private static func presentedClientID(_ request: HTTPRequest, _ form: RequestParameters) -> String? {
         if let header = request.headers["Authorization"], header.lowercased().hasPrefix("basic "),
-           let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)).flatMap({ String(data: $0, encoding: .utf8) }),
-           let colon = decoded.firstIndex(of: ":") {
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)).flatMap({
+                String(data: $0, encoding: .utf8)
+            }),
+            let colon = decoded.firstIndex(of: ":")
+        {
             return AppFlipReferenceDecoding.decode(decoded[..<colon])
         }
         if case .value(let id) = form.single("client_id") { return id }
@@ -47,10 +52,11 @@ enum ClientAuthentication {
         }
         if let basic {
             guard let decoded = Data(base64Encoded: basic).flatMap({ String(data: $0, encoding: .utf8) }),
-                  let colon = decoded.firstIndex(of: ":"),
-                  let id = AppFlipReferenceDecoding.decode(decoded[..<colon]),
-                  let secret = AppFlipReferenceDecoding.decode(decoded[decoded.index(after: colon)...]),
-                  configuration.clientSecrets[id] == secret else {
+                let colon = decoded.firstIndex(of: ":"),
+                let id = AppFlipReferenceDecoding.decode(decoded[..<colon]),
+                let secret = AppFlipReferenceDecoding.decode(decoded[decoded.index(after: colon)...]),
+                configuration.clientSecrets[id] == secret
+            else {
                 var response = TokenResponses.error(401, "invalid_client", "Client authentication failed")
                 response.headers.append("WWW-Authenticate", "Basic realm=\"appflip-reference\"")
                 return .failed(response)
@@ -63,7 +69,8 @@ enum ClientAuthentication {
             return .authenticated(clientID: id)
         }
         guard case .value(let id) = form.single("client_id"), case .value(let secret) = bodySecret,
-              configuration.clientSecrets[id] == secret else {
+            configuration.clientSecrets[id] == secret
+        else {
             return .failed(TokenResponses.error(401, "invalid_client", "Client authentication failed"))
         }
         return .authenticated(clientID: id)

@@ -118,12 +118,15 @@ final class OAuthState: @unchecked Sendable {
         withLock { $0.codes[codeValue]?.tokens += issued }
     }
 
-    func issueTokens(clientID: String, scope: String, user: String, lifetime: Double,
-                     refresh existingRefresh: String? = nil) -> (access: String, refresh: String) {
+    func issueTokens(
+        clientID: String, scope: String, user: String, lifetime: Double,
+        refresh existingRefresh: String? = nil
+    ) -> (access: String, refresh: String) {
         withLock { state in
             let access = "at-" + CodeMinter.mint()
-            state.tokens[access] = IssuedToken(clientID: clientID, scope: scope, isRefresh: false, expires: Date().addingTimeInterval(lifetime),
-                                               user: user)
+            state.tokens[access] = IssuedToken(
+                clientID: clientID, scope: scope, isRefresh: false, expires: Date().addingTimeInterval(lifetime),
+                user: user)
             let refresh = existingRefresh ?? ("rt-" + CodeMinter.mint())
             if existingRefresh == nil {
                 state.tokens[refresh] = IssuedToken(clientID: clientID, scope: scope, isRefresh: true, expires: nil, user: user)
@@ -148,11 +151,13 @@ final class OAuthState: @unchecked Sendable {
             old.family = family
             state.tokens[value] = old
             let access = "at-" + CodeMinter.mint()
-            state.tokens[access] = IssuedToken(clientID: old.clientID, scope: old.scope, isRefresh: false, expires: Date().addingTimeInterval(lifetime),
-                                               family: family, user: old.user)
+            state.tokens[access] = IssuedToken(
+                clientID: old.clientID, scope: old.scope, isRefresh: false, expires: Date().addingTimeInterval(lifetime),
+                family: family, user: old.user)
             let refresh = "rt-" + CodeMinter.mint()
-            state.tokens[refresh] = IssuedToken(clientID: old.clientID, scope: old.scope, isRefresh: true, expires: nil, children: [access],
-                                                family: family, user: old.user)
+            state.tokens[refresh] = IssuedToken(
+                clientID: old.clientID, scope: old.scope, isRefresh: true, expires: nil, children: [access],
+                family: family, user: old.user)
             return (access, refresh)
         }
     }

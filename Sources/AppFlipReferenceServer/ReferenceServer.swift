@@ -35,8 +35,10 @@ package final class ReferenceServer: Sendable {
         let clientID = configuration.clientID
         let lifetime = configuration.codeLifetime
         handler.mintCode = { redirectURI, scope in
-            state.storeCode(OAuthState.IssuedCode(clientID: clientID, redirectURI: redirectURI, scope: scope ?? "devices", challenge: nil,
-                                                  method: nil, expires: Date().addingTimeInterval(lifetime)))
+            state.storeCode(
+                OAuthState.IssuedCode(
+                    clientID: clientID, redirectURI: redirectURI, scope: scope ?? "devices", challenge: nil,
+                    method: nil, expires: Date().addingTimeInterval(lifetime)))
         }
         return handler
     }
@@ -66,11 +68,13 @@ package final class ReferenceServer: Sendable {
                 guard request.method == "POST", let redirectURI = form.text("redirect_uri") else {
                     return HTTPResponse(status: 400, body: Array("POST redirect_uri (and scope)\n".utf8))
                 }
-                return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain")]),
-                                    body: Array(linkHandler.mintCode(redirectURI, form.text("scope")).utf8))
+                return HTTPResponse(
+                    status: 200, headers: HTTPHeaders([("Content-Type", "text/plain")]),
+                    body: Array(linkHandler.mintCode(redirectURI, form.text("scope")).utf8))
             default:
-                return HTTPResponse(status: 404, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
-                                    body: Array("not found\n".utf8))
+                return HTTPResponse(
+                    status: 404, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+                    body: Array("not found\n".utf8))
             }
         }
     }
@@ -89,10 +93,12 @@ package final class ReferenceServer: Sendable {
             return HTTPResponse(status: 405, headers: HTTPHeaders([("Allow", "POST")]))
         }
         guard let answer = AdapterLoop.answer(to: String(decoding: request.body, as: UTF8.self), linkHandler) else {
-            return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
-                                body: Array("expected a JSON object with string id, link and scenario\n".utf8))
+            return HTTPResponse(
+                status: 400, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+                body: Array("expected a JSON object with string id, link and scenario\n".utf8))
         }
-        return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
-                            body: [UInt8](answer))
+        return HTTPResponse(
+            status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+            body: [UInt8](answer))
     }
 }

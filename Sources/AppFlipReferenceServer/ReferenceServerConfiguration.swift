@@ -17,9 +17,11 @@ package struct ReferenceServerConfiguration: Sendable {
     /// Seconds an access token works at the API; the token response's expires_in.
     package var tokenLifetime: Double
 
-    package init(clientID: String = "google-client", clientSecret: String, projectID: String = "reference-project",
-                appID: String = "ABCDE12345.com.example.reference", linkPath: String = "/flip", codeLifetime: Double = 600,
-                tokenLifetime: Double = 3600) {
+    package init(
+        clientID: String = "google-client", clientSecret: String, projectID: String = "reference-project",
+        appID: String = "ABCDE12345.com.example.reference", linkPath: String = "/flip", codeLifetime: Double = 600,
+        tokenLifetime: Double = 3600
+    ) {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.projectID = projectID
@@ -62,7 +64,8 @@ package struct ReferenceServerConfiguration: Sendable {
                 let rest = uri.dropFirst(host.count + 1)
                 let port = rest.prefix { $0.isASCII && $0.isNumber }
                 if !port.isEmpty, port.count <= 5, (Int(port) ?? 0) > 0, (Int(port) ?? 0) < 65536,
-                   rest.dropFirst(port.count) == registered.dropFirst(host.count) {
+                    rest.dropFirst(port.count) == registered.dropFirst(host.count)
+                {
                     return true
                 }
             }

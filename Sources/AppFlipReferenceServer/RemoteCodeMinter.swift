@@ -31,8 +31,9 @@ package enum RemoteCodeMinter {
             defer { client.close() }
             var form = "redirect_uri=" + QueryCodec.encode(Array(redirectURI.utf8))
             if let scope { form += "&scope=" + QueryCodec.encode(Array(scope.utf8)) }
-            let request = HTTPRequest(method: "POST", target: target, headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
-                                      body: Array(form.utf8))
+            let request = HTTPRequest(
+                method: "POST", target: target, headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
+                body: Array(form.utf8))
             let response = try client.send(request)
             guard response.status == 200 else { return .failure(HTTPClient.Failure(message: "HTTP \(response.status)")) }
             return .success(String(decoding: response.body, as: UTF8.self))

@@ -61,13 +61,16 @@ enum HTML {
 
     /// A page with the headers every reference page carries: no framing, no caching, no referrer.
     static func page(status: Int, title: String, message: String) -> HTTPResponse {
-        let body = "<!doctype html><html><head><meta charset=\"utf-8\"><title>\(escape(title))</title></head>"
+        let body =
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>\(escape(title))</title></head>"
             + "<body><h1>\(escape(title))</h1><p>\(escape(message))</p></body></html>\n"
         return HTTPResponse(status: status, headers: pageHeaders(contentType: "text/html; charset=utf-8"), body: Array(body.utf8))
     }
 
     static func pageHeaders(contentType: String) -> HTTPHeaders {
-        HTTPHeaders([("Content-Type", contentType), ("X-Frame-Options", "DENY"), ("Content-Security-Policy", "frame-ancestors 'none'"),
-                     ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer")])
+        HTTPHeaders([
+            ("Content-Type", contentType), ("X-Frame-Options", "DENY"), ("Content-Security-Policy", "frame-ancestors 'none'"),
+            ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"),
+        ])
     }
 }

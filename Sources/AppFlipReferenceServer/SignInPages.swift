@@ -45,7 +45,8 @@ struct SignInPages {
     func login(_ request: HTTPRequest) -> HTTPResponse {
         let form = RequestParameters(Substring(String(decoding: request.body, as: UTF8.self)))
         guard request.method == "POST", let login = Self.cookie(Self.loginCookie, in: request), let token = form.text("csrf"),
-              state.consumeToken(token, for: "login:" + login) else {
+            state.consumeToken(token, for: "login:" + login)
+        else {
             return HTML.page(status: 403, title: "Forbidden", message: "The sign-in form expired or was not sent from this site.")
         }
         // Only a path on this server: never an open redirector (RFC 9700 §2.1).
@@ -82,7 +83,8 @@ struct SignInPages {
     func consent(_ request: HTTPRequest, endpoint: AuthorizationEndpoint) -> HTTPResponse {
         let form = RequestParameters(Substring(String(decoding: request.body, as: UTF8.self)))
         guard request.method == "POST", let user = sessionUser(request), let query = form.text("request"), let token = form.text("csrf"),
-              state.consumeToken(token, for: "consent:" + user + ":" + query) else {
+            state.consumeToken(token, for: "consent:" + user + ":" + query)
+        else {
             return HTML.page(status: 403, title: "Forbidden", message: "The consent form expired or was not sent from this site.")
         }
         let decision = form.text("decision")

@@ -12,8 +12,8 @@ struct SiteAssociationEndpoint {
                 "details": [
                     ["appIDs": [configuration.appID], "components": [["/": configuration.linkPath, "comment": "App Flip"]]],
                     ["appID": configuration.appID, "paths": [configuration.linkPath]],
-                ],
-            ],
+                ]
+            ]
         ]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data("{}".utf8)
         return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: [UInt8](data))

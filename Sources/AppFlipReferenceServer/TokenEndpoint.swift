@@ -62,8 +62,12 @@ struct TokenEndpoint {
         }
         let tokens = state.issueTokens(clientID: clientID, scope: code.scope, user: code.user, lifetime: configuration.tokenLifetime)
         state.attach(tokens: [tokens.access, tokens.refresh], toCode: value)
-        return TokenResponses.json(200, ["access_token": tokens.access, "token_type": "Bearer", "expires_in": Int(configuration.tokenLifetime),
-                                         "refresh_token": tokens.refresh, "scope": code.scope])
+        return TokenResponses.json(
+            200,
+            [
+                "access_token": tokens.access, "token_type": "Bearer", "expires_in": Int(configuration.tokenLifetime),
+                "refresh_token": tokens.refresh, "scope": code.scope,
+            ])
     }
 
     private func refreshGrant(_ form: RequestParameters, clientID: String) -> HTTPResponse {
@@ -82,10 +86,16 @@ struct TokenEndpoint {
             guard let rotated = state.rotate(value, lifetime: configuration.tokenLifetime) else {
                 return TokenResponses.error(400, "invalid_grant", "The refresh token was already used; its family is revoked")
             }
-            return TokenResponses.json(200, ["access_token": rotated.access, "token_type": "Bearer", "expires_in": Int(configuration.tokenLifetime),
-                                             "refresh_token": rotated.refresh, "scope": token.scope])
+            return TokenResponses.json(
+                200,
+                [
+                    "access_token": rotated.access, "token_type": "Bearer", "expires_in": Int(configuration.tokenLifetime),
+                    "refresh_token": rotated.refresh, "scope": token.scope,
+                ])
         }
-        let tokens = state.issueTokens(clientID: clientID, scope: token.scope, user: token.user, lifetime: configuration.tokenLifetime, refresh: value)
-        return TokenResponses.json(200, ["access_token": tokens.access, "token_type": "Bearer", "expires_in": Int(configuration.tokenLifetime), "scope": token.scope])
+        let tokens = state.issueTokens(
+            clientID: clientID, scope: token.scope, user: token.user, lifetime: configuration.tokenLifetime, refresh: value)
+        return TokenResponses.json(
+            200, ["access_token": tokens.access, "token_type": "Bearer", "expires_in": Int(configuration.tokenLifetime), "scope": token.scope])
     }
 }

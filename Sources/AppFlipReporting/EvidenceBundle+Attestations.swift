@@ -8,8 +8,10 @@ import AppFlipSyntax
 /// "Attested by hand" section must list the same; and each attachment in the bundle must hash as recorded. Changing
 /// any one of them (and the manifest's hash of it) leaves a contradiction.
 extension EvidenceBundle {
-    static func attestationContradictions(document: ResultsDocument, report: String?, byPath: [String: TarArchive.Entry],
-                                          catalog: Catalog?) -> [String] {
+    static func attestationContradictions(
+        document: ResultsDocument, report: String?, byPath: [String: TarArchive.Entry],
+        catalog: Catalog?
+    ) -> [String] {
         var problems: [String] = []
         let recorded = document.attestations ?? []
         for attachment in recorded.flatMap(\.attachments) {
@@ -34,8 +36,10 @@ extension EvidenceBundle {
     }
 
     /// The attestation file read again against what results.json records.
-    private static func reread(_ bytes: [UInt8], recorded: [ResultsDocument.AttestationEntry], byPath: [String: TarArchive.Entry],
-                               catalog: Catalog?) -> [String] {
+    private static func reread(
+        _ bytes: [UInt8], recorded: [ResultsDocument.AttestationEntry], byPath: [String: TarArchive.Entry],
+        catalog: Catalog?
+    ) -> [String] {
         guard let catalog else { return ["\(attestationPath) cannot be checked: the bundled catalog does not load"] }
         let places = Dictionary(recorded.flatMap(\.attachments).map { ($0.path, $0.bundlePath) }, uniquingKeysWith: { first, _ in first })
         let file: AttestationFile
@@ -50,11 +54,12 @@ extension EvidenceBundle {
             return ["\(attestationPath) does not read back as results.json records it: " + (error.diagnostics.first?.message ?? "")]
         }
         let reread = file.attestations.map { attestation in
-            ResultsDocument.AttestationEntry(requirement: attestation.requirement, verdict: attestation.verdict.rawValue, by: attestation.by,
-                                             date: attestation.date, note: attestation.note,
-                                             attachments: attestation.attachments.map {
-                                                 ResultsDocument.AttachmentEntry(path: $0.path, bundlePath: $0.bundlePath, sha256: $0.sha256, bytes: $0.bytes)
-                                             })
+            ResultsDocument.AttestationEntry(
+                requirement: attestation.requirement, verdict: attestation.verdict.rawValue, by: attestation.by,
+                date: attestation.date, note: attestation.note,
+                attachments: attestation.attachments.map {
+                    ResultsDocument.AttachmentEntry(path: $0.path, bundlePath: $0.bundlePath, sha256: $0.sha256, bytes: $0.bytes)
+                })
         }
         var problems: [String] = []
         let byRequirement = Dictionary(recorded.map { ($0.requirement, $0) }, uniquingKeysWith: { first, _ in first })
@@ -64,8 +69,9 @@ extension EvidenceBundle {
                 continue
             }
             if entry != attestation {
-                problems.append("results.json records the attestation of \(attestation.requirement) otherwise than \(attestationPath) gives it "
-                                + "(\(entry.verdict) against \(attestation.verdict), or its signer, date, note or attachments)")
+                problems.append(
+                    "results.json records the attestation of \(attestation.requirement) otherwise than \(attestationPath) gives it "
+                        + "(\(entry.verdict) against \(attestation.verdict), or its signer, date, note or attachments)")
             }
         }
         let attested = Set(reread.map(\.requirement))
@@ -85,16 +91,19 @@ extension EvidenceBundle {
         var problems: [String] = []
         let listed = lines.filter { $0.hasPrefix("- **") }.compactMap { line in line.dropFirst(4).split(separator: "*").first.map(String.init) }
         if listed.sorted() != recorded.map(\.requirement).sorted() {
-            problems.append("report.md lists the attestations of \(listed.joined(separator: ", ")), but results.json records "
-                            + recorded.map(\.requirement).joined(separator: ", "))
+            problems.append(
+                "report.md lists the attestations of \(listed.joined(separator: ", ")), but results.json records "
+                    + recorded.map(\.requirement).joined(separator: ", "))
         }
         for attestation in recorded {
             guard let line = lines.first(where: { $0.hasPrefix("- **\(attestation.requirement)**") }) else { continue }
             if !line.contains("**\(attestation.verdict)**, attested by") {
-                problems.append("report.md does not give the attestation of \(attestation.requirement) as \(attestation.verdict), which results.json records")
+                problems.append(
+                    "report.md does not give the attestation of \(attestation.requirement) as \(attestation.verdict), which results.json records")
             }
             for attachment in attestation.attachments {
-                let shown = "attachment `\(MarkdownText.inline(attachment.bundlePath, limit: 300))` (\(attachment.bytes) bytes, sha256 `\(attachment.sha256)`)"
+                let shown =
+                    "attachment `\(MarkdownText.inline(attachment.bundlePath, limit: 300))` (\(attachment.bytes) bytes, sha256 `\(attachment.sha256)`)"
                 if !section.contains(shown) {
                     problems.append("report.md does not list \(attachment.bundlePath) with the size and SHA-256 results.json records")
                 }

@@ -9,8 +9,10 @@ import Foundation
 /// leaves a contradiction that is reported; only a bundle forged whole and consistently passes, which no unsigned
 /// file can rule out.
 extension EvidenceBundle {
-    static func contradictions(manifest: Manifest, document: ResultsDocument, junit: String?, report: String?,
-                               suite: CaseSuite? = nil, catalog: Catalog? = nil) -> [String] {
+    static func contradictions(
+        manifest: Manifest, document: ResultsDocument, junit: String?, report: String?,
+        suite: CaseSuite? = nil, catalog: Catalog? = nil
+    ) -> [String] {
         // results.json against itself: every derived field derived again (case verdicts from their checks, the
         // outcome from the cases, requirements and profiles from the case files and catalog).
         var problems = document.contradictions(suite: suite, catalog: catalog)
@@ -25,7 +27,10 @@ extension EvidenceBundle {
             ("seed", String(manifest.seed), String(document.run.seed)),
             ("target", manifest.target, document.run.target),
             ("command", manifest.command, document.run.command),
-            ("arguments", manifest.arguments.map { $0.joined(separator: "\u{0}") } ?? "-", document.run.arguments.map { $0.joined(separator: "\u{0}") } ?? "-"),
+            (
+                "arguments", manifest.arguments.map { $0.joined(separator: "\u{0}") } ?? "-",
+                document.run.arguments.map { $0.joined(separator: "\u{0}") } ?? "-"
+            ),
             ("start", manifest.startedAt ?? "-", document.run.startedAt ?? "-"),
         ]
         for (name, recorded, proven) in fields where recorded != proven {
@@ -35,8 +40,10 @@ extension EvidenceBundle {
         let interrupted = document.run.incomplete ? 1 : 0
         let baselineProblems = document.outcome.baseline?.problems.count ?? 0
         if let junit {
-            let expected = [("tests", tally.total + interrupted + baselineProblems), ("failures", (tally.counts[.fail] ?? 0) + baselineProblems),
-                            ("errors", (tally.counts[.error] ?? 0) + interrupted)]
+            let expected = [
+                ("tests", tally.total + interrupted + baselineProblems), ("failures", (tally.counts[.fail] ?? 0) + baselineProblems),
+                ("errors", (tally.counts[.error] ?? 0) + interrupted),
+            ]
             let attributes = rootAttributes(of: junit)
             for (name, value) in expected where attributes[name] != String(value) {
                 problems.append("junit.xml counts \(name)=\(attributes[name] ?? "nothing"), but results.json's cases make \(value)")
@@ -46,7 +53,9 @@ extension EvidenceBundle {
         }
         // report.md's exit code line and its list of every case (as much of it as the report kept).
         if let report {
-            if !report.contains("Exit code: \(exit).") { problems.append("report.md does not give the exit code \(exit) that results.json's cases make") }
+            if !report.contains("Exit code: \(exit).") {
+                problems.append("report.md does not give the exit code \(exit) that results.json's cases make")
+            }
             problems += reportCaseContradictions(report, document: document)
         } else {
             problems.append("reports/report.md is missing")
@@ -64,7 +73,8 @@ extension EvidenceBundle {
             guard cells.count > 3, cells[1].hasPrefix("`"), cells[1].hasSuffix("`"), cells[1].count > 2 else { continue }
             let id = String(cells[1].dropFirst().dropLast())
             guard let recorded = verdicts[id], let shown = cells[2].split(separator: " ").last.map(String.init),
-                  Verdict(rawValue: shown) != nil else { continue }
+                Verdict(rawValue: shown) != nil
+            else { continue }
             if shown != recorded { problems.append("report.md lists case \(id) as \(shown), but results.json records \(recorded)") }
         }
         return problems
@@ -81,7 +91,9 @@ extension EvidenceBundle {
             let id = entry.id
             let body = piece.components(separatedBy: "</testcase>").first ?? piece
             let shown = body.contains("<failure ") ? "failure" : body.contains("<error ") ? "error" : body.contains("<skipped ") ? "skipped" : "none"
-            let expected = entry.knownFailure != nil ? "skipped"
+            let expected =
+                entry.knownFailure != nil
+                ? "skipped"
                 : entry.verdict == "fail" ? "failure" : entry.verdict == "error" ? "error" : entry.verdict == "skip" ? "skipped" : "none"
             if shown != expected {
                 problems.append("junit.xml shows case \(id) as \(shown == "none" ? "passed" : shown), but results.json records \(entry.verdict)")
@@ -106,9 +118,9 @@ extension EvidenceBundle {
     }
 }
 
-private extension Array where Element == Substring {
+extension Array where Element == Substring {
     /// `a="1" b="2"` split at its quotes, as (name, value) pairs.
-    func chunked() -> [(name: Substring, value: String)] {
+    fileprivate func chunked() -> [(name: Substring, value: String)] {
         stride(from: 0, to: count - 1, by: 2).map { (self[$0], String(self[$0 + 1])) }
     }
 }
@@ -126,14 +138,18 @@ extension EvidenceBundle {
         }
         let exit = RunResult.exitStatus(document.tally).rawValue
         var problems: [String] = []
-        if !html.contains("<p>Exit code: \(exit). ") { problems.append("report.html does not give the exit code \(exit) that results.json's cases make") }
+        if !html.contains("<p>Exit code: \(exit). ") {
+            problems.append("report.html does not give the exit code \(exit) that results.json's cases make")
+        }
         let byID = Dictionary(document.cases.map { (HTMLText.text($0.id), $0.verdict) }, uniquingKeysWith: { first, _ in first })
         for piece in html.components(separatedBy: "<tr data-case=\"").dropFirst() {
             guard let idEnd = piece.firstIndex(of: "\""), let recorded = byID[String(piece[..<idEnd])],
-                  let verdictStart = piece.range(of: " data-verdict=\""), let verdictEnd = piece[verdictStart.upperBound...].firstIndex(of: "\"") else { continue }
+                let verdictStart = piece.range(of: " data-verdict=\""), let verdictEnd = piece[verdictStart.upperBound...].firstIndex(of: "\"")
+            else { continue }
             let shown = String(piece[verdictStart.upperBound..<verdictEnd])
             if shown != recorded {
-                problems.append("report.html lists case \(HTMLText.unescaped(String(piece[..<idEnd]))) as \(shown), but results.json records \(recorded)")
+                problems.append(
+                    "report.html lists case \(HTMLText.unescaped(String(piece[..<idEnd]))) as \(shown), but results.json records \(recorded)")
             }
         }
         return problems

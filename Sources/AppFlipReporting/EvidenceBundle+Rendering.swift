@@ -6,8 +6,10 @@ extension EvidenceBundle {
     /// byte. report.md, report.html and junit.xml edited to say CERTIFIED or CONFORMANT, a failure section removed, a
     /// count changed, each differs from its rendering and is named; results.json itself is held to its cases by
     /// `contradictions`.
-    static func renderingContradictions(document: ResultsDocument, byPath: [String: TarArchive.Entry], suite: CaseSuite?,
-                                        catalog: Catalog?) -> [String] {
+    static func renderingContradictions(
+        document: ResultsDocument, byPath: [String: TarArchive.Entry], suite: CaseSuite?,
+        catalog: Catalog?
+    ) -> [String] {
         var baseline: Baseline?
         if let recorded = document.outcome.baseline {
             // A certification takes no baseline, so one recorded beside it is a forgery. Any other run's bundle carries
@@ -27,8 +29,11 @@ extension EvidenceBundle {
         // The bundle keeps case files by their path under the cases root (what the digest hashes); the reports name
         // them where the run read them (`Conformance/cases/…`): loaded again under that root, they read as they did.
         let relative = byPath.keys.filter { $0.hasPrefix("cases/") }.map { String($0.dropFirst("cases/".count)) }
-        if let root = document.cases.lazy.compactMap({ entry in relative.first { entry.file.hasSuffix("/" + $0) }.map { entry.file.dropLast($0.count) } }).first,
-           root != "cases/" {
+        if let root = document.cases.lazy.compactMap({ entry in
+            relative.first { entry.file.hasSuffix("/" + $0) }.map { entry.file.dropLast($0.count) }
+        }).first,
+            root != "cases/"
+        {
             let files = relative.sorted().compactMap { path in byPath["cases/" + path].map { SuiteFile(path: root + path, bytes: $0.bytes) } }
             if let reloaded = try? CaseLoader.load(files: files, base: String(root.dropLast()), catalog: catalog) { suite = reloaded }
         }
@@ -40,8 +45,10 @@ extension EvidenceBundle {
         }
         if let baseline, let day = document.outcome.baseline?.judgedOn { run.apply(baseline, today: day) }
         let arguments = document.run.arguments ?? []
-        let rendered = ReportSet(run: run, profiles: document.profiles.map(\.profile), reproducible: arguments.contains("--reproducible"),
-                                 fileAttributes: arguments.contains("--junit-file-attributes")).render()
+        let rendered = ReportSet(
+            run: run, profiles: document.profiles.map(\.profile), reproducible: arguments.contains("--reproducible"),
+            fileAttributes: arguments.contains("--junit-file-attributes")
+        ).render()
         var problems: [String] = []
         for (name, text) in rendered {
             guard let entry = byPath["reports/" + name] else { continue }  // a missing report is named where the manifest is checked
@@ -56,8 +63,11 @@ extension EvidenceBundle {
     private static func firstDifference(_ bundled: String, _ rendered: String) -> String {
         let left = bundled.split(separator: "\n", omittingEmptySubsequences: false)
         let right = rendered.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let line = zip(left, right).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset ?? (left.count != right.count
-            ? min(left.count, right.count) : nil) else { return "" }
+        guard
+            let line = zip(left, right).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
+                ?? (left.count != right.count
+                    ? min(left.count, right.count) : nil)
+        else { return "" }
         let cut = { (lines: [Substring]) in line < lines.count ? String(lines[line].prefix(120)) : "(nothing)" }
         return " (first at line \(line + 1): \"\(cut(left))\" where the suite writes \"\(cut(right))\")"
     }

@@ -42,11 +42,16 @@ package enum EvidenceBundle {
         /// whether the bundle's are this binary's); any other run is pointed at the bundle's copies.
         package func rerunCommand(in directory: String, attested: Bool = false) -> String {
             guard var words = arguments else { return command + " --cases \(directory)/cases --catalog \(directory)/\(EvidenceBundle.catalogPath)" }
-            for option in ["--cases", "--catalog", "--bundle", "--reports", "--summary", "--attest"] { words = CommandLineText.removing(option, from: words) }
+            for option in ["--cases", "--catalog", "--bundle", "--reports", "--summary", "--attest"] {
+                words = CommandLineText.removing(option, from: words)
+            }
             let end = words.firstIndex(of: "--") ?? words.endIndex
-            let suite = CommandLineText.certifies(words) ? [] : ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath]
-            words.insert(contentsOf: suite + ["--reports", "Reports/rerun"] + (attested ? ["--attest", directory + "/" + EvidenceBundle.attestationPath] : []),
-                         at: end)
+            let suite =
+                CommandLineText.certifies(words) ? [] : ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath]
+            words.insert(
+                contentsOf: suite + ["--reports", "Reports/rerun"]
+                    + (attested ? ["--attest", directory + "/" + EvidenceBundle.attestationPath] : []),
+                at: end)
             return CommandLineText.quoted(words, subcommand: "run")
         }
     }
@@ -92,9 +97,11 @@ package enum EvidenceBundle {
     }
 
     /// The archive: `reports/…`, `cases/…` (paths as the cases digest counts them), the catalog, then the manifest.
-    package static func make(reports: [(name: String, text: String)], caseFiles: [(path: String, bytes: [UInt8])], catalog: [UInt8],
-                            attestations: AttestationFile? = nil, configuration: [UInt8]? = nil, baseline: [UInt8]? = nil,
-                            signingKey: [UInt8]? = nil, run: RunResult, reproducible: Bool = false) throws(Failure) -> [UInt8] {
+    package static func make(
+        reports: [(name: String, text: String)], caseFiles: [(path: String, bytes: [UInt8])], catalog: [UInt8],
+        attestations: AttestationFile? = nil, configuration: [UInt8]? = nil, baseline: [UInt8]? = nil,
+        signingKey: [UInt8]? = nil, run: RunResult, reproducible: Bool = false
+    ) throws(Failure) -> [UInt8] {
         var entries = reports.map { TarArchive.Entry(path: "reports/" + $0.name, bytes: Array($0.text.utf8)) }
         entries += caseFiles.map { TarArchive.Entry(path: "cases/" + $0.path, bytes: $0.bytes) }
         entries.append(TarArchive.Entry(path: catalogPath, bytes: catalog))
@@ -128,8 +135,9 @@ package enum EvidenceBundle {
             } catch {
                 throw Failure(message: "--sign-key: \(error.message)")
             }
-            let signature = Signature(algorithm: Signature.algorithmName, publicKeyFingerprint: signed.fingerprint, publicKey: signed.publicKey,
-                                      signature: Base64URL.encode(signed.signature))
+            let signature = Signature(
+                algorithm: Signature.algorithmName, publicKeyFingerprint: signed.fingerprint, publicKey: signed.publicKey,
+                signature: Base64URL.encode(signed.signature))
             guard let json = try? encoder.encode(signature) else { throw Failure(message: "cannot encode the signature") }
             entries.append(TarArchive.Entry(path: signaturePath, bytes: [UInt8](json) + [0x0A]))
         }
@@ -181,14 +189,18 @@ package enum EvidenceBundle {
             problems.append("\(entry.path) is in the bundle but not in the manifest")
         }
         let catalog = byPath[catalogPath].flatMap { try? CatalogLoader.load(bytes: $0.bytes, file: catalogPath) }
-        let suite = try? CaseLoader.load(files: entries.filter { $0.path.hasPrefix("cases/") }.map { SuiteFile(path: $0.path, bytes: $0.bytes) },
-                                         base: "cases", catalog: catalog)
-        switch byPath["reports/results.json"].map({ entry in Result { () throws(ResultsDocument.ReadFailure) in try ResultsDocument.parse(Data(entry.bytes)) } }) {
+        let suite = try? CaseLoader.load(
+            files: entries.filter { $0.path.hasPrefix("cases/") }.map { SuiteFile(path: $0.path, bytes: $0.bytes) },
+            base: "cases", catalog: catalog)
+        switch byPath["reports/results.json"].map({ entry in
+            Result { () throws(ResultsDocument.ReadFailure) in try ResultsDocument.parse(Data(entry.bytes)) }
+        }) {
         case .success(let document)?:
             if document.suite.casesDigest != manifest.casesDigest { problems.append("results.json names other case files than the manifest") }
             let text = { (path: String) in byPath[path].map { String(decoding: $0.bytes, as: UTF8.self) } }
-            problems += contradictions(manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"),
-                                       suite: suite, catalog: catalog)
+            problems += contradictions(
+                manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"),
+                suite: suite, catalog: catalog)
             problems += htmlContradictions(text("reports/report.html"), document: document)
             problems += renderingContradictions(document: document, byPath: byPath, suite: suite, catalog: catalog)
             attestations = document.attestations ?? []
@@ -197,9 +209,10 @@ package enum EvidenceBundle {
             // attachment no attestation lists) is one a verification would vouch for without reason.
             let explained = Set((document.attestations ?? []).flatMap { $0.attachments.map(\.bundlePath) })
             for entry in entries where !Self.isLayoutPath(entry.path, baseline: document.outcome.baseline != nil) && !explained.contains(entry.path) {
-                problems.append(entry.path == baselinePath
-                    ? "\(baselinePath) is in the bundle, but results.json records no baseline"
-                    : "\(entry.path) is in the bundle, but nothing in its layout explains it (no attestation lists it)")
+                problems.append(
+                    entry.path == baselinePath
+                        ? "\(baselinePath) is in the bundle, but results.json records no baseline"
+                        : "\(entry.path) is in the bundle, but nothing in its layout explains it (no attestation lists it)")
             }
             problems += attestationContradictions(document: document, report: text("reports/report.md"), byPath: byPath, catalog: catalog)
         case .failure(let failure)?:
@@ -207,8 +220,9 @@ package enum EvidenceBundle {
         case nil:
             problems.append("reports/results.json is missing")
         }
-        return Verification(manifest: manifest, problems: problems, entries: entries, attestations: attestations, document: readDocument,
-                            signature: signatureCheck(byPath, manifest: manifestEntry.bytes))
+        return Verification(
+            manifest: manifest, problems: problems, entries: entries, attestations: attestations, document: readDocument,
+            signature: signatureCheck(byPath, manifest: manifestEntry.bytes))
     }
 
     /// Whether `path` is one of the files every bundle may hold by its layout: the reports, the case files, the
@@ -216,8 +230,10 @@ package enum EvidenceBundle {
     /// the attestations that list them; the baseline by results.json recording one).
     static func isLayoutPath(_ path: String, baseline: Bool = false) -> Bool {
         if baseline, path == baselinePath { return true }
-        return ["reports/junit.xml", "reports/report.md", "reports/report.html", "reports/results.json", catalogPath, manifestPath, signaturePath,
-         configurationPath, attestationPath].contains(path) || (path.hasPrefix("cases/") && path.hasSuffix(".case"))
+        return [
+            "reports/junit.xml", "reports/report.md", "reports/report.html", "reports/results.json", catalogPath, manifestPath, signaturePath,
+            configurationPath, attestationPath,
+        ].contains(path) || (path.hasPrefix("cases/") && path.hasSuffix(".case"))
     }
 
     /// What the bundle's signature says: none, one that does not check, or the key that made it.
@@ -244,8 +260,10 @@ package enum EvidenceBundle {
             guard fingerprint == signature.publicKeyFingerprint else {
                 return .invalid("signature.json's fingerprint \(signature.publicKeyFingerprint) is not its key's (\(fingerprint))")
             }
-            return valid ? .signed(fingerprint: fingerprint, publicKey: signature.publicKey)
-                : .invalid("the signature does not check against manifest.json with the key it names (\(fingerprint)): the manifest changed after signing")
+            return valid
+                ? .signed(fingerprint: fingerprint, publicKey: signature.publicKey)
+                : .invalid(
+                    "the signature does not check against manifest.json with the key it names (\(fingerprint)): the manifest changed after signing")
         } catch {
             return .invalid("signature.json's key cannot be read: \(error.message)")
         }

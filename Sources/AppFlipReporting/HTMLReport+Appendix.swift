@@ -8,21 +8,27 @@ extension HTMLReport {
         guard !toAttest.isEmpty || !run.attestations.isEmpty else { return "" }
         var text = "<section id=\"attestations\">\n<h2>Attestations</h2>\n"
         if !toAttest.isEmpty {
-            text += "<p>The programs certified here need these requirements, which no machine can judge headlessly; a reviewer checks each by "
+            text +=
+                "<p>The programs certified here need these requirements, which no machine can judge headlessly; a reviewer checks each by "
                 + "hand and signs it off with <code>--attest FILE</code>.</p>\n<table>\n<thead><tr><th>Requirement</th><th>Level</th><th>Attested</th>"
                 + "<th>How to check</th></tr></thead>\n<tbody>\n"
             for requirement in toAttest {
-                let attested = run.attestations.first { $0.requirement == requirement.id }
+                let attested =
+                    run.attestations.first { $0.requirement == requirement.id }
                     .map { "\($0.verdict.rawValue) (\(HTMLText.text($0.by)), \(HTMLText.text($0.date)))" }
                     ?? "<strong>not attested</strong>"
-                text += "<tr" + Self.filterAttributes(verdicts: [], profiles: [requirement.profile], levels: [requirement.level], search: [requirement.id]) + ">"
+                text +=
+                    "<tr"
+                    + Self.filterAttributes(verdicts: [], profiles: [requirement.profile], levels: [requirement.level], search: [requirement.id])
+                    + ">"
                     + "<td><strong>\(HTMLText.text(requirement.id))</strong> \(HTMLText.text(requirement.title))</td><td>\(requirement.level.rawValue)</td>"
                     + "<td>\(attested)</td><td>\(HTMLText.text(requirement.notObservable ?? ""))</td></tr>\n"
             }
             text += "</tbody>\n</table>\n"
         }
         for attestation in run.attestations {
-            text += "<p><strong>\(HTMLText.text(attestation.requirement))</strong>: "
+            text +=
+                "<p><strong>\(HTMLText.text(attestation.requirement))</strong>: "
                 + "<strong>\(attestation.verdict.rawValue)</strong>, attested by \(HTMLText.text(attestation.by)) on \(HTMLText.text(attestation.date)). "
                 + HTMLText.text(HTMLText.cut(attestation.note, limit: 2000)) + "</p>\n"
         }
@@ -34,8 +40,10 @@ extension HTMLReport {
         guard !lines.isEmpty else { return "<section id=\"skipped\">\n<h2>Skipped</h2>\n<p>Nothing skipped.</p>\n</section>\n" }
         var text = "<section id=\"skipped\">\n<h2>Skipped</h2>\n<ul>\n"
         for line in lines {
-            text += "<li" + Self.filterAttributes(verdicts: [.skip], profiles: [line.profile], levels: [], search: [line.profile]) + "><code>"
-                + HTMLText.text(line.profile) + "</code>: \(line.count) case\(line.count == 1 ? "" : "s") — \(HTMLText.text(HTMLText.cut(line.reason, limit: 500)))</li>\n"
+            text +=
+                "<li" + Self.filterAttributes(verdicts: [.skip], profiles: [line.profile], levels: [], search: [line.profile]) + "><code>"
+                + HTMLText.text(line.profile)
+                + "</code>: \(line.count) case\(line.count == 1 ? "" : "s") — \(HTMLText.text(HTMLText.cut(line.reason, limit: 500)))</li>\n"
         }
         return text + "</ul>\n</section>\n"
     }
@@ -43,22 +51,28 @@ extension HTMLReport {
     /// Every requirement of the catalog: its level, sources, the cases that judged it and its result.
     func matrixSection() -> String {
         let outcomes = run.requirementOutcomes
-        var text = "<section id=\"matrix\">\n<h2>Requirement matrix</h2>\n<p>This run judged \(outcomes.filter(\.isJudged).count) of the "
+        var text =
+            "<section id=\"matrix\">\n<h2>Requirement matrix</h2>\n<p>This run judged \(outcomes.filter(\.isJudged).count) of the "
             + "\(outcomes.count) requirements in the catalog.</p>\n<table>\n<thead><tr><th>ID</th><th>Level</th><th>Requirement</th><th>Sources</th>"
             + "<th>Cases</th><th>Result</th></tr></thead>\n<tbody>\n"
         for outcome in outcomes {
             let requirement = outcome.requirement
-            let result = switch MatrixCoverage(outcome, in: run, profiles: profiles) {
-            case .judged(let verdict): "<span class=\"tag \(verdict.rawValue)\">\(Self.verdictIcons[verdict] ?? "") \(verdict.rawValue)</span>"
-            case .planned: "not covered: planned"
-            case .attested(let attestation): "attested by hand: \(attestation.verdict.rawValue)"
-            case .notObservable: "not covered: not observable"
-            case .profileNotRun(let profile): "not run (profile <code>\(HTMLText.text(profile))</code> not in this run)"
-            case .notCovered: "not covered in this run"
-            }
-            text += "<tr id=\"req-\(HTMLText.text(requirement.id))\"" + Self.filterAttributes(verdicts: outcome.verdict.map { [$0] } ?? [],
-                profiles: [requirement.profile], levels: [requirement.level], search: [requirement.id]) + ">"
-            text += "<td><strong>\(HTMLText.text(requirement.id))</strong></td><td>\(requirement.level.rawValue)</td><td>\(HTMLText.text(requirement.title))</td>"
+            let result =
+                switch MatrixCoverage(outcome, in: run, profiles: profiles) {
+                case .judged(let verdict): "<span class=\"tag \(verdict.rawValue)\">\(Self.verdictIcons[verdict] ?? "") \(verdict.rawValue)</span>"
+                case .planned: "not covered: planned"
+                case .attested(let attestation): "attested by hand: \(attestation.verdict.rawValue)"
+                case .notObservable: "not covered: not observable"
+                case .profileNotRun(let profile): "not run (profile <code>\(HTMLText.text(profile))</code> not in this run)"
+                case .notCovered: "not covered in this run"
+                }
+            text +=
+                "<tr id=\"req-\(HTMLText.text(requirement.id))\""
+                + Self.filterAttributes(
+                    verdicts: outcome.verdict.map { [$0] } ?? [],
+                    profiles: [requirement.profile], levels: [requirement.level], search: [requirement.id]) + ">"
+            text +=
+                "<td><strong>\(HTMLText.text(requirement.id))</strong></td><td>\(requirement.level.rawValue)</td><td>\(HTMLText.text(requirement.title))</td>"
                 + "<td>\(sources(requirement.id))</td><td class=\"n\">\(outcome.caseCount)</td><td>\(result)</td></tr>\n"
         }
         return text + "</tbody>\n</table>\n</section>\n"
@@ -66,22 +80,28 @@ extension HTMLReport {
 
     /// Every case: its verdict, requirements and message, each row filterable (`data-case` names it for `verify`).
     func everyCaseSection() -> String {
-        var text = "<section id=\"cases\">\n<h2>Every case (\(run.results.count))</h2>\n<table>\n<thead><tr><th>Case</th><th>Verdict</th>"
+        var text =
+            "<section id=\"cases\">\n<h2>Every case (\(run.results.count))</h2>\n<table>\n<thead><tr><th>Case</th><th>Verdict</th>"
             + "<th>Requirements</th><th>Message</th><th>Time (s)</th></tr></thead>\n<tbody>\n"
         for result in run.results.prefix(Self.everyCaseRows) {
             let conformanceCase = result.conformanceCase
             let checks = result.checks  // unpacked once (a run keeps them packed)
             let requirements = CaseResult.requirements(of: conformanceCase, checks: checks)
-            text += "<tr data-case=\"\(HTMLText.text(conformanceCase.id))\"" + Self.filterAttributes(
-                verdicts: [result.verdict], profiles: [conformanceCase.profile.rawValue],
-                levels: requirements.map(\.level), search: [conformanceCase.id] + requirements.map(\.id)) + ">"
-            text += "<td><code>\(HTMLText.text(conformanceCase.id))</code></td><td class=\"tag \(result.verdict.rawValue)\">"
+            text +=
+                "<tr data-case=\"\(HTMLText.text(conformanceCase.id))\""
+                + Self.filterAttributes(
+                    verdicts: [result.verdict], profiles: [conformanceCase.profile.rawValue],
+                    levels: requirements.map(\.level), search: [conformanceCase.id] + requirements.map(\.id)) + ">"
+            text +=
+                "<td><code>\(HTMLText.text(conformanceCase.id))</code></td><td class=\"tag \(result.verdict.rawValue)\">"
                 + "\(Self.verdictIcons[result.verdict] ?? "") \(result.verdict.rawValue)\(result.isKnown ? " (known)" : "")</td>"
                 + "<td>\(HTMLText.text(ReportFormatting.requirementList(conformanceCase, checks: checks)))</td><td>\(HTMLText.text(HTMLText.cut(result.message ?? "", limit: 300)))</td>"
                 + "<td class=\"n\">\(ReportFormatting.seconds(reproducible ? 0 : result.duration))</td></tr>\n"
         }
         text += "</tbody>\n</table>\n"
-        if run.results.count > Self.everyCaseRows { text += "<p>\(run.results.count - Self.everyCaseRows) more cases not listed here (see results.json).</p>\n" }
+        if run.results.count > Self.everyCaseRows {
+            text += "<p>\(run.results.count - Self.everyCaseRows) more cases not listed here (see results.json).</p>\n"
+        }
         return text + "</section>\n"
     }
 
@@ -89,11 +109,17 @@ extension HTMLReport {
     func provenanceSection() -> String {
         let provenance = run.provenance
         let rows = ProvenanceRows.rows(provenance, reproducible: reproducible)
-        var text = "<section id=\"provenance\">\n<h2>Provenance</h2>\n<p>Reproduce the whole run with:</p>\n" + Self.command(provenance.command, id: "cmd-run")
-        text += "<dl class=\"provenance\">\n" + rows.map { row in
-            let value = ProvenanceRows.ownCode(row.name, row.value).map { HTMLText.text($0.prefix) + "<code>\($0.code)</code>" } ?? HTMLText.text(row.value)
-            return "<dt>\(HTMLText.text(row.name))</dt><dd>\(value)</dd>\n"
-        }.joined() + "</dl>\n"
+        var text =
+            "<section id=\"provenance\">\n<h2>Provenance</h2>\n<p>Reproduce the whole run with:</p>\n"
+            + Self.command(provenance.command, id: "cmd-run")
+        text +=
+            "<dl class=\"provenance\">\n"
+            + rows.map { row in
+                let value =
+                    ProvenanceRows.ownCode(row.name, row.value).map { HTMLText.text($0.prefix) + "<code>\($0.code)</code>" }
+                    ?? HTMLText.text(row.value)
+                return "<dt>\(HTMLText.text(row.name))</dt><dd>\(value)</dd>\n"
+            }.joined() + "</dl>\n"
         return text + "</section>\n"
     }
 }

@@ -8,10 +8,14 @@ extension HTMLReport {
         for cause in causes {
             let first = cause.cases[0].conformanceCase
             let requirements = cause.requirements.map { "<a href=\"#f\($0.group + 1)\">\(HTMLText.text($0.reference.id))</a> (\($0.cases))" }
-            text += "<li" + Self.filterAttributes(verdicts: [.fail], profiles: cause.cases.map(\.conformanceCase.profile.rawValue),
-                                                   levels: cause.requirements.map(\.reference.level),
-                                                   search: cause.requirements.map(\.reference.id) + cause.cases.prefix(Self.casesPerGroup).map(\.conformanceCase.id)) + ">"
-            text += "✗ <strong>\(HTMLText.text(HTMLText.cut(cause.observed, limit: 300)))</strong> — \(cause.cases.count) case\(cause.cases.count == 1 ? "" : "s") "
+            text +=
+                "<li"
+                + Self.filterAttributes(
+                    verdicts: [.fail], profiles: cause.cases.map(\.conformanceCase.profile.rawValue),
+                    levels: cause.requirements.map(\.reference.level),
+                    search: cause.requirements.map(\.reference.id) + cause.cases.prefix(Self.casesPerGroup).map(\.conformanceCase.id)) + ">"
+            text +=
+                "✗ <strong>\(HTMLText.text(HTMLText.cut(cause.observed, limit: 300)))</strong> — \(cause.cases.count) case\(cause.cases.count == 1 ? "" : "s") "
                 + "under \(cause.requirements.count) requirement\(cause.requirements.count == 1 ? "" : "s"): \(requirements.joined(separator: ", ")); "
                 + "first <code>\(HTMLText.text(first.id))</code></li>\n"
         }
@@ -23,7 +27,8 @@ extension HTMLReport {
         var rows: [(reference: RequirementReference, ids: Set<String>, profiles: Set<String>, first: FindingGroup, anchor: Int)] = []
         for (index, group) in groups.enumerated() {
             guard case .check(let reference, _) = group.kind, group.verdict == .fail else { continue }
-            let ids = Set(group.members.map(\.result.conformanceCase.id)), profiles = Set(group.members.map(\.result.conformanceCase.profile.rawValue))
+            let ids = Set(group.members.map(\.result.conformanceCase.id))
+            let profiles = Set(group.members.map(\.result.conformanceCase.profile.rawValue))
             if let row = rows.firstIndex(where: { $0.reference == reference }) {
                 rows[row].ids.formUnion(ids)
                 rows[row].profiles.formUnion(profiles)
@@ -32,16 +37,22 @@ extension HTMLReport {
             }
         }
         guard !rows.isEmpty else {
-            return text + "<p>" + (run.count(.fail) == 0 ? "None: no MUST or MUST NOT was violated." : "None named (see the failures below).") + "</p>\n</section>\n"
+            return text + "<p>" + (run.count(.fail) == 0 ? "None: no MUST or MUST NOT was violated." : "None named (see the failures below).")
+                + "</p>\n</section>\n"
         }
-        text += "<table>\n<thead><tr><th>Requirement</th><th>Level</th><th>Failing cases</th><th>Expected</th><th>Observed (first case)</th>"
+        text +=
+            "<table>\n<thead><tr><th>Requirement</th><th>Level</th><th>Failing cases</th><th>Expected</th><th>Observed (first case)</th>"
             + "<th>Sources</th></tr></thead>\n<tbody>\n"
         for row in rows {
             guard case .check(_, let expected) = row.first.kind else { continue }
             let requirement = run.catalog[row.reference.id]
-            text += "<tr" + Self.filterAttributes(verdicts: [.fail], profiles: row.profiles.sorted(), levels: [row.reference.level],
-                                                  search: [row.reference.id] + row.ids.sorted().prefix(Self.casesPerGroup)) + ">"
-            text += "<td><a href=\"#f\(row.anchor)\"><strong>\(HTMLText.text(row.reference.id))</strong></a>"
+            text +=
+                "<tr"
+                + Self.filterAttributes(
+                    verdicts: [.fail], profiles: row.profiles.sorted(), levels: [row.reference.level],
+                    search: [row.reference.id] + row.ids.sorted().prefix(Self.casesPerGroup)) + ">"
+            text +=
+                "<td><a href=\"#f\(row.anchor)\"><strong>\(HTMLText.text(row.reference.id))</strong></a>"
                 + (requirement.map { " — " + HTMLText.text($0.title) } ?? "") + "</td><td>\(row.reference.level.rawValue)</td>"
                 + "<td class=\"n\">\(row.ids.count)</td><td>\(HTMLText.text(HTMLText.cut(expected, limit: 200)))</td>"
                 + "<td>\(HTMLText.text(HTMLText.cut(row.first.representative.observed, limit: 200)))</td><td>\(sources(row.reference.id))</td></tr>\n"
@@ -55,7 +66,8 @@ extension HTMLReport {
         return requirement.citations.map { citation in
             let label = HTMLText.text(citation.description)
             guard let url = run.catalog.sources[citation.sourceKey]?.url,
-                  let href = HTMLText.href(url + CitationLinks.anchor(citation.section, url: url)) else { return label }
+                let href = HTMLText.href(url + CitationLinks.anchor(citation.section, url: url))
+            else { return label }
             return "<a href=\"\(href)\" rel=\"noreferrer\">\(label)</a>"
         }.joined(separator: "; ")
     }
@@ -80,22 +92,27 @@ extension HTMLReport {
         case .check(let reference, let expected):
             levels = [reference.level]
             requirementIDs = [reference.id]
-            let title = (run.catalog[reference.id].map { " — " + HTMLText.text($0.title) } ?? "")
+            let title =
+                (run.catalog[reference.id].map { " — " + HTMLText.text($0.title) } ?? "")
                 + (group.headingPart.map { ": " + HTMLText.text(HTMLText.cut($0, limit: 120)) } ?? "")
-            text += "<summary>\(number). \(Self.verdictIcons[group.verdict] ?? "") \(HTMLText.text(reference.description))\(title) (\(count) case\(count == 1 ? "" : "s"))</summary>\n"
-            text += "<p><strong>Expected:</strong> \(HTMLText.text(HTMLText.cut(expected, limit: 600)))<br><strong>Observed:</strong> "
+            text +=
+                "<summary>\(number). \(Self.verdictIcons[group.verdict] ?? "") \(HTMLText.text(reference.description))\(title) (\(count) case\(count == 1 ? "" : "s"))</summary>\n"
+            text +=
+                "<p><strong>Expected:</strong> \(HTMLText.text(HTMLText.cut(expected, limit: 600)))<br><strong>Observed:</strong> "
                 + HTMLText.text(HTMLText.cut(group.representative.observed, limit: 600)) + (count > 1 ? " (in all \(count), alike)" : "") + "</p>\n"
             let sources = sources(reference.id)
             if !sources.isEmpty { text += "<p><strong>Sources:</strong> \(sources)</p>\n" }
             if let quote = run.catalog[reference.id]?.quote {
-                text += "<blockquote><strong>\(HTMLText.text(quote.citation.description)) says:</strong> “\(HTMLText.text(HTMLText.cut(quote.text, limit: 600)))”</blockquote>\n"
+                text +=
+                    "<blockquote><strong>\(HTMLText.text(quote.citation.description)) says:</strong> “\(HTMLText.text(HTMLText.cut(quote.text, limit: 600)))”</blockquote>\n"
             }
         case .targetError, .suiteError:
             requirementIDs = first.conformanceCase.requirements.map(\.id)
             levels = first.conformanceCase.requirements.map(\.level)
             let what = group.kind == .suiteError ? "Suite error, not the target's" : "Target error"
             text += "<summary>\(number). \(Self.verdictIcons[group.verdict] ?? "") \(what) (\(count) case\(count == 1 ? "" : "s"))</summary>\n"
-            text += "<p><strong>What happened:</strong> \(HTMLText.text(HTMLText.cut(group.representative.observed, limit: 600)))"
+            text +=
+                "<p><strong>What happened:</strong> \(HTMLText.text(HTMLText.cut(group.representative.observed, limit: 600)))"
                 + (count > 1 ? " (in <code>\(HTMLText.text(first.conformanceCase.id))</code>; the others alike)" : "") + "</p>\n"
             text += "<p><strong>Requirements these cases check:</strong> \(HTMLText.text(ReportFormatting.requirementList(first)))</p>\n"
         }
@@ -107,29 +124,36 @@ extension HTMLReport {
         if count > 1 {
             text += "<table>\n<thead><tr><th>Case</th><th>Case file</th><th>Observed</th></tr></thead>\n<tbody>\n"
             for member in group.members.prefix(Self.casesPerGroup) {
-                text += "<tr><td><code>\(HTMLText.text(member.result.conformanceCase.id))</code></td><td><code>"
-                    + HTMLText.text(ReportFormatting.location(member.result.conformanceCase)) + "</code></td><td>\(HTMLText.text(HTMLText.cut(member.observed, limit: 300)))</td></tr>\n"
+                text +=
+                    "<tr><td><code>\(HTMLText.text(member.result.conformanceCase.id))</code></td><td><code>"
+                    + HTMLText.text(ReportFormatting.location(member.result.conformanceCase))
+                    + "</code></td><td>\(HTMLText.text(HTMLText.cut(member.observed, limit: 300)))</td></tr>\n"
             }
             text += "</tbody>\n</table>\n"
             if count > Self.casesPerGroup { text += "<p>\(count - Self.casesPerGroup) more not listed here (see results.json).</p>\n" }
         }
-        let attributes = Self.filterAttributes(verdicts: [group.verdict], profiles: members.map(\.conformanceCase.profile.rawValue), levels: levels,
-                                               search: requirementIDs + members.prefix(Self.casesPerGroup).map(\.conformanceCase.id))
+        let attributes = Self.filterAttributes(
+            verdicts: [group.verdict], profiles: members.map(\.conformanceCase.profile.rawValue), levels: levels,
+            search: requirementIDs + members.prefix(Self.casesPerGroup).map(\.conformanceCase.id))
         return "<details id=\"\(anchor)\" class=\"finding\"\(attributes)>\n" + text + "</details>\n"
     }
 
     /// What the case sent and received (the link, the answer, each exchange with its headers and times, the
     /// adapter's standard error), and which of its checks could not be judged and why. Redacted as everywhere.
     private func evidence(_ result: CaseResult) -> String {
-        var text = "<div class=\"evidence\">\n<p>Evidence from <code>\(HTMLText.text(result.conformanceCase.id))</code>, case file <code>"
-            + HTMLText.text(ReportFormatting.location(result.conformanceCase)) + "</code> (scenario <code>\(result.conformanceCase.scenario.rawValue)</code>)</p>\n"
+        var text =
+            "<div class=\"evidence\">\n<p>Evidence from <code>\(HTMLText.text(result.conformanceCase.id))</code>, case file <code>"
+            + HTMLText.text(ReportFormatting.location(result.conformanceCase))
+            + "</code> (scenario <code>\(result.conformanceCase.scenario.rawValue)</code>)</p>\n"
         if result.verdict == .fail, let message = result.message { text += "<p>Then: \(HTMLText.text(message))</p>\n" }
         let notJudged = ReportFormatting.notJudged(result)
         if !notJudged.isEmpty {
-            text += "<ul>\n" + notJudged.map { entry in
-                "<li>\(HTMLText.text(entry.requirement.description)): \(entry.count == 1 ? "1 check" : "\(entry.count) checks") not judged — "
-                    + HTMLText.text(entry.reason) + "</li>\n"
-            }.joined() + "</ul>\n"
+            text +=
+                "<ul>\n"
+                + notJudged.map { entry in
+                    "<li>\(HTMLText.text(entry.requirement.description)): \(entry.count == 1 ? "1 check" : "\(entry.count) checks") not judged — "
+                        + HTMLText.text(entry.reason) + "</li>\n"
+                }.joined() + "</ul>\n"
         }
         if !result.evidence.link.isEmpty { text += "<p><strong>Link</strong></p>\n<pre>\(HTMLText.text(result.evidence.link))</pre>\n" }
         if !result.evidence.answer.isEmpty { text += "<p><strong>Answer</strong></p>\n<pre>\(HTMLText.text(result.evidence.answer))</pre>\n" }
@@ -139,7 +163,8 @@ extension HTMLReport {
             if !reproducible, let milliseconds = exchange.milliseconds { when.append("\(milliseconds) ms") }
             text += "<p><strong>Exchange \(index + 1)</strong>" + (when.isEmpty ? "" : " (" + when.joined(separator: ", ") + ")") + "</p>\n"
             text += "<pre>\(HTMLText.text(exchange.transcript))</pre>\n"
-            for (title, headers) in [("Request headers", exchange.requestHeaders), ("Response headers", exchange.responseHeaders)] where !headers.isEmpty {
+            for (title, headers) in [("Request headers", exchange.requestHeaders), ("Response headers", exchange.responseHeaders)]
+            where !headers.isEmpty {
                 text += "<p>\(title)</p>\n<pre>" + headers.map { HTMLText.text($0.line) }.joined(separator: "\n") + "</pre>\n"
             }
         }

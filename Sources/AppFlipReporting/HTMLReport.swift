@@ -72,7 +72,8 @@ package struct HTMLReport: Sendable {
         for profile in profiles { form += "<option>\(HTMLText.text(profile))</option>" }
         form += "</select></label>\n<label>Level <select name=\"level\"><option value=\"\">any</option>"
         for level in Level.allCases { form += "<option value=\"\(Self.token(level))\">\(level.rawValue)</option>" }
-        form += "</select></label>\n<label>Requirement or case <input name=\"q\" type=\"search\" placeholder=\"AF-LINK-010, app-link/state\"></label>\n"
+        form +=
+            "</select></label>\n<label>Requirement or case <input name=\"q\" type=\"search\" placeholder=\"AF-LINK-010, app-link/state\"></label>\n"
         return form + "<button type=\"button\" id=\"filter-reset\">Clear</button> <span id=\"filter-count\"></span>\n</form>\n"
     }
 

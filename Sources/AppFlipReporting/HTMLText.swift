@@ -52,7 +52,9 @@ package enum HTMLText {
     /// page's own anchors (`#…`); nil for anything else (`javascript:`, `data:`, relative paths, other schemes).
     package static func href(_ url: String) -> String? {
         if url.hasPrefix("#"), url.dropFirst().allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) { return url }
-        guard url.lowercased().hasPrefix("https://"), !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" }) else {
+        guard url.lowercased().hasPrefix("https://"),
+            !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0 == "\"" || $0 == "<" || $0 == ">" || $0 == "\\" })
+        else {
             return nil
         }
         return text(url)

@@ -57,7 +57,8 @@ package struct JUnitReport: Sendable {
 
     /// A baseline entry that expired or no longer matches a failure fails the run: one failing test case each.
     private func baselineSuite(_ problems: [Baseline.Problem]) -> String {
-        var xml = "  <testsuite name=\"(baseline)\" tests=\"\(problems.count)\" failures=\"\(problems.count)\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n"
+        var xml =
+            "  <testsuite name=\"(baseline)\" tests=\"\(problems.count)\" failures=\"\(problems.count)\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n"
         for problem in problems {
             xml += "    <testcase classname=\"baseline\" name=\"\(XMLText.attribute(problem.entry.subject.description))\" time=\"0.000\">\n"
             xml += "      <failure type=\"baseline-\(problem.kind.rawValue)\" message=\"\(XMLText.attribute(problem.message))\"/>\n"
@@ -83,9 +84,11 @@ package struct JUnitReport: Sendable {
         let provenance = run.provenance
         var properties: [(String, String)] = []
         if withRunProperties {
-            properties = [("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
-                          ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest),
-                          ("verdict", run.overall.rawValue), ("warnings", String(run.count(.warn)))]
+            properties = [
+                ("suite.version", provenance.suiteVersion), ("seed", String(provenance.seed)),
+                ("target", provenance.target), ("cases.digest", "sha256:" + provenance.caseDigest),
+                ("verdict", run.overall.rawValue), ("warnings", String(run.count(.warn))),
+            ]
             if let digest = provenance.catalogDigest { properties.append(("catalog.digest", "sha256:" + digest)) }
             if let custom = ReportHeadline.customSuite(provenance) { properties.append(("suite.custom", custom)) }
             if run.provenance.certification {
@@ -97,20 +100,22 @@ package struct JUnitReport: Sendable {
             if let baseline = run.baseline {
                 properties.append(("baseline", "\(baseline.path): \(run.knownCount) known, \(baseline.problems.count) problems"))
             }
-        if let samples = provenance.samples { properties.append(("samples", String(samples))) }
-        for (index, line) in provenance.transport.enumerated() { properties.append(("tls.\(index + 1)", line)) }
-        if let startup = provenance.handlerStartup { properties.append(("handler.startup", startup)) }
-        for (name, value) in [("target.label", provenance.targetLabel), ("suite.executable.sha256", provenance.executableSHA256),
-                              ("suite.source.commit", provenance.sourceCommit),
-                              ("platform", provenance.platform), ("toolchain", provenance.toolchain)] {
-            if let value { properties.append((name, value)) }
-        }
-        // Attested by hand: properties only, never a test case (they are not the suite's verdicts).
-        for (index, attestation) in run.attestations.enumerated() {
-            properties.append(("attestation.\(index + 1)", attestation.summary + ": " + attestation.note))
-        }
-        if !reproducible, let measured = provenance.handlerStartupMeasured { properties.append(("handler.startup.measured", measured)) }
-        if run.incomplete { properties.append(("run.incomplete", "true: interrupted; only the cases listed ran")) }
+            if let samples = provenance.samples { properties.append(("samples", String(samples))) }
+            for (index, line) in provenance.transport.enumerated() { properties.append(("tls.\(index + 1)", line)) }
+            if let startup = provenance.handlerStartup { properties.append(("handler.startup", startup)) }
+            for (name, value) in [
+                ("target.label", provenance.targetLabel), ("suite.executable.sha256", provenance.executableSHA256),
+                ("suite.source.commit", provenance.sourceCommit),
+                ("platform", provenance.platform), ("toolchain", provenance.toolchain),
+            ] {
+                if let value { properties.append((name, value)) }
+            }
+            // Attested by hand: properties only, never a test case (they are not the suite's verdicts).
+            for (index, attestation) in run.attestations.enumerated() {
+                properties.append(("attestation.\(index + 1)", attestation.summary + ": " + attestation.note))
+            }
+            if !reproducible, let measured = provenance.handlerStartupMeasured { properties.append(("handler.startup.measured", measured)) }
+            if run.incomplete { properties.append(("run.incomplete", "true: interrupted; only the cases listed ran")) }
         }
         for (key, value) in properties {
             xml += "      <property name=\"\(key)\" value=\"\(XMLText.attribute(value))\"/>\n"
@@ -172,7 +177,9 @@ package struct JUnitReport: Sendable {
         let minor = findings.filter { $0.verdict == .warn || $0.verdict == .info }
         xml += "      <system-out>" + XMLText.text(systemOut(result, requirements: requirements, minor: minor)) + "</system-out>\n"
         if !minor.isEmpty {
-            let lines = minor.map { "\($0.verdict == .warn ? "WARNING" : "NOTE") \($0.requirement): expected \($0.expected); observed \($0.observed)\n" }
+            let lines = minor.map {
+                "\($0.verdict == .warn ? "WARNING" : "NOTE") \($0.requirement): expected \($0.expected); observed \($0.observed)\n"
+            }
             xml += "      <system-err>" + XMLText.text(lines.joined()) + "</system-err>\n"
         }
         xml += "    </testcase>\n"

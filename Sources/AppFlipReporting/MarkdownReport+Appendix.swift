@@ -44,7 +44,8 @@ extension MarkdownReport {
         var text = "<details><summary>A. Requirement matrix: \(judged) of \(outcomes.count) requirements judged</summary>\n\n"
         let planned = outcomes.filter { $0.requirement.planned != nil }.count
         let unobservable = outcomes.filter { $0.requirement.notObservable != nil }.count
-        text += "This run judged \(judged) of the \(outcomes.count) requirements in the catalog; \(planned) are planned (no case "
+        text +=
+            "This run judged \(judged) of the \(outcomes.count) requirements in the catalog; \(planned) are planned (no case "
             + "covers them yet) and \(unobservable) cannot be observed headlessly"
             + (run.attestations.isEmpty ? "" : " (\(run.attestations.count) of them attested by hand, not counted as judged)")
             + ". Every row is listed, covered or not.\n\n"
@@ -54,24 +55,29 @@ extension MarkdownReport {
             let requirement = outcome.requirement
             let coverage = MatrixCoverage(outcome, in: run, profiles: profiles)
             if outcome.verdict == nil { uncovered.append(requirement) }
-            let result = switch coverage {
-            case .judged(let verdict): "\(Self.icons[verdict] ?? "") \(verdict.rawValue)"
-            case .planned: "not covered: planned"
-            case .attested(let attestation): "✍️ attested by hand: \(Self.attestedIcons[attestation.verdict] ?? "") \(attestation.verdict.rawValue)"
-            case .notObservable: "not covered: not observable"
-            case .profileNotRun(let profile): "not run (profile `\(profile)` not in this run)"
-            case .notCovered: "not covered in this run"
-            }
+            let result =
+                switch coverage {
+                case .judged(let verdict): "\(Self.icons[verdict] ?? "") \(verdict.rawValue)"
+                case .planned: "not covered: planned"
+                case .attested(let attestation):
+                    "✍️ attested by hand: \(Self.attestedIcons[attestation.verdict] ?? "") \(attestation.verdict.rawValue)"
+                case .notObservable: "not covered: not observable"
+                case .profileNotRun(let profile): "not run (profile `\(profile)` not in this run)"
+                case .notCovered: "not covered in this run"
+                }
             text += "| \(requirement.id) | \(requirement.level.rawValue) | \(MarkdownText.inline(requirement.title)) | "
             text += "\(CitationLinks.markdown(for: requirement.id, in: run.catalog)) | \(outcome.caseCount) | \(result) |\n"
         }
         if !uncovered.isEmpty {
             text += "\nRequirements no case in this run covers:\n\n"
             for requirement in uncovered {
-                let reason = requirement.uncoveredReason
-                    ?? (profiles.contains(requirement.profile) ? "No case in this run names it (check --filter and the case files)."
+                let reason =
+                    requirement.uncoveredReason
+                    ?? (profiles.contains(requirement.profile)
+                        ? "No case in this run names it (check --filter and the case files)."
                         : "Its profile `\(requirement.profile)` was not part of this run.")
-                text += "- **\(requirement.id)** (\(requirement.level.rawValue)) \(MarkdownText.inline(requirement.title)): \(MarkdownText.inline(reason, limit: 1000))\n"
+                text +=
+                    "- **\(requirement.id)** (\(requirement.level.rawValue)) \(MarkdownText.inline(requirement.title)): \(MarkdownText.inline(reason, limit: 1000))\n"
             }
         }
         return text + "\n</details>\n\n"

@@ -18,16 +18,19 @@ extension MarkdownReport {
     /// One entry per attestation: the requirement, the verdict, who and when, the note, the attachments' digests.
     func attestedSection() -> String {
         guard !run.attestations.isEmpty else { return "" }
-        var text = "## Attested by hand\n\nThese requirements cannot be observed headlessly. A reviewer judged them and signed the "
+        var text =
+            "## Attested by hand\n\nThese requirements cannot be observed headlessly. A reviewer judged them and signed the "
             + "judgement off; the suite recorded it as given and judged nothing here.\n\n"
         for attestation in run.attestations {
             let title = run.catalog[attestation.requirement].map { " \(MarkdownText.inline($0.title))" } ?? ""
             let level = run.catalog[attestation.requirement].map { " (\($0.level.rawValue))" } ?? ""
-            text += "- **\(attestation.requirement)**\(level)\(title): \(Self.attestedIcons[attestation.verdict] ?? "") "
+            text +=
+                "- **\(attestation.requirement)**\(level)\(title): \(Self.attestedIcons[attestation.verdict] ?? "") "
                 + "**\(attestation.verdict.rawValue)**, attested by \(MarkdownText.inline(attestation.by, limit: 200)) on \(attestation.date). "
                 + MarkdownText.inline(attestation.note, limit: 2000) + "\n"
             for attachment in attestation.attachments {
-                text += "  - attachment `\(MarkdownText.inline(attachment.bundlePath, limit: 300))` (\(attachment.bytes) bytes, sha256 "
+                text +=
+                    "  - attachment `\(MarkdownText.inline(attachment.bundlePath, limit: 300))` (\(attachment.bytes) bytes, sha256 "
                     + "`\(attachment.sha256.filter(\.isHexDigit))`)\n"
             }
         }

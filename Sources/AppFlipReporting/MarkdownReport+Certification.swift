@@ -20,11 +20,15 @@ extension MarkdownReport {
     func certificationLine() -> String {
         let outcomes = run.programOutcomes
         guard !outcomes.isEmpty else { return "" }
-        let programs = outcomes.map { "\(MarkdownText.inline($0.program.title)) (" + $0.program.profiles.map { "`\($0.rawValue)`" }.joined(separator: ", ") + ")" }
+        let programs = outcomes.map {
+            "\(MarkdownText.inline($0.program.title)) (" + $0.program.profiles.map { "`\($0.rawValue)`" }.joined(separator: ", ") + ")"
+        }
         let toAttest = run.catalog.toAttest(for: outcomes.map(\.program))
         return "**Certification run:** every case of " + programs.joined(separator: "; ") + " judged, with no baseline and no filter"
-            + (toAttest.isEmpty ? "." : "; \(toAttest.count) requirement\(toAttest.count == 1 ? "" : "s") no machine judges, "
-               + "\(toAttest.filter { id in run.attestations.contains { $0.requirement == id.id } }.count) attested (see [To attest](#to-attest)).")
+            + (toAttest.isEmpty
+                ? "."
+                : "; \(toAttest.count) requirement\(toAttest.count == 1 ? "" : "s") no machine judges, "
+                    + "\(toAttest.filter { id in run.attestations.contains { $0.requirement == id.id } }.count) attested (see [To attest](#to-attest)).")
     }
 
     /// Each program's requirements no machine can judge, with the attestation given for each or "not attested".
@@ -32,15 +36,18 @@ extension MarkdownReport {
         let outcomes = run.programOutcomes
         let toAttest = run.catalog.toAttest(for: outcomes.map(\.program))
         guard !toAttest.isEmpty else { return "" }
-        var text = "## To attest\n\nThe programs certified here need these requirements, which no machine can judge headlessly. A "
+        var text =
+            "## To attest\n\nThe programs certified here need these requirements, which no machine can judge headlessly. A "
             + "certification reviewer checks each by hand and signs it off with `--attest FILE`; the suite's verdict above does not "
             + "include them.\n\n| Requirement | Level | Programs | Attested | How to check |\n| --- | --- | --- | --- | --- |\n"
         for requirement in toAttest {
             let programs = outcomes.filter { $0.program.needs(requirement) }.map { MarkdownText.inline($0.program.title) }.joined(separator: ", ")
-            let attested = run.attestations.first { $0.requirement == requirement.id }.map {
-                "\(Self.attestedIcons[$0.verdict] ?? "") \($0.verdict.rawValue) (\(MarkdownText.inline($0.by, limit: 120)), \($0.date))"
-            } ?? "**not attested**"
-            text += "| **\(requirement.id)** \(MarkdownText.inline(requirement.title)) | \(requirement.level.rawValue) | \(programs) | \(attested) | "
+            let attested =
+                run.attestations.first { $0.requirement == requirement.id }.map {
+                    "\(Self.attestedIcons[$0.verdict] ?? "") \($0.verdict.rawValue) (\(MarkdownText.inline($0.by, limit: 120)), \($0.date))"
+                } ?? "**not attested**"
+            text +=
+                "| **\(requirement.id)** \(MarkdownText.inline(requirement.title)) | \(requirement.level.rawValue) | \(programs) | \(attested) | "
                 + MarkdownText.inline(requirement.notObservable ?? "", limit: 400) + " |\n"
         }
         return text + "\n"

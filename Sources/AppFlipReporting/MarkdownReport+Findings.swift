@@ -4,8 +4,10 @@ import AppFlipModel
 /// expected and observed, the cases it covers, a command that reproduces it, and its evidence folded.
 extension MarkdownReport {
     /// `linked`: whether the rows link to their finding sections (not in the summary, which has none).
-    func failedRequirementsSection(_ groups: [FindingGroup], heading: String = "## Failed requirements", linked: Bool = true,
-                                   limit: Int = .max) -> String {
+    func failedRequirementsSection(
+        _ groups: [FindingGroup], heading: String = "## Failed requirements", linked: Bool = true,
+        limit: Int = .max
+    ) -> String {
         var text = heading + "\n\n"
         var rows: [(reference: RequirementReference, cases: Set<String>, first: FindingGroup, anchor: Int)] = []
         for (index, group) in groups.enumerated() {
@@ -35,7 +37,10 @@ extension MarkdownReport {
         }
         if !errorGroups.isEmpty {
             let cases = Set(errorGroups.flatMap { $0.element.members.map(\.result.conformanceCase.id) }).count
-            text += (cases == 1 ? "1 case ended in a target error before it could be judged" : "\(cases) cases ended in a target error before they could be judged")
+            text +=
+                (cases == 1
+                    ? "1 case ended in a target error before it could be judged"
+                    : "\(cases) cases ended in a target error before they could be judged")
                 + (linked ? ": " + errorGroups.map { "[#\($0.offset + 1)](#f\($0.offset + 1))" }.joined(separator: ", ") : "") + ".\n\n"
         }
         return text
@@ -49,7 +54,8 @@ extension MarkdownReport {
         for (index, cause) in causes.prefix(10).enumerated() {
             let first = cause.cases[0].conformanceCase
             let requirements = cause.requirements.map { "\($0.reference.id) ([\($0.cases)](#f\($0.group + 1)))" }.joined(separator: ", ")
-            text += "\(index + 1). ❌ **\(MarkdownText.inline(cause.observed, limit: 160))** — \(cause.cases.count) case\(cause.cases.count == 1 ? "" : "s") "
+            text +=
+                "\(index + 1). ❌ **\(MarkdownText.inline(cause.observed, limit: 160))** — \(cause.cases.count) case\(cause.cases.count == 1 ? "" : "s") "
                 + "under \(cause.requirements.count) requirement\(cause.requirements.count == 1 ? "" : "s"): \(requirements); first `\(first.id)`\n"
         }
         if causes.count > 10 { text += "\nand \(causes.count - 10) more (see the failures below).\n" }
@@ -62,15 +68,17 @@ extension MarkdownReport {
         if groups.isEmpty { return text + "None.\n\n" }
         if folded {
             let cases = Set(groups.flatMap { $0.members.map(\.result.conformanceCase.id) }).count
-            text += "<details><summary>Each of the \(groups.count) finding\(groups.count == 1 ? "" : "s") in \(cases) case\(cases == 1 ? "" : "s"), with evidence: "
+            text +=
+                "<details><summary>Each of the \(groups.count) finding\(groups.count == 1 ? "" : "s") in \(cases) case\(cases == 1 ? "" : "s"), with evidence: "
                 + groups.map { group -> String in
                     if case .check(let reference, _) = group.kind { return reference.id }
                     return "target error"
                 }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ") + "</summary>\n\n"
         }
         for (index, group) in groups.enumerated() {
-            text += section(group, anchor: "\(anchor)\(index + 1)", number: index + 1, withEvidence: index < detail.groupsWithEvidence,
-                            casesShown: detail.casesPerGroup)
+            text += section(
+                group, anchor: "\(anchor)\(index + 1)", number: index + 1, withEvidence: index < detail.groupsWithEvidence,
+                casesShown: detail.casesPerGroup)
         }
         return text + (folded ? "</details>\n\n" : "")
     }
@@ -82,10 +90,12 @@ extension MarkdownReport {
         var text = ""
         switch group.kind {
         case .check(let reference, let expected):
-            let title = (run.catalog[reference.id].map { " — " + MarkdownText.inline($0.title) } ?? "")
+            let title =
+                (run.catalog[reference.id].map { " — " + MarkdownText.inline($0.title) } ?? "")
                 + (group.headingPart.map { ": " + MarkdownText.inline($0, limit: 120) } ?? "")
             text += "### <a id=\"\(anchor)\"></a>\(number). \(icon) \(reference)\(title) (\(count) case\(count == 1 ? "" : "s"))\n\n"
-            let observed = MarkdownText.inline(group.representative.observed, limit: 600)
+            let observed =
+                MarkdownText.inline(group.representative.observed, limit: 600)
                 + (count > 1 ? " (in all \(count), alike)" : "")
             // Short enough for one line: expected and observed side by side.
             let together = expected.count + observed.count < 100
@@ -98,7 +108,8 @@ extension MarkdownReport {
         case .targetError, .suiteError:
             let what = group.kind == .suiteError ? "Suite error, not the target's" : "Target error"
             text += "### <a id=\"\(anchor)\"></a>\(number). \(icon) \(what) (\(count) case\(count == 1 ? "" : "s"))\n\n"
-            text += "- **What happened:** \(MarkdownText.inline(group.representative.observed, limit: 600))"
+            text +=
+                "- **What happened:** \(MarkdownText.inline(group.representative.observed, limit: 600))"
                 + (count > 1 ? " (in `\(first.conformanceCase.id)`; the others alike)" : "") + "\n"
             text += "- **Requirements these cases check:** \(ReportFormatting.requirementList(first))\n"
         }
@@ -109,7 +120,8 @@ extension MarkdownReport {
         let reproduce = run.provenance.command(onlyCase: first.conformanceCase.id).map {
             "Reproduce `\(first.conformanceCase.id)` alone:\n\n" + MarkdownText.codeBlock($0) + "\n"
         }
-        let summary = (withEvidence ? (count == 1 ? "Evidence" : "Evidence from one, and all \(count) cases") : count > 1 ? "All \(count) cases" : "Reproduce")
+        let summary =
+            (withEvidence ? (count == 1 ? "Evidence" : "Evidence from one, and all \(count) cases") : count > 1 ? "All \(count) cases" : "Reproduce")
             + (reproduce == nil || !withEvidence && count == 1 ? "" : ", and how to reproduce")
         let shown = group.members.prefix(casesShown)
         guard withEvidence || count > 1 || reproduce != nil else { return text + "\n" }
@@ -121,7 +133,8 @@ extension MarkdownReport {
         if count > 1 {
             text += "| Case | Case file | Observed |\n| --- | --- | --- |\n"
             for member in shown {
-                text += "| `\(member.result.conformanceCase.id)` | `\(ReportFormatting.location(member.result.conformanceCase))` | "
+                text +=
+                    "| `\(member.result.conformanceCase.id)` | `\(ReportFormatting.location(member.result.conformanceCase))` | "
                     + "\(MarkdownText.inline(member.observed, limit: 200)) |\n"
             }
             if count > shown.count { text += "\n\(count - shown.count) more not listed here (see results.json).\n" }
@@ -139,7 +152,8 @@ extension MarkdownReport {
         // One line per requirement and reason: "AF-LINK-006 MUST: 3 checks not judged — nothing was opened …".
         let notJudged = ReportFormatting.notJudged(result)
         for entry in notJudged {
-            text += "- \(entry.requirement): \(entry.count == 1 ? "1 check" : "\(entry.count) checks") not judged — \(MarkdownText.inline(entry.reason))\n"
+            text +=
+                "- \(entry.requirement): \(entry.count == 1 ? "1 check" : "\(entry.count) checks") not judged — \(MarkdownText.inline(entry.reason))\n"
         }
         if !notJudged.isEmpty { text += "\n" }
         var evidence = result.evidence.link.isEmpty ? "" : "link: \(result.evidence.link)\n"

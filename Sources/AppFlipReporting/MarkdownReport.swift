@@ -30,20 +30,24 @@ package struct MarkdownReport: Sendable {
         // The parts no level changes are rendered once; each level's text is measured before it is joined.
         let findings = self.findings ?? ReportFindings(run: run)
         let head = "# AppFlip Conformance report\n\n" + certificationHeadline() + verdictSection()
-        let body = contents(failures: findings.failures, warnings: findings.warnings, known: findings.known)
+        let body =
+            contents(failures: findings.failures, warnings: findings.warnings, known: findings.known)
             + (findings.causesMerge ? rootCausesSection(findings.causes) : "") + failedRequirementsSection(findings.failures)
         let tail = toAttestSection() + attestedSection() + skippedSection() + provenanceSection()
         var appendix = Appendix(report: self)
         var cuts: [String] = []
         for level in Detail.allCases {
             if let parts = compose(level, cuts: cuts, head: head, body: body, findings: findings, tail: tail, appendix: &appendix),
-               parts.reduce(0, { $0 + $1.utf8.count }) <= Self.sizeLimit {
+                parts.reduce(0, { $0 + $1.utf8.count }) <= Self.sizeLimit
+            {
                 return parts.joined()
             }
             cuts.append(level.cutBeyond)
         }
-        let parts = compose(.minimal, cuts: cuts + ["the report was still too large and ends early"], head: head, body: body,
-                            findings: findings, tail: tail, appendix: &appendix) ?? []
+        let parts =
+            compose(
+                .minimal, cuts: cuts + ["the report was still too large and ends early"], head: head, body: body,
+                findings: findings, tail: tail, appendix: &appendix) ?? []
         return Self.truncated(parts.joined(), limit: Self.sizeLimit)
     }
 
@@ -69,21 +73,26 @@ package struct MarkdownReport: Sendable {
     }
 
     /// The report's parts at one level of detail, or nil when one part alone is already too large to fit.
-    private func compose(_ detail: Detail, cuts: [String], head: String, body: String, findings: ReportFindings, tail: String,
-                         appendix: inout Appendix) -> [String]? {
+    private func compose(
+        _ detail: Detail, cuts: [String], head: String, body: String, findings: ReportFindings, tail: String,
+        appendix: inout Appendix
+    ) -> [String]? {
         guard let appendixText = appendix.text(detail) else { return nil }
         var parts = [head]
         if !cuts.isEmpty {
-            parts.append("> **Shortened to stay under \(Self.sizeLimit / 1024) KiB:** \(cuts.joined(separator: "; ")). results.json and junit.xml "
-                + "have everything.\n\n")
+            parts.append(
+                "> **Shortened to stay under \(Self.sizeLimit / 1024) KiB:** \(cuts.joined(separator: "; ")). results.json and junit.xml "
+                    + "have everything.\n\n")
         }
         parts.append(body)
         // With root causes above (fewer than the findings), the findings in detail are one click away: the first
         // screen holds the verdict, the causes and the failed requirements.
         parts.append(groupsSection("Failures and errors", findings.failures, anchor: "f", detail: detail, folded: findings.causesMerge))
         if run.baseline != nil { parts.append(groupsSection("Known failures (baseline)", findings.known, anchor: "k", detail: detail)) }
-        parts.append(groupsSection("Warnings and observations", findings.warnings, anchor: "w", detail: detail,
-                                   folded: !findings.failures.isEmpty))
+        parts.append(
+            groupsSection(
+                "Warnings and observations", findings.warnings, anchor: "w", detail: detail,
+                folded: !findings.failures.isEmpty))
         parts.append(tail)
         parts.append(appendixText)
         return parts
@@ -127,11 +136,14 @@ package struct MarkdownReport: Sendable {
         var text = headline(coverage) + "\n\n" + profileTable(coverage)
         for problem in run.configurationProblems {
             let spoiled = run.results.filter { $0.configurationProblem == problem }.count
-            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**⚙️ Configuration problem** (\(spoiled) cases could not be judged): \(MarkdownText.inline(problem, limit: 500))"
+            text +=
+                (text.hasSuffix("\n") ? "\n" : "\n\n")
+                + "**⚙️ Configuration problem** (\(spoiled) cases could not be judged): \(MarkdownText.inline(problem, limit: 500))"
         }
         let suiteFaults = run.results.filter { $0.suiteFault != nil }
         if let first = suiteFaults.first?.suiteFault {
-            text = "**Verdict: 🛠️ SUITE ERROR** — the suite itself ran out of resources for \(suiteFaults.count) of \(total) cases "
+            text =
+                "**Verdict: 🛠️ SUITE ERROR** — the suite itself ran out of resources for \(suiteFaults.count) of \(total) cases "
                 + "(\(MarkdownText.inline(first, limit: 200))). Those cases judged nothing and blame nothing on the target; rerun "
                 + "with fewer `--jobs` or a higher `ulimit -n`. No verdict is given for this run."
         }
@@ -155,7 +167,8 @@ package struct MarkdownReport: Sendable {
         let shown: [Verdict] = [.pass, .info, .warn, .fail, .error, .skip]
         // With a baseline, the failures it accepts are counted apart, as "known", and under no verdict.
         let knownColumn = run.baseline != nil
-        text += "| Profile | Verdict | Cases | " + shown.map { "\(Self.icons[$0] ?? "") \($0.rawValue)" }.joined(separator: " | ")
+        text +=
+            "| Profile | Verdict | Cases | " + shown.map { "\(Self.icons[$0] ?? "") \($0.rawValue)" }.joined(separator: " | ")
             + (knownColumn ? " | known" : "") + " | Tested |\n"
         text += "| --- | --- | ---: | " + shown.map { _ in "---:" }.joined(separator: " | ") + (knownColumn ? " | ---:" : "") + " | --- |\n"
         for entry in coverage {
@@ -172,12 +185,14 @@ package struct MarkdownReport: Sendable {
             let results = run.results.filter { $0.conformanceCase.profile.rawValue == entry.profile }
             let overall = RunResult(results: results, catalog: run.catalog, provenance: run.provenance).overall
             let verdict = results.isEmpty ? "—" : "\(Self.icons[overall] ?? "") \(overall.rawValue)"
-            let counts = shown.map { verdict in String(results.filter { $0.verdict == verdict && !$0.isKnown }.count) }
+            let counts =
+                shown.map { verdict in String(results.filter { $0.verdict == verdict && !$0.isKnown }.count) }
                 + (knownColumn ? [String(results.filter(\.isKnown).count)] : [])
             text += "| `\(entry.profile)` | \(verdict) | \(entry.total) | " + counts.joined(separator: " | ") + " | \(state) |\n"
         }
         if coverage.count != 1 {
-            text += "| **all** | | **\(total)** | " + shown.map { "**\(run.count($0))**" }.joined(separator: " | ")
+            text +=
+                "| **all** | | **\(total)** | " + shown.map { "**\(run.count($0))**" }.joined(separator: " | ")
                 + (knownColumn ? " | **\(run.knownCount)**" : "") + " | |\n"
         }
         return text
@@ -187,18 +202,23 @@ package struct MarkdownReport: Sendable {
     private func appendNotes(to text: inout String) {
         if run.incomplete { text += "\n\n**This run is incomplete:** it was interrupted; only the cases listed here ran, and no verdict is given." }
         for (target, count) in run.unreachableTargets {
-            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Target unreachable:** \(MarkdownText.inline(target.reason)) — "
+            text +=
+                (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Target unreachable:** \(MarkdownText.inline(target.reason)) — "
                 + "\(count) case\(count == 1 ? "" : "s") not sent."
         }
         if run.provenance.certification {
             text += (text.hasSuffix("\n") ? "\n" : "\n\n") + certificationLine()
         }
         if let baseline = run.baseline {
-            text += (text.hasSuffix("\n") ? "\n" : "\n\n") + "**Baseline** `\(MarkdownText.inline(baseline.path))` (\(baseline.entries) entries): \(run.knownCount) "
+            text +=
+                (text.hasSuffix("\n") ? "\n" : "\n\n")
+                + "**Baseline** `\(MarkdownText.inline(baseline.path))` (\(baseline.entries) entries): \(run.knownCount) "
                 + "failure\(run.knownCount == 1 ? "" : "s") accepted as known (not counted above; see Known failures)."
             for problem in baseline.problems { text += "\n- ❌ \(MarkdownText.inline(problem.message))" }
             if !baseline.unexercised.isEmpty {
-                text += "\n- Not exercised by this run: " + baseline.unexercised.map { MarkdownText.inline($0.subject.description) }.joined(separator: ", ")
+                text +=
+                    "\n- Not exercised by this run: "
+                    + baseline.unexercised.map { MarkdownText.inline($0.subject.description) }.joined(separator: ", ")
             }
         }
     }

@@ -29,7 +29,8 @@ package enum MarkdownText {
                 if let ascii = character.asciiValue, let escaped = escaped(ascii) {
                     result += escaped
                 } else if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
-                   scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || isBidiControl(scalar) {
+                    scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || isBidiControl(scalar)
+                {
                     // Control and bidirectional-override characters are shown, not obeyed.
                     result += "U+" + String(scalar.value, radix: 16, uppercase: true)
                 } else {
@@ -45,7 +46,7 @@ package enum MarkdownText {
     private static func escaped(_ ascii: UInt8) -> String? {
         switch ascii {
         case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "|"),
-             UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "~"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+            UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "~"), UInt8(ascii: "{"), UInt8(ascii: "}"):
             "\\" + String(UnicodeScalar(ascii))
         case UInt8(ascii: "<"): "&lt;"
         case UInt8(ascii: ">"): "&gt;"
@@ -59,7 +60,8 @@ package enum MarkdownText {
         var length = 0
         for byte in following {
             if byte == UInt8(ascii: ";") { return length > 0 }
-            let isName = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            let isName =
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (byte == UInt8(ascii: "#") && length == 0)
             guard isName, length < 32 else { return false }
             length += 1

@@ -13,8 +13,13 @@ package enum ProvenanceRows {
         if let digest = provenance.catalogDigest { rows.append(("Catalog", "sha256 `\(digest)`")) }
         if let cases = provenance.casesBuiltIn, let catalog = provenance.catalogBuiltIn {
             let custom = [cases ? nil : "case files", catalog ? nil : "catalog"].compactMap { $0 }
-            rows.append(("Suite", custom.isEmpty ? "the case files and catalog built into suite \(provenance.suiteVersion)"
-                         : "CUSTOM: not the suite's own " + custom.joined(separator: " and ") + ", so not a certification"))
+            rows.append(
+                (
+                    "Suite",
+                    custom.isEmpty
+                        ? "the case files and catalog built into suite \(provenance.suiteVersion)"
+                        : "CUSTOM: not the suite's own " + custom.joined(separator: " and ") + ", so not a certification"
+                ))
         }
         rows += [
             ("Seed", String(provenance.seed)),
@@ -26,8 +31,12 @@ package enum ProvenanceRows {
             ("Jobs", String(provenance.jobs)),
             ("Filter", provenance.filter ?? "(none)"),
             ("Samples", samples),
-            ("TLS", provenance.transport.isEmpty ? "not used: every endpoint of this run is plain http"
-                : provenance.transport.joined(separator: "; ")),
+            (
+                "TLS",
+                provenance.transport.isEmpty
+                    ? "not used: every endpoint of this run is plain http"
+                    : provenance.transport.joined(separator: "; ")
+            ),
         ]
         if let startup = provenance.handlerStartup { rows.append(("Handler start-up", startup)) }
         if let digest = provenance.executableSHA256 { rows.append(("Executable", "sha256 `\(digest)`")) }
@@ -49,7 +58,8 @@ package enum ProvenanceRows {
     package static func ownCode(_ name: String, _ value: String) -> (prefix: String, code: String)? {
         let parts = value.split(separator: "`", omittingEmptySubsequences: false)
         guard ["Case files", "Catalog", "Executable", "Built from"].contains(name), parts.count == 3, parts[2].isEmpty,
-              parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " || $0 == "," }), parts[1].allSatisfy(\.isHexDigit) else { return nil }
+            parts[0].allSatisfy({ $0.isLetter || $0.isNumber || $0 == " " || $0 == "," }), parts[1].allSatisfy(\.isHexDigit)
+        else { return nil }
         return (String(parts[0]), String(parts[1]))
     }
 }

@@ -88,8 +88,9 @@ package enum ReportFiles {
             let code = errno
             discard()
             let moved = files.prefix(index).map(\.name)
-            throw Failure(message: "cannot move \(file.name) into place: \(describe(code))"
-                          + (moved.isEmpty ? "" : "; \(moved.joined(separator: ", ")) already replaced"))
+            throw Failure(
+                message: "cannot move \(file.name) into place: \(describe(code))"
+                    + (moved.isEmpty ? "" : "; \(moved.joined(separator: ", ")) already replaced"))
         }
         let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
         if directoryFD >= 0 {

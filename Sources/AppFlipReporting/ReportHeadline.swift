@@ -22,14 +22,17 @@ package struct ReportHeadline: Sendable {
         switch run.overall {
         case .fail where run.count(.fail) == 0:
             (icon, label) = ("❌", "NOT CONFORMANT")
-            detail = "the baseline is out of date: \(run.baseline?.problems.count ?? 0) of its entries expired or list failures that no longer "
+            detail =
+                "the baseline is out of date: \(run.baseline?.problems.count ?? 0) of its entries expired or list failures that no longer "
                 + "happen (a baseline only shrinks)."
         case .fail:
             (icon, label) = ("❌", "NOT CONFORMANT")
             detail = "\(run.count(.fail)) of \(total) cases violate a MUST or MUST NOT requirement."
         case .error:
             (icon, label) = ("💥", "INCONCLUSIVE")
-            detail = total == 0 ? "no case ran."
+            detail =
+                total == 0
+                ? "no case ran."
                 : "no requirement failed, but \(run.count(.error)) of \(total) cases ended in a target error (crash, timeout or unusable answer)."
         case .skip:
             (icon, label) = ("⏭️", "NOTHING TESTED")
@@ -49,13 +52,15 @@ package struct ReportHeadline: Sendable {
         }
         if run.exitStatus == .certificationIncomplete {
             (icon, label, aside) = ("⚠️", "NOT A CERTIFICATION PASS", nil)
-            detail = "no case failed, but \(run.untestedCount) of \(total) cases were not judged, and a certification judges every case. Missing: "
+            detail =
+                "no case failed, but \(run.untestedCount) of \(total) cases were not judged, and a certification judges every case. Missing: "
                 + Self.certificationShortfall(run, coverage) + "."
         }
         if run.incomplete {
             // An interrupted run never reads as a verdict on what it did not reach.
             (icon, label, aside) = ("⏸️", "INCOMPLETE", nil)
-            detail = "the run was interrupted: \(total) cases ran" + (run.selectedCount.map { " of \($0) selected" } ?? "")
+            detail =
+                "the run was interrupted: \(total) cases ran" + (run.selectedCount.map { " of \($0) selected" } ?? "")
                 + "; what follows judges only those, and nothing about the rest."
         }
     }
@@ -75,7 +80,8 @@ package struct ReportHeadline: Sendable {
             "profile " + ReportText.code($0.profile) + " not tested (" + ReportText.value($0.reason, limit: 300) + ")"
         }
         for entry in coverage where entry.isTested && entry.judged < entry.total {
-            missing.append(ReportText.code(entry.profile) + ": \(entry.total - entry.judged) skipped (" + ReportText.value(entry.reason, limit: 300) + ")")
+            missing.append(
+                ReportText.code(entry.profile) + ": \(entry.total - entry.judged) skipped (" + ReportText.value(entry.reason, limit: 300) + ")")
         }
         for result in run.results where result.notJudged != nil {
             missing.append(ReportText.code(result.conformanceCase.id) + " judged nothing it tests (see Skipped)")

@@ -21,13 +21,21 @@ package struct ReportSet: Sendable {
     /// Each file, in the order they are written: results.json and junit.xml are written into their sink case by
     /// case (a run of 100,000 cases is never held whole as text); report.md stays under a MiB.
     package var files: [ReportFile] {
-        let run = run, profiles = profiles, reproducible = reproducible, fileAttributes = fileAttributes
+        let run = run
+        let profiles = profiles
+        let reproducible = reproducible
+        let fileAttributes = fileAttributes
         // Grouped once for both readers' reports (the grouping and root causes are a good part of their cost).
         let findings = ReportFindings(run: run)
         return [
-            ReportFile(name: "junit.xml", write: { JUnitReport(run: run, reproducible: reproducible, fileAttributes: fileAttributes).write(into: $0) }),
-            ReportFile(name: "report.md", write: { $0.append(MarkdownReport(run: run, profiles: profiles, reproducible: reproducible, findings: findings).render()) }),
-            ReportFile(name: "report.html", write: { $0.append(HTMLReport(run: run, profiles: profiles, reproducible: reproducible, findings: findings).render()) }),
+            ReportFile(
+                name: "junit.xml", write: { JUnitReport(run: run, reproducible: reproducible, fileAttributes: fileAttributes).write(into: $0) }),
+            ReportFile(
+                name: "report.md",
+                write: { $0.append(MarkdownReport(run: run, profiles: profiles, reproducible: reproducible, findings: findings).render()) }),
+            ReportFile(
+                name: "report.html",
+                write: { $0.append(HTMLReport(run: run, profiles: profiles, reproducible: reproducible, findings: findings).render()) }),
             ReportFile(name: "results.json", write: { ResultsDocument.write(run: run, profiles: profiles, reproducible: reproducible, into: $0) }),
         ]
     }

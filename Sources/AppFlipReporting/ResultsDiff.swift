@@ -41,7 +41,8 @@ package struct ResultsDiff: Sendable {
         let after = Dictionary(new.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // A case renamed since (its entry lists the old ID under `formerly`) is the same case, not one removed and
         // one added.
-        let renamed = Dictionary(new.cases.flatMap { entry in (entry.formerly ?? []).map { ($0, entry.id) } }, uniquingKeysWith: { first, _ in first })
+        let renamed = Dictionary(
+            new.cases.flatMap { entry in (entry.formerly ?? []).map { ($0, entry.id) } }, uniquingKeysWith: { first, _ in first })
         for entry in new.cases {
             let now = Self.effective(entry)
             guard let previous = before[entry.id] ?? (entry.formerly ?? []).lazy.compactMap({ before[$0] }).first else {
@@ -62,7 +63,9 @@ package struct ResultsDiff: Sendable {
                 let observedNow = entry.checks.filter { $0.verdict == "fail" }.map { "\($0.requirement): \($0.observed ?? "")" }
                 let messageChanged = now == "error" && previous.message != entry.message
                 if observedBefore != observedNow || messageChanged {
-                    let detail = messageChanged ? ["was: \(previous.message ?? "")", "now: \(entry.message ?? "")"]
+                    let detail =
+                        messageChanged
+                        ? ["was: \(previous.message ?? "")", "now: \(entry.message ?? "")"]
                         : ["was: " + observedBefore.joined(separator: "; "), "now: " + observedNow.joined(separator: "; ")]
                     evidenceChanged.append(Change(id: entry.id, old: was, new: now, detail: detail))
                 }

@@ -23,7 +23,8 @@ extension ResultsDocument {
         if let catalog {
             for requirement in catalog.requirements {
                 if let recorded = levels[requirement.id], recorded != requirement.level.rawValue {
-                    problems.append("results.json gives \(requirement.id) the level \(recorded), but the catalog gives it \(requirement.level.rawValue)")
+                    problems.append(
+                        "results.json gives \(requirement.id) the level \(recorded), but the catalog gives it \(requirement.level.rawValue)")
                 }
                 levels[requirement.id] = requirement.level.rawValue
             }
@@ -35,8 +36,9 @@ extension ResultsDocument {
         if let catalog { problems += certificationContradictions(catalog: catalog) }
         let attested = Dictionary((attestations ?? []).map { ($0.requirement, $0.verdict) }, uniquingKeysWith: { first, _ in first })
         for requirement in requirements where requirement.attested != attested[requirement.id] {
-            problems.append("results.json marks \(requirement.id) attested \(requirement.attested ?? "not at all"), but its attestations say "
-                            + (attested[requirement.id] ?? "nothing of it"))
+            problems.append(
+                "results.json marks \(requirement.id) attested \(requirement.attested ?? "not at all"), but its attestations say "
+                    + (attested[requirement.id] ?? "nothing of it"))
         }
         return problems
     }
@@ -47,17 +49,18 @@ extension ResultsDocument {
         for entry in cases where entry.knownFailure == nil {
             if let verdict = Verdict(rawValue: entry.verdict) { counts[verdict, default: 0] += 1 }
         }
-        return RunResult.Tally(total: cases.count, counts: counts,
-                               baselineProblems: !(outcome.baseline?.problems.isEmpty ?? true), incomplete: run.incomplete,
-                               suiteFault: cases.contains { $0.suiteFault != nil },
-                               configurationProblem: cases.contains { $0.configurationProblem != nil },
-                               // Only a certification falls short: an ordinary run of one profile (--filter) leaves the
-                               // others empty and is no shortfall.
-                               certificationShortfall: run.certification == true
-                                   && (cases.contains { entry in
-                                       (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
-                                           || entry.notJudged != nil
-                                   } || (run.shard == nil && profiles.contains { $0.cases == 0 })))
+        return RunResult.Tally(
+            total: cases.count, counts: counts,
+            baselineProblems: !(outcome.baseline?.problems.isEmpty ?? true), incomplete: run.incomplete,
+            suiteFault: cases.contains { $0.suiteFault != nil },
+            configurationProblem: cases.contains { $0.configurationProblem != nil },
+            // Only a certification falls short: an ordinary run of one profile (--filter) leaves the
+            // others empty and is no shortfall.
+            certificationShortfall: run.certification == true
+                && (cases.contains { entry in
+                    (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
+                        || entry.notJudged != nil
+                } || (run.shard == nil && profiles.contains { $0.cases == 0 })))
     }
 
     /// The certification programs' outcomes, derived from the cases under the rule a run uses; empty for a run that
@@ -66,19 +69,22 @@ extension ResultsDocument {
         guard run.certification == true else { return [] }
         let programs = (run.certificationPrograms ?? catalog.programs.map(\.key)).compactMap { catalog.program($0) }
         let facts = cases.map { entry in
-            ProgramOutcome.CaseFacts(profile: entry.profile,
-                                     verdict: entry.knownFailure != nil ? .pass : Verdict(rawValue: entry.verdict) ?? .error,
-                                     untested: (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
-                                         || entry.notJudged != nil,
-                                     requirements: entry.checks.map(\.requirement))
+            ProgramOutcome.CaseFacts(
+                profile: entry.profile,
+                verdict: entry.knownFailure != nil ? .pass : Verdict(rawValue: entry.verdict) ?? .error,
+                untested: (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
+                    || entry.notJudged != nil,
+                requirements: entry.checks.map(\.requirement))
         }
-        let attested = Dictionary((attestations ?? []).compactMap { entry in Attestation.Verdict(rawValue: entry.verdict).map { (entry.requirement, $0) } },
-                                  uniquingKeysWith: { first, _ in first })
+        let attested = Dictionary(
+            (attestations ?? []).compactMap { entry in Attestation.Verdict(rawValue: entry.verdict).map { (entry.requirement, $0) } },
+            uniquingKeysWith: { first, _ in first })
         let toAttest = catalog.toAttest(for: programs)
         let changed = (run.adapters ?? []).filter { $0.sha256Before != nil && $0.sha256Before != $0.sha256 }.map(\.path)
         return programs.map {
-            ProgramOutcome.judge($0, cases: facts, incomplete: run.incomplete, shard: run.shard, toAttest: toAttest, attested: attested,
-                                 changedAdapters: changed)
+            ProgramOutcome.judge(
+                $0, cases: facts, incomplete: run.incomplete, shard: run.shard, toAttest: toAttest, attested: attested,
+                changedAdapters: changed)
         }
     }
 
@@ -126,9 +132,12 @@ extension ResultsDocument {
             }
             results.append(result)
         }
-        let rebuilt = RunResult(results: results, catalog: catalog, provenance: Provenance(suiteVersion: self.suite.version, caseDigest: suite.digest,
-                                caseFileCount: 0, seed: 0, target: "", mode: "", jobs: 1, filter: nil, startedAt: "", duration: 0, command: ""),
-                                incomplete: run.incomplete)
+        let rebuilt = RunResult(
+            results: results, catalog: catalog,
+            provenance: Provenance(
+                suiteVersion: self.suite.version, caseDigest: suite.digest,
+                caseFileCount: 0, seed: 0, target: "", mode: "", jobs: 1, filter: nil, startedAt: "", duration: 0, command: ""),
+            incomplete: run.incomplete)
         var problems: [String] = []
         let derived = Dictionary(rebuilt.requirementOutcomes.map { ($0.requirement.id, $0) }, uniquingKeysWith: { first, _ in first })
         for requirement in requirements {
@@ -138,16 +147,18 @@ extension ResultsDocument {
             }
             let verdict = outcome.verdict?.rawValue ?? "not-covered"
             if requirement.verdict != verdict || requirement.cases != outcome.caseCount {
-                problems.append("results.json records \(requirement.id) as \(requirement.verdict) over \(requirement.cases) cases, but its cases make "
-                                + "it \(verdict) over \(outcome.caseCount)")
+                problems.append(
+                    "results.json records \(requirement.id) as \(requirement.verdict) over \(requirement.cases) cases, but its cases make "
+                        + "it \(verdict) over \(outcome.caseCount)")
             }
         }
         let coverage = Dictionary(rebuilt.coverage(of: profiles.map(\.profile)).map { ($0.profile, $0) }, uniquingKeysWith: { first, _ in first })
         for profile in profiles {
             guard let derived = coverage[profile.profile] else { continue }
             if profile.cases != derived.total || profile.judged != derived.judged || profile.tested != derived.isTested {
-                problems.append("results.json records profile \(profile.profile) with \(profile.judged) of \(profile.cases) cases judged, but its "
-                                + "cases make it \(derived.judged) of \(derived.total)")
+                problems.append(
+                    "results.json records profile \(profile.profile) with \(profile.judged) of \(profile.cases) cases judged, but its "
+                        + "cases make it \(derived.judged) of \(derived.total)")
             }
         }
         return problems
@@ -183,8 +194,9 @@ extension ResultsDocument.CaseEntry {
                 continue
             }
             if checkVerdict > level.violationVerdict {
-                problems.append("case \(id): its \(check.level) check of \(check.requirement) is '\(check.verdict)', but a \(check.level) violation "
-                                + "is '\(level.violationVerdict.rawValue)'")
+                problems.append(
+                    "case \(id): its \(check.level) check of \(check.requirement) is '\(check.verdict)', but a \(check.level) violation "
+                        + "is '\(level.violationVerdict.rawValue)'")
             }
             applicable.append(checkVerdict)
         }
@@ -204,7 +216,9 @@ extension ResultsDocument.CaseEntry {
         case .error, .skip:
             expected = message == nil ? "a message saying why it is \(verdict.rawValue)" : nil
         }
-        if conditionUnmet == true, verdict != .skip { return ["case \(id) is marked not applicable to the target, but its verdict is \(verdict.rawValue)"] }
+        if conditionUnmet == true, verdict != .skip {
+            return ["case \(id) is marked not applicable to the target, but its verdict is \(verdict.rawValue)"]
+        }
         return expected.map { ["case \(id) records the verdict \(verdict.rawValue), but its checks make it \($0)"] } ?? []
     }
 }

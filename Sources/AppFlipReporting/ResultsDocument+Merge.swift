@@ -15,8 +15,10 @@ extension ResultsDocument {
     /// an earlier run's failures): each shard must then hold exactly the cases of that selection its `I/N` picks.
     /// `asRecorded` reads one run back as it was recorded (`verify` renders a bundle's reports again from it): a
     /// shard stays one shard, with its command line, and no split has to be complete.
-    package static func merge(_ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite, catalog: Catalog,
-                             selection: (ResultsDocument) -> Set<String>? = { _ in nil }, asRecorded: Bool = false) throws(MergeFailure) -> RunResult {
+    package static func merge(
+        _ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite, catalog: Catalog,
+        selection: (ResultsDocument) -> Set<String>? = { _ in nil }, asRecorded: Bool = false
+    ) throws(MergeFailure) -> RunResult {
         guard let first = shards.first else { throw MergeFailure(message: "nothing to merge") }
         for (document, file) in shards.dropFirst() {
             let differences = [
@@ -35,12 +37,14 @@ extension ResultsDocument {
             }
         }
         guard first.document.suite.casesDigest == suite.digest else {
-            throw MergeFailure(message: "the case files here (sha256 \(suite.digest.prefix(12))…) are not the ones the shards ran "
-                               + "(\(first.document.suite.casesDigest.prefix(12))…): give the same --cases and --catalog")
+            throw MergeFailure(
+                message: "the case files here (sha256 \(suite.digest.prefix(12))…) are not the ones the shards ran "
+                    + "(\(first.document.suite.casesDigest.prefix(12))…): give the same --cases and --catalog")
         }
         if let recorded = first.document.suite.catalogDigest, let here = catalog.file.map({ SHA256.hexDigest($0.bytes) }), recorded != here {
-            throw MergeFailure(message: "the catalog here (sha256 \(here.prefix(12))…) is not the one the shards ran (\(recorded.prefix(12))…): "
-                               + "give the same --catalog")
+            throw MergeFailure(
+                message: "the catalog here (sha256 \(here.prefix(12))…) is not the one the shards ran (\(recorded.prefix(12))…): "
+                    + "give the same --catalog")
         }
         // One run read back as it was recorded (`verify` renders a bundle's reports again): a shard stays a shard.
         if !asRecorded { try checkShards(shards) }
@@ -64,11 +68,12 @@ extension ResultsDocument {
         let order = Dictionary(suite.cases.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
         results.sort { (order[$0.conformanceCase.id] ?? 0) < (order[$1.conformanceCase.id] ?? 0) }
         let run = first.document.run
-        var provenance = Provenance(suiteVersion: first.document.suite.version, caseDigest: first.document.suite.casesDigest,
-                                    caseFileCount: first.document.suite.caseFiles, seed: run.seed, target: run.target, mode: run.mode,
-                                    jobs: run.jobs, filter: run.filter, startedAt: shards.compactMap(\.document.run.startedAt).min() ?? "",
-                                    // The shards ran side by side: the merged run took as long as the slowest.
-                                    duration: shards.map(\.document.run.durationSeconds).max() ?? 0, command: run.command)
+        var provenance = Provenance(
+            suiteVersion: first.document.suite.version, caseDigest: first.document.suite.casesDigest,
+            caseFileCount: first.document.suite.caseFiles, seed: run.seed, target: run.target, mode: run.mode,
+            jobs: run.jobs, filter: run.filter, startedAt: shards.compactMap(\.document.run.startedAt).min() ?? "",
+            // The shards ran side by side: the merged run took as long as the slowest.
+            duration: shards.map(\.document.run.durationSeconds).max() ?? 0, command: run.command)
         provenance.samples = run.samples
         provenance.catalogDigest = first.document.suite.catalogDigest
         provenance.casesBuiltIn = first.document.suite.casesBuiltIn
@@ -104,11 +109,13 @@ extension ResultsDocument {
             provenance.runArguments = run.arguments
         } else if let arguments = run.arguments {
             provenance.runArguments = CommandLineText.removing("--shard", from: arguments)
-            provenance.command = CommandLineText.quoted(provenance.runArguments ?? arguments, subcommand: "run",
-                                                        program: CommandLineText.program(of: run.command))
+            provenance.command = CommandLineText.quoted(
+                provenance.runArguments ?? arguments, subcommand: "run",
+                program: CommandLineText.program(of: run.command))
         }
-        var merged = RunResult(results: results, catalog: catalog, provenance: provenance,
-                               incomplete: shards.contains { $0.document.run.incomplete })
+        var merged = RunResult(
+            results: results, catalog: catalog, provenance: provenance,
+            incomplete: shards.contains { $0.document.run.incomplete })
         merged.attestations = try (attested ?? []).map { entry throws(MergeFailure) in try attestation(entry, file: first.file) }
         return merged
     }
@@ -118,10 +125,11 @@ extension ResultsDocument {
         guard let verdict = Attestation.Verdict(rawValue: entry.verdict) else {
             throw MergeFailure(message: "\(file): the attestation of \(entry.requirement) has verdict '\(entry.verdict)'")
         }
-        return Attestation(requirement: entry.requirement, verdict: verdict, by: entry.by, date: entry.date, note: entry.note,
-                           attachments: entry.attachments.map {
-                               Attestation.Attachment(path: $0.path, bundlePath: $0.bundlePath, sha256: $0.sha256, bytes: $0.bytes)
-                           })
+        return Attestation(
+            requirement: entry.requirement, verdict: verdict, by: entry.by, date: entry.date, note: entry.note,
+            attachments: entry.attachments.map {
+                Attestation.Attachment(path: $0.path, bundlePath: $0.bundlePath, sha256: $0.sha256, bytes: $0.bytes)
+            })
     }
 
     /// A target description with loopback ports masked: each shard against the built-in reference (or a server a
@@ -146,8 +154,10 @@ extension ResultsDocument {
 
     /// Each shard holds the cases its `I/N` picks, and every one of them: a shard with a failing case taken out (or
     /// one from another split) would make a clean merged verdict of part of the run.
-    private static func checkMembership(_ shards: [(document: ResultsDocument, file: String)],
-                                        selection: (ResultsDocument) -> Set<String>?) throws(MergeFailure) {
+    private static func checkMembership(
+        _ shards: [(document: ResultsDocument, file: String)],
+        selection: (ResultsDocument) -> Set<String>?
+    ) throws(MergeFailure) {
         for (document, file) in shards {
             guard let label = document.run.shard, let shard = Shard(parsing: label) else { continue }
             let held = Set(document.cases.map(\.id))
@@ -157,8 +167,9 @@ extension ResultsDocument {
             guard let selected = selection(document) else { continue }
             let missing = selected.filter { shard.contains($0) && !held.contains($0) }.sorted()
             if !missing.isEmpty {
-                throw MergeFailure(message: "\(file) (shard \(shard)) lacks \(missing.count) of the cases its run selects "
-                                   + "(\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")): cases were removed, or it is incomplete")
+                throw MergeFailure(
+                    message: "\(file) (shard \(shard)) lacks \(missing.count) of the cases its run selects "
+                        + "(\(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")): cases were removed, or it is incomplete")
             }
             if let extra = held.subtracting(selected).sorted().first {
                 throw MergeFailure(message: "\(file) holds case \(extra), which its run's profiles and filters do not select")
@@ -178,16 +189,21 @@ extension ResultsDocument {
         guard present.count == parsed.count else { throw MergeFailure(message: "a shard is given twice") }
         let missing = (1...total).filter { !present.contains($0) }
         guard missing.isEmpty else {
-            throw MergeFailure(message: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(total)" }.joined(separator: ", ")) missing: "
-                               + "a merged verdict over part of the cases would mislead")
+            throw MergeFailure(
+                message: "shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(total)" }.joined(separator: ", ")) missing: "
+                    + "a merged verdict over part of the cases would mislead")
         }
     }
 
     package static func result(_ entry: CaseEntry, _ conformanceCase: ConformanceCase, file: String) throws(MergeFailure) -> CaseResult {
-        guard let verdict = Verdict(rawValue: entry.verdict) else { throw MergeFailure(message: "\(file): case \(entry.id) has verdict '\(entry.verdict)'") }
+        guard let verdict = Verdict(rawValue: entry.verdict) else {
+            throw MergeFailure(message: "\(file): case \(entry.id) has verdict '\(entry.verdict)'")
+        }
         var checks: [CheckResult] = []
         for check in entry.checks {
-            guard let level = Level(rawValue: check.level) else { throw MergeFailure(message: "\(file): case \(entry.id) has level '\(check.level)'") }
+            guard let level = Level(rawValue: check.level) else {
+                throw MergeFailure(message: "\(file): case \(entry.id) has level '\(check.level)'")
+            }
             let reference = RequirementReference(id: check.requirement, level: level)
             if let reason = check.notApplicable {
                 checks.append(.notApplicable(reference, expected: check.expected, reason: reason))
@@ -198,12 +214,16 @@ extension ResultsDocument {
                 checks.append(CheckResult(requirement: reference, expected: check.expected, observed: check.observed ?? "", verdict: checkVerdict))
             }
         }
-        let evidence = Evidence(link: entry.evidence.link ?? "", answer: entry.evidence.answer ?? "", stderr: entry.evidence.stderr ?? "",
-                                exchanges: entry.evidence.exchanges.map(\.exchange))
-        var result = CaseResult(conformanceCase: conformanceCase, verdict: verdict, checks: checks, message: entry.message, evidence: evidence,
-                                duration: entry.durationSeconds)
-        let faults: [RunFault] = [entry.suiteFault.map(RunFault.suite), entry.configurationProblem.map(RunFault.configuration),
-                                  entry.unreachableTarget.map { .unreachable(UnreachableTarget(key: $0.key, reason: $0.reason)) }].compactMap { $0 }
+        let evidence = Evidence(
+            link: entry.evidence.link ?? "", answer: entry.evidence.answer ?? "", stderr: entry.evidence.stderr ?? "",
+            exchanges: entry.evidence.exchanges.map(\.exchange))
+        var result = CaseResult(
+            conformanceCase: conformanceCase, verdict: verdict, checks: checks, message: entry.message, evidence: evidence,
+            duration: entry.durationSeconds)
+        let faults: [RunFault] = [
+            entry.suiteFault.map(RunFault.suite), entry.configurationProblem.map(RunFault.configuration),
+            entry.unreachableTarget.map { .unreachable(UnreachableTarget(key: $0.key, reason: $0.reason)) },
+        ].compactMap { $0 }
         guard faults.count <= 1 else {
             throw MergeFailure(message: "\(file): case \(entry.id) has more than one of suite_fault, configuration_problem and unreachable_target")
         }

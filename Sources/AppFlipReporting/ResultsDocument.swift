@@ -228,8 +228,10 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var requestHeaders: [HeaderEntry]?
         package var responseHeaders: [HeaderEntry]?
 
-        package init(transcript: String, sentAt: String? = nil, milliseconds: Int? = nil, requestHeaders: [HeaderEntry]? = nil,
-                     responseHeaders: [HeaderEntry]? = nil) {
+        package init(
+            transcript: String, sentAt: String? = nil, milliseconds: Int? = nil, requestHeaders: [HeaderEntry]? = nil,
+            responseHeaders: [HeaderEntry]? = nil
+        ) {
             self.transcript = transcript
             self.sentAt = sentAt
             self.milliseconds = milliseconds
@@ -243,11 +245,12 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
                 return
             }
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(transcript: try container.decode(String.self, forKey: .transcript),
-                      sentAt: try container.decodeIfPresent(String.self, forKey: .sentAt),
-                      milliseconds: try container.decodeIfPresent(Int.self, forKey: .milliseconds),
-                      requestHeaders: try container.decodeIfPresent([HeaderEntry].self, forKey: .requestHeaders),
-                      responseHeaders: try container.decodeIfPresent([HeaderEntry].self, forKey: .responseHeaders))
+            self.init(
+                transcript: try container.decode(String.self, forKey: .transcript),
+                sentAt: try container.decodeIfPresent(String.self, forKey: .sentAt),
+                milliseconds: try container.decodeIfPresent(Int.self, forKey: .milliseconds),
+                requestHeaders: try container.decodeIfPresent([HeaderEntry].self, forKey: .requestHeaders),
+                responseHeaders: try container.decodeIfPresent([HeaderEntry].self, forKey: .responseHeaders))
         }
     }
 
@@ -274,7 +277,9 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         do {
             try JSONReader.check([UInt8](data))
         } catch {
-            throw ReadFailure(message: "not a results.json document: " + (error.isRepeatedMember ? error.message : "not JSON (\(error.message) at byte \(error.offset))"))
+            throw ReadFailure(
+                message: "not a results.json document: "
+                    + (error.isRepeatedMember ? error.message : "not JSON (\(error.message) at byte \(error.offset))"))
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -296,7 +301,8 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
     /// `suite` gives the case files and catalog with the digest the document records, when the caller has them:
     /// then its requirement and profile entries are derived again too.
     package static func load(run path: String, suite: (_ casesDigest: String) -> (CaseSuite, Catalog)? = { _ in nil })
-        throws(ReadFailure) -> (document: ResultsDocument, file: String) {
+        throws(ReadFailure) -> (document: ResultsDocument, file: String)
+    {
         var isDirectory: ObjCBool = false
         let file = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path + "/results.json" : path
         let data: [UInt8]
@@ -315,8 +321,10 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         let known = suite(document.suite.casesDigest)
         let contradictions = document.contradictions(suite: known?.0, catalog: known?.1)
         if let first = contradictions.first {
-            throw ReadFailure(message: "\(file) contradicts itself: \(first)"
-                              + (contradictions.count > 1 ? " (and \(contradictions.count - 1) more contradiction\(contradictions.count == 2 ? "" : "s"))" : ""))
+            throw ReadFailure(
+                message: "\(file) contradicts itself: \(first)"
+                    + (contradictions.count > 1 ? " (and \(contradictions.count - 1) more contradiction\(contradictions.count == 2 ? "" : "s"))" : "")
+            )
         }
         return (document, file)
     }

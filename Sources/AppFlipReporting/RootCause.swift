@@ -49,10 +49,13 @@ package struct RootCause: Sendable {
                 }
             }
             // Ties go to the shape seen first, then to the text's order: the same run reads the same every time.
-            guard let best = counts.keys.min(by: { lhs, rhs in
-                let left = (-(counts[lhs] ?? 0), first[lhs] ?? 0), right = (-(counts[rhs] ?? 0), first[rhs] ?? 0)
-                return left != right ? left < right : lhs < rhs
-            }) else { break }
+            guard
+                let best = counts.keys.min(by: { lhs, rhs in
+                    let left = (-(counts[lhs] ?? 0), first[lhs] ?? 0)
+                    let right = (-(counts[rhs] ?? 0), first[rhs] ?? 0)
+                    return left != right ? left < right : lhs < rhs
+                })
+            else { break }
             var cause = RootCause(observed: "", requirements: [], cases: [])
             for id in order where remaining.contains(id) {
                 let matching = (parts[id] ?? []).filter { $0.shape == best }

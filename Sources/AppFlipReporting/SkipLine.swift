@@ -12,7 +12,8 @@ package struct SkipLine: Sendable {
         var lines: [SkipLine] = []
         for result in run.results where result.verdict == .skip || result.notJudged != nil {
             let profile = result.conformanceCase.profile.rawValue
-            let reason = result.notJudged.map { "\(result.verdict.rawValue) on the suite's own finding, " + $0 }
+            let reason =
+                result.notJudged.map { "\(result.verdict.rawValue) on the suite's own finding, " + $0 }
                 ?? conditionsUnmet(by: result, in: run) ?? result.message ?? "skipped"
             if let index = lines.firstIndex(where: { $0.profile == profile && $0.reason == reason }) {
                 lines[index].count += 1

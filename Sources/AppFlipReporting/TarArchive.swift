@@ -44,7 +44,9 @@ package enum TarArchive {
             guard checksum(block) == octal(block[148..<156]) else { throw Failure(message: "damaged archive: bad header checksum at byte \(offset)") }
             guard let size = octal(block[124..<136]) else { throw Failure(message: "damaged archive: bad size at byte \(offset)") }
             let type = block[156]
-            guard type == UInt8(ascii: "0") || type == 0 else { throw Failure(message: "the archive holds something other than files at byte \(offset)") }
+            guard type == UInt8(ascii: "0") || type == 0 else {
+                throw Failure(message: "the archive holds something other than files at byte \(offset)")
+            }
             let name = text(block[0..<100])
             let prefix = text(block[345..<500])
             let path = prefix.isEmpty ? name : prefix + "/" + name

@@ -12,7 +12,8 @@ package enum XMLText {
     }
 
     private static func escape(_ value: String, attribute: Bool) -> String {
-        let escaped = value.utf8.withContiguousStorageIfAvailable { escape(bytes: $0, attribute: attribute) }
+        let escaped =
+            value.utf8.withContiguousStorageIfAvailable { escape(bytes: $0, attribute: attribute) }
             ?? Array(value.utf8).withUnsafeBufferPointer { escape(bytes: $0, attribute: attribute) }
         // Most values need nothing: they come back as they are, without a copy.
         return escaped.map { String(decoding: $0, as: UTF8.self) } ?? value
@@ -27,7 +28,10 @@ package enum XMLText {
             let byte = bytes[index]
             if byte == 0xE2 || byte == 0xD8, let control = BidiControls.control(at: index, in: bytes) {
                 // Named, never written: a JUnit viewer would reorder the text around it.
-                if result == nil { result = [UInt8](); result?.reserveCapacity(bytes.count + 16) }
+                if result == nil {
+                    result = [UInt8]()
+                    result?.reserveCapacity(bytes.count + 16)
+                }
                 result?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
                 result?.append(contentsOf: ("&lt;U+" + String(control.scalar, radix: 16, uppercase: true) + "&gt;").utf8)
                 index += control.width
@@ -55,7 +59,10 @@ package enum XMLText {
                 index += 1
                 continue
             }
-            if result == nil { result = [UInt8](); result?.reserveCapacity(bytes.count + 16) }
+            if result == nil {
+                result = [UInt8]()
+                result?.reserveCapacity(bytes.count + 16)
+            }
             result?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
             result?.append(contentsOf: UnsafeBufferPointer(start: piece.utf8Start, count: piece.utf8CodeUnitCount))
             index += width

@@ -31,11 +31,13 @@ struct AdapterChoice {
     }
 
     /// The program as a subprocess target (a path, or a name looked up on `PATH`).
-    func subprocess(_ program: String, arguments: [String], mode: SubprocessTarget.Mode, label: String? = nil) throws(SetupError) -> SubprocessTarget {
+    func subprocess(_ program: String, arguments: [String], mode: SubprocessTarget.Mode, label: String? = nil) throws(SetupError) -> SubprocessTarget
+    {
         guard let executable = SubprocessTarget.resolve(program) else {
             throw SetupError("cannot find the \(role) executable '\(program)' (not found, not a file, or not executable)")
         }
-        var target = SubprocessTarget(executable: executable, arguments: arguments, mode: mode, label: label ?? ([program] + arguments).joined(separator: " "))
+        var target = SubprocessTarget(
+            executable: executable, arguments: arguments, mode: mode, label: label ?? ([program] + arguments).joined(separator: " "))
         target.preflightRequest = preflightRequest
         return target
     }

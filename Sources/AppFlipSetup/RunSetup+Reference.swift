@@ -25,12 +25,15 @@ extension RunSetup {
     /// the server for the rest of the process (`HostMapping`), so the site association is fetched there as Apple's
     /// CDN fetches it: for a process that runs one reference (the command line), never for one that runs several
     /// at once.
-    package static func reference(_ request: TargetSpecification, handler: ReferenceHandler,
-                                  nativeClient: NativeClientTarget?, answersLinkHost: Bool = false) throws(SetupError) -> RunSetup {
+    package static func reference(
+        _ request: TargetSpecification, handler: ReferenceHandler,
+        nativeClient: NativeClientTarget?, answersLinkHost: Bool = false
+    ) throws(SetupError) -> RunSetup {
         let clientID = request.clientID ?? ReferenceArguments.defaultClientID
         // A short code lifetime, so the code-expiry case waits seconds, not minutes.
-        let settings = ReferenceServerConfiguration(clientID: clientID, clientSecret: referenceSecret, codeLifetime: 3,
-                                                    tokenLifetime: 4)
+        let settings = ReferenceServerConfiguration(
+            clientID: clientID, clientSecret: referenceSecret, codeLifetime: 3,
+            tokenLifetime: 4)
         let reference = ReferenceServer(configuration: settings)
         let linkHost = HTTPOrigin.split(request.link ?? referenceLink)?.origin.host ?? "app.example"
         let server: HTTPServer
@@ -54,19 +57,24 @@ extension RunSetup {
         let cookie = ReferenceServerConfiguration.userCookie
         var targets = TargetUnderTest(
             adapters: referenceAdapters(handler, reference: reference, codeServer: codeServer, mode: request.mode),
-            endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
-                        .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
-                        .metadata: base + ReferenceServer.metadataPath],
+            endpoints: [
+                .authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
+                .siteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
+                .metadata: base + ReferenceServer.metadataPath,
+            ],
             clientSecret: referenceSecret, tokenAuthentication: .post,
-            decorations: [.consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
-                          .disabledAccount: [("Cookie", "\(cookie)=disabled")], .secondUser: [("Cookie", "\(cookie)=second")]],
+            decorations: [
+                .consent: [("Cookie", "\(cookie)=approver")], .deny: [("Cookie", "\(cookie)=refuser")],
+                .disabledAccount: [("Cookie", "\(cookie)=disabled")], .secondUser: [("Cookie", "\(cookie)=second")],
+            ],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
         targets.adapters[.nativeApp] = nativeClient
         if answersLinkHost, server.scheme == "https" {
             HostMapping.add([HostMapping.Entry(host: linkHost, port: 443, address: "127.0.0.1", targetPort: server.port)])
             targets.endpoints[.linkSiteAssociation] = "https://\(linkHost)/.well-known/apple-app-site-association"
         } else {
-            targets.absenceReasons[.linkSiteAssociation] = "the reference target's link host is a placeholder that no server answers "
+            targets.absenceReasons[.linkSiteAssociation] =
+                "the reference target's link host is a placeholder that no server answers "
                 + "for here; against a deployment the file is fetched from the link's own host"
         }
         targets.signIn = referenceSignIn
@@ -80,26 +88,34 @@ extension RunSetup {
     /// be; its cookie test hook stays for the tests that use it.
     private static var referenceSignIn: [Scenario: SignInScript] {
         func script(_ user: String, press button: String) -> SignInScript {
-            SignInScript(form: "#sign-in", fields: ["username": user, "password": user + "-password"], consentForm: "#consent",
-                         consentButton: button)
+            SignInScript(
+                form: "#sign-in", fields: ["username": user, "password": user + "-password"], consentForm: "#consent",
+                consentButton: button)
         }
-        return [.consent: script("approver", press: "approve"), .deny: script("refuser", press: "deny"),
-                .disabledAccount: script("disabled", press: "approve"), .secondUser: script("second", press: "approve")]
+        return [
+            .consent: script("approver", press: "approve"), .deny: script("refuser", press: "deny"),
+            .disabledAccount: script("disabled", press: "approve"), .secondUser: script("second", press: "approve"),
+        ]
     }
 
     /// The run's configuration against the reference: its lifetimes, its narrowed scope, its native client.
-    private static func referenceConfiguration(_ request: TargetSpecification, clientID: String,
-                                               settings: ReferenceServerConfiguration) -> RunConfiguration {
-        var configuration = RunConfiguration(link: request.link ?? referenceLink, clientID: clientID, scope: request.scope ?? "devices",
-                                             redirectURI: request.redirectURI, seed: request.seed, projectID: settings.projectID,
-                                             appID: settings.appID)
+    private static func referenceConfiguration(
+        _ request: TargetSpecification, clientID: String,
+        settings: ReferenceServerConfiguration
+    ) -> RunConfiguration {
+        var configuration = RunConfiguration(
+            link: request.link ?? referenceLink, clientID: clientID, scope: request.scope ?? "devices",
+            redirectURI: request.redirectURI, seed: request.seed, projectID: settings.projectID,
+            appID: settings.appID)
         configuration.codeLifetime = settings.codeLifetime
         configuration.tokenLifetime = settings.tokenLifetime
         configuration.throttlingProbe = true  // the reference's own server, which throttles
-        configuration.narrowedScope = NarrowedScope(request: ReferenceServerConfiguration.narrowedScope.request,
-                                                    granted: ReferenceServerConfiguration.narrowedScope.granted)
-        configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
-                                                  redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
+        configuration.narrowedScope = NarrowedScope(
+            request: ReferenceServerConfiguration.narrowedScope.request,
+            granted: ReferenceServerConfiguration.narrowedScope.granted)
+        configuration.nativeClient = NativeClient(
+            id: ReferenceServerConfiguration.nativeClientID,
+            redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
         return configuration
     }
 }

@@ -29,8 +29,10 @@ package struct RunSetup: Sendable {
 
     /// A partner's target: the request's own fields, then its configuration file for whatever they leave out.
     /// `environment` is where `handlerEnvironment`'s variables are read from (the suite's own, by default).
-    package static func partner(_ request: TargetSpecification,
-                                environment: [String: String] = ProcessInfo.processInfo.environment) throws(SetupError) -> RunSetup {
+    package static func partner(
+        _ request: TargetSpecification,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(SetupError) -> RunSetup {
         var file: TargetConfiguration?
         if let path = request.configurationFile {
             do {
@@ -44,7 +46,8 @@ package struct RunSetup: Sendable {
             throw SetupError("--client-id ID is required for your handler (or client_id in --config)")
         }
         // Variables every adapter gets besides the minimal environment, each value a secret of the run.
-        let passed = try HandlerEnvironment.entries(request.handlerEnvironment, environment: environment)
+        let passed =
+            try HandlerEnvironment.entries(request.handlerEnvironment, environment: environment)
             + (file?.handlerEnvironment ?? []).filter { entry in !request.handlerEnvironment.contains(entry.name) }
         let passedEnvironment = passed.map { "\($0.name)=\($0.value)" }
         let nativeClient = try nativeTarget(request, passedEnvironment: passedEnvironment)
@@ -60,17 +63,22 @@ package struct RunSetup: Sendable {
             }
         }
         guard linkHandler != nil || !endpoints.isEmpty || nativeClient != nil || androidHandler != nil else {
-            throw SetupError("nothing to test: give --target reference, a handler command after '--', --handler-url, --native-client, "
-                             + "--android-handler, or --config with endpoints")
+            throw SetupError(
+                "nothing to test: give --target reference, a handler command after '--', --handler-url, --native-client, "
+                    + "--android-handler, or --config with endpoints")
         }
         if !passed.isEmpty, request.handlerCommand == nil, request.nativeClient == nil, request.androidHandler == nil {
-            throw SetupError("--handler-env (or handler_env) passes variables to the adapters a run starts, and this run starts none "
-                             + "(a handler URL or endpoints alone)")
+            throw SetupError(
+                "--handler-env (or handler_env) passes variables to the adapters a run starts, and this run starts none "
+                    + "(a handler URL or endpoints alone)")
         }
-        let adapters: [AdapterContractKey: (any AdapterTarget)?] = [.linkHandler: linkHandler, .nativeApp: nativeClient, .androidActivity: androidHandler]
-        var targets = TargetUnderTest(adapters: adapters.compactMapValues { $0 }, endpoints: endpoints, clientSecret: file?.clientSecret,
-                                      tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
-                                      secrets: (file?.secrets ?? []) + passed.map(\.value), secondClient: file?.secondClient)
+        let adapters: [AdapterContractKey: (any AdapterTarget)?] = [
+            .linkHandler: linkHandler, .nativeApp: nativeClient, .androidActivity: androidHandler,
+        ]
+        var targets = TargetUnderTest(
+            adapters: adapters.compactMapValues { $0 }, endpoints: endpoints, clientSecret: file?.clientSecret,
+            tokenAuthentication: file?.tokenAuthentication ?? .post, decorations: file?.decorations ?? [:],
+            secrets: (file?.secrets ?? []) + passed.map(\.value), secondClient: file?.secondClient)
         targets.signIn = file?.signIn ?? [:]
         targets.signInOrigins = file?.signInOrigins ?? []
         let configuration = try runConfiguration(request, file: file, link: link, clientID: clientID, android: androidHandler != nil)
@@ -82,18 +90,25 @@ package struct RunSetup: Sendable {
 
     /// The reference's link handler and Android activity, minting their codes at `reference` (the native client is
     /// the caller's choice).
-    static func referenceAdapters(_ handler: ReferenceHandler, reference: ReferenceServer, codeServer: [String],
-                                  mode: SubprocessTarget.Mode) -> [AdapterContractKey: any AdapterTarget] {
-        [.linkHandler: referenceLinkHandler(handler, reference: reference, codeServer: codeServer, mode: mode),
-         .androidActivity: referenceAndroidActivity(handler, reference: reference, codeServer: codeServer, mode: mode)]
+    static func referenceAdapters(
+        _ handler: ReferenceHandler, reference: ReferenceServer, codeServer: [String],
+        mode: SubprocessTarget.Mode
+    ) -> [AdapterContractKey: any AdapterTarget] {
+        [
+            .linkHandler: referenceLinkHandler(handler, reference: reference, codeServer: codeServer, mode: mode),
+            .androidActivity: referenceAndroidActivity(handler, reference: reference, codeServer: codeServer, mode: mode),
+        ]
     }
 
     /// The run's configuration: the request's values first, then the configuration file's.
-    private static func runConfiguration(_ request: TargetSpecification, file: TargetConfiguration?, link: String, clientID: String,
-                                         android: Bool) throws(SetupError) -> RunConfiguration {
-        var configuration = RunConfiguration(link: link, clientID: clientID, scope: request.scope ?? file?.scope ?? "devices",
-                                             redirectURI: request.redirectURI, seed: request.seed, projectID: file?.projectID ?? "",
-                                             appID: file?.appID ?? "")
+    private static func runConfiguration(
+        _ request: TargetSpecification, file: TargetConfiguration?, link: String, clientID: String,
+        android: Bool
+    ) throws(SetupError) -> RunConfiguration {
+        var configuration = RunConfiguration(
+            link: link, clientID: clientID, scope: request.scope ?? file?.scope ?? "devices",
+            redirectURI: request.redirectURI, seed: request.seed, projectID: file?.projectID ?? "",
+            appID: file?.appID ?? "")
         configuration.codeLifetime = file?.codeLifetime
         configuration.nativeClient = file?.nativeClient
         configuration.narrowedScope = file?.narrowedScope

@@ -46,8 +46,10 @@ package struct TargetSpecification: Sendable {
             ?? handlerURL.map { "handler at \($0)" } ?? configurationFile.map { "configuration \($0)" } ?? "target"
     }
 
-    package init(redirectURI: String = AllowedFlipURIs.default, mode: SubprocessTarget.Mode = .oneShot,
-                 seed: UInt64 = UInt64.random(in: 1...UInt64(Int64.max))) {
+    package init(
+        redirectURI: String = AllowedFlipURIs.default, mode: SubprocessTarget.Mode = .oneShot,
+        seed: UInt64 = UInt64.random(in: 1...UInt64(Int64.max))
+    ) {
         self.redirectURI = redirectURI
         self.mode = mode
         self.seed = seed

@@ -1,8 +1,8 @@
 import AppFlipDigest
 import AppFlipModel
-import Foundation
 import AppFlipSuiteFiles
 import AppFlipSyntax
+import Foundation
 
 /// The suite this build carries: every case file under `Conformance/cases` and `Conformance/requirements.catalog`,
 /// compiled in byte for byte when the package is built. The binary needs no files beside it, and a package that

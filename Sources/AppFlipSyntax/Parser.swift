@@ -41,8 +41,11 @@ package struct Parser {
     package static func parse(bytes: [UInt8], file: String, limits: Limits = Limits()) throws(DiagnosticList) -> Node {
         var parser = Parser(file: file, limits: limits)
         guard bytes.count <= limits.maximumBytes else {
-            throw DiagnosticList([Diagnostic(at: SourceLocation(file: file, line: 1, column: 1),
-                                             "file is \(bytes.count) bytes; the limit is \(limits.maximumBytes)")])
+            throw DiagnosticList([
+                Diagnostic(
+                    at: SourceLocation(file: file, line: 1, column: 1),
+                    "file is \(bytes.count) bytes; the limit is \(limits.maximumBytes)")
+            ])
         }
         guard let text = Parser.decodeUTF8(bytes, file: file, diagnostics: &parser.diagnostics) else {
             throw DiagnosticList(parser.diagnostics)
@@ -74,9 +77,11 @@ package struct Parser {
             let length = Parser.validSequenceLength(body, at: index)
             if length == 0 {
                 let prefix = String(decoding: body[lineStart..<index], as: UTF8.self)
-                diagnostics.append(Diagnostic(at: SourceLocation(file: file, line: line, column: prefix.count + 1),
-                                              "invalid UTF-8 byte 0x\(String(body[index], radix: 16, uppercase: true))",
-                                              lineText: prefix))
+                diagnostics.append(
+                    Diagnostic(
+                        at: SourceLocation(file: file, line: line, column: prefix.count + 1),
+                        "invalid UTF-8 byte 0x\(String(body[index], radix: 16, uppercase: true))",
+                        lineText: prefix))
                 return nil
             }
             if body[index] == 0x0A {
@@ -113,11 +118,15 @@ package struct Parser {
             let rest = characters[indent...]
             let insignificant = rest.allSatisfy { $0 == " " } || rest.first == "#"
             if !insignificant, indent < characters.count, characters[indent] == "\t" {
-                diagnostics.append(diagnostic(line: number, column: indent + 1, text: lineText,
-                                              "tab character in indentation; indent with spaces"))
+                diagnostics.append(
+                    diagnostic(
+                        line: number, column: indent + 1, text: lineText,
+                        "tab character in indentation; indent with spaces"))
             }
-            lines.append(Line(number: number, characters: characters, text: lineText, indent: indent,
-                              isInsignificant: insignificant))
+            lines.append(
+                Line(
+                    number: number, characters: characters, text: lineText, indent: indent,
+                    isInsignificant: insignificant))
         }
         if lines.last?.characters.isEmpty == true, lines.count > 1 { lines.removeLast() }
     }
@@ -180,7 +189,8 @@ package struct Parser {
             return nil
         }
         let characters = lines[startLine].characters
-        let isList = characters[startColumn] == "-"
+        let isList =
+            characters[startColumn] == "-"
             && (startColumn + 1 == characters.count || characters[startColumn + 1] == " ")
         return isList ? parseList(indent: indent, inline: inline) : parseMapping(indent: indent, inline: inline)
     }
@@ -203,7 +213,8 @@ package struct Parser {
             }
             let line = lines[lineIndex]
             guard line.characters[dashColumn] == "-",
-                  dashColumn + 1 == line.characters.count || line.characters[dashColumn + 1] == " " else {
+                dashColumn + 1 == line.characters.count || line.characters[dashColumn + 1] == " "
+            else {
                 error(line, column: dashColumn, "expected a list item '- ' at this indentation")
                 cursor = lineIndex + 1
                 skipMoreIndented(than: indent)
@@ -281,9 +292,15 @@ package struct Parser {
             let quote = characters[index]
             index += 1
             while index < characters.count {
-                if characters[index] == "\\", quote == "\"" { index += 2; continue }
+                if characters[index] == "\\", quote == "\"" {
+                    index += 2
+                    continue
+                }
                 if characters[index] == quote {
-                    if quote == "'", index + 1 < characters.count, characters[index + 1] == "'" { index += 2; continue }
+                    if quote == "'", index + 1 < characters.count, characters[index + 1] == "'" {
+                        index += 2
+                        continue
+                    }
                     break
                 }
                 index += 1
@@ -311,7 +328,8 @@ package struct Parser {
         if characters[column] == "\"" || characters[column] == "'" {
             guard let (text, end) = parseQuoted(line: line, column: column) else { return nil }
             guard end < characters.count, characters[end] == ":",
-                  end + 1 == characters.count || characters[end + 1] == " " else {
+                end + 1 == characters.count || characters[end + 1] == " "
+            else {
                 error(line, column: end, "expected ':' after the quoted key")
                 return nil
             }
@@ -340,9 +358,13 @@ package struct Parser {
             if character == "}" { return keyCharacters[..<offset].lastIndex(of: "{").map { $0 > 0 && keyCharacters[$0 - 1] == "$" } ?? false }
             return false
         }
-        if let offset = keyCharacters.indices.first(where: { "\t#[],".contains(keyCharacters[$0]) || ("{}".contains(keyCharacters[$0]) && !isVariableBrace($0)) }) {
+        if let offset = keyCharacters.indices.first(where: {
+            "\t#[],".contains(keyCharacters[$0]) || ("{}".contains(keyCharacters[$0]) && !isVariableBrace($0))
+        }) {
             let bad = column + offset
-            error(line, column: bad, "character '\(characters[bad] == "\t" ? "\\t" : String(characters[bad]))' is not allowed in a plain key; quote the key")
+            error(
+                line, column: bad,
+                "character '\(characters[bad] == "\t" ? "\\t" : String(characters[bad]))' is not allowed in a plain key; quote the key")
             return nil
         }
         return (Node.Scalar(text: key, style: .plain, location: location(line, column: column)), index + 1)
@@ -356,7 +378,8 @@ package struct Parser {
         if start >= line.characters.count || line.characters[start] == "#" {
             guard let next = nextSignificant(from: cursor), lines[next].indent > parentIndent else {
                 if let next = nextSignificant(from: cursor), lines[next].indent == parentIndent,
-                   lines[next].characters[parentIndent] == "-" {
+                    lines[next].characters[parentIndent] == "-"
+                {
                     error(lines[next], column: parentIndent, "indent the list items under '\(String(line.characters[keyColumn..<column - 1]))'")
                     skipSameIndentListItems(indent: parentIndent)
                     return nil
@@ -372,7 +395,8 @@ package struct Parser {
 
     private mutating func skipSameIndentListItems(indent: Int) {
         while let next = nextSignificant(from: cursor), lines[next].indent >= indent,
-              lines[next].indent > indent || lines[next].characters[indent] == "-" {
+            lines[next].indent > indent || lines[next].characters[indent] == "-"
+        {
             cursor = next + 1
         }
     }
@@ -399,8 +423,10 @@ package struct Parser {
             node = nil
         case "\"", "'":
             if let (text, end) = parseQuoted(line: line, column: column), expectLineEnd(line, from: end) {
-                node = .scalar(Node.Scalar(text: text, style: characters[column] == "\"" ? .doubleQuoted : .singleQuoted,
-                                           location: here))
+                node = .scalar(
+                    Node.Scalar(
+                        text: text, style: characters[column] == "\"" ? .doubleQuoted : .singleQuoted,
+                        location: here))
             } else {
                 node = nil
             }
@@ -467,9 +493,11 @@ package struct Parser {
             if character == "\\" {
                 guard index + 1 < characters.count else { break }
                 let escape = characters[index + 1]
-                let simple: [Character: String] = ["\\": "\\", "\"": "\"", "/": "/", "n": "\n", "t": "\t",
-                                                   "r": "\r", "0": "\0", "a": "\u{07}", "b": "\u{08}",
-                                                   "e": "\u{1B}", "f": "\u{0C}", "v": "\u{0B}", " ": " "]
+                let simple: [Character: String] = [
+                    "\\": "\\", "\"": "\"", "/": "/", "n": "\n", "t": "\t",
+                    "r": "\r", "0": "\0", "a": "\u{07}", "b": "\u{08}",
+                    "e": "\u{1B}", "f": "\u{0C}", "v": "\u{0B}", " ": " ",
+                ]
                 if let replacement = simple[escape] {
                     text += replacement
                     index += 2
@@ -482,8 +510,9 @@ package struct Parser {
                 }
                 let digitsEnd = index + 2 + width
                 guard digitsEnd <= characters.count,
-                      let value = UInt32(String(characters[(index + 2)..<digitsEnd]), radix: 16),
-                      let scalar = Unicode.Scalar(value) else {
+                    let value = UInt32(String(characters[(index + 2)..<digitsEnd]), radix: 16),
+                    let scalar = Unicode.Scalar(value)
+                else {
                     error(line, column: index, "'\\\(escape)' needs \(width) hexadecimal digits naming a Unicode scalar")
                     return nil
                 }
@@ -514,13 +543,19 @@ package struct Parser {
             let itemStart = index
             if characters[index] == "\"" || characters[index] == "'" {
                 guard let (text, end) = parseQuoted(line: line, column: index) else { return nil }
-                items.append(.scalar(Node.Scalar(text: text, style: characters[itemStart] == "\"" ? .doubleQuoted : .singleQuoted,
-                                                 location: location(line, column: itemStart))))
+                items.append(
+                    .scalar(
+                        Node.Scalar(
+                            text: text, style: characters[itemStart] == "\"" ? .doubleQuoted : .singleQuoted,
+                            location: location(line, column: itemStart))))
                 index = end
             } else {
                 while index < characters.count, characters[index] != ",", characters[index] != "]" {
                     if "[{}#\t".contains(characters[index]) {
-                        error(line, column: index, "character '\(characters[index] == "\t" ? "\\t" : String(characters[index]))' is not allowed in a one-line list item; quote the item")
+                        error(
+                            line, column: index,
+                            "character '\(characters[index] == "\t" ? "\\t" : String(characters[index]))' is not allowed in a one-line list item; quote the item"
+                        )
                         return nil
                     }
                     index += 1

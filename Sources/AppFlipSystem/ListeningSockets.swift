@@ -7,21 +7,21 @@ package enum ListeningSockets {
     /// they cannot be read (macOS: no /proc).
     package static func addresses(listeningOn port: Int) -> [String]? {
         #if os(Linux)
-        var found: [String] = []
-        for (file, isIPv6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
-            guard let data = FileManager.default.contents(atPath: file) else { continue }
-            for line in String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst() {
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                // sl, local_address, rem_address, st (0A = LISTEN)
-                guard fields.count > 3, fields[3] == "0A" else { continue }
-                let local = fields[1].split(separator: ":")
-                guard local.count == 2, Int(local[1], radix: 16) == port else { continue }
-                found.append(isIPv6 ? ipv6(local[0]) : ipv4(local[0]))
+            var found: [String] = []
+            for (file, isIPv6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
+                guard let data = FileManager.default.contents(atPath: file) else { continue }
+                for line in String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst() {
+                    let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                    // sl, local_address, rem_address, st (0A = LISTEN)
+                    guard fields.count > 3, fields[3] == "0A" else { continue }
+                    let local = fields[1].split(separator: ":")
+                    guard local.count == 2, Int(local[1], radix: 16) == port else { continue }
+                    found.append(isIPv6 ? ipv6(local[0]) : ipv4(local[0]))
+                }
             }
-        }
-        return found
+            return found
         #else
-        return nil
+            return nil
         #endif
     }
 

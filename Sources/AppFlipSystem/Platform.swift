@@ -1,13 +1,13 @@
 // Every difference between Linux (Glibc) and macOS (Darwin) that the runner relies on lives in this file.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 #if os(Linux)
-import CAppFlipSystem
+    import CAppFlipSystem
 #endif
 
 /// The operating-system calls whose spelling differs between Linux (Glibc) and macOS (Darwin).
@@ -34,29 +34,31 @@ package enum Platform {
     /// 2 ms per one-shot case in thread hand-offs, measured.
     /// macOS has no parent-death signal: `posix_spawn`, every other descriptor closed (`POSIX_SPAWN_CLOEXEC_DEFAULT`).
     package static func spawn(path: String, argv: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32)
-        -> Result<pid_t, SpawnFailure> {
+        -> Result<pid_t, SpawnFailure>
+    {
         #if os(Linux)
-        let cArgs = argv.map { strdup($0) } + [nil]
-        let cEnv = environment.map { strdup($0) } + [nil]
-        defer {
-            for argument in cArgs { free(argument) }
-            for variable in cEnv { free(variable) }
-        }
-        let result = appflip_spawn(path, cArgs, cEnv, stdin, stdout, stderr, SIGKILL)
-        return result > 0 ? .success(result) : .failure(SpawnFailure(errno: -result))
+            let cArgs = argv.map { strdup($0) } + [nil]
+            let cEnv = environment.map { strdup($0) } + [nil]
+            defer {
+                for argument in cArgs { free(argument) }
+                for variable in cEnv { free(variable) }
+            }
+            let result = appflip_spawn(path, cArgs, cEnv, stdin, stdout, stderr, SIGKILL)
+            return result > 0 ? .success(result) : .failure(SpawnFailure(errno: -result))
         #else
-        return posixSpawn(path: path, argv: argv, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
+            return posixSpawn(path: path, argv: argv, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
         #endif
     }
 
     private static func posixSpawn(path: String, argv: [String], environment: [String], stdin: Int32, stdout: Int32, stderr: Int32)
-        -> Result<pid_t, SpawnFailure> {
+        -> Result<pid_t, SpawnFailure>
+    {
         #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        var attributes: posix_spawnattr_t?
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
         #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -67,10 +69,10 @@ package enum Platform {
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
         var flags = Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF)
         #if canImport(Darwin)
-        // A new session makes the child the leader of a new group too.
-        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT) | Int32(POSIX_SPAWN_SETSID)
+            // A new session makes the child the leader of a new group too.
+            flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT) | Int32(POSIX_SPAWN_SETSID)
         #else
-        flags |= Int32(POSIX_SPAWN_SETPGROUP)
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
         #endif
         posix_spawnattr_setflags(&attributes, Int16(flags))
         posix_spawnattr_setpgroup(&attributes, 0)
@@ -102,18 +104,18 @@ package enum Platform {
     /// The operating system's and the processor's names, as a report's provenance shows them.
     package static let names: (system: String, processor: String) = {
         #if arch(x86_64)
-        let processor = "x86_64"
+            let processor = "x86_64"
         #elseif arch(arm64)
-        let processor = "arm64"
+            let processor = "arm64"
         #else
-        let processor = "another processor"
+            let processor = "another processor"
         #endif
         #if os(Linux)
-        let system = "Linux"
+            let system = "Linux"
         #elseif os(macOS)
-        let system = "macOS"
+            let system = "macOS"
         #else
-        let system = "another system"
+            let system = "another system"
         #endif
         return (system, processor)
     }()
@@ -145,9 +147,11 @@ package enum Platform {
     }
 
     package static func signalName(_ number: Int32) -> String {
-        let names: [Int32: String] = [SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
-                                      SIGILL: "SIGILL", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP",
-                                      SIGINT: "SIGINT", SIGPIPE: "SIGPIPE", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"]
+        let names: [Int32: String] = [
+            SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
+            SIGILL: "SIGILL", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP",
+            SIGINT: "SIGINT", SIGPIPE: "SIGPIPE", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT",
+        ]
         return names[number] ?? "signal \(number)"
     }
 
@@ -156,26 +160,26 @@ package enum Platform {
     /// `SOCK_STREAM` as `socket(2)` and `getaddrinfo(3)` take it.
     package static var streamSocketType: Int32 {
         #if canImport(Darwin)
-        SOCK_STREAM
+            SOCK_STREAM
         #else
-        Int32(SOCK_STREAM.rawValue)
+            Int32(SOCK_STREAM.rawValue)
         #endif
     }
 
     /// Flags for `send(2)` so a peer that closed its end gives EPIPE, not SIGPIPE.
     package static var sendFlags: Int32 {
         #if canImport(Darwin)
-        0
+            0
         #else
-        Int32(MSG_NOSIGNAL)
+            Int32(MSG_NOSIGNAL)
         #endif
     }
 
     /// Per-socket SIGPIPE suppression where `send` has no flag for it.
     package static func suppressSIGPIPE(on fd: Int32) {
         #if canImport(Darwin)
-        var on: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            var on: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
     }
 

@@ -1,14 +1,15 @@
+import Foundation
+
 // Finding the processes a run started, wherever they went: the one platform difference of process containment.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
-import Foundation
 #if os(Linux)
-import CAppFlipSystem
+    import CAppFlipSystem
 #endif
 
 /// Every handler the suite starts carries `APPFLIP_CONFORMANCE_CHILD=<run>-<scope>-<n>.` in its environment, and what it
@@ -20,9 +21,9 @@ package enum ProcessSweep {
     /// Whether marked processes can be found here (Linux, through /proc).
     package static var isAvailable: Bool {
         #if os(Linux)
-        true
+            true
         #else
-        false
+            false
         #endif
     }
 
@@ -59,74 +60,74 @@ package enum ProcessSweep {
     @discardableResult
     package static func kill(markPrefix: String) -> Int {
         #if os(Linux)
-        let wanted = Array("\(variable)=\(markPrefix)".utf8)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 1)
-        defer { buffer.deallocate() }
-        var signalled = Set<Int32>()
-        let end = Platform.monotonicSeconds() + 1
-        while true {
-            let found = killPass(wanted: wanted, buffer: buffer)
-            signalled.formUnion(found)
-            if found.isEmpty || Platform.monotonicSeconds() >= end { break }
-            usleep(1_000)
-        }
-        return signalled.count
+            let wanted = Array("\(variable)=\(markPrefix)".utf8)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 1)
+            defer { buffer.deallocate() }
+            var signalled = Set<Int32>()
+            let end = Platform.monotonicSeconds() + 1
+            while true {
+                let found = killPass(wanted: wanted, buffer: buffer)
+                signalled.formUnion(found)
+                if found.isEmpty || Platform.monotonicSeconds() >= end { break }
+                usleep(1_000)
+            }
+            return signalled.count
         #else
-        return 0
+            return 0
         #endif
     }
 
     #if os(Linux)
-    /// One pass over /proc: SIGKILL to every process whose environment holds `wanted`; returns their numbers. Runs
-    /// after every one-shot case whose handler left something, so it reads /proc with plain calls into one buffer:
-    /// no Foundation directory listing, no Data per process.
-    private static func killPass(wanted: [UInt8], buffer: UnsafeMutableRawBufferPointer) -> [Int32] {
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
-        let own = getpid()
-        var found: [Int32] = []
-        while let entry = readdir(directory) {
-            let pid = withUnsafeBytes(of: entry.pointee.d_name) { name -> Int32? in
-                var value: Int32 = 0
-                for byte in name {
-                    if byte == 0 { break }
-                    guard byte >= 0x30, byte <= 0x39, value < 100_000_000 else { return nil }
-                    value = value * 10 + Int32(byte - 0x30)
+        /// One pass over /proc: SIGKILL to every process whose environment holds `wanted`; returns their numbers. Runs
+        /// after every one-shot case whose handler left something, so it reads /proc with plain calls into one buffer:
+        /// no Foundation directory listing, no Data per process.
+        private static func killPass(wanted: [UInt8], buffer: UnsafeMutableRawBufferPointer) -> [Int32] {
+            guard let directory = opendir("/proc") else { return [] }
+            defer { closedir(directory) }
+            let own = getpid()
+            var found: [Int32] = []
+            while let entry = readdir(directory) {
+                let pid = withUnsafeBytes(of: entry.pointee.d_name) { name -> Int32? in
+                    var value: Int32 = 0
+                    for byte in name {
+                        if byte == 0 { break }
+                        guard byte >= 0x30, byte <= 0x39, value < 100_000_000 else { return nil }
+                        value = value * 10 + Int32(byte - 0x30)
+                    }
+                    return value
                 }
-                return value
+                guard let pid, pid != own, pid > 1 else { continue }
+                if environment(of: pid, into: buffer, contains: wanted) {
+                    _ = Glibc.kill(pid, SIGKILL)
+                    found.append(pid)
+                }
             }
-            guard let pid, pid != own, pid > 1 else { continue }
-            if environment(of: pid, into: buffer, contains: wanted) {
-                _ = Glibc.kill(pid, SIGKILL)
-                found.append(pid)
-            }
+            return found
         }
-        return found
-    }
     #endif
 
     #if os(Linux)
-    /// Whether one of the first 256 KiB of `/proc/PID/environ`'s NUL-separated entries starts with `wanted`.
-    private static func environment(of pid: Int32, into buffer: UnsafeMutableRawBufferPointer, contains wanted: [UInt8]) -> Bool {
-        let fd = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }  // gone, or a kernel thread
-        defer { close(fd) }
-        var used = 0
-        while used < buffer.count {
-            let count = read(fd, buffer.baseAddress.map { $0 + used }, buffer.count - used)
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            used += count
+        /// Whether one of the first 256 KiB of `/proc/PID/environ`'s NUL-separated entries starts with `wanted`.
+        private static func environment(of pid: Int32, into buffer: UnsafeMutableRawBufferPointer, contains wanted: [UInt8]) -> Bool {
+            let fd = open("/proc/\(pid)/environ", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return false }  // gone, or a kernel thread
+            defer { close(fd) }
+            var used = 0
+            while used < buffer.count {
+                let count = read(fd, buffer.baseAddress.map { $0 + used }, buffer.count - used)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                used += count
+            }
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<used])
+            var start = 0
+            while start < used {
+                let end = bytes[start...].firstIndex(of: 0) ?? used
+                if end - start >= wanted.count, bytes[start..<start + wanted.count].elementsEqual(wanted) { return true }
+                start = end + 1
+            }
+            return false
         }
-        let bytes = UnsafeRawBufferPointer(rebasing: buffer[..<used])
-        var start = 0
-        while start < used {
-            let end = bytes[start...].firstIndex(of: 0) ?? used
-            if end - start >= wanted.count, bytes[start..<start + wanted.count].elementsEqual(wanted) { return true }
-            start = end + 1
-        }
-        return false
-    }
     #endif
 
     /// True when this process has no child at all while it is a child subreaper: then no process it started is
@@ -134,11 +135,11 @@ package enum ProcessSweep {
     /// `waitid` with `WNOWAIT` looks without reaping, so another worker's exited handler keeps its status.
     package static func hasNoDescendants() -> Bool {
         #if os(Linux)
-        guard lock.withLock({ subreaper }) else { return false }
-        var info = siginfo_t()
-        return waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == -1 && errno == ECHILD
+            guard lock.withLock({ subreaper }) else { return false }
+            var info = siginfo_t()
+            return waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == -1 && errno == ECHILD
         #else
-        return false
+            return false
         #endif
     }
 
@@ -152,11 +153,11 @@ package enum ProcessSweep {
     @discardableResult
     package static func becomeSubreaper() -> Bool {
         #if os(Linux)
-        let done = appflip_become_subreaper() == 0
-        lock.withLock { subreaper = done }
-        return done
+            let done = appflip_become_subreaper() == 0
+            lock.withLock { subreaper = done }
+            return done
         #else
-        return false
+            return false
         #endif
     }
 
@@ -166,57 +167,58 @@ package enum ProcessSweep {
     @discardableResult
     package static func killAdopted(known: Set<pid_t>) -> Int {
         #if os(Linux)
-        guard lock.withLock({ subreaper }) else { return 0 }
-        let own = getpid()
-        let end = Platform.monotonicSeconds() + 2
-        var signalled = 0
-        for _ in 0..<16 {
-            let parents = parentTable()
-            let orphans = parents.filter { $0.value == own && !known.contains($0.key) }.map(\.key)
-            if orphans.isEmpty { break }
-            // Each orphan's whole subtree, so its descendants are not orphaned again in between.
-            var children: [pid_t: [pid_t]] = [:]
-            for (pid, parent) in parents { children[parent, default: []].append(pid) }
-            var subtree = orphans
-            var index = 0
-            while index < subtree.count {
-                subtree += children[subtree[index]] ?? []
-                index += 1
-            }
-            for pid in subtree { _ = Glibc.kill(pid, SIGKILL) }
-            signalled += subtree.count
-            var pending = Set(orphans)
-            while !pending.isEmpty, Platform.monotonicSeconds() < end {
-                for pid in pending {
-                    var status: Int32 = 0
-                    let result = waitpid(pid, &status, WNOHANG)
-                    if result == pid || (result < 0 && errno == ECHILD) { pending.remove(pid) }
+            guard lock.withLock({ subreaper }) else { return 0 }
+            let own = getpid()
+            let end = Platform.monotonicSeconds() + 2
+            var signalled = 0
+            for _ in 0..<16 {
+                let parents = parentTable()
+                let orphans = parents.filter { $0.value == own && !known.contains($0.key) }.map(\.key)
+                if orphans.isEmpty { break }
+                // Each orphan's whole subtree, so its descendants are not orphaned again in between.
+                var children: [pid_t: [pid_t]] = [:]
+                for (pid, parent) in parents { children[parent, default: []].append(pid) }
+                var subtree = orphans
+                var index = 0
+                while index < subtree.count {
+                    subtree += children[subtree[index]] ?? []
+                    index += 1
                 }
-                if !pending.isEmpty { usleep(2_000) }
+                for pid in subtree { _ = Glibc.kill(pid, SIGKILL) }
+                signalled += subtree.count
+                var pending = Set(orphans)
+                while !pending.isEmpty, Platform.monotonicSeconds() < end {
+                    for pid in pending {
+                        var status: Int32 = 0
+                        let result = waitpid(pid, &status, WNOHANG)
+                        if result == pid || (result < 0 && errno == ECHILD) { pending.remove(pid) }
+                    }
+                    if !pending.isEmpty { usleep(2_000) }
+                }
+                if Platform.monotonicSeconds() >= end { break }
             }
-            if Platform.monotonicSeconds() >= end { break }
-        }
-        return signalled
+            return signalled
         #else
-        return 0
+            return 0
         #endif
     }
 
     /// Every process's parent (Linux, from /proc/PID/stat).
     static func parentTable() -> [pid_t: pid_t] {
         #if os(Linux)
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [:] }
-        var table: [pid_t: pid_t] = [:]
-        for entry in entries {
-            guard let pid = pid_t(entry), let stat = FileManager.default.contents(atPath: "/proc/\(entry)/stat"),
-                  let close = stat.lastIndex(of: UInt8(ascii: ")")) else { continue }
-            // After "(comm)": the state, then the ppid. comm may itself hold spaces and parentheses: the last ")".
-            let fields = stat[stat.index(after: close)...].split(separator: UInt8(ascii: " "))
-            if fields.count > 1, let parent = pid_t(String(decoding: fields[1], as: UTF8.self)) { table[pid] = parent }
-        }
-        return table
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [:] }
+            var table: [pid_t: pid_t] = [:]
+            for entry in entries {
+                guard let pid = pid_t(entry), let stat = FileManager.default.contents(atPath: "/proc/\(entry)/stat"),
+                    let close = stat.lastIndex(of: UInt8(ascii: ")"))
+                else { continue }
+                // After "(comm)": the state, then the ppid. comm may itself hold spaces and parentheses: the last ")".
+                let fields = stat[stat.index(after: close)...].split(separator: UInt8(ascii: " "))
+                if fields.count > 1, let parent = pid_t(String(decoding: fields[1], as: UTF8.self)) { table[pid] = parent }
+            }
+            return table
         #else
-        return [:]
+            return [:]
         #endif
     }
 }

@@ -162,8 +162,10 @@ package final class TCPSocket: @unchecked Sendable {
     /// Appends up to `maximum` bytes to `buffer` (one copy, no array per read) and returns how many; 0 means the
     /// peer closed its end. With `waitFirst`, waits for data before the first attempt: right after a request is
     /// sent the answer is not there yet, and asking would cost a system call that finds nothing.
-    package func read(appendingTo buffer: inout [UInt8], maximum: Int = 65_536, waitFirst: Bool = false,
-                      deadline: Double) throws(SocketError) -> Int {
+    package func read(
+        appendingTo buffer: inout [UInt8], maximum: Int = 65_536, waitFirst: Bool = false,
+        deadline: Double
+    ) throws(SocketError) -> Int {
         if waitFirst { try wait(for: Int16(POLLIN), deadline: deadline, what: "waiting for data") }
         while true {
             guard fd >= 0 else { throw SocketError(.closed, "the connection is closed") }
@@ -250,9 +252,10 @@ package final class TCPListener: @unchecked Sendable {
         }
         var address = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let boundPort = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        } == 0 ? TCPListener.port(of: address) : port
+        let boundPort =
+            withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            } == 0 ? TCPListener.port(of: address) : port
         self.descriptor = fd
         self.port = boundPort
         self.host = host

@@ -48,7 +48,7 @@ func fail(_ message: String) -> Never {
 }
 
 /// `-h`/`--help` anywhere among a subcommand's options: the usage on standard output, exit 0.
-if (serving || nativeClient || androidHandler), arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
+if serving || nativeClient || androidHandler, arguments.contains(where: { $0 == "-h" || $0 == "--help" }) {
     try? FileHandle.standardOutput.write(contentsOf: Data((usage + "\n").utf8))
     exit(0)
 }
@@ -76,7 +76,9 @@ if androidHandler {
     case .success(let options):
         var activity = AndroidActivity(clientID: options.clientID, mintCode: { _, _ in CodeMinter.mint() })
         if let server = options.codeServer {
-            guard let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) else { fail("--code-server takes an http:// or https:// URL") }
+            guard let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) else {
+                fail("--code-server takes an http:// or https:// URL")
+            }
             activity.mintCode = minter
         }
         exit(AdapterLoop.serve(activity))
@@ -90,7 +92,9 @@ if !serving {
     case .success(let options):
         var handler = LinkHandler(clientID: options.clientID)
         if let server = options.codeServer {
-            guard let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) else { fail("--code-server takes an http:// or https:// URL") }
+            guard let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) else {
+                fail("--code-server takes an http:// or https:// URL")
+            }
             handler.mintCode = minter
         }
         exit(AdapterLoop.serve(handler))
@@ -132,9 +136,11 @@ while !arguments.isEmpty {
 }
 do {
     let secret = ProcessInfo.processInfo.environment["APPFLIP_REFERENCE_CLIENT_SECRET"] ?? "reference-secret"
-    let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientID: clientID, clientSecret: secret,
-                                                                                projectID: projectID, appID: appID,
-                                                                                codeLifetime: codeLifetime, tokenLifetime: tokenLifetime))
+    let reference = ReferenceServer(
+        configuration: ReferenceServerConfiguration(
+            clientID: clientID, clientSecret: secret,
+            projectID: projectID, appID: appID,
+            codeLifetime: codeLifetime, tokenLifetime: tokenLifetime))
     var identity: TLSServerIdentity?
     if let caFile {
         let authority = try CertificateAuthority(name: "appflip-reference serve CA")

@@ -25,8 +25,9 @@ struct FuzzTests {
             let cases = loader.load(bytes: input, file: "fuzz.case", group: "fuzz")
             let lineCount = input.split(separator: 0x0A, omittingEmptySubsequences: false).count
             for diagnostic in loader.diagnostics {
-                #expect(diagnostic.location.line >= 1 && diagnostic.location.line <= lineCount + 1,
-                        "iteration \(iteration): \(diagnostic.location) outside a file of \(lineCount) lines")
+                #expect(
+                    diagnostic.location.line >= 1 && diagnostic.location.line <= lineCount + 1,
+                    "iteration \(iteration): \(diagnostic.location) outside a file of \(lineCount) lines")
                 #expect(diagnostic.location.column >= 1)
                 #expect(!diagnostic.message.isEmpty)
             }
@@ -38,8 +39,10 @@ struct FuzzTests {
 
     @Test("Mutated queries and URLs never crash the parsing the checks rely on")
     func queries() {
-        let seeds = ["client_id=a&scope=devices&state=s%20t&redirect_uri=https%3A%2F%2Fh%2Fa", "a=1&&b=%ZZ&c", "x=%e9%FF&y=+&=&&",
-                     "https://h:443/a/b?c=d#e?f", "code=abc&state=%F0%9F%94%91"]
+        let seeds = [
+            "client_id=a&scope=devices&state=s%20t&redirect_uri=https%3A%2F%2Fh%2Fa", "a=1&&b=%ZZ&c", "x=%e9%FF&y=+&=&&",
+            "https://h:443/a/b?c=d#e?f", "code=abc&state=%F0%9F%94%91",
+        ]
         var mutator = Mutator(seed: Self.seed ^ 0xA5A5)
         for iteration in 0..<Self.iterations {
             let bytes = mutator.mutate(Array(seeds[iteration % seeds.count].utf8))

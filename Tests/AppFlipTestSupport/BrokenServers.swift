@@ -48,18 +48,21 @@ package enum BrokenServers {
             { request in
                 // Accepts the native client's loopback URI only on the registered (default) port.
                 guard request.path == "/oauth/authorize", let query = request.query, query.contains("client_id=native-app"),
-                      query.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A") else { return reference(request) }
-                return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "text/html"), ("X-Frame-Options", "DENY")]),
-                                    body: Array("<p>redirect_uri mismatch</p>".utf8))
+                    query.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A")
+                else { return reference(request) }
+                return HTTPResponse(
+                    status: 400, headers: HTTPHeaders([("Content-Type", "text/html"), ("X-Frame-Options", "DENY")]),
+                    body: Array("<p>redirect_uri mismatch</p>".utf8))
             }
         },
         Defect(name: "native-prefix-match", requirement: "NAT-AS-002") { reference in
             { request in
                 // Matches the native client's redirect URI by prefix, so a longer path gets the code.
                 guard request.path == "/oauth/authorize", let query = request.query, query.contains("client_id=native-app"),
-                      let pair = query.split(separator: "&").first(where: { $0.hasPrefix("redirect_uri=") }),
-                      let sent = String(pair.dropFirst(13)).removingPercentEncoding, sent.hasPrefix("http://127.0.0.1:51004/callback"),
-                      sent != "http://127.0.0.1:51004/callback" else { return reference(request) }
+                    let pair = query.split(separator: "&").first(where: { $0.hasPrefix("redirect_uri=") }),
+                    let sent = String(pair.dropFirst(13)).removingPercentEncoding, sent.hasPrefix("http://127.0.0.1:51004/callback"),
+                    sent != "http://127.0.0.1:51004/callback"
+                else { return reference(request) }
                 return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", sent + "?code=prefix-code")]))
             }
         },
@@ -70,7 +73,8 @@ package enum BrokenServers {
                 guard request.path == "/oauth/token", body.contains("client_id=native-app"), !body.contains("client_secret=") else {
                     return reference(request)
                 }
-                return HTTPResponse(status: 401, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Array(#"{"error":"invalid_client"}"#.utf8))
+                return HTTPResponse(
+                    status: 401, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Array(#"{"error":"invalid_client"}"#.utf8))
             }
         },
         Defect(name: "counter-access-tokens", requirement: "TOK-RESP-004") { reference in
@@ -78,7 +82,8 @@ package enum BrokenServers {
             return { request in
                 // Hands out "at-1", "at-2", …: all different, all guessable. The API and revocation see the real ones.
                 var forwarded = request
-                if let bearer = request.headers["Authorization"], bearer.hasPrefix("Bearer at-"), let real = aliases.real(String(bearer.dropFirst(7))) {
+                if let bearer = request.headers["Authorization"], bearer.hasPrefix("Bearer at-"), let real = aliases.real(String(bearer.dropFirst(7)))
+                {
                     forwarded.headers.fields.removeAll { $0.name == "Authorization" }
                     forwarded.headers.append("Authorization", "Bearer " + real)
                 }
@@ -111,8 +116,9 @@ package enum BrokenServers {
                 let body = String(decoding: request.body, as: UTF8.self)
                 guard request.path == "/oauth/revoke", body.contains("client_id=other-client") else { return reference(request) }
                 var forwarded = request
-                forwarded.body = Array(body.replacingOccurrences(of: "client_id=other-client", with: "client_id=\(ReferenceClient.id)")
-                    .replacingOccurrences(of: "client_secret=other-client-secret", with: "client_secret=\(ReferenceClient.secret)").utf8)
+                forwarded.body = Array(
+                    body.replacingOccurrences(of: "client_id=other-client", with: "client_id=\(ReferenceClient.id)")
+                        .replacingOccurrences(of: "client_secret=other-client-secret", with: "client_secret=\(ReferenceClient.secret)").utf8)
                 return reference(forwarded)
             }
         },
@@ -122,7 +128,9 @@ package enum BrokenServers {
                 // Matches the redirect URI's path without regard to case: /R/ is taken for the registered /r/.
                 guard request.path == "/oauth/authorize", let query = request.query else { return reference(request) }
                 var forwarded = request
-                forwarded.target = String(request.path) + "?" + query.replacingOccurrences(of: "googleusercontent.com%2FR%2F", with: "googleusercontent.com%2Fr%2F")
+                forwarded.target =
+                    String(request.path) + "?"
+                    + query.replacingOccurrences(of: "googleusercontent.com%2FR%2F", with: "googleusercontent.com%2Fr%2F")
                     .replacingOccurrences(of: "googleusercontent.com/R/", with: "googleusercontent.com/r/")
                 return reference(forwarded)
             }
@@ -133,7 +141,8 @@ package enum BrokenServers {
                 guard request.path == "/oauth/authorize", let query = request.query else { return reference(request) }
                 let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
                     guard pair.hasPrefix("client_id="), let value = String(pair.dropFirst("client_id=".count)).removingPercentEncoding,
-                          value != ReferenceClient.id, value.lowercased() == ReferenceClient.id.lowercased() else { return String(pair) }
+                        value != ReferenceClient.id, value.lowercased() == ReferenceClient.id.lowercased()
+                    else { return String(pair) }
                     return "client_id=" + ReferenceClient.id
                 }
                 var forwarded = request
@@ -148,8 +157,9 @@ package enum BrokenServers {
                 guard request.path == "/oauth/token", body.contains("grant_type=refresh_token"), body.contains("client_id=other-client") else {
                     return reference(request)
                 }
-                return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
-                                    body: Array(#"{"access_token":"at-stolen","token_type":"Bearer","expires_in":3600}"#.utf8))
+                return HTTPResponse(
+                    status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                    body: Array(#"{"access_token":"at-stolen","token_type":"Bearer","expires_in":3600}"#.utf8))
             }
         },
         Defect(name: "refresh-widens-scope", requirement: "TOK-REF-004") { reference in
@@ -157,7 +167,8 @@ package enum BrokenServers {
                 // Grants whatever scope a refresh asks for, and says so.
                 let body = String(decoding: request.body, as: UTF8.self)
                 guard request.path == "/oauth/token", body.contains("grant_type=refresh_token"),
-                      let asked = body.split(separator: "&").first(where: { $0.hasPrefix("scope=") }) else { return reference(request) }
+                    let asked = body.split(separator: "&").first(where: { $0.hasPrefix("scope=") })
+                else { return reference(request) }
                 let scope = String(asked.dropFirst("scope=".count)).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
                 return reference(request.withoutFormParameter("scope")).editingJSON { object in
                     if object["access_token"] != nil, let scope { object["scope"] = scope }
@@ -189,8 +200,9 @@ package enum BrokenServers {
                 // Requires PKCE, but refuses a method without a challenge with another error than invalid_request.
                 var response = reference(request)
                 guard request.path == "/oauth/authorize", let query = request.query, query.contains("code_challenge_method="),
-                      !query.contains("code_challenge="), let location = response.headers["Location"],
-                      location.contains("error=invalid_request") else { return response }
+                    !query.contains("code_challenge="), let location = response.headers["Location"],
+                    location.contains("error=invalid_request")
+                else { return response }
                 response.headers.fields.removeAll { $0.name == "Location" }
                 response.headers.append("Location", location.replacingOccurrences(of: "error=invalid_request", with: "error=unauthorized_client"))
                 return response
@@ -202,10 +214,12 @@ package enum BrokenServers {
                 // Refuses a replayed code itself, so the tokens of its first redemption are never revoked.
                 let body = String(decoding: request.body, as: UTF8.self)
                 guard request.path == "/oauth/token", body.contains("grant_type=authorization_code"),
-                      let code = body.split(separator: "&").first(where: { $0.hasPrefix("code=") }).map(String.init) else { return reference(request) }
+                    let code = body.split(separator: "&").first(where: { $0.hasPrefix("code=") }).map(String.init)
+                else { return reference(request) }
                 if redeemed.contains(code) {
-                    return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
-                                        body: Array(#"{"error":"invalid_grant"}"#.utf8))
+                    return HTTPResponse(
+                        status: 400, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                        body: Array(#"{"error":"invalid_grant"}"#.utf8))
                 }
                 let response = reference(request)
                 if response.status == 200 { redeemed.insert(code) }
@@ -216,7 +230,8 @@ package enum BrokenServers {
             { request in
                 let response = reference(request)
                 guard request.path == "/oauth/authorize", response.status == 400,
-                      let redirect = request.query?.split(separator: "&").first(where: { $0.hasPrefix("redirect_uri=") }) else { return response }
+                    let redirect = request.query?.split(separator: "&").first(where: { $0.hasPrefix("redirect_uri=") })
+                else { return response }
                 let target = String(redirect.dropFirst("redirect_uri=".count)).removingPercentEncoding ?? ""
                 return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", target + "?error=unauthorized_client")]))
             }
@@ -237,7 +252,8 @@ package enum BrokenServers {
                 // Drops PKCE on the way in, so any verifier (or none) is accepted.
                 var forwarded = request
                 if request.path == "/oauth/authorize", let query = request.query {
-                    forwarded.target = "/oauth/authorize?" + query.split(separator: "&").filter { !$0.hasPrefix("code_challenge") }.joined(separator: "&")
+                    forwarded.target =
+                        "/oauth/authorize?" + query.split(separator: "&").filter { !$0.hasPrefix("code_challenge") }.joined(separator: "&")
                 }
                 if request.path == "/oauth/token" {
                     let body = String(decoding: request.body, as: UTF8.self)
@@ -257,8 +273,9 @@ package enum BrokenServers {
             { request in
                 let body = String(decoding: request.body, as: UTF8.self)
                 if request.path == "/oauth/revoke", !body.contains("token=at-"), !body.contains("token=rt-"), body.contains("token=") {
-                    return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "application/json")]),
-                                        body: Array(#"{"error":"invalid_request"}"#.utf8))
+                    return HTTPResponse(
+                        status: 400, headers: HTTPHeaders([("Content-Type", "application/json")]),
+                        body: Array(#"{"error":"invalid_request"}"#.utf8))
                 }
                 return reference(request)
             }

@@ -5,9 +5,9 @@ package enum BuiltProducts {
     /// The directory holding the build's products.
     package static var directory: URL {
         #if os(macOS)
-        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
+            if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
         #endif
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         return executable.deletingLastPathComponent()

@@ -31,7 +31,8 @@ package enum AttestationFixture {
     package static func write(in directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory + "/shots", withIntermediateDirectories: true)
         try Data(screenshot).write(to: URL(fileURLWithPath: directory + "/shots/consent.png"))
-        try Data("""
+        try Data(
+            """
             attestations:
               - requirement: AF-LINK-021
                 verdict: fail
@@ -40,6 +41,7 @@ package enum AttestationFixture {
                 note: The consent screen of build 4.2.0 does not name Google Home.
                 attachments: ["shots/consent.png"]
 
-            """.utf8).write(to: URL(fileURLWithPath: directory + "/attest.txt"))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: directory + "/attest.txt"))
     }
 }

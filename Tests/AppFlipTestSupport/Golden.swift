@@ -25,12 +25,14 @@ package enum Golden {
         if expected != actual {
             let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-            let first = zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            let first =
+                zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(expectedLines.count, actualLines.count)
             let shownExpected = first < expectedLines.count ? String(expectedLines[first]) : "<end>"
             let shownActual = first < actualLines.count ? String(actualLines[first]) : "<end>"
-            Issue.record("\(name) differs at line \(first + 1):\n  expected: \(shownExpected)\n  actual:   \(shownActual)",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "\(name) differs at line \(first + 1):\n  expected: \(shownExpected)\n  actual:   \(shownActual)",
+                sourceLocation: sourceLocation)
         }
     }
 }

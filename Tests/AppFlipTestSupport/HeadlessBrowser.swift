@@ -47,9 +47,13 @@ package enum HeadlessBrowser {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable())
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--enable-logging=stderr",
-                             "--v=0", "--user-data-dir=" + scratch.appendingPathComponent("profile").path] + arguments
-        let outputURL = scratch.appendingPathComponent("out"), logURL = scratch.appendingPathComponent("log")
+        process.arguments =
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions", "--enable-logging=stderr",
+                "--v=0", "--user-data-dir=" + scratch.appendingPathComponent("profile").path,
+            ] + arguments
+        let outputURL = scratch.appendingPathComponent("out")
+        let logURL = scratch.appendingPathComponent("log")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
@@ -59,7 +63,9 @@ package enum HeadlessBrowser {
         // A browser that hangs is ended: the test then fails on what it did not write.
         if !Waiting.until(ceiling: 120, { !process.isRunning }) { process.terminate() }
         process.waitUntilExit()
-        return (String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self),
-                String(decoding: (try? Data(contentsOf: logURL)) ?? Data(), as: UTF8.self))
+        return (
+            String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self),
+            String(decoding: (try? Data(contentsOf: logURL)) ?? Data(), as: UTF8.self)
+        )
     }
 }

@@ -6,8 +6,10 @@ import Foundation
 package struct JSONSchema {
     private let root: [String: Any]
     private static let annotations: Set<String> = ["$schema", "$id", "$defs", "title", "description"]
-    private static let keywords: Set<String> = ["type", "const", "enum", "required", "properties", "additionalProperties", "items",
-                                                "pattern", "minimum", "maximum", "minLength", "$ref"]
+    private static let keywords: Set<String> = [
+        "type", "const", "enum", "required", "properties", "additionalProperties", "items",
+        "pattern", "minimum", "maximum", "minLength", "$ref",
+    ]
 
     package init(contentsOf path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))

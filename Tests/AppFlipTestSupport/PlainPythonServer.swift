@@ -10,8 +10,11 @@ package final class PlainPythonServer: @unchecked Sendable {
     package init(closesAfterGETBody: Bool = false) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python3 ?? "/usr/bin/python3")
-        process.arguments = [PackageRoot.url.appendingPathComponent("Tests/Fixtures/plain_python_server.py").path, SuiteRun.configuration.clientID,
-                             Self.secret] + (closesAfterGETBody ? ["close"] : [])
+        process.arguments =
+            [
+                PackageRoot.url.appendingPathComponent("Tests/Fixtures/plain_python_server.py").path, SuiteRun.configuration.clientID,
+                Self.secret,
+            ] + (closesAfterGETBody ? ["close"] : [])
         let output = Pipe()
         process.standardOutput = output
         try process.run()

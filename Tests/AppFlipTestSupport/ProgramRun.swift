@@ -3,8 +3,10 @@ import Foundation
 /// Runs a program to its end and collects what it printed (standard output and error together), for tests that
 /// drive the built command line.
 package enum ProgramRun {
-    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                           in directory: String? = nil) throws -> (status: Int32, output: String) {
+    package static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        in directory: String? = nil
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
@@ -21,9 +23,9 @@ package enum ProgramRun {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension ProgramRun {
@@ -47,9 +49,9 @@ extension ProgramRun {
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
         #if os(Linux)
-        let peak = Int(usage.ru_maxrss) * 1024
+            let peak = Int(usage.ru_maxrss) * 1024
         #else
-        let peak = Int(usage.ru_maxrss)
+            let peak = Int(usage.ru_maxrss)
         #endif
         let exitStatus: Int32 = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""

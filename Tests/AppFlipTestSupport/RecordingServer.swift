@@ -75,7 +75,8 @@ package final class RecordingServer: @unchecked Sendable {
         while true {
             if let end = Self.find([0x0D, 0x0A, 0x0D, 0x0A], in: buffer) {
                 let head = String(decoding: buffer[..<end], as: UTF8.self).lowercased()
-                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 if buffer.count >= end + 4 + length {
                     let request = Array(buffer[..<(end + 4 + length)])

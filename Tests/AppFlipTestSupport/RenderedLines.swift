@@ -36,7 +36,8 @@ package enum RenderedLines {
         while index < line.endIndex {
             let character = line[index]
             if character == "]", line.index(after: index) < line.endIndex, line[line.index(after: index)] == "(",
-               let close = line[index...].firstIndex(of: ")") {
+                let close = line[index...].firstIndex(of: ")")
+            {
                 index = line.index(after: close)
                 continue
             }

@@ -11,11 +11,13 @@ package enum RotatingRefresh {
             return { request in
                 let body = String(decoding: request.body, as: UTF8.self)
                 guard request.path == "/oauth/token", body.contains("grant_type=refresh_token"),
-                      let presented = body.split(separator: "&").first(where: { $0.hasPrefix("refresh_token=") })
-                        .map({ String($0.dropFirst("refresh_token=".count)) }) else { return reference(request) }
+                    let presented = body.split(separator: "&").first(where: { $0.hasPrefix("refresh_token=") })
+                        .map({ String($0.dropFirst("refresh_token=".count)) })
+                else { return reference(request) }
                 if book.isDead(presented) {
-                    return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
-                                        body: Array(#"{"error":"invalid_grant"}"#.utf8))
+                    return HTTPResponse(
+                        status: 400, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                        body: Array(#"{"error":"invalid_grant"}"#.utf8))
                 }
                 if let original = book.use(presented) {
                     // The new token stands for the original one at the reference; using it retires the original.

@@ -47,7 +47,8 @@ package enum ShellCommands {
             // The binary by path (`.build/release/appflip-conformance`), or by name where a command starts: first on
             // the line, after an operator, or after `swift run [-c release]`. Not a directory or job of that name.
             let before = words[..<index].map(\.value)
-            let commandPosition = index == 0 || words[index - 1].isOperator || before.last == "-"
+            let commandPosition =
+                index == 0 || words[index - 1].isOperator || before.last == "-"
                 || (before.contains("swift") && ["run", "release", "debug"].contains(before.last ?? ""))
             // A path to the binary is a command too, but only where a command starts (`cp …/appflip-conformance bin/` is not one).
             guard commandPosition, word.value.hasSuffix("/appflip-conformance") || word.value == "appflip-conformance" else {
@@ -93,8 +94,12 @@ package enum ShellCommands {
                 continue
             }
             switch character {
-            case "\\": escaped = true; started = true
-            case "'", "\"": quote = character; started = true
+            case "\\":
+                escaped = true
+                started = true
+            case "'", "\"":
+                quote = character
+                started = true
             case " ", "\t": finish()
             case "|", "&", ";", "#", "(", ")":
                 finish()

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A partner's staging deployment for the tests that certify as a partner does: `appflip-reference serve --https` in a
@@ -87,9 +88,9 @@ package final class StagingServer {
             sign_in:
 
             """
-            + user("consent", "approver", "PARTNER_APPROVER_PASSWORD", press: "approve")
-            + user("deny", "refuser", "PARTNER_REFUSER_PASSWORD", press: "deny")
-            + user("second-user", "second", "PARTNER_SECOND_PASSWORD", press: "approve")
-            + "scenarios:\n  disabled-account:\n    Cookie: reference-user=disabled\n"
+                + user("consent", "approver", "PARTNER_APPROVER_PASSWORD", press: "approve")
+                + user("deny", "refuser", "PARTNER_REFUSER_PASSWORD", press: "deny")
+                + user("second-user", "second", "PARTNER_SECOND_PASSWORD", press: "approve")
+                + "scenarios:\n  disabled-account:\n    Cookie: reference-user=disabled\n"
     }
 }

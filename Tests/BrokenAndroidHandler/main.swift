@@ -64,7 +64,8 @@ while !arguments.isEmpty {
 }
 guard defects[defect] != nil else {
     let list = defects.keys.sorted().map { "  \($0): \(defects[$0] ?? "")" }.joined(separator: "\n")
-    try? FileHandle.standardError.write(contentsOf: Data("usage: broken-android-handler --defect NAME [--client-id ID] [--code-server URL]\n\(list)\n".utf8))
+    try? FileHandle.standardError.write(
+        contentsOf: Data("usage: broken-android-handler --defect NAME [--client-id ID] [--code-server URL]\n\(list)\n".utf8))
     exit(2)
 }
 
@@ -79,8 +80,10 @@ let reference = activity
 typealias Result = AndroidActivity.Result
 
 /// The reference's result for a request, then one change to it.
-func handle(_ extras: [String: AndroidActivity.Extra], _ caller: AndroidActivity.Caller?, _ scenario: AndroidActivity.Scenario,
-            activity: AndroidActivity, defect: String) -> Result {
+func handle(
+    _ extras: [String: AndroidActivity.Extra], _ caller: AndroidActivity.Caller?, _ scenario: AndroidActivity.Scenario,
+    activity: AndroidActivity, defect: String
+) -> Result {
     var result = activity.handle(extras: extras, caller: caller, scenario: scenario)
     switch defect {
     case "no-data-on-ok" where result.code == AndroidActivity.resultOK:
@@ -99,7 +102,8 @@ func handle(_ extras: [String: AndroidActivity.Extra], _ caller: AndroidActivity
     case "never-finishes":
         result.finished = false
     case "odd-result-on-string-scope":
-        if let scope = extras["SCOPE"], case .strings = scope {} else if extras["SCOPE"] != nil {
+        if let scope = extras["SCOPE"], case .strings = scope {
+        } else if extras["SCOPE"] != nil {
             result = Result(code: 1, extras: nil)
         }
     case "refuses-scope-array":
@@ -119,7 +123,8 @@ func handle(_ extras: [String: AndroidActivity.Extra], _ caller: AndroidActivity
 switch defect {
 case "silent-bad-caller":
     activity.verificationFailure = { what in
-        what.contains("calling app") ? Result(code: AndroidActivity.resultCanceled, extras: nil, finished: false)
+        what.contains("calling app")
+            ? Result(code: AndroidActivity.resultCanceled, extras: nil, finished: false)
             : AndroidActivity.error(type: AndroidActivity.invalidRequest, code: 8, description: what)
     }
 case "no-caller-check":
@@ -141,7 +146,8 @@ case "deny-recoverable", "cancel-unrecoverable", "disabled-recoverable":
     let base = reference.refusal
     activity.refusal = { [defect] scenario in
         switch (defect, scenario) {
-        case ("deny-recoverable", .deny): AndroidActivity.error(type: AndroidActivity.recoverable, code: AndroidActivity.userDeniedConsent, description: "declined")
+        case ("deny-recoverable", .deny):
+            AndroidActivity.error(type: AndroidActivity.recoverable, code: AndroidActivity.userDeniedConsent, description: "declined")
         case ("cancel-unrecoverable", .cancel): AndroidActivity.error(type: AndroidActivity.unrecoverable, code: 5, description: "cancelled")
         case ("disabled-recoverable", .disabledAccount): AndroidActivity.error(type: AndroidActivity.recoverable, code: 5, description: "disabled")
         default: base(scenario)
@@ -174,7 +180,8 @@ case "legitimate-variant":
         return allowed.contains { $0.package == caller.package && $0.signature.lowercased() == caller.signature.lowercased() }
     }
     activity.verificationFailure = { what in
-        what.contains("calling app") ? Result(code: AndroidActivity.resultCanceled, extras: nil)
+        what.contains("calling app")
+            ? Result(code: AndroidActivity.resultCanceled, extras: nil)
             : Result(code: AndroidActivity.resultError, extras: [("ERROR_CODE", .int(9)), ("ERROR_TYPE", .int(AndroidActivity.recoverable))])
     }
     activity.refusal = { scenario in
@@ -192,8 +199,9 @@ default:
 /// The answer rewritten so the contract cannot use it, the live code still in it: form `turn` of six.
 func unusable(_ answer: Data, turn: Int) -> Data {
     guard var reply = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any],
-          var data = reply["data"] as? [String: Any], var extras = data["extras"] as? [String: Any],
-          let code = (extras["AUTHORIZATION_CODE"] as? [String: Any])?["value"] as? String else { return answer }
+        var data = reply["data"] as? [String: Any], var extras = data["extras"] as? [String: Any],
+        let code = (extras["AUTHORIZATION_CODE"] as? [String: Any])?["value"] as? String
+    else { return answer }
     var text = Array(answer)
     switch turn % 6 {
     case 0: reply["finished"] = nil

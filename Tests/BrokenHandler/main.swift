@@ -121,17 +121,19 @@ while let line = readLine(strippingNewline: true) {
         continue
     case "crash-long-state":
         if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-           let link = object["link"] as? String,
-           let state = QueryCodec.pairs(QueryCodec.query(of: link)).first(where: { $0.name == Array("state".utf8) })?.value,
-           state.count > 4096 {
+            let link = object["link"] as? String,
+            let state = QueryCodec.pairs(QueryCodec.query(of: link)).first(where: { $0.name == Array("state".utf8) })?.value,
+            state.count > 4096
+        {
             try? FileHandle.standardError.write(contentsOf: Data("broken-handler: state too long, aborting\n".utf8))
             abort()
         }
     case "silent-bad-client":
         if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-           let id = object["id"] as? String, let link = object["link"] as? String,
-           let received = QueryCodec.pairs(QueryCodec.query(of: link)).first(where: { $0.name == Array("client_id".utf8) })?.value,
-           received != Array(clientID.utf8) {
+            let id = object["id"] as? String, let link = object["link"] as? String,
+            let received = QueryCodec.pairs(QueryCodec.query(of: link)).first(where: { $0.name == Array("client_id".utf8) })?.value,
+            received != Array(clientID.utf8)
+        {
             if let decline = try? JSONSerialization.data(withJSONObject: ["id": id, "action": "decline"]) {
                 try? FileHandle.standardOutput.write(contentsOf: decline + Data("\n".utf8))
             }
@@ -139,7 +141,8 @@ while let line = readLine(strippingNewline: true) {
         }
     case "trims-state", "encoded-links-only":
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let id = object["id"] as? String,
-              let link = object["link"] as? String, let scenario = object["scenario"] as? String else { break }
+            let link = object["link"] as? String, let scenario = object["scenario"] as? String
+        else { break }
         let query = QueryCodec.query(of: link)
         if defect == "encoded-links-only", query.split(separator: "&").contains(where: { $0.hasPrefix("redirect_uri=") && $0.contains(":") }) {
             if let decline = try? JSONSerialization.data(withJSONObject: ["id": id, "action": "decline"]) {
@@ -157,7 +160,8 @@ while let line = readLine(strippingNewline: true) {
             let base = link.split(separator: "?", maxSplits: 1).first.map(String.init) ?? link
             let rebuilt = base + "?" + pieces.joined(separator: "&")
             if let data = try? JSONSerialization.data(withJSONObject: ["id": id, "link": rebuilt, "scenario": scenario]),
-               let answer = AdapterLoop.answer(to: String(decoding: data, as: UTF8.self), handler) {
+                let answer = AdapterLoop.answer(to: String(decoding: data, as: UTF8.self), handler)
+            {
                 try? FileHandle.standardOutput.write(contentsOf: answer + Data("\n".utf8))
             }
             continue
@@ -165,7 +169,8 @@ while let line = readLine(strippingNewline: true) {
     case "drops-state":
         // Answers as the reference would, then removes the state from the URL it opens.
         guard let answer = AdapterLoop.answer(to: line, handler),
-              var reply = try? JSONSerialization.jsonObject(with: answer) as? [String: Any] else { break }
+            var reply = try? JSONSerialization.jsonObject(with: answer) as? [String: Any]
+        else { break }
         if let url = reply["url"] as? String, let mark = url.firstIndex(of: "?") {
             let kept = url[url.index(after: mark)...].split(separator: "&").filter { !$0.hasPrefix("state=") }
             reply["url"] = String(url[..<mark]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
@@ -198,12 +203,14 @@ while let line = readLine(strippingNewline: true) {
     }
     if var answer = AdapterLoop.answer(to: line, handler) {
         if defect == "result-in-fragment", var object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any],
-           let url = object["url"] as? String, let mark = url.firstIndex(of: "?") {
+            let url = object["url"] as? String, let mark = url.firstIndex(of: "?")
+        {
             object["url"] = url.replacingCharacters(in: mark...mark, with: "#")
             answer = (try? JSONSerialization.data(withJSONObject: object)) ?? answer
         }
         if defect == "token-in-fragment", var object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any],
-           let url = object["url"] as? String, url.contains("code=") {
+            let url = object["url"] as? String, url.contains("code=")
+        {
             object["url"] = url + "#access_token=at-" + String(UInt64.random(in: 1...UInt64.max), radix: 16) + "&token_type=Bearer"
             answer = (try? JSONSerialization.data(withJSONObject: object)) ?? answer
         }

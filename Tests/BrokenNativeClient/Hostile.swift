@@ -9,7 +9,9 @@ enum Hostile {
     nonisolated(unsafe) static var held: [TCPSocket] = []
 
     static func origin(of command: [String: Any]) -> HTTPOrigin? {
-        guard let configuration = command["configuration"] as? [String: Any], let token = configuration["token_endpoint"] as? String else { return nil }
+        guard let configuration = command["configuration"] as? [String: Any], let token = configuration["token_endpoint"] as? String else {
+            return nil
+        }
         return HTTPOrigin.split(token)?.origin
     }
 

@@ -1,8 +1,9 @@
 import AppFlipHTTP
 import AppFlipSystem
 import AppFlipTLS
+
 #if canImport(COpenSSL)
-import COpenSSL
+    import COpenSSL
 #endif
 
 /// A client that makes its own TLS contexts with OpenSSL, as an app that does not use the platform's defaults does:
@@ -31,29 +32,29 @@ enum OwnTLS {
     static func connector(_ policy: Policy) -> HTTPClient.TLSConnector {
         { socket, host, deadline throws(SocketError) in
             #if canImport(COpenSSL)
-            let context = try Context(policy: policy, caFile: caFile.withLock { $0 })
-            return try TLSStream.connect(socket, context: context, host: host, checksHostName: policy == .full, deadline: deadline)
+                let context = try Context(policy: policy, caFile: caFile.withLock { $0 })
+                return try TLSStream.connect(socket, context: context, host: host, checksHostName: policy == .full, deadline: deadline)
             #else
-            throw SocketError(.tls, "this build does not speak TLS itself")
+                throw SocketError(.tls, "this build does not speak TLS itself")
             #endif
         }
     }
 
     #if canImport(COpenSSL)
-    final class Context: TLSContextOwner, @unchecked Sendable {
-        let context: OpaquePointer
+        final class Context: TLSContextOwner, @unchecked Sendable {
+            let context: OpaquePointer
 
-        init(policy: Policy, caFile: String?) throws(SocketError) {
-            guard let context = SSL_CTX_new(TLS_client_method()) else { throw SocketError(.tls, "SSL_CTX_new failed") }
-            self.context = context
-            _ = appflip_SSL_CTX_set_partial_write_modes(context)
-            _ = SSL_CTX_set_default_verify_paths(context)
-            if let caFile { _ = SSL_CTX_load_verify_locations(context, caFile, nil) }
-            ERR_clear_error()
-            SSL_CTX_set_verify(context, policy == .none ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nil)
+            init(policy: Policy, caFile: String?) throws(SocketError) {
+                guard let context = SSL_CTX_new(TLS_client_method()) else { throw SocketError(.tls, "SSL_CTX_new failed") }
+                self.context = context
+                _ = appflip_SSL_CTX_set_partial_write_modes(context)
+                _ = SSL_CTX_set_default_verify_paths(context)
+                if let caFile { _ = SSL_CTX_load_verify_locations(context, caFile, nil) }
+                ERR_clear_error()
+                SSL_CTX_set_verify(context, policy == .none ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nil)
+            }
+
+            deinit { SSL_CTX_free(context) }
         }
-
-        deinit { SSL_CTX_free(context) }
-    }
     #endif
 }

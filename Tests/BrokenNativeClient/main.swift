@@ -40,7 +40,8 @@ let defects: [String: String] = [
     // Correct, but not as the reference does it: these must pass.
     "refuses-without-s256": "correct: refuses to sign in when the discovery document offers no S256",
     "hex-state": "correct: a state of 64 random hex digits",
-    "basic-client-auth": "correct: names itself by HTTP Basic with the installed-app secret and sends no client_id in the body (Google's installed-app library)",
+    "basic-client-auth":
+        "correct: names itself by HTTP Basic with the installed-app secret and sends no client_id in the body (Google's installed-app library)",
     "authenticates-twice": "sends HTTP Basic and client_secret in the body: two client authentications at once",
     "client-credentials-after-error": "correct: after an error response, requests a client_credentials token (no code: no downgrade)",
     "verifier-in-query": "puts the code_verifier in the token request's URL as well as its body",
@@ -71,10 +72,12 @@ while !arguments.isEmpty {
 }
 guard defects[defect] != nil else {
     let list = defects.keys.sorted().joined(separator: ", ")
-    try? FileHandle.standardError.write(contentsOf: Data("usage: broken-native-client --defect NAME [--redirect scheme|loopback]; NAME is one of \(list)\n".utf8))
+    try? FileHandle.standardError.write(
+        contentsOf: Data("usage: broken-native-client --defect NAME [--redirect scheme|loopback]; NAME is one of \(list)\n".utf8))
     exit(2)
 }
-let app = NativeClientApp(mode: mode, schemeURI: defect == "double-slash" ? "com.example.reference://oauth2redirect" : "com.example.reference:/oauth2redirect")
+let app = NativeClientApp(
+    mode: mode, schemeURI: defect == "double-slash" ? "com.example.reference://oauth2redirect" : "com.example.reference:/oauth2redirect")
 switch defect {
 case "plain-pkce": app.behaviour.challengeMethod = "plain"
 case "basic-client-auth": app.behaviour.clientAuthentication = .basic

@@ -11,7 +11,9 @@ extension ReferenceHandlerCommand {
             return 2
         case .success(let options):
             var activity = AndroidActivity(clientID: options.clientID, mintCode: { _, _ in CodeMinter.mint() })
-            if let server = options.codeServer, let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) { activity.mintCode = minter }
+            if let server = options.codeServer, let minter = RemoteCodeMinter.minter(url: server, authority: options.codeServerCA) {
+                activity.mintCode = minter
+            }
             return AdapterLoop.serve(activity)
         }
     }

@@ -17,7 +17,8 @@ enum DiffCommand {
             return 0
         }
         guard parsed.positionals.count == 2 else {
-            return Command.usageError("diff takes two runs: OLD and NEW (reports directories or results.json files)", usage: Usage.diff, console: console)
+            return Command.usageError(
+                "diff takes two runs: OLD and NEW (reports directories or results.json files)", usage: Usage.diff, console: console)
         }
         guard let old = read(parsed.positionals[0], console: console), let new = read(parsed.positionals[1], console: console) else {
             return ExitStatus.usage.rawValue
@@ -25,7 +26,8 @@ enum DiffCommand {
         console.out("old: \(describe(old))")
         console.out("new: \(describe(new))")
         if old.suite.casesDigest != new.suite.casesDigest {
-            console.out("note: the runs used different case files (sha256 \(old.suite.casesDigest.prefix(12))… and \(new.suite.casesDigest.prefix(12))…)")
+            console.out(
+                "note: the runs used different case files (sha256 \(old.suite.casesDigest.prefix(12))… and \(new.suite.casesDigest.prefix(12))…)")
         }
         if old.run.target != new.run.target { console.out("note: the runs judged different targets") }
         let diff = ResultsDiff(old: old.document, new: new.document)
@@ -36,8 +38,10 @@ enum DiffCommand {
         section("ADDED", diff.added, console: console)
         section("REMOVED", diff.removed, console: console)
         section("REQUIREMENTS whose verdict changed", diff.requirements, console: console)
-        let counts = [("regressed", diff.regressed.count), ("fixed", diff.fixed.count), ("changed", diff.changed.count),
-                      ("observed differently", diff.evidenceChanged.count), ("added", diff.added.count), ("removed", diff.removed.count)]
+        let counts = [
+            ("regressed", diff.regressed.count), ("fixed", diff.fixed.count), ("changed", diff.changed.count),
+            ("observed differently", diff.evidenceChanged.count), ("added", diff.added.count), ("removed", diff.removed.count),
+        ]
         let status: ExitStatus = diff.hasRegression ? .nonConformant : .conformant
         let tally = counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
         console.out("\(tally) — \(diff.hasRegression ? "REGRESSED" : "no regression") (exit \(status.rawValue))")

@@ -11,8 +11,9 @@ enum LintCommand {
             let planned = catalog.requirements.filter { $0.planned != nil }.count
             let unobservable = catalog.requirements.filter { $0.notObservable != nil }.count
             let bySuite = catalog.requirements.filter { $0.judgedBySuite != nil }.count
-            console.out("\(suite.cases.count) cases in \(suite.files.count) files cover \(requirements.count) of \(catalog.requirements.count) requirements "
-                        + "(\(planned) planned, \(unobservable) not observable, \(bySuite) judged by the suite itself): no problems")
+            console.out(
+                "\(suite.cases.count) cases in \(suite.files.count) files cover \(requirements.count) of \(catalog.requirements.count) requirements "
+                    + "(\(planned) planned, \(unobservable) not observable, \(bySuite) judged by the suite itself): no problems")
             return 0
         }
     }

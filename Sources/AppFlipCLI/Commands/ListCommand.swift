@@ -11,7 +11,8 @@ enum ListCommand {
         case .loaded(let catalog, let suite, let filter, let parsed):
             if parsed.has(.programs) {
                 guard filter.patterns.isEmpty, parsed.values(.profile).isEmpty else {
-                    return Command.usageError("--programs lists whole programs: it takes no --filter or --profile", usage: Usage.list, console: console)
+                    return Command.usageError(
+                        "--programs lists whole programs: it takes no --filter or --profile", usage: Usage.list, console: console)
                 }
                 return programs(catalog, suite, console: console)
             }
@@ -24,7 +25,9 @@ enum ListCommand {
             let matching = suite.cases.filter { profiles.contains($0.profile) && filter.matches($0) }
             guard !matching.isEmpty else {
                 // As `run` does: a filter that matches nothing is a mistake, not an empty answer.
-                console.err("error: no case matches " + (filter.patterns.isEmpty ? "the profiles" : "--filter \(filter.patterns.joined(separator: " --filter "))"))
+                console.err(
+                    "error: no case matches "
+                        + (filter.patterns.isEmpty ? "the profiles" : "--filter \(filter.patterns.joined(separator: " --filter "))"))
                 return ExitStatus.usage.rawValue
             }
             for conformanceCase in matching {
@@ -33,10 +36,14 @@ enum ListCommand {
             guard filter.patterns.isEmpty else { return 0 }
             // What a run of these profiles judges no case of: each with why, so a reviewer knows what to attest.
             let covered = Set(suite.cases.flatMap(\.requirements).map(\.id))
-            for requirement in catalog.requirements where !covered.contains(requirement.id)
-                && profiles.contains(where: { $0.rawValue == requirement.profile }) {
-                console.out(.suite("# \(requirement.id) (\(requirement.level.rawValue), \(requirement.profile)) \(requirement.title) — "
-                                   + (requirement.uncoveredReason ?? "no case").split(whereSeparator: \.isNewline).joined(separator: " ")))
+            for requirement in catalog.requirements
+            where !covered.contains(requirement.id)
+                && profiles.contains(where: { $0.rawValue == requirement.profile })
+            {
+                console.out(
+                    .suite(
+                        "# \(requirement.id) (\(requirement.level.rawValue), \(requirement.profile)) \(requirement.title) — "
+                            + (requirement.uncoveredReason ?? "no case").split(whereSeparator: \.isNewline).joined(separator: " ")))
             }
             return 0
         }
@@ -54,7 +61,10 @@ enum ListCommand {
             console.out(.suite("\(program.key): \(program.title) — \(cases) cases of " + program.profiles.map(\.rawValue).joined(separator: ", ")))
             console.out(.suite("  covers: " + program.covers.split(whereSeparator: \.isNewline).joined(separator: " ")))
             if let why = program.leavesOutWhy {
-                console.out(.suite("  leaves out \(program.leavesOut.joined(separator: ", ")): " + why.split(whereSeparator: \.isNewline).joined(separator: " ")))
+                console.out(
+                    .suite(
+                        "  leaves out \(program.leavesOut.joined(separator: ", ")): " + why.split(whereSeparator: \.isNewline).joined(separator: " "))
+                )
             }
             // What `run --certification` checks before it connects: the adapters its cases send through, then the
             // configuration keys the catalog declares.
@@ -63,7 +73,8 @@ enum ListCommand {
             }.map { "an adapter for \($0.key)" }
             console.out(.suite("  needs: " + (adapters + program.needs.map(\.key)).joined(separator: ", ")))
             let toAttest = catalog.toAttest(for: [program])
-            console.out(.suite("  to attest: " + (toAttest.isEmpty ? "nothing" : toAttest.map { "\($0.id) (\($0.level.rawValue))" }.joined(separator: ", "))))
+            console.out(
+                .suite("  to attest: " + (toAttest.isEmpty ? "nothing" : toAttest.map { "\($0.id) (\($0.level.rawValue))" }.joined(separator: ", "))))
         }
         return 0
     }

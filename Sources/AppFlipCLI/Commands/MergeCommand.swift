@@ -31,11 +31,13 @@ enum MergeCommand {
         let target = Self.resolved(reports)
         for path in parsed.positionals {
             var isDirectory: ObjCBool = false
-            let directory = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            let directory =
+                FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? path : (path as NSString).deletingLastPathComponent
             if Self.resolved(directory.isEmpty ? "." : directory) == target {
-                return Command.usageError("--reports \(reports) holds the shard \(path): the merged reports would replace it; write them elsewhere",
-                                          usage: Usage.merge, console: console)
+                return Command.usageError(
+                    "--reports \(reports) holds the shard \(path): the merged reports would replace it; write them elsewhere",
+                    usage: Usage.merge, console: console)
             }
         }
         if let problem = ReportFiles.problem(writing: reports) {
@@ -54,14 +56,19 @@ enum MergeCommand {
         // Shards of a certification are merged as the run was made: the suite's own cases and catalog, no baseline.
         if shards.contains(where: { $0.document.run.certification == true }) {
             for option in [CommandOption.baseline, .cases, .catalog] where !parsed.values(option).isEmpty {
-                return Command.usageError("these shards are a certification run's, which takes no \(option.name): "
-                                          + (option == .baseline ? "a certification accepts no known failure"
-                                             : "a certification judges the suite's own cases against its own catalog"),
-                                          usage: Usage.merge, console: console)
+                return Command.usageError(
+                    "these shards are a certification run's, which takes no \(option.name): "
+                        + (option == .baseline
+                            ? "a certification accepts no known failure"
+                            : "a certification judges the suite's own cases against its own catalog"),
+                    usage: Usage.merge, console: console)
             }
         }
-        guard let (catalog, suite) = SuiteLoading.load(cases: try? parsed.value(.cases), catalog: try? parsed.value(.catalog),
-                                                       console: console) else { return ExitStatus.usage.rawValue }
+        guard
+            let (catalog, suite) = SuiteLoading.load(
+                cases: try? parsed.value(.cases), catalog: try? parsed.value(.catalog),
+                console: console)
+        else { return ExitStatus.usage.rawValue }
         var run: RunResult
         do {
             run = try ResultsDocument.merge(shards, suite: suite, catalog: catalog) { document in
@@ -98,8 +105,10 @@ enum MergeCommand {
         }
         var attestations: AttestationFile?
         if let bundle {
-            if let problem = ReportFiles.problem(writing: (bundle as NSString).deletingLastPathComponent.isEmpty
-                                                 ? "." : (bundle as NSString).deletingLastPathComponent) {
+            if let problem = ReportFiles.problem(
+                writing: (bundle as NSString).deletingLastPathComponent.isEmpty
+                    ? "." : (bundle as NSString).deletingLastPathComponent)
+            {
                 console.err("error: --bundle: \(problem)")
                 return ExitStatus.usage.rawValue
             }
@@ -110,8 +119,9 @@ enum MergeCommand {
                 return ExitStatus.usage.rawValue
             }
         } else if (try? parsed.value(.attest)) != nil {
-            return Command.usageError("--attest goes with --bundle: the shards' attestations are merged from their results", usage: Usage.merge,
-                                      console: console)
+            return Command.usageError(
+                "--attest goes with --bundle: the shards' attestations are merged from their results", usage: Usage.merge,
+                console: console)
         }
         do throws(ReportFiles.Failure) {
             let set = ReportSet(run: run, profiles: profiles, reproducible: reproducible)
@@ -119,21 +129,25 @@ enum MergeCommand {
                 // The bundle carries the very bytes written, as a single run's does.
                 let files = set.render()
                 try ReportFiles.save(files, into: reports)
-                try BundleWriter.write(bundle, reports: files, suite: suite, catalog: catalog, attestations: attestations, baseline: baseline,
-                                       signingKey: signingKey, run: run, reproducible: reproducible)
+                try BundleWriter.write(
+                    bundle, reports: files, suite: suite, catalog: catalog, attestations: attestations, baseline: baseline,
+                    signingKey: signingKey, run: run, reproducible: reproducible)
             } else {
                 try ReportFiles.save(set.files, into: reports)
             }
             if let summary = try? parsed.value(.summary) {
-                try ReportFiles.append(MarkdownReport(run: run, profiles: profiles, reproducible: reproducible).renderSummary(reportsDirectory: reports),
-                                       to: summary)
+                try ReportFiles.append(
+                    MarkdownReport(run: run, profiles: profiles, reproducible: reproducible).renderSummary(reportsDirectory: reports),
+                    to: summary)
             }
         } catch {
             console.err("error: the reports were not written: \(error.message)")
             return ExitStatus.reportsNotWritten.rawValue
         }
         let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
-        console.out("\(run.results.count) cases from \(shards.count) shard\(shards.count == 1 ? "" : "s"): \(counts) — \(run.overall.rawValue) (exit \(run.exitStatus.rawValue))")
+        console.out(
+            "\(run.results.count) cases from \(shards.count) shard\(shards.count == 1 ? "" : "s"): \(counts) — \(run.overall.rawValue) (exit \(run.exitStatus.rawValue))"
+        )
         if run.provenance.certification { console.out(.suite(ProgramOutcome.headline(run.programOutcomes))) }
         console.out("reports: \(ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", "))")
         return run.exitStatus.rawValue
@@ -143,11 +157,13 @@ enum MergeCommand {
     /// must give exactly what they recorded (a bundle's attestations are read again by `verify`).
     private static func attestations(for run: RunResult, path: String?, catalog: Catalog) -> Result<AttestationFile?, ReportFiles.Failure> {
         guard !run.attestations.isEmpty else {
-            return path == nil ? .success(nil)
+            return path == nil
+                ? .success(nil)
                 : .failure(ReportFiles.Failure(message: "the shards were given no --attest, so the merged run has no attestations to carry"))
         }
         guard let path else {
-            return .failure(ReportFiles.Failure(message: "the shards were given attestations: give the same file with --attest, so the bundle carries it"))
+            return .failure(
+                ReportFiles.Failure(message: "the shards were given attestations: give the same file with --attest, so the bundle carries it"))
         }
         let file: AttestationFile
         do {
@@ -169,7 +185,8 @@ enum MergeCommand {
     /// when its arguments are not recorded, do not parse, or narrow the run to an earlier run's failures.
     static func selection(of document: ResultsDocument, in suite: CaseSuite, catalog: Catalog) -> Set<String>? {
         guard let words = document.run.arguments,
-              let parsed = try? Arguments(words, CommandOptions.run), parsed.values(.rerunFailed).isEmpty else { return nil }
+            let parsed = try? Arguments(words, CommandOptions.run), parsed.values(.rerunFailed).isEmpty
+        else { return nil }
         guard let profiles = try? CertificationSelection.profiles(parsed) else { return nil }
         var programs: [CertificationProgram] = []
         if let names = CertificationSelection.names(parsed) {

@@ -62,8 +62,10 @@ extension SuiteLoading {
 
     /// Reads `[PATH] [--catalog PATH] [--filter PATTERN]...` for the commands that only look at the cases
     /// (`lint`, `list`), prints help or errors, and loads the suite.
-    static func loadForInspection(_ arguments: [String], usage: String, options: CommandOptions.Set = CommandOptions.inspection,
-                                  console: Console) -> Inspection {
+    static func loadForInspection(
+        _ arguments: [String], usage: String, options: CommandOptions.Set = CommandOptions.inspection,
+        console: Console
+    ) -> Inspection {
         do {
             let parsed = try Arguments(arguments, options)
             if parsed.has(.help) {

@@ -44,9 +44,10 @@ enum ValidateURLCommand {
         let audit = AuthorizationRequestAudit(registeredRedirectURIs: parsed.values(.registeredRedirectURI))
         // The command as a reviewer would retype it, with any secret a URL carries withheld.
         let shown = arguments.map { $0.contains("?") ? Redaction.redact(url: $0) : $0 }
-        let run = URLValidation.run(inputs, audit: audit, catalog: catalog, suiteVersion: SuiteVersion.current,
-                                    startedAt: ISO8601DateFormatter().string(from: Date()),
-                                    command: RunCommand.commandLine(shown, subcommand: "validate-url"))
+        let run = URLValidation.run(
+            inputs, audit: audit, catalog: catalog, suiteVersion: SuiteVersion.current,
+            startedAt: ISO8601DateFormatter().string(from: Date()),
+            command: RunCommand.commandLine(shown, subcommand: "validate-url"))
         printFindings(run, console: console)
         let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
         let word = run.exitStatus == .conformant ? "conformant" : run.exitStatus == .nonConformant ? "NOT conformant" : "inconclusive"
@@ -54,8 +55,9 @@ enum ValidateURLCommand {
         if let reports {
             let reproducible = parsed.has(.reproducible)
             do {
-                try ReportFiles.save(ReportSet(run: run, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible).files,
-                                     into: reports)
+                try ReportFiles.save(
+                    ReportSet(run: run, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible).files,
+                    into: reports)
             } catch {
                 console.err("error: the reports were not written (the old ones, if any, are untouched): \(error.message)")
                 return ExitStatus.reportsNotWritten.rawValue

@@ -4,8 +4,10 @@ extension ConformanceTarget {
     /// The partner's Android App Flip activity behind the Android adapter contract (the `android-app-flip` profile):
     /// a program speaking it on stdin/stdout (`arguments[0]`, a path or a name on `PATH`, started without a shell),
     /// the client ID issued to Google, the console's intent action and the app's package.
-    public static func android(_ arguments: [String], clientID: String, action: String, package: String,
-                               persistent: Bool = false) -> ConformanceTarget {
+    public static func android(
+        _ arguments: [String], clientID: String, action: String, package: String,
+        persistent: Bool = false
+    ) -> ConformanceTarget {
         var request = TargetSpecification(mode: persistent ? .persistent : .oneShot)
         request.androidHandler = arguments.first.map { ($0, Array(arguments.dropFirst())) }
         request.clientID = clientID

@@ -11,12 +11,15 @@ extension ConformanceTarget {
         var allowedCallers: [String] = []
 
         /// Nil when neither `APPFLIP_ANDROID_HANDLER` nor `APPFLIP_ANDROID_HANDLER_URL` is set.
-        init?(command: [String]?, url: String?, action: String?, package: String?, allowedCallers: [String]?,
-              configured: Bool) throws(EnvironmentError) {
+        init?(
+            command: [String]?, url: String?, action: String?, package: String?, allowedCallers: [String]?,
+            configured: Bool
+        ) throws(EnvironmentError) {
             guard command != nil || url != nil else {
                 if action != nil || package != nil || allowedCallers != nil {
-                    throw EnvironmentError(description: "APPFLIP_ANDROID_ACTION, APPFLIP_ANDROID_PACKAGE and APPFLIP_ANDROID_ALLOWED_CALLERS need "
-                                           + "APPFLIP_ANDROID_HANDLER or APPFLIP_ANDROID_HANDLER_URL")
+                    throw EnvironmentError(
+                        description: "APPFLIP_ANDROID_ACTION, APPFLIP_ANDROID_PACKAGE and APPFLIP_ANDROID_ALLOWED_CALLERS need "
+                            + "APPFLIP_ANDROID_HANDLER or APPFLIP_ANDROID_HANDLER_URL")
                 }
                 return nil
             }
@@ -24,8 +27,9 @@ extension ConformanceTarget {
                 throw EnvironmentError(description: "give APPFLIP_ANDROID_HANDLER or APPFLIP_ANDROID_HANDLER_URL, not both")
             }
             if !configured, action == nil || package == nil {
-                throw EnvironmentError(description: "APPFLIP_ANDROID_ACTION (the intent action entered in the console) and APPFLIP_ANDROID_PACKAGE "
-                                       + "are required with an Android handler, unless APPFLIP_CONFIG gives android_action and android_package")
+                throw EnvironmentError(
+                    description: "APPFLIP_ANDROID_ACTION (the intent action entered in the console) and APPFLIP_ANDROID_PACKAGE "
+                        + "are required with an Android handler, unless APPFLIP_CONFIG gives android_action and android_package")
             }
             self.command = command
             self.url = url

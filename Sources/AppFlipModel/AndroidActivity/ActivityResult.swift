@@ -39,7 +39,6 @@ package struct ActivityResult: Sendable, Hashable {
         self.finished = finished
     }
 
-
     /// Whether the result hands Google a code: RESULT_OK with a non-empty String `AUTHORIZATION_CODE`.
     package var grantsCode: Bool {
         guard resultCode == Self.ok, case .string(let code)? = extra("AUTHORIZATION_CODE") else { return false }
@@ -62,9 +61,10 @@ package struct ActivityResult: Sendable, Hashable {
     /// One line for a report: `-2 (App Flip error), ERROR_TYPE int 2, ERROR_CODE int 13; finished`. A code is never
     /// shown, only its type and length: reports never carry one.
     package var summary: String {
-        let extras = data.map { data in
-            data.isEmpty ? "a data intent with no extras" : data.map { "\($0.name) " + Self.shown($0.name, $0.value) }.joined(separator: ", ")
-        } ?? "no data intent"
+        let extras =
+            data.map { data in
+                data.isEmpty ? "a data intent with no extras" : data.map { "\($0.name) " + Self.shown($0.name, $0.value) }.joined(separator: ", ")
+            } ?? "no data intent"
         if let crash { return "the activity crashed (\(crash)): Android hands the caller " + Self.name(of: resultCode) + " with no data intent" }
         return Self.name(of: resultCode) + ", " + extras + (finished ? "; finished" : "; the activity did not finish")
     }

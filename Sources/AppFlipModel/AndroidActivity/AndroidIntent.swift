@@ -15,7 +15,6 @@ package struct AndroidIntent: Sendable, Hashable {
         self.caller = caller
     }
 
-
     /// The extra of that name (the last, were one repeated), or nil.
     package func extra(_ name: String) -> IntentExtra? { extras.last { $0.name == name }?.value }
 
@@ -48,8 +47,9 @@ package struct AndroidIntent: Sendable, Hashable {
     package var display: String {
         var lines = ["action " + ByteText.display(action, limit: 200), "package " + ByteText.display(package, limit: 200)]
         lines += extras.map { "extra " + ByteText.display($0.name, limit: 80) + ": " + $0.value.display }
-        lines.append(caller.map { "caller " + ByteText.display($0.package, limit: 200) + " signed " + ByteText.display($0.signatureSHA256, limit: 120) }
-                     ?? "caller none (getCallingActivity() is null)")
+        lines.append(
+            caller.map { "caller " + ByteText.display($0.package, limit: 200) + " signed " + ByteText.display($0.signatureSHA256, limit: 120) }
+                ?? "caller none (getCallingActivity() is null)")
         return lines.joined(separator: "\n")
     }
 }

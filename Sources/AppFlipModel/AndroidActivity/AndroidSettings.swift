@@ -19,8 +19,10 @@ package struct AndroidSettings: Sendable, Hashable {
     /// with iOS we send the Google app's flip URI, and the activity must treat it as opaque (reference file §2.3).
     package var redirectURI: String
 
-    package init(action: String = AndroidSettings.referenceAction, package: String = AndroidSettings.referencePackage,
-                 caller: AndroidCaller = .googleApp, redirectURI: String = AndroidSettings.defaultRedirectURI) {
+    package init(
+        action: String = AndroidSettings.referenceAction, package: String = AndroidSettings.referencePackage,
+        caller: AndroidCaller = .googleApp, redirectURI: String = AndroidSettings.defaultRedirectURI
+    ) {
         self.action = action
         self.package = package
         self.caller = caller

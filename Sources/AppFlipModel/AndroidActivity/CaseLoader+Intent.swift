@@ -20,7 +20,9 @@ extension CaseLoader {
             }
             return IntentRecipe()
         }
-        guard let mapping = reader.mapping(node, "'intent'"), reader.checkKeys(mapping, allowed: ["set", "remove", "caller", "scenario"], in: "'intent'") else {
+        guard let mapping = reader.mapping(node, "'intent'"),
+            reader.checkKeys(mapping, allowed: ["set", "remove", "caller", "scenario"], in: "'intent'")
+        else {
             return nil
         }
         let before = reader.diagnostics.count
@@ -33,7 +35,9 @@ extension CaseLoader {
         if let removeNode = mapping["remove"], let names = reader.scalarList(removeNode, "'remove'") {
             for name in names {
                 if !IntentRecipe.googleExtras.contains(name.text) {
-                    reader.error(at: name.location, "'remove' takes extras Google sends (\(IntentRecipe.googleExtras.joined(separator: ", "))); '\(name.text)' is not one")
+                    reader.error(
+                        at: name.location,
+                        "'remove' takes extras Google sends (\(IntentRecipe.googleExtras.joined(separator: ", "))); '\(name.text)' is not one")
                 } else if recipe.set.contains(where: { $0.name == name.text }) {
                     reader.error(at: name.location, "'\(name.text)' is both set and removed")
                 } else {
@@ -54,10 +58,11 @@ extension CaseLoader {
 
     private mutating func intentExtra(_ node: Node) -> IntentRecipe.Entry? {
         guard let mapping = reader.mapping(node, "an extra"),
-              reader.checkKeys(mapping, allowed: ["name", "type", "value"], required: ["name", "type", "value"], in: "an extra"),
-              let name = mapping["name"].flatMap({ reader.scalar($0, "'name'") }),
-              let type = mapping["type"].flatMap({ reader.scalar($0, "'type'") }),
-              let valueNode = mapping["value"] else { return nil }
+            reader.checkKeys(mapping, allowed: ["name", "type", "value"], required: ["name", "type", "value"], in: "an extra"),
+            let name = mapping["name"].flatMap({ reader.scalar($0, "'name'") }),
+            let type = mapping["type"].flatMap({ reader.scalar($0, "'type'") }),
+            let valueNode = mapping["value"]
+        else { return nil }
         guard !name.text.isEmpty else {
             reader.error(at: name.location, "an extra needs a name")
             return nil
@@ -97,9 +102,10 @@ extension CaseLoader {
             }
         }
         guard let mapping = reader.mapping(node, "'caller'"),
-              reader.checkKeys(mapping, allowed: ["package", "signature"], required: ["package", "signature"], in: "'caller'"),
-              let package = mapping["package"].flatMap({ reader.scalar($0, "'package'") }).flatMap({ reader.template($0) }),
-              let signature = mapping["signature"].flatMap({ reader.scalar($0, "'signature'") }).flatMap({ reader.template($0) }) else { return nil }
+            reader.checkKeys(mapping, allowed: ["package", "signature"], required: ["package", "signature"], in: "'caller'"),
+            let package = mapping["package"].flatMap({ reader.scalar($0, "'package'") }).flatMap({ reader.template($0) }),
+            let signature = mapping["signature"].flatMap({ reader.scalar($0, "'signature'") }).flatMap({ reader.template($0) })
+        else { return nil }
         return .other(package: package, signature: signature)
     }
 }

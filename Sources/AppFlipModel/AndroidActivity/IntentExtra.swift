@@ -89,8 +89,9 @@ package enum IntentExtra: Sendable, Hashable {
     package var display: String {
         switch self {
         case .string(let text): "String " + ByteText.display(text, limit: 200)
-        case .stringArray(let items): "String[] [" + items.prefix(10).map { ByteText.display($0, limit: 80) }.joined(separator: ", ")
-            + (items.count > 10 ? ", … \(items.count) in all" : "") + "]"
+        case .stringArray(let items):
+            "String[] [" + items.prefix(10).map { ByteText.display($0, limit: 80) }.joined(separator: ", ")
+                + (items.count > 10 ? ", … \(items.count) in all" : "") + "]"
         case .int(let number): "int \(number)"
         case .other(let type, let json): ByteText.display(type, limit: 40) + " " + (json.count > 200 ? String(json.prefix(200)) + "…" : json)
         }

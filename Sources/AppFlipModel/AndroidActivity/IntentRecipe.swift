@@ -55,22 +55,25 @@ package struct IntentRecipe: Sendable, Hashable {
         ]
         extras.removeAll { remove.contains($0.name) }
         for entry in set {
-            let value: IntentExtra = switch entry.value {
-            case .string(let template): .string(template.resolve(in: context))
-            case .stringArray(let templates): .stringArray(templates.map { $0.resolve(in: context) })
-            case .int(let number): .int(number)
-            }
+            let value: IntentExtra =
+                switch entry.value {
+                case .string(let template): .string(template.resolve(in: context))
+                case .stringArray(let templates): .stringArray(templates.map { $0.resolve(in: context) })
+                case .int(let number): .int(number)
+                }
             if let index = extras.firstIndex(where: { $0.name == entry.name }) {
                 extras[index].value = value
             } else {
                 extras.append(NamedExtra(entry.name, value))
             }
         }
-        let caller: AndroidCaller? = switch self.caller {
-        case .configured: settings.caller
-        case .none: nil
-        case .other(let package, let signature): AndroidCaller(package: package.resolve(in: context), signatureSHA256: signature.resolve(in: context))
-        }
+        let caller: AndroidCaller? =
+            switch self.caller {
+            case .configured: settings.caller
+            case .none: nil
+            case .other(let package, let signature):
+                AndroidCaller(package: package.resolve(in: context), signatureSHA256: signature.resolve(in: context))
+            }
         return AndroidIntent(action: settings.action, package: settings.package, extras: extras, caller: caller)
     }
 }

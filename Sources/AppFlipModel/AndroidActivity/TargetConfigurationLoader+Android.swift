@@ -31,9 +31,10 @@ extension TargetConfigurationLoader.Reading {
     /// One caller identity: a mapping of `package` and `signature_sha256` (32 colon-separated hex pairs).
     mutating func caller(_ node: Node, _ what: String) throws(DiagnosticList) -> AndroidCaller {
         guard let mapping = reader.mapping(node, what),
-              reader.checkKeys(mapping, allowed: ["package", "signature_sha256"], required: ["package", "signature_sha256"], in: what),
-              let callerPackage = mapping["package"].flatMap({ reader.scalar($0, "'package'") }),
-              let signature = mapping["signature_sha256"].flatMap({ reader.scalar($0, "'signature_sha256'") }) else {
+            reader.checkKeys(mapping, allowed: ["package", "signature_sha256"], required: ["package", "signature_sha256"], in: what),
+            let callerPackage = mapping["package"].flatMap({ reader.scalar($0, "'package'") }),
+            let signature = mapping["signature_sha256"].flatMap({ reader.scalar($0, "'signature_sha256'") })
+        else {
             throw DiagnosticList(reader.diagnostics)
         }
         guard AndroidCaller.isDigest(signature.text) else {

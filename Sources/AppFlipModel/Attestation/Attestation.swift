@@ -42,8 +42,10 @@ package struct Attestation: Sendable, Hashable {
     /// Where the attestation is written, for messages.
     package var location: SourceLocation?
 
-    package init(requirement: String, verdict: Verdict, by: String, date: String, note: String, attachments: [Attachment] = [],
-                 location: SourceLocation? = nil) {
+    package init(
+        requirement: String, verdict: Verdict, by: String, date: String, note: String, attachments: [Attachment] = [],
+        location: SourceLocation? = nil
+    ) {
         self.requirement = requirement
         self.verdict = verdict
         self.by = by

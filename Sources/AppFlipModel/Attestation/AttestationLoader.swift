@@ -43,22 +43,26 @@ package enum AttestationLoader {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue,
-              (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular else {
+            (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular
+        else {
             throw BoundedFile.Failure(path: path, reason: "is not a regular file")
         }
         return try BoundedFile.read(resolved, limit: attachmentLimit)
     }
 
     /// `read` gives an attachment's bytes by its path as written, or why they cannot be had.
-    package static func load(bytes: [UInt8], file: String, catalog: Catalog,
-                             read: (String) -> Result<[UInt8], BoundedFile.Failure>) throws(DiagnosticList) -> AttestationFile {
+    package static func load(
+        bytes: [UInt8], file: String, catalog: Catalog,
+        read: (String) -> Result<[UInt8], BoundedFile.Failure>
+    ) throws(DiagnosticList) -> AttestationFile {
         let node = try Parser.parse(bytes: bytes, file: file)
         var reader = NodeReader(document: bytes)
         var attestations: [Attestation] = []
         var total = 0
         if let document = reader.mapping(node, "the attestation file"),
-           reader.checkKeys(document, allowed: ["attestations"], required: ["attestations"], in: "the attestation file"),
-           let list = document["attestations"].flatMap({ reader.sequence($0, "'attestations'") }) {
+            reader.checkKeys(document, allowed: ["attestations"], required: ["attestations"], in: "the attestation file"),
+            let list = document["attestations"].flatMap({ reader.sequence($0, "'attestations'") })
+        {
             for item in list.items {
                 guard let attestation = attestation(item, catalog: catalog, total: &total, read: read, reader: &reader) else { continue }
                 if attestations.contains(where: { $0.requirement == attestation.requirement }) {
@@ -77,16 +81,20 @@ package enum AttestationLoader {
         return AttestationFile(path: file, bytes: bytes, attestations: attestations)
     }
 
-    private static func attestation(_ node: Node, catalog: Catalog, total: inout Int, read: (String) -> Result<[UInt8], BoundedFile.Failure>,
-                                    reader: inout NodeReader) -> Attestation? {
+    private static func attestation(
+        _ node: Node, catalog: Catalog, total: inout Int, read: (String) -> Result<[UInt8], BoundedFile.Failure>,
+        reader: inout NodeReader
+    ) -> Attestation? {
         guard let mapping = reader.mapping(node, "an attestation"),
-              reader.checkKeys(mapping, allowed: ["requirement", "verdict", "by", "date", "note", "attachments"],
-                               required: ["requirement", "verdict", "by", "date", "note"], in: "an attestation"),
-              let id = mapping["requirement"].flatMap({ reader.scalar($0, "'requirement'") }),
-              let verdict = mapping["verdict"].flatMap({ reader.enumValue($0, "verdict", as: Attestation.Verdict.self) }),
-              let by = mapping["by"].flatMap({ reader.scalar($0, "'by'") }),
-              let date = mapping["date"].flatMap({ reader.scalar($0, "'date'") }),
-              let note = mapping["note"].flatMap({ reader.scalar($0, "'note'") }) else { return nil }
+            reader.checkKeys(
+                mapping, allowed: ["requirement", "verdict", "by", "date", "note", "attachments"],
+                required: ["requirement", "verdict", "by", "date", "note"], in: "an attestation"),
+            let id = mapping["requirement"].flatMap({ reader.scalar($0, "'requirement'") }),
+            let verdict = mapping["verdict"].flatMap({ reader.enumValue($0, "verdict", as: Attestation.Verdict.self) }),
+            let by = mapping["by"].flatMap({ reader.scalar($0, "'by'") }),
+            let date = mapping["date"].flatMap({ reader.scalar($0, "'date'") }),
+            let note = mapping["note"].flatMap({ reader.scalar($0, "'note'") })
+        else { return nil }
         guard let requirement = catalog[id.text] else {
             let hint = Suggestion.closest(to: id.text, among: catalog.requirements.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""
             reader.error(at: id.location, "'\(id.text)' is not a requirement of the catalog\(hint)")
@@ -94,8 +102,10 @@ package enum AttestationLoader {
         }
         guard requirement.notObservable != nil else {
             let attestable = catalog.requirements.filter { $0.notObservable != nil }.map(\.id)
-            reader.error(at: id.location, "\(id.text) is judged by the suite's cases; only a requirement no machine can judge can be "
-                         + "attested by hand (the catalog's not_observable ones: \(attestable.joined(separator: ", ")))")
+            reader.error(
+                at: id.location,
+                "\(id.text) is judged by the suite's cases; only a requirement no machine can judge can be "
+                    + "attested by hand (the catalog's not_observable ones: \(attestable.joined(separator: ", ")))")
             return nil
         }
         guard by.text.trimmingCharacters(in: .whitespaces).count >= 2 else {
@@ -142,17 +152,19 @@ package enum AttestationLoader {
                 attachments.append(Attestation.Attachment(path: path.text, bundlePath: name, sha256: "", bytes: bytes.count, contents: bytes))
             }
         }
-        return Attestation(requirement: requirement.id, verdict: verdict, by: by.text.trimmingCharacters(in: .whitespaces), date: date.text,
-                           note: note.text.trimmingCharacters(in: .whitespacesAndNewlines), attachments: attachments, location: node.location)
+        return Attestation(
+            requirement: requirement.id, verdict: verdict, by: by.text.trimmingCharacters(in: .whitespaces), date: date.text,
+            note: note.text.trimmingCharacters(in: .whitespacesAndNewlines), attachments: attachments, location: node.location)
     }
 
     /// `attestations/AF-LINK-021/consent-screen.png`: the file's name with anything but letters, digits and `._-`
     /// made `_`, and a number before it when another attachment of the requirement has that name.
     private static func bundleName(_ path: String, taken: Set<String>, requirement: String) -> String {
         let last = path.split(separator: "/").last.map(String.init) ?? "attachment"
-        var name = String(last.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        }.prefix(100))
+        var name = String(
+            last.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+            }.prefix(100))
         if name.isEmpty || name.allSatisfy({ $0 == "." }) { name = "attachment" }
         var candidate = "attestations/\(requirement)/\(name)"
         var number = 2

@@ -14,8 +14,10 @@ extension Baseline {
 
         package var message: String {
             switch kind {
-            case .expired: "baseline entry for \(entry.subject) expired on \(entry.expires) (\(entry.location.file):\(entry.location.line)); its failures count again"
-            case .nowPasses: "baseline entry for \(entry.subject) lists a failure that no longer happens (\(entry.location.file):\(entry.location.line)): remove it"
+            case .expired:
+                "baseline entry for \(entry.subject) expired on \(entry.expires) (\(entry.location.file):\(entry.location.line)); its failures count again"
+            case .nowPasses:
+                "baseline entry for \(entry.subject) lists a failure that no longer happens (\(entry.location.file):\(entry.location.line)): remove it"
             }
         }
     }
@@ -36,7 +38,9 @@ extension Baseline {
         if let entry = live.first(where: { entry in
             if case .conformanceCase(let id) = entry.subject { return result.conformanceCase.isNamed(id) }
             return false
-        }) { return [entry] }
+        }) {
+            return [entry]
+        }
         guard result.verdict == .fail else { return [] }
         let failing = Set(result.checks.filter { $0.isApplicable && $0.verdict == .fail }.map(\.requirement.id))
         let covering = live.filter { entry in

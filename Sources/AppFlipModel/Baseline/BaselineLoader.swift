@@ -20,8 +20,9 @@ package enum BaselineLoader {
         var reader = NodeReader(document: bytes)
         var entries: [Baseline.Entry] = []
         if let document = reader.mapping(node, "the baseline"),
-           reader.checkKeys(document, allowed: ["known_failures"], required: ["known_failures"], in: "the baseline"),
-           let list = document["known_failures"].flatMap({ reader.sequence($0, "'known_failures'") }) {
+            reader.checkKeys(document, allowed: ["known_failures"], required: ["known_failures"], in: "the baseline"),
+            let list = document["known_failures"].flatMap({ reader.sequence($0, "'known_failures'") })
+        {
             for item in list.items {
                 guard let entry = entry(item, reader: &reader) else { continue }
                 if entries.contains(where: { $0.subject == entry.subject }) {
@@ -36,10 +37,12 @@ package enum BaselineLoader {
 
     private static func entry(_ node: Node, reader: inout NodeReader) -> Baseline.Entry? {
         guard let mapping = reader.mapping(node, "a known failure"),
-              reader.checkKeys(mapping, allowed: ["requirement", "case", "reason", "expires"], required: ["reason", "expires"],
-                               in: "a known failure"),
-              let reason = mapping["reason"].flatMap({ reader.scalar($0, "'reason'") }),
-              let expires = mapping["expires"].flatMap({ reader.scalar($0, "'expires'") }) else { return nil }
+            reader.checkKeys(
+                mapping, allowed: ["requirement", "case", "reason", "expires"], required: ["reason", "expires"],
+                in: "a known failure"),
+            let reason = mapping["reason"].flatMap({ reader.scalar($0, "'reason'") }),
+            let expires = mapping["expires"].flatMap({ reader.scalar($0, "'expires'") })
+        else { return nil }
         let subject: Baseline.Entry.Subject
         switch (mapping["requirement"].flatMap { reader.scalar($0, "'requirement'") }, mapping["case"].flatMap { reader.scalar($0, "'case'") }) {
         case (let requirement?, nil):
@@ -55,8 +58,10 @@ package enum BaselineLoader {
             return nil
         }
         guard reason.text.trimmingCharacters(in: .whitespaces).count >= 3 else {
-            reader.error(at: reason.location, "'reason' says why the failure is accepted for now, in at least 3 characters "
-                         + "('\(reason.text)' is \(reason.text.trimmingCharacters(in: .whitespaces).count)): a ticket, a release, a sentence")
+            reader.error(
+                at: reason.location,
+                "'reason' says why the failure is accepted for now, in at least 3 characters "
+                    + "('\(reason.text)' is \(reason.text.trimmingCharacters(in: .whitespaces).count)): a ticket, a release, a sentence")
             return nil
         }
         guard isDate(expires.text) else {
@@ -70,8 +75,9 @@ package enum BaselineLoader {
     static func isDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month) else { return false }
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
+        else { return false }
         // A day the month has (2025-02-29 and 2026-04-31 do not exist), leap years by the Gregorian rule.
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]

@@ -17,8 +17,11 @@ extension CaseLoader {
         if isDirectory.boolValue {
             files = caseFiles(under: root)
             if files.isEmpty {
-                throw DiagnosticList([Diagnostic(at: SourceLocation(file: root, line: 1, column: 1),
-                                                 "no .\(fileExtension) files under this directory")])
+                throw DiagnosticList([
+                    Diagnostic(
+                        at: SourceLocation(file: root, line: 1, column: 1),
+                        "no .\(fileExtension) files under this directory")
+                ])
             }
         } else {
             files = [root]
@@ -40,14 +43,18 @@ extension CaseLoader {
     /// - Parameters:
     ///   - files: the case files, in any order; they are loaded and hashed in path order.
     ///   - base: the directory that groups are named and the digest's paths taken relative to.
-    package static func load(files: [SuiteFile], base: String, catalog: Catalog?,
-                            diagnostics: [Diagnostic] = []) throws(DiagnosticList) -> CaseSuite {
+    package static func load(
+        files: [SuiteFile], base: String, catalog: Catalog?,
+        diagnostics: [Diagnostic] = []
+    ) throws(DiagnosticList) -> CaseSuite {
         let sorted = files.sorted { $0.path < $1.path }
         var loader = CaseLoader(catalog: catalog)
         let table = Dictionary(sorted.map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first })
-        loader.reader = NodeReader(diagnostics: diagnostics, lineText: { location in
-            table[location.file].map { SourceLines.line(location.line, of: $0) } ?? ""
-        })
+        loader.reader = NodeReader(
+            diagnostics: diagnostics,
+            lineText: { location in
+                table[location.file].map { SourceLines.line(location.line, of: $0) } ?? ""
+            })
         var cases: [ConformanceCase] = []
         var hasher = SHA256()
         // Files are read independently (a loader each), a few at once on the machine's cores; their cases and
@@ -70,8 +77,9 @@ extension CaseLoader {
                 loader.reader.diagnostics += found.diagnostics
                 cases += found.cases
                 if cases.count > maximumCases {
-                    loader.reader.error(at: SourceLocation(file: file.path, line: 1, column: 1),
-                                        "the case files expand into more than \(maximumCases) cases")
+                    loader.reader.error(
+                        at: SourceLocation(file: file.path, line: 1, column: 1),
+                        "the case files expand into more than \(maximumCases) cases")
                     break loading
                 }
             }
@@ -80,8 +88,10 @@ extension CaseLoader {
         for conformanceCase in cases {
             expansion += conformanceCase.repeatedBytes
             if expansion > ConformanceCase.maximumRunExpansion {
-                loader.reader.error(at: conformanceCase.location, "the cases' ${repeat} variables expand to more than "
-                                    + "\(ConformanceCase.maximumRunExpansion) bytes in all by this case")
+                loader.reader.error(
+                    at: conformanceCase.location,
+                    "the cases' ${repeat} variables expand to more than "
+                        + "\(ConformanceCase.maximumRunExpansion) bytes in all by this case")
                 break
             }
         }
@@ -104,7 +114,8 @@ extension CaseLoader {
     static func relativePath(of file: String, to base: String) -> String {
         let standardFile = (file as NSString).standardizingPath
         let standardBase = (base as NSString).standardizingPath
-        return standardFile.hasPrefix(standardBase + "/") ? String(standardFile.dropFirst(standardBase.count + 1))
+        return standardFile.hasPrefix(standardBase + "/")
+            ? String(standardFile.dropFirst(standardBase.count + 1))
             : (standardFile as NSString).lastPathComponent
     }
 

@@ -60,7 +60,8 @@ extension CaseLoader {
         guard let node, let mapping = reader.mapping(node, "'\(what)'") else { return [] }
         return mapping.entries.compactMap { entry in
             guard let scalar = reader.scalar(entry.value, "the value of '\(entry.key.text)'"),
-                  let template = linkTemplate(scalar) else { return nil }
+                let template = linkTemplate(scalar)
+            else { return nil }
             return LinkRecipe.Parameter(name: entry.key.text, value: template, isRaw: raw)
         }
     }

@@ -23,15 +23,18 @@ extension CaseLoader {
             for check in group.expectation.checks {
                 if check.base.judgesTheProcess, isLink || ownRule?.judgesTheProcess == true { continue }
                 if check.base.scope != .samples,
-                   let broken = AppStepRule.all.first(where: { ($0.scope == check.base.scope) != ($0.scope == ownRule?.scope) }) {
-                    reader.error(at: group.location, broken.scope == ownRule?.scope ? broken.notJudging(check.key) : broken.judgingElsewhere(check.key))
+                    let broken = AppStepRule.all.first(where: { ($0.scope == check.base.scope) != ($0.scope == ownRule?.scope) })
+                {
+                    reader.error(
+                        at: group.location, broken.scope == ownRule?.scope ? broken.notJudging(check.key) : broken.judgingElsewhere(check.key))
                     continue
                 }
                 switch check.base.scope {
                 case .response where isLink:
                     reader.error(at: group.location, "'\(check.key)' judges an HTTP response; a link step has none")
                 case .transport where check.base.judgesBurst:
-                    if case .http(let request) = step.action, request.burst != nil {} else {
+                    if case .http(let request) = step.action, request.burst != nil {
+                    } else {
                         reader.error(at: group.location, "'\(check.key)' judges a burst: give the request 'burst: N'")
                     }
                 case .transport:
@@ -40,8 +43,10 @@ extension CaseLoader {
                         reader.error(at: group.location, "'\(check.key)' judges a transport probe: use it in a request step with \(probe.option)")
                     }
                 case _ where probeOfStep?.isHandshakeOnly == true:
-                    reader.error(at: group.location, "a \(probeOfStep?.option ?? "") step sends no HTTP request; "
-                                 + "\(probeOfStep?.judgedBy ?? ""), not '\(check.key)'")
+                    reader.error(
+                        at: group.location,
+                        "a \(probeOfStep?.option ?? "") step sends no HTTP request; "
+                            + "\(probeOfStep?.judgedBy ?? ""), not '\(check.key)'")
                 case .samples:
                     let name = check.base.sampleName ?? ""
                     if !names.contains(name) {
@@ -58,15 +63,19 @@ extension CaseLoader {
             switch group.expectation {
             case .all(let checks):
                 if let content = checks.first(where: { $0.base.scope == .openedURL }) {
-                    reader.error(at: group.location, "'\(content.key)' judges the opened URL; add 'action: open' to this step's checks "
-                                 + "(under the requirement a decline breaks), so a target that opens nothing fails there and not here")
+                    reader.error(
+                        at: group.location,
+                        "'\(content.key)' judges the opened URL; add 'action: open' to this step's checks "
+                            + "(under the requirement a decline breaks), so a target that opens nothing fails there and not here")
                 }
             case .oneOf(let alternatives):
                 let decides = alternatives.contains { alternative in alternative.contains { $0.base.decidesAction } }
                 let judgesURL = alternatives.contains { alternative in alternative.contains { $0.base.scope == .openedURL } }
                 if judgesURL, !decides {
-                    reader.error(at: group.location, "these alternatives judge the opened URL; add 'action: open' to this step's checks, "
-                                 + "or 'action' to an alternative, so a target that opens nothing gets a verdict")
+                    reader.error(
+                        at: group.location,
+                        "these alternatives judge the opened URL; add 'action: open' to this step's checks, "
+                            + "or 'action' to an alternative, so a target that opens nothing gets a verdict")
                 }
             }
         }

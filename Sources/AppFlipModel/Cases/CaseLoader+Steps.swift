@@ -12,8 +12,10 @@ extension CaseLoader {
         var captured: Set<String> = []
         for item in list.items {
             guard let mapping = reader.mapping(item, "a step"),
-                  reader.checkKeys(mapping, allowed: ["link", "request", "intent", "capture", "checks", "requirement", "expect", "repeat", "when_captured", "wait"]
-                                   + NativeStep.Command.allCases.map(\.rawValue), in: "a step")
+                reader.checkKeys(
+                    mapping,
+                    allowed: ["link", "request", "intent", "capture", "checks", "requirement", "expect", "repeat", "when_captured", "wait"]
+                        + NativeStep.Command.allCases.map(\.rawValue), in: "a step")
             else { continue }
             let action: Step.Action?
             let native = NativeStep.Command.allCases.compactMap { command in mapping[command.rawValue].map { (command, $0) } }
@@ -37,7 +39,9 @@ extension CaseLoader {
             let captures = mapping["capture"].flatMap { parseCaptures($0) } ?? []
             var repeatCount = 1
             if let repeatNode = mapping["repeat"], let scalar = reader.scalar(repeatNode, "'repeat'") {
-                if let count = Int(scalar.text), (1...200).contains(count) { repeatCount = count } else {
+                if let count = Int(scalar.text), (1...200).contains(count) {
+                    repeatCount = count
+                } else {
                     reader.error(at: scalar.location, "'repeat' takes a count from 1 to 200")
                 }
             }
@@ -49,8 +53,9 @@ extension CaseLoader {
                 }
                 whenCaptured = names.map(\.text)
             }
-            var step = Step(action: action, captures: captures, checks: checks, location: mapping.location, repeatCount: repeatCount,
-                            whenCaptured: whenCaptured)
+            var step = Step(
+                action: action, captures: captures, checks: checks, location: mapping.location, repeatCount: repeatCount,
+                whenCaptured: whenCaptured)
             if let node = mapping["wait"], let scalar = reader.scalar(node, "'wait'") {
                 if scalar.text == "code_lifetime" {
                     step.wait = .codeLifetime
@@ -59,7 +64,9 @@ extension CaseLoader {
                 } else if let seconds = Double(scalar.text), seconds > 0, seconds <= 3600 {
                     step.wait = .seconds(seconds)
                 } else {
-                    reader.error(at: scalar.location, "'wait' takes 'code_lifetime' or 'token_lifetime' (the configured lifetime plus a second) or seconds, up to 3600")
+                    reader.error(
+                        at: scalar.location,
+                        "'wait' takes 'code_lifetime' or 'token_lifetime' (the configured lifetime plus a second) or seconds, up to 3600")
                 }
             }
             validate(step, capturedBefore: captured, caseRepeat: caseRepeat)
@@ -71,10 +78,15 @@ extension CaseLoader {
 
     private mutating func httpRequest(_ node: Node) -> HTTPStepRequest? {
         guard let mapping = reader.mapping(node, "'request'"),
-              reader.checkKeys(mapping, allowed: ["endpoint", "method", "query", "form", "auth", "auth_client_id", "auth_secret",
-                                                  "headers", "user", "scheme", "tls", "sign_in", "burst"], required: ["endpoint"], in: "'request'"),
-              let endpointNode = mapping["endpoint"],
-              let endpoint = reader.enumValue(endpointNode, "endpoint", as: Endpoint.self) else { return nil }
+            reader.checkKeys(
+                mapping,
+                allowed: [
+                    "endpoint", "method", "query", "form", "auth", "auth_client_id", "auth_secret",
+                    "headers", "user", "scheme", "tls", "sign_in", "burst",
+                ], required: ["endpoint"], in: "'request'"),
+            let endpointNode = mapping["endpoint"],
+            let endpoint = reader.enumValue(endpointNode, "endpoint", as: Endpoint.self)
+        else { return nil }
         let defaultMethod: String
         let defaultBase: ParameterBase
         switch endpoint {
@@ -93,13 +105,15 @@ extension CaseLoader {
         }
         let query = mapping["query"].flatMap { linkRecipe($0, defaultBase: defaultBase, what: "'query'") }
         let form = mapping["form"].flatMap { linkRecipe($0, defaultBase: defaultBase, what: "'form'") }
-        var request = HTTPStepRequest(endpoint: endpoint, method: method, query: query, form: form,
-                                      authentication: endpoint == .token || endpoint == .revoke ? .configured : .none)
+        var request = HTTPStepRequest(
+            endpoint: endpoint, method: method, query: query, form: form,
+            authentication: endpoint == .token || endpoint == .revoke ? .configured : .none)
         if query == nil, form == nil {
             if method == "GET" || method == "HEAD" { request.query = .base(defaultBase) } else { request.form = .base(defaultBase) }
         }
         if let authNode = mapping["auth"],
-           let authentication = reader.enumValue(authNode, "auth", as: HTTPStepRequest.ClientAuthentication.self) {
+            let authentication = reader.enumValue(authNode, "auth", as: HTTPStepRequest.ClientAuthentication.self)
+        {
             request.authentication = authentication
         }
         request.authenticationClientID = mapping["auth_client_id"].flatMap { reader.scalar($0, "'auth_client_id'") }.flatMap { reader.template($0) }
@@ -130,7 +144,9 @@ extension CaseLoader {
             let probes: [String: HTTPStepRequest.TransportProbe] = ["legacy": .legacyTLS, "certificate": .certificate]
             if let probe = probes[scalar.text] {
                 if request.transportProbe != nil {
-                    reader.error(at: tlsNode.location, "a step probes one thing: '\(probe.option.dropFirst().dropLast())' and 'scheme: http' do not go together")
+                    reader.error(
+                        at: tlsNode.location,
+                        "a step probes one thing: '\(probe.option.dropFirst().dropLast())' and 'scheme: http' do not go together")
                 }
                 request.transportProbe = probe
             } else {
@@ -190,7 +206,8 @@ extension CaseLoader {
             } else if text.hasPrefix("extra."), text.count > 6 {
                 source = .extra(String(text.dropFirst(6)))
             } else {
-                reader.error(at: scalar.location, "a capture reads 'location.PARAM', 'url.PARAM', 'json.MEMBER', 'header.NAME', 'body' or 'extra.NAME'")
+                reader.error(
+                    at: scalar.location, "a capture reads 'location.PARAM', 'url.PARAM', 'json.MEMBER', 'header.NAME', 'body' or 'extra.NAME'")
                 continue
             }
             captures.append(Capture(name: entry.key.text, source: source))

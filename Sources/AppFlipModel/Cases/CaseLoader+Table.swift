@@ -12,7 +12,10 @@ extension CaseLoader {
     mutating func tableRows(_ node: Node) -> [TableRow]? {
         if case .scalar(let scalar) = node {
             guard scalar.text == "allowed_flip_uris" else {
-                reader.error(at: scalar.location, "unknown built-in table '\(scalar.text)'; the built-in table is 'allowed_flip_uris' (columns: key, uri), or write the rows as a list")
+                reader.error(
+                    at: scalar.location,
+                    "unknown built-in table '\(scalar.text)'; the built-in table is 'allowed_flip_uris' (columns: key, uri), or write the rows as a list"
+                )
                 return nil
             }
             return AllowedFlipURIs.all.map { TableRow(values: ["key": AllowedFlipURIs.key(for: $0), "uri": $0], location: scalar.location) }
@@ -37,7 +40,9 @@ extension CaseLoader {
             }
             let names = mapping.entries.map(\.key.text)
             if let columns, Set(columns) != Set(names) {
-                reader.error(at: mapping.location, "this row's columns (\(names.joined(separator: ", "))) differ from the first row's (\(columns.joined(separator: ", ")))")
+                reader.error(
+                    at: mapping.location,
+                    "this row's columns (\(names.joined(separator: ", "))) differ from the first row's (\(columns.joined(separator: ", ")))")
                 return nil
             }
             columns = names
@@ -124,7 +129,7 @@ extension CaseLoader {
 
     /// The first index at or after `from` where `needle` starts in `haystack`.
     private static func find<Bytes: RandomAccessCollection<UInt8>>(_ needle: [UInt8], in haystack: Bytes, from: Int) -> Int?
-        where Bytes.Index == Int {
+    where Bytes.Index == Int {
         guard let first = needle.first, haystack.count - from >= needle.count else { return nil }
         var index = from
         let last = haystack.count - needle.count

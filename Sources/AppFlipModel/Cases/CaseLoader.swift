@@ -32,8 +32,10 @@ package struct CaseLoader {
         cases.filter { conformanceCase in
             let bytes = conformanceCase.repeatedBytes
             guard bytes > ConformanceCase.maximumExpansion else { return true }
-            reader.error(at: conformanceCase.location, "the case's ${repeat} variables expand to \(bytes) bytes over its sends; "
-                         + "at most \(ConformanceCase.maximumExpansion) per case")
+            reader.error(
+                at: conformanceCase.location,
+                "the case's ${repeat} variables expand to \(bytes) bytes over its sends; "
+                    + "at most \(ConformanceCase.maximumExpansion) per case")
             return false
         }
     }
@@ -42,9 +44,11 @@ package struct CaseLoader {
     package mutating func load(bytes: [UInt8], file: String, group: String) -> [ConformanceCase] {
         sources[file] = bytes
         let table = sources
-        reader = NodeReader(diagnostics: reader.diagnostics, lineText: { location in
-            table[location.file].map { SourceLines.line(location.line, of: $0) } ?? ""
-        })
+        reader = NodeReader(
+            diagnostics: reader.diagnostics,
+            lineText: { location in
+                table[location.file].map { SourceLines.line(location.line, of: $0) } ?? ""
+            })
         let node: Node
         do {
             node = try Parser.parse(bytes: bytes, file: file)
@@ -53,8 +57,10 @@ package struct CaseLoader {
             return []
         }
         guard let document = reader.mapping(node, "a case file") else { return [] }
-        let allowed = ["id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "intent", "steps", "skip", "table", "repeat",
-                       "needs", "formerly"]
+        let allowed = [
+            "id", "title", "profile", "scenario", "requirement", "expect", "checks", "link", "intent", "steps", "skip", "table", "repeat",
+            "needs", "formerly",
+        ]
         guard reader.checkKeys(document, allowed: allowed, required: ["id", "title", "profile", "scenario"], in: "a case") else { return [] }
         if document["link"] == nil, document["intent"] == nil, document["steps"] == nil {
             reader.error(at: document.location, "a case needs 'link' or 'intent' (with its checks) or 'steps'")
@@ -81,7 +87,8 @@ package struct CaseLoader {
         for row in rows {
             var mapping = document
             mapping.entries = zip(entries, varies).map { entry, varies in
-                varies ? Node.Mapping.Entry(key: substitute(row: row.values, in: entry.key), value: substitute(row: row.values, in: entry.value))
+                varies
+                    ? Node.Mapping.Entry(key: substitute(row: row.values, in: entry.key), value: substitute(row: row.values, in: entry.value))
                     : entry
             }
             if let converted = convert(mapping, location: row.location, group: group) { cases += bounded([converted]) }
@@ -96,7 +103,8 @@ package struct CaseLoader {
         let before = reader.diagnostics.count
         reader.usesProjectID = false
         guard let idNode = document["id"], let idScalar = reader.scalar(idNode, "'id'"),
-              let titleNode = document["title"], let titleScalar = reader.scalar(titleNode, "'title'") else { return nil }
+            let titleNode = document["title"], let titleScalar = reader.scalar(titleNode, "'title'")
+        else { return nil }
         if !Self.isValidCaseID(idScalar.text) {
             reader.error(at: idScalar.location, "case ID '\(idScalar.text)' must be segments of [A-Za-z0-9._-] separated by '/'")
         }
@@ -107,12 +115,16 @@ package struct CaseLoader {
         let profile = document["profile"].flatMap { reader.enumValue($0, "profile", as: Profile.self) }
         let scenario = document["scenario"].flatMap { reader.enumValue($0, "scenario", as: Scenario.self) }
         if scenario == .secondUser, let profile, profile.usesLinkHandler, let node = document["scenario"] {
-            reader.error(at: node.location, "'second-user' is for HTTP steps (user: second-user); a link handler knows the scenarios "
-                         + "consent, deny, cancel and disabled-account")
+            reader.error(
+                at: node.location,
+                "'second-user' is for HTTP steps (user: second-user); a link handler knows the scenarios "
+                    + "consent, deny, cancel and disabled-account")
         }
         var caseRepeat = 1
         if let repeatNode = document["repeat"], let scalar = reader.scalar(repeatNode, "'repeat'") {
-            if let count = Int(scalar.text), (1...100).contains(count) { caseRepeat = count } else {
+            if let count = Int(scalar.text), (1...100).contains(count) {
+                caseRepeat = count
+            } else {
                 reader.error(at: scalar.location, "'repeat' of a case takes a count from 1 to 100 (the whole sequence of steps runs that often)")
             }
         }
@@ -125,7 +137,9 @@ package struct CaseLoader {
             }
             steps = parseSteps(stepsNode, profile: profile, caseRepeat: caseRepeat)
         } else if profile == .nativeClient {
-            reader.error(at: document.location, "a native-client case drives the app through 'steps' (sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out)")
+            reader.error(
+                at: document.location,
+                "a native-client case drives the app through 'steps' (sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out)")
             steps = nil
         } else {
             steps = singleStep(document, profile: profile, location: location, caseRepeat: caseRepeat)
@@ -152,8 +166,9 @@ package struct CaseLoader {
             }
         }
         guard reader.diagnostics.count == before, let profile, let scenario, let steps else { return nil }
-        var conformanceCase = ConformanceCase(id: idScalar.text, title: titleScalar.text, profile: profile, scenario: scenario,
-                                              steps: steps, skipReason: skip, location: location, group: group, repeatCount: caseRepeat)
+        var conformanceCase = ConformanceCase(
+            id: idScalar.text, title: titleScalar.text, profile: profile, scenario: scenario,
+            steps: steps, skipReason: skip, location: location, group: group, repeatCount: caseRepeat)
         // Google's redirect URI is built from the project's ID: a case that sends it (a template naming it, or an
         // authorization request or code exchange built on the valid parameters) cannot be judged without one.
         let sendsWebRedirect = conformanceCase.httpRequests.contains { request in
@@ -204,7 +219,7 @@ package struct CaseLoader {
         for byte in id.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
                 segmentLength += 1
             case UInt8(ascii: "/"):
                 guard segmentLength > 0 else { return false }
@@ -242,9 +257,10 @@ package struct CaseLoader {
         var groups: [CheckGroup] = []
         for item in list.items {
             guard let mapping = reader.mapping(item, "a check"),
-                  reader.checkKeys(mapping, allowed: ["requirement", "expect", "setup"], required: ["requirement", "expect"], in: "a check"),
-                  let requirementNode = mapping["requirement"], let expectNode = mapping["expect"],
-                  var group = checkGroup(requirement: requirementNode, expect: expectNode, profile: profile) else { continue }
+                reader.checkKeys(mapping, allowed: ["requirement", "expect", "setup"], required: ["requirement", "expect"], in: "a check"),
+                let requirementNode = mapping["requirement"], let expectNode = mapping["expect"],
+                var group = checkGroup(requirement: requirementNode, expect: expectNode, profile: profile)
+            else { continue }
             if let setup = mapping["setup"] { group.isSetup = reader.keyword(setup, "setup", "true") }
             groups.append(group)
         }
@@ -254,7 +270,10 @@ package struct CaseLoader {
     private mutating func checkGroup(requirement: Node, expect: Node, profile: Profile?) -> CheckGroup? {
         guard let scalar = reader.scalar(requirement, "'requirement'") else { return nil }
         guard let reference = RequirementReference(parsing: scalar.text) else {
-            reader.error(at: scalar.location, "'requirement' must read 'ID LEVEL', for example 'AF-LINK-005 MUST NOT'; levels: \(Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            reader.error(
+                at: scalar.location,
+                "'requirement' must read 'ID LEVEL', for example 'AF-LINK-005 MUST NOT'; levels: \(Level.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
             return nil
         }
         if let catalog {
@@ -263,7 +282,10 @@ package struct CaseLoader {
                     reader.error(at: scalar.location, "\(reference.id) is \(known.level.rawValue) in the catalog, not \(reference.level.rawValue)")
                 }
                 if let profile, !profile.checkableProfiles.map(\.rawValue).contains(known.profile) {
-                    reader.error(at: scalar.location, "\(reference.id) belongs to profile '\(known.profile)'; a '\(profile.rawValue)' case can check requirements of: \(profile.checkableProfiles.map(\.rawValue).sorted().joined(separator: ", "))")
+                    reader.error(
+                        at: scalar.location,
+                        "\(reference.id) belongs to profile '\(known.profile)'; a '\(profile.rawValue)' case can check requirements of: \(profile.checkableProfiles.map(\.rawValue).sorted().joined(separator: ", "))"
+                    )
                 }
             } else {
                 let hint = Suggestion.closest(to: reference.id, among: catalog.requirements.map(\.id)).map { " (did you mean '\($0)'?)" } ?? ""
@@ -293,8 +315,11 @@ package struct CaseLoader {
 
     /// Reads every key of an `expect` block through the check registry.
     private mutating func checks(_ mapping: Node.Mapping) -> [AnyCheck]? {
-        guard reader.checkKeys(mapping, allowed: CheckRegistry.keys + (mapping["one_of"] == nil ? ["one_of"] : []),
-                               in: "'expect'") else { return nil }
+        guard
+            reader.checkKeys(
+                mapping, allowed: CheckRegistry.keys + (mapping["one_of"] == nil ? ["one_of"] : []),
+                in: "'expect'")
+        else { return nil }
         if mapping.entries.isEmpty {
             reader.error(at: mapping.location, "'expect' has no expectations")
             return nil

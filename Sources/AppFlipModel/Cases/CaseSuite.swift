@@ -27,4 +27,3 @@ package struct CaseSuite: Sendable {
         CaseLoader.relativePath(of: file, to: root)
     }
 }
-

@@ -123,9 +123,10 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
                     ? "the client ID has no letter whose case could change, so no case-changed form of it exists" : nil
             }
             if self == .throttlingProbe {
-                return configuration.throttlingProbe ? nil
+                return configuration.throttlingProbe
+                    ? nil
                     : "the throttling probe sends a burst of wrong client secrets under Google's client ID, which could lock that "
-                    + "client out of a production server for a while: opt in with throttling_probe: true"
+                        + "client out of a production server for a while: opt in with throttling_probe: true"
             }
             if self == .narrowedScope {
                 if configuration.neverNarrows { return "the server never grants part of a scope request (narrowed_scope: none)" }
@@ -147,18 +148,25 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         }
     }
 
-    package init(id: String, title: String, profile: Profile, scenario: Scenario, steps: [Step], skipReason: String? = nil,
-                location: SourceLocation, group: String, repeatCount: Int = 1) {
-        storage = CopyOnWrite(Members(id: id, title: title, profile: profile, scenario: scenario, steps: steps, skipReason: skipReason,
-                                      location: location, group: group, repeatCount: repeatCount))
+    package init(
+        id: String, title: String, profile: Profile, scenario: Scenario, steps: [Step], skipReason: String? = nil,
+        location: SourceLocation, group: String, repeatCount: Int = 1
+    ) {
+        storage = CopyOnWrite(
+            Members(
+                id: id, title: title, profile: profile, scenario: scenario, steps: steps, skipReason: skipReason,
+                location: location, group: group, repeatCount: repeatCount))
     }
 
     /// A one-step case that sends a link and judges the answer.
-    package init(id: String, title: String, profile: Profile, scenario: Scenario, link: LinkRecipe,
-                checks: [CheckGroup], skipReason: String? = nil, location: SourceLocation, group: String) {
-        self.init(id: id, title: title, profile: profile, scenario: scenario,
-                  steps: [Step(action: .link(link), checks: checks, location: location)], skipReason: skipReason,
-                  location: location, group: group)
+    package init(
+        id: String, title: String, profile: Profile, scenario: Scenario, link: LinkRecipe,
+        checks: [CheckGroup], skipReason: String? = nil, location: SourceLocation, group: String
+    ) {
+        self.init(
+            id: id, title: title, profile: profile, scenario: scenario,
+            steps: [Step(action: .link(link), checks: checks, location: location)], skipReason: skipReason,
+            location: location, group: group)
     }
 
     /// True when a step authenticates at the token or revocation endpoint with the configured client ID and

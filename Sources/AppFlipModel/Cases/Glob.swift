@@ -5,7 +5,8 @@ package enum Glob {
     }
 
     static func matches(_ pattern: [Character], _ text: [Character]) -> Bool {
-        var p = 0, t = 0
+        var p = 0
+        var t = 0
         var star: Int?
         var resume = 0
         while t < text.count {

@@ -69,7 +69,8 @@ package struct NodeReader {
     package mutating func checkKeys(_ mapping: Node.Mapping, allowed: [String], required: [String] = [], in what: String) -> Bool {
         var ok = true
         for entry in mapping.entries where !allowed.contains(entry.key.text) {
-            let hint = Suggestion.closest(to: entry.key.text, among: allowed).map { " (did you mean '\($0)'?)" }
+            let hint =
+                Suggestion.closest(to: entry.key.text, among: allowed).map { " (did you mean '\($0)'?)" }
                 ?? "; expected one of: \(allowed.joined(separator: ", "))"
             error(at: entry.key.location, "unknown key '\(entry.key.text)' in \(what)\(hint)")
             ok = false
@@ -99,8 +100,7 @@ package struct NodeReader {
             return template
         } catch {
             var location = scalar.location
-            if scalar.style == .plain { location.column += error.offset }
-            else if scalar.style != .block { location.column += error.offset + 1 }
+            if scalar.style == .plain { location.column += error.offset } else if scalar.style != .block { location.column += error.offset + 1 }
             self.error(at: location, error.message)
             return nil
         }

@@ -17,7 +17,6 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
     /// Android adapter contract.
     case androidAppFlip = "android-app-flip"
 
-
     /// The endpoints a profile needs; a run skips the profile when one is not configured.
     package var endpoints: [Endpoint] {
         switch self {
@@ -55,7 +54,8 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
 
     /// Why a case of one step cannot send what it wrote: a link in a profile of intents, or an intent in another.
     package static func singleStepRefusal(sendsIntents: Bool) -> String {
-        sendsIntents ? "an android-app-flip case starts the activity with 'intent' (or 'steps'), not a link"
+        sendsIntents
+            ? "an android-app-flip case starts the activity with 'intent' (or 'steps'), not a link"
             : "'intent' is for android-app-flip cases; this case sends a 'link'"
     }
 
@@ -65,8 +65,9 @@ public enum Profile: String, Sendable, Hashable, CaseIterable {
         var refusals: [String] = []
         let native: NativeStep? = if case .native(let step) = action { step } else { nil }
         if (native != nil) != (self == .nativeClient) {
-            refusals.append(native.map { "a native-client step ('\($0.command.rawValue)') belongs to a native-client case" }
-                            ?? "a native-client case's steps drive the app: sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out")
+            refusals.append(
+                native.map { "a native-client step ('\($0.command.rawValue)') belongs to a native-client case" }
+                    ?? "a native-client case's steps drive the app: sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out")
         }
         switch action {
         case .intent where !usesAndroidHandler:

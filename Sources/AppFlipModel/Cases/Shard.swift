@@ -9,7 +9,8 @@ package struct Shard: Sendable, Hashable, CustomStringConvertible {
     package init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, count <= 1000,
-              (1...count).contains(index) else { return nil }
+            (1...count).contains(index)
+        else { return nil }
         self.index = index
         self.count = count
     }

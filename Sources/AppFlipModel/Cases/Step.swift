@@ -57,8 +57,10 @@ package struct Step: Sendable, Hashable {
         }
     }
 
-    package init(action: Action, captures: [Capture] = [], checks: [CheckGroup], location: SourceLocation, repeatCount: Int = 1,
-                whenCaptured: [String] = []) {
+    package init(
+        action: Action, captures: [Capture] = [], checks: [CheckGroup], location: SourceLocation, repeatCount: Int = 1,
+        whenCaptured: [String] = []
+    ) {
         self.action = action
         self.captures = captures
         self.checks = checks
@@ -216,9 +218,11 @@ package struct HTTPStepRequest: Sendable, Hashable {
         }
     }
 
-    package init(endpoint: Endpoint, method: String, query: LinkRecipe? = nil, form: LinkRecipe? = nil,
-                authentication: ClientAuthentication = .none, authenticationClientID: Template? = nil,
-                authenticationSecret: Template? = nil, headers: [Header] = [], user: User = .none) {
+    package init(
+        endpoint: Endpoint, method: String, query: LinkRecipe? = nil, form: LinkRecipe? = nil,
+        authentication: ClientAuthentication = .none, authenticationClientID: Template? = nil,
+        authenticationSecret: Template? = nil, headers: [Header] = [], user: User = .none
+    ) {
         self.endpoint = endpoint
         self.method = method
         self.query = query

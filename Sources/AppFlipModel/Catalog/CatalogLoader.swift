@@ -42,14 +42,16 @@ package enum CatalogLoader {
         var requirements: [Requirement] = []
         var programs: [CertificationProgram] = []
         if let document = reader.mapping(node, "the catalog"),
-           reader.checkKeys(document, allowed: ["sources", "requirements", "programs"], required: ["sources", "requirements"], in: "the catalog") {
+            reader.checkKeys(document, allowed: ["sources", "requirements", "programs"], required: ["sources", "requirements"], in: "the catalog")
+        {
             if let list = document["sources"].flatMap({ reader.sequence($0, "'sources'") }) {
                 for item in list.items {
                     guard let mapping = reader.mapping(item, "a source"),
-                          reader.checkKeys(mapping, allowed: ["key", "title", "url"], required: ["key", "title", "url"], in: "a source"),
-                          let key = mapping["key"].flatMap({ reader.scalar($0, "'key'") }),
-                          let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
-                          let url = mapping["url"].flatMap({ reader.scalar($0, "'url'") }) else { continue }
+                        reader.checkKeys(mapping, allowed: ["key", "title", "url"], required: ["key", "title", "url"], in: "a source"),
+                        let key = mapping["key"].flatMap({ reader.scalar($0, "'key'") }),
+                        let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
+                        let url = mapping["url"].flatMap({ reader.scalar($0, "'url'") })
+                    else { continue }
                     if sources.contains(where: { $0.key == key.text }) {
                         reader.error(at: key.location, "duplicate source key '\(key.text)'")
                     }
@@ -69,8 +71,10 @@ package enum CatalogLoader {
             if let list = document["programs"].flatMap({ reader.sequence($0, "'programs'") }) {
                 for item in list.items {
                     guard let program = program(item, reader: &reader) else { continue }
-                    for pattern in program.leavesOut where !requirements.contains(where: { program.profiles.map(\.rawValue).contains($0.profile) && Glob.matches(pattern, $0.id) }) {
-                        reader.error(at: item.location, "program '\(program.key)' leaves out '\(pattern)', which names no requirement of its profiles")
+                    for pattern in program.leavesOut
+                    where !requirements.contains(where: { program.profiles.map(\.rawValue).contains($0.profile) && Glob.matches(pattern, $0.id) }) {
+                        reader.error(
+                            at: item.location, "program '\(program.key)' leaves out '\(pattern)', which names no requirement of its profiles")
                     }
                     if programs.contains(where: { $0.key == program.key }) {
                         reader.error(at: item.location, "duplicate program key '\(program.key)'")
@@ -87,16 +91,21 @@ package enum CatalogLoader {
     }
 
     private static func requirement(_ node: Node, sourceKeys: [String], reader: inout NodeReader) -> Requirement? {
-        let allowed = ["id", "level", "profile", "title", "statement", "sources", "decision", "not_observable", "planned", "judged_by_suite", "applies_when", "quote"]
+        let allowed = [
+            "id", "level", "profile", "title", "statement", "sources", "decision", "not_observable", "planned", "judged_by_suite", "applies_when",
+            "quote",
+        ]
         guard let mapping = reader.mapping(node, "a requirement"),
-              reader.checkKeys(mapping, allowed: allowed, required: ["id", "level", "profile", "title", "statement", "sources"],
-                               in: "a requirement"),
-              let id = mapping["id"].flatMap({ reader.scalar($0, "'id'") }),
-              let level = mapping["level"].flatMap({ reader.enumValue($0, "level", as: Level.self) }),
-              let profile = mapping["profile"].flatMap({ Self.profile($0, planned: mapping["planned"] != nil, reader: &reader) }),
-              let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
-              let statement = mapping["statement"].flatMap({ reader.scalar($0, "'statement'") }),
-              let citations = mapping["sources"].flatMap({ reader.scalarList($0, "'sources'") }) else { return nil }
+            reader.checkKeys(
+                mapping, allowed: allowed, required: ["id", "level", "profile", "title", "statement", "sources"],
+                in: "a requirement"),
+            let id = mapping["id"].flatMap({ reader.scalar($0, "'id'") }),
+            let level = mapping["level"].flatMap({ reader.enumValue($0, "level", as: Level.self) }),
+            let profile = mapping["profile"].flatMap({ Self.profile($0, planned: mapping["planned"] != nil, reader: &reader) }),
+            let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
+            let statement = mapping["statement"].flatMap({ reader.scalar($0, "'statement'") }),
+            let citations = mapping["sources"].flatMap({ reader.scalarList($0, "'sources'") })
+        else { return nil }
         guard RequirementReference.isWellFormedID(id.text) else {
             reader.error(at: id.location, "requirement ID '\(id.text)' must be upper-case words and digits joined by '-'")
             return nil
@@ -118,9 +127,10 @@ package enum CatalogLoader {
         if planned != nil, notObservable != nil, let node = mapping["planned"] {
             reader.error(at: node.location, "a requirement is either 'planned' or 'not_observable', not both")
         }
-        var requirement = Requirement(id: id.text, level: level, profile: profile, title: title.text,
-                                      statement: statement.text.trimmingCharacters(in: .whitespacesAndNewlines),
-                                      citations: parsed, decision: decision, notObservable: notObservable, planned: planned)
+        var requirement = Requirement(
+            id: id.text, level: level, profile: profile, title: title.text,
+            statement: statement.text.trimmingCharacters(in: .whitespacesAndNewlines),
+            citations: parsed, decision: decision, notObservable: notObservable, planned: planned)
         requirement.judgedBySuite = mapping["judged_by_suite"].flatMap { reader.scalar($0, "'judged_by_suite'") }?.text
             .trimmingCharacters(in: .whitespacesAndNewlines)
         requirement.appliesWhen = mapping["applies_when"].flatMap { reader.scalar($0, "'applies_when'") }?.text
@@ -133,12 +143,15 @@ package enum CatalogLoader {
     /// and `covers`.
     private static func program(_ node: Node, reader: inout NodeReader) -> CertificationProgram? {
         guard let mapping = reader.mapping(node, "a program"),
-              reader.checkKeys(mapping, allowed: ["key", "title", "profiles", "covers", "leaves_out", "leaves_out_why", "needs"], required: ["key", "title", "profiles", "covers"],
-                               in: "a program"),
-              let key = mapping["key"].flatMap({ reader.scalar($0, "'key'") }),
-              let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
-              let names = mapping["profiles"].flatMap({ reader.scalarList($0, "'profiles'") }),
-              let covers = mapping["covers"].flatMap({ reader.scalar($0, "'covers'") }) else { return nil }
+            reader.checkKeys(
+                mapping, allowed: ["key", "title", "profiles", "covers", "leaves_out", "leaves_out_why", "needs"],
+                required: ["key", "title", "profiles", "covers"],
+                in: "a program"),
+            let key = mapping["key"].flatMap({ reader.scalar($0, "'key'") }),
+            let title = mapping["title"].flatMap({ reader.scalar($0, "'title'") }),
+            let names = mapping["profiles"].flatMap({ reader.scalarList($0, "'profiles'") }),
+            let covers = mapping["covers"].flatMap({ reader.scalar($0, "'covers'") })
+        else { return nil }
         guard !key.text.isEmpty, key.text.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
             reader.error(at: key.location, "a program key is lower-case letters, digits and '-', not '\(key.text)'")
             return nil
@@ -166,23 +179,28 @@ package enum CatalogLoader {
         for name in mapping["needs"].flatMap({ reader.scalarList($0, "'needs'") }) ?? [] {
             guard let need = ProgramNeed(key: name.text) else {
                 let hint = Suggestion.closest(to: name.text, among: ProgramNeed.keys).map { " (did you mean '\($0)'?)" } ?? ""
-                reader.error(at: name.location, "'\(name.text)' is not something a configuration gives\(hint); a program needs one of \(ProgramNeed.keys.joined(separator: ", "))")
+                reader.error(
+                    at: name.location,
+                    "'\(name.text)' is not something a configuration gives\(hint); a program needs one of \(ProgramNeed.keys.joined(separator: ", "))"
+                )
                 continue
             }
             if needs.contains(need) { reader.error(at: name.location, "need '\(name.text)' is listed twice") }
             needs.append(need)
         }
-        return CertificationProgram(key: key.text, title: title.text, profiles: profiles,
-                                    covers: covers.text.trimmingCharacters(in: .whitespacesAndNewlines), leavesOut: leavesOut, leavesOutWhy: why,
-                                    needs: needs)
+        return CertificationProgram(
+            key: key.text, title: title.text, profiles: profiles,
+            covers: covers.text.trimmingCharacters(in: .whitespacesAndNewlines), leavesOut: leavesOut, leavesOutWhy: why,
+            needs: needs)
     }
 
     /// `quote:` with `source:` (one of the requirement's own citations, as written there) and `text:`.
     private static func quote(_ node: Node, citations: [Node.Scalar], parsed: [Citation], reader: inout NodeReader) -> SourceQuote? {
         guard let mapping = reader.mapping(node, "'quote'"),
-              reader.checkKeys(mapping, allowed: ["source", "text"], required: ["source", "text"], in: "a quote"),
-              let source = mapping["source"].flatMap({ reader.scalar($0, "'source'") }),
-              let text = mapping["text"].flatMap({ reader.scalar($0, "'text'") }) else { return nil }
+            reader.checkKeys(mapping, allowed: ["source", "text"], required: ["source", "text"], in: "a quote"),
+            let source = mapping["source"].flatMap({ reader.scalar($0, "'source'") }),
+            let text = mapping["text"].flatMap({ reader.scalar($0, "'text'") })
+        else { return nil }
         guard let citation = parsed.first(where: { $0.description == source.text }) else {
             let hint = Suggestion.closest(to: source.text, among: citations.map(\.text)).map { " (did you mean '\($0)'?)" } ?? ""
             reader.error(at: source.location, "a quote's source must be one of the requirement's own sources\(hint)")

@@ -18,8 +18,10 @@ package struct CertificationProgram: Sendable, Hashable {
     /// and not written here: each contract knows its own.
     package var needs: [ProgramNeed] = []
 
-    package init(key: String, title: String, profiles: [Profile], covers: String, leavesOut: [String] = [], leavesOutWhy: String? = nil,
-                needs: [ProgramNeed] = []) {
+    package init(
+        key: String, title: String, profiles: [Profile], covers: String, leavesOut: [String] = [], leavesOutWhy: String? = nil,
+        needs: [ProgramNeed] = []
+    ) {
         self.needs = needs
         self.key = key
         self.title = title

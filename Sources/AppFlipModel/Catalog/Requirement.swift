@@ -30,9 +30,11 @@ package struct Requirement: Sendable, Hashable {
         return nil
     }
 
-    package init(id: String, level: Level, profile: String, title: String, statement: String,
-                citations: [Citation], decision: String? = nil, notObservable: String? = nil, planned: String? = nil,
-                quote: SourceQuote? = nil) {
+    package init(
+        id: String, level: Level, profile: String, title: String, statement: String,
+        citations: [Citation], decision: String? = nil, notObservable: String? = nil, planned: String? = nil,
+        quote: SourceQuote? = nil
+    ) {
         self.id = id
         self.level = level
         self.profile = profile

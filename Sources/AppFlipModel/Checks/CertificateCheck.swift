@@ -9,7 +9,9 @@ package struct CertificateCheck: Check {
     package static let key = "certificate"
     package static let documentation = CheckDocumentation(
         .response, values: "`valid`",
-        holdsWhen: "on a `tls: certificate` probe: the certificate is valid today and for the endpoint's host, and the certificates the server sends lead to a root of the system's store or `--ca-file` without an intermediate only `--ca-file` holds")
+        holdsWhen:
+            "on a `tls: certificate` probe: the certificate is valid today and for the endpoint's host, and the certificates the server sends lead to a root of the system's store or `--ca-file` without an intermediate only `--ca-file` holds"
+    )
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [CertificateCheck]? {
         reader.keyword(node, key, "valid") ? [CertificateCheck()] : nil

@@ -7,7 +7,8 @@ package struct CredentialsCheck: Check {
     package static let key = "credentials"
     package static let documentation = CheckDocumentation(
         .answer, values: "`absent`",
-        holdsWhen: "no parameter of the opened URL's query or fragment is named access_token, refresh_token, id_token, token or client_secret (in any case)")
+        holdsWhen:
+            "no parameter of the opened URL's query or fragment is named access_token, refresh_token, id_token, token or client_secret (in any case)")
 
     /// The parameter names that carry a token or a secret.
     package static let names: Set<String> = ["access_token", "refresh_token", "id_token", "token", "client_secret"]
@@ -27,7 +28,9 @@ package struct CredentialsCheck: Check {
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         let parts = URLParts(observation.openedURL ?? "")
         var found: [String] = []
-        for (place, parameters) in [("query", context.openedParameters(of: observation)), ("fragment", parts.fragment.map { QueryParameter.parse(query: $0) } ?? [])] {
+        for (place, parameters) in [
+            ("query", context.openedParameters(of: observation)), ("fragment", parts.fragment.map { QueryParameter.parse(query: $0) } ?? []),
+        ] {
             for name in parameters.compactMap(\.nameText) where Self.names.contains(name.lowercased()) {
                 found.append("\(name) in the \(place)")
             }

@@ -22,7 +22,8 @@ package struct DistinctCheck: Check {
         let values = context.samples[name] ?? []
         // Too few values to compare: the answers that carried none fail their own checks; this one cannot be judged.
         guard values.count >= 2 else {
-            return .notApplicable(reason: "\(values.count) value(s) of \(name) captured; comparing needs at least 2 (the answers' own checks say why)")
+            return .notApplicable(
+                reason: "\(values.count) value(s) of \(name) captured; comparing needs at least 2 (the answers' own checks say why)")
         }
         let unique = Set(values).count
         return CheckOutcome(unique == values.count, "\(unique) different among \(values.count) captured")

@@ -39,12 +39,14 @@ package struct EntropyCheck: Check {
         let values = (context.samples[name] ?? []).filter { seen.insert($0).inserted }
         // Too few values to compare: the answers that carried none fail their own checks; this one cannot be judged.
         guard values.count >= 2 else {
-            return .notApplicable(reason: "\(values.count) different value(s) of \(name) captured; comparing needs at least 2 "
-                                  + "(the answers' own checks, and `distinct`, say why)")
+            return .notApplicable(
+                reason: "\(values.count) different value(s) of \(name) captured; comparing needs at least 2 "
+                    + "(the answers' own checks, and `distinct`, say why)")
         }
         let estimate = Self.estimate(values)
-        return CheckOutcome(estimate >= Double(bits),
-                            "about \(Int(estimate)) bits (\(values.count) samples, shortest \(values.map(\.count).min() ?? 0) characters)")
+        return CheckOutcome(
+            estimate >= Double(bits),
+            "about \(Int(estimate)) bits (\(values.count) samples, shortest \(values.map(\.count).min() ?? 0) characters)")
     }
 
     /// A conservative estimate: character positions that never vary across the sample count nothing; each

@@ -32,7 +32,8 @@ package struct ErrorCheck: Check {
         guard observation.openedURL != nil else { return .held(observed: "\(observation.nothingOpenedText), so no error") }
         let errors = context.openedParameters(of: observation).all(named: "error")
         guard let allowed else {
-            return CheckOutcome(errors.isEmpty, errors.isEmpty ? "no error" : "error \(errors.map { ByteText.display($0.value ?? []) }.joined(separator: ", "))")
+            return CheckOutcome(
+                errors.isEmpty, errors.isEmpty ? "no error" : "error \(errors.map { ByteText.display($0.value ?? []) }.joined(separator: ", "))")
         }
         guard errors.count == 1 else { return .violated(observed: errors.isEmpty ? "no error parameter" : "\(errors.count) error parameters") }
         let value = errors[0].value ?? []

@@ -7,7 +7,8 @@ package struct FramingCheck: HTTPResponseCheck {
     package static let key = "framing"
     package static let documentation = CheckDocumentation(
         .response, values: "`denied`",
-        holdsWhen: "X-Frame-Options DENY/SAMEORIGIN, or CSP `frame-ancestors` of only `'none'`/`'self'`; not applicable to a redirect or an empty body")
+        holdsWhen:
+            "X-Frame-Options DENY/SAMEORIGIN, or CSP `frame-ancestors` of only `'none'`/`'self'`; not applicable to a redirect or an empty body")
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [FramingCheck]? {
         reader.keyword(node, key, "denied") ? [FramingCheck()] : nil
@@ -24,8 +25,10 @@ package struct FramingCheck: HTTPResponseCheck {
             return .notApplicable(reason: "HTTP \(response.status) with \(response.body.count) body bytes is not a page that can be framed")
         }
         let (held, frameOptions, ancestors) = Self.denies(response.headerValues("X-Frame-Options"), response.headerValues("Content-Security-Policy"))
-        return CheckOutcome(held, "X-Frame-Options: \(frameOptions.isEmpty ? "(none)" : frameOptions.joined(separator: ", ")); "
-                            + "CSP frame-ancestors: \(ancestors ?? "(none)")")
+        return CheckOutcome(
+            held,
+            "X-Frame-Options: \(frameOptions.isEmpty ? "(none)" : frameOptions.joined(separator: ", ")); "
+                + "CSP frame-ancestors: \(ancestors ?? "(none)")")
     }
 
     /// Whether these headers forbid framing by another origin, with what they said.
@@ -33,10 +36,11 @@ package struct FramingCheck: HTTPResponseCheck {
         let frameOptions = xFrameOptions.map { $0.trimmingSpaces().uppercased() }
         let directives = policies.flatMap { $0.split(separator: ";") }.map { $0.trimmingSpaces().lowercased() }
         let ancestors = directives.first { $0.hasPrefix("frame-ancestors") }
-        let cspDenies = ancestors.map { directive in
-            let sources = directive.split(separator: " ").dropFirst().map(String.init)
-            return !sources.isEmpty && sources.allSatisfy { $0 == "'none'" || $0 == "'self'" }
-        } ?? false
+        let cspDenies =
+            ancestors.map { directive in
+                let sources = directive.split(separator: " ").dropFirst().map(String.init)
+                return !sources.isEmpty && sources.allSatisfy { $0 == "'none'" || $0 == "'self'" }
+            } ?? false
         return (cspDenies || frameOptions.contains("DENY") || frameOptions.contains("SAMEORIGIN"), frameOptions, ancestors)
     }
 }

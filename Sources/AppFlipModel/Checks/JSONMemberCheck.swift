@@ -6,7 +6,9 @@ package struct JSONMemberCheck: HTTPResponseCheck {
     package static let key = "json"
     package static let documentation = CheckDocumentation(
         .response, values: "`{member: present / absent / positive-integer / not-jwt / is VALUE / is-any-case VALUE / scopes VALUE / [values]}`",
-        holdsWhen: "each top-level member of the JSON body (`absent` also holds when the body is not JSON; `scopes` compares space-separated scope sets, in any order, and takes variables)")
+        holdsWhen:
+            "each top-level member of the JSON body (`absent` also holds when the body is not JSON; `scopes` compares space-separated scope sets, in any order, and takes variables)"
+    )
 
     package enum Expectation: Sendable, Hashable {
         /// A non-empty string (or a number).
@@ -58,7 +60,10 @@ package struct JSONMemberCheck: HTTPResponseCheck {
                     guard let template = reader.template(rest) else { return nil }
                     expectation = .scopes(template)
                 } else {
-                    reader.error(at: scalar.location, "a JSON expectation is 'present', 'absent', 'positive-integer', 'not-jwt', 'is VALUE', 'is-any-case VALUE', 'scopes VALUE' or a list of values")
+                    reader.error(
+                        at: scalar.location,
+                        "a JSON expectation is 'present', 'absent', 'positive-integer', 'not-jwt', 'is VALUE', 'is-any-case VALUE', 'scopes VALUE' or a list of values"
+                    )
                     return nil
                 }
             }
@@ -85,7 +90,8 @@ package struct JSONMemberCheck: HTTPResponseCheck {
     package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else {
             if case .absent = expectation { return .held(observed: "no JSON object, so no member \(member)") }
-            return .violated(observed: "the body is not a JSON object (\(response.body.count) bytes, Content-Type \(response.header("Content-Type") ?? "none"))")
+            return .violated(
+                observed: "the body is not a JSON object (\(response.body.count) bytes, Content-Type \(response.header("Content-Type") ?? "none"))")
         }
         let value = object[member]
         let text: String?
@@ -119,7 +125,8 @@ package struct JSONMemberCheck: HTTPResponseCheck {
         case .notJWT:
             guard let text else { return .notApplicable(reason: "no member \(member)") }
             let header = Self.jwtHeader(text)
-            return CheckOutcome(header == nil, header.map { "\(member) is a JWT (header \(ByteText.display($0, limit: 60)))" } ?? "\(member) is not a JWT")
+            return CheckOutcome(
+                header == nil, header.map { "\(member) is a JWT (header \(ByteText.display($0, limit: 60)))" } ?? "\(member) is not a JWT")
         }
     }
 
@@ -130,7 +137,8 @@ package struct JSONMemberCheck: HTTPResponseCheck {
         var base64 = segments[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], object["alg"] != nil else { return nil }
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], object["alg"] != nil
+        else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 }

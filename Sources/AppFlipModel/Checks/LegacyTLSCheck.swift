@@ -7,7 +7,9 @@ package struct LegacyTLSCheck: Check {
     package static let key = "legacy_tls"
     package static let documentation = CheckDocumentation(
         .response, values: "`refused`",
-        holdsWhen: "on a `tls: legacy` probe: the server answers a ClientHello offering only TLS 1.0 and 1.1 with an alert or a close, never a ServerHello picking either")
+        holdsWhen:
+            "on a `tls: legacy` probe: the server answers a ClientHello offering only TLS 1.0 and 1.1 with an alert or a close, never a ServerHello picking either"
+    )
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [LegacyTLSCheck]? {
         reader.keyword(node, key, "refused") ? [LegacyTLSCheck()] : nil

@@ -86,7 +86,8 @@ package struct NavigationCheck: HTTPResponseCheck {
     }
 
     private static func navigates(_ script: Substring) -> Bool {
-        script.range(of: #"(location\s*(\.href\s*)?=|location\.(replace|assign)\s*\(|window\.open\s*\(|\.submit\s*\()"#,
-                     options: .regularExpression) != nil
+        script.range(
+            of: #"(location\s*(\.href\s*)?=|location\.(replace|assign)\s*\(|window\.open\s*\(|\.submit\s*\()"#,
+            options: .regularExpression) != nil
     }
 }

@@ -4,7 +4,8 @@ import AppFlipSyntax
 package struct ParameterCheck: Check {
     package static let key = "param"
     package static let documentation = CheckDocumentation(
-        .answer, values: "`{name: value}`", holdsWhen: "exactly one parameter of that name, whose once-decoded value is the value (usually `${captured.…}`)")
+        .answer, values: "`{name: value}`",
+        holdsWhen: "exactly one parameter of that name, whose once-decoded value is the value (usually `${captured.…}`)")
 
     package var name: String
     package var value: Template
@@ -13,7 +14,9 @@ package struct ParameterCheck: Check {
         guard let mapping = reader.mapping(node, "'param'") else { return nil }
         var result: [ParameterCheck] = []
         for entry in mapping.entries {
-            guard let scalar = reader.scalar(entry.value, "the value of '\(entry.key.text)'"), let template = reader.template(scalar) else { return nil }
+            guard let scalar = reader.scalar(entry.value, "the value of '\(entry.key.text)'"), let template = reader.template(scalar) else {
+                return nil
+            }
             result.append(ParameterCheck(name: entry.key.text, value: template))
         }
         return result

@@ -10,7 +10,9 @@ package struct PerUserCheck: Check {
     package static let key = "per_user"
     package static let documentation = CheckDocumentation(
         .response, values: "a captured name",
-        holdsWhen: "of three values captured under the name (one user twice, then another user), the first two are equal and the third differs; not applicable when the first two differ")
+        holdsWhen:
+            "of three values captured under the name (one user twice, then another user), the first two are equal and the third differs; not applicable when the first two differ"
+    )
 
     package var name: String
 
@@ -41,7 +43,8 @@ package struct PerUserCheck: Check {
     /// A JSON text with its object members sorted, or the text itself when it is not JSON.
     static func canonical(_ text: String) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed]) else { return text }
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+        else { return text }
         return String(decoding: data, as: UTF8.self)
     }
 

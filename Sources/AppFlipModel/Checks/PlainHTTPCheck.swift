@@ -7,7 +7,9 @@ package struct PlainHTTPCheck: Check {
     package static let key = "plain_http"
     package static let documentation = CheckDocumentation(
         .response, values: "`refused`",
-        holdsWhen: "on a `scheme: http` probe: no connection, a redirect to an `https:` URL, or a 4xx/5xx without tokens; never a 2xx or a redirect elsewhere")
+        holdsWhen:
+            "on a `scheme: http` probe: no connection, a redirect to an `https:` URL, or a 4xx/5xx without tokens; never a 2xx or a redirect elsewhere"
+    )
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [PlainHTTPCheck]? {
         reader.keyword(node, key, "refused") ? [PlainHTTPCheck()] : nil

@@ -10,7 +10,8 @@ package struct SignInPagesCheck: Check {
         holdsWhen: "on the pages a sign-in walked through: every rendered page forbids framing / no POST is answered with 307 or 308 / "
             + "no page loads scripts, styles, images or frames from another origin / (with `sign_in: forge-consent` or `foreign-token`) the "
             + "consent posted without its anti-forgery fields, or with another user's, issued no code / (with `sign_in: tamper-return`) nothing sent the browser to the tampered "
-            + "return address / (with `sign_in: repeat-consent`) the same request again in the same session got a page, not a code; not applicable without `sign_in`")
+            + "return address / (with `sign_in: repeat-consent`) the same request again in the same session got a page, not a code; not applicable without `sign_in`"
+    )
 
     package enum Rule: String, Sendable, Hashable, CaseIterable {
         case framingDenied = "framing-denied"
@@ -54,8 +55,11 @@ package struct SignInPagesCheck: Check {
             let pages = response.walk.filter(\.isPage)
             guard !pages.isEmpty else { return .notApplicable(reason: "the walk met no page") }
             let framable = pages.filter { !$0.framingDenied }
-            return CheckOutcome(framable.isEmpty, framable.isEmpty ? "\(pages.count) pages, each forbids framing"
-                                : "framable: " + framable.map { "\($0.method) \($0.url)" }.joined(separator: ", "))
+            return CheckOutcome(
+                framable.isEmpty,
+                framable.isEmpty
+                    ? "\(pages.count) pages, each forbids framing"
+                    : "framable: " + framable.map { "\($0.method) \($0.url)" }.joined(separator: ", "))
         case .no307AfterPost:
             let posts = response.walk.filter { $0.method == "POST" }
             guard !posts.isEmpty else { return .notApplicable(reason: "the walk sent no POST") }
@@ -73,13 +77,16 @@ package struct SignInPagesCheck: Check {
             }
             let after = response.walk[forged...]
             let issued = after.contains { ($0.location ?? "").contains("code=") } || response.header("Location")?.contains("code=") == true
-            return CheckOutcome(!issued, (response.walk[forged].probe ?? "") + " → HTTP \(response.walk[forged].status)"
-                                + (issued ? ", and a code was issued" : ", no code"))
+            return CheckOutcome(
+                !issued,
+                (response.walk[forged].probe ?? "") + " → HTTP \(response.walk[forged].status)"
+                    + (issued ? ", and a code was issued" : ", no code"))
         case .asksAgain:
             guard let repeated = response.walk.firstIndex(where: { $0.probe?.hasPrefix("the same request again") == true }) else {
                 return .notApplicable(reason: "the walk made no repeated request")
             }
-            let silent = response.walk[repeated...].contains { ($0.location ?? "").contains("code=") }
+            let silent =
+                response.walk[repeated...].contains { ($0.location ?? "").contains("code=") }
                 || response.header("Location")?.contains("code=") == true
             let end = response.walk.last.map { "HTTP \($0.status)" + ($0.isPage ? " (a page)" : "") } ?? ""
             return CheckOutcome(!silent, silent ? "the same request again was answered with a code, nothing asked" : "asked again: \(end)")

@@ -19,8 +19,10 @@ package struct SiteAssociationCheck: HTTPResponseCheck {
 
     package func evaluate(_ response: HTTPObservation, in context: Template.Context) -> CheckOutcome {
         let configuration = context.configuration
-        let items = [("client_id", configuration.clientID), ("scope", configuration.scope), ("state", context.generated.state),
-                     ("redirect_uri", configuration.redirectURI)].map { (name: $0.0, value: $0.1) }
+        let items = [
+            ("client_id", configuration.clientID), ("scope", configuration.scope), ("state", context.generated.state),
+            ("redirect_uri", configuration.redirectURI),
+        ].map { (name: $0.0, value: $0.1) }
         return SiteAssociation.covers(response.body, appID: configuration.appID, link: configuration.link, query: items)
     }
 }

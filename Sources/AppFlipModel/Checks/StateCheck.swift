@@ -51,16 +51,21 @@ package struct StateCheck: Check {
             return .violated(observed: "a state was returned, but the request did not carry exactly one decodable state")
         }
         if value == sent {
-            let plus = sentStates[0].rawValue?.firstIndex(ofByte: UInt8(ascii: "+")) != nil ? " (the sent '+' read as a space, as form encoding reads it)" : ""
+            let plus =
+                sentStates[0].rawValue?.firstIndex(ofByte: UInt8(ascii: "+")) != nil
+                ? " (the sent '+' read as a space, as form encoding reads it)" : ""
             return .held(observed: "state echoed (\(value.count) bytes)\(plus)")
         }
         // The App Flip pages never say the link is form-encoded, and Google's own samples read it with
         // URLComponents, where '+' stays a plus: that reading is correct too.
-        if let raw = sentStates[0].rawValue, raw.firstIndex(ofByte: UInt8(ascii: "+")) != nil, let literal = FormEncoding.decode(raw, plusIsSpace: false), value == literal {
+        if let raw = sentStates[0].rawValue, raw.firstIndex(ofByte: UInt8(ascii: "+")) != nil,
+            let literal = FormEncoding.decode(raw, plusIsSpace: false), value == literal
+        {
             return .held(observed: "state echoed (\(value.count) bytes), the sent '+' read as a plus (RFC 3986, as URLComponents reads it)")
         }
         let firstDifference = zip(value, sent).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(value.count, sent.count)
-        return .violated(observed: "state is \(ByteText.display(value)) (\(value.count) bytes); sent \(ByteText.display(sent)) "
-                         + "(\(sent.count) bytes); first difference at byte \(firstDifference)")
+        return .violated(
+            observed: "state is \(ByteText.display(value)) (\(value.count) bytes); sent \(ByteText.display(sent)) "
+                + "(\(sent.count) bytes); first difference at byte \(firstDifference)")
     }
 }

@@ -5,7 +5,9 @@ package struct StrictParametersCheck: Check {
     package static let key = "params"
     package static let documentation = CheckDocumentation(
         .answer, values: "`strict`",
-        holdsWhen: "the query is validly encoded; it has `code` (+`state`, `iss`) or `error` (+`error_description`, `state`, `iss`) and nothing else, none repeated")
+        holdsWhen:
+            "the query is validly encoded; it has `code` (+`state`, `iss`) or `error` (+`error_description`, `state`, `iss`) and nothing else, none repeated"
+    )
 
     package enum Rule: String, Sendable, Hashable, CaseIterable {
         case strict

@@ -6,7 +6,9 @@ package struct ThrottledCheck: Check {
     package static let key = "throttled"
     package static let documentation = CheckDocumentation(
         .response, values: "`within-burst`",
-        holdsWhen: "on a `burst:` request: some answer was a 429 or 503, carried Retry-After, took a second longer than the first and twice as long, or the connection failed after the first answer")
+        holdsWhen:
+            "on a `burst:` request: some answer was a 429 or 503, carried Retry-After, took a second longer than the first and twice as long, or the connection failed after the first answer"
+    )
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [ThrottledCheck]? {
         reader.keyword(node, key, "within-burst") ? [ThrottledCheck()] : nil

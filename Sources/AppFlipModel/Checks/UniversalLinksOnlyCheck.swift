@@ -18,7 +18,8 @@ package struct UniversalLinksOnlyCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard case .link(let answer) = observation else { return .notApplicable(reason: "a redirect has no universal-links-only flag") }
-        return CheckOutcome(answer.universalLinksOnly == true,
-                            answer.universalLinksOnly.map { "universal_links_only: \($0)" } ?? "universal_links_only not given")
+        return CheckOutcome(
+            answer.universalLinksOnly == true,
+            answer.universalLinksOnly.map { "universal_links_only: \($0)" } ?? "universal_links_only not given")
     }
 }

@@ -21,20 +21,21 @@ extension StringProtocol {
         }
         // A native string's bytes are contiguous, searched with the C library's memchr and memcmp (the redaction
         // of every piece of evidence looks for each marker); any other through a copy.
-        let offset = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            guard let base = bytes.baseAddress else { return nil }
-            return wanted.withUnsafeBufferPointer { needle -> Int? in
-                guard let needleBase = needle.baseAddress else { return nil }
-                var from = 0
-                while bytes.count - from >= needle.count, let hit = memchr(base + from, Int32(first), bytes.count - from) {
-                    let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-                    guard bytes.count - at >= needle.count else { return nil }
-                    if memcmp(base + at, needleBase, needle.count) == 0 { return at }
-                    from = at + 1
+        let offset =
+            utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+                guard let base = bytes.baseAddress else { return nil }
+                return wanted.withUnsafeBufferPointer { needle -> Int? in
+                    guard let needleBase = needle.baseAddress else { return nil }
+                    var from = 0
+                    while bytes.count - from >= needle.count, let hit = memchr(base + from, Int32(first), bytes.count - from) {
+                        let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                        guard bytes.count - at >= needle.count else { return nil }
+                        if memcmp(base + at, needleBase, needle.count) == 0 { return at }
+                        from = at + 1
+                    }
+                    return nil
                 }
-                return nil
-            }
-        } ?? search(Array(utf8))
+            } ?? search(Array(utf8))
         guard let offset else { return nil }
         let lower = utf8.index(utf8.startIndex, offsetBy: offset)
         return lower..<utf8.index(lower, offsetBy: wanted.count)
@@ -48,10 +49,11 @@ extension StringProtocol where SubSequence == Substring {
     /// The position of the first `byte` (an ASCII delimiter), or nil.
     package func firstIndex(ofByte byte: UInt8) -> Index? {
         // Every piece of every redacted query asks: memchr over the contiguous bytes, nothing allocated.
-        let offset = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            guard let base = bytes.baseAddress, let hit = memchr(base, Int32(byte), bytes.count) else { return nil }
-            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-        } ?? byteOffsets(of: byte, first: true).first
+        let offset =
+            utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+                guard let base = bytes.baseAddress, let hit = memchr(base, Int32(byte), bytes.count) else { return nil }
+                return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+            } ?? byteOffsets(of: byte, first: true).first
         return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 

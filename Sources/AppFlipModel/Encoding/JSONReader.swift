@@ -95,9 +95,15 @@ package enum JSONReader {
             case 0x7B?: return try object(depth: depth)
             case 0x5B?: return try array(depth: depth)
             case 0x22?: return .string(try string())
-            case 0x74?: try literal("true"); return .bool(true)
-            case 0x66?: try literal("false"); return .bool(false)
-            case 0x6E?: try literal("null"); return .null
+            case 0x74?:
+                try literal("true")
+                return .bool(true)
+            case 0x66?:
+                try literal("false")
+                return .bool(false)
+            case 0x6E?:
+                try literal("null")
+                return .null
             case .some(let byte) where byte == 0x2D || (0x30...0x39).contains(byte): return .number(try number())
             case nil: throw failure("the text ends where a value was expected")
             default: throw failure("not the start of a value")
@@ -130,8 +136,9 @@ package enum JSONReader {
                 let nameOffset = offset
                 let name = try string()
                 guard names.insert(name).inserted else {
-                    throw Failure(message: "the member \(ByteText.display(name, limit: 40)) appears twice in one object (readers differ on which one counts)",
-                                  offset: nameOffset, isRepeatedMember: true)
+                    throw Failure(
+                        message: "the member \(ByteText.display(name, limit: 40)) appears twice in one object (readers differ on which one counts)",
+                        offset: nameOffset, isRepeatedMember: true)
                 }
                 skipWhitespace()
                 guard current == 0x3A else { throw failure("':' expected after a member's name") }

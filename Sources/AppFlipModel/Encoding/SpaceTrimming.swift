@@ -6,7 +6,8 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
     /// other ASCII (header values, selectors, as nearly always) is copied as it is, without Foundation.
     package func trimmingSpaces() -> String {
         guard let first = utf8.first, let last = utf8.last, first < 0x80, last < 0x80, first != 0x20, first != 0x09,
-              last != 0x20, last != 0x09 else { return trimmingCharacters(in: .whitespaces) }
+            last != 0x20, last != 0x09
+        else { return trimmingCharacters(in: .whitespaces) }
         return String(self)
     }
 }

@@ -52,8 +52,10 @@ package struct HTMLDocument: Sendable {
             switch name {
             case "form":
                 if let open = form { forms.append(open) }
-                form = HTMLForm(id: Self.attribute(attributes, "id"), name: Self.attribute(attributes, "name"), action: Self.attribute(attributes, "action") ?? "",
-                                method: Self.attribute(attributes, "method")?.uppercased() == "POST" ? "POST" : "GET", fields: [], submitButtons: [])
+                form = HTMLForm(
+                    id: Self.attribute(attributes, "id"), name: Self.attribute(attributes, "name"),
+                    action: Self.attribute(attributes, "action") ?? "",
+                    method: Self.attribute(attributes, "method")?.uppercased() == "POST" ? "POST" : "GET", fields: [], submitButtons: [])
             case "input":
                 input(attributes)
             case "button":
@@ -61,9 +63,11 @@ package struct HTMLDocument: Sendable {
                 let type = (Self.attribute(attributes, "type") ?? "submit").lowercased()
                 // A button whose type is unknown is a submit button (HTML §4.10.6, the missing and invalid value default).
                 if !["button", "reset", "menu"].contains(type), !attributes.contains(where: { $0.name == "disabled" }), form != nil {
-                    form?.submitButtons.append(HTMLForm.SubmitButton(name: Self.attribute(attributes, "name"), value: Self.attribute(attributes, "value") ?? "",
-                                                                     label: "", formAction: Self.attribute(attributes, "formaction"),
-                                                                     formMethod: Self.attribute(attributes, "formmethod")))
+                    form?.submitButtons.append(
+                        HTMLForm.SubmitButton(
+                            name: Self.attribute(attributes, "name"), value: Self.attribute(attributes, "value") ?? "",
+                            label: "", formAction: Self.attribute(attributes, "formaction"),
+                            formMethod: Self.attribute(attributes, "formmethod")))
                     buttonLabel = ""
                 }
             case "select":
@@ -74,7 +78,9 @@ package struct HTMLDocument: Sendable {
             case "textarea":
                 textarea = Self.attribute(attributes, "name")
             case "meta":
-                if Self.attribute(attributes, "http-equiv")?.lowercased() == "refresh" { metaRefreshes.append(Self.attribute(attributes, "content") ?? "") }
+                if Self.attribute(attributes, "http-equiv")?.lowercased() == "refresh" {
+                    metaRefreshes.append(Self.attribute(attributes, "content") ?? "")
+                }
                 if Self.attribute(attributes, "name")?.lowercased() == "referrer", let content = Self.attribute(attributes, "content") {
                     referrerPolicies.append(content)
                 }
@@ -97,17 +103,21 @@ package struct HTMLDocument: Sendable {
                 guard !attributes.contains(where: { $0.name == "disabled" }) else { return }
                 let value = Self.attribute(attributes, "value") ?? ""
                 let label = type == "image" ? (Self.attribute(attributes, "alt") ?? value) : value
-                form?.submitButtons.append(HTMLForm.SubmitButton(name: Self.attribute(attributes, "name"), value: value,
-                                                                 label: Self.collapsed(label), isImage: type == "image",
-                                                                 formAction: Self.attribute(attributes, "formaction"),
-                                                                 formMethod: Self.attribute(attributes, "formmethod")))
+                form?.submitButtons.append(
+                    HTMLForm.SubmitButton(
+                        name: Self.attribute(attributes, "name"), value: value,
+                        label: Self.collapsed(label), isImage: type == "image",
+                        formAction: Self.attribute(attributes, "formaction"),
+                        formMethod: Self.attribute(attributes, "formmethod")))
                 return
             }
             guard let fieldName = Self.attribute(attributes, "name"), !fieldName.isEmpty else { return }
             let value = Self.attribute(attributes, "value") ?? (type == "checkbox" || type == "radio" ? "on" : "")
             switch type {
             case "checkbox", "radio":
-                if attributes.contains(where: { $0.name == "checked" }) { form?.fields.append(HTMLForm.Field(name: fieldName, value: value, type: type)) }
+                if attributes.contains(where: { $0.name == "checked" }) {
+                    form?.fields.append(HTMLForm.Field(name: fieldName, value: value, type: type))
+                }
             case "button", "reset", "file":
                 break
             default:

@@ -22,8 +22,10 @@ package struct HTMLForm: Sendable, Hashable {
         package var formAction: String?
         package var formMethod: String?
 
-        package init(name: String?, value: String, label: String? = nil, isImage: Bool = false, formAction: String? = nil,
-                     formMethod: String? = nil) {
+        package init(
+            name: String?, value: String, label: String? = nil, isImage: Bool = false, formAction: String? = nil,
+            formMethod: String? = nil
+        ) {
             self.name = name.flatMap { $0.isEmpty ? nil : $0 }
             self.value = value
             self.label = label ?? value

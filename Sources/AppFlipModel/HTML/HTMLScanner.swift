@@ -64,7 +64,8 @@ package struct HTMLScanner {
             }
             let attributeStart = cursor
             while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: "="), text[cursor] != UInt8(ascii: ">"),
-                  text[cursor] != UInt8(ascii: "/") { cursor += 1 }
+                text[cursor] != UInt8(ascii: "/")
+            { cursor += 1 }
             let attributeName = lowercasedName(text, attributeStart..<cursor)
             while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
             var value = cursor..<cursor
@@ -171,7 +172,8 @@ package struct HTMLScanner {
             }
             let after = index + 1
             if let semicolon = bytes[after..<min(after + 12, bytes.endIndex)].firstIndex(of: UInt8(ascii: ";")),
-               let replacement = replacement(for: String(decoding: bytes[after..<semicolon], as: UTF8.self)) {
+                let replacement = replacement(for: String(decoding: bytes[after..<semicolon], as: UTF8.self))
+            {
                 result += replacement.utf8
                 index = semicolon + 1
             } else {

@@ -40,10 +40,11 @@ package struct Judge: Sendable {
     private func judgeOnce(_ checks: [CheckGroup], observation: Observation) -> [CheckResult] {
         // Sized exactly: a case keeps this array for the rest of the run.
         var results: [CheckResult] = []
-        results.reserveCapacity(checks.reduce(0) { count, group in
-            if case .all(let all) = group.expectation { return count + all.count }
-            return count + 1
-        })
+        results.reserveCapacity(
+            checks.reduce(0) { count, group in
+                if case .all(let all) = group.expectation { return count + all.count }
+                return count + 1
+            })
         for group in checks {
             switch group.expectation {
             case .all(let checks):
@@ -72,9 +73,11 @@ package struct Judge: Sendable {
     /// alternative had an applicable check.
     private func judgeAlternatives(_ alternatives: [[AnyCheck]], _ requirement: RequirementReference, _ observation: Observation) -> CheckResult {
         let outcomes = alternatives.map { alternative in alternative.map { evaluate($0, observation) } }
-        let expectedText = "one of: " + zip(alternatives.indices, alternatives).map { index, alternative in
-            "(\(index + 1)) " + alternative.map(expected).joined(separator: ", ")
-        }.joined(separator: "; ")
+        let expectedText =
+            "one of: "
+            + zip(alternatives.indices, alternatives).map { index, alternative in
+                "(\(index + 1)) " + alternative.map(expected).joined(separator: ", ")
+            }.joined(separator: "; ")
         func isApplicable(_ outcome: CheckOutcome) -> Bool {
             if case .notApplicable = outcome { return false }
             return true
@@ -85,25 +88,28 @@ package struct Judge: Sendable {
         }
         let applicable = outcomes.map { $0.filter(isApplicable) }
         if applicable.allSatisfy(\.isEmpty) {
-            let reason = outcomes.lazy.compactMap { $0.first }.compactMap { outcome -> String? in
-                if case .notApplicable(let reason) = outcome { return reason }
-                return nil
-            }.first ?? "no alternative applies"
+            let reason =
+                outcomes.lazy.compactMap { $0.first }.compactMap { outcome -> String? in
+                    if case .notApplicable(let reason) = outcome { return reason }
+                    return nil
+                }.first ?? "no alternative applies"
             return .notApplicable(requirement, expected: expectedText, reason: reason)
         }
         // An alternative counts only when something in it applied and all of that held.
         if let index = applicable.firstIndex(where: { !$0.isEmpty && $0.allSatisfy(held) }) {
-            return CheckResult(requirement: requirement, expected: expectedText,
-                               observed: "(\(index + 1)) held: \(observation.summary)", verdict: .pass)
+            return CheckResult(
+                requirement: requirement, expected: expectedText,
+                observed: "(\(index + 1)) held: \(observation.summary)", verdict: .pass)
         }
         let observed = outcomes.enumerated().map { index, alternative in
-            let miss = alternative.lazy.compactMap { outcome -> String? in
-                switch outcome {
-                case .violated(let observed): observed
-                case .notApplicable(let reason): "not applicable: \(reason)"
-                case .held: nil
-                }
-            }.first ?? ""
+            let miss =
+                alternative.lazy.compactMap { outcome -> String? in
+                    switch outcome {
+                    case .violated(let observed): observed
+                    case .notApplicable(let reason): "not applicable: \(reason)"
+                    case .held: nil
+                    }
+                }.first ?? ""
             return "(\(index + 1)) \(miss)"
         }.joined(separator: "; ")
         return CheckResult(requirement: requirement, expected: expectedText, observed: observed, verdict: requirement.level.violationVerdict)

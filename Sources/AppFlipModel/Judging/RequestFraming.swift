@@ -19,28 +19,34 @@ package enum RequestFraming {
     package static func check(probe: String, followUp: FollowUp, fresh: FollowUp?) -> CheckResult {
         switch (followUp, fresh) {
         case (.closed, _):
-            return CheckResult(requirement: requirement, expected: expected, observed: "the server closed the connection after answering \(probe)",
-                               verdict: .pass)
+            return CheckResult(
+                requirement: requirement, expected: expected, observed: "the server closed the connection after answering \(probe)",
+                verdict: .pass)
         case (_, .noAnswer(let problem)?):
-            return .notApplicable(requirement, expected: expected,
-                                  reason: "the same follow-up request on a fresh connection got no answer to compare with (\(problem))")
+            return .notApplicable(
+                requirement, expected: expected,
+                reason: "the same follow-up request on a fresh connection got no answer to compare with (\(problem))")
         case (_, .closed?), (_, nil):
-            return .notApplicable(requirement, expected: expected,
-                                  reason: "the same follow-up request on a fresh connection got no answer to compare with")
+            return .notApplicable(
+                requirement, expected: expected,
+                reason: "the same follow-up request on a fresh connection got no answer to compare with")
         case (.answered(let same), .answered(let alone)?) where same == alone:
-            return CheckResult(requirement: requirement, expected: expected,
-                               observed: "after \(probe), the next request on the same connection was answered \(same), as on a fresh one",
-                               verdict: .pass)
+            return CheckResult(
+                requirement: requirement, expected: expected,
+                observed: "after \(probe), the next request on the same connection was answered \(same), as on a fresh one",
+                verdict: .pass)
         case (.answered(let same), .answered(let alone)?):
-            return CheckResult(requirement: requirement, expected: expected,
-                               observed: "after \(probe), the next request on the same connection was answered \(same) where a fresh connection "
-                                   + "got \(alone): the server left the body unread and read it as the start of the next request",
-                               verdict: .warn)
+            return CheckResult(
+                requirement: requirement, expected: expected,
+                observed: "after \(probe), the next request on the same connection was answered \(same) where a fresh connection "
+                    + "got \(alone): the server left the body unread and read it as the start of the next request",
+                verdict: .warn)
         case (.noAnswer(let problem), .answered(let alone)?):
-            return CheckResult(requirement: requirement, expected: expected,
-                               observed: "after \(probe), the next request on the same connection got no usable answer (\(problem)) where a "
-                                   + "fresh connection got \(alone): the server read what it left of the probe as the next request",
-                               verdict: .warn)
+            return CheckResult(
+                requirement: requirement, expected: expected,
+                observed: "after \(probe), the next request on the same connection got no usable answer (\(problem)) where a "
+                    + "fresh connection got \(alone): the server read what it left of the probe as the next request",
+                verdict: .warn)
         }
     }
 }

@@ -7,7 +7,8 @@ package enum ServerErrorAnswer {
     /// The warning for an answer with `status`, or nil when it is not a 5xx.
     package static func check(status: Int, request: String) -> CheckResult? {
         guard (500...599).contains(status) else { return nil }
-        return CheckResult(requirement: requirement, expected: "an answer to the input (a 4xx for input it refuses), never a 5xx",
-                           observed: "HTTP \(status) answering \(request): the server failed on that input", verdict: .warn)
+        return CheckResult(
+            requirement: requirement, expected: "an answer to the input (a 4xx for input it refuses), never a 5xx",
+            observed: "HTTP \(status) answering \(request): the server failed on that input", verdict: .warn)
     }
 }

@@ -6,7 +6,8 @@ package enum UndeliveredRedirect {
     package static let requirement = RequirementReference(id: "NAT-REDIR-004-S", level: .should)
 
     package static func check(_ why: String) -> CheckResult {
-        CheckResult(requirement: requirement, expected: "a loopback listener that takes the browser's callback",
-                    observed: why + ": the redirect never reached the app", verdict: .warn)
+        CheckResult(
+            requirement: requirement, expected: "a loopback listener that takes the browser's callback",
+            observed: why + ": the redirect never reached the app", verdict: .warn)
     }
 }

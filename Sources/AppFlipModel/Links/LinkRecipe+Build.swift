@@ -13,14 +13,20 @@ extension LinkRecipe {
         let pairs: [(String, String)]
         switch base {
         case .appLink:
-            pairs = [("client_id", configuration.clientID), ("scope", configuration.scope), ("state", context.generated.state),
-                     ("redirect_uri", configuration.redirectURI)]
+            pairs = [
+                ("client_id", configuration.clientID), ("scope", configuration.scope), ("state", context.generated.state),
+                ("redirect_uri", configuration.redirectURI),
+            ]
         case .authorize:
-            pairs = [("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", configuration.webRedirectURI),
-                     ("scope", configuration.scope), ("state", context.generated.state)]
+            pairs = [
+                ("response_type", "code"), ("client_id", configuration.clientID), ("redirect_uri", configuration.webRedirectURI),
+                ("scope", configuration.scope), ("state", context.generated.state),
+            ]
         case .code:
-            pairs = [("grant_type", "authorization_code"), ("code", context.captured["code"] ?? ""),
-                     ("redirect_uri", configuration.webRedirectURI)]
+            pairs = [
+                ("grant_type", "authorization_code"), ("code", context.captured["code"] ?? ""),
+                ("redirect_uri", configuration.webRedirectURI),
+            ]
         case .refresh:
             pairs = [("grant_type", "refresh_token"), ("refresh_token", context.captured["refresh_token"] ?? "")]
         case .revoke:

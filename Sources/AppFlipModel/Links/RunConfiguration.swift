@@ -31,8 +31,10 @@ package struct RunConfiguration: Sendable, Hashable {
     /// What the Android App Flip profile sends: the console's action, the partner's package, the caller.
     package var android = AndroidSettings()
 
-    package init(link: String, clientID: String, scope: String = "devices",
-                redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1, projectID: String = "", appID: String = "") {
+    package init(
+        link: String, clientID: String, scope: String = "devices",
+        redirectURI: String = AllowedFlipURIs.default, seed: UInt64 = 1, projectID: String = "", appID: String = ""
+    ) {
         self.link = link
         self.clientID = clientID
         self.scope = scope

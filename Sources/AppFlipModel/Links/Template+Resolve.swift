@@ -14,8 +14,10 @@ extension Template {
         /// fifth of a consenting case's judging (issue 52).
         package var opened: (url: String, parameters: [QueryParameter])?
 
-        package init(configuration: RunConfiguration, generated: GeneratedValues, sent: [QueryParameter] = [],
-                    captured: [String: String] = [:], samples: [String: [String]] = [:]) {
+        package init(
+            configuration: RunConfiguration, generated: GeneratedValues, sent: [QueryParameter] = [],
+            captured: [String: String] = [:], samples: [String: [String]] = [:]
+        ) {
             self.configuration = configuration
             self.generated = generated
             self.sent = sent
@@ -80,13 +82,15 @@ extension Template {
 extension Template {
     /// `text` with the case of each ASCII letter swapped (`Google-Client` → `gOOGLE-cLIENT`); other characters kept.
     package static func swappingCase(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            switch scalar.value {
-            case 0x41...0x5A: Unicode.Scalar(scalar.value + 0x20) ?? scalar
-            case 0x61...0x7A: Unicode.Scalar(scalar.value - 0x20) ?? scalar
-            default: scalar
-            }
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    switch scalar.value {
+                    case 0x41...0x5A: Unicode.Scalar(scalar.value + 0x20) ?? scalar
+                    case 0x61...0x7A: Unicode.Scalar(scalar.value - 0x20) ?? scalar
+                    default: scalar
+                    }
+                }))
     }
 }
 

@@ -60,10 +60,13 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The names a case file may use, for error messages and suggestions.
-    package static let variableNames = ["client_id", "client_id_case_changed", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
-                                       "web_redirect_uri", "app_id", "code_verifier", "code_challenge", "captured.<name>",
-                                       "sent.<parameter>", "repeat:<count>:<text>", "code_verifier_percent_encoded", "s256:<text>", "narrowed_scope_request",
-                                       "narrowed_scope_granted"] + RunConfiguration.adapterVariableNames
+    package static let variableNames =
+        [
+            "client_id", "client_id_case_changed", "link", "redirect_uri", "scope", "state", "nonce", "project_id",
+            "web_redirect_uri", "app_id", "code_verifier", "code_challenge", "captured.<name>",
+            "sent.<parameter>", "repeat:<count>:<text>", "code_verifier_percent_encoded", "s256:<text>", "narrowed_scope_request",
+            "narrowed_scope_granted",
+        ] + RunConfiguration.adapterVariableNames
 
     /// Upper bound on the length of one `${repeat:...}` expansion.
     package static let maximumRepeatLength = 1 << 20
@@ -102,17 +105,29 @@ package struct Template: Sendable, Hashable, CustomStringConvertible {
             }
             let name = String(characters[(index + 2)..<close])
             if name.hasPrefix("repeat:"), variable(named: name) == nil {
-                throw ParseError(offset: index, message: "'${repeat:COUNT:TEXT}' takes a count (0 or more) and non-empty text, and expands "
-                                 + "to at most \(maximumRepeatLength) bytes (COUNT × the length of TEXT)")
+                throw ParseError(
+                    offset: index,
+                    message: "'${repeat:COUNT:TEXT}' takes a count (0 or more) and non-empty text, and expands "
+                        + "to at most \(maximumRepeatLength) bytes (COUNT × the length of TEXT)")
             }
             guard let variable = variable(named: name) else {
-                let suggestion = Suggestion.closest(to: name, among: ["client_id", "link", "redirect_uri", "scope", "state", "nonce",
-                                                                      "project_id", "web_redirect_uri", "app_id", "code_verifier",
-                                                                      "code_challenge"])
+                let suggestion =
+                    Suggestion.closest(
+                        to: name,
+                        among: [
+                            "client_id", "link", "redirect_uri", "scope", "state", "nonce",
+                            "project_id", "web_redirect_uri", "app_id", "code_verifier",
+                            "code_challenge",
+                        ]
+                    )
                     .map { " (did you mean '${\($0)}'?)" } ?? ""
-                throw ParseError(offset: index, message: "unknown variable '${\(name)}'\(suggestion); known: \(variableNames.joined(separator: ", "))")
+                throw ParseError(
+                    offset: index, message: "unknown variable '${\(name)}'\(suggestion); known: \(variableNames.joined(separator: ", "))")
             }
-            if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
+            if !literal.isEmpty {
+                parts.append(.literal(literal))
+                literal = ""
+            }
             parts.append(.variable(variable))
             index = close + 1
         }

@@ -17,8 +17,13 @@ extension CaseLoader {
             return NativeStep(command: command, server: script)
         }
         guard let mapping = reader.mapping(node, "'\(command.rawValue)'"),
-              reader.checkKeys(mapping, allowed: ["authorization", "token", "refresh", "rotate_refresh", "metadata", "token_delay",
-                                                      "token_certificate"], in: "'\(command.rawValue)'") else { return nil }
+            reader.checkKeys(
+                mapping,
+                allowed: [
+                    "authorization", "token", "refresh", "rotate_refresh", "metadata", "token_delay",
+                    "token_certificate",
+                ], in: "'\(command.rawValue)'")
+        else { return nil }
         let before = reader.diagnostics.count
         if let node = mapping["authorization"], let scalar = reader.scalar(node, "'authorization'") {
             switch scalar.text {
@@ -56,7 +61,8 @@ extension CaseLoader {
             script.metadata = metadata
         }
         if let node = mapping["token_certificate"],
-           let certificate = reader.enumValue(node, "'token_certificate'", as: NativeServerScript.TokenCertificate.self) {
+            let certificate = reader.enumValue(node, "'token_certificate'", as: NativeServerScript.TokenCertificate.self)
+        {
             script.tokenCertificate = certificate
         }
         if let node = mapping["token_delay"], let scalar = reader.scalar(node, "'token_delay'") {

@@ -39,7 +39,9 @@ package struct NativeAnswer: Sendable, Hashable {
         }
         guard case .object = object else { return .failure(AnswerProblem("the answer is not a JSON object")) }
         guard let id = object.member("id")?.string else { return .failure(AnswerProblem("the answer has no string \"id\"")) }
-        guard id == expectedID else { return .failure(AnswerProblem("the answer is for id \(ByteText.display(id, limit: 80)), not for the command sent")) }
+        guard id == expectedID else {
+            return .failure(AnswerProblem("the answer is for id \(ByteText.display(id, limit: 80)), not for the command sent"))
+        }
         guard let name = object.member("action")?.string, let action = Action(rawValue: name) else {
             let known = Action.allCases.map(\.rawValue).joined(separator: ", ")
             return .failure(AnswerProblem("\"action\" must be one of \(known)"))

@@ -25,8 +25,10 @@ package enum NativeCommand: Sendable, Hashable {
         package var caFile: String?
         package var caPEM: String?
 
-        package init(authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String, clientID: String,
-                    scopes: [String], redirectURI: String?) {
+        package init(
+            authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String, clientID: String,
+            scopes: [String], redirectURI: String?
+        ) {
             self.authorizationEndpoint = authorizationEndpoint
             self.tokenEndpoint = tokenEndpoint
             self.revocationEndpoint = revocationEndpoint

@@ -41,8 +41,10 @@ package struct NativeObservation: Sendable, Hashable {
     /// The TLS handshakes with those endpoints that completed during the step (the app accepted the certificate).
     package var completedHandshakeCount = 0
 
-    package init(command: NativeStep.Command, answer: NativeAnswer?, authorizationURL: String?, requests: [NativeServerRequest],
-                refreshTokensBefore: [String]) {
+    package init(
+        command: NativeStep.Command, answer: NativeAnswer?, authorizationURL: String?, requests: [NativeServerRequest],
+        refreshTokensBefore: [String]
+    ) {
         self.command = command
         self.answer = answer
         self.authorizationURL = authorizationURL
@@ -53,7 +55,9 @@ package struct NativeObservation: Sendable, Hashable {
     /// Why a check that needs a completed code exchange does not apply, or nil when one completed.
     package var needsTokensReason: String? {
         if let undelivered { return Self.undeliveredReason(undelivered) }
-        return refusedExchange.map { "the server refused the app's code exchange (\($0)), so the app holds no token: judged under the code exchange's own requirement" }
+        return refusedExchange.map {
+            "the server refused the app's code exchange (\($0)), so the app holds no token: judged under the code exchange's own requirement"
+        }
     }
 
     /// Why a check that needs the redirect to reach the app does not apply.

@@ -41,7 +41,9 @@ package struct NativeRedirectURI: Sendable, Hashable {
     /// RFC 3986 §3.1: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
     static func isScheme(_ text: Substring) -> Bool {
         guard let first = text.utf8.first, isASCIILetter(first) else { return false }
-        return text.utf8.allSatisfy { isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+        return text.utf8.allSatisfy {
+            isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
     }
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {

@@ -52,14 +52,16 @@ package struct NativeServerRequest: Sendable, Hashable {
     }
 
     package var clientIdentity: ClientIdentity {
-        let bodyID = formValue("client_id"), bodySecret = formValue("client_secret")
+        let bodyID = formValue("client_id")
+        let bodySecret = formValue("client_secret")
         guard let authorization, authorization.lowercased().hasPrefix("basic ") else {
             guard let bodyID, !bodyID.isEmpty else { return .none }
             return .body(id: bodyID, secret: bodySecret)
         }
         let encoded = authorization.dropFirst("basic ".count).trimmingCharacters(in: .whitespaces)
         guard let data = Data(base64Encoded: encoded), let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":"),
-              let id = Self.formDecoded(pair[..<colon]), let secret = Self.formDecoded(pair[pair.index(after: colon)...]) else {
+            let id = Self.formDecoded(pair[..<colon]), let secret = Self.formDecoded(pair[pair.index(after: colon)...])
+        else {
             return .conflicting("an Authorization: Basic header that is not base64 of client_id:client_secret")
         }
         if bodySecret != nil { return .conflicting("client authentication twice: HTTP Basic and client_secret in the body (RFC 6749 §2.3)") }

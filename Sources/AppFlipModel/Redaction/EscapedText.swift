@@ -78,8 +78,11 @@ struct EscapedText {
         while index < count {
             if kind.isTrigger(bytes[index]), let (decoded, length) = escape(kind, at: index) {
                 let (start, end) = (starts[index], ends[index + length - 1])
-                for byte in decoded { result.append(byte, alternative: decoded == [UInt8(ascii: " ")] && length == 1 ? UInt8(ascii: "+") : 0,
-                                                   start: start, end: end) }
+                for byte in decoded {
+                    result.append(
+                        byte, alternative: decoded == [UInt8(ascii: " ")] && length == 1 ? UInt8(ascii: "+") : 0,
+                        start: start, end: end)
+                }
                 changed = true
                 index += length
             } else {
@@ -161,7 +164,8 @@ struct EscapedText {
         case UInt8(ascii: "u"):
             guard let unit = hexNumber(from: index + 2, digits: 4) else { return nil }
             if (0xD800...0xDBFF).contains(unit), index + 11 < count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u"),
-               let low = hexNumber(from: index + 8, digits: 4), (0xDC00...0xDFFF).contains(low) {
+                let low = hexNumber(from: index + 8, digits: 4), (0xDC00...0xDFFF).contains(low)
+            {
                 let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
                 return Unicode.Scalar(scalar).map { (Array(String($0).utf8), 12) }
             }
@@ -180,7 +184,9 @@ struct EscapedText {
             var value: UInt32 = 0
             let first = cursor
             while cursor < count, cursor - first < 8 {
-                let digit: UInt8? = hex ? bytes[cursor].hexDigitValue
+                let digit: UInt8? =
+                    hex
+                    ? bytes[cursor].hexDigitValue
                     : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[cursor]) ? bytes[cursor] - UInt8(ascii: "0") : nil
                 guard let digit else { break }
                 value = value * (hex ? 16 : 10) + UInt32(digit)
@@ -193,7 +199,8 @@ struct EscapedText {
         var cursor = index + 1
         while cursor < count, cursor - index <= HTMLNamedReferences.longestName, Self.isASCIILetterOrDigit(bytes[cursor]) { cursor += 1 }
         guard cursor < count, bytes[cursor] == UInt8(ascii: ";"), cursor > index + 1,
-              let scalar = HTMLNamedReferences.scalar(named: bytes[(index + 1)..<cursor]) else { return nil }
+            let scalar = HTMLNamedReferences.scalar(named: bytes[(index + 1)..<cursor])
+        else { return nil }
         return (Array(String(scalar).utf8), cursor + 1 - index)
     }
 

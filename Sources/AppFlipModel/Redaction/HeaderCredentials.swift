@@ -86,7 +86,8 @@ package enum HeaderCredentials {
             let piece = rest[..<end]
             let name = attributeName(piece)
             let word = piece.trimmingCharacters(in: .whitespaces).lowercased()
-            let kept = word.isEmpty
+            let kept =
+                word.isEmpty
                 || (afterComma && name == nil && previous == "expires")
                 || (attributes && !afterComma && (name.map(cookieAttributes.contains) ?? cookieFlags.contains(word)))
             output += kept ? String(piece) : hideCookieValue(piece)

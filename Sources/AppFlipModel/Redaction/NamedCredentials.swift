@@ -51,14 +51,15 @@ enum NamedCredentials {
         var found: [Range<Int>] = []
         var index = 0
         while index < bytes.count {
-            let stretch: Range<Int>? = switch bytes[index] {
-            case _ where userinfoOnly && bytes[index] != UInt8(ascii: "@"): nil
-            case UInt8(ascii: "="): parameterValue(equals: index, in: bytes)
-            case UInt8(ascii: "\""): jsonValue(quote: index, in: bytes)
-            case UInt8(ascii: " "): schemeCredentials(space: index, in: bytes)
-            case UInt8(ascii: "@"): userinfoPassword(at: index, in: bytes)
-            default: nil
-            }
+            let stretch: Range<Int>? =
+                switch bytes[index] {
+                case _ where userinfoOnly && bytes[index] != UInt8(ascii: "@"): nil
+                case UInt8(ascii: "="): parameterValue(equals: index, in: bytes)
+                case UInt8(ascii: "\""): jsonValue(quote: index, in: bytes)
+                case UInt8(ascii: " "): schemeCredentials(space: index, in: bytes)
+                case UInt8(ascii: "@"): userinfoPassword(at: index, in: bytes)
+                default: nil
+                }
             if let stretch, !stretch.isEmpty, !isPlaceholder(bytes[stretch]), stretch.lowerBound >= (found.last?.upperBound ?? 0) {
                 found.append(stretch)
                 index = max(index + 1, stretch.upperBound)  // a userinfo password ends at the '@' that found it
@@ -88,7 +89,8 @@ enum NamedCredentials {
         var close = quote + 1
         while close < bytes.count, close - quote <= longestName + 1, isNameByte(bytes[close]) { close += 1 }
         guard close < bytes.count, bytes[close] == UInt8(ascii: "\""), close > quote + 1,
-              Redaction.isSensitive(decoded: bytes[(quote + 1)..<close]) else { return nil }
+            Redaction.isSensitive(decoded: bytes[(quote + 1)..<close])
+        else { return nil }
         var cursor = close + 1
         while cursor < bytes.count, isJSONSpace(bytes[cursor]) { cursor += 1 }
         guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: ":") else { return nil }
@@ -107,7 +109,8 @@ enum NamedCredentials {
         while start > 0, isLetter(bytes[start - 1]) { start -= 1 }
         let word = bytes[start..<space]
         guard word.count == 5 || word.count == 6,
-              word.elementsEqual("basic".utf8, by: { $0 | 0x20 == $1 }) || word.elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
+            word.elementsEqual("basic".utf8, by: { $0 | 0x20 == $1 }) || word.elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 })
+        else { return nil }
         let value = (space + 1)..<valueEnd(from: space + 1, in: bytes)
         return isToken68Credential(bytes[value]) ? value : nil
     }
@@ -118,7 +121,8 @@ enum NamedCredentials {
         var start = at
         while start > 0, !endsAuthority(bytes[start - 1]) { start -= 1 }
         guard start >= 3, bytes[start - 1] == UInt8(ascii: "/"), bytes[start - 2] == UInt8(ascii: "/"), bytes[start - 3] == UInt8(ascii: ":"),
-              let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":")) else { return nil }
+            let colon = bytes[start..<at].firstIndex(of: UInt8(ascii: ":"))
+        else { return nil }
         return (colon + 1)..<at
     }
 
@@ -138,8 +142,8 @@ enum NamedCredentials {
     private static func isValueEnd(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "&"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "#"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"),
-             UInt8(ascii: "\n"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ")"), UInt8(ascii: "]"),
-             UInt8(ascii: "}"), UInt8(ascii: "\\"):
+            UInt8(ascii: "\n"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ")"), UInt8(ascii: "]"),
+            UInt8(ascii: "}"), UInt8(ascii: "\\"):
             true
         default:
             false
@@ -150,7 +154,7 @@ enum NamedCredentials {
     private static func endsAuthority(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"),
-             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "`"):
+            UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "`"):
             true
         default:
             false

@@ -1,6 +1,6 @@
 import AppFlipDigest
-import Foundation
 import AppFlipSyntax
+import Foundation
 
 /// Hides credentials (authorization codes, tokens, secrets, verifiers, passwords) in anything written to a report
 /// or a console: by parameter name in URLs and free text here, by value (in every encoding) in `Redactor`.
@@ -22,7 +22,8 @@ package enum Redaction {
     package static func isCredentialName(_ name: String) -> Bool {
         // Every member name of every answer asks: an ASCII name is compared byte by byte, nothing allocated.
         if let ascii = name.utf8.withContiguousStorageIfAvailable({ bytes in bytes.allSatisfy { $0 < 0x80 } ? isCredentialName(ascii: bytes) : nil }),
-           let answer = ascii {
+            let answer = ascii
+        {
             return answer
         }
         let folded = String(decoding: name.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : $0.asciiLowercased }, as: UTF8.self)
@@ -233,7 +234,8 @@ package enum Redaction {
     /// holds a query or fragment delimiter (a byte scan; most parameters hold none).
     private static func secrets(nestedIn value: Substring, depth: Int) -> [String] {
         guard depth <= nestingLimit else { return [] }
-        let (delimiter, escape, escapedDelimiter) = value.utf8.withContiguousStorageIfAvailable(Self.delimiters)
+        let (delimiter, escape, escapedDelimiter) =
+            value.utf8.withContiguousStorageIfAvailable(Self.delimiters)
             ?? Array(value.utf8).withUnsafeBufferPointer(Self.delimiters)
         var found: [String] = []
         if delimiter {
@@ -241,7 +243,8 @@ package enum Redaction {
         }
         // Decoded only when that can show a delimiter: one already there, or an escaped one.
         if escape, delimiter || escapedDelimiter, let decoded = FormEncoding.decode(value, plusIsSpace: false),
-           decoded.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            decoded.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
+        {
             found += secrets(in: "http://nested/" + String(decoding: decoded, as: UTF8.self), depth: depth)
         }
         return found
@@ -257,8 +260,9 @@ package enum Redaction {
             } else if byte == UInt8(ascii: "%") {
                 escape = true
                 if index + 2 < bytes.count,
-                   (bytes[index + 1] == UInt8(ascii: "3") && bytes[index + 2] | 0x20 == UInt8(ascii: "f"))
-                    || (bytes[index + 1] == UInt8(ascii: "2") && bytes[index + 2] == UInt8(ascii: "3")) {
+                    (bytes[index + 1] == UInt8(ascii: "3") && bytes[index + 2] | 0x20 == UInt8(ascii: "f"))
+                        || (bytes[index + 1] == UInt8(ascii: "2") && bytes[index + 2] == UInt8(ascii: "3"))
+                {
                     escapedDelimiter = true
                 }
             }

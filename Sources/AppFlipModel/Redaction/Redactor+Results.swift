@@ -21,8 +21,9 @@ extension Redactor {
     }
 
     package func redact(_ evidence: Evidence) -> Evidence {
-        Evidence(link: redact(evidence.link), answer: redact(evidence.answer), stderr: redact(evidence.stderr),
-                 exchanges: evidence.exchanges.map(redact))
+        Evidence(
+            link: redact(evidence.link), answer: redact(evidence.answer), stderr: redact(evidence.stderr),
+            exchanges: evidence.exchanges.map(redact))
     }
 
     package func redact(_ exchange: Evidence.Exchange) -> Evidence.Exchange {
@@ -49,7 +50,9 @@ extension Redactor {
         }
         if redacted.count != texts.count { redacted = texts.map { Substring(redact($0)) } }
         return headers.indices.map { index in
-            Evidence.Header(Evidence.bounded(String(redacted[index]), limit: Evidence.headerValueLimit), Evidence.bounded(String(redacted[headers.count + index]), limit: Evidence.headerValueLimit))
+            Evidence.Header(
+                Evidence.bounded(String(redacted[index]), limit: Evidence.headerValueLimit),
+                Evidence.bounded(String(redacted[headers.count + index]), limit: Evidence.headerValueLimit))
         }
     }
 

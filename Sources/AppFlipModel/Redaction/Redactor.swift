@@ -81,7 +81,8 @@ package struct Redactor: Sendable {
         }
         // Every case of the first two bytes, for hex (each case's fresh code is inserted: nothing is allocated here).
         let (first, second) = (entry.bytes[0], entry.bytes[1])
-        let firstUpper = Self.upper(first, foldsCase: entry.foldsCase), secondUpper = Self.upper(second, foldsCase: entry.foldsCase)
+        let firstUpper = Self.upper(first, foldsCase: entry.foldsCase)
+        let secondUpper = Self.upper(second, foldsCase: entry.foldsCase)
         add(first, second)
         if let firstUpper { add(firstUpper, second) }
         if let secondUpper { add(first, secondUpper) }
@@ -157,7 +158,8 @@ package struct Redactor: Sendable {
             // themselves, or the text was cut (a secret's first few characters may be all that is left of it). A
             // value split across lines has no such sign (its anchor is split too): line breaks are always read, and
             // escapes are decoded where a JSON string holds one (`\n`, `\r`).
-            if !kinds.isEmpty, !(anchored || anchorless || Self.isCut(original) || Self.escapesUnescaped(original) || Self.escapesLineBreak(original)) {
+            if !kinds.isEmpty, !(anchored || anchorless || Self.isCut(original) || Self.escapesUnescaped(original) || Self.escapesLineBreak(original))
+            {
                 kinds = kinds.filter { $0 == .lineBreak }
             }
             if !kinds.isEmpty {
@@ -191,7 +193,8 @@ package struct Redactor: Sendable {
         let count = reading.count
         guard count >= 2 else { return found }
         for index in 0..<(count - 1) {
-            let first = reading.byte(index), second = reading.byte(index + 1)
+            let first = reading.byte(index)
+            let second = reading.byte(index + 1)
             var key = UInt16(first) << 8 | UInt16(second)
             let alternatives = (reading.alternative(index), reading.alternative(index + 1))
             if starts[Int(first >> 6)] & (1 << UInt64(first & 63)) != 0, filter[Int(key >> 6)] & (1 << UInt64(key & 63)) != 0 {
@@ -210,14 +213,17 @@ package struct Redactor: Sendable {
         return found
     }
 
-    private func collect(_ candidates: [Int32]?, at index: Int, in reading: some ByteReading, original: UnsafeBufferPointer<UInt8>,
-                         into found: inout [Match], anchored: inout Bool) {
+    private func collect(
+        _ candidates: [Int32]?, at index: Int, in reading: some ByteReading, original: UnsafeBufferPointer<UInt8>,
+        into found: inout [Match], anchored: inout Bool
+    ) {
         guard let candidates else { return }
         for candidate in candidates {
             let entry = entries[Int(candidate)]
             var length = 0
             while length < entry.bytes.count, index + length < reading.count,
-                  reading.matches(entry.bytes[length], at: index + length, foldingCase: entry.foldsCase) {
+                reading.matches(entry.bytes[length], at: index + length, foldingCase: entry.foldsCase)
+            {
                 length += 1
             }
             if entry.isAnchor {
@@ -244,7 +250,9 @@ package struct Redactor: Sendable {
     /// Whether the text holds a line break as a JSON string writes one (`\n`, `\r`).
     private static func escapesLineBreak(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 2 else { return false }
-        return (0..<(bytes.count - 1)).contains { bytes[$0] == UInt8(ascii: "\\") && (bytes[$0 + 1] == UInt8(ascii: "n") || bytes[$0 + 1] == UInt8(ascii: "r")) }
+        return (0..<(bytes.count - 1)).contains {
+            bytes[$0] == UInt8(ascii: "\\") && (bytes[$0 + 1] == UInt8(ascii: "n") || bytes[$0 + 1] == UInt8(ascii: "r"))
+        }
     }
 
     /// Whether the text holds a truncation mark (`…`).
@@ -283,8 +291,11 @@ package struct Redactor: Sendable {
                 let hex = bytes[index + 2] | 0x20 == UInt8(ascii: "x")
                 var cursor = index + (hex ? 3 : 2)
                 var number: UInt32 = 0
-                while cursor < bytes.count, cursor - index < 10, let digit = hex ? bytes[cursor].hexDigitValue
-                        : ((UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[cursor]) ? bytes[cursor] - UInt8(ascii: "0") : nil) {
+                while cursor < bytes.count, cursor - index < 10,
+                    let digit = hex
+                        ? bytes[cursor].hexDigitValue
+                        : ((UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[cursor]) ? bytes[cursor] - UInt8(ascii: "0") : nil)
+                {
                     number = number * (hex ? 16 : 10) + UInt32(digit)
                     cursor += 1
                 }

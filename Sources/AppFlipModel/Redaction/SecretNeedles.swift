@@ -1,4 +1,3 @@
-
 /// The byte strings that give a secret away: its own bytes, and its bytes (and its form encoding's) in hex and in
 /// base64. Escapes (percent, JSON, HTML) are not listed: `EscapedText` decodes them out of the text instead, so they
 /// are found in any mixture.

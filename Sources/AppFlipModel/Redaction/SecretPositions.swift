@@ -105,7 +105,9 @@ package enum SecretPositions {
         /// Whether a ':' follows (after white space): the string just read was a member's name. Consumes the ':'.
         private mutating func isName() -> Bool {
             var cursor = offset
-            while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D { cursor += 1 }
+            while cursor < bytes.count, bytes[cursor] == 0x20 || bytes[cursor] == 0x09 || bytes[cursor] == 0x0A || bytes[cursor] == 0x0D {
+                cursor += 1
+            }
             guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: ":") else { return false }
             offset = cursor + 1
             return true
@@ -150,7 +152,9 @@ package enum SecretPositions {
         /// The character of a `\uXXXX` escape (a surrogate pair read as one), as UTF-8; nothing when malformed.
         private mutating func unicodeEscape() -> [UInt8] {
             guard var scalar = hex4() else { return [] }
-            if (0xD800...0xDBFF).contains(scalar), offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u") {
+            if (0xD800...0xDBFF).contains(scalar), offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+                bytes[offset + 1] == UInt8(ascii: "u")
+            {
                 offset += 2
                 guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return [] }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)

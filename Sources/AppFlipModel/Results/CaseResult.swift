@@ -138,22 +138,29 @@ package struct CaseResult: Sendable, Hashable {
     /// A failure or error the baseline accepts for now.
     package var isKnown: Bool { !knownBy.isEmpty }
 
-    package init(conformanceCase: ConformanceCase, verdict: Verdict, checks: [CheckResult], message: String? = nil,
-                evidence: Evidence, duration: Double) {
-        storage = CopyOnWrite(Members(conformanceCase: conformanceCase, verdict: verdict, checks: .plain(checks), evidence: evidence, duration: duration,
-                                      rare: message.map { .notes(Notes(message: $0)) }))
+    package init(
+        conformanceCase: ConformanceCase, verdict: Verdict, checks: [CheckResult], message: String? = nil,
+        evidence: Evidence, duration: Double
+    ) {
+        storage = CopyOnWrite(
+            Members(
+                conformanceCase: conformanceCase, verdict: verdict, checks: .plain(checks), evidence: evidence, duration: duration,
+                rare: message.map { .notes(Notes(message: $0)) }))
     }
 
     /// A judged case: its verdict is its worst applicable check. A case none of whose checks applied is an error:
     /// nothing was judged, so nothing can pass.
     /// `unmetConditions`: the reasons given to checks that did not apply because the target's answer, which the sources
     /// allow, did not meet their requirement's condition.
-    package static func judged(_ conformanceCase: ConformanceCase, checks: [CheckResult], evidence: Evidence, duration: Double,
-                               unmetConditions: Set<String> = []) -> CaseResult {
+    package static func judged(
+        _ conformanceCase: ConformanceCase, checks: [CheckResult], evidence: Evidence, duration: Double,
+        unmetConditions: Set<String> = []
+    ) -> CaseResult {
         let applicable = checks.filter(\.isApplicable)
         guard let worst = applicable.map(\.verdict).max() else {
-            return CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: checks,
-                              message: "no check applied to what the target did, so nothing was judged", evidence: evidence, duration: duration)
+            return CaseResult(
+                conformanceCase: conformanceCase, verdict: .error, checks: checks,
+                message: "no check applied to what the target did, so nothing was judged", evidence: evidence, duration: duration)
         }
         // None of what the case tests could be judged: skipped with why when nothing else was found; with a finding of
         // its setup or of the suite's own, that finding is the verdict, and the case still says it judged nothing else.
@@ -166,9 +173,10 @@ package struct CaseResult: Sendable, Hashable {
             let why = "not judged: " + reasons.joined(separator: "; ")
             guard applicable.contains(where: \.isFinding) else {
                 let unmet = tested.allSatisfy { unmetConditions.contains($0.notApplicable ?? "") }
-                var result = CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: checks,
-                                        message: unmet ? "not applicable to this target: " + reasons.joined(separator: "; ") : why,
-                                        evidence: evidence, duration: duration)
+                var result = CaseResult(
+                    conformanceCase: conformanceCase, verdict: .skip, checks: checks,
+                    message: unmet ? "not applicable to this target: " + reasons.joined(separator: "; ") : why,
+                    evidence: evidence, duration: duration)
                 result.conditionUnmet = unmet
                 return result
             }

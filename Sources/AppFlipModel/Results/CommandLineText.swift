@@ -24,7 +24,9 @@ package enum CommandLineText {
     package static func program(of command: String, subcommand: String = "run") -> String {
         // `swift run …` holds a ` run ` of its own: the subcommand is the first one not right after `swift`.
         var from = command.startIndex
-        while let found = command.range(of: " " + subcommand + " ", range: from..<command.endIndex) ?? command.range(of: " " + subcommand, options: .anchored.union(.backwards)) {
+        while let found = command.range(of: " " + subcommand + " ", range: from..<command.endIndex)
+            ?? command.range(of: " " + subcommand, options: .anchored.union(.backwards))
+        {
             let program = String(command[..<found.lowerBound])
             if !program.hasSuffix("swift") { return program }
             from = found.upperBound
@@ -35,13 +37,17 @@ package enum CommandLineText {
 
     /// How this process was started, as a command to type: `swift run …` when it is a package's build product (the
     /// README's way), the bare name when PATH finds this very executable, else its absolute path.
-    package static func invokedProgram(argument0: String = CommandLine.arguments.first ?? defaultProgram,
-                                       currentDirectory: String = FileManager.default.currentDirectoryPath,
-                                       path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String {
+    package static func invokedProgram(
+        argument0: String = CommandLine.arguments.first ?? defaultProgram,
+        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        path: String? = ProcessInfo.processInfo.environment["PATH"]
+    ) -> String {
         let name = (argument0 as NSString).lastPathComponent
-        let absolute = argument0.contains("/")
+        let absolute =
+            argument0.contains("/")
             ? URL(fileURLWithPath: argument0.hasPrefix("/") ? argument0 : currentDirectory + "/" + argument0).standardizedFileURL.path
-            : ((path ?? "").split(separator: ":").map { String($0) + "/" + argument0 }.first { FileManager.default.isExecutableFile(atPath: $0) } ?? argument0)
+            : ((path ?? "").split(separator: ":").map { String($0) + "/" + argument0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
+                ?? argument0)
         let components = absolute.split(separator: "/")
         if let build = components.lastIndex(of: ".build"), build + 2 < components.count {
             let configuration = components[components.count - 2]

@@ -17,8 +17,10 @@ extension Evidence {
         /// The answer's header lines, in the order they came.
         package var responseHeaders: [Header]
 
-        package init(_ transcript: String, sentAt: Date? = nil, milliseconds: Int? = nil, requestHeaders: [Header] = [],
-                     responseHeaders: [Header] = []) {
+        package init(
+            _ transcript: String, sentAt: Date? = nil, milliseconds: Int? = nil, requestHeaders: [Header] = [],
+            responseHeaders: [Header] = []
+        ) {
             self.transcript = transcript
             self.sentAt = sentAt
             self.milliseconds = milliseconds
@@ -45,7 +47,8 @@ extension Evidence {
         /// cuts the fraction, and a parsed `.948` may be a hair under it.
         package static func timestamp(_ date: Date) -> String {
             let milliseconds = (date.timeIntervalSinceReferenceDate * 1000).rounded()
-            return Date(timeIntervalSinceReferenceDate: (milliseconds + 0.5) / 1000).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            return Date(timeIntervalSinceReferenceDate: (milliseconds + 0.5) / 1000).formatted(
+                Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         }
 
         /// Reads `timestamp(_:)`'s form back.

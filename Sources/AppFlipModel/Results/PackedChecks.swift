@@ -7,19 +7,24 @@ struct PackedChecks: Sendable {
 
     /// Nil when the table is full (four billion texts): the checks then stay as they are.
     init?(_ checks: [CheckResult], into table: TextTable) {
-        guard let words = table.numbering(atMost: 3 * checks.count, { number -> [UInt32] in
-            var words: [UInt32] = []
-            words.reserveCapacity(4 * checks.count)
-            for check in checks {
-                words.append(number(check.requirement.id))
-                words.append(UInt32(Self.index(of: check.requirement.level, in: Self.levels))
-                             | UInt32(Self.index(of: check.verdict, in: Self.verdicts)) << 8
-                             | (check.isApplicable ? 1 << 16 : 0))
-                words.append(number(check.expected))
-                words.append(number(check.seenText))
-            }
-            return words
-        }) else { return nil }
+        guard
+            let words = table.numbering(
+                atMost: 3 * checks.count,
+                { number -> [UInt32] in
+                    var words: [UInt32] = []
+                    words.reserveCapacity(4 * checks.count)
+                    for check in checks {
+                        words.append(number(check.requirement.id))
+                        words.append(
+                            UInt32(Self.index(of: check.requirement.level, in: Self.levels))
+                                | UInt32(Self.index(of: check.verdict, in: Self.verdicts)) << 8
+                                | (check.isApplicable ? 1 << 16 : 0))
+                        words.append(number(check.expected))
+                        words.append(number(check.seenText))
+                    }
+                    return words
+                })
+        else { return nil }
         self.table = table
         self.words = words
     }
@@ -33,9 +38,11 @@ struct PackedChecks: Sendable {
             var index = 0
             while index < words.count {
                 let flags = words[index + 1]
-                checks.append(CheckResult(requirement: RequirementReference(id: text(words[index]), level: Self.levels[Int(flags & 0xFF)]),
-                                          verdict: Self.verdicts[Int(flags >> 8 & 0xFF)], expected: text(words[index + 2]),
-                                          seenText: text(words[index + 3]), applicable: flags & 1 << 16 != 0))
+                checks.append(
+                    CheckResult(
+                        requirement: RequirementReference(id: text(words[index]), level: Self.levels[Int(flags & 0xFF)]),
+                        verdict: Self.verdicts[Int(flags >> 8 & 0xFF)], expected: text(words[index + 2]),
+                        seenText: text(words[index + 3]), applicable: flags & 1 << 16 != 0))
                 index += 4
             }
             return checks

@@ -52,16 +52,19 @@ package struct ProgramOutcome: Sendable, Hashable {
     /// The rule: a program is certified when the run was whole (not interrupted, not one shard), each of its profiles
     /// has cases, every case it judges was judged, with no failure and no error, and every MUST requirement of it
     /// that no machine judges (`toAttest`) is attested (`attested`, by requirement ID) as passing or not applicable.
-    package static func judge(_ program: CertificationProgram, cases: [CaseFacts], incomplete: Bool, shard: String?,
-                              toAttest: [Requirement] = [], attested: [String: Attestation.Verdict] = [:],
-                              changedAdapters: [String] = []) -> ProgramOutcome {
+    package static func judge(
+        _ program: CertificationProgram, cases: [CaseFacts], incomplete: Bool, shard: String?,
+        toAttest: [Requirement] = [], attested: [String: Attestation.Verdict] = [:],
+        changedAdapters: [String] = []
+    ) -> ProgramOutcome {
         let own = cases.filter { facts in
             program.profiles.contains { $0.rawValue == facts.profile }
                 && (facts.requirements.isEmpty || facts.requirements.contains { !program.leavesOut($0) })
         }
         if let shard {
-            return ProgramOutcome(program: program, status: .shard,
-                                  reason: "shard \(shard) of a certification run (\(own.count) of its cases): `merge` of every shard decides")
+            return ProgramOutcome(
+                program: program, status: .shard,
+                reason: "shard \(shard) of a certification run (\(own.count) of its cases): `merge` of every shard decides")
         }
         var reasons: [String] = []
         if incomplete { reasons.append("the run was interrupted") }
@@ -74,8 +77,9 @@ package struct ProgramOutcome: Sendable, Hashable {
         let untested = own.filter(\.untested)
         if !untested.isEmpty {
             let profiles = Set(untested.map(\.profile))
-            reasons.append("\(untested.count) case\(untested.count == 1 ? "" : "s") not judged ("
-                           + program.profiles.map(\.rawValue).filter(profiles.contains).joined(separator: ", ") + ")")
+            reasons.append(
+                "\(untested.count) case\(untested.count == 1 ? "" : "s") not judged ("
+                    + program.profiles.map(\.rawValue).filter(profiles.contains).joined(separator: ", ") + ")")
         }
         let empty = program.profiles.map(\.rawValue).filter { profile in !own.contains { $0.profile == profile } }
         if !empty.isEmpty { reasons.append("no case of " + empty.joined(separator: ", ") + " ran") }
@@ -84,8 +88,9 @@ package struct ProgramOutcome: Sendable, Hashable {
         let musts = toAttest.filter { program.needs($0) && ($0.level == .must || $0.level == .mustNot) }.map(\.id)
         let failing = musts.filter { attested[$0] == .fail }
         if !failing.isEmpty {
-            var outcome = ProgramOutcome(program: program, status: .notCertified,
-                                         reason: "attested as not holding: " + failing.joined(separator: ", "))
+            var outcome = ProgramOutcome(
+                program: program, status: .notCertified,
+                reason: "attested as not holding: " + failing.joined(separator: ", "))
             outcome.reasonIsAttestation = true
             return outcome
         }
@@ -123,16 +128,18 @@ extension RunResult {
         let programs = provenance.certificationPrograms.compactMap { catalog.program($0) }
         guard !programs.isEmpty else { return [] }
         let facts = results.map { result in
-            ProgramOutcome.CaseFacts(profile: result.conformanceCase.profile.rawValue, verdict: result.isKnown ? .pass : result.verdict,
-                                     untested: (result.isUntested && !result.isKnown) || result.notJudged != nil,
-                                     requirements: result.conformanceCase.requirements.map(\.id))
+            ProgramOutcome.CaseFacts(
+                profile: result.conformanceCase.profile.rawValue, verdict: result.isKnown ? .pass : result.verdict,
+                untested: (result.isUntested && !result.isKnown) || result.notJudged != nil,
+                requirements: result.conformanceCase.requirements.map(\.id))
         }
         let attested = Dictionary(attestations.map { ($0.requirement, $0.verdict) }, uniquingKeysWith: { first, _ in first })
         let toAttest = catalog.toAttest(for: programs)
         let changed = provenance.adapterFiles.filter(\.changed).map(\.path)
         return programs.map {
-            ProgramOutcome.judge($0, cases: facts, incomplete: incomplete, shard: provenance.shard, toAttest: toAttest, attested: attested,
-                                 changedAdapters: changed)
+            ProgramOutcome.judge(
+                $0, cases: facts, incomplete: incomplete, shard: provenance.shard, toAttest: toAttest, attested: attested,
+                changedAdapters: changed)
         }
     }
 }

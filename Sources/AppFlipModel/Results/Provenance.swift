@@ -87,8 +87,10 @@ package struct Provenance: Sendable, Hashable {
         }
     }
 
-    package init(suiteVersion: String, caseDigest: String, caseFileCount: Int, seed: UInt64, target: String, mode: String,
-                jobs: Int, filter: String?, startedAt: String, duration: Double, command: String) {
+    package init(
+        suiteVersion: String, caseDigest: String, caseFileCount: Int, seed: UInt64, target: String, mode: String,
+        jobs: Int, filter: String?, startedAt: String, duration: Double, command: String
+    ) {
         self.suiteVersion = suiteVersion
         self.caseDigest = caseDigest
         self.caseFileCount = caseFileCount

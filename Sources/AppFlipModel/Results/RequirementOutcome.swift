@@ -66,8 +66,9 @@ extension RunResult {
         }
         return catalog.requirements.map { requirement in
             let found = tallies[requirement.id]
-            return RequirementOutcome(requirement: requirement, caseCount: found?.cases ?? 0, isJudged: found?.isJudged ?? false,
-                                      verdict: found?.verdict)
+            return RequirementOutcome(
+                requirement: requirement, caseCount: found?.cases ?? 0, isJudged: found?.isJudged ?? false,
+                verdict: found?.verdict)
         }
     }
 }

@@ -59,8 +59,9 @@ package struct RunResult: Sendable {
     package mutating func apply(_ baseline: Baseline, today: String) {
         let judgement = baseline.judge(results, today: today)
         results = judgement.results
-        self.baseline = BaselineUse(path: baseline.path, entries: baseline.entries.count, problems: judgement.problems,
-                                    unexercised: judgement.unexercised, judgedOn: today)
+        self.baseline = BaselineUse(
+            path: baseline.path, entries: baseline.entries.count, problems: judgement.problems,
+            unexercised: judgement.unexercised, judgedOn: today)
     }
 
     /// The targets that could not be used before the run, each with the number of cases not sent, in order.
@@ -88,11 +89,12 @@ package struct RunResult: Sendable {
 
     /// What the verdict rules read of this run.
     package var tally: Tally {
-        Tally(total: results.count, counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, count($0)) }),
-              baselineProblems: !(baseline?.problems.isEmpty ?? true), incomplete: incomplete,
-              suiteFault: results.contains { $0.suiteFault != nil }, configurationProblem: !configurationProblems.isEmpty,
-              certificationShortfall: provenance.certification
-                  && (untestedCount > 0 || programOutcomes.contains(where: \.failedBySuite)))
+        Tally(
+            total: results.count, counts: Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, count($0)) }),
+            baselineProblems: !(baseline?.problems.isEmpty ?? true), incomplete: incomplete,
+            suiteFault: results.contains { $0.suiteFault != nil }, configurationProblem: !configurationProblems.isEmpty,
+            certificationShortfall: provenance.certification
+                && (untestedCount > 0 || programOutcomes.contains(where: \.failedBySuite)))
     }
 
     /// The numbers a run's verdict and exit status follow from: what `verify` recomputes from a results.json,
@@ -108,8 +110,10 @@ package struct RunResult: Sendable {
         /// A certification run that left cases unjudged (skipped), or a profile of its programs without a case.
         package var certificationShortfall: Bool
 
-        package init(total: Int, counts: [Verdict: Int], baselineProblems: Bool, incomplete: Bool, suiteFault: Bool, configurationProblem: Bool,
-                     certificationShortfall: Bool = false) {
+        package init(
+            total: Int, counts: [Verdict: Int], baselineProblems: Bool, incomplete: Bool, suiteFault: Bool, configurationProblem: Bool,
+            certificationShortfall: Bool = false
+        ) {
             self.total = total
             self.counts = counts
             self.baselineProblems = baselineProblems

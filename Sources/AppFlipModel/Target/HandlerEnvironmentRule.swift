@@ -38,7 +38,8 @@ package enum HandlerEnvironmentRule {
     /// Why `name` itself cannot be passed (malformed, or a variable the suite sets), or nil.
     package static func nameProblem(_ name: String) -> String? {
         guard let first = name.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first), first.isASCII,
-              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) }) else {
+            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0 == "_" || CharacterSet.alphanumerics.contains($0)) })
+        else {
             return "takes the name of an environment variable (letters, digits and '_'), not '\(name)'"
         }
         return name.hasPrefix("APPFLIP_CONFORMANCE") ? "the suite sets that variable itself for every adapter" : nil

@@ -12,7 +12,8 @@ package struct NarrowedScope: Sendable, Hashable {
 
     /// Why the pair is not a narrowing (the granted scopes must be a non-empty strict subset), or nil.
     package var problem: String? {
-        let requested = Set(request.split(separator: " ")), kept = Set(granted.split(separator: " "))
+        let requested = Set(request.split(separator: " "))
+        let kept = Set(granted.split(separator: " "))
         if kept.isEmpty { return "'granted' names no scope" }
         if !kept.isSubset(of: requested) { return "'granted' names scopes that 'request' does not" }
         if kept == requested { return "'granted' is the whole request, so nothing is narrowed" }

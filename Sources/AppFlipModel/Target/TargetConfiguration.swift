@@ -58,9 +58,11 @@ package struct TargetConfiguration: Sendable {
     /// The file's text as read, for the evidence bundle (redacted there); nil for a configuration built in code.
     package var text: String?
 
-    package init(clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
-                scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,
-                decorations: [Scenario: [(name: String, value: String)]] = [:], secrets: [String] = []) {
+    package init(
+        clientID: String, clientSecret: String? = nil, projectID: String? = nil, appID: String? = nil, link: String,
+        scope: String = "devices", endpoints: [Endpoint: String] = [:], tokenAuthentication: ClientAuthentication = .post,
+        decorations: [Scenario: [(name: String, value: String)]] = [:], secrets: [String] = []
+    ) {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.projectID = projectID

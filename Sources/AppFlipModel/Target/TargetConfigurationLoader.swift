@@ -26,7 +26,8 @@ import Foundation
 /// Credentials never sit in the file: `client_secret` is refused, and header values take `${env:NAME}`.
 package enum TargetConfigurationLoader {
     package static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
-        throws(DiagnosticList) -> TargetConfiguration {
+        throws(DiagnosticList) -> TargetConfiguration
+    {
         try load(bytes: BoundedFile.readSyntaxFile(path, what: "the target configuration"), file: path, environment: environment)
     }
 
@@ -36,12 +37,13 @@ package enum TargetConfigurationLoader {
         do {
             return try read(bytes: bytes, file: file, environment: environment)
         } catch {
-            throw DiagnosticList(error.diagnostics.map { diagnostic in
-                var redacted = diagnostic
-                redacted.message = Redaction.scrubText(diagnostic.message)
-                redacted.lineText = Redaction.scrubText(diagnostic.lineText)
-                return redacted
-            })
+            throw DiagnosticList(
+                error.diagnostics.map { diagnostic in
+                    var redacted = diagnostic
+                    redacted.message = Redaction.scrubText(diagnostic.message)
+                    redacted.lineText = Redaction.scrubText(diagnostic.lineText)
+                    return redacted
+                })
         }
     }
 
@@ -54,8 +56,9 @@ package enum TargetConfigurationLoader {
         // The link is the iOS link handler's, and the HTTP profiles derive from it (the link host's site association):
         // a file for an Android activity or a native app alone needs none.
         let needsLink = document["endpoints"] != nil
-        reading.reader.checkKeys(document, allowed: Self.keys + ["client_secret"], required: needsLink ? ["client_id", "link"] : ["client_id"],
-                                 in: "the target configuration")
+        reading.reader.checkKeys(
+            document, allowed: Self.keys + ["client_secret"], required: needsLink ? ["client_id", "link"] : ["client_id"],
+            in: "the target configuration")
         var configuration = try reading.core()
         configuration.text = String(decoding: bytes, as: UTF8.self)
         try reading.signIn(into: &configuration)
@@ -65,10 +68,12 @@ package enum TargetConfigurationLoader {
     }
 
     /// The keys a target configuration may have.
-    static let keys = ["client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
-                       "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope",
-                       "throttling_probe", "native_redirect_uris", "sign_in", "android_action", "android_package", "android_redirect_uri",
-                       "android_caller", "android_allowed_callers", "ca_file", "resolve", "handler_env"]
+    static let keys = [
+        "client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
+        "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope",
+        "throttling_probe", "native_redirect_uris", "sign_in", "android_action", "android_package", "android_redirect_uri",
+        "android_caller", "android_allowed_callers", "ca_file", "resolve", "handler_env",
+    ]
 
     /// One reading of a configuration document: its diagnostics, and the secrets met so far (every value taken from
     /// the environment), each part read by a method named after it.
@@ -96,7 +101,9 @@ package enum TargetConfigurationLoader {
         /// A client secret written in the file is refused, and its line is quoted without it.
         mutating func refuseWrittenSecret() {
             guard let secret = document.entries.first(where: { $0.key.text == "client_secret" }) else { return }
-            reader.error(at: secret.key.location, "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
+            reader.error(
+                at: secret.key.location,
+                "secrets never go in the file: put the client secret in an environment variable and name it with 'client_secret_env'")
             if let index = reader.diagnostics.indices.last, let colon = reader.diagnostics[index].lineText.firstIndex(of: ":") {
                 reader.diagnostics[index].lineText = String(reader.diagnostics[index].lineText[...colon]) + " ‹redacted›"
             }
@@ -110,16 +117,19 @@ package enum TargetConfigurationLoader {
             if let linkNode = text("link"), !link.hasPrefix("https://") || link.contains("?") || link.contains("#") {
                 reader.error(at: linkNode.location, "'link' must be the https universal link without a query or fragment")
             }
-            let authentication = document["token_auth"].flatMap { reader.enumValue($0, "token_auth", as: TargetConfiguration.ClientAuthentication.self) }
+            let authentication = document["token_auth"].flatMap {
+                reader.enumValue($0, "token_auth", as: TargetConfiguration.ClientAuthentication.self)
+            }
             let endpoints = self.endpoints(link: link)
             let decorations = self.decorations()
             let secondClient = self.secondClient()
             if !reader.diagnostics.isEmpty { throw DiagnosticList(reader.diagnostics) }
-            var configuration = TargetConfiguration(clientID: clientID, clientSecret: clientSecret, projectID: text("project_id").map { expand($0) },
-                                                    appID: text("app_id").map { expand($0) }, link: link,
-                                                    scope: text("scope").map { expand($0) } ?? "devices",
-                                                    endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
-                                                    secrets: secrets)
+            var configuration = TargetConfiguration(
+                clientID: clientID, clientSecret: clientSecret, projectID: text("project_id").map { expand($0) },
+                appID: text("app_id").map { expand($0) }, link: link,
+                scope: text("scope").map { expand($0) } ?? "devices",
+                endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
+                secrets: secrets)
             configuration.targetLabel = text("target_label").map { expand($0) }
             configuration.secondClient = secondClient
             if let node = document["handler_env"], let names = reader.scalarList(node, "'handler_env'") {
@@ -158,7 +168,9 @@ package enum TargetConfigurationLoader {
             if let node = document["endpoints"], let mapping = reader.mapping(node, "'endpoints'") {
                 reader.checkKeys(mapping, allowed: Endpoint.allCases.map(\.rawValue), in: "'endpoints'")
                 for entry in mapping.entries {
-                    guard let endpoint = Endpoint(rawValue: entry.key.text), let scalar = reader.scalar(entry.value, "an endpoint URL") else { continue }
+                    guard let endpoint = Endpoint(rawValue: entry.key.text), let scalar = reader.scalar(entry.value, "an endpoint URL") else {
+                        continue
+                    }
                     let url = expand(scalar)
                     let lower = url.lowercased()
                     if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")) || url.contains("@") || url.contains("#") {
@@ -167,7 +179,9 @@ package enum TargetConfigurationLoader {
                     endpoints[endpoint] = url
                 }
             }
-            if endpoints[.siteAssociation] != nil, endpoints[.linkSiteAssociation] == nil, let host = TargetConfigurationLoader.authority(ofLink: link) {
+            if endpoints[.siteAssociation] != nil, endpoints[.linkSiteAssociation] == nil,
+                let host = TargetConfigurationLoader.authority(ofLink: link)
+            {
                 endpoints[.linkSiteAssociation] = "https://\(host)/.well-known/apple-app-site-association"
             }
             return endpoints
@@ -178,7 +192,8 @@ package enum TargetConfigurationLoader {
             guard let node = document["scenarios"], let mapping = reader.mapping(node, "'scenarios'") else { return decorations }
             for entry in mapping.entries {
                 guard let scenario = reader.enumValue(.scalar(entry.key), "scenario", as: Scenario.self),
-                      let headers = reader.mapping(entry.value, "the headers of scenario '\(entry.key.text)'") else { continue }
+                    let headers = reader.mapping(entry.value, "the headers of scenario '\(entry.key.text)'")
+                else { continue }
                 var list: [(name: String, value: String)] = []
                 for header in headers.entries {
                     guard let value = reader.scalar(header.value, "header '\(header.key.text)'") else { continue }
@@ -214,9 +229,11 @@ package enum TargetConfigurationLoader {
                     continue
                 }
                 guard let scenario = reader.enumValue(.scalar(entry.key), "scenario (or 'origins')", as: Scenario.self),
-                      let script = reader.mapping(entry.value, "the sign-in of scenario '\(entry.key.text)'"),
-                      reader.checkKeys(script, allowed: ["form", "fields", "consent_form", "consent_button"], required: ["form", "fields"],
-                                       in: "a sign-in") else { continue }
+                    let script = reader.mapping(entry.value, "the sign-in of scenario '\(entry.key.text)'"),
+                    reader.checkKeys(
+                        script, allowed: ["form", "fields", "consent_form", "consent_button"], required: ["form", "fields"],
+                        in: "a sign-in")
+                else { continue }
                 var fields: [String: String] = [:]
                 if let fieldsNode = script["fields"], let fieldMap = reader.mapping(fieldsNode, "'fields'") {
                     for field in fieldMap.entries {
@@ -227,7 +244,9 @@ package enum TargetConfigurationLoader {
                         // A secret wherever it could show up: what comes from the environment (`${env:NAME}`, the
                         // partner's way of marking a value secret) and a field named as a credential. A user name
                         // written in the file is not one: hidden, it would blank it out of the reproduce commands.
-                        if !expanded.isEmpty, secrets.count > known || SignInScript.isCredential(field.key.text) { configuration.secrets.append(expanded) }
+                        if !expanded.isEmpty, secrets.count > known || SignInScript.isCredential(field.key.text) {
+                            configuration.secrets.append(expanded)
+                        }
                     }
                 }
                 let selector = script["form"].flatMap { reader.scalar($0, "'form'") }?.text ?? ""
@@ -251,8 +270,10 @@ package enum TargetConfigurationLoader {
             if case .scalar(let declared) = document["narrowed_scope"] {
                 // A declaration that the server never narrows: the narrowing's case does not apply to it.
                 guard declared.text == "none" else {
-                    reader.error(at: declared.location, "'narrowed_scope' is {request, granted}, a request the server grants only in part, "
-                                 + "or 'none' when it never grants part of a request")
+                    reader.error(
+                        at: declared.location,
+                        "'narrowed_scope' is {request, granted}, a request the server grants only in part, "
+                            + "or 'none' when it never grants part of a request")
                     throw DiagnosticList(reader.diagnostics)
                 }
                 configuration.neverNarrows = true
@@ -282,15 +303,18 @@ package enum TargetConfigurationLoader {
                 for entry in entries {
                     let parts = entry.text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
                     guard parts.count == 3, !parts[0].isEmpty, let port = Int(parts[1]), (1...65_535).contains(port), !parts[2].isEmpty else {
-                        reader.error(at: entry.location, "each 'resolve' entry is HOST:PORT:ADDRESS (curl's form, e.g. auth.example.com:443:127.0.0.1)")
+                        reader.error(
+                            at: entry.location, "each 'resolve' entry is HOST:PORT:ADDRESS (curl's form, e.g. auth.example.com:443:127.0.0.1)")
                         throw DiagnosticList(reader.diagnostics)
                     }
                     configuration.resolve.append(entry.text)
                 }
             }
-            configuration.tokenLifetime = try lifetime("token_lifetime", upTo: 86_400, "'token_lifetime' is the access token's lifetime in seconds, from 1 to 86400")
+            configuration.tokenLifetime =
+                try lifetime("token_lifetime", upTo: 86_400, "'token_lifetime' is the access token's lifetime in seconds, from 1 to 86400")
                 ?? configuration.tokenLifetime
-            configuration.codeLifetime = try lifetime("code_lifetime", upTo: 3600, "'code_lifetime' is the authorization code's lifetime in seconds, from 1 to 3600")
+            configuration.codeLifetime =
+                try lifetime("code_lifetime", upTo: 3600, "'code_lifetime' is the authorization code's lifetime in seconds, from 1 to 3600")
                 ?? configuration.codeLifetime
         }
 
@@ -306,8 +330,10 @@ package enum TargetConfigurationLoader {
     }
 
     /// Replaces `${env:NAME}` with the variable's value (recorded as a secret); an unset variable is an error.
-    private static func substituteEnvironment(_ scalar: Node.Scalar, environment: [String: String], secrets: inout [String],
-                                              reader: inout NodeReader) -> String {
+    private static func substituteEnvironment(
+        _ scalar: Node.Scalar, environment: [String: String], secrets: inout [String],
+        reader: inout NodeReader
+    ) -> String {
         var result = ""
         var rest = Substring(scalar.text)
         while let start = rest.range(of: "${env:") {

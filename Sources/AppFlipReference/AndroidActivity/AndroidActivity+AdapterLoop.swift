@@ -26,15 +26,17 @@ extension AdapterLoop {
     /// Reads one request line, or nil when it is not an Android adapter request.
     package static func intentRequest(from line: String) -> IntentRequest? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let id = object["id"] as? String, let intent = object["intent"] as? [String: Any],
-              let scenarioName = object["scenario"] as? String else { return nil }
+            let id = object["id"] as? String, let intent = object["intent"] as? [String: Any],
+            let scenarioName = object["scenario"] as? String
+        else { return nil }
         var extras: [String: AndroidActivity.Extra] = [:]
         for (name, value) in intent["extras"] as? [String: Any] ?? [:] {
             extras[name] = read(value)
         }
         var caller: AndroidActivity.Caller?
         if let calling = object["caller"] as? [String: Any], let package = calling["package"] as? String,
-           let signature = calling["signature_sha256"] as? String {
+            let signature = calling["signature_sha256"] as? String
+        {
             caller = AndroidActivity.Caller(package: package, signature: signature)
         }
         return IntentRequest(id: id, extras: extras, caller: caller, scenario: AndroidActivity.Scenario(rawValue: scenarioName) ?? .consent)

@@ -49,10 +49,12 @@ package struct AndroidActivity: Sendable {
 
     /// Google's apps, with their release-key digests: the callers a partner allows.
     package static let googleCallers = [
-        Caller(package: "com.google.android.googlequicksearchbox",
-               signature: "F0:FD:6C:5B:41:0F:25:CB:25:C3:B5:33:46:C8:97:2F:AE:30:F8:EE:74:11:DF:91:04:80:AD:6B:2D:60:DB:83"),
-        Caller(package: "com.google.android.apps.chromecast.app",
-               signature: "3D:7A:12:23:01:9A:A3:9D:9E:A0:E3:43:6A:B7:C0:89:6B:FB:4F:B6:79:F4:DE:5F:E7:C2:3F:32:6C:8F:99:4A"),
+        Caller(
+            package: "com.google.android.googlequicksearchbox",
+            signature: "F0:FD:6C:5B:41:0F:25:CB:25:C3:B5:33:46:C8:97:2F:AE:30:F8:EE:74:11:DF:91:04:80:AD:6B:2D:60:DB:83"),
+        Caller(
+            package: "com.google.android.apps.chromecast.app",
+            signature: "3D:7A:12:23:01:9A:A3:9D:9E:A0:E3:43:6A:B7:C0:89:6B:FB:4F:B6:79:F4:DE:5F:E7:C2:3F:32:6C:8F:99:4A"),
     ]
 
     /// The client ID the partner issued to Google.
@@ -84,7 +86,8 @@ package struct AndroidActivity: Sendable {
     package var refusal: @Sendable (Scenario) -> Result = { scenario in
         switch scenario {
         case .consent: AndroidActivity.error(type: AndroidActivity.recoverable, code: 5, description: "internal error")
-        case .deny: AndroidActivity.error(type: AndroidActivity.unrecoverable, code: AndroidActivity.userDeniedConsent, description: "consent declined")
+        case .deny:
+            AndroidActivity.error(type: AndroidActivity.unrecoverable, code: AndroidActivity.userDeniedConsent, description: "consent declined")
         case .cancel: Result(code: AndroidActivity.resultCanceled, extras: nil)
         case .disabledAccount: AndroidActivity.error(type: AndroidActivity.unrecoverable, code: 5, description: "account disabled")
         }

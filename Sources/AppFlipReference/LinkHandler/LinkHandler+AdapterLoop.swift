@@ -11,8 +11,9 @@ extension AdapterLoop {
     /// The answer line (without newline) for one request line, or nil when the request is malformed.
     package static func answer(to line: String, _ handler: LinkHandler) -> Data? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let id = object["id"] as? String, let link = object["link"] as? String,
-              let scenarioName = object["scenario"] as? String else { return nil }
+            let id = object["id"] as? String, let link = object["link"] as? String,
+            let scenarioName = object["scenario"] as? String
+        else { return nil }
         let scenario = LinkHandler.Scenario(rawValue: scenarioName) ?? .consent
         var reply: [String: Any] = ["id": id]
         switch handler.handle(link: link, scenario: scenario) {

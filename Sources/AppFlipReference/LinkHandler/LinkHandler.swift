@@ -7,8 +7,10 @@ package struct LinkHandler: Sendable {
     /// The flip URIs the handler may open: the twelve Google publishes, compared byte for byte.
     package static let allowedRedirectURIs: Set<String> = Set(
         ["oauth-redirect.googleusercontent.com", "oauth-redirect-sandbox.googleusercontent.com"].flatMap { host in
-            ["com.google.Chromecast.dev", "com.google.Chromecast.enterprise", "com.google.Chromecast",
-             "com.google.OPA.dev", "com.google.OPA.enterprise", "com.google.OPA"].map { "https://\(host)/a/\($0)" }
+            [
+                "com.google.Chromecast.dev", "com.google.Chromecast.enterprise", "com.google.Chromecast",
+                "com.google.OPA.dev", "com.google.OPA.enterprise", "com.google.OPA",
+            ].map { "https://\(host)/a/\($0)" }
         })
 
     /// The parameters App Flip defines for the incoming link.
@@ -82,7 +84,8 @@ package struct LinkHandler: Sendable {
         // 1. The redirect URI comes first: if it cannot be trusted, nothing is opened at all (RFC 6749 §4.1.2.1).
         let redirects = values("redirect_uri")
         guard let chosen = rejectsRepeatedParameters ? (redirects.count == 1 ? redirects[0] : nil) : redirects.first ?? nil,
-              let redirectURI = String(validating: chosen, as: UTF8.self), acceptsRedirectURI(redirectURI) else {
+            let redirectURI = String(validating: chosen, as: UTF8.self), acceptsRedirectURI(redirectURI)
+        else {
             return .decline
         }
 
@@ -103,8 +106,9 @@ package struct LinkHandler: Sendable {
             return .open(url: redirectURI + "?" + query, universalLinksOnly: universalLinksOnly)
         }
         func invalidRequest() -> Outcome {
-            result([("error", Array("invalid_request".utf8))]
-                   + (includesErrorDescription ? [("error_description", Array("Invalid Request".utf8))] : []))
+            result(
+                [("error", Array("invalid_request".utf8))]
+                    + (includesErrorDescription ? [("error_description", Array("Invalid Request".utf8))] : []))
         }
 
         // RFC 6749 §3.1 (Errata 5708): the parameters the protocol defines must not repeat or be malformed;
@@ -116,7 +120,8 @@ package struct LinkHandler: Sendable {
         }
         let clientIDs = values("client_id")
         guard let received = clientIDs.first ?? nil, !received.isEmpty,
-              let receivedText = String(validating: received, as: UTF8.self), acceptsClientID(receivedText, clientID) else {
+            let receivedText = String(validating: received, as: UTF8.self), acceptsClientID(receivedText, clientID)
+        else {
             return invalidRequest()
         }
         guard state != nil else { return invalidRequest() }

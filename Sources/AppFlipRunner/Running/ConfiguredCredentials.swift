@@ -9,7 +9,8 @@ enum ConfiguredCredentials: Sendable, Hashable {
     case rejected
 
     /// The message a run with rejected credentials carries.
-    static let problem = "the token endpoint answered invalid_client to every request that sent the configured client "
+    static let problem =
+        "the token endpoint answered invalid_client to every request that sent the configured client "
         + "credentials: check client_id and the secret in client_secret_env (the cases that needed them could not be judged)"
 
     /// What one response says about the credentials: a 2xx accepts them, `invalid_client` rejects them; anything
@@ -17,8 +18,9 @@ enum ConfiguredCredentials: Sendable, Hashable {
     static func verdict(on response: HTTPObservation) -> ConfiguredCredentials? {
         if (200...299).contains(response.status) { return .accepted }
         guard response.status == 400 || response.status == 401,
-              let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
-              object["error"] as? String == "invalid_client" else { return nil }
+            let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
+            object["error"] as? String == "invalid_client"
+        else { return nil }
         return .rejected
     }
 

@@ -9,8 +9,10 @@ enum CredentialsPreflight {
     /// The problem to report, or nil when the credentials were not rejected (or could not be checked).
     static func problem(_ targets: TargetUnderTest, _ configuration: RunConfiguration, timeout: Double) -> String? {
         guard let url = targets.endpoints[.token], let secret = targets.clientSecret, let (origin, path) = HTTPOrigin.split(url),
-              let client = try? HTTPClient(origin: origin, limits: targets.limits,
-                                           timeouts: HTTPClient.Timeouts(connect: min(5, timeout), total: timeout)) else { return nil }
+            let client = try? HTTPClient(
+                origin: origin, limits: targets.limits,
+                timeouts: HTTPClient.Timeouts(connect: min(5, timeout), total: timeout))
+        else { return nil }
         defer { client.close() }
         let code = "appflip-preflight-" + GeneratedValues(seed: configuration.seed, caseID: "preflight").nonce
         var form = "grant_type=authorization_code&code=\(FormEncoding.encode(code))&redirect_uri=\(FormEncoding.encode(configuration.webRedirectURI))"
@@ -24,8 +26,9 @@ enum CredentialsPreflight {
         guard let response = try? client.send(HTTPRequest(method: "POST", target: path, headers: headers, body: Array(form.utf8))) else {
             return nil
         }
-        let observation = HTTPObservation(status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
-                                          body: response.body)
+        let observation = HTTPObservation(
+            status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
+            body: response.body)
         return ConfiguredCredentials.verdict(on: observation) == .rejected ? ConfiguredCredentials.problem : nil
     }
 }

@@ -25,7 +25,8 @@ struct DeferredJudgement: Sendable {
     /// apart: those run whole on the worker.
     static func applies(to conformanceCase: ConformanceCase, contracts: AdapterContracts = .builtIn) -> Bool {
         guard conformanceCase.repeatCount == 1, conformanceCase.steps.count == 1, let step = conformanceCase.steps.first,
-              step.repeatCount == 1, step.captures.isEmpty, step.whenCaptured.isEmpty, step.wait == nil else { return false }
+            step.repeatCount == 1, step.captures.isEmpty, step.whenCaptured.isEmpty, step.wait == nil
+        else { return false }
         guard let request = step.action.httpRequest else { return contracts.contract(sending: step.action)?.judgedApart ?? false }
         return request.burst == nil && request.transportProbe?.isHandshakeOnly != true
     }
@@ -34,15 +35,17 @@ struct DeferredJudgement: Sendable {
     func outcome() -> StepExecutor.Outcome {
         var state = StepExecutor.CaseState(outcome: StepExecutor.Outcome(), redactor: redactor)
         let context = Template.Context(configuration: configuration, generated: generated, captured: [:], samples: [:])
-        let absorbed = switch sent {
-        case .adapter(let absorb):
-            absorb(&state)
-        case .http(let http):
-            StepExecutor.absorb(http, of: step, label: "", context: context, recordEvidence: true, state: &state)
-        }
+        let absorbed =
+            switch sent {
+            case .adapter(let absorb):
+                absorb(&state)
+            case .http(let http):
+                StepExecutor.absorb(http, of: step, label: "", context: context, recordEvidence: true, state: &state)
+            }
         guard let (observation, sentParameters) = absorbed else { return state.finished }
-        state.outcome.checks = StepExecutor.judge(step, observation: observation, sent: sentParameters, configuration: configuration,
-                                                  generated: generated, state: &state)
+        state.outcome.checks = StepExecutor.judge(
+            step, observation: observation, sent: sentParameters, configuration: configuration,
+            generated: generated, state: &state)
         return state.finished
     }
 }

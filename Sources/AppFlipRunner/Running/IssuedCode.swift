@@ -29,8 +29,10 @@ struct IssuedCode: Sendable, Hashable {
                     let codes = opened.all(named: "code")
                     // One observation issues one code, however many checks accepted it: recorded once.
                     if codes.count == 1, let value = codes[0].value, found.isEmpty {
-                        found.append(IssuedCode(digest: SHA256.hexDigest(value), value: String(decoding: value, as: UTF8.self),
-                                                requirement: group.requirement))
+                        found.append(
+                            IssuedCode(
+                                digest: SHA256.hexDigest(value), value: String(decoding: value, as: UTF8.self),
+                                requirement: group.requirement))
                     }
                 }
             case .oneOf:
@@ -52,13 +54,18 @@ struct IssuedCode: Sendable, Hashable {
             for code in issued where (holders[code.digest]?.count ?? 0) > 1 && seen.insert(code.digest).inserted {
                 let others = (holders[code.digest] ?? []).filter { $0 != index }.compactMap { results[$0]?.conformanceCase.id }
                 let repeats = (holders[code.digest] ?? []).count
-                let observed = others.isEmpty
+                let observed =
+                    others.isEmpty
                     ? "the same code came back \(repeats) times in this case"
                     : "the same code came back in \(repeats) answers of this run; also in " + Set(others).sorted().prefix(5).joined(separator: ", ")
                         + (Set(others).count > 5 ? " and \(Set(others).count - 5) more" : "")
-                result.checks.append(CheckResult(requirement: code.requirement, expected: "a fresh code for every consent in the run (a code is single-use)",
-                                                 observed: observed, verdict: code.requirement.level.violationVerdict))
-                if code.requirement.level.violationVerdict > result.verdict, result.verdict != .error { result.verdict = code.requirement.level.violationVerdict }
+                result.checks.append(
+                    CheckResult(
+                        requirement: code.requirement, expected: "a fresh code for every consent in the run (a code is single-use)",
+                        observed: observed, verdict: code.requirement.level.violationVerdict))
+                if code.requirement.level.violationVerdict > result.verdict, result.verdict != .error {
+                    result.verdict = code.requirement.level.violationVerdict
+                }
             }
             results[index] = result
         }
@@ -77,10 +84,11 @@ struct IssuedCode: Sendable, Hashable {
             guard distinct.count >= minimumSample, var result = results[entry.first] else { continue }
             let bits = EntropyCheck.estimate(distinct.sorted())
             let held = bits >= Double(requiredBits)
-            result.checks.append(CheckResult(
-                requirement: requirement, expected: "the run's fresh codes carry at least \(requiredBits) bits of entropy (estimated)",
-                observed: "about \(Int(bits)) bits over \(distinct.count) codes of this run",
-                verdict: held ? .pass : requirement.level.violationVerdict))
+            result.checks.append(
+                CheckResult(
+                    requirement: requirement, expected: "the run's fresh codes carry at least \(requiredBits) bits of entropy (estimated)",
+                    observed: "about \(Int(bits)) bits over \(distinct.count) codes of this run",
+                    verdict: held ? .pass : requirement.level.violationVerdict))
             if !held, requirement.level.violationVerdict > result.verdict, result.verdict != .error {
                 result.verdict = requirement.level.violationVerdict
             }

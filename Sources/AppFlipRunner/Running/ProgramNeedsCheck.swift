@@ -19,8 +19,10 @@ package enum ProgramNeedsCheck {
     }
 
     /// Everything `programs` need that `targets` and `configuration` lack, in the programs' order, each once.
-    package static func missing(_ programs: [CertificationProgram], cases: [ConformanceCase], targets: TargetUnderTest,
-                                configuration: RunConfiguration) -> [Missing] {
+    package static func missing(
+        _ programs: [CertificationProgram], cases: [ConformanceCase], targets: TargetUnderTest,
+        configuration: RunConfiguration
+    ) -> [Missing] {
         var found: [Missing] = []
         func add(_ key: String, _ remedy: String, _ program: String) {
             if let index = found.firstIndex(where: { $0.key == key }) {

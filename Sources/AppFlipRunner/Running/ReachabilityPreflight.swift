@@ -16,13 +16,15 @@ enum ReachabilityPreflight {
     static func origins(of conformanceCase: ConformanceCase, in targets: TargetUnderTest) -> [HTTPOrigin] {
         conformanceCase.steps.compactMap { step -> HTTPOrigin? in
             guard case .http(let request) = step.action, request.transportProbe == nil,
-                  let url = targets.endpoints[request.endpoint] else { return nil }
+                let url = targets.endpoints[request.endpoint]
+            else { return nil }
             return HTTPOrigin.split(url)?.0
         }
     }
 
     /// How to trust a staging CA, said with a certificate the run cannot verify.
-    static let wayOut = "To trust a staging CA, give its certificate with --ca-file PATH (ca_file: in the configuration, "
+    static let wayOut =
+        "To trust a staging CA, give its certificate with --ca-file PATH (ca_file: in the configuration, "
         + "APPFLIP_CA_FILE for the library's environment target)"
 
     /// For each unreachable origin (its description), why; empty when every origin answered.

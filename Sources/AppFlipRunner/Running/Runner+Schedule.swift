@@ -30,8 +30,10 @@ extension Runner {
         private let reporting = Locked(())
         private let texts = TextTable()
 
-        init(runner: Runner, cases: [ConformanceCase], targets: TargetUnderTest, shouldStop: @escaping @Sendable () -> Bool,
-             progress: @escaping @Sendable (CaseResult) -> Void) {
+        init(
+            runner: Runner, cases: [ConformanceCase], targets: TargetUnderTest, shouldStop: @escaping @Sendable () -> Bool,
+            progress: @escaping @Sendable (CaseResult) -> Void
+        ) {
             self.runner = runner
             self.cases = cases
             self.targets = targets
@@ -79,7 +81,9 @@ extension Runner {
                 // When the judge is behind, the worker reads ahead what judging needs of its exchange alone: with an
                 // app that consents judging is the loop's bottleneck, with one that declines (or over HTTP) the worker.
                 let readingAhead = judging.isBehind
-                let started = last ? alone.withLock { _ in worker.start(cases[caseIndex], judgingApart: runner.judgesApart, readingAhead: readingAhead) }
+                let started =
+                    last
+                    ? alone.withLock { _ in worker.start(cases[caseIndex], judgingApart: runner.judgesApart, readingAhead: readingAhead) }
                     : worker.start(cases[caseIndex], judgingApart: runner.judgesApart, readingAhead: readingAhead)
                 let sentBefore = previous
                 previous = caseIndex

@@ -21,8 +21,10 @@ package struct Runner: Sendable {
     /// would: the same results, which the tests compare.
     package var judgesApart = true
 
-    package init(configuration: RunConfiguration, timeout: Double = 10, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                logExcerptLimit: Int = 4096) {
+    package init(
+        configuration: RunConfiguration, timeout: Double = 10, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        logExcerptLimit: Int = 4096
+    ) {
         self.configuration = configuration
         self.timeout = timeout
         self.jobs = max(1, jobs)
@@ -30,17 +32,21 @@ package struct Runner: Sendable {
     }
 
     /// Runs every case against one adapter, under the contract `key` (the link handler's unless said).
-    package func run(_ cases: [ConformanceCase], on target: any AdapterTarget, as key: AdapterContractKey = .linkHandler,
-                    shouldStop: @escaping @Sendable () -> Bool = { false },
-                    progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
+    package func run(
+        _ cases: [ConformanceCase], on target: any AdapterTarget, as key: AdapterContractKey = .linkHandler,
+        shouldStop: @escaping @Sendable () -> Bool = { false },
+        progress: @escaping @Sendable (CaseResult) -> Void = { _ in }
+    ) -> [CaseResult] {
         run(cases, targets: TargetUnderTest(adapters: [key: target]), shouldStop: shouldStop, progress: progress)
     }
 
     /// Runs every case and returns the results in case order. `progress` is called as each case finishes, one call
     /// at a time. `shouldStop` is polled between cases.
-    package func run(_ cases: [ConformanceCase], targets: TargetUnderTest,
-                    shouldStop: @escaping @Sendable () -> Bool = { false },
-                    progress: @escaping @Sendable (CaseResult) -> Void = { _ in }) -> [CaseResult] {
+    package func run(
+        _ cases: [ConformanceCase], targets: TargetUnderTest,
+        shouldStop: @escaping @Sendable () -> Bool = { false },
+        progress: @escaping @Sendable (CaseResult) -> Void = { _ in }
+    ) -> [CaseResult] {
         let targets = preflighted(targets, for: cases)
         let schedule = Schedule(runner: self, cases: cases, targets: targets, shouldStop: shouldStop, progress: progress)
         let group = DispatchGroup()
@@ -73,7 +79,8 @@ package struct Runner: Sendable {
         checked.unreachable = ReachabilityPreflight.unreachable(cases, targets: targets, timeout: timeout)
         for contract in targets.contracts.all {
             guard let adapter = targets.adapters[contract.key], cases.contains(where: { AdapterContracts.sends($0, through: contract) }),
-                  let problem = adapter.preflight(timeout: timeout) else { continue }
+                let problem = adapter.preflight(timeout: timeout)
+            else { continue }
             checked.unreachable[contract.key.rawValue] = problem
         }
         if cases.contains(where: \.sendsConfiguredCredentials), checked.unreachable.isEmpty {
@@ -119,8 +126,9 @@ package struct Runner: Sendable {
         package init(runner: Runner, targets: TargetUnderTest) {
             self.runner = runner
             self.targets = targets
-            executor = StepExecutor(targets: targets, configuration: runner.configuration, timeout: runner.timeout,
-                                    logExcerptLimit: runner.logExcerptLimit)
+            executor = StepExecutor(
+                targets: targets, configuration: runner.configuration, timeout: runner.timeout,
+                logExcerptLimit: runner.logExcerptLimit)
         }
 
         package func close() { executor.close() }
@@ -138,8 +146,9 @@ package struct Runner: Sendable {
             if let reason = conformanceCase.skipReason { return Skip(reason: reason) }
             if targets.endpoints[.metadata] == nil, conformanceCase.httpRequests.contains(where: { $0.endpoint == .metadata }) {
                 // RFC 8414 metadata is optional for a server: without it there is nothing it advertises to hold.
-                return Skip(reason: "no metadata endpoint is configured, and RFC 8414 metadata is optional for a server "
-                            + "(give endpoints.metadata when yours publishes one)", notApplicable: true)
+                return Skip(
+                    reason: "no metadata endpoint is configured, and RFC 8414 metadata is optional for a server "
+                        + "(give endpoints.metadata when yours publishes one)", notApplicable: true)
             }
             if let reason = targets.unavailability(of: conformanceCase) { return Skip(reason: reason) }
             for need in conformanceCase.needs {
@@ -156,7 +165,8 @@ package struct Runner: Sendable {
                     + "user how to sign in through them (sign_in)"
             }
             if conformanceCase.httpRequests.contains(where: { $0.user == .scenario(.secondUser) }),
-               targets.signIn[.secondUser] == nil, targets.decorations[.secondUser] == nil {
+                targets.signIn[.secondUser] == nil, targets.decorations[.secondUser] == nil
+            {
                 return "it compares what two users' tokens get, and the configuration gives no second user (second-user under "
                     + "sign_in or scenarios; give one when endpoints.api answers per user, such as a userinfo)"
             }
@@ -197,34 +207,43 @@ package struct Runner: Sendable {
         /// the run), or nil when it is sent.
         private func unsent(_ conformanceCase: ConformanceCase) -> CaseResult? {
             if let skip = skip(conformanceCase) {
-                var result = CaseResult(conformanceCase: conformanceCase, verdict: .skip, checks: [],
-                                        message: skip.notApplicable ? "not applicable to this target: " + skip.reason : skip.reason,
-                                        evidence: Evidence(), duration: 0)
+                var result = CaseResult(
+                    conformanceCase: conformanceCase, verdict: .skip, checks: [],
+                    message: skip.notApplicable ? "not applicable to this target: " + skip.reason : skip.reason,
+                    evidence: Evidence(), duration: 0)
                 result.conditionUnmet = skip.notApplicable
                 return result
             }
             if let problem = targets.credentialsProblem, conformanceCase.sendsConfiguredCredentials {
-                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [],
-                                        message: "not sent: configuration problem: " + problem, evidence: Evidence(), duration: 0)
+                var result = CaseResult(
+                    conformanceCase: conformanceCase, verdict: .error, checks: [],
+                    message: "not sent: configuration problem: " + problem, evidence: Evidence(), duration: 0)
                 result.runFault = .configuration(problem)
                 return result
             }
             for contract in targets.contracts.all {
-                guard let problem = targets.unreachable[contract.key.rawValue], AdapterContracts.sends(conformanceCase, through: contract) else { continue }
+                guard let problem = targets.unreachable[contract.key.rawValue], AdapterContracts.sends(conformanceCase, through: contract) else {
+                    continue
+                }
                 return notSent(conformanceCase, UnreachableTarget(key: contract.key.rawValue, reason: problem))
             }
             if !targets.unreachable.isEmpty,
-               let origin = ReachabilityPreflight.origins(of: conformanceCase, in: targets).first(where: { targets.unreachable[$0.description] != nil }),
-               let reason = targets.unreachable[origin.description] {
-                return notSent(conformanceCase, UnreachableTarget(key: origin.description, reason: "\(origin) could not be reached before the run (\(reason))"))
+                let origin = ReachabilityPreflight.origins(of: conformanceCase, in: targets).first(where: {
+                    targets.unreachable[$0.description] != nil
+                }),
+                let reason = targets.unreachable[origin.description]
+            {
+                return notSent(
+                    conformanceCase, UnreachableTarget(key: origin.description, reason: "\(origin) could not be reached before the run (\(reason))"))
             }
             return nil
         }
 
         /// A case not sent because `target` cannot be used: an error the run says once.
         private func notSent(_ conformanceCase: ConformanceCase, _ target: UnreachableTarget) -> CaseResult {
-            var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: [], message: target.caseMessage,
-                                    evidence: Evidence(), duration: 0)
+            var result = CaseResult(
+                conformanceCase: conformanceCase, verdict: .error, checks: [], message: target.caseMessage,
+                evidence: Evidence(), duration: 0)
             result.runFault = .unreachable(target)
             return result
         }
@@ -233,8 +252,9 @@ package struct Runner: Sendable {
         /// apply, otherwise judged by its worst check. Redacted whole, with every secret the case met, before
         /// anything reads it.
         static func finished(_ conformanceCase: ConformanceCase, _ outcome: StepExecutor.Outcome, duration: Double) -> Finished {
-            Finished(result: outcome.redactor.redact(result(conformanceCase, outcome, duration: duration)), issuedCodes: outcome.issuedCodes,
-                     credentials: outcome.configuredCredentials, previousCaseFault: outcome.previousRequestFault.map(outcome.redactor.redact))
+            Finished(
+                result: outcome.redactor.redact(result(conformanceCase, outcome, duration: duration)), issuedCodes: outcome.issuedCodes,
+                credentials: outcome.configuredCredentials, previousCaseFault: outcome.previousRequestFault.map(outcome.redactor.redact))
         }
 
         private static func result(_ conformanceCase: ConformanceCase, _ outcome: StepExecutor.Outcome, duration: Double) -> CaseResult {
@@ -244,20 +264,24 @@ package struct Runner: Sendable {
             let failed = outcome.checks.contains { $0.isFinding && $0.verdict == .fail }
             switch outcome.fault {
             case .suite(let fault)?:
-                var result = CaseResult(conformanceCase: conformanceCase, verdict: .error, checks: outcome.checks,
-                                        message: "suite error, not the target's: " + fault, evidence: outcome.evidence, duration: duration)
+                var result = CaseResult(
+                    conformanceCase: conformanceCase, verdict: .error, checks: outcome.checks,
+                    message: "suite error, not the target's: " + fault, evidence: outcome.evidence, duration: duration)
                 result.runFault = .suite(fault)
                 return result
             case .notApplicable(let reason)?:
-                return CaseResult(conformanceCase: conformanceCase, verdict: failed ? .fail : .skip, checks: outcome.checks,
-                                  message: failed ? "then a later step was skipped: \(reason)" : reason, evidence: outcome.evidence,
-                                  duration: duration)
+                return CaseResult(
+                    conformanceCase: conformanceCase, verdict: failed ? .fail : .skip, checks: outcome.checks,
+                    message: failed ? "then a later step was skipped: \(reason)" : reason, evidence: outcome.evidence,
+                    duration: duration)
             case .target(let message)?, .throttled(let message)?, .missingCapture(let message)?:
-                return CaseResult(conformanceCase: conformanceCase, verdict: outcome.checks.contains { $0.verdict == .fail } ? .fail : .error,
-                                  checks: outcome.checks, message: message, evidence: outcome.evidence, duration: duration)
+                return CaseResult(
+                    conformanceCase: conformanceCase, verdict: outcome.checks.contains { $0.verdict == .fail } ? .fail : .error,
+                    checks: outcome.checks, message: message, evidence: outcome.evidence, duration: duration)
             case nil:
-                return CaseResult.judged(conformanceCase, checks: outcome.checks, evidence: outcome.evidence, duration: duration,
-                                         unmetConditions: outcome.unmetConditions)
+                return CaseResult.judged(
+                    conformanceCase, checks: outcome.checks, evidence: outcome.evidence, duration: duration,
+                    unmetConditions: outcome.unmetConditions)
             }
         }
     }

@@ -28,7 +28,9 @@ struct SignInBrowser {
     /// Where a tampered return parameter points: a name that can never resolve (RFC 2606 `.invalid`).
     static let foreignReturn = "https://appflip-open-redirect.invalid/landing"
     /// Field names that carry where to go after sign-in.
-    static let returnFields = ["next", "return_to", "returnto", "return", "continue", "redirect", "redirect_to", "returnurl", "return_url", "goto", "target"]
+    static let returnFields = [
+        "next", "return_to", "returnto", "return", "continue", "redirect", "redirect_to", "returnurl", "return_url", "goto", "target",
+    ]
 
     /// Whether a field looks like an anti-forgery token.
     static func isAntiForgery(_ name: String) -> Bool {
@@ -82,9 +84,10 @@ struct SignInBrowser {
             let foreign = resources.filter { resource in
                 URLReference.resolve(resource, against: url).flatMap { HTTPOrigin.split($0)?.origin }.map { !allowed.contains($0) } ?? false
             }
-            var hop = PageHop(method: method, url: Redaction.redact(url: url), status: status,
-                              framingDenied: FramingCheck.denies(frameOptions, contentSecurityPolicies).0, isPage: isPage,
-                              thirdPartyResources: foreign)
+            var hop = PageHop(
+                method: method, url: Redaction.redact(url: url), status: status,
+                framingDenied: FramingCheck.denies(frameOptions, contentSecurityPolicies).0, isPage: isPage,
+                thirdPartyResources: foreign)
             hop.location = location
             hop.probe = probe
             return hop
@@ -102,7 +105,9 @@ struct SignInBrowser {
             return .failure(StepExecutor.Problem(message: "the second user's sign-in failed: " + problem.message))
         case .success(let walk):
             guard let fields = walk.harvested else {
-                return .failure(StepExecutor.Problem(message: "the second user's sign-in never reached a consent form: " + walk.hops.suffix(3).joined(separator: "; ")))
+                return .failure(
+                    StepExecutor.Problem(
+                        message: "the second user's sign-in never reached a consent form: " + walk.hops.suffix(3).joined(separator: "; ")))
             }
             return .success(fields)
         }
@@ -119,8 +124,10 @@ struct SignInBrowser {
             return .failure(problem)
         case .success(let approval):
             guard approval.response.headers["Location"]?.contains("code=") == true else {
-                return .failure(StepExecutor.Problem(message: "the first approval issued no code, so there is nothing to repeat: "
-                                                     + approval.hops.suffix(3).joined(separator: "; ")))
+                return .failure(
+                    StepExecutor.Problem(
+                        message: "the first approval issued no code, so there is nothing to repeat: "
+                            + approval.hops.suffix(3).joined(separator: "; ")))
             }
             var again = self
             again.observeOnly = true
@@ -155,10 +162,12 @@ struct SignInBrowser {
             let isPage = (200...299).contains(response.status) && !response.body.isEmpty
             // Each page is read once: for what it loads here, for its forms below.
             let page = isPage ? HTMLDocument(response.body) : nil
-            progress.visits.append(Visit(method: request.method, url: origin.description + request.target, status: response.status,
-                                         frameOptions: response.headers.values("X-Frame-Options"),
-                                         contentSecurityPolicies: response.headers.values("Content-Security-Policy"), isPage: isPage,
-                                         resources: page?.resources ?? [], location: response.headers["Location"], probe: pendingProbe))
+            progress.visits.append(
+                Visit(
+                    method: request.method, url: origin.description + request.target, status: response.status,
+                    frameOptions: response.headers.values("X-Frame-Options"),
+                    contentSecurityPolicies: response.headers.values("Content-Security-Policy"), isPage: isPage,
+                    resources: page?.resources ?? [], location: response.headers["Location"], probe: pendingProbe))
             progress.arrived(at: origin, target: request.target)
             pendingProbe = nil
             if (300...399).contains(response.status), let location = response.headers["Location"] {
@@ -200,8 +209,10 @@ struct SignInBrowser {
                 return .failure(problem)
             }
         }
-        return .failure(StepExecutor.Problem(message: "the sign-in took more than \(Self.maximumHops) requests: "
-                                             + Walk(response: HTTPResponse(status: 0), visits: progress.visits, allowed: allowed).hops.suffix(4).joined(separator: "; ")))
+        return .failure(
+            StepExecutor.Problem(
+                message: "the sign-in took more than \(Self.maximumHops) requests: "
+                    + Walk(response: HTTPResponse(status: 0), visits: progress.visits, allowed: allowed).hops.suffix(4).joined(separator: "; ")))
     }
 
     /// A request's path: its target up to the query.
@@ -244,12 +255,16 @@ struct SignInBrowser {
         }
 
         mutating func arrived(at origin: HTTPOrigin, target: String) {
-            if signInSubmission != nil, origin == authorization.origin, SignInBrowser.path(of: target) == authorization.path { reachedSinceSignIn = true }
+            if signInSubmission != nil, origin == authorization.origin, SignInBrowser.path(of: target) == authorization.path {
+                reachedSinceSignIn = true
+            }
         }
 
         /// The walk ending on `response`; `page` and `script` judge whether it ended short of the authorization logic.
-        func walk(response: HTTPResponse, allowed: Set<HTTPOrigin>, left: Bool = false, page: HTMLDocument? = nil,
-                  script: SignInScript? = nil) -> Walk {
+        func walk(
+            response: HTTPResponse, allowed: Set<HTTPOrigin>, left: Bool = false, page: HTMLDocument? = nil,
+            script: SignInScript? = nil
+        ) -> Walk {
             var walk = Walk(response: response, visits: visits, allowed: allowed)
             walk.left = left
             if !left, let script { walk.unfinished = unfinished(page: page, script: script) }
@@ -265,7 +280,9 @@ struct SignInBrowser {
             if let index = signInSubmission, !reachedSinceSignIn, !consented {
                 let submitted = visits[index]
                 let form = "the sign-in form's \(submitted.method) to \(Redaction.redact(url: submitted.url))"
-                if page?.form(matching: script.form) != nil { return form + " showed the sign-in form again (the credentials were not accepted): " + ending }
+                if page?.form(matching: script.form) != nil {
+                    return form + " showed the sign-in form again (the credentials were not accepted): " + ending
+                }
                 if index == visits.count - 1 { return form + " was answered HTTP \(last.status)" }
                 return form + " led to " + ending + ", not back to the authorization endpoint"
             }
@@ -313,7 +330,8 @@ struct SignInBrowser {
         let button = wanted.isEmpty ? nil : form.button(named: wanted)
         guard button != nil || wanted.isEmpty else {
             let buttons = form.submitButtons.map(\.description).joined(separator: ", ")
-            return .fail(StepExecutor.Problem(message: "the consent form has no button '\(wanted)' (it has: " + (buttons.isEmpty ? "none" : buttons) + ")"))
+            return .fail(
+                StepExecutor.Problem(message: "the consent form has no button '\(wanted)' (it has: " + (buttons.isEmpty ? "none" : buttons) + ")"))
         }
         var submitted = form
         var probeText: String?
@@ -343,8 +361,10 @@ struct SignInBrowser {
 
     /// The request a form submits: its fields with `values` over them, and the pressed button's pair, to the button's
     /// `formaction` and by its `formmethod` where it has them (HTML §4.10.21.3, "form submission algorithm").
-    private func submission(_ form: HTMLForm, on page: (origin: HTTPOrigin, target: String), values: [String: String],
-                            button: HTMLForm.SubmitButton?) -> (HTTPOrigin, HTTPRequest)? {
+    private func submission(
+        _ form: HTMLForm, on page: (origin: HTTPOrigin, target: String), values: [String: String],
+        button: HTMLForm.SubmitButton?
+    ) -> (HTTPOrigin, HTTPRequest)? {
         let action = button?.formAction ?? form.action
         guard let split = URLReference.resolve(action, origin: page.origin, target: page.target), allowed.contains(split.origin) else { return nil }
         var pairs = form.fields.map { ($0.name, values[$0.name] ?? $0.value) }
@@ -355,8 +375,9 @@ struct SignInBrowser {
         let encoded = pairs.map { FormEncoding.encode($0.0) + "=" + FormEncoding.encode($0.1) }.joined(separator: "&")
         let method = button?.formMethod.map { $0.uppercased() == "POST" ? "POST" : "GET" } ?? form.method
         if method == "POST" {
-            let request = HTTPRequest(method: "POST", target: split.target,
-                                      headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]), body: Array(encoded.utf8))
+            let request = HTTPRequest(
+                method: "POST", target: split.target,
+                headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]), body: Array(encoded.utf8))
             return (split.origin, request)
         }
         let path = String(split.target.prefix { $0 != "?" })

@@ -31,19 +31,23 @@ extension StepExecutor {
                 slowest = max(slowest, milliseconds)
                 statuses.append(response.status)
                 last = response
-                sign = Burst.sign(status: response.status, retryAfter: response.headers["Retry-After"], milliseconds: milliseconds,
-                                  firstMilliseconds: first, attempt: attempt)
+                sign = Burst.sign(
+                    status: response.status, retryAfter: response.headers["Retry-After"], milliseconds: milliseconds,
+                    firstMilliseconds: first, attempt: attempt)
             }
             if sign != nil || dropped != nil { break }
         }
-        let summary = Burst(attempts: statuses.count + (dropped == nil ? 0 : 1), limit: limit, sign: sign ?? dropped,
-                            statuses: Burst.runs(statuses), firstMilliseconds: first, slowestMilliseconds: slowest)
-        let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target)) "
+        let summary = Burst(
+            attempts: statuses.count + (dropped == nil ? 0 : 1), limit: limit, sign: sign ?? dropped,
+            statuses: Burst.runs(statuses), firstMilliseconds: first, slowestMilliseconds: slowest)
+        let transcript =
+            "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target)) "
             + "(a burst)\n  → \(summary.summary)"
         state.outcome.evidence.exchanges.append(
-            Evidence.Exchange(transcript, sentAt: burstStarted, milliseconds: Int((Date().timeIntervalSince(burstStarted) * 1000).rounded()),
-                              requestHeaders: Evidence.headers(prepared.request.headerLines(host: prepared.origin.hostHeader)),
-                              responseHeaders: last.map { Evidence.headers($0.headers.fields.map { ($0.name, $0.value) }) } ?? []))
+            Evidence.Exchange(
+                transcript, sentAt: burstStarted, milliseconds: Int((Date().timeIntervalSince(burstStarted) * 1000).rounded()),
+                requestHeaders: Evidence.headers(prepared.request.headerLines(host: prepared.origin.hostHeader)),
+                responseHeaders: last.map { Evidence.headers($0.headers.fields.map { ($0.name, $0.value) }) } ?? []))
         guard let last else { return nil }
         var http = HTTPObservation(status: last.status, headers: last.headers.fields.map { ($0.name, $0.value) }, body: last.body)
         http.burst = summary

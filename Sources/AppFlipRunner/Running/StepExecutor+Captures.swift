@@ -13,7 +13,8 @@ extension StepExecutor {
             return String(decoding: bytes, as: UTF8.self)
         case .jsonMember(let member):
             guard case .http(let response) = observation,
-                  let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] else { return nil }
+                let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any]
+            else { return nil }
             if let text = object[member] as? String, !text.isEmpty { return text }
             if let number = object[member] as? NSNumber {
                 // A JSON false is no value: `when_captured` then reads it as "not advertised".

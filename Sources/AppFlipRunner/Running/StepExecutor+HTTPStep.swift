@@ -7,8 +7,10 @@ import Foundation
 /// its answer absorbed into the case: observation, evidence, captures.
 extension StepExecutor {
     /// The step's request built, or nil when it cannot be (the outcome then says why).
-    func prepare(_ request: HTTPStepRequest, of conformanceCase: ConformanceCase, label: String, context: Template.Context,
-                         state: inout CaseState) -> Prepared? {
+    func prepare(
+        _ request: HTTPStepRequest, of conformanceCase: ConformanceCase, label: String, context: Template.Context,
+        state: inout CaseState
+    ) -> Prepared? {
         switch build(request, conformanceCase: conformanceCase, context: context) {
         case .success(let prepared):
             return prepared
@@ -37,7 +39,8 @@ extension StepExecutor {
         guard let script = prepared.signIn else {
             if prepared.request.mayDesync {
                 let (answer, framing) = sendAlone(prepared)
-                return SentHTTP(request: request, built: .success(prepared), answer: answer, sentAt: sentAt, milliseconds: elapsed(), framing: framing)
+                return SentHTTP(
+                    request: request, built: .success(prepared), answer: answer, sentAt: sentAt, milliseconds: elapsed(), framing: framing)
             }
             let answer = send(prepared)
             return SentHTTP(request: request, built: .success(prepared), answer: answer, sentAt: sentAt, milliseconds: elapsed())
@@ -52,8 +55,9 @@ extension StepExecutor {
         switch browser.walk(prepared.request, origin: prepared.origin) {
         case .success(var walk):
             if let unfinished = walk.unfinished { walk.unfinished = confirmStop(unfinished, browser: browser, at: prepared.origin, context: context) }
-            return SentHTTP(request: request, built: .success(prepared), answer: .success(walk.response), walk: walk, sentAt: sentAt,
-                            milliseconds: elapsed())
+            return SentHTTP(
+                request: request, built: .success(prepared), answer: .success(walk.response), walk: walk, sentAt: sentAt,
+                milliseconds: elapsed())
         case .failure(let problem):
             return SentHTTP(request: request, built: .success(prepared), answer: .failure(problem), sentAt: sentAt, milliseconds: elapsed())
         }
@@ -98,8 +102,10 @@ extension StepExecutor {
 
     /// What a sent HTTP step shows: the evidence (redacted) and the observation to judge, or nil when the target gave
     /// no usable answer (the outcome then says why). Needs none of the worker's connections.
-    static func absorb(_ sent: SentHTTP, of step: Step, label: String, context: Template.Context, recordEvidence: Bool,
-                       state: inout CaseState) -> (Observation, [QueryParameter])? {
+    static func absorb(
+        _ sent: SentHTTP, of step: Step, label: String, context: Template.Context, recordEvidence: Bool,
+        state: inout CaseState
+    ) -> (Observation, [QueryParameter])? {
         let prepared: Prepared
         switch sent.built {
         case .failure(let problem):
@@ -119,11 +125,13 @@ extension StepExecutor {
             if let unfinished = walk.unfinished {
                 // Nothing after the pages was reached: an absence seen here would prove nothing. The page it stopped
                 // on is the evidence (a CSRF refusal says why in its body).
-                let last = HTTPObservation(status: walk.response.status, headers: walk.response.headers.fields.map { ($0.name, $0.value) },
-                                           body: walk.response.body)
+                let last = HTTPObservation(
+                    status: walk.response.status, headers: walk.response.headers.fields.map { ($0.name, $0.value) },
+                    body: walk.response.body)
                 state.outcome.evidence.exchanges.append(
-                    Evidence.Exchange(label + "the page the walk stopped on: HTTP \(last.status)" + bodyExcerpt(last, redactor: state.redactor),
-                                      responseHeaders: Evidence.headers(last.headers)))
+                    Evidence.Exchange(
+                        label + "the page the walk stopped on: HTTP \(last.status)" + bodyExcerpt(last, redactor: state.redactor),
+                        responseHeaders: Evidence.headers(last.headers)))
                 state.outcome.record(.target(label + "the sign-in walk stopped before the authorization endpoint judged this request: " + unfinished))
                 return nil
             }
@@ -135,8 +143,10 @@ extension StepExecutor {
                 state.outcome.record(.notApplicable(label + problem.message))
                 return nil
             }
-            state.outcome.evidence.exchanges.append(Evidence.Exchange(transcript + "\n  → no response: \(problem.message)", sentAt: sent.sentAt,
-                                                                      milliseconds: sent.milliseconds, requestHeaders: requestHeaders))
+            state.outcome.evidence.exchanges.append(
+                Evidence.Exchange(
+                    transcript + "\n  → no response: \(problem.message)", sentAt: sent.sentAt,
+                    milliseconds: sent.milliseconds, requestHeaders: requestHeaders))
             if sent.request.plainHTTPProbe {
                 // For a plain-http probe no answer is an answer: nothing is served there.
                 return (.unreachable(problem.message), prepared.sentParameters)
@@ -149,35 +159,43 @@ extension StepExecutor {
                 if state.outcome.framing.map({ $0.verdict < framing.verdict || !$0.isApplicable }) ?? true { state.outcome.framing = framing }
             }
             if state.outcome.serverError == nil {
-                state.outcome.serverError = ServerErrorAnswer.check(status: response.status,
-                                                                    request: "\(label)\(prepared.request.method) \(prepared.request.path)")
+                state.outcome.serverError = ServerErrorAnswer.check(
+                    status: response.status,
+                    request: "\(label)\(prepared.request.method) \(prepared.request.path)")
             }
             if response.status == 429 {
                 // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).
                 state.outcome.evidence.exchanges.append(
-                    Evidence.Exchange(transcript + "\n  → HTTP 429", sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
-                                      responseHeaders: Evidence.headers(response.headers.fields.map { ($0.name, $0.value) })))
-                state.outcome.record(.throttled(label + "the target throttled this request (429 Too Many Requests"
-                    + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
-                    + "rerun with fewer --jobs, or allow the suite's address more requests"))
+                    Evidence.Exchange(
+                        transcript + "\n  → HTTP 429", sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
+                        responseHeaders: Evidence.headers(response.headers.fields.map { ($0.name, $0.value) })))
+                state.outcome.record(
+                    .throttled(
+                        label + "the target throttled this request (429 Too Many Requests"
+                            + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
+                            + "rerun with fewer --jobs, or allow the suite's address more requests"))
                 return nil
             }
-            let http = HTTPObservation(status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
-                                       body: response.body, walk: walkPages)
+            let http = HTTPObservation(
+                status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
+                body: response.body, walk: walkPages)
             let observation = Observation.http(http)
             state.redactor.add(SecretValues.inAnswer(http))
             if prepared.usesConfiguredCredentials, let verdict = ConfiguredCredentials.verdict(on: http) {
                 state.outcome.configuredCredentials = state.outcome.configuredCredentials == .accepted ? .accepted : verdict
             }
             if recordEvidence {
-                let body = prepared.request.body.isEmpty ? ""
+                let body =
+                    prepared.request.body.isEmpty
+                    ? ""
                     : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self)))
                 let repeated = step.repeatCount > 1 ? " (first of \(step.repeatCount))" : ""
                 state.outcome.evidence.exchanges.append(
-                    Evidence.Exchange(transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation)
-                                        + bodyExcerpt(http, redactor: state.redactor),
-                                      sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
-                                      responseHeaders: Evidence.headers(http.headers)))
+                    Evidence.Exchange(
+                        transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation)
+                            + bodyExcerpt(http, redactor: state.redactor),
+                        sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
+                        responseHeaders: Evidence.headers(http.headers)))
             }
             return (observation, prepared.sentParameters)
         }
@@ -213,8 +231,10 @@ extension StepExecutor {
         let baseTarget = split.target
         if step.transportProbe != nil {
             guard origin.scheme == "https" else {
-                return .failure(Problem(message: "the \(step.endpoint.rawValue) endpoint is configured with \(origin.scheme)://, so there is no "
-                                        + "TLS to judge; run against the https deployment to judge it", notApplicable: true))
+                return .failure(
+                    Problem(
+                        message: "the \(step.endpoint.rawValue) endpoint is configured with \(origin.scheme)://, so there is no "
+                            + "TLS to judge; run against the https deployment to judge it", notApplicable: true))
             }
         }
         if step.plainHTTPProbe {
@@ -277,10 +297,13 @@ extension StepExecutor {
             headers.append("Content-Type", "application/x-www-form-urlencoded")
             sent.append(form)
         }
-        let configured = [.post, .basic, .both].contains(authentication) && step.authenticationClientID == nil
+        let configured =
+            [.post, .basic, .both].contains(authentication) && step.authenticationClientID == nil
             && step.authenticationSecret == nil
-        return .success(Prepared(origin: origin, request: HTTPRequest(method: step.method, target: target, headers: headers, body: body),
-                                 sentQueries: sent, usesConfiguredCredentials: configured, signIn: signIn, signInUser: signInUser))
+        return .success(
+            Prepared(
+                origin: origin, request: HTTPRequest(method: step.method, target: target, headers: headers, body: body),
+                sentQueries: sent, usesConfiguredCredentials: configured, signIn: signIn, signInUser: signInUser))
     }
 
     /// A request a server may leave partly unread, on a connection of its own (no later request shares it), and
@@ -319,7 +342,8 @@ extension StepExecutor {
     func httpClient(for origin: HTTPOrigin) -> Result<HTTPClient, Problem> {
         if let existing = clients[origin] { return .success(existing) }
         do {
-            let client = try HTTPClient(origin: origin, limits: targets.limits, timeouts: HTTPClient.Timeouts(connect: min(5, timeout), total: timeout))
+            let client = try HTTPClient(
+                origin: origin, limits: targets.limits, timeouts: HTTPClient.Timeouts(connect: min(5, timeout), total: timeout))
             clients[origin] = client
             return .success(client)
         } catch {

@@ -22,8 +22,9 @@ extension StepExecutor {
         if case .accepted(let picked, _, _) = answer { version = picked }
         let observation = Observation.handshake(TLSHandshake(offer: offer.description, version: version, answer: answer.summary))
         state.outcome.evidence.exchanges.append(
-            Evidence.Exchange("\(label)TLS handshake with \(origin.host):\(origin.port): \(offer.description)\n  → \(observation.summary)",
-                              sentAt: started, milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded())))
+            Evidence.Exchange(
+                "\(label)TLS handshake with \(origin.host):\(origin.port): \(offer.description)\n  → \(observation.summary)",
+                sentAt: started, milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded())))
         return observation
     }
 
@@ -53,11 +54,14 @@ extension StepExecutor {
         case .invalid(let why): answer = why
         case .valid, .incompleteChain: answer = facts.summary
         }
-        let observation = Observation.handshake(TLSHandshake(offer: offer, version: version, answer: answer, certificate: finding,
-                                                             cipher: facts.cipher.isEmpty ? nil : facts.cipher))
+        let observation = Observation.handshake(
+            TLSHandshake(
+                offer: offer, version: version, answer: answer, certificate: finding,
+                cipher: facts.cipher.isEmpty ? nil : facts.cipher))
         state.outcome.evidence.exchanges.append(
-            Evidence.Exchange("\(label)TLS handshake with \(origin.host):\(origin.port): \(offer)\n  → \(observation.summary)",
-                              sentAt: started, milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded())))
+            Evidence.Exchange(
+                "\(label)TLS handshake with \(origin.host):\(origin.port): \(offer)\n  → \(observation.summary)",
+                sentAt: started, milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded())))
         return observation
     }
 }

@@ -109,7 +109,8 @@ package final class StepExecutor {
             state.sampleFlags = []
             let completed = runSteps(conformanceCase, generated: generated, round: round, state: &state)
             if merged.isEmpty || merged.count != state.outcome.checks.count
-                || zip(merged, state.outcome.checks).contains(where: { $0.requirement != $1.requirement }) {
+                || zip(merged, state.outcome.checks).contains(where: { $0.requirement != $1.requirement })
+            {
                 merged = state.outcome.checks
                 mergedFlags = state.sampleFlags
             } else {
@@ -128,14 +129,16 @@ package final class StepExecutor {
     /// Runs every step once; false when the case ended early (the outcome says why).
     private func runSteps(_ conformanceCase: ConformanceCase, generated: GeneratedValues, round: Int, state: inout CaseState) -> Bool {
         for (index, step) in conformanceCase.steps.enumerated() {
-            let label = (conformanceCase.repeatCount > 1 ? "round \(round + 1), " : "") + (conformanceCase.steps.count > 1 ? "step \(index + 1): " : "")
+            let label =
+                (conformanceCase.repeatCount > 1 ? "round \(round + 1), " : "") + (conformanceCase.steps.count > 1 ? "step \(index + 1): " : "")
             if let why = notSent(step, state: state) {
                 let judge = Judge(context: Template.Context(configuration: configuration, generated: generated, captured: state.captured))
                 let reason = label + "not sent: " + why
                 if step.whenCaptured.contains(where: { state.captured[$0] == nil }) { state.outcome.unmetConditions.insert(reason) }
                 state.outcome.checks += step.checks.map { group in
-                    CheckResult.notApplicable(group.requirement, expected: group.expectation.checks.map(judge.expected).joined(separator: ", "),
-                                              reason: reason)
+                    CheckResult.notApplicable(
+                        group.requirement, expected: group.expectation.checks.map(judge.expected).joined(separator: ", "),
+                        reason: reason)
                 }
                 state.sampleFlags += step.checks.map { _ in false }
                 continue
@@ -155,9 +158,12 @@ package final class StepExecutor {
                     }
                     break
                 }
-                guard let (observation, sent) = send(step, of: conformanceCase, label: label, generated: generated, stepIndex: index,
-                                                     repetition: round * 1000 + repetition,
-                                                     recordEvidence: round == 0 && (repetition == 0 || step.repeatCount == 1), state: &state) else {
+                guard
+                    let (observation, sent) = send(
+                        step, of: conformanceCase, label: label, generated: generated, stepIndex: index,
+                        repetition: round * 1000 + repetition,
+                        recordEvidence: round == 0 && (repetition == 0 || step.repeatCount == 1), state: &state)
+                else {
                     state.outcome.checks += merged
                     state.sampleFlags += sampleFlags.prefix(merged.count)
                     return false
@@ -171,20 +177,26 @@ package final class StepExecutor {
                         missing = capture
                     }
                 }
-                let results = Self.judge(step, observation: observation, sent: sent, configuration: configuration, generated: generated,
-                                         state: &state)
-                merged = merged.isEmpty ? results : zip(merged, zip(results, sampleFlags)).map { earlier, pair in
-                    // Ordinary checks must hold every time: keep the first failure. Sample checks count at the end.
-                    let (latest, isSample) = pair
-                    return isSample || earlier.held ? latest : earlier
-                }
+                let results = Self.judge(
+                    step, observation: observation, sent: sent, configuration: configuration, generated: generated,
+                    state: &state)
+                merged =
+                    merged.isEmpty
+                    ? results
+                    : zip(merged, zip(results, sampleFlags)).map { earlier, pair in
+                        // Ordinary checks must hold every time: keep the first failure. Sample checks count at the end.
+                        let (latest, isSample) = pair
+                        return isSample || earlier.held ? latest : earlier
+                    }
                 // A capture only the step's own sample checks use (no step follows) stops nothing: those checks do not
                 // apply to values that never came, and the answers' own checks say why (one defect, one blame).
                 if let missing, index + 1 < conformanceCase.steps.count, !Self.laterStepsTolerate(missing.name, after: index, in: conformanceCase) {
                     state.outcome.checks += merged
                     state.sampleFlags += sampleFlags
                     if merged.contains(where: \.isFinding) { return false }  // the failed (or warned) check explains it
-                    state.outcome.record(.missingCapture(label + "could not capture '\(missing.name)' (\(describe(missing.source))) from the answer, so later steps cannot run"))
+                    state.outcome.record(
+                        .missingCapture(
+                            label + "could not capture '\(missing.name)' (\(describe(missing.source))) from the answer, so later steps cannot run"))
                     return false
                 }
             }
@@ -204,10 +216,14 @@ package final class StepExecutor {
     }
 
     /// Judges one sending of a step against its checks, keeping the codes its `code: fresh` checks accepted.
-    static func judge(_ step: Step, observation: Observation, sent: [QueryParameter], configuration: RunConfiguration,
-                      generated: GeneratedValues, state: inout CaseState) -> [CheckResult] {
-        var judge = Judge(context: Template.Context(configuration: configuration, generated: generated, sent: sent,
-                                                    captured: state.captured, samples: state.samples))
+    static func judge(
+        _ step: Step, observation: Observation, sent: [QueryParameter], configuration: RunConfiguration,
+        generated: GeneratedValues, state: inout CaseState
+    ) -> [CheckResult] {
+        var judge = Judge(
+            context: Template.Context(
+                configuration: configuration, generated: generated, sent: sent,
+                captured: state.captured, samples: state.samples))
         judge.read(observation)
         let results = judge.judge(step.checks, observation: observation)
         state.outcome.issuedCodes += IssuedCode.accepted(by: step.checks, results: results, opened: judge.context.opened?.parameters ?? [])
@@ -240,7 +256,8 @@ package final class StepExecutor {
             if let framing = outcome.framing { outcome.checks.append(framing) }
             if let serverError = outcome.serverError { outcome.checks.append(serverError) }
             if let undelivered = outcome.undeliveredRedirect,
-               !outcome.checks.contains(where: { $0.requirement.id == undelivered.requirement.id && $0.isFinding }) {
+                !outcome.checks.contains(where: { $0.requirement.id == undelivered.requirement.id && $0.isFinding })
+            {
                 outcome.checks.append(undelivered)
             }
             return outcome
@@ -268,27 +285,33 @@ package final class StepExecutor {
             sent = .http(sendHTTP(request, of: conformanceCase, context: context))
         } else {
             var state = CaseState(outcome: Outcome(), redactor: runRedactor)
-            let adapterStep = AdapterStep(conformanceCase: conformanceCase, action: step.action, label: "", generated: generated, stepIndex: 0,
-                                          repetition: 0, recordEvidence: true, context: context)
+            let adapterStep = AdapterStep(
+                conformanceCase: conformanceCase, action: step.action, label: "", generated: generated, stepIndex: 0,
+                repetition: 0, recordEvidence: true, context: context)
             guard let contract = targets.contracts.contract(sending: step.action),
-                  case .sent(let absorb) = contract.send(adapterStep, through: self, state: &state) else { return nil }
+                case .sent(let absorb) = contract.send(adapterStep, through: self, state: &state)
+            else { return nil }
             sent = .adapter(absorb)
         }
-        return DeferredJudgement(conformanceCase: conformanceCase, step: step, sent: sent, generated: generated, configuration: configuration,
-                                 redactor: runRedactor)
+        return DeferredJudgement(
+            conformanceCase: conformanceCase, step: step, sent: sent, generated: generated, configuration: configuration,
+            redactor: runRedactor)
     }
 
     /// Sends one step once; nil when the target failed (the outcome then says why).
-    private func send(_ step: Step, of conformanceCase: ConformanceCase, label: String, generated: GeneratedValues, stepIndex: Int,
-                      repetition: Int, recordEvidence: Bool, state: inout CaseState) -> (Observation, [QueryParameter])? {
+    private func send(
+        _ step: Step, of conformanceCase: ConformanceCase, label: String, generated: GeneratedValues, stepIndex: Int,
+        repetition: Int, recordEvidence: Bool, state: inout CaseState
+    ) -> (Observation, [QueryParameter])? {
         let context = Template.Context(configuration: configuration, generated: generated, captured: state.captured, samples: state.samples)
         guard let request = step.action.httpRequest else {
             guard let contract = targets.contracts.contract(sending: step.action) else {
                 state.outcome.record(.suite(label + "no adapter contract sends this step"))
                 return nil
             }
-            let adapterStep = AdapterStep(conformanceCase: conformanceCase, action: step.action, label: label, generated: generated,
-                                          stepIndex: stepIndex, repetition: repetition, recordEvidence: recordEvidence, context: context)
+            let adapterStep = AdapterStep(
+                conformanceCase: conformanceCase, action: step.action, label: label, generated: generated,
+                stepIndex: stepIndex, repetition: repetition, recordEvidence: recordEvidence, context: context)
             switch contract.send(adapterStep, through: self, state: &state) {
             case .sent(let absorb): return absorb(&state)
             case .observed(let observed): return observed

@@ -34,10 +34,12 @@ package struct TargetUnderTest: Sendable {
     /// Origins besides the authorization endpoint's that a sign-in may follow redirects to.
     package var signInOrigins: [String] = []
 
-    package init(adapters: [AdapterContractKey: any AdapterTarget] = [:], endpoints: [Endpoint: String] = [:], clientSecret: String? = nil,
-                tokenAuthentication: TargetConfiguration.ClientAuthentication = .post,
-                decorations: [Scenario: [(name: String, value: String)]] = [:], secrets: [String] = [],
-                limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20), secondClient: (id: String, secret: String)? = nil) {
+    package init(
+        adapters: [AdapterContractKey: any AdapterTarget] = [:], endpoints: [Endpoint: String] = [:], clientSecret: String? = nil,
+        tokenAuthentication: TargetConfiguration.ClientAuthentication = .post,
+        decorations: [Scenario: [(name: String, value: String)]] = [:], secrets: [String] = [],
+        limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20), secondClient: (id: String, secret: String)? = nil
+    ) {
         self.adapters = adapters
         self.endpoints = endpoints
         self.clientSecret = clientSecret

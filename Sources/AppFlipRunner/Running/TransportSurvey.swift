@@ -14,7 +14,8 @@ package enum TransportSurvey {
         var origins: [HTTPOrigin] = []
         for endpoint in Endpoint.allCases where cases.contains(where: { $0.httpRequests.contains { $0.endpoint == endpoint } }) {
             guard let url = targets.endpoints[endpoint], let origin = HTTPOrigin.split(url)?.origin, origin.scheme == "https",
-                  !origins.contains(origin) else { continue }
+                !origins.contains(origin)
+            else { continue }
             origins.append(origin)
         }
         return origins.map { origin in

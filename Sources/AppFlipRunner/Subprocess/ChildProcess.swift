@@ -85,24 +85,30 @@ final class ChildProcess {
     static let spawnLock = NSLock()
 
     /// `stdoutLimit`: the most output held unread (give room for the longest line the caller accepts, twice over).
-    static func launch(path: String, arguments: [String], environment: [String], scope: ContainmentScope,
-                       stdoutLimit: Int, stderrLimit: Int = 64 * 1024) throws(LaunchError) -> ChildProcess {
+    static func launch(
+        path: String, arguments: [String], environment: [String], scope: ContainmentScope,
+        stdoutLimit: Int, stderrLimit: Int = 64 * 1024
+    ) throws(LaunchError) -> ChildProcess {
         spawnLock.lock()
         defer { spawnLock.unlock() }
         var pipes: [(read: Int32, write: Int32)] = []
         for _ in 0..<3 {
             guard let pipe = Platform.makePipe() else {
                 let reason = String(cString: strerror(errno))
-                for open in pipes { close(open.read); close(open.write) }
+                for open in pipes {
+                    close(open.read)
+                    close(open.write)
+                }
                 throw LaunchError(message: "the suite cannot create pipes for the handler: \(reason)", suiteFault: true)
             }
             pipes.append(pipe)
         }
         let (input, output, errors) = (pipes[0], pipes[1], pipes[2])
         let mark = ProcessSweep.newMark(scope: scope.id)
-        let result = Platform.spawn(path: path, argv: [path] + arguments,
-                                    environment: environment.filter { !$0.hasPrefix(ProcessSweep.variable + "=") } + ["\(ProcessSweep.variable)=\(mark)"],
-                                    stdin: input.read, stdout: output.write, stderr: errors.write)
+        let result = Platform.spawn(
+            path: path, argv: [path] + arguments,
+            environment: environment.filter { !$0.hasPrefix(ProcessSweep.variable + "=") } + ["\(ProcessSweep.variable)=\(mark)"],
+            stdin: input.read, stdout: output.write, stderr: errors.write)
         close(input.read)
         close(output.write)
         close(errors.write)
@@ -112,15 +118,17 @@ final class ChildProcess {
             close(output.read)
             close(errors.read)
             let suiteFault = [EAGAIN, ENOMEM, EMFILE, ENFILE].contains(failure.errno)
-            throw LaunchError(message: (suiteFault ? "the suite cannot start " : "cannot start ") + "\(path): \(failure.message)",
-                              suiteFault: suiteFault)
+            throw LaunchError(
+                message: (suiteFault ? "the suite cannot start " : "cannot start ") + "\(path): \(failure.message)",
+                suiteFault: suiteFault)
         case .success(let pid):
             for fd in [input.write, output.read, errors.read] {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             }
             ProcessGroups.register(pid, scope: scope)
-            return ChildProcess(pid: pid, mark: mark, stdin: input.write, stdout: output.read, stderr: errors.read,
-                               stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
+            return ChildProcess(
+                pid: pid, mark: mark, stdin: input.write, stdout: output.read, stderr: errors.read,
+                stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
         }
     }
 

@@ -58,8 +58,9 @@ final class HTTPAdapterSession: ExchangeSession {
             client = existing
         } else {
             do {
-                client = try HTTPClient(origin: target.origin, limits: target.limits,
-                                        timeouts: HTTPClient.Timeouts(connect: min(target.connectTimeout, timeout), total: timeout))
+                client = try HTTPClient(
+                    origin: target.origin, limits: target.limits,
+                    timeouts: HTTPClient.Timeouts(connect: min(target.connectTimeout, timeout), total: timeout))
             } catch {
                 return TargetExchange(failure: error.message)
             }
@@ -68,8 +69,9 @@ final class HTTPAdapterSession: ExchangeSession {
         client.timeouts.total = timeout
         var line = request.jsonLine
         line.removeLast()  // the body is the JSON object; the newline only frames lines on a pipe
-        let post = HTTPRequest(method: "POST", target: target.target,
-                               headers: HTTPHeaders([("Content-Type", "application/json"), ("Accept", "application/json")]), body: line)
+        let post = HTTPRequest(
+            method: "POST", target: target.target,
+            headers: HTTPHeaders([("Content-Type", "application/json"), ("Accept", "application/json")]), body: line)
         let response: HTTPResponse
         do {
             response = try client.send(post)

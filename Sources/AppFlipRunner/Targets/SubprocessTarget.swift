@@ -38,8 +38,10 @@ package struct SubprocessTarget: ExchangeTarget {
     /// `…Preflight` request; a link handler's by default).
     package var preflightRequest = HandlerRequest.linkPreflight
 
-    package init(executable: String, arguments: [String], mode: Mode, environment: [String] = SubprocessTarget.minimalEnvironment(),
-                lineLimit: Int = 1 << 20, stderrLimit: Int = 64 * 1024, label: String? = nil) {
+    package init(
+        executable: String, arguments: [String], mode: Mode, environment: [String] = SubprocessTarget.minimalEnvironment(),
+        lineLimit: Int = 1 << 20, stderrLimit: Int = 64 * 1024, label: String? = nil
+    ) {
         self.executable = executable
         self.arguments = arguments
         self.mode = mode
@@ -67,8 +69,9 @@ package struct SubprocessTarget: ExchangeTarget {
         probe.mode = .oneShot
         let session = probe.makeSession()
         defer { session.close() }
-        let exchange = session.exchange(preflightRequest,
-                                        timeout: max(timeout, 10) + (mode == .persistent ? startupAllowance : 0))
+        let exchange = session.exchange(
+            preflightRequest,
+            timeout: max(timeout, 10) + (mode == .persistent ? startupAllowance : 0))
         guard let failure = exchange.failure, exchange.rawAnswer.isEmpty, !exchange.answerUnusable else { return nil }
         let log = exchange.log.trimmingCharacters(in: .whitespacesAndNewlines)
         return "the handler did not answer a first request before the run: \(failure)"
@@ -79,7 +82,8 @@ package struct SubprocessTarget: ExchangeTarget {
         guard mode == .persistent else {
             return ("one-shot: a new process per case, its start-up within the case's \(secondsText(timeout)) s", nil)
         }
-        let policy = "persistent: each worker's first handler has \(secondsText(startupAllowance)) s to start on top of its first "
+        let policy =
+            "persistent: each worker's first handler has \(secondsText(startupAllowance)) s to start on top of its first "
             + "case's \(secondsText(timeout)) s; a restarted handler has none"
         let (count, slowest) = startups.measured
         guard count > 0 else { return (policy, nil) }
@@ -193,11 +197,13 @@ final class SubprocessSession: ExchangeSession {
                 _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
                 let extra = child.takeUnrequestedOutput()
                 if child.flooded {
-                    outcome.refuse("the handler wrote more than \(target.outputLimit) bytes of output for one request; reading stopped "
-                                   + "there and the handler's process group was killed")
+                    outcome.refuse(
+                        "the handler wrote more than \(target.outputLimit) bytes of output for one request; reading stopped "
+                            + "there and the handler's process group was killed")
                 } else if target.mode == .oneShot, !extra.allSatisfy({ $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) {
-                    outcome.refuse("the handler wrote more than one answer line (\(extra.count) more bytes: "
-                                   + ByteText.display(extra, limit: 120) + "); the contract is one answer line per request")
+                    outcome.refuse(
+                        "the handler wrote more than one answer line (\(extra.count) more bytes: "
+                            + ByteText.display(extra, limit: 120) + "); the contract is one answer line per request")
                 }
             }
             child.kill()
@@ -217,9 +223,10 @@ final class SubprocessSession: ExchangeSession {
         process?.kill()
         let child: ChildProcess
         do {
-            child = try ChildProcess.launch(path: target.executable, arguments: target.arguments,
-                                            environment: target.environment, scope: target.containment,
-                                            stdoutLimit: target.outputLimit, stderrLimit: target.stderrLimit)
+            child = try ChildProcess.launch(
+                path: target.executable, arguments: target.arguments,
+                environment: target.environment, scope: target.containment,
+                stdoutLimit: target.outputLimit, stderrLimit: target.stderrLimit)
         } catch {
             process = nil
             var failed = TargetExchange(failure: error.message)
@@ -240,7 +247,8 @@ final class SubprocessSession: ExchangeSession {
 
     /// The previous request's fault for output written after its answer; a flood's size (timing's) said as a bound.
     private static func wroteMore(_ stale: [UInt8], flooded limit: Int?) -> String {
-        let size = limit.map { "more than \($0) bytes" } ?? (stale.count >= floodThreshold ? "at least \(floodThreshold) bytes" : "\(stale.count) bytes")
+        let size =
+            limit.map { "more than \($0) bytes" } ?? (stale.count >= floodThreshold ? "at least \(floodThreshold) bytes" : "\(stale.count) bytes")
         return "the handler wrote more after its answer (\(size): " + ByteText.display(stale, limit: 120) + "); one answer line per request"
     }
 
@@ -266,15 +274,19 @@ final class SubprocessSession: ExchangeSession {
         // out. When the line is not an answer at all and a real answer for this request follows at once, the stray
         // line is the previous request's fault and this request keeps its answer.
         if let stray = line, previousRequestID != nil, stray.id == nil,
-           case .line(let nextBytes) = child.readLine(deadline: min(deadline, Platform.monotonicSeconds() + Self.strayLineGrace), limit: target.lineLimit) {
+            case .line(let nextBytes) = child.readLine(
+                deadline: min(deadline, Platform.monotonicSeconds() + Self.strayLineGrace), limit: target.lineLimit)
+        {
             let next = AnswerParser.Line(nextBytes)
             if next.id == request.id {
-                lateExtraAnswer = "the handler wrote more after its answer (" + ByteText.display(stray.bytes, limit: 120) + "); one answer line per request"
+                lateExtraAnswer =
+                    "the handler wrote more after its answer (" + ByteText.display(stray.bytes, limit: 120) + "); one answer line per request"
                 result = .line(nextBytes)
                 line = next
             } else {
-                var failed = TargetExchange(failure: "unusable answer: a line that is not an answer, then one that does not answer this request",
-                                            rawAnswer: TargetExchange.raw(stray.bytes))
+                var failed = TargetExchange(
+                    failure: "unusable answer: a line that is not an answer, then one that does not answer this request",
+                    rawAnswer: TargetExchange.raw(stray.bytes))
                 failed.outOfStep = true
                 failed.answerUnusable = true
                 return failed
@@ -286,19 +298,22 @@ final class SubprocessSession: ExchangeSession {
         case .endOfOutput(let partial):
             _ = child.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
             let what = partial.isEmpty ? "without answering" : "after a partial answer line (\(partial.count) bytes, no newline)"
-            var crashed = TargetExchange(failure: "the handler closed its output \(what)" + exitSuffix(child),
-                                         rawAnswer: TargetExchange.raw(partial))
+            var crashed = TargetExchange(
+                failure: "the handler closed its output \(what)" + exitSuffix(child),
+                rawAnswer: TargetExchange.raw(partial))
             crashed.crash = crashed.failure
             return crashed
         case .timedOut(let partial):
             let what = partial.isEmpty ? "no answer" : "only a partial answer line (\(partial.count) bytes)"
-            return TargetExchange(failure: "timed out after \(secondsText(timeout)) s with \(what); the handler's process group was killed",
-                                  rawAnswer: TargetExchange.raw(partial))
+            return TargetExchange(
+                failure: "timed out after \(secondsText(timeout)) s with \(what); the handler's process group was killed",
+                rawAnswer: TargetExchange.raw(partial))
         case .tooLong(let limit):
             return TargetExchange(failure: "the answer line exceeded \(limit) bytes; the handler's process group was killed")
         case .flooded(let limit):
-            return TargetExchange(failure: "the handler wrote more than \(limit) bytes of output without a usable answer line; reading stopped "
-                                  + "there and the handler's process group was killed")
+            return TargetExchange(
+                failure: "the handler wrote more than \(limit) bytes of output without a usable answer line; reading stopped "
+                    + "there and the handler's process group was killed")
         }
     }
 
@@ -324,4 +339,3 @@ final class SubprocessSession: ExchangeSession {
         return text
     }
 }
-

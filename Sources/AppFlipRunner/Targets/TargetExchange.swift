@@ -25,8 +25,10 @@ package struct TargetExchange: Sendable {
     /// before this request (a flood), which the session answers by replacing the handler and sending again.
     var outOfStep = false
 
-    package init(observation: Observation? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "",
-                previousRequestFault: String? = nil) {
+    package init(
+        observation: Observation? = nil, failure: String? = nil, rawAnswer: String = "", log: String = "",
+        previousRequestFault: String? = nil
+    ) {
         self.observation = observation
         self.failure = failure
         self.rawAnswer = rawAnswer

@@ -7,9 +7,10 @@ import AppFlipRunner
 extension RunSetup {
     /// How a request names the Android activity's adapter: `--android-handler` or `--android-handler-url`.
     private static func androidChoice(program: (name: String, arguments: [String])?, url: String?) -> AdapterChoice {
-        AdapterChoice(program: program, url: url,
-                      bothGiven: "--android-handler-url cannot be combined with --android-handler", role: "Android handler",
-                      exampleURL: "http://127.0.0.1:8089/", preflightRequest: .androidPreflight)
+        AdapterChoice(
+            program: program, url: url,
+            bothGiven: "--android-handler-url cannot be combined with --android-handler", role: "Android handler",
+            exampleURL: "http://127.0.0.1:8089/", preflightRequest: .androidPreflight)
     }
 
     /// The Android activity's adapter the request names: a program, or a URL (not both).
@@ -20,11 +21,12 @@ extension RunSetup {
 
     /// The Android App Flip handler: a program (a path, or a name looked up on `PATH`) speaking the Android adapter
     /// contract, in the run's mode.
-    package static func androidHandler(_ program: String, arguments: [String], mode: SubprocessTarget.Mode,
-                                       label: String? = nil) throws(SetupError) -> SubprocessTarget {
+    package static func androidHandler(
+        _ program: String, arguments: [String], mode: SubprocessTarget.Mode,
+        label: String? = nil
+    ) throws(SetupError) -> SubprocessTarget {
         try androidChoice(program: nil, url: nil).subprocess(program, arguments: arguments, mode: mode, label: label)
     }
-
 
     /// The Android settings: the request's, then the configuration file's; an Android handler (`required`) needs its
     /// action and package from one of them.
@@ -35,15 +37,17 @@ extension RunSetup {
         if !request.androidAllowedCallers.isEmpty {
             settings.allowedCallers = try request.androidAllowedCallers.map { (entry) throws(SetupError) -> AndroidCaller in
                 guard let caller = AndroidCaller(entry: entry) else {
-                    throw SetupError("--android-allowed-caller takes PACKAGE=SHA256, the certificate's SHA-256 as 32 colon-separated hex pairs "
-                                     + "(com.google.android.apps.chromecast.app=3D:7A:…), not '\(entry)'")
+                    throw SetupError(
+                        "--android-allowed-caller takes PACKAGE=SHA256, the certificate's SHA-256 as 32 colon-separated hex pairs "
+                            + "(com.google.android.apps.chromecast.app=3D:7A:…), not '\(entry)'")
                 }
                 return caller
             }
         }
         if required, request.androidAction == nil, file?.android == nil {
-            throw SetupError("--android-action ACTION is required for your Android handler (the App Flip intent action entered in the console), "
-                             + "or android_action in --config")
+            throw SetupError(
+                "--android-action ACTION is required for your Android handler (the App Flip intent action entered in the console), "
+                    + "or android_action in --config")
         }
         if required, request.androidPackage == nil, file?.android == nil {
             throw SetupError("--android-package NAME is required for your Android handler (your app's package), or android_package in --config")
@@ -53,13 +57,16 @@ extension RunSetup {
 
     /// The reference Android activity: the suite's own executable's `reference-android-handler`, or the activity
     /// in-process, minting its codes at the reference server.
-    static func referenceAndroidActivity(_ handler: ReferenceHandler, reference: ReferenceServer, codeServer: [String],
-                                         mode: SubprocessTarget.Mode) -> any ExchangeTarget {
+    static func referenceAndroidActivity(
+        _ handler: ReferenceHandler, reference: ReferenceServer, codeServer: [String],
+        mode: SubprocessTarget.Mode
+    ) -> any ExchangeTarget {
         let clientID = reference.configuration.clientID
         switch handler {
         case .subprocess(let executable):
-            var android = SubprocessTarget(executable: executable, arguments: ["reference-android-handler", "--client-id", clientID] + codeServer,
-                                           mode: mode, label: "appflip-conformance reference-android-handler --client-id \(clientID)")
+            var android = SubprocessTarget(
+                executable: executable, arguments: ["reference-android-handler", "--client-id", clientID] + codeServer,
+                mode: mode, label: "appflip-conformance reference-android-handler --client-id \(clientID)")
             android.preflightRequest = HandlerRequest.androidPreflight
             return android
         case .inProcess:

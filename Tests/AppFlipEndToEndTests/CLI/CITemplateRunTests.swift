@@ -23,13 +23,14 @@ struct CITemplateRunTests {
             try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
             // `swift build` is the one step a test does not repeat: the stand-in leaves the built tool where a
             // release build would (`--package-path DIR` → DIR/.build/release), and says what it was asked.
-            try ExecutableFile.write("""
-            #!/bin/bash
-            set -e
-            [ "$1 $2 $3" = "build -c release" ] || { echo "unexpected swift command: $*" >&2; exit 1; }
-            [ "$4" = "--package-path" ] || { echo "no --package-path" >&2; exit 1; }
-            mkdir -p "$5/.build/release" && cp "\(BuiltProducts.path("appflip-conformance"))" "$5/.build/release/appflip-conformance"
-            """, to: tools + "/swift")
+            try ExecutableFile.write(
+                """
+                #!/bin/bash
+                set -e
+                [ "$1 $2 $3" = "build -c release" ] || { echo "unexpected swift command: $*" >&2; exit 1; }
+                [ "$4" = "--package-path" ] || { echo "no --package-path" >&2; exit 1; }
+                mkdir -p "$5/.build/release" && cp "\(BuiltProducts.path("appflip-conformance"))" "$5/.build/release/appflip-conformance"
+                """, to: tools + "/swift")
         }
 
         deinit { try? FileManager.default.removeItem(atPath: root) }
@@ -38,8 +39,9 @@ struct CITemplateRunTests {
         func workspace(_ name: String) throws -> String {
             let path = root + "/" + name
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            try ExecutableFile.write("#!/bin/sh\nexec \"\(BuiltProducts.path("appflip-conformance"))\" reference-handler --client-id google-client\n",
-                                     to: path + "/my-adapter")
+            try ExecutableFile.write(
+                "#!/bin/sh\nexec \"\(BuiltProducts.path("appflip-conformance"))\" reference-handler --client-id google-client\n",
+                to: path + "/my-adapter")
             return path
         }
 
@@ -109,8 +111,10 @@ struct CITemplateRunTests {
     }
 
     /// One GitHub job: its steps in order; `uses:` steps emulated for checkout, upload and download, `run:` steps run.
-    private func runGitHubJob(_ job: Node.Mapping, named name: String, values: [String: String], sandbox: Sandbox,
-                              environment: [String: String] = [:], repository: (String) throws -> Void = { _ in }) throws -> String {
+    private func runGitHubJob(
+        _ job: Node.Mapping, named name: String, values: [String: String], sandbox: Sandbox,
+        environment: [String: String] = [:], repository: (String) throws -> Void = { _ in }
+    ) throws -> String {
         let workspace = try sandbox.workspace(name)
         try repository(workspace)
         for step in items(job["steps"]).compactMap(mapping) {
@@ -155,19 +159,24 @@ struct CITemplateRunTests {
             _ = try runGitHubJob(shard, named: "shard-\(index)", values: values.merging(["matrix.shard": index]) { $1 }, sandbox: sandbox)
         }
         let summary = sandbox.root + "/summary.md"
-        let verdict = try runGitHubJob(try #require(mapping(jobs["verdict"])), named: "verdict", values: values, sandbox: sandbox,
-                                       environment: ["GITHUB_STEP_SUMMARY": summary])
+        let verdict = try runGitHubJob(
+            try #require(mapping(jobs["verdict"])), named: "verdict", values: values, sandbox: sandbox,
+            environment: ["GITHUB_STEP_SUMMARY": summary])
         // The JUnit action's input is there, and so is the summary the job page shows.
         let junit = try String(contentsOfFile: verdict + "/Reports/junit.xml", encoding: .utf8)
         #expect(junit.contains("<testsuites") && junit.contains("app-link/baseline/valid-link"))
         #expect(try String(contentsOfFile: summary, encoding: .utf8).contains("CONFORMANT"))
         // Built once: no job but the build compiles the suite.
         for (name, job) in [("shard", shard), ("verdict", try #require(mapping(jobs["verdict"])))] {
-            #expect(!items(job["steps"]).compactMap { text(mapping($0)?["run"]) }.contains { $0.contains("swift build") }, "\(name) builds the suite again")
+            #expect(
+                !items(job["steps"]).compactMap { text(mapping($0)?["run"]) }.contains { $0.contains("swift build") },
+                "\(name) builds the suite again")
         }
     }
 
-    @Test("GitHub Actions certification: configuration file, staging CA from a secret, Python adapters, --handler-env, attestations; CERTIFIED, bundle verified")
+    @Test(
+        "GitHub Actions certification: configuration file, staging CA from a secret, Python adapters, --handler-env, attestations; CERTIFIED, bundle verified"
+    )
     func githubCertification() throws {
         let document = try template("Examples/ci/github-actions-certification.yml")
         let job = try #require(mapping(mapping(document["jobs"])?["certify"]))
@@ -190,17 +199,18 @@ struct CITemplateRunTests {
         let appflip = workspace + "/appflip"
         try FileManager.default.createDirectory(atPath: appflip, withIntermediateDirectories: true)
         try staging.configuration().write(toFile: appflip + "/staging.target", atomically: true, encoding: .utf8)
-        try AttestationFixture.write(["AF-LINK-021", "TOK-GEN-006", "AF-ANDR-016", "AF-ANDR-017", "AF-ANDR-018", "AF-ANDR-020"],
-                                     to: appflip + "/attestations.txt")
+        try AttestationFixture.write(
+            ["AF-LINK-021", "TOK-GEN-006", "AF-ANDR-016", "AF-ANDR-017", "AF-ANDR-018", "AF-ANDR-020"],
+            to: appflip + "/attestations.txt")
         for (name, subcommand) in [("ios_adapter.py", ""), ("android_adapter.py", "\"android-handler\", ")] {
             try """
-                import os, sys
-                if not os.environ.get("STAGING_SESSION"):
-                    sys.exit("STAGING_SESSION was not passed to the adapter")
-                reference = "\(BuiltProducts.path("appflip-reference"))"
-                os.execv(reference, [reference, \(subcommand)"--code-server", "\(staging.codeServer)", "--code-server-ca", \"\"\"\(staging.pem)\"\"\"])
+            import os, sys
+            if not os.environ.get("STAGING_SESSION"):
+                sys.exit("STAGING_SESSION was not passed to the adapter")
+            reference = "\(BuiltProducts.path("appflip-reference"))"
+            os.execv(reference, [reference, \(subcommand)"--code-server", "\(staging.codeServer)", "--code-server-ca", \"\"\"\(staging.pem)\"\"\"])
 
-                """.write(toFile: appflip + "/" + name, atomically: true, encoding: .utf8)
+            """.write(toFile: appflip + "/" + name, atomically: true, encoding: .utf8)
         }
     }
 
@@ -263,7 +273,8 @@ struct CITemplateRunTests {
                 let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
                 let kept = sandbox.root + "/gitlab-artifacts/" + label
                 let destination = kept + "/" + trimmed
-                try FileManager.default.createDirectory(atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 if FileManager.default.fileExists(atPath: workspace + "/" + trimmed) {
                     if FileManager.default.fileExists(atPath: destination) {
                         for item in try FileManager.default.contentsOfDirectory(atPath: workspace + "/" + trimmed) {
@@ -283,8 +294,9 @@ struct CITemplateRunTests {
         #expect(text(conformance["parallel"]) == "4")
         #expect(items(conformance["needs"]).compactMap(text) == ["build-suite"])
         for index in 1...4 {
-            _ = try run("conformance", workspace: "conformance-\(index)", extra: ["CI_NODE_INDEX": String(index), "CI_NODE_TOTAL": "4"],
-                        inputs: ["build-suite"])
+            _ = try run(
+                "conformance", workspace: "conformance-\(index)", extra: ["CI_NODE_INDEX": String(index), "CI_NODE_TOTAL": "4"],
+                inputs: ["build-suite"])
         }
         let verdict = try run("verdict", workspace: "verdict", inputs: ["build-suite"] + (1...4).map { "conformance-\($0)" })
         let junitPath = try #require(text(mapping(mapping(mapping(document["verdict"])?["artifacts"])?["reports"])?["junit"]))

@@ -1,5 +1,5 @@
-import AppFlipDigest
 import AppFlipCLI
+import AppFlipDigest
 import AppFlipHTTP
 import AppFlipModel
 import AppFlipReferenceServer
@@ -17,8 +17,9 @@ final class Captured: @unchecked Sendable {
     private var errLines: [String] = []
 
     var console: Console {
-        Console(out: { line in self.lock.withLock { self.outLines.append(line) } },
-                err: { line in self.lock.withLock { self.errLines.append(line) } })
+        Console(
+            out: { line in self.lock.withLock { self.outLines.append(line) } },
+            err: { line in self.lock.withLock { self.errLines.append(line) } })
     }
 
     var out: String { lock.withLock { outLines.joined(separator: "\n") } }
@@ -45,12 +46,15 @@ struct CommandTests {
         #expect(result.err.contains("See 'appflip-conformance help run'."))
         #expect(result.err.split(separator: "\n").count == 3, "\(result.err)")
         // An option that takes one value, given twice, is refused (never one of them silently); repeatable ones are not.
-        for arguments in [["run", "--target", "reference", "--reports", "a", "--reports", "b"], ["validate-url", "--reports", "a", "--reports", "b", "x"],
-                          ["run", "--target", "reference", "--jobs", "2", "--jobs=3"]] {
+        for arguments in [
+            ["run", "--target", "reference", "--reports", "a", "--reports", "b"], ["validate-url", "--reports", "a", "--reports", "b", "x"],
+            ["run", "--target", "reference", "--jobs", "2", "--jobs=3"],
+        ] {
             let twice = run(arguments)
             #expect(twice.status == 2 && twice.err.contains("is given twice"), "\(arguments): \(twice.err)")
         }
-        #expect(Command.check(["run", "--target", "reference", "--profile", "token", "--profile", "authorize", "--filter", "a", "--filter", "b"]) == nil)
+        #expect(
+            Command.check(["run", "--target", "reference", "--profile", "token", "--profile", "authorize", "--filter", "a", "--filter", "b"]) == nil)
     }
 
     @Test("The exit codes are listed in one place: help prints them from it, README's table has exactly them, in order")
@@ -66,7 +70,8 @@ struct CommandTests {
         }
     }
 
-    @Test("A handler that cannot be used is found once before the run and said once, with its standard error; one error in every case is printed once")
+    @Test(
+        "A handler that cannot be used is found once before the run and said once, with its standard error; one error in every case is printed once")
     func failFastOnce() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("preflight-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
@@ -78,17 +83,25 @@ struct CommandTests {
         let dead = run(link + ["--", script])
         #expect(dead.status == 3, "\(dead.err)")
         // Whether it exits before or after the request is written is the scheduler's: either is said.
-        #expect(dead.err.contains("TARGET UNREACHABLE: the handler did not answer a first request before the run: the handler closed its "), "\(dead.err)")
-        #expect(dead.err.contains("(the process exited with status 2); its standard error: python3: can't open file './no-such.py' — 130 cases not sent"),
-                "\(dead.err)")
+        #expect(
+            dead.err.contains("TARGET UNREACHABLE: the handler did not answer a first request before the run: the handler closed its "), "\(dead.err)"
+        )
+        #expect(
+            dead.err.contains("(the process exited with status 2); its standard error: python3: can't open file './no-such.py' — 130 cases not sent"),
+            "\(dead.err)")
         #expect(dead.err.components(separatedBy: "can't open file").count == 2, "said more than once:\n\(dead.err)")
         // Nothing listening at the handler URL: checked before the run, said once.
         let port = try HTTPServer(handler: { _ in HTTPResponse(status: 200) })
         let closed = port.port
         port.stop()
-        let unreachable = run(["run", "--link", "https://app.example/flip", "--client-id", "c", "--profile", "app-link", "--reports", reports,
-                               "--handler-url", "http://127.0.0.1:\(closed)/handle"] + paths)
-        #expect(unreachable.status == 3 && unreachable.err.contains("TARGET UNREACHABLE: http://127.0.0.1:\(closed) could not be reached"), "\(unreachable.err)")
+        let unreachable = run(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "c", "--profile", "app-link", "--reports", reports,
+                "--handler-url", "http://127.0.0.1:\(closed)/handle",
+            ] + paths)
+        #expect(
+            unreachable.status == 3 && unreachable.err.contains("TARGET UNREACHABLE: http://127.0.0.1:\(closed) could not be reached"),
+            "\(unreachable.err)")
         #expect(unreachable.err.components(separatedBy: "could not be reached").count == 2, "\(unreachable.err)")
         // A handler that runs but answers garbage every time: the first case's error, then one line for the rest.
         let garbage = run(link + ["--", BuiltProducts.path("broken-handler"), "--defect", "garbage"])
@@ -108,22 +121,27 @@ struct CommandTests {
         }
         let declared = Set(CommandOption.run.map(\.name)).subtracting(["--help"])
         #expect(documented.isSuperset(of: declared), "missing from README: \(declared.subtracting(documented).sorted())")
-        #expect(declared.isSuperset(of: documented.filter { !["--max-urls"].contains($0) }),
-                "README names options run does not have: \(documented.subtracting(declared).sorted())")
+        #expect(
+            declared.isSuperset(of: documented.filter { !["--max-urls"].contains($0) }),
+            "README names options run does not have: \(documented.subtracting(declared).sorted())")
         let certification = try #require(rows.first { $0.hasPrefix("| `--certification") })
-        for option in CommandOption.refused.map(\.name) { #expect(certification.contains("`\(option)`"), "\(option) is not in README's --certification row") }
+        for option in CommandOption.refused.map(\.name) {
+            #expect(certification.contains("`\(option)`"), "\(option) is not in README's --certification row")
+        }
         #expect(run(["help", "run"]).out.contains("refuses \(CommandOption.certificationRefusals)"))
     }
 
     @Test("A usage error shows the usage form of what was typed: a handler command, a handler URL, a native client, a configuration")
     func usageForm() {
-        let forms = [(["run", "--link", "x", "--client-id", "y", "--jbos", "2", "--", "./h"], "-- HANDLER"),
-                     (["run", "--link", "x", "--client-id", "y", "--handler-url", "http://h", "--jbos", "2"], "--handler-url URL"),
-                     (["run", "--profile", "native-client", "--native-client", "./a", "--jbos", "2"], "--native-client ADAPTER"),
-                     (["run", "--jbos", "2"], "--target reference"),
-                     // Endpoints from a configuration, a profile that is not native-client's: not the native client's form.
-                     (["run", "--profile", "authorize", "--config", "t.conf", "--jbos", "2"], "--config FILE"),
-                     (["run", "--profile=token", "--config=t.conf", "--ca-file", "/nonexistent/ca.pem"], "--config FILE")]
+        let forms = [
+            (["run", "--link", "x", "--client-id", "y", "--jbos", "2", "--", "./h"], "-- HANDLER"),
+            (["run", "--link", "x", "--client-id", "y", "--handler-url", "http://h", "--jbos", "2"], "--handler-url URL"),
+            (["run", "--profile", "native-client", "--native-client", "./a", "--jbos", "2"], "--native-client ADAPTER"),
+            (["run", "--jbos", "2"], "--target reference"),
+            // Endpoints from a configuration, a profile that is not native-client's: not the native client's form.
+            (["run", "--profile", "authorize", "--config", "t.conf", "--jbos", "2"], "--config FILE"),
+            (["run", "--profile=token", "--config=t.conf", "--ca-file", "/nonexistent/ca.pem"], "--config FILE"),
+        ]
         for (arguments, form) in forms {
             let result = run(arguments)
             let usage = result.err.split(separator: "\n").first { $0.hasPrefix("usage: ") } ?? ""
@@ -156,26 +174,32 @@ struct CommandTests {
     func referenceConventions() throws {
         for subcommand in [["serve"], ["native-client"], ["android-handler"], []] {
             let help = try ProgramRun.run(BuiltProducts.path("appflip-reference"), subcommand + ["--help"])
-            #expect(help.status == 0 && help.output.contains("usage: appflip-reference serve") && !help.output.contains("error:"),
-                    "\(subcommand): \(help.output.prefix(300))")
+            #expect(
+                help.status == 0 && help.output.contains("usage: appflip-reference serve") && !help.output.contains("error:"),
+                "\(subcommand): \(help.output.prefix(300))")
         }
         let unwritable = try ProgramRun.run(BuiltProducts.path("appflip-reference"), ["serve", "--port", "0", "--https", "/nonexistent-dir/ca.pem"])
-        #expect(unwritable.status == 2 && unwritable.output.contains("error: --https: cannot write the CA certificate to /nonexistent-dir/ca.pem"),
-                "\(unwritable.output.prefix(300))")
+        #expect(
+            unwritable.status == 2 && unwritable.output.contains("error: --https: cannot write the CA certificate to /nonexistent-dir/ca.pem"),
+            "\(unwritable.output.prefix(300))")
     }
 
-    @Test("Bad values and combinations are usage errors", arguments: [
-        ["run"], ["run", "--target", "other"], ["run", "--mode", "forever", "--target", "reference"],
-        ["run", "--timeout", "0", "--target", "reference"], ["run", "--jobs", "x", "--target", "reference"],
-        ["run", "--link", "http://app.example/flip", "--client-id", "c", "--", "/bin/sh"],
-        ["run", "--client-id", "c", "--", "/bin/sh"], ["run", "--target", "reference", "--redirect-uri", "https://evil.example/"],
-        ["frobnicate"], ["lint", "a", "b"], ["run", "--target", "reference", "--samples", "1"],
-        ["run", "--target", "reference", "--samples", "many"], ["run", "--target", "reference", "--quiet", "--verbose"],
-        ["run", "--target", "reference", "--color", "sometimes"], ["run", "--target", "reference", "--shard", "5/4"],
-        ["run", "--client-id", "c", "--android-handler", "/bin/true", "--android-action", "a", "--android-package", "p",
-         "--android-allowed-caller", "com.google.android.apps.chromecast.app=3D:7A"],
-        ["run", "--target", "reference", "--ca-file", "ca.pem"], ["run", "--target", "reference", "--resolve", "a.example:443:127.0.0.1"],
-    ])
+    @Test(
+        "Bad values and combinations are usage errors",
+        arguments: [
+            ["run"], ["run", "--target", "other"], ["run", "--mode", "forever", "--target", "reference"],
+            ["run", "--timeout", "0", "--target", "reference"], ["run", "--jobs", "x", "--target", "reference"],
+            ["run", "--link", "http://app.example/flip", "--client-id", "c", "--", "/bin/sh"],
+            ["run", "--client-id", "c", "--", "/bin/sh"], ["run", "--target", "reference", "--redirect-uri", "https://evil.example/"],
+            ["frobnicate"], ["lint", "a", "b"], ["run", "--target", "reference", "--samples", "1"],
+            ["run", "--target", "reference", "--samples", "many"], ["run", "--target", "reference", "--quiet", "--verbose"],
+            ["run", "--target", "reference", "--color", "sometimes"], ["run", "--target", "reference", "--shard", "5/4"],
+            [
+                "run", "--client-id", "c", "--android-handler", "/bin/true", "--android-action", "a", "--android-package", "p",
+                "--android-allowed-caller", "com.google.android.apps.chromecast.app=3D:7A",
+            ],
+            ["run", "--target", "reference", "--ca-file", "ca.pem"], ["run", "--target", "reference", "--resolve", "a.example:443:127.0.0.1"],
+        ])
     func usageErrors(_ arguments: [String]) {
         let result = run(arguments)
         #expect(result.status == 2, "\(result.err)")
@@ -229,19 +253,28 @@ struct CommandTests {
         let cases = lines.filter { !$0.hasPrefix("#") }
         #expect(!cases.isEmpty && cases.allSatisfy { $0.hasPrefix("android-app-flip/") }, "\(cases.prefix(3))")
         let unjudged = lines.filter { $0.hasPrefix("# ") }
-        #expect(unjudged.map { String($0.dropFirst(2).prefix { $0 != " " }) } == ["AF-ANDR-016", "AF-ANDR-017", "AF-ANDR-018", "AF-ANDR-019", "AF-ANDR-020"],
-                "\(unjudged)")
+        #expect(
+            unjudged.map { String($0.dropFirst(2).prefix { $0 != " " }) } == [
+                "AF-ANDR-016", "AF-ANDR-017", "AF-ANDR-018", "AF-ANDR-019", "AF-ANDR-020",
+            ],
+            "\(unjudged)")
         #expect(unjudged[0].contains("(MUST, android-app-flip) (Android) The App Flip activity is exported — not observable: The manifest is read"))
         let all = run(["list", PackageRoot.cases, "--catalog", PackageRoot.catalog])
         #expect(all.out.contains("\n# AF-LINK-021 (MUST, app-link) The consent screen says the account is being linked to Google — not observable: "))
         #expect(run(["list", "--profile", "androids"]).status == 2)
         let programs = run(["list", "--programs", "--catalog", PackageRoot.catalog])
         #expect(programs.status == 0)
-        #expect(programs.out.contains("app-flip-android: App Flip for Android — 144 cases of android-app-flip, authorize, token\n"), "\(programs.out)")
-        #expect(programs.out.contains("  to attest: TOK-GEN-006 (MUST), AF-ANDR-016 (MUST), AF-ANDR-017 (MUST), AF-ANDR-018 (MUST), AF-ANDR-019 (SHOULD), AF-ANDR-020 (MUST)"))
+        #expect(
+            programs.out.contains("app-flip-android: App Flip for Android — 144 cases of android-app-flip, authorize, token\n"), "\(programs.out)")
+        #expect(
+            programs.out.contains(
+                "  to attest: TOK-GEN-006 (MUST), AF-ANDR-016 (MUST), AF-ANDR-017 (MUST), AF-ANDR-018 (MUST), AF-ANDR-019 (SHOULD), AF-ANDR-020 (MUST)"
+            ))
         // What a certification of each needs, before a run: the adapter, then the configuration keys.
-        #expect(programs.out.contains("\n  needs: an adapter for the Android handler, endpoints.authorize, endpoints.token, endpoints.revoke, endpoints.api, https, "),
-                "\(programs.out)")
+        #expect(
+            programs.out.contains(
+                "\n  needs: an adapter for the Android handler, endpoints.authorize, endpoints.token, endpoints.revoke, endpoints.api, https, "),
+            "\(programs.out)")
         #expect(programs.out.contains("\n  needs: an adapter for the native client\n"), "\(programs.out)")
         #expect(run(["list", "--programs", "--profile", "token"]).status == 2)
     }
@@ -253,9 +286,12 @@ struct CommandTests {
         var outputs: [[String]] = []
         for _ in 0..<2 {
             // The answers must be the same too: the reference mints random codes, this fixture one derived from the link.
-            let result = run(["run", "--reproducible", "--seed", "99", "--jobs", "2", "--reports", reports, "--mode", "persistent",
-                              "--link", "https://app.example/flip", "--client-id", "google-client"] + paths
-                             + ["--", BuiltProducts.path("broken-handler"), "--defect", "link-derived-code"])
+            let result = run(
+                [
+                    "run", "--reproducible", "--seed", "99", "--jobs", "2", "--reports", reports, "--mode", "persistent",
+                    "--link", "https://app.example/flip", "--client-id", "google-client",
+                ] + paths
+                    + ["--", BuiltProducts.path("broken-handler"), "--defect", "link-derived-code"])
             #expect(result.status == 0, "\(result.err)")
             outputs.append(try ["junit.xml", "report.md"].map { try String(contentsOfFile: reports + "/" + $0, encoding: .utf8) })
         }
@@ -269,9 +305,13 @@ struct CommandTests {
         let directory = reports + "-processes"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for _ in 0..<2 {
-            let (status, output) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-                "run", "--reproducible", "--seed", "99", "--jobs", "2", "--reports", directory, "--mode", "persistent", "--link", "https://app.example/flip",
-                "--client-id", "google-client"] + paths + ["--", BuiltProducts.path("broken-handler"), "--defect", "link-derived-code"])
+            let (status, output) = try ProgramRun.run(
+                BuiltProducts.path("appflip-conformance"),
+                [
+                    "run", "--reproducible", "--seed", "99", "--jobs", "2", "--reports", directory, "--mode", "persistent", "--link",
+                    "https://app.example/flip",
+                    "--client-id", "google-client",
+                ] + paths + ["--", BuiltProducts.path("broken-handler"), "--defect", "link-derived-code"])
             #expect(status == 0, "\(output)")
             processes.append(try String(contentsOfFile: directory + "/results.json", encoding: .utf8))
         }
@@ -283,9 +323,12 @@ struct CommandTests {
     func samples() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
-        let result = run(["run", "--profile", "native-client", "--client-id", "native-app", "--native-client", BuiltProducts.path("broken-native-client"),
-                          "--native-client-arg", "--defect", "--native-client-arg", "time-state", "--filter", "native-client/state/fresh-and-random",
-                          "--samples", "7", "--reports", reports] + paths)
+        let result = run(
+            [
+                "run", "--profile", "native-client", "--client-id", "native-app", "--native-client", BuiltProducts.path("broken-native-client"),
+                "--native-client-arg", "--defect", "--native-client-arg", "time-state", "--filter", "native-client/state/fresh-and-random",
+                "--samples", "7", "--reports", reports,
+            ] + paths)
         #expect(result.status == 0, "\(result.err)")
         let markdown = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
         let junit = try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8)
@@ -311,27 +354,36 @@ struct CommandTests {
         listener.start()
         defer { listener.stop() }
         let base = "http://127.0.0.1:\(listener.port)"
-        let configuration = "client_id: google-client\nproject_id: reference-project\nlink: https://app.example/flip\nendpoints:\n"
+        let configuration =
+            "client_id: google-client\nproject_id: reference-project\nlink: https://app.example/flip\nendpoints:\n"
             + "  authorize: \(base)/oauth/authorize\n  token: \(base)/oauth/token\nscenarios:\n  consent:\n    Cookie: reference-user=approver\n"
             + "  deny:\n    Cookie: reference-user=refuser\n"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
         let started = Date()
-        let result = run(["run", "--config", directory + "/target.conf", "--certification", "app-flip-ios", "--reports", directory + "/reports",
-                          "--", BuiltProducts.path("appflip-conformance"), "reference-handler"])
+        let result = run([
+            "run", "--config", directory + "/target.conf", "--certification", "app-flip-ios", "--reports", directory + "/reports",
+            "--", BuiltProducts.path("appflip-conformance"), "reference-handler",
+        ])
         #expect(result.status == 2, "\(result.out)\n\(result.err)")
         #expect(Date().timeIntervalSince(started) < 5, "the needs are checked from the configuration alone")
         // One usage error naming every missing key, with what to write; what is configured is not named.
-        for key in ["endpoints.revoke", "endpoints.api", "endpoints.site_association", "https", "sign_in.consent", "sign_in.deny", "second-user",
-                    "client_secret_env", "app_id", "second_client_id", "code_lifetime", "token_lifetime", "narrowed_scope", "throttling_probe"] {
+        for key in [
+            "endpoints.revoke", "endpoints.api", "endpoints.site_association", "https", "sign_in.consent", "sign_in.deny", "second-user",
+            "client_secret_env", "app_id", "second_client_id", "code_lifetime", "token_lifetime", "narrowed_scope", "throttling_probe",
+        ] {
             #expect(result.err.contains("\n  \(key) (app-flip-ios): "), "\(key) is not named:\n\(result.err)")
         }
         for key in ["endpoints.authorize", "endpoints.token", "project_id", "  link", "the link handler"] {
             #expect(!result.err.contains("\n  \(key) ("), "\(key) is named though configured:\n\(result.err)")
         }
-        #expect(result.err.contains("https (app-flip-ios): https:// for every endpoint") && result.err.contains("configured with http://: authorize, token"),
-                "\(result.err)")
-        #expect(result.err.contains("narrowed_scope (app-flip-ios): {request, granted}, a request your server grants in part, or 'none'"), "\(result.err)")
+        #expect(
+            result.err.contains("https (app-flip-ios): https:// for every endpoint")
+                && result.err.contains("configured with http://: authorize, token"),
+            "\(result.err)")
+        #expect(
+            result.err.contains("narrowed_scope (app-flip-ios): {request, granted}, a request your server grants in part, or 'none'"), "\(result.err)"
+        )
         #expect(connections.withLock { $0 } == 0, "a refused certification connected to the target")
         #expect(!FileManager.default.fileExists(atPath: directory + "/reports/results.json"))
         // Without --certification the same configuration runs what it can (the needs are a certification's).
@@ -345,8 +397,9 @@ struct CommandTests {
         for option in ["--cases", "--catalog"] {
             let path = option == "--cases" ? PackageRoot.cases : PackageRoot.catalog
             let result = run(["run", "--target", "reference", "--certification", "app-flip-ios", option, path])
-            #expect(result.status == 2 && result.err.contains("--certification refuses \(option): a certification judges the suite's own cases"),
-                    "\(result.err)")
+            #expect(
+                result.status == 2 && result.err.contains("--certification refuses \(option): a certification judges the suite's own cases"),
+                "\(result.err)")
         }
     }
 
@@ -357,20 +410,27 @@ struct CommandTests {
         // The native-client program is the quickest; CI certifies the reference in every program (.ci/run). The
         // built tool runs it, as the reference native app is that executable.
         func certify(_ extra: [String]) throws -> (status: Int32, out: String) {
-            let result = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["run", "--target", "reference", "--certification=native-client",
-                                                                                       "--quiet", "--seed", "11"] + extra)
+            let result = try ProgramRun.run(
+                BuiltProducts.path("appflip-conformance"),
+                [
+                    "run", "--target", "reference", "--certification=native-client",
+                    "--quiet", "--seed", "11",
+                ] + extra)
             return (result.status, result.output)
         }
         // The suite's part alone: every case passes, exit 0, and the program awaits the attestation no machine can give.
         let awaiting = try certify(["--reports", reports + "/awaiting"])
         #expect(awaiting.status == 0, "\(awaiting.out)")
-        #expect(awaiting.out.contains("\nPASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client (NAT-MIX-001)\n"), "\(awaiting.out)")
+        #expect(
+            awaiting.out.contains("\nPASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client (NAT-MIX-001)\n"), "\(awaiting.out)")
         #expect(!awaiting.out.contains("\nCERTIFIED"), "\(awaiting.out)")
         let waiting = try ResultsDocument.load(run: reports + "/awaiting").document
         #expect(waiting.outcome.certification?.map(\.status) == ["awaiting-attestation"] && waiting.outcome.exitCode == 0)
         let awaitingMarkdown = try String(contentsOfFile: reports + "/awaiting/report.md", encoding: .utf8)
-        #expect(awaitingMarkdown.hasPrefix("# AppFlip Conformance report\n\n**✍️ PASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client "
-                                           + "(NAT-MIX-001)**\n"), "\(awaitingMarkdown.prefix(400))")
+        #expect(
+            awaitingMarkdown.hasPrefix(
+                "# AppFlip Conformance report\n\n**✍️ PASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client "
+                    + "(NAT-MIX-001)**\n"), "\(awaitingMarkdown.prefix(400))")
         #expect(awaitingMarkdown.contains("| **NAT-MIX-001** ") && awaitingMarkdown.contains("| **not attested** |"))
         let awaitingJUnit = try String(contentsOfFile: reports + "/awaiting/junit.xml", encoding: .utf8)
         #expect(awaitingJUnit.contains("value=\"PASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client (NAT-MIX-001)\""))
@@ -387,7 +447,8 @@ struct CommandTests {
         #expect(document.cases.allSatisfy { $0.verdict == "pass" }, "\(document.cases.filter { $0.verdict != "pass" }.map(\.id))")
         #expect(document.suite.casesBuiltIn == true && document.suite.catalogBuiltIn == true && document.suite.catalogDigest?.count == 64)
         let program = try #require(document.outcome.certification?.first)
-        #expect(document.outcome.certification?.count == 1 && program.program == "native-client" && program.status == "certified"
+        #expect(
+            document.outcome.certification?.count == 1 && program.program == "native-client" && program.status == "certified"
                 && program.reason == nil && program.title == "Native app as an OAuth client")
         let markdown = try String(contentsOfFile: reports + "/certified/report.md", encoding: .utf8)
         #expect(markdown.hasPrefix("# AppFlip Conformance report\n\n**🏅 CERTIFIED: Native app as an OAuth client**\n"), "\(markdown.prefix(400))")
@@ -396,7 +457,8 @@ struct CommandTests {
         #expect(junit.contains("<property name=\"certification.native-client\" value=\"CERTIFIED: Native app as an OAuth client\"/>"))
         let verify = run(["verify", reports + "/bundle.tar"])
         #expect(verify.status == 0 && verify.out.contains("\ncertification run: CERTIFIED: Native app as an OAuth client\n"), "\(verify.out)")
-        #expect(verify.out.contains("\ncatalog: sha256 \(document.suite.catalogDigest ?? "-") — the catalog built into this binary\n"), "\(verify.out)")
+        #expect(
+            verify.out.contains("\ncatalog: sha256 \(document.suite.catalogDigest ?? "-") — the catalog built into this binary\n"), "\(verify.out)")
         // The re-run command a certification bundle prints takes the binary's own suite (it names no --cases).
         let rerun = try #require(verify.out.split(separator: "\n").first { $0.hasPrefix("re-run: ") })
         #expect(!rerun.contains("--cases") && !rerun.contains("--catalog") && rerun.contains("--certification=native-client"), "\(rerun)")
@@ -404,9 +466,12 @@ struct CommandTests {
 
     @Test("A CI log read from its end names the root causes: the console's last lines before the verdict, the most widespread first")
     func rootCausesLast() {
-        let result = run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--mode", "persistent",
-                          "--reports", FileManager.default.temporaryDirectory.appendingPathComponent("causes-\(UUID().uuidString)").path]
-                         + paths + ["--", BuiltProducts.path("broken-handler"), "--defect", "fixed-code"])
+        let result = run(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--mode", "persistent",
+                "--reports", FileManager.default.temporaryDirectory.appendingPathComponent("causes-\(UUID().uuidString)").path,
+            ]
+                + paths + ["--", BuiltProducts.path("broken-handler"), "--defect", "fixed-code"])
         #expect(result.status == 1)
         let lines = result.out.split(separator: "\n").map(String.init)
         let verdict = lines.firstIndex { $0.contains(" cases: ") && $0.contains("NOT conformant") }
@@ -414,8 +479,13 @@ struct CommandTests {
         #expect(cause != nil && verdict != nil && (cause ?? 0) < (verdict ?? 0), "\(result.out.suffix(1500))")
         #expect(lines.contains { $0.hasPrefix("ROOT CAUSE 1 of ") && $0.contains("AF-LINK-012") }, "\(result.out.suffix(1500))")
         // A passing run has none.
-        #expect(!run(["run", "--target", "reference", "--profile", "site-association", "--reports",
-                      FileManager.default.temporaryDirectory.appendingPathComponent("nocause-\(UUID().uuidString)").path] + paths).out.contains("ROOT CAUSE"))
+        #expect(
+            !run(
+                [
+                    "run", "--target", "reference", "--profile", "site-association", "--reports",
+                    FileManager.default.temporaryDirectory.appendingPathComponent("nocause-\(UUID().uuidString)").path,
+                ] + paths
+            ).out.contains("ROOT CAUSE"))
     }
 
     @Test("The commands with help are known without building their help (run's reads the catalog; an adapter start must not)")
@@ -423,25 +493,31 @@ struct CommandTests {
         #expect(Usage.topicNames == Set(Usage.topics.keys))
     }
 
-    @Test("A certification's shards certify nothing alone; merged, the program's outcome is derived from all their cases, into a bundle that verifies")
+    @Test(
+        "A certification's shards certify nothing alone; merged, the program's outcome is derived from all their cases, into a bundle that verifies")
     func certificationShards() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("cert-shards-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
         try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
         let attest = try AttestationFixture.write(["NAT-MIX-001"], to: reports + "/attest.txt")
         for shard in 1...2 {
-            let (status, output) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-                "run", "--target", "reference", "--certification", "native-client", "--seed", "5", "--shard", "\(shard)/2", "--quiet",
-                "--attest", attest, "--reports", reports + "/shard-\(shard)"])
+            let (status, output) = try ProgramRun.run(
+                BuiltProducts.path("appflip-conformance"),
+                [
+                    "run", "--target", "reference", "--certification", "native-client", "--seed", "5", "--shard", "\(shard)/2", "--quiet",
+                    "--attest", attest, "--reports", reports + "/shard-\(shard)",
+                ])
             #expect(status == 0, "\(output)")
-            #expect(output.contains("NO CERTIFICATION VERDICT YET: Native app as an OAuth client (shard \(shard)/2 of a certification run"), "\(output)")
+            #expect(
+                output.contains("NO CERTIFICATION VERDICT YET: Native app as an OAuth client (shard \(shard)/2 of a certification run"), "\(output)")
             #expect(!output.contains("\nCERTIFIED"), "\(output)")
         }
         let shards = [reports + "/shard-1", reports + "/shard-2"]
         // Merged as the run was made: a baseline, other cases or another catalog would certify what the run did not.
         for extra in [["--baseline", attest], ["--cases", PackageRoot.cases], ["--catalog", PackageRoot.catalog]] {
             let refused = run(["merge", "--reports", reports + "/refused"] + extra + shards)
-            #expect(refused.status == 2 && refused.err.contains("these shards are a certification run's, which takes no \(extra[0])"), "\(refused.err)")
+            #expect(
+                refused.status == 2 && refused.err.contains("these shards are a certification run's, which takes no \(extra[0])"), "\(refused.err)")
         }
         // The bundle carries the shards' attestation file, which must be given again, and be the same.
         let unattested = run(["merge", "--reports", reports + "/merged", "--bundle", reports + "/merged.tar"] + shards)
@@ -469,7 +545,8 @@ struct CommandTests {
     func oneCaseCommandOfEverySpelling() {
         let spellings: [[String]] = [
             ["--certification"], ["--certification", "app-flip-ios"], ["--certification=app-flip-ios,native-client"],
-            ["--certification", "app-flip-ios", "--certification", "native-client"], ["--certification", "app-flip-ios", "--certification=native-client"],
+            ["--certification", "app-flip-ios", "--certification", "native-client"],
+            ["--certification", "app-flip-ios", "--certification=native-client"],
             ["--certification=app-flip-ios", "--certification"],
         ]
         for spelling in spellings {
@@ -477,14 +554,18 @@ struct CommandTests {
             let narrowed = CommandLineText.narrowed(arguments, toCase: "site-association/file")
             let own = Array(narrowed.prefix { $0 != "--" })
             #expect(Command.check(["run"] + narrowed) == nil, "\(spelling): \(narrowed)")
-            #expect(!own.contains { $0.hasPrefix("--certification") || $0.hasPrefix("app-flip") || $0.hasPrefix("native-client") }
+            #expect(
+                !own.contains { $0.hasPrefix("--certification") || $0.hasPrefix("app-flip") || $0.hasPrefix("native-client") }
                     && own.filter { $0 == "--filter" }.count == 1, "\(spelling): \(narrowed)")
             // The handler's own arguments are its own.
             #expect(Array(narrowed.suffix(3)) == ["./handler", "--certification", "x"], "\(narrowed)")
         }
         // And one such command run as written: it judges the one case, exit 0.
-        let narrowed = CommandLineText.narrowed(["run", "--target", "reference", "--certification", "app-flip-ios", "--certification=native-client",
-                                                 "--seed", "7", "--quiet"], toCase: "site-association/file")
+        let narrowed = CommandLineText.narrowed(
+            [
+                "run", "--target", "reference", "--certification", "app-flip-ios", "--certification=native-client",
+                "--seed", "7", "--quiet",
+            ], toCase: "site-association/file")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("one-case-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = run(CommandLineText.removing("--reports", from: narrowed) + ["--reports", directory])
@@ -496,28 +577,43 @@ struct CommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // An adapter that staging refuses: it says why on its standard error and declines.
-        let script = "read line; id=$(printf '%s' \"$line\" | sed 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/'); "
+        let script =
+            "read line; id=$(printf '%s' \"$line\" | sed 's/.*\"id\": *\"\\([^\"]*\\)\".*/\\1/'); "
             + "echo 'staging refused the test user: HTTP 403 from /oauth/app-flip-code' >&2; printf '{\"id\": \"%s\", \"action\": \"decline\"}\\n' \"$id\""
-        let result = run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline/valid-link",
-                          "--reports", directory + "/reports", "--", "/bin/sh", "-c", script])
+        let result = run([
+            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline/valid-link",
+            "--reports", directory + "/reports", "--", "/bin/sh", "-c", script,
+        ])
         #expect(result.status == 1, "\(result.out)\n\(result.err)")
         let lines = (result.out + "\n" + result.err).split(separator: "\n").map(String.init)
         let failure = try #require(lines.firstIndex { $0.hasPrefix("FAIL app-link/baseline/valid-link") }, "\(result.out)\n\(result.err)")
         let after = lines[failure...].prefix(8).joined(separator: "\n")
         #expect(after.contains("\n  adapter's stderr:\n    staging refused the test user: HTTP 403 from /oauth/app-flip-code"), "\(after)")
         // Nobody named: no --operator, no CI job, no user. The certification warns, and the report says so.
-        var environment = ProcessInfo.processInfo.environment.filter { !["USER", "LOGNAME", "GITHUB_ACTIONS", "CI_JOB_URL", "JENKINS_URL",
-                                                                         "CIRCLE_BUILD_URL", "BUILDKITE_BUILD_URL"].contains($0.key) }
+        var environment = ProcessInfo.processInfo.environment.filter {
+            ![
+                "USER", "LOGNAME", "GITHUB_ACTIONS", "CI_JOB_URL", "JENKINS_URL",
+                "CIRCLE_BUILD_URL", "BUILDKITE_BUILD_URL",
+            ].contains($0.key)
+        }
         environment["HOME"] = directory
-        let anonymous = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--target", "reference", "--certification", "native-client", "--quiet", "--reports", directory + "/anonymous"], environment: environment)
-        #expect(anonymous.output.contains("warning: who ran this certification is not recorded (no --operator, no CI job's variables, no $USER)"),
-                "\(anonymous.output)")
+        let anonymous = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--target", "reference", "--certification", "native-client", "--quiet", "--reports", directory + "/anonymous",
+            ], environment: environment)
+        #expect(
+            anonymous.output.contains("warning: who ran this certification is not recorded (no --operator, no CI job's variables, no $USER)"),
+            "\(anonymous.output)")
         let markdown = try String(contentsOfFile: directory + "/anonymous/report.md", encoding: .utf8)
         #expect(markdown.contains("| Run by | not recorded (no --operator, no CI job's variables, no $USER) |"))
-        let named = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--target", "reference", "--certification", "native-client", "--quiet", "--operator", "Jane", "--reports", directory + "/named"],
-                                       environment: environment)
+        let named = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--target", "reference", "--certification", "native-client", "--quiet", "--operator", "Jane", "--reports",
+                directory + "/named",
+            ],
+            environment: environment)
         #expect(!named.output.contains("warning: who ran"), "\(named.output)")
     }
 
@@ -531,11 +627,14 @@ struct CommandTests {
     func certificationPrograms() {
         let narrowed = run(["run", "--target", "reference", "--certification", "--profile", "app-link"])
         #expect(narrowed.status == 2)
-        #expect(narrowed.err.contains("--certification refuses --profile") && narrowed.err.contains("app-flip-ios, app-flip-android, native-client"),
-                "\(narrowed.err)")
+        #expect(
+            narrowed.err.contains("--certification refuses --profile") && narrowed.err.contains("app-flip-ios, app-flip-android, native-client"),
+            "\(narrowed.err)")
         let unknown = run(["run", "--target", "reference", "--certification", "app-flip-ios,ios"])
         #expect(unknown.status == 2)
-        #expect(unknown.err.contains("--certification takes a program, one of app-flip-ios, app-flip-android, native-client, not 'ios'"), "\(unknown.err)")
+        #expect(
+            unknown.err.contains("--certification takes a program, one of app-flip-ios, app-flip-android, native-client, not 'ios'"), "\(unknown.err)"
+        )
         #expect(unknown.err.contains("  app-flip-android: App Flip for Android (android-app-flip, authorize, token)"), "\(unknown.err)")
         #expect(Command.check(["run", "--certification", "app-flip-ios", "--certification=native-client", "--target", "reference"]) == nil)
         #expect(run(["help", "run"]).out.contains("--certification [PROGRAM]"))
@@ -562,8 +661,9 @@ struct CommandTests {
         let markdown = try String(contentsOfFile: directory + "/accepted/report.md", encoding: .utf8)
         #expect(markdown.contains("## Known failures (baseline)") && markdown.contains("**Accepted by the baseline:**"))
         // The headline says the run passes only because of the baseline, never that every MUST held.
-        #expect(markdown.contains("**Verdict: ✅ CONFORMANT for `app-link` with 70 accepted known failures** (baseline `\(directory)/baseline-7.txt`)"),
-                "\(markdown.prefix(600))")
+        #expect(
+            markdown.contains("**Verdict: ✅ CONFORMANT for `app-link` with 70 accepted known failures** (baseline `\(directory)/baseline-7.txt`)"),
+            "\(markdown.prefix(600))")
         #expect(!markdown.contains("every MUST held"))
         // The profile table counts the accepted failures apart: none under fail.
         #expect(markdown.contains("| `app-link` | ⚠️ warn | 130 | 53 | 0 | 7 | 0 | 0 | 0 | 70 | yes |"), "\(markdown.prefix(900))")
@@ -573,7 +673,9 @@ struct CommandTests {
         // An entry for a requirement that holds: the baseline is stale and the run fails, saying which entry.
         let stale = run(command + ["--baseline", try write(failing + ["AF-LINK-005"]), "--reports", directory + "/stale"] + handler)
         #expect(stale.status == 1)
-        #expect(stale.err.contains("BASELINE: baseline entry for requirement AF-LINK-005 lists a failure that no longer happens"), "\(stale.err.suffix(1500))")
+        #expect(
+            stale.err.contains("BASELINE: baseline entry for requirement AF-LINK-005 lists a failure that no longer happens"),
+            "\(stale.err.suffix(1500))")
         let json = try ResultsDocument.parse(Data(contentsOf: URL(fileURLWithPath: directory + "/stale/results.json")))
         #expect(json.outcome.baseline?.problems.count == 1 && json.outcome.verdict == "fail")
         let schema = try JSONSchema(contentsOf: PackageRoot.url.appendingPathComponent("Conformance/results.schema.json").path)
@@ -592,8 +694,12 @@ struct CommandTests {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("identity-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
         let executable = BuiltProducts.path("appflip-conformance")
-        let (status, output) = try ProgramRun.run(executable, ["run", "--target", "reference", "--profile", "app-link", "--quiet", "--reports", reports,
-                                                             "--target-label", "staging build 1.2.3 (4711)"] + paths)
+        let (status, output) = try ProgramRun.run(
+            executable,
+            [
+                "run", "--target", "reference", "--profile", "app-link", "--quiet", "--reports", reports,
+                "--target-label", "staging build 1.2.3 (4711)",
+            ] + paths)
         #expect(status == 0, "\(output)")
         let document = try ResultsDocument.load(run: reports).document
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: executable)))
@@ -619,8 +725,11 @@ struct CommandTests {
     func runWritesReports() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
-        let result = run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--reports", reports,
-                          "--filter", "app-link/scenario"] + paths + ["--", BuiltProducts.path("appflip-reference")])
+        let result = run(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--reports", reports,
+                "--filter", "app-link/scenario",
+            ] + paths + ["--", BuiltProducts.path("appflip-reference")])
         #expect(result.status == 0, "\(result.err)")
         #expect(FileManager.default.fileExists(atPath: reports + "/junit.xml"))
         #expect(FileManager.default.fileExists(atPath: reports + "/report.md"))
@@ -653,8 +762,9 @@ struct InterruptionTests {
         #expect(markdown.contains("This run is incomplete"))
         // The first line says INCOMPLETE, never a verdict on what the run did not reach.
         let selected = try SuiteRun.load().1.cases.filter { $0.profile == .appLink }.count
-        #expect(markdown.contains("**Verdict: ⏸️ INCOMPLETE** — the run was interrupted: ") && markdown.contains(" of \(selected) selected"),
-                "\(markdown.prefix(600))")
+        #expect(
+            markdown.contains("**Verdict: ⏸️ INCOMPLETE** — the run was interrupted: ") && markdown.contains(" of \(selected) selected"),
+            "\(markdown.prefix(600))")
         #expect(!markdown.contains("CONFORMANT"))
         let junit = try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("<error type=\"interrupted\""))
@@ -664,14 +774,16 @@ struct InterruptionTests {
     func consoleCountsAgree() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("counts-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
-        let (_, text) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--mode", "persistent",
-            "--jobs", "2", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
-            // Answers that only warn (no universal_links_only), each followed by a stray line: the stray line is found
-            // with the next request and turns the warned case into an error, which is the one verdict printed.
-            "--", "/bin/sh", "-c", #""$0" --defect no-universal-links | while IFS= read -r l; do printf '%s\nstray\n' "$l"; done"#,
-            BuiltProducts.path("broken-handler"),
-        ])
+        let (_, text) = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--mode", "persistent",
+                "--jobs", "2", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+                // Answers that only warn (no universal_links_only), each followed by a stray line: the stray line is found
+                // with the next request and turns the warned case into an error, which is the one verdict printed.
+                "--", "/bin/sh", "-c", #""$0" --defect no-universal-links | while IFS= read -r l; do printf '%s\nstray\n' "$l"; done"#,
+                BuiltProducts.path("broken-handler"),
+            ])
         var last: [String: String] = [:]
         var printed: [String: Int] = [:]
         var repeatedErrors = 0
@@ -701,10 +813,12 @@ struct InterruptionTests {
     func heavyLoad() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("load-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
-        let (status, text) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--target", "reference", "--profile", "app-link", "--mode", "persistent", "--jobs", "64",
-            "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
-        ])
+        let (status, text) = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--target", "reference", "--profile", "app-link", "--mode", "persistent", "--jobs", "64",
+                "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+            ])
         #expect(status == 0, "\(text.suffix(3000))")
         #expect(text.contains(" 0 fail, 0 error"), "\(text.suffix(3000))")
         let report = try String(contentsOfFile: reports + "/report.md", encoding: .utf8)
@@ -716,11 +830,13 @@ struct InterruptionTests {
     func outOfDescriptors() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("fds-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
-        let (status, text) = try ProgramRun.run("/bin/sh", [
-            "-c", "ulimit -n 24; exec \"$@\"", "sh", BuiltProducts.path("appflip-conformance"), "run",
-            "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--jobs", "8",
-            "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports, "--", BuiltProducts.path("appflip-reference"),
-        ])
+        let (status, text) = try ProgramRun.run(
+            "/bin/sh",
+            [
+                "-c", "ulimit -n 24; exec \"$@\"", "sh", BuiltProducts.path("appflip-conformance"), "run",
+                "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--jobs", "8",
+                "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports, "--", BuiltProducts.path("appflip-reference"),
+            ])
         #expect(status == 7, "\(text)")
         // The pipes for the streams or the one that reports a failed exec: either way the suite's descriptors.
         #expect(text.contains("suite error, not the target's: the suite cannot"), "\(text)")
@@ -737,13 +853,16 @@ struct InterruptionTests {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("stall-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: reports) }
-        let configuration = "client_id: google-client\nproject_id: p\nlink: https://app.example/flip\nendpoints:\n"
+        let configuration =
+            "client_id: google-client\nproject_id: p\nlink: https://app.example/flip\nendpoints:\n"
             + "  authorize: \(scheme)://127.0.0.1:\(stalling.port)/oauth/authorize\nscenarios:\n  consent:\n    Cookie: s=1\n"
         try configuration.write(toFile: reports + "/target.conf", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
-        process.arguments = ["run", "--config", reports + "/target.conf", "--profile", "authorize", "--timeout", "60",
-                             "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports]
+        process.arguments = [
+            "run", "--config", reports + "/target.conf", "--profile", "authorize", "--timeout", "60",
+            "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -779,8 +898,9 @@ struct InterruptionTests {
         #expect(Self.processes(containing: marker) == 0, "a handler outlived the run")
     }
 
-    @Test("A run whose output pipe is closed (piped into head) is not killed by SIGPIPE: it finishes and writes its reports",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/env")))
+    @Test(
+        "A run whose output pipe is closed (piped into head) is not killed by SIGPIPE: it finishes and writes its reports",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/env")))
     func closedOutput() throws {
         let reports = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: reports) }
@@ -790,14 +910,18 @@ struct InterruptionTests {
         server.start()
         defer { server.stop() }
         try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
-        let configuration = "client_id: google-client\nproject_id: reference-project\nlink: https://app.example/flip\nendpoints:\n"
+        let configuration =
+            "client_id: google-client\nproject_id: reference-project\nlink: https://app.example/flip\nendpoints:\n"
             + "  authorize: http://127.0.0.1:\(server.port)/oauth/authorize\nscenarios:\n  consent:\n    Cookie: reference-user=approver\n"
         try configuration.write(toFile: reports + "/target.conf", atomically: true, encoding: .utf8)
         let process = Process()
         // SIGPIPE back to its default in the child: this test process ignores it, and children inherit that.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--default-signal=PIPE", BuiltProducts.path("appflip-conformance"), "run", "--config", reports + "/target.conf", "--profile", "authorize", "--filter", "authorize/success*",
-                             "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports]
+        process.arguments = [
+            "--default-signal=PIPE", BuiltProducts.path("appflip-conformance"), "run", "--config", reports + "/target.conf", "--profile", "authorize",
+            "--filter", "authorize/success*",
+            "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -812,9 +936,11 @@ struct InterruptionTests {
     static func hangingRun(marker: String, reports: String, errors: Any) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltProducts.path("appflip-conformance"))
-        process.arguments = ["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--timeout", "60",
-                             "--profile", "app-link", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
-                             "--", BuiltProducts.path("broken-handler"), "--defect", "hang", "--client-id", marker]
+        process.arguments = [
+            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--timeout", "60",
+            "--profile", "app-link", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+            "--", BuiltProducts.path("broken-handler"), "--defect", "hang", "--client-id", marker,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         try process.run()
@@ -856,17 +982,23 @@ struct SecretsInOutputTests {
         // with it and logs it to stderr, as careless adapters do.
         let codeFile = reports + "/code.txt"
         try code.write(toFile: codeFile, atomically: true, encoding: .utf8)
-        let script = #"read -r line; code=$(cat "$1"); id=$(printf '%s' "$line" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p'); "#
+        let script =
+            #"read -r line; code=$(cat "$1"); id=$(printf '%s' "$line" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p'); "#
             + #"echo "minted code=$code for $id" >&2; echo "raw $code" >&2; "#
             + #"printf '{"id":"%s","action":"open","url":"https://evil.example/cb?code=%s&state=x"}\n' "$id" "$code""#
         let captured = Captured()
-        let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
-                                   "--filter", "app-link/redirect-uri/rejected/suffix-host", "--filter", "app-link/baseline",
-                                   "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
-                                   "--", "/bin/sh", "-c", script, "handler", codeFile], console: captured.console)
+        let status = Command.main(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                "--filter", "app-link/redirect-uri/rejected/suffix-host", "--filter", "app-link/baseline",
+                "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", reports,
+                "--", "/bin/sh", "-c", script, "handler", codeFile,
+            ], console: captured.console)
         #expect(status == 1)
-        let outputs = [captured.out, captured.err, try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8),
-                       try String(contentsOfFile: reports + "/report.md", encoding: .utf8)]
+        let outputs = [
+            captured.out, captured.err, try String(contentsOfFile: reports + "/junit.xml", encoding: .utf8),
+            try String(contentsOfFile: reports + "/report.md", encoding: .utf8),
+        ]
         for output in outputs { #expect(!output.contains(code), "the code leaked") }
         #expect(outputs[3].contains("‹redacted"), "the report shows the placeholder instead")
     }
@@ -877,13 +1009,15 @@ struct CaseFileBoundsTests {
     @Test("A table that expands past the case limit is refused with a location")
     func hugeTable() throws {
         let rows = String(repeating: "  - k: v\n", count: CaseLoader.maximumCases + 1)
-        let text = "id: app-link/x/${row.k}\ntitle: t\nprofile: app-link\nscenario: consent\nlink: base\n"
+        let text =
+            "id: app-link/x/${row.k}\ntitle: t\nprofile: app-link\nscenario: consent\nlink: base\n"
             + "requirement: AF-LINK-005 MUST NOT\nexpect:\n  action: decline\ntable:\n" + rows
         var loader = CaseLoader(catalog: nil)
         let cases = loader.load(bytes: Array(text.utf8), file: "huge.case", group: "g")
         #expect(cases.isEmpty)
-        #expect(loader.diagnostics.first?.message.contains("the limit is \(CaseLoader.maximumCases)") == true,
-                "\(loader.diagnostics.first?.description ?? "no diagnostic")")
+        #expect(
+            loader.diagnostics.first?.message.contains("the limit is \(CaseLoader.maximumCases)") == true,
+            "\(loader.diagnostics.first?.description ?? "no diagnostic")")
         #expect(loader.diagnostics.first?.location.line == 10)
     }
 }
@@ -921,9 +1055,12 @@ struct NoShellTests {
         try text.write(toFile: directory + "/noshell.case", atomically: true, encoding: .utf8)
         let captured = Captured()
         // (`--target reference` would start this test binary; the reference executable is the same handler.)
-        let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
-                                   "--cases", directory, "--catalog", PackageRoot.catalog, "--reports", directory + "/reports",
-                                   "--", BuiltProducts.path("appflip-reference")], console: captured.console)
+        let status = Command.main(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                "--cases", directory, "--catalog", PackageRoot.catalog, "--reports", directory + "/reports",
+                "--", BuiltProducts.path("appflip-reference"),
+            ], console: captured.console)
         #expect(status == 0, "\(captured.err)")
         #expect(!FileManager.default.fileExists(atPath: canary))
     }
@@ -933,12 +1070,14 @@ struct NoShellTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try Data("""
+        try Data(
+            """
             client_id: google-client
             link: https://app.example/flip
             endpoints:
               token: https://user:hunter2-password@auth.example/token?client_secret=SUPERSECRET-123
-            """.utf8).write(to: URL(fileURLWithPath: directory + "/target.conf"))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: directory + "/target.conf"))
         let captured = Captured()
         #expect(Command.main(["run", "--config", directory + "/target.conf", "--profile", "token"], console: captured.console) == 2)
         #expect(!captured.err.contains("hunter2") && !captured.err.contains("SUPERSECRET"), "\(captured.err)")

@@ -25,8 +25,9 @@ struct ContainmentTests {
         #expect(Waiting.until(ceiling: 20) { InterruptionTests.processes(containing: marker) == 0 }, "the target's own end left its handler running")
     }
 
-    @Test("A daemon that clears its environment and leaves its session still ends with the run (Linux: child subreaper)",
-          .enabled(if: ProcessSweep.isAvailable))
+    @Test(
+        "A daemon that clears its environment and leaves its session still ends with the run (Linux: child subreaper)",
+        .enabled(if: ProcessSweep.isAvailable))
     func environmentClearingDaemon() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("orphan-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -34,14 +35,17 @@ struct ContainmentTests {
         let pidFile = directory + "/daemon.pid"
         // Double-forked, a new session, an empty environment: neither the group nor the mark can find it. It starts
         // a child of its own (orphaned again when the daemon is killed) and records both pids.
-        let script = SubprocessFaultTests.readID
+        let script =
+            SubprocessFaultTests.readID
             + #" (setsid env -i /bin/sh -c 'sleep 60 & echo "$$ $!" > "$0"; wait' "$1" < /dev/null > /dev/null 2>&1 &) ; "#
             + #"while [ ! -s "$1" ]; do sleep 0.05; done; printf '{"id":"%s","action":"decline"}\n' "$id""#
-        let (_, text) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
-            "--filter", "app-link/client-id/repeated-same", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
-            "--reports", directory, "--", "/bin/sh", "-c", script, "sh", pidFile,
-        ])
+        let (_, text) = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                "--filter", "app-link/client-id/repeated-same", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+                "--reports", directory, "--", "/bin/sh", "-c", script, "sh", pidFile,
+            ])
         let pids = try String(contentsOfFile: pidFile, encoding: .utf8).split(separator: " ").compactMap {
             pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
         }
@@ -54,24 +58,29 @@ struct ContainmentTests {
         }
     }
 
-    @Test("A daemon left by one case (its own session, its mark kept) is ended before the next case starts",
-          .enabled(if: ProcessSweep.isAvailable))
+    @Test(
+        "A daemon left by one case (its own session, its mark kept) is ended before the next case starts",
+        .enabled(if: ProcessSweep.isAvailable))
     func daemonEndedPerCase() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("per-case-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let pidFile = directory + "/daemon.pid", seen = directory + "/seen"
+        let pidFile = directory + "/daemon.pid"
+        let seen = directory + "/seen"
         // Each case's handler first notes whether the previous case's daemon still runs (a zombie waiting for the
         // suite to reap it has ended), then starts its own.
-        let script = SubprocessFaultTests.readID
+        let script =
+            SubprocessFaultTests.readID
             + #" if [ -s "$1" ]; then state=$(cut -d' ' -f3 "/proc/$(cat "$1")/stat" 2>/dev/null); "#
             + #"if [ -n "$state" ] && [ "$state" != Z ]; then echo alive >> "$2"; else echo gone >> "$2"; fi; fi; "#
             + #"rm -f "$1"; (setsid /bin/sh -c 'echo $$ > "$0"; exec sleep 60' "$1" < /dev/null > /dev/null 2>&1 &) ; "#
             + #"while [ ! -s "$1" ]; do sleep 0.02; done; printf '{"id":"%s","action":"decline"}\n' "$id""#
-        let (_, text) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--jobs", "1",
-            "--filter", "app-link/client-id/*", "--reports", directory, "--", "/bin/sh", "-c", script, "sh", pidFile, seen,
-        ])
+        let (_, text) = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--jobs", "1",
+                "--filter", "app-link/client-id/*", "--reports", directory, "--", "/bin/sh", "-c", script, "sh", pidFile, seen,
+            ])
         let lines = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n")
         #expect(lines.count >= 2, "\(text)")
         #expect(lines.allSatisfy { $0 == "gone" }, "a daemon outlived its case: \(lines)")
@@ -103,7 +112,8 @@ struct ContainmentTests {
     static func alive(_ pid: pid_t) -> Bool {
         guard kill(pid, 0) == 0 else { return false }
         guard let stat = FileManager.default.contents(atPath: "/proc/\(pid)/stat"),
-              let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return true }
+            let close = stat.lastIndex(of: UInt8(ascii: ")"))
+        else { return true }
         return stat[stat.index(after: close)...].split(separator: UInt8(ascii: " ")).first != [UInt8(ascii: "Z")][...]
     }
 }

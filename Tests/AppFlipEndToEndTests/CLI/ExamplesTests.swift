@@ -37,9 +37,12 @@ struct ExamplesTests {
         }
     }
 
-    @Test("Each CI template parses and runs only commands the suite accepts", arguments: [
-        "Examples/ci/github-actions.yml", "Examples/ci/github-actions-certification.yml", "Examples/ci/gitlab-ci.yml", "Examples/ci/gitlab-ci-certification.yml", "Examples/ci/Jenkinsfile",
-    ])
+    @Test(
+        "Each CI template parses and runs only commands the suite accepts",
+        arguments: [
+            "Examples/ci/github-actions.yml", "Examples/ci/github-actions-certification.yml", "Examples/ci/gitlab-ci.yml",
+            "Examples/ci/gitlab-ci-certification.yml", "Examples/ci/Jenkinsfile",
+        ])
     func template(_ path: String) throws {
         let text = try read(path)
         if path.hasSuffix(".yml") {
@@ -71,10 +74,12 @@ struct ExamplesTests {
         #expect(Command.check(["frobnicate"]) != nil)
         #expect(Command.check(["merge", "--shard", "1/2", "a"]) != nil)
         #expect(Command.check(["run", "--target", "reference", "--", "--jbos"]) == nil)
-        #expect(ShellCommands.invocations(in: "x && appflip-conformance run \\\n  --target reference || true # done")
+        #expect(
+            ShellCommands.invocations(in: "x && appflip-conformance run \\\n  --target reference || true # done")
                 == [["run", "--target", "reference"]])
         // The binary named as a file to copy is no invocation; by path where a command starts, it is one.
-        #expect(ShellCommands.invocations(in: "mkdir -p bin && cp x/.build/release/appflip-conformance bin/ && bin/appflip-conformance merge a")
+        #expect(
+            ShellCommands.invocations(in: "mkdir -p bin && cp x/.build/release/appflip-conformance bin/ && bin/appflip-conformance merge a")
                 == [["merge", "a"]])
     }
 
@@ -91,8 +96,9 @@ struct ExamplesTests {
         #expect(dockerfile.contains("ARG RUNTIME_PACKAGES=\"\"") && dockerfile.contains("ca-certificates $RUNTIME_PACKAGES"))
         #expect(dockerfile.contains("--build-arg RUNTIME_PACKAGES=python3"))
         guard let line = dockerfile.split(separator: "\n").first(where: { $0.hasPrefix("CMD ") }),
-              let data = line.dropFirst(4).data(using: .utf8),
-              let command = try JSONSerialization.jsonObject(with: data) as? [String] else {
+            let data = line.dropFirst(4).data(using: .utf8),
+            let command = try JSONSerialization.jsonObject(with: data) as? [String]
+        else {
             Issue.record("no CMD in exec form")
             return
         }

@@ -32,10 +32,12 @@ struct HandlerEnvironmentTests {
     private func run(_ extra: [String], reports: String, script: String) throws -> (status: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["STAGING_SESSION"] = Self.secret
-        return try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
-            "--mode", "persistent", "--reports", reports, "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
-        ] + extra + ["--", "python3", script], environment: environment)
+        return try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+                "--mode", "persistent", "--reports", reports, "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+            ] + extra + ["--", "python3", script], environment: environment)
     }
 
     @Test("The variable reaches the adapter (its answers change), and its value is in no report, the console included")
@@ -83,8 +85,11 @@ struct HandlerEnvironmentTests {
         let report = try String(contentsOfFile: directory + "/reports/report.md", encoding: .utf8)
         #expect(report.contains("**Target unreachable:**") && report.contains("session=‹redacted"), "\(report.prefix(3000))")
         // results.json carries the unusable target, so a merge says it as the run did.
-        let merged = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "merge", "--reports", directory + "/merged", directory + "/reports", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog])
+        let merged = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "merge", "--reports", directory + "/merged", directory + "/reports", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+            ])
         #expect(merged.status == 3, "\(merged.output.suffix(2000))")
         let mergedReport = try String(contentsOfFile: directory + "/merged/report.md", encoding: .utf8)
         let line = { (text: String) in text.split(separator: "\n").first { $0.hasPrefix("**Target unreachable:**") } }
@@ -111,10 +116,13 @@ struct HandlerEnvironmentTests {
         """.write(toFile: script, atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["STAGING_SESSION"] = secret
-        let result = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
-            "--reports", directory + "/reports", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
-            "--handler-env", "STAGING_SESSION", "--", "python3", script], environment: environment)
+        let result = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+                "--reports", directory + "/reports", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+                "--handler-env", "STAGING_SESSION", "--", "python3", script,
+            ], environment: environment)
         #expect(result.status == 1, "\(result.output.suffix(2000))")
         // The tail of the split value, and the bytes literal's escaped bytes (`\xc3\xb3n-\xc3\x9f-7f3c…`).
         let telltales = ["7f3c9a1e5b", "\\xc3\\xb3n", "n-ß-7f3c"]
@@ -139,7 +147,10 @@ struct HandlerEnvironmentTests {
             (["STAGING_SESSION"], ["STAGING_SESSION": ""], "the environment variable STAGING_SESSION is not set"),
             (["STAGING_SESSION"], ["STAGING_SESSION": "abcdefg"], "shorter than 8 bytes"),
             // Text the evidence is written in: hiding it would blank it out of every report.
-            (["STAGING_SESSION"], ["STAGING_SESSION": "redirect"], "its value is text the reports are written in ('oauth-redirect.googleusercontent.com')"),
+            (
+                ["STAGING_SESSION"], ["STAGING_SESSION": "redirect"],
+                "its value is text the reports are written in ('oauth-redirect.googleusercontent.com')"
+            ),
             (["STAGING_SESSION"], ["STAGING_SESSION": "HTTPS://"], "('https://')"),
             (["STAGING-SESSION"], ["STAGING-SESSION": "long enough"], "letters, digits and '_'"),
             (["APPFLIP_CONFORMANCE_CHILD"], ["APPFLIP_CONFORMANCE_CHILD": "long enough"], "the suite sets that variable itself"),

@@ -1,10 +1,11 @@
 import AppFlipTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Every file the suite reads has a bound, checked before it is read: a 1 GB sparse file given as any input is refused
@@ -26,8 +27,9 @@ struct InputBoundsTests {
         Input(name: "--attest", arguments: ["run", "--target", "reference", "--attest", "BIG"], limit: 1 << 20),
         Input(name: "--cases", arguments: ["run", "--target", "reference", "--cases", "BIG"], limit: 1 << 20),
         Input(name: "--catalog", arguments: ["run", "--target", "reference", "--catalog", "BIG"], limit: 1 << 20),
-        Input(name: "--ca-file", arguments: ["run", "--ca-file", "BIG", "--link", "https://app.example/flip", "--client-id", "g", "--", "/bin/true"],
-              limit: 1 << 20),
+        Input(
+            name: "--ca-file", arguments: ["run", "--ca-file", "BIG", "--link", "https://app.example/flip", "--client-id", "g", "--", "/bin/true"],
+            limit: 1 << 20),
         Input(name: "an attachment", arguments: ["run", "--target", "reference", "--profile", "app-link", "--attest", "ATTEST"], limit: 16 << 20),
         Input(name: "diff", arguments: ["diff", "BIG", "BIG"], limit: 128 << 20),
         Input(name: "merge", arguments: ["merge", "BIG", "--reports", "OUT"], limit: 128 << 20),
@@ -45,7 +47,8 @@ struct InputBoundsTests {
         let handle = try #require(FileHandle(forWritingAtPath: big))
         try handle.truncate(atOffset: 1 << 30)
         try handle.close()
-        try Data("""
+        try Data(
+            """
             attestations:
               - requirement: AF-LINK-021
                 verdict: pass
@@ -54,7 +57,8 @@ struct InputBoundsTests {
                 note: The consent screen names Google Home.
                 attachments: ["big.bin"]
 
-            """.utf8).write(to: URL(fileURLWithPath: directory + "/attest.txt"))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: directory + "/attest.txt"))
         let arguments = input.arguments.map { $0 == "BIG" ? big : $0 == "ATTEST" ? directory + "/attest.txt" : $0 == "OUT" ? directory + "/out" : $0 }
         let run = try ProgramRun.peakResident(BuiltProducts.path("appflip-conformance"), arguments)
         #expect(run.status == 2, "\(input.name): \(run.output)")
@@ -63,15 +67,17 @@ struct InputBoundsTests {
     }
 
     /// Every reader, given a FIFO no one writes to (or an append target that is one): named, refused at once.
-    static let fifoInputs: [Input] = inputs.filter { $0.name != "an attachment" } + [
-        Input(name: "lint", arguments: ["lint", "BIG"], limit: 0),
-        Input(name: "lint --catalog", arguments: ["lint", "--catalog", "BIG"], limit: 0),
-        Input(name: "--summary", arguments: ["run", "--target", "reference", "--profile", "site-association", "--summary", "BIG"], limit: 0),
-        Input(name: "a FIFO among the case files", arguments: ["run", "--target", "reference", "--cases", "CASES"], limit: 0),
-    ]
+    static let fifoInputs: [Input] =
+        inputs.filter { $0.name != "an attachment" } + [
+            Input(name: "lint", arguments: ["lint", "BIG"], limit: 0),
+            Input(name: "lint --catalog", arguments: ["lint", "--catalog", "BIG"], limit: 0),
+            Input(name: "--summary", arguments: ["run", "--target", "reference", "--profile", "site-association", "--summary", "BIG"], limit: 0),
+            Input(name: "a FIFO among the case files", arguments: ["run", "--target", "reference", "--cases", "CASES"], limit: 0),
+        ]
 
-    @Test("A FIFO with no writer is refused at once by every reader, named as one, never opened (opening it would wait for ever)",
-          arguments: fifoInputs)
+    @Test(
+        "A FIFO with no writer is refused at once by every reader, named as one, never opened (opening it would wait for ever)",
+        arguments: fifoInputs)
     func fifo(_ input: Input) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory + "/cases", withIntermediateDirectories: true)
@@ -90,8 +96,9 @@ struct InputBoundsTests {
 
     @Test("A directory given as a file says so, not its size")
     func directory() throws {
-        let run = try ProgramRun.run(BuiltProducts.path("appflip-conformance"),
-                                     ["run", "--ca-file", NSTemporaryDirectory(), "--link", "https://app.example/flip", "--client-id", "g", "--", "/bin/true"])
+        let run = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            ["run", "--ca-file", NSTemporaryDirectory(), "--link", "https://app.example/flip", "--client-id", "g", "--", "/bin/true"])
         #expect(run.status == 2 && run.output.contains("is a directory, not a file") && !run.output.contains("9223372036854775807"), "\(run.output)")
     }
 }

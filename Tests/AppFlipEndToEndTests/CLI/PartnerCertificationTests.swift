@@ -12,16 +12,21 @@ struct PartnerCertificationTests {
     private let environment = ProcessInfo.processInfo.environment.merging(StagingServer.secrets) { $1 }
 
     /// Runs the iOS certification against a fresh server (the throttling probe locks the client out for a while).
-    private func certify(_ directory: String, narrowed: String, attest: String?) throws -> (status: Int32, output: String, document: ResultsDocument) {
+    private func certify(_ directory: String, narrowed: String, attest: String?) throws -> (status: Int32, output: String, document: ResultsDocument)
+    {
         let server = try StagingServer(directory: directory)
         try server.configuration(narrowed: narrowed).write(toFile: directory + "/partner.target", atomically: true, encoding: .utf8)
         let pem = server.pem
         let codeServer = server.codeServer
-        let result = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--config", directory + "/partner.target", "--ca-file", server.caFile, "--certification", "app-flip-ios", "--quiet",
-            "--reports", directory + "/reports", "--bundle", directory + "/bundle.tar", "--operator", "Partner CI",
-        ] + (attest.map { ["--attest", $0] } ?? []) + ["--", BuiltProducts.path("appflip-reference"), "--code-server", codeServer, "--code-server-ca", pem],
-                                        environment: environment)
+        let result = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--config", directory + "/partner.target", "--ca-file", server.caFile, "--certification", "app-flip-ios", "--quiet",
+                "--reports", directory + "/reports", "--bundle", directory + "/bundle.tar", "--operator", "Partner CI",
+            ] + (attest.map { ["--attest", $0] } ?? []) + [
+                "--", BuiltProducts.path("appflip-reference"), "--code-server", codeServer, "--code-server-ca", pem,
+            ],
+            environment: environment)
         return (result.status, result.output, try ResultsDocument.load(run: directory + "/reports").document)
     }
 
@@ -33,8 +38,9 @@ struct PartnerCertificationTests {
         // A server that never narrows says so: the narrowing's case does not apply, and nothing is missing.
         let awaiting = try certify(directory, narrowed: "narrowed_scope: none", attest: nil)
         #expect(awaiting.status == 0, "\(awaiting.output.suffix(2500))")
-        #expect(awaiting.output.contains("\nPASSED BY THE SUITE, AWAITING ATTESTATION: App Flip for iOS (AF-LINK-021, TOK-GEN-006)\n"),
-                "\(awaiting.output.suffix(2500))")
+        #expect(
+            awaiting.output.contains("\nPASSED BY THE SUITE, AWAITING ATTESTATION: App Flip for iOS (AF-LINK-021, TOK-GEN-006)\n"),
+            "\(awaiting.output.suffix(2500))")
         #expect(awaiting.document.outcome.certification?.map(\.status) == ["awaiting-attestation"])
         let skipped = awaiting.document.cases.filter { $0.verdict == "skip" }
         #expect(skipped.allSatisfy { $0.conditionUnmet == true }, "\(skipped.map { "\($0.id): \($0.message ?? "")" })")
@@ -47,8 +53,9 @@ struct PartnerCertificationTests {
         }
 
         try AttestationFixture.write(["AF-LINK-021", "TOK-GEN-006"], to: directory + "/attest.txt")
-        let certified = try certify(directory, narrowed: "narrowed_scope:\n  request: devices admin\n  granted: devices",
-                                    attest: directory + "/attest.txt")
+        let certified = try certify(
+            directory, narrowed: "narrowed_scope:\n  request: devices admin\n  granted: devices",
+            attest: directory + "/attest.txt")
         #expect(certified.status == 0, "\(certified.output.suffix(2500))")
         #expect(certified.output.contains("\nCERTIFIED: App Flip for iOS\n"), "\(certified.output.suffix(2500))")
         #expect(certified.document.outcome.certification?.map(\.status) == ["certified"])
@@ -60,7 +67,8 @@ struct PartnerCertificationTests {
         #expect(verify.output.contains("(the bundle holds it, secrets hidden, at configuration/target.conf)"), "\(verify.output)")
         let bundle = try EvidenceBundle.verify(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/bundle.tar"))))
         let copy = String(decoding: try #require(bundle.entries.first { $0.path == "configuration/target.conf" }).bytes, as: UTF8.self)
-        #expect(copy.contains("client_secret_env: PARTNER_CLIENT_SECRET") && copy.contains("password: ${env:PARTNER_APPROVER_PASSWORD}")
+        #expect(
+            copy.contains("client_secret_env: PARTNER_CLIENT_SECRET") && copy.contains("password: ${env:PARTNER_APPROVER_PASSWORD}")
                 && copy.contains("    Cookie: ") && !copy.contains("reference-user=disabled"), "\(copy)")
     }
 }

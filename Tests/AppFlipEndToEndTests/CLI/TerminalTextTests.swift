@@ -19,7 +19,9 @@ struct TerminalTextTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("term-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try "id: a/b\ntitle: \"\u{1B}]0;pwned\u{07}\u{202E}\"\nscenario: consent\nprofile: nope\u{1B}[2J\nrequirement: AF-LINK-005 MUST NOT\nlink:\n  remove: [scope]\nexpect:\n  action: decline\n".write(toFile: directory + "/x.case", atomically: true, encoding: .utf8)
+        try
+            "id: a/b\ntitle: \"\u{1B}]0;pwned\u{07}\u{202E}\"\nscenario: consent\nprofile: nope\u{1B}[2J\nrequirement: AF-LINK-005 MUST NOT\nlink:\n  remove: [scope]\nexpect:\n  action: decline\n"
+            .write(toFile: directory + "/x.case", atomically: true, encoding: .utf8)
         let (status, text) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["lint", directory, "--catalog", PackageRoot.catalog])
         #expect(status == 2)
         #expect(!text.utf8.contains(0x1B) && !text.utf8.contains(0x07), "\(text)")

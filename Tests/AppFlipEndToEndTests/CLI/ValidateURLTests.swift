@@ -25,31 +25,50 @@ struct ValidateURLTests {
     @Test("URLs come one per line from standard input, skipping blanks and comments; lines keep their numbers")
     func standardInput() throws {
         let input = "# captured from the app's log\n\n" + AuthorizationRequestAuditTests.url([("redirect_uri", "myapp%3A%2Fcb")]) + "\n"
-        let (status, text) = try ProgramRun.run("/bin/sh", ["-c", "printf '%s' \"$1\" | \"$2\" validate-url --catalog \"$3\"", "sh", input,
-                                                           BuiltProducts.path("appflip-conformance"), PackageRoot.catalog])
+        let (status, text) = try ProgramRun.run(
+            "/bin/sh",
+            [
+                "-c", "printf '%s' \"$1\" | \"$2\" validate-url --catalog \"$3\"", "sh", input,
+                BuiltProducts.path("appflip-conformance"), PackageRoot.catalog,
+            ])
         #expect(status == 1, "\(text)")
         #expect(text.contains("FAIL <stdin>:3") && text.contains("NAT-REDIR-001"), "\(text)")
     }
 
-    @Test("Standard input is read to bounds: a URL over 64 KiB is an error that says so, more URLs than --max-urls is a usage error, a finding seen before is not printed again")
+    @Test(
+        "Standard input is read to bounds: a URL over 64 KiB is an error that says so, more URLs than --max-urls is a usage error, a finding seen before is not printed again"
+    )
     func bounds() throws {
         let program = BuiltProducts.path("appflip-conformance")
         // 1 MB of `y` lines: 500,000 URLs, far past the default 1,000; refused before anything is judged.
-        let (flood, floodText) = try ProgramRun.run("/bin/sh", ["-c", "yes y | head -c 1000000 | \"$1\" validate-url --catalog \"$2\"", "sh",
-                                                               program, PackageRoot.catalog])
-        #expect(flood == 2 && floodText.contains("more than 1000 URLs; judge them in several runs, or raise the limit with --max-urls N"),
-                "\(floodText.prefix(500))")
+        let (flood, floodText) = try ProgramRun.run(
+            "/bin/sh",
+            [
+                "-c", "yes y | head -c 1000000 | \"$1\" validate-url --catalog \"$2\"", "sh",
+                program, PackageRoot.catalog,
+            ])
+        #expect(
+            flood == 2 && floodText.contains("more than 1000 URLs; judge them in several runs, or raise the limit with --max-urls N"),
+            "\(floodText.prefix(500))")
         #expect(!floodText.contains("FAIL <stdin>"))
         // Raised: judged, and the three findings the first `y` shows are printed once, not once per URL.
-        let (raised, raisedText) = try ProgramRun.run("/bin/sh", ["-c", "yes y | head -c 4000 | \"$1\" validate-url --catalog \"$2\" --max-urls 2000", "sh",
-                                                                 program, PackageRoot.catalog])
+        let (raised, raisedText) = try ProgramRun.run(
+            "/bin/sh",
+            [
+                "-c", "yes y | head -c 4000 | \"$1\" validate-url --catalog \"$2\" --max-urls 2000", "sh",
+                program, PackageRoot.catalog,
+            ])
         #expect(raised == 1, "\(raisedText.suffix(300))")
         #expect(raisedText.contains("2000 URLs: 0 pass, 0 info, 0 warn, 0 skip, 2000 fail"), "\(raisedText.suffix(300))")
         #expect(raisedText.components(separatedBy: "NAT-REQ-001 MUST").count == 2, "printed more than once")
         #expect(raisedText.contains("FAIL <stdin>:2000 y\n  (3 findings as at <stdin>:1)"), "\(raisedText.suffix(300))")
         // One line of 200,000 bytes: not judged, said so; the next URL still is.
-        let (status, text) = try ProgramRun.run("/bin/sh", ["-c", "{ head -c 200000 /dev/zero | tr '\\000' a; printf '\\n%s\\n' \"$1\"; } | \"$2\" validate-url --catalog \"$3\"", "sh",
-                                                           AuthorizationRequestAuditTests.url(), program, PackageRoot.catalog])
+        let (status, text) = try ProgramRun.run(
+            "/bin/sh",
+            [
+                "-c", "{ head -c 200000 /dev/zero | tr '\\000' a; printf '\\n%s\\n' \"$1\"; } | \"$2\" validate-url --catalog \"$3\"", "sh",
+                AuthorizationRequestAuditTests.url(), program, PackageRoot.catalog,
+            ])
         #expect(status == 3, "\(text.suffix(300))")
         #expect(text.contains("ERROR <stdin>:1 (not judged: the URL is longer than 65536 bytes)"), "\(text.prefix(200))")
         #expect(text.contains("INFO <stdin>:2"), "\(text.suffix(600))")
@@ -58,8 +77,12 @@ struct ValidateURLTests {
 
     @Test("No URL, or an unknown option, is a usage error (exit 2) with the command's help")
     func usage() throws {
-        let (none, noneText) = try ProgramRun.run("/bin/sh", ["-c", "\"$1\" validate-url --catalog \"$2\" < /dev/null", "sh",
-                                                             BuiltProducts.path("appflip-conformance"), PackageRoot.catalog])
+        let (none, noneText) = try ProgramRun.run(
+            "/bin/sh",
+            [
+                "-c", "\"$1\" validate-url --catalog \"$2\" < /dev/null", "sh",
+                BuiltProducts.path("appflip-conformance"), PackageRoot.catalog,
+            ])
         #expect(none == 2 && noneText.contains("usage: appflip-conformance validate-url"), "\(noneText)")
         let (unknown, unknownText) = try validate(["--redirect-url", "x", AuthorizationRequestAuditTests.url()])
         #expect(unknown == 2 && unknownText.contains("did you mean '--redirect-uri'"), "\(unknownText)")

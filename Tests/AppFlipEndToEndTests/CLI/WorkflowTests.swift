@@ -18,8 +18,11 @@ struct WorkflowTests {
 
     private func handlerRun(_ defect: String?, reports: String, extra: [String] = []) -> (status: Int32, out: String, err: String) {
         let handler = defect.map { ["--", BuiltProducts.path("broken-handler"), "--defect", $0] } ?? ["--", BuiltProducts.path("appflip-reference")]
-        return run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
-                    "--reports", reports] + paths + extra + handler)
+        return run(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                "--reports", reports,
+            ] + paths + extra + handler)
     }
 
     @Test("--rerun-failed runs exactly the cases that failed there; nothing to re-run, or no results, is exit 2")
@@ -51,14 +54,19 @@ struct WorkflowTests {
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let idLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("id: ") && $0.hasSuffix("/${row.key}") })
         let template = String(idLine.dropFirst(4))
-        try text.replacingOccurrences(of: String(idLine) + "\n",
-                                      with: "id: \(template.dropLast("/${row.key}".count))-renamed/${row.key}\nformerly:\n  - \(template)\n")
-            .write(toFile: file, atomically: true, encoding: .utf8)
-        let renamed = entry.id.replacingOccurrences(of: String(template.dropLast("/${row.key}".count)) + "/",
-                                                    with: String(template.dropLast("/${row.key}".count)) + "-renamed/")
-        let afterRename = run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
-                               "--reports", directory + "/renamed", "--cases", cases, "--catalog", PackageRoot.catalog,
-                               "--rerun-failed", directory + "/first", "--", BuiltProducts.path("appflip-reference")])
+        try text.replacingOccurrences(
+            of: String(idLine) + "\n",
+            with: "id: \(template.dropLast("/${row.key}".count))-renamed/${row.key}\nformerly:\n  - \(template)\n"
+        )
+        .write(toFile: file, atomically: true, encoding: .utf8)
+        let renamed = entry.id.replacingOccurrences(
+            of: String(template.dropLast("/${row.key}".count)) + "/",
+            with: String(template.dropLast("/${row.key}".count)) + "-renamed/")
+        let afterRename = run([
+            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+            "--reports", directory + "/renamed", "--cases", cases, "--catalog", PackageRoot.catalog,
+            "--rerun-failed", directory + "/first", "--", BuiltProducts.path("appflip-reference"),
+        ])
         #expect(afterRename.status == 0, "\(afterRename.err.suffix(800))")
         let rerunRenamed = try ResultsDocument.parse(Data(contentsOf: URL(fileURLWithPath: directory + "/renamed/results.json")))
         #expect(rerunRenamed.cases.contains { $0.id == renamed && $0.formerly == [entry.id] }, "\(rerunRenamed.cases.map(\.id).prefix(5))")
@@ -119,7 +127,8 @@ struct WorkflowTests {
         let whole = handlerRun("reencodes-state", reports: directory + "/whole", extra: ["--seed", "5", "--mode", "persistent"])
         var ids: [[String]] = []
         for index in 1...3 {
-            _ = handlerRun("reencodes-state", reports: directory + "/\(index)", extra: ["--seed", "5", "--mode", "persistent", "--shard", "\(index)/3"])
+            _ = handlerRun(
+                "reencodes-state", reports: directory + "/\(index)", extra: ["--seed", "5", "--mode", "persistent", "--shard", "\(index)/3"])
             ids.append(try ResultsDocument.load(run: directory + "/\(index)").document.cases.map(\.id))
         }
         let all = try ResultsDocument.load(run: directory + "/whole").document
@@ -138,7 +147,8 @@ struct WorkflowTests {
         // shard untouched.
         let before = try Data(contentsOf: URL(fileURLWithPath: directory + "/2/results.json"))
         let intoShard = run(["merge", "--reports", directory + "/./2/"] + paths + (1...3).map { directory + "/\($0)" })
-        #expect(intoShard.status == 2 && intoShard.err.contains("holds the shard") && intoShard.err.contains("write them elsewhere"), "\(intoShard.err)")
+        #expect(
+            intoShard.status == 2 && intoShard.err.contains("holds the shard") && intoShard.err.contains("write them elsewhere"), "\(intoShard.err)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/2/results.json")) == before)
         let twice = run(["merge", "--reports", directory + "/a", "--reports", directory + "/b"] + paths + (1...3).map { directory + "/\($0)" })
         #expect(twice.status == 2 && twice.err.contains("--reports is given twice"), "\(twice.err)")
@@ -152,7 +162,8 @@ struct WorkflowTests {
         // A shard with its failing cases taken out: merge refuses it rather than give a clean verdict of part of the run.
         let tampered = directory + "/2-tampered"
         try FileManager.default.createDirectory(atPath: tampered, withIntermediateDirectories: true)
-        var json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/2/results.json"))) as? [String: Any])
+        var json = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/2/results.json"))) as? [String: Any])
         let cases = try #require(json["cases"] as? [[String: Any]])
         let kept = cases.filter { ($0["verdict"] as? String) != "fail" }
         #expect(kept.count < cases.count, "shard 2/3 has a failing case to take out")
@@ -174,9 +185,14 @@ struct WorkflowTests {
         #expect(removed.status == 2 && removed.err.contains("lacks") && removed.err.contains("cases were removed"), "\(removed.err)")
 
         // A shard run for another client (same seed, same split): not a shard of this run.
-        _ = run(["run", "--link", "https://app.example/flip", "--client-id", "another-client", "--profile", "app-link",
-                 "--reports", directory + "/other-client"] + paths + ["--seed", "5", "--mode", "persistent", "--shard", "2/3", "--",
-                 BuiltProducts.path("broken-handler"), "--defect", "reencodes-state"])
+        _ = run(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "another-client", "--profile", "app-link",
+                "--reports", directory + "/other-client",
+            ] + paths + [
+                "--seed", "5", "--mode", "persistent", "--shard", "2/3", "--",
+                BuiltProducts.path("broken-handler"), "--defect", "reencodes-state",
+            ])
         let client = run(["merge", "--reports", directory + "/client"] + paths + [directory + "/1", directory + "/other-client", directory + "/3"])
         #expect(client.status == 2 && client.err.contains("has another command line"), "\(client.err)")
     }

@@ -9,8 +9,9 @@ import Testing
 enum RunnerTarget {
     static let current: Result<ConformanceTarget, ConformanceTarget.EnvironmentError> = {
         do throws(ConformanceTarget.EnvironmentError) {
-            return .success(try ConformanceTarget.environment()
-                ?? .reference(nativeClient: [BuiltProducts.path("appflip-reference"), "native-client"]))
+            return .success(
+                try ConformanceTarget.environment()
+                    ?? .reference(nativeClient: [BuiltProducts.path("appflip-reference"), "native-client"]))
         } catch {
             return .failure(error)
         }

@@ -1,7 +1,7 @@
 import AppFlipHTTP
 import AppFlipReferenceServer
-import AppFlipTestSupport
 import AppFlipTLS
+import AppFlipTestSupport
 import Foundation
 import Testing
 
@@ -27,8 +27,9 @@ struct CertificateFindingTests {
         }
 
         func run(filter: String? = nil) throws -> (Int32, String) {
-            try TLSFixture.runSuite(base: "https://127.0.0.1:\(server.port)", directory: directory, caFile: directory + "/ca.pem",
-                                    profiles: ["authorize", "token"], filter: filter)
+            try TLSFixture.runSuite(
+                base: "https://127.0.0.1:\(server.port)", directory: directory, caFile: directory + "/ca.pem",
+                profiles: ["authorize", "token"], filter: filter)
         }
 
         func stop() {
@@ -37,9 +38,12 @@ struct CertificateFindingTests {
         }
     }
 
-    @Test("A certificate of a trusted CA that has expired, or names another host, fails AF-AUTHZ-001 and TOK-GEN-001 (exit 1)",
-          arguments: [("expired", CertificateAuthority.Flaw.expired, ["127.0.0.1"], "certificate has expired"),
-                      ("another host", .none, ["other.example"], "IP address mismatch")])
+    @Test(
+        "A certificate of a trusted CA that has expired, or names another host, fails AF-AUTHZ-001 and TOK-GEN-001 (exit 1)",
+        arguments: [
+            ("expired", CertificateAuthority.Flaw.expired, ["127.0.0.1"], "certificate has expired"),
+            ("another host", .none, ["other.example"], "IP address mismatch"),
+        ])
     func notValidHere(_ name: String, _ flaw: CertificateAuthority.Flaw, _ names: [String], _ reason: String) throws {
         let target = try Target(flaw: flaw, names: names)
         defer { target.stop() }
@@ -49,8 +53,9 @@ struct CertificateFindingTests {
             #expect(text.contains("FAIL \(id) "), "\(name): \(id)")
         }
         #expect(text.contains("AF-AUTHZ-001 MUST:") && text.contains("TOK-GEN-001 MUST:"), "\(name): \(text)")
-        #expect(text.contains("is not valid for it: \(reason) (it presented CN=\(names[0]), issued by CN=AppFlip Conformance test CA"),
-                "\(name): the reason and what was presented: \(text)")
+        #expect(
+            text.contains("is not valid for it: \(reason) (it presented CN=\(names[0]), issued by CN=AppFlip Conformance test CA"),
+            "\(name): the reason and what was presented: \(text)")
         #expect(!text.contains("To trust a staging CA"), "\(name): the server's fault, not the run's setup: \(text)")
     }
 
@@ -60,8 +65,9 @@ struct CertificateFindingTests {
         defer { target.stop() }
         let (status, text) = try target.run()
         #expect(status == 3, "\(text)")
-        #expect(text.contains("cannot be verified: unable to get local issuer certificate (it presented CN=127.0.0.1, issued by CN=An untrusted CA"),
-                "\(text)")
+        #expect(
+            text.contains("cannot be verified: unable to get local issuer certificate (it presented CN=127.0.0.1, issued by CN=An untrusted CA"),
+            "\(text)")
         #expect(text.contains("To trust a staging CA") && !text.contains("FAIL "), "\(text)")
     }
 
@@ -79,8 +85,9 @@ struct CertificateFindingTests {
 /// root, an intermediate, a leaf; RSA keys, so a static RSA exchange can be agreed).
 @Suite("TLS chains and key exchange", .serialized, .enabled(if: TLSFixture.available))
 struct TLSChainTests {
-    @Test("A server that does not send its intermediate fails, though --ca-file holds it; sending it passes",
-          arguments: [false, true])
+    @Test(
+        "A server that does not send its intermediate fails, though --ca-file holds it; sending it passes",
+        arguments: [false, true])
     func intermediate(sent: Bool) throws {
         let fixture = try TLSFixture(chain: sent ? .sendsIntermediate : .leafOnly)
         defer { fixture.stop() }

@@ -46,11 +46,16 @@ struct ConfigurationProblemTests {
         }
         defer { target.stop() }
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .authorize && $0.needsNothingSpecial && !$0.needsHTTPS && !$0.probesSignIn }
-        let run = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
-                                           decorations: [.consent: [("Cookie", "s=1")]]), cases: cases)
+        let run = try SuiteRun.run(
+            TargetUnderTest(
+                endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
+                decorations: [.consent: [("Cookie", "s=1")]]), cases: cases)
         #expect(run.count(.fail) == 0 && run.count(.warn) == 0)
         #expect(run.count(.error) >= 10)
-        let odd = run.results.filter { $0.verdict != .skip && !($0.verdict == .error && ($0.message ?? "").contains("throttled this request (429 Too Many Requests, Retry-After: 30)")) }
+        let odd = run.results.filter {
+            $0.verdict != .skip
+                && !($0.verdict == .error && ($0.message ?? "").contains("throttled this request (429 Too Many Requests, Retry-After: 30)"))
+        }
         #expect(odd.isEmpty, "\(odd.map { "\($0.conformanceCase.id): \($0.verdict) \($0.message ?? "")" })")
     }
 
@@ -64,16 +69,19 @@ struct ConfigurationProblemTests {
 
     @Test("A server that checks the code before the client is caught after the run, from its invalid_client answers")
     func afterTheRun() throws {
-        let run = try run(secret: "not-the-secret", wrap: { reference in
-            { request in
-                // Answers the preflight's impossible code with invalid_grant, hiding the client check.
-                if request.path == "/oauth/token", String(decoding: request.body, as: UTF8.self).contains("appflip-preflight-") {
-                    return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", "application/json")]),
-                                        body: Array(#"{"error":"invalid_grant"}"#.utf8))
+        let run = try run(
+            secret: "not-the-secret",
+            wrap: { reference in
+                { request in
+                    // Answers the preflight's impossible code with invalid_grant, hiding the client check.
+                    if request.path == "/oauth/token", String(decoding: request.body, as: UTF8.self).contains("appflip-preflight-") {
+                        return HTTPResponse(
+                            status: 400, headers: HTTPHeaders([("Content-Type", "application/json")]),
+                            body: Array(#"{"error":"invalid_grant"}"#.utf8))
+                    }
+                    return reference(request)
                 }
-                return reference(request)
-            }
-        })
+            })
         expectOneProblem(run)
     }
 

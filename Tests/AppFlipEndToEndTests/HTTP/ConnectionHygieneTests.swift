@@ -1,9 +1,10 @@
 import AppFlipModel
-@testable import AppFlipRunner
-import AppFlipTestSupport
 import AppFlipTLS
+import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipRunner
 
 /// A probe that may leave part of its request unread (the token endpoint's GET carries a form body) goes on a
 /// connection of its own: against a server that leaves the body unread (Python's http.server), the probe itself
@@ -18,8 +19,9 @@ struct ConnectionHygieneTests {
         var after = probe
         after.id += "/after"
         let base = base ?? server.base
-        let targets = TargetUnderTest(endpoints: [.authorize: base + "/authorize", .token: base + "/token"],
-                              clientSecret: PlainPythonServer.secret, decorations: [.consent: [("Cookie", "user=approver")]])
+        let targets = TargetUnderTest(
+            endpoints: [.authorize: base + "/authorize", .token: base + "/token"],
+            clientSecret: PlainPythonServer.secret, decorations: [.consent: [("Cookie", "user=approver")]])
         var configuration = SuiteRun.configuration
         configuration.seed = seed
         return try SuiteRun.run(targets, cases: [probe, after, probe, after], configuration: configuration, jobs: 1)
@@ -44,8 +46,9 @@ struct ConnectionHygieneTests {
         #expect(verdicts[0] == verdicts[1])
     }
 
-    @Test("Behind a TLS front the same server warns the same way: TOK-GEN-008 is judged over https too",
-          .enabled(if: TLSFixture.available))
+    @Test(
+        "Behind a TLS front the same server warns the same way: TOK-GEN-008 is judged over https too",
+        .enabled(if: TLSFixture.available))
     func bodyLeftUnreadOverTLS() throws {
         let server = try PlainPythonServer()
         defer { server.stop() }
@@ -69,7 +72,9 @@ struct ConnectionHygieneTests {
         for result in run.results {
             #expect(result.verdict == .pass, "\(result.conformanceCase.id): \(result.verdict) \(result.message ?? "") \(result.findings)")
             let framing = result.checks.first { $0.requirement == RequestFraming.requirement }
-            #expect(framing?.observed == "the server closed the connection after answering GET /token with a 57-byte body", "\(String(describing: framing))")
+            #expect(
+                framing?.observed == "the server closed the connection after answering GET /token with a 57-byte body",
+                "\(String(describing: framing))")
         }
     }
 }

@@ -6,8 +6,9 @@ import Testing
 @Suite("HTTP client")
 struct HTTPClientTests {
     private func client(_ server: RecordingServer, total: Double = 5) throws -> HTTPClient {
-        try HTTPClient(origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
-                       limits: HTTPLimits(maximumBodyBytes: 1024), timeouts: HTTPClient.Timeouts(connect: 2, total: total))
+        try HTTPClient(
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            limits: HTTPLimits(maximumBodyBytes: 1024), timeouts: HTTPClient.Timeouts(connect: 2, total: total))
     }
 
     @Test("The request goes out byte for byte: invalid escapes, repeated and empty parameters, odd characters")
@@ -26,11 +27,13 @@ struct HTTPClientTests {
     func body() throws {
         let server = try RecordingServer { _ in RecordingServer.ok("") }
         defer { server.stop() }
-        let request = HTTPRequest(method: "POST", target: "/token", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
-                                  body: Array("grant_type=authorization_code&code=a%2Fb".utf8))
+        let request = HTTPRequest(
+            method: "POST", target: "/token", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
+            body: Array("grant_type=authorization_code&code=a%2Fb".utf8))
         _ = try client(server).send(request)
         let sent = String(decoding: try #require(server.requests.first), as: UTF8.self)
-        #expect(sent.hasSuffix("Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 40\r\n\r\ngrant_type=authorization_code&code=a%2Fb"))
+        #expect(
+            sent.hasSuffix("Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 40\r\n\r\ngrant_type=authorization_code&code=a%2Fb"))
     }
 
     @Test("A redirect is the observation: it is never followed")
@@ -48,7 +51,8 @@ struct HTTPClientTests {
     @Test("A kept-alive connection is reused across requests, and reopened when the server closed it")
     func reuse() throws {
         let server = try RecordingServer { request in
-            String(decoding: request, as: UTF8.self).contains("/last") ? .bytes(Array("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 1\r\n\r\nx".utf8))
+            String(decoding: request, as: UTF8.self).contains("/last")
+                ? .bytes(Array("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 1\r\n\r\nx".utf8))
                 : RecordingServer.ok("x")
         }
         defer { server.stop() }
@@ -60,9 +64,11 @@ struct HTTPClientTests {
 
     @Test("A status line gives its code and its reason as sent, spaces and all; HTTP/1.0 closes the connection")
     func statusLines() throws {
-        for (line, status, reason, connections) in [("HTTP/1.1 200 OK", 200, "OK", 1), ("HTTP/1.1 404 Not  Found ", 404, "Not  Found ", 1),
-                                                     ("HTTP/1.1 204", 204, "", 1), ("HTTP/1.0 200 OK", 200, "OK", 2),
-                                                     ("HTTP/1.1 599 é", 599, "é", 1)] {
+        for (line, status, reason, connections) in [
+            ("HTTP/1.1 200 OK", 200, "OK", 1), ("HTTP/1.1 404 Not  Found ", 404, "Not  Found ", 1),
+            ("HTTP/1.1 204", 204, "", 1), ("HTTP/1.0 200 OK", 200, "OK", 2),
+            ("HTTP/1.1 599 é", 599, "é", 1),
+        ] {
             let server = try RecordingServer { _ in
                 .bytes(Array("\(line)\r\nContent-Length: 0\r\n\r\n".utf8))
             }
@@ -78,8 +84,10 @@ struct HTTPClientTests {
 
     @Test("Connection is read as a list of options: close among them, in any case, ends the connection; other options do not")
     func connectionOptions() throws {
-        for (value, closes) in [("keep-alive, Close", true), ("Upgrade,close", true), (" CLOSE ", true), ("keep-alive", false),
-                                ("Keep-Alive, upgrade", false)] {
+        for (value, closes) in [
+            ("keep-alive, Close", true), ("Upgrade,close", true), (" CLOSE ", true), ("keep-alive", false),
+            ("Keep-Alive, upgrade", false),
+        ] {
             let server = try RecordingServer { _ in
                 .bytes(Array("HTTP/1.1 200 OK\r\nConnection: \(value)\r\nContent-Length: 1\r\n\r\nx".utf8))
             }
@@ -101,7 +109,8 @@ struct HTTPClientTests {
 
     @Test("A head is read on bytes: LF alone ends a line, a lone CR stays in its value, values are trimmed, Latin-1 is kept")
     func headBytes() throws {
-        let head: [UInt8] = Array("HTTP/1.1 200 OK\nX-A: \t v1 \t\r\nX-B: a\rb\r\nX-C: caf".utf8) + [0xE9]
+        let head: [UInt8] =
+            Array("HTTP/1.1 200 OK\nX-A: \t v1 \t\r\nX-B: a\rb\r\nX-C: caf".utf8) + [0xE9]
             + Array("\r\nX-Token!#$%&'*+-.^_`|~: t\r\nContent-Length: 2\r\n\r\nok".utf8)
         let server = try RecordingServer { _ in .bytes(head) }
         defer { server.stop() }
@@ -130,31 +139,42 @@ struct HTTPClientTests {
         Broken(name: "no space in the status line", reply: .bytes(Array("HTTP/1.1\r\n\r\n".utf8)), message: "invalid status line"),
         Broken(name: "not HTTP at all", reply: .bytes(Array("SSH-2.0-OpenSSH\r\n\r\n".utf8), close: true), message: "invalid status line"),
         Broken(name: "header without colon", reply: .bytes(Array("HTTP/1.1 200 OK\r\nbroken header\r\n\r\n".utf8)), message: "has no ':'"),
-        Broken(name: "obsolete line folding", reply: .bytes(Array("HTTP/1.1 200 OK\r\nX-A: 1\r\n  folded\r\n\r\n".utf8)),
-               message: "obsolete line folding in the header section: header line 2 (8 bytes) starts with white space"),
-        Broken(name: "a header name with a space", reply: .bytes(Array("HTTP/1.1 200 OK\r\nBad Name: 1\r\n\r\n".utf8)),
-               message: "header line 1 has an invalid name: byte 4 of the name (0x20, a space) is not a token character"),
-        Broken(name: "a header name with a delimiter", reply: .bytes(Array("HTTP/1.1 200 OK\r\nX(a): 1\r\n\r\n".utf8)),
-               message: "has an invalid name: byte 2 of the name (0x28, '(') is not a token character"),
-        Broken(name: "conflicting lengths", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab".utf8)),
-               message: "conflicting Content-Length"),
-        Broken(name: "Content-Length beside chunked (smuggling)",
-               reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n".utf8)),
-               message: "both Transfer-Encoding (chunked) and Content-Length"),
-        Broken(name: "body over the limit", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n".utf8)), message: "the limit is 1024"),
-        Broken(name: "bad chunk size", reply: .bytes(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n".utf8)),
-               message: "invalid chunk size"),
-        Broken(name: "closed mid-body", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc".utf8), close: true),
-               message: "closed after 3 of 10 body bytes"),
+        Broken(
+            name: "obsolete line folding", reply: .bytes(Array("HTTP/1.1 200 OK\r\nX-A: 1\r\n  folded\r\n\r\n".utf8)),
+            message: "obsolete line folding in the header section: header line 2 (8 bytes) starts with white space"),
+        Broken(
+            name: "a header name with a space", reply: .bytes(Array("HTTP/1.1 200 OK\r\nBad Name: 1\r\n\r\n".utf8)),
+            message: "header line 1 has an invalid name: byte 4 of the name (0x20, a space) is not a token character"),
+        Broken(
+            name: "a header name with a delimiter", reply: .bytes(Array("HTTP/1.1 200 OK\r\nX(a): 1\r\n\r\n".utf8)),
+            message: "has an invalid name: byte 2 of the name (0x28, '(') is not a token character"),
+        Broken(
+            name: "conflicting lengths", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab".utf8)),
+            message: "conflicting Content-Length"),
+        Broken(
+            name: "Content-Length beside chunked (smuggling)",
+            reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n".utf8)),
+            message: "both Transfer-Encoding (chunked) and Content-Length"),
+        Broken(
+            name: "body over the limit", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n".utf8)), message: "the limit is 1024"),
+        Broken(
+            name: "bad chunk size", reply: .bytes(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n".utf8)),
+            message: "invalid chunk size"),
+        Broken(
+            name: "closed mid-body", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc".utf8), close: true),
+            message: "closed after 3 of 10 body bytes"),
         Broken(name: "closed without answer", reply: .closeWithoutAnswer, message: "closed the connection without a response"),
-        Broken(name: "a body that never ends", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\nabc".utf8)),
-               message: "no complete response within 0.5 s"),
-        Broken(name: "reset mid-response", reply: .reset(after: Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc".utf8)),
-               message: "reset"),
+        Broken(
+            name: "a body that never ends", reply: .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\nabc".utf8)),
+            message: "no complete response within 0.5 s"),
+        Broken(
+            name: "reset mid-response", reply: .reset(after: Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc".utf8)),
+            message: "reset"),
         Broken(name: "no answer in time", reply: .stall(seconds: 40), message: "no complete response within 0.5 s"),
-        Broken(name: "headers that never end (slowloris)",
-               reply: .bytes(Array(("HTTP/1.1 200 OK\r\n" + String(repeating: "X-Padding: a\r\n", count: 5000)).utf8)),
-               message: "the header section exceeds"),
+        Broken(
+            name: "headers that never end (slowloris)",
+            reply: .bytes(Array(("HTTP/1.1 200 OK\r\n" + String(repeating: "X-Padding: a\r\n", count: 5000)).utf8)),
+            message: "the header section exceeds"),
     ]
 
     @Test("A broken response is a precise failure, never a crash or a hang", arguments: broken)

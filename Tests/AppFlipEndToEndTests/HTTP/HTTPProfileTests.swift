@@ -2,11 +2,12 @@ import AppFlipHTTP
 import AppFlipModel
 import AppFlipReferenceServer
 import AppFlipReporting
-@testable import AppFlipRunner
 import AppFlipSyntax
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipRunner
 
 /// The HTTP profiles against the reference server, and against broken servers that must be caught.
 @Suite("HTTP profiles", .serialized)
@@ -15,11 +16,13 @@ struct HTTPProfileTests {
 
     /// Serves the reference (wrapped by `wrap`) on loopback and runs every non-app-link case against it. Cases that
     /// wait (code expiry) run only when `declaredCodeLifetime` is given, so most tests do not wait.
-    private func run(wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }, declaredCodeLifetime: Double? = nil,
-                     declaredTokenLifetime: Double? = nil,
-                     settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false,
-                     includeSignInProbes: Bool = false, onlyConsentSignsIn: Bool = false, throttlingProbe: Bool = true,
-                     jobs: Int = 2, judgesApart: Bool = true, seed: UInt64? = nil, projectID: String = Self.settings.projectID) throws -> RunResult {
+    private func run(
+        wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }, declaredCodeLifetime: Double? = nil,
+        declaredTokenLifetime: Double? = nil,
+        settings: ReferenceServerConfiguration = Self.settings, throughForms: Bool = false,
+        includeSignInProbes: Bool = false, onlyConsentSignsIn: Bool = false, throttlingProbe: Bool = true,
+        jobs: Int = 2, judgesApart: Bool = true, seed: UInt64? = nil, projectID: String = Self.settings.projectID
+    ) throws -> RunResult {
         let reference = ReferenceServer(configuration: settings)
         let server = try HTTPServer(handler: wrap(reference.handler))
         server.start()
@@ -27,21 +30,28 @@ struct HTTPProfileTests {
         let base = "http://127.0.0.1:\(server.port)"
         var targets = TargetUnderTest(
             adapters: [.linkHandler: InProcessTarget(handler: reference.linkHandler)],
-            endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
-                        .siteAssociation: base + "/.well-known/apple-app-site-association",
-                        .linkSiteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
-                        .metadata: base + ReferenceServer.metadataPath],
+            endpoints: [
+                .authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke",
+                .siteAssociation: base + "/.well-known/apple-app-site-association",
+                .linkSiteAssociation: base + "/.well-known/apple-app-site-association", .api: base + ReferenceServer.apiPath,
+                .metadata: base + ReferenceServer.metadataPath,
+            ],
             clientSecret: Self.settings.clientSecret,
-            decorations: [.consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")],
-                          .secondUser: [("Cookie", "reference-user=second")]],
+            decorations: [
+                .consent: [("Cookie", "reference-user=approver")], .deny: [("Cookie", "reference-user=refuser")],
+                .secondUser: [("Cookie", "reference-user=second")],
+            ],
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
         if throughForms {
             func script(_ user: String, _ button: String) -> SignInScript {
-                SignInScript(form: "username,password", fields: ["username": user, "password": user + "-password"],
-                             consentForm: "action:/oauth/consent", consentButton: "decision=" + button)
+                SignInScript(
+                    form: "username,password", fields: ["username": user, "password": user + "-password"],
+                    consentForm: "action:/oauth/consent", consentButton: "decision=" + button)
             }
-            targets.signIn = [.consent: script("approver", "approve"), .deny: script("refuser", "deny"),
-                              .disabledAccount: script("disabled", "approve"), .secondUser: script("second", "approve")]
+            targets.signIn = [
+                .consent: script("approver", "approve"), .deny: script("refuser", "deny"),
+                .disabledAccount: script("disabled", "approve"), .secondUser: script("second", "approve"),
+            ]
             if onlyConsentSignsIn { targets.signIn = [.consent: script("approver", "approve")] }
         }
         var configuration = SuiteRun.configuration
@@ -49,16 +59,19 @@ struct HTTPProfileTests {
         configuration.appID = Self.settings.appID
         configuration.codeLifetime = declaredCodeLifetime
         configuration.tokenLifetime = declaredTokenLifetime
-        configuration.narrowedScope = NarrowedScope(request: ReferenceServerConfiguration.narrowedScope.request,
-                                                    granted: ReferenceServerConfiguration.narrowedScope.granted)
+        configuration.narrowedScope = NarrowedScope(
+            request: ReferenceServerConfiguration.narrowedScope.request,
+            granted: ReferenceServerConfiguration.narrowedScope.granted)
         configuration.throttlingProbe = throttlingProbe
         if let seed { configuration.seed = seed }
-        configuration.nativeClient = NativeClient(id: ReferenceServerConfiguration.nativeClientID,
-                                                  redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
+        configuration.nativeClient = NativeClient(
+            id: ReferenceServerConfiguration.nativeClientID,
+            redirectURIs: ReferenceServerConfiguration.nativeRedirectURIs)
         // The reference is served over plain http on loopback, so the https-only cases have nothing to hold to
         // (HTTPSTests runs them over TLS).
         let cases = try SuiteRun.load().1.cases.filter {
-            $0.profile != .appLink && $0.profile != .nativeClient && $0.profile != .androidAppFlip && (declaredCodeLifetime != nil || declaredTokenLifetime != nil || !$0.waits) && !$0.needsHTTPS
+            $0.profile != .appLink && $0.profile != .nativeClient && $0.profile != .androidAppFlip
+                && (declaredCodeLifetime != nil || declaredTokenLifetime != nil || !$0.waits) && !$0.needsHTTPS
                 && (throughForms || includeSignInProbes || !$0.probesSignIn)
         }
         return try SuiteRun.run(targets, cases: cases, configuration: configuration, jobs: jobs, judgesApart: judgesApart)
@@ -71,23 +84,29 @@ struct HTTPProfileTests {
         var testDescription: String { name }
     }
 
-    static let apartSetups: [ApartSetup] = [
-        ApartSetup(name: "reference, users by headers", throughForms: false) { $0 },
-        ApartSetup(name: "reference, users through the pages", throughForms: true) { $0 },
-    ] + BrokenServers.all.filter { $0.name == "framable-pages" }.map { defect in
-        ApartSetup(name: "broken: " + defect.name, throughForms: true, wrap: defect.wrap)
-    } + pageDefects.filter { $0.name.contains("third-party") || $0.name.contains("return_to") }.map { defect in
-        ApartSetup(name: "broken: " + defect.name, throughForms: true, wrap: defect.wrap)
-    }
+    static let apartSetups: [ApartSetup] =
+        [
+            ApartSetup(name: "reference, users by headers", throughForms: false) { $0 },
+            ApartSetup(name: "reference, users through the pages", throughForms: true) { $0 },
+        ]
+        + BrokenServers.all.filter { $0.name == "framable-pages" }.map { defect in
+            ApartSetup(name: "broken: " + defect.name, throughForms: true, wrap: defect.wrap)
+        }
+        + pageDefects.filter { $0.name.contains("third-party") || $0.name.contains("return_to") }.map { defect in
+            ApartSetup(name: "broken: " + defect.name, throughForms: true, wrap: defect.wrap)
+        }
 
     @Test("Judged on the judging thread or in line, every HTTP result is the same", arguments: apartSetups)
     func judgedApart(_ setup: ApartSetup) throws {
         let apart = try run(wrap: setup.wrap, throughForms: setup.throughForms, includeSignInProbes: true, jobs: 1, judgesApart: true)
         let inLine = try run(wrap: setup.wrap, throughForms: setup.throughForms, includeSignInProbes: true, jobs: 1, judgesApart: false)
-        #expect(apart.results.contains { result in
-            guard DeferredJudgement.applies(to: result.conformanceCase), case .http = result.conformanceCase.steps.first?.action else { return false }
-            return true
-        })
+        #expect(
+            apart.results.contains { result in
+                guard DeferredJudgement.applies(to: result.conformanceCase), case .http = result.conformanceCase.steps.first?.action else {
+                    return false
+                }
+                return true
+            })
         #expect(apart.results.count == inLine.results.count)
         // Each run has a server of its own, on a port of its own, minting anti-forgery tokens of its own; a burst's
         // timings are the machine's.
@@ -122,21 +141,25 @@ struct HTTPProfileTests {
 
             """
         let catalog = try SuiteRun.load().0
-        let cases = try CaseLoader.load(files: [SuiteFile(path: "cases/token/crash-probe.case", bytes: Array(text.utf8))], base: "cases",
-                                        catalog: catalog).cases
+        let cases = try CaseLoader.load(
+            files: [SuiteFile(path: "cases/token/crash-probe.case", bytes: Array(text.utf8))], base: "cases",
+            catalog: catalog
+        ).cases
         let reference = ReferenceServer(configuration: Self.settings)
         let crashing: HTTPServer.Handler = { request in
             guard request.path == "/oauth/token", String(decoding: request.body, as: UTF8.self).contains("appflip-no-such-code") else {
                 return reference.handler(request)
             }
-            return HTTPResponse(status: 500, headers: HTTPHeaders([("Content-Type", "text/html")]), body: Array("<h1>Internal Server Error</h1>".utf8))
+            return HTTPResponse(
+                status: 500, headers: HTTPHeaders([("Content-Type", "text/html")]), body: Array("<h1>Internal Server Error</h1>".utf8))
         }
         for (handler, expected) in [(crashing, Verdict.warn), (reference.handler, Verdict.pass)] {
             let server = try HTTPServer(handler: handler)
             server.start()
             defer { server.stop() }
             let base = "http://127.0.0.1:\(server.port)"
-            let targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token"], clientSecret: Self.settings.clientSecret)
+            let targets = TargetUnderTest(
+                endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token"], clientSecret: Self.settings.clientSecret)
             let result = try #require(try SuiteRun.run(targets, cases: cases).results.first)
             #expect(result.verdict == expected, "\(result.findings)")
             if expected == .warn {
@@ -151,8 +174,9 @@ struct HTTPProfileTests {
         let id = "authorize/hardening/sign-in-pages"
         let withoutSignIn = try run(includeSignInProbes: true).results.first { $0.conformanceCase.id == id }
         #expect(withoutSignIn?.verdict == .skip, "\(withoutSignIn?.verdict as Any) \(withoutSignIn?.message ?? "")")
-        #expect(withoutSignIn?.message?.hasPrefix("not judged: ") == true && withoutSignIn?.message?.contains("sign_in") == true,
-                "\(withoutSignIn?.message ?? "")")
+        #expect(
+            withoutSignIn?.message?.hasPrefix("not judged: ") == true && withoutSignIn?.message?.contains("sign_in") == true,
+            "\(withoutSignIn?.message ?? "")")
         let throughPages = try run(throughForms: true, includeSignInProbes: true).results.first { $0.conformanceCase.id == id }
         #expect(throughPages?.verdict == .pass, "\(throughPages?.message ?? "")")
     }
@@ -168,7 +192,9 @@ struct HTTPProfileTests {
         #expect(failed == ["AF-AUTHZ-013"])
     }
 
-    @Test("An access token is refused at the API after the declared lifetime (401, or another 4xx with a warning); tokens that never expire fail TOK-RESP-006")
+    @Test(
+        "An access token is refused at the API after the declared lifetime (401, or another 4xx with a warning); tokens that never expire fail TOK-RESP-006"
+    )
     func tokenExpiry() throws {
         var short = Self.settings
         short.tokenLifetime = 1
@@ -179,21 +205,26 @@ struct HTTPProfileTests {
         let failed = Set(lasting.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
         #expect(failed == ["TOK-RESP-006"])
         // 403 for an expired token still refuses it (the MUST holds); RFC 6750 §3.1's 401 is a SHOULD: a warning alone.
-        let forbidding = try run(wrap: { reference in
-            { request in
-                var response = reference(request)
-                if request.path == ReferenceServer.apiPath, response.status == 401 { response.status = 403 }
-                return response
-            }
-        }, declaredTokenLifetime: 1, settings: short)
+        let forbidding = try run(
+            wrap: { reference in
+                { request in
+                    var response = reference(request)
+                    if request.path == ReferenceServer.apiPath, response.status == 401 { response.status = 403 }
+                    return response
+                }
+            }, declaredTokenLifetime: 1, settings: short)
         let forbidden = forbidding.results.first { $0.conformanceCase.id == "token/api/access-token-expires" }
-        #expect(forbidden?.verdict == .warn && forbidden?.findings.map(\.requirement.id) == ["TOK-RESP-006-S"],
-                "\(forbidden?.findings.map { "\($0.requirement) \($0.observed)" } ?? [])")
+        #expect(
+            forbidden?.verdict == .warn && forbidden?.findings.map(\.requirement.id) == ["TOK-RESP-006-S"],
+            "\(forbidden?.findings.map { "\($0.requirement) \($0.observed)" } ?? [])")
         let skipped = try run().results.first { $0.conformanceCase.id == "token/api/access-token-expires" }
         #expect(skipped == nil, "a waiting case is left out of runs that declare no lifetime")
-        let undeclared = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
-                                                              .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api"]),
-                                          cases: SuiteRun.load().1.cases.filter { $0.id == "token/api/access-token-expires" })
+        let undeclared = try SuiteRun.run(
+            TargetUnderTest(endpoints: [
+                .authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+                .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api",
+            ]),
+            cases: SuiteRun.load().1.cases.filter { $0.id == "token/api/access-token-expires" })
         #expect(undeclared.results.first?.message?.contains("token_lifetime") == true)
     }
 
@@ -220,8 +251,11 @@ struct HTTPProfileTests {
         #expect(perUser?.verdict == .pass)
         #expect(perUser?.checks.contains { !$0.isApplicable && ($0.notApplicable ?? "").contains("cannot tell users apart") } == true)
         let perUserCase = try #require(try SuiteRun.load().1.cases.first { $0.id == "token/api/per-user" })
-        let alone = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
-                                                         .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api"]), cases: [perUserCase])
+        let alone = try SuiteRun.run(
+            TargetUnderTest(endpoints: [
+                .authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+                .revoke: "http://127.0.0.1:9/r", .api: "http://127.0.0.1:9/api",
+            ]), cases: [perUserCase])
         #expect(alone.results.first?.verdict == .skip && (alone.results.first?.message ?? "").contains("second-user"))
     }
 
@@ -231,8 +265,9 @@ struct HTTPProfileTests {
         let needing = run.results.filter { $0.conformanceCase.needs.contains(.projectID) }
         #expect(needing.count >= 10, "the authorize cases send https://oauth-redirect.googleusercontent.com/r/PROJECT_ID")
         for result in needing {
-            #expect(result.verdict == .skip && result.message?.contains("no project_id is configured") == true,
-                    "\(result.conformanceCase.id): \(result.verdict) \(result.message ?? "")")
+            #expect(
+                result.verdict == .skip && result.message?.contains("no project_id is configured") == true,
+                "\(result.conformanceCase.id): \(result.verdict) \(result.message ?? "")")
         }
         let failing = run.results.filter { $0.verdict == .fail || $0.verdict == .error }
         #expect(failing.isEmpty, "\(failing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
@@ -244,14 +279,20 @@ struct HTTPProfileTests {
     func expiryNeedsDeclaredLifetime() throws {
         let cases = try SuiteRun.load().1.cases
         let expiry = try #require(cases.first { $0.id == "token/code/expired" })
-        let undeclared = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
-                                                              .revoke: "http://127.0.0.1:9/r"]), cases: [expiry])
+        let undeclared = try SuiteRun.run(
+            TargetUnderTest(endpoints: [
+                .authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+                .revoke: "http://127.0.0.1:9/r",
+            ]), cases: [expiry])
         #expect(undeclared.results.first?.verdict == .skip)
         #expect(undeclared.results.first?.message?.contains("code_lifetime") == true)
         var configuration = SuiteRun.configuration
         configuration.codeLifetime = 600
-        let slow = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
-                                                        .revoke: "http://127.0.0.1:9/r"]), cases: [expiry], configuration: configuration)
+        let slow = try SuiteRun.run(
+            TargetUnderTest(endpoints: [
+                .authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t",
+                .revoke: "http://127.0.0.1:9/r",
+            ]), cases: [expiry], configuration: configuration)
         #expect(slow.results.first?.verdict == .skip)
         #expect(slow.results.first?.message?.contains("--slow") == true)
     }
@@ -274,8 +315,9 @@ struct HTTPProfileTests {
         #expect(run.untestedCount == run.results.filter { $0.verdict == .skip && !$0.conditionUnmet }.count)
     }
 
-    @Test("Every HTTP profile passes when the test users sign in and consent through the reference's real pages",
-          arguments: [nil, VariantServers.cookiesInAnotherStyle])
+    @Test(
+        "Every HTTP profile passes when the test users sign in and consent through the reference's real pages",
+        arguments: [nil, VariantServers.cookiesInAnotherStyle])
     func throughForms(_ variant: VariantServers.Variant?) throws {
         let run = try run(wrap: variant?.wrap ?? { $0 }, throughForms: true)
         let notPassing = run.results.filter { $0.verdict != .pass && !($0.verdict == .skip && $0.conditionUnmet) }
@@ -285,19 +327,23 @@ struct HTTPProfileTests {
     @Test("A sign-in form whose action holds CR LF is never sent as written: no header or request is injected, the walk says why")
     func injectedFormAction() throws {
         let seen = RequestLog()
-        let run = try run(wrap: { reference in
-            { request in
-                seen.add(request)
-                var response = reference(request)
-                let page = String(decoding: response.body, as: UTF8.self)
-                if page.contains(#"action="/login""#) {
-                    response.body = Array(page.replacingOccurrences(of: #"action="/login""#, with: #"action="/login&#13;&#10;X-Injected: yes&#13;&#10;""#).utf8)
+        let run = try run(
+            wrap: { reference in
+                { request in
+                    seen.add(request)
+                    var response = reference(request)
+                    let page = String(decoding: response.body, as: UTF8.self)
+                    if page.contains(#"action="/login""#) {
+                        response.body = Array(
+                            page.replacingOccurrences(of: #"action="/login""#, with: #"action="/login&#13;&#10;X-Injected: yes&#13;&#10;""#).utf8)
+                    }
+                    return response
                 }
-                return response
-            }
-        }, throughForms: true)
+            }, throughForms: true)
         #expect(!seen.requests.contains { $0.headers["X-Injected"] != nil }, "a header was injected")
-        let walked = run.results.filter { ($0.message ?? "").contains("not sent: the request target holds CR at byte 7, which would end the request line") }
+        let walked = run.results.filter {
+            ($0.message ?? "").contains("not sent: the request target holds CR at byte 7, which would end the request line")
+        }
         #expect(!walked.isEmpty, "\(run.results.compactMap(\.message).prefix(5))")
         #expect(!run.results.contains { $0.suiteFault != nil })
     }
@@ -337,7 +383,8 @@ struct HTTPProfileTests {
             { request in
                 let body = String(decoding: request.body, as: UTF8.self)
                 guard request.path == "/oauth/consent", !body.contains("csrf=") else { return reference(request) }
-                return HTTPResponse(status: 303, headers: HTTPHeaders([("Location", "https://oauth-redirect.googleusercontent.com/r/reference-project?code=forged")]))
+                return HTTPResponse(
+                    status: 303, headers: HTTPHeaders([("Location", "https://oauth-redirect.googleusercontent.com/r/reference-project?code=forged")]))
             }
         },
         PageDefect(name: "consent takes an anti-forgery token issued to another user", requirement: "AF-AUTHZ-020", verdict: .fail) { reference in
@@ -348,28 +395,33 @@ struct HTTPProfileTests {
                 guard request.path == "/oauth/consent", response.status == 403, body.contains("csrf="), body.contains("decision=approve") else {
                     return response
                 }
-                return HTTPResponse(status: 303, headers: HTTPHeaders([("Location", "https://oauth-redirect.googleusercontent.com/r/reference-project?code=planted")]))
+                return HTTPResponse(
+                    status: 303, headers: HTTPHeaders([("Location", "https://oauth-redirect.googleusercontent.com/r/reference-project?code=planted")])
+                )
             }
         },
         PageDefect(name: "wrong client secrets are never throttled", requirement: "TOK-GEN-006-S", verdict: .warn) { reference in
             { request in
                 let response = reference(request)
                 guard request.path == "/oauth/token", response.status == 429 else { return response }
-                return HTTPResponse(status: 401, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
-                                    body: Array(#"{"error":"invalid_client"}"#.utf8))
+                return HTTPResponse(
+                    status: 401, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                    body: Array(#"{"error":"invalid_client"}"#.utf8))
             }
         },
         PageDefect(name: "a native client is re-approved silently in the same session", requirement: "NAT-AS-006", verdict: .warn) { reference in
             let approved = CodeSet()
             return { request in
-                let session = (request.headers["Cookie"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                let session =
+                    (request.headers["Cookie"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
                     .first { $0.hasPrefix("reference-session=") } ?? ""
                 let query = String(request.query ?? "")
                 if request.path == "/oauth/authorize", query.contains("client_id=native-app"), !session.isEmpty, approved.contains(session) {
-                    let parameters = Dictionary(query.split(separator: "&").map { pair -> (String, String) in
-                        let parts = pair.split(separator: "=", maxSplits: 1)
-                        return (String(parts[0]), parts.count > 1 ? String(parts[1]).removingPercentEncoding ?? "" : "")
-                    }, uniquingKeysWith: { first, _ in first })
+                    let parameters = Dictionary(
+                        query.split(separator: "&").map { pair -> (String, String) in
+                            let parts = pair.split(separator: "=", maxSplits: 1)
+                            return (String(parts[0]), parts.count > 1 ? String(parts[1]).removingPercentEncoding ?? "" : "")
+                        }, uniquingKeysWith: { first, _ in first })
                     let location = (parameters["redirect_uri"] ?? "") + "?code=silent-approval&state=" + (parameters["state"] ?? "")
                     return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", location)]))
                 }
@@ -384,7 +436,8 @@ struct HTTPProfileTests {
             { request in
                 let body = String(decoding: request.body, as: UTF8.self)
                 guard request.path == "/login", let pair = body.split(separator: "&").first(where: { $0.hasPrefix("return_to=") }),
-                      let target = String(pair.dropFirst(10)).removingPercentEncoding, target.hasPrefix("https://") else { return reference(request) }
+                    let target = String(pair.dropFirst(10)).removingPercentEncoding, target.hasPrefix("https://")
+                else { return reference(request) }
                 return HTTPResponse(status: 303, headers: HTTPHeaders([("Location", target)]))
             }
         },
@@ -392,8 +445,9 @@ struct HTTPProfileTests {
             { request in
                 let body = String(decoding: request.body, as: UTF8.self)
                 guard request.path == "/oauth/token", body.contains("code_verifier="), body.contains("%2B") else { return reference(request) }
-                return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
-                                    body: Array(#"{"access_token":"at-accepted","token_type":"Bearer","expires_in":3600}"#.utf8))
+                return HTTPResponse(
+                    status: 200, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                    body: Array(#"{"access_token":"at-accepted","token_type":"Bearer","expires_in":3600}"#.utf8))
             }
         },
         PageDefect(name: "sign-in page loads a third-party script", requirement: "AF-AUTHZ-024", verdict: .warn) { reference in
@@ -433,8 +487,9 @@ struct HTTPProfileTests {
         server.start()
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
-        let targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
-                              clientSecret: Self.settings.clientSecret, decorations: [.consent: [("Cookie", "reference-user=approver")]])
+        let targets = TargetUnderTest(
+            endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
+            clientSecret: Self.settings.clientSecret, decorations: [.consent: [("Cookie", "reference-user=approver")]])
         var configuration = SuiteRun.configuration
         configuration.throttlingProbe = true
         let all = try SuiteRun.load().1.cases
@@ -448,11 +503,14 @@ struct HTTPProfileTests {
         let finished = Finished()
         var runner = Runner(configuration: configuration, timeout: 10, jobs: 3)
         runner.includeSlow = false
-        let results = runner.run([probe] + others, targets: targets, progress: { result in finished.lock.withLock { finished.ids.append(result.conformanceCase.id) } })
+        let results = runner.run(
+            [probe] + others, targets: targets, progress: { result in finished.lock.withLock { finished.ids.append(result.conformanceCase.id) } })
         #expect(finished.lock.withLock { finished.ids.last } == probe.id, "\(finished.ids)")
         #expect(results.first?.conformanceCase.id == probe.id, "results stay in case order")
         #expect(results.first?.verdict == .pass, "\(results.first?.checks.map(\.observed) ?? [])")
-        #expect(results.first?.checks.first?.observed.contains("throttled: 429 Too Many Requests") == true, "\(results.first?.checks.map(\.observed) ?? [])")
+        #expect(
+            results.first?.checks.first?.observed.contains("throttled: 429 Too Many Requests") == true,
+            "\(results.first?.checks.map(\.observed) ?? [])")
     }
 
     @Test("The foreign-token probe is skipped with the reason when no second user signs in; the others still run")
@@ -468,15 +526,16 @@ struct HTTPProfileTests {
     func signInNeverLeavesTheOrigin() throws {
         let elsewhere = try RecordingServer { _ in RecordingServer.ok("<form id=sign-in><input name=username><input name=password></form>") }
         defer { elsewhere.stop() }
-        let run = try run(wrap: { reference in
-            { request in
-                // The login lives on another host that is not among the allowed origins.
-                guard request.path == "/oauth/authorize", request.headers["Cookie"]?.contains("reference-session") != true else {
-                    return reference(request)
+        let run = try run(
+            wrap: { reference in
+                { request in
+                    // The login lives on another host that is not among the allowed origins.
+                    guard request.path == "/oauth/authorize", request.headers["Cookie"]?.contains("reference-session") != true else {
+                        return reference(request)
+                    }
+                    return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "http://127.0.0.1:\(elsewhere.port)/login")]))
                 }
-                return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "http://127.0.0.1:\(elsewhere.port)/login")]))
-            }
-        }, throughForms: true)
+            }, throughForms: true)
         #expect(elsewhere.connectionCount == 0)
         #expect(run.results.contains { $0.verdict == .fail })
     }
@@ -506,7 +565,9 @@ struct HTTPProfileTests {
     func variant(_ variant: VariantServers.Variant) throws {
         let run = try runTwice(wrap: variant.wrap)
         let notPassing = run.results.filter { $0.verdict != .pass && !Self.allowedSkip($0) }
-        #expect(notPassing.isEmpty, "\(variant.allowance): \(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
+        #expect(
+            notPassing.isEmpty,
+            "\(variant.allowance): \(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }
 
     @Test("A site association served as text/plain warns under AF-LINK-025 (SHOULD) and fails nothing")
@@ -584,9 +645,10 @@ struct HTTPProfileTests {
     @Test("The client secret and tokens never appear in evidence")
     func secretsRedacted() throws {
         let run = try run()
-        let texts: [String] = run.results.flatMap { result -> [String] in
-            [result.evidence.link, result.evidence.answer, result.evidence.stderr] + result.evidence.exchanges.map { $0.rendered(times: true) }
-        }
+        let texts: [String] =
+            run.results.flatMap { result -> [String] in
+                [result.evidence.link, result.evidence.answer, result.evidence.stderr] + result.evidence.exchanges.map { $0.rendered(times: true) }
+            }
             + run.results.flatMap(\.checks).map(\.observed)
         #expect(!texts.contains { $0.contains(Self.settings.clientSecret) })
         #expect(!texts.contains { $0.contains("at-") && $0.range(of: #"at-[A-Za-z0-9_-]{32}"#, options: .regularExpression) != nil })
@@ -645,8 +707,9 @@ struct TargetConfigurationTests {
     @Test("ca_file is read relative to the configuration file; each resolve entry is HOST:PORT:ADDRESS, or an error at its line")
     func transportSettings() throws {
         let base = "client_id: g\nlink: https://app.example/flip\n"
-        let loaded = try TargetConfigurationLoader.load(bytes: Array((base + "ca_file: staging-ca.pem\nresolve: [\"auth.example:443:127.0.0.1\"]\n").utf8),
-                                                        file: "/etc/partner/target.conf", environment: [:])
+        let loaded = try TargetConfigurationLoader.load(
+            bytes: Array((base + "ca_file: staging-ca.pem\nresolve: [\"auth.example:443:127.0.0.1\"]\n").utf8),
+            file: "/etc/partner/target.conf", environment: [:])
         #expect(loaded.caFile == "/etc/partner/staging-ca.pem" && loaded.resolve == ["auth.example:443:127.0.0.1"])
         #expect(try load(base + "ca_file: /abs/ca.pem\n").caFile == "/abs/ca.pem")
         do {
@@ -662,13 +725,16 @@ struct TargetConfigurationTests {
         let base = "client_id: g\nlink: https://app.example/flip\n"
         #expect(try load(base).android == nil)
         let signature = (0..<32).map { String(format: "%02X", $0) }.joined(separator: ":")
-        let loaded = try load(base + "android_action: com.example.APP_FLIP\nandroid_package: com.example\n"
-                              + "android_caller:\n  package: com.google.appfliptesttool\n  signature_sha256: \(signature)\n")
+        let loaded = try load(
+            base + "android_action: com.example.APP_FLIP\nandroid_package: com.example\n"
+                + "android_caller:\n  package: com.google.appfliptesttool\n  signature_sha256: \(signature)\n")
         #expect(loaded.android?.action == "com.example.APP_FLIP" && loaded.android?.package == "com.example")
         #expect(loaded.android?.caller == AndroidCaller(package: "com.google.appfliptesttool", signatureSHA256: signature))
         #expect(loaded.android?.redirectURI == AndroidSettings.defaultRedirectURI)
-        for (text, problem) in [("android_action: a\n", "need 'android_action'"),
-                                ("android_action: a\nandroid_package: p\nandroid_caller:\n  package: x\n  signature_sha256: AB:CD\n", "32 colon-separated hex pairs")] {
+        for (text, problem) in [
+            ("android_action: a\n", "need 'android_action'"),
+            ("android_action: a\nandroid_package: p\nandroid_caller:\n  package: x\n  signature_sha256: AB:CD\n", "32 colon-separated hex pairs"),
+        ] {
             do {
                 _ = try load(base + text)
                 Issue.record("loaded: \(text)")
@@ -684,7 +750,8 @@ struct TargetConfigurationTests {
         // The Google app alone by default: the one caller Google's pages name.
         #expect(try load(android).android?.allowedCallers == [.googleApp])
         let home = AndroidCaller.googleHome
-        let listed = try load(android + "android_allowed_callers:\n  - package: \(home.package)\n    signature_sha256: \(home.signatureSHA256.lowercased())\n")
+        let listed = try load(
+            android + "android_allowed_callers:\n  - package: \(home.package)\n    signature_sha256: \(home.signatureSHA256.lowercased())\n")
         #expect(listed.android?.allowedCallers.map(\.package) == [AndroidCaller.googleApp.package, home.package])
         #expect(listed.android?.allowedCallers.last?.sameIdentity(as: home) == true)
         #expect(listed.link.isEmpty)
@@ -695,9 +762,11 @@ struct TargetConfigurationTests {
         } catch {
             #expect(error.description.contains("link"), "\(error.description)")
         }
-        for (text, problem, line) in [("android_allowed_callers:\n  - package: x\n", "signature_sha256", 5),
-                                      ("android_allowed_callers:\n  - package: x\n    signature_sha256: AB:CD\n", "32 colon-separated hex pairs", 6),
-                                      ("android_allowed_callers: com.google.android.apps.chromecast.app\n", "must be a list", 4)] {
+        for (text, problem, line) in [
+            ("android_allowed_callers:\n  - package: x\n", "signature_sha256", 5),
+            ("android_allowed_callers:\n  - package: x\n    signature_sha256: AB:CD\n", "32 colon-separated hex pairs", 6),
+            ("android_allowed_callers: com.google.android.apps.chromecast.app\n", "must be a list", 4),
+        ] {
             do {
                 _ = try load(android + text)
                 Issue.record("loaded: \(text)")
@@ -712,8 +781,10 @@ struct TargetConfigurationTests {
         let base = "client_id: g\nlink: https://app.example/flip\n"
         let loaded = try load(base + "narrowed_scope:\n  request: devices admin\n  granted: devices\n")
         #expect(loaded.narrowedScope == NarrowedScope(request: "devices admin", granted: "devices"))
-        for (request, granted, problem) in [("devices", "devices", "nothing is narrowed"), ("devices", "admin", "does not"),
-                                             ("devices admin", "", "names no scope")] {
+        for (request, granted, problem) in [
+            ("devices", "devices", "nothing is narrowed"), ("devices", "admin", "does not"),
+            ("devices admin", "", "names no scope"),
+        ] {
             do {
                 _ = try load(base + "narrowed_scope:\n  request: \(request)\n  granted: '\(granted)'\n")
                 Issue.record("\(request) → \(granted) loaded")
@@ -725,7 +796,8 @@ struct TargetConfigurationTests {
 
     @Test("A complete configuration loads, secrets from the environment")
     func complete() throws {
-        let configuration = try load("""
+        let configuration = try load(
+            """
             client_id: google-client
             client_secret_env: SECRET
             project_id: p1
@@ -748,9 +820,11 @@ struct TargetConfigurationTests {
 
     @Test("The README's example configuration loads")
     func example() throws {
-        let environment = ["APPFLIP_CLIENT_SECRET": "x", "APPFLIP_APPROVING_USER_SESSION": "a", "APPFLIP_REFUSING_USER_SESSION": "r",
-                           "APPFLIP_SECOND_CLIENT_SECRET": "s", "APPFLIP_APPROVER_USERNAME": "alice", "APPFLIP_APPROVER_PASSWORD": "pw-123",
-                           "APPFLIP_SECOND_USER_SESSION": "b"]
+        let environment = [
+            "APPFLIP_CLIENT_SECRET": "x", "APPFLIP_APPROVING_USER_SESSION": "a", "APPFLIP_REFUSING_USER_SESSION": "r",
+            "APPFLIP_SECOND_CLIENT_SECRET": "s", "APPFLIP_APPROVER_USERNAME": "alice", "APPFLIP_APPROVER_PASSWORD": "pw-123",
+            "APPFLIP_SECOND_USER_SESSION": "b",
+        ]
         let configuration = try TargetConfigurationLoader.load(
             path: PackageRoot.url.appendingPathComponent("Conformance/examples/staging.target").path, environment: environment)
         #expect(configuration.endpoints.count == 6)
@@ -789,8 +863,6 @@ struct TargetConfigurationTests {
     }
 }
 
-
-
 @Suite("Reach")
 struct ReachTests {
     @Test("A redirect to another host is observed, never followed: that host sees no connection")
@@ -802,14 +874,16 @@ struct ReachTests {
         }
         defer { target.stop() }
         let cases = try SuiteRun.load().1.cases.filter { conformanceCase in
-            conformanceCase.profile == .authorize && !conformanceCase.needsHTTPS && conformanceCase.needsNothingSpecial && !conformanceCase.probesSignIn
+            conformanceCase.profile == .authorize && !conformanceCase.needsHTTPS && conformanceCase.needsNothingSpecial
+                && !conformanceCase.probesSignIn
                 && conformanceCase.steps.allSatisfy { step in
                     if case .http(let request) = step.action { return request.endpoint == .authorize }
                     return true
                 }
         }
-        let targets = TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
-                              decorations: [.consent: [("Cookie", "session=x")]])
+        let targets = TargetUnderTest(
+            endpoints: [.authorize: "http://127.0.0.1:\(target.port)/oauth/authorize"],
+            decorations: [.consent: [("Cookie", "session=x")]])
         _ = try SuiteRun.run(targets, cases: cases)
         #expect(target.requests.count == cases.flatMap(\.steps).map(\.repeatCount).reduce(0, +))
         #expect(elsewhere.connectionCount == 0)

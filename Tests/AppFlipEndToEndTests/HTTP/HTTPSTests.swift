@@ -1,7 +1,7 @@
 import AppFlipHTTP
-import AppFlipTLS
 import AppFlipReferenceServer
 import AppFlipReporting
+import AppFlipTLS
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -29,13 +29,16 @@ struct HTTPSTests {
     func exactOverTLS() throws {
         let fixture = try TLSFixture()
         defer { fixture.stop() }
-        try TLSTrust.trust(caFile: fixture.directory + "/cert.pem", pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.directory + "/cert.pem"))))
+        try TLSTrust.trust(
+            caFile: fixture.directory + "/cert.pem", pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.directory + "/cert.pem"))))
         let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: fixture.port))
         defer { client.close() }
         let escaped = try client.send(HTTPRequest(method: "GET", target: "/oauth/authorize?x=%ZZ"))
         #expect((400...499).contains(escaped.status), "answered \(escaped.status)")
-        let withBody = try client.send(HTTPRequest(method: "GET", target: "/oauth/token", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
-                                                   body: Array("grant_type=authorization_code".utf8)))
+        let withBody = try client.send(
+            HTTPRequest(
+                method: "GET", target: "/oauth/token", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
+                body: Array("grant_type=authorization_code".utf8)))
         #expect((400...499).contains(withBody.status), "answered \(withBody.status)")
     }
 
@@ -49,8 +52,9 @@ struct HTTPSTests {
         #expect(!text.contains("PASS ") && !text.contains("FAIL "), "\(text)")
     }
 
-    @Test("Every HTTP profile passes over https when the staging CA is trusted, and the report names the TLS",
-          .enabled(if: TLSFixture.available))
+    @Test(
+        "Every HTTP profile passes over https when the staging CA is trusted, and the report names the TLS",
+        .enabled(if: TLSFixture.available))
     func profilesOverTLS() throws {
         let fixture = try TLSFixture()
         defer { fixture.stop() }
@@ -69,23 +73,27 @@ struct HTTPSTests {
         #expect(junit.contains("<property name=\"tls.1\" value=\"https://127.0.0.1:\(fixture.port): TLS 1.3"), "\(junit)")
     }
 
-    @Test("Proxies named in the environment are never used: the requests go straight to the target",
-          .enabled(if: TLSFixture.available))
+    @Test(
+        "Proxies named in the environment are never used: the requests go straight to the target",
+        .enabled(if: TLSFixture.available))
     func proxiesIgnored() throws {
         let fixture = try TLSFixture()
         defer { fixture.stop() }
         let proxy = try RecordingServer { _ in .closeWithoutAnswer }
         defer { proxy.stop() }
         let address = "http://127.0.0.1:\(proxy.port)"
-        let (status, text) = try fixture.runSuite(profiles: ["authorize"], filter: "authorize/success*", environment: [
-            "https_proxy": address, "HTTPS_PROXY": address, "http_proxy": address, "all_proxy": address, "ALL_PROXY": address,
-        ])
+        let (status, text) = try fixture.runSuite(
+            profiles: ["authorize"], filter: "authorize/success*",
+            environment: [
+                "https_proxy": address, "HTTPS_PROXY": address, "http_proxy": address, "all_proxy": address, "ALL_PROXY": address,
+            ])
         #expect(status == 0, "\(text)")
         #expect(proxy.connectionCount == 0, "the proxy was contacted")
     }
 
-    @Test("A server that still takes TLS 1.0/1.1 fails the old-TLS probes under AF-AUTHZ-001 and TOK-GEN-001",
-          .enabled(if: TLSFixture.available))
+    @Test(
+        "A server that still takes TLS 1.0/1.1 fails the old-TLS probes under AF-AUTHZ-001 and TOK-GEN-001",
+        .enabled(if: TLSFixture.available))
     func legacyTLSFails() throws {
         let fixture = try TLSFixture(legacy: true)
         defer { fixture.stop() }
@@ -98,8 +106,9 @@ struct HTTPSTests {
         #expect(text.contains(" 2 fail, 0 error"), "\(text)")
     }
 
-    @Test("A server that takes TLS 1.0/1.1 only after 6 s still fails: the probe waits as long as any request may",
-          .enabled(if: TLSFixture.available))
+    @Test(
+        "A server that takes TLS 1.0/1.1 only after 6 s still fails: the probe waits as long as any request may",
+        .enabled(if: TLSFixture.available))
     func slowLegacyTLSFails() throws {
         let fixture = try TLSFixture(legacy: true, options: ["slow"])
         defer { fixture.stop() }
@@ -108,8 +117,9 @@ struct HTTPSTests {
         #expect(text.contains("FAIL authorize/transport/legacy-tls") && text.contains("was answered: TLS 1.1"), "\(text)")
     }
 
-    @Test("A token answer delimited by the close: cut without close_notify it is an error, never judged; with close_notify it is judged whole",
-          .enabled(if: TLSFixture.available), arguments: [false, true])
+    @Test(
+        "A token answer delimited by the close: cut without close_notify it is an error, never judged; with close_notify it is judged whole",
+        .enabled(if: TLSFixture.available), arguments: [false, true])
     func closeDelimitedBody(notified: Bool) throws {
         let fixture = try TLSFixture(options: notified ? ["close-notify"] : []) { handler in
             { request in
@@ -134,8 +144,9 @@ struct HTTPSTests {
         }
     }
 
-    @Test("Authorization pages without HSTS, or with max-age=0, warn under AF-AUTHZ-026",
-          arguments: [nil, "max-age=0"])
+    @Test(
+        "Authorization pages without HSTS, or with max-age=0, warn under AF-AUTHZ-026",
+        arguments: [nil, "max-age=0"])
     func missingHSTSWarns(replacement: String?) throws {
         let fixture = try TLSFixture { handler in
             { request in
@@ -152,8 +163,9 @@ struct HTTPSTests {
         #expect(text.contains(" 1 warn,"), "\(text)")
     }
 
-    @Test("A link host that redirects the site association fails AF-LINK-001, as Apple's CDN follows no redirect",
-          .enabled(if: TLSFixture.available))
+    @Test(
+        "A link host that redirects the site association fails AF-LINK-001, as Apple's CDN follows no redirect",
+        .enabled(if: TLSFixture.available))
     func redirectingLinkHostFails() throws {
         let fixture = try TLSFixture { handler in
             { request in
@@ -178,9 +190,9 @@ final class TLSFixture: @unchecked Sendable {
 
     static var available: Bool {
         #if os(Linux)
-        ["/usr/bin/openssl", "/usr/bin/env"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } && python3 != nil
+            ["/usr/bin/openssl", "/usr/bin/env"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } && python3 != nil
         #else
-        false
+            false
         #endif
     }
 
@@ -202,15 +214,19 @@ final class TLSFixture: @unchecked Sendable {
     /// `legacy`: the TLS front also takes TLS 1.0 and 1.1; `options`: more of `tls_proxy.py`'s (`slow`, `no-fs`);
     /// `chain`: what it presents; `wrap` alters the reference server's answers; `upstream`: a server's port on
     /// loopback to put the front before instead of the reference's.
-    init(legacy: Bool = false, options: [String] = [], chain: Chain = .selfSigned, upstream: Int? = nil,
-         wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }) throws {
+    init(
+        legacy: Bool = false, options: [String] = [], chain: Chain = .selfSigned, upstream: Int? = nil,
+        wrap: (@escaping HTTPServer.Handler) -> HTTPServer.Handler = { $0 }
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let served: String
         switch chain {
         case .selfSigned:
-            try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
-                              "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+            try Self.openssl([
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
+                "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
             served = directory + "/cert.pem"
             caFile = served
         case .leafOnly, .sendsIntermediate:
@@ -223,8 +239,11 @@ final class TLSFixture: @unchecked Sendable {
         server.start()
         proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: Self.python3 ?? "/usr/bin/python3")
-        proxy.arguments = [PackageRoot.url.appendingPathComponent("Tests/Fixtures/tls_proxy.py").path, served,
-                           directory + "/key.pem", String(upstream ?? server.port)] + (legacy ? ["legacy"] : []) + options
+        proxy.arguments =
+            [
+                PackageRoot.url.appendingPathComponent("Tests/Fixtures/tls_proxy.py").path, served,
+                directory + "/key.pem", String(upstream ?? server.port),
+            ] + (legacy ? ["legacy"] : []) + options
         let output = Pipe()
         proxy.standardOutput = output
         try proxy.run()
@@ -239,17 +258,22 @@ final class TLSFixture: @unchecked Sendable {
 
     /// Runs the built suite over https against this fixture, the test CA trusted with `--ca-file` (unless not).
     /// With `signingIn`, the users sign in through the reference's real pages (`sign_in`) instead of its cookie hook.
-    func runSuite(profiles: [String], filter: String? = nil, linkHostPath: String = "/.well-known/apple-app-site-association",
-                  environment: [String: String] = [:], trustingCA: Bool = true, signingIn: Bool = false) throws -> (Int32, String) {
-        try Self.runSuite(base: "https://127.0.0.1:\(port)", directory: directory, caFile: trustingCA ? caFile : nil,
-                          profiles: profiles, filter: filter, linkHostPath: linkHostPath, environment: environment, signingIn: signingIn)
+    func runSuite(
+        profiles: [String], filter: String? = nil, linkHostPath: String = "/.well-known/apple-app-site-association",
+        environment: [String: String] = [:], trustingCA: Bool = true, signingIn: Bool = false
+    ) throws -> (Int32, String) {
+        try Self.runSuite(
+            base: "https://127.0.0.1:\(port)", directory: directory, caFile: trustingCA ? caFile : nil,
+            profiles: profiles, filter: filter, linkHostPath: linkHostPath, environment: environment, signingIn: signingIn)
     }
 
     /// Runs the built suite over https against a reference server at `base`, trusting `caFile` (with `--ca-file`),
     /// its configuration and reports in `directory`.
-    static func runSuite(base: String, directory: String, caFile: String?, profiles: [String], filter: String? = nil,
-                         linkHostPath: String = "/.well-known/apple-app-site-association", environment: [String: String] = [:],
-                         signingIn: Bool = false) throws -> (Int32, String) {
+    static func runSuite(
+        base: String, directory: String, caFile: String?, profiles: [String], filter: String? = nil,
+        linkHostPath: String = "/.well-known/apple-app-site-association", environment: [String: String] = [:],
+        signingIn: Bool = false
+    ) throws -> (Int32, String) {
         let configuration = """
             client_id: google-client
             client_secret_env: APPFLIP_TEST_SECRET
@@ -269,11 +293,15 @@ final class TLSFixture: @unchecked Sendable {
                 Cookie: reference-user=refuser
             """ + (signingIn ? "\n" + Self.signIn : "")
         try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
-        let arguments = ["run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
-                         "--reports", directory + "/reports"] + (caFile.map { ["--ca-file", $0] } ?? [])
+        let arguments =
+            [
+                "run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+                "--reports", directory + "/reports",
+            ] + (caFile.map { ["--ca-file", $0] } ?? [])
             + profiles.flatMap { ["--profile", $0] } + (filter.map { ["--filter", $0] } ?? [])
-        let result = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), arguments,
-                                        environment: ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"].merging(environment) { _, new in new })
+        let result = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"), arguments,
+            environment: ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": "reference-secret"].merging(environment) { _, new in new })
         return (result.status, result.output)
     }
 
@@ -287,18 +315,27 @@ final class TLSFixture: @unchecked Sendable {
     /// leaf and the intermediate), `key.pem` (the leaf's), `ca.pem` (the root and the intermediate).
     private static func chain(in directory: String) throws {
         func path(_ name: String) -> String { directory + "/" + name }
-        try "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n".write(toFile: path("ca.ext"), atomically: true, encoding: .utf8)
+        try "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n".write(
+            toFile: path("ca.ext"), atomically: true, encoding: .utf8)
         try "basicConstraints=critical,CA:FALSE\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1\n"
             .write(toFile: path("leaf.ext"), atomically: true, encoding: .utf8)
-        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("root.key"), "-out", path("root.pem"), "-days", "1",
-                     "-subj", "/CN=Staging Root", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
-        try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("intermediate.key"), "-out", path("intermediate.csr"),
-                     "-subj", "/CN=Staging Intermediate"])
-        try openssl(["x509", "-req", "-in", path("intermediate.csr"), "-CA", path("root.pem"), "-CAkey", path("root.key"), "-set_serial", "2",
-                     "-days", "1", "-extfile", path("ca.ext"), "-out", path("intermediate.pem")])
+        try openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("root.key"), "-out", path("root.pem"), "-days", "1",
+            "-subj", "/CN=Staging Root", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
+        try openssl([
+            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("intermediate.key"), "-out", path("intermediate.csr"),
+            "-subj", "/CN=Staging Intermediate",
+        ])
+        try openssl([
+            "x509", "-req", "-in", path("intermediate.csr"), "-CA", path("root.pem"), "-CAkey", path("root.key"), "-set_serial", "2",
+            "-days", "1", "-extfile", path("ca.ext"), "-out", path("intermediate.pem"),
+        ])
         try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("key.pem"), "-out", path("leaf.csr"), "-subj", "/CN=127.0.0.1"])
-        try openssl(["x509", "-req", "-in", path("leaf.csr"), "-CA", path("intermediate.pem"), "-CAkey", path("intermediate.key"),
-                     "-set_serial", "3", "-days", "1", "-extfile", path("leaf.ext"), "-out", path("leaf.pem")])
+        try openssl([
+            "x509", "-req", "-in", path("leaf.csr"), "-CA", path("intermediate.pem"), "-CAkey", path("intermediate.key"),
+            "-set_serial", "3", "-days", "1", "-extfile", path("leaf.ext"), "-out", path("leaf.pem"),
+        ])
         let leaf = try String(contentsOfFile: path("leaf.pem"), encoding: .utf8)
         let intermediate = try String(contentsOfFile: path("intermediate.pem"), encoding: .utf8)
         let root = try String(contentsOfFile: path("root.pem"), encoding: .utf8)

@@ -40,7 +40,9 @@ struct HTTPServerCapacityTests {
     private func hold(_ count: Int, on server: HTTPServer) throws -> [TCPSocket] {
         try (0..<count).map { index in
             let socket = try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2)
-            if index > 0, server.scheme == "http" { try socket.write(Array("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8), deadline: Platform.monotonicSeconds() + 2) }
+            if index > 0, server.scheme == "http" {
+                try socket.write(Array("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8), deadline: Platform.monotonicSeconds() + 2)
+            }
             Thread.sleep(forTimeInterval: 0.05)
             return socket
         }

@@ -12,22 +12,28 @@ struct KeepAliveTests {
         // Head sizes vary so that head terminators land at every offset relative to the reader's compaction point.
         let server = try HTTPServer { request in
             let size = Int(request.headers["X-Size"] ?? "") ?? 0
-            return HTTPResponse(status: 200, headers: HTTPHeaders([("X-Padding", String(repeating: "p", count: size % 997)),
-                                                                   ("Content-Type", "text/html")]),
-                                body: Array(repeating: UInt8(ascii: "b"), count: 2_000 + size))
+            return HTTPResponse(
+                status: 200,
+                headers: HTTPHeaders([
+                    ("X-Padding", String(repeating: "p", count: size % 997)),
+                    ("Content-Type", "text/html"),
+                ]),
+                body: Array(repeating: UInt8(ascii: "b"), count: 2_000 + size))
         }
         server.start()
         defer { server.stop() }
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
-                                    timeouts: HTTPClient.Timeouts(connect: 2, total: 2))
+        let client = try HTTPClient(
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            timeouts: HTTPClient.Timeouts(connect: 2, total: 2))
         var sent = 0
         var received = 0
         for index in 0..<600 {
             let size = (index * 131) % 2_048
             let body = Array(repeating: UInt8(ascii: "q"), count: 600 + size)
-            let request = HTTPRequest(method: "POST", target: "/page/\(index)",
-                                      headers: HTTPHeaders([("X-Size", String(size)), ("X-Head-Padding", String(repeating: "h", count: size % 509))]),
-                                      body: body)
+            let request = HTTPRequest(
+                method: "POST", target: "/page/\(index)",
+                headers: HTTPHeaders([("X-Size", String(size)), ("X-Head-Padding", String(repeating: "h", count: size % 509))]),
+                body: body)
             sent += request.serialized(host: "127.0.0.1").count
             let response = try client.send(request)
             #expect(response.status == 200)
@@ -44,8 +50,9 @@ struct KeepAliveTests {
         let page = String(repeating: "<p>sign in</p>", count: 300)
         let server = try RecordingServer { _ in RecordingServer.ok(page, headers: "Content-Type: text/html\r\nX-Frame-Options: DENY\r\n") }
         defer { server.stop() }
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
-                                    timeouts: HTTPClient.Timeouts(connect: 2, total: 2))
+        let client = try HTTPClient(
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            timeouts: HTTPClient.Timeouts(connect: 2, total: 2))
         for index in 0..<300 {
             let response = try client.send(HTTPRequest(method: "GET", target: "/authorize?n=\(index)"))
             #expect(response.body.count == page.utf8.count)
@@ -59,8 +66,9 @@ struct KeepAliveTests {
         let count = Counter()
         let server = try RecordingServer { _ in count.next() == 0 ? RecordingServer.ok("first") : .stall(seconds: 1.5) }
         defer { server.stop() }
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
-                                    timeouts: HTTPClient.Timeouts(connect: 2, total: 0.5))
+        let client = try HTTPClient(
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            timeouts: HTTPClient.Timeouts(connect: 2, total: 0.5))
         _ = try client.send(HTTPRequest(method: "GET", target: "/a"))
         do {
             _ = try client.send(HTTPRequest(method: "GET", target: "/b"))
@@ -77,8 +85,9 @@ struct KeepAliveTests {
     func bodyTimeoutNamesThePhase() throws {
         let server = try RecordingServer { _ in .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nabc".utf8)) }
         defer { server.stop() }
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
-                                    timeouts: HTTPClient.Timeouts(connect: 2, total: 0.4))
+        let client = try HTTPClient(
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            timeouts: HTTPClient.Timeouts(connect: 2, total: 0.4))
         #expect { try client.send(HTTPRequest(method: "GET", target: "/")) } throws: { error in
             let message = (error as? HTTPClient.Failure)?.message ?? ""
             return message.contains("reading the response body after \"HTTP/1.1 200 OK\"")
@@ -90,8 +99,9 @@ struct KeepAliveTests {
         let count = Counter()
         let server = try RecordingServer { _ in count.next() == 1 ? .closeWithoutAnswer : RecordingServer.ok("fine") }
         defer { server.stop() }
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
-                                    timeouts: HTTPClient.Timeouts(connect: 2, total: 2))
+        let client = try HTTPClient(
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            timeouts: HTTPClient.Timeouts(connect: 2, total: 2))
         _ = try client.send(HTTPRequest(method: "GET", target: "/a"))
         let second = try client.send(HTTPRequest(method: "GET", target: "/b"))
         #expect(second.body == Array("fine".utf8))

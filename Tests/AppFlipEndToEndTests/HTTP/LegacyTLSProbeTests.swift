@@ -37,8 +37,9 @@ struct LegacyTLSProbeTests {
         let server = try HelloServer(reply: reply)
         defer { server.stop() }
         let base = "https://127.0.0.1:\(server.listener.port)"
-        let targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
-                              clientSecret: "never-sent")
+        let targets = TargetUnderTest(
+            endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
+            clientSecret: "never-sent")
         let result = try #require(try SuiteRun.run(targets, cases: [conformanceCase]).results.first)
         let hellos = server.received
         #expect(hellos.count == 1 && hellos.first?.first == 0x16, "one ClientHello and no HTTP request: \(hellos)")
@@ -46,9 +47,11 @@ struct LegacyTLSProbeTests {
         return result
     }
 
-    @Test("A ServerHello picking TLS 1.0 or 1.1 fails under the endpoint's https requirement", arguments: [
-        ("authorize/transport/legacy-tls", "AF-AUTHZ-001", UInt16(0x0301)), ("token/transport/legacy-tls", "TOK-GEN-001", UInt16(0x0302)),
-    ])
+    @Test(
+        "A ServerHello picking TLS 1.0 or 1.1 fails under the endpoint's https requirement",
+        arguments: [
+            ("authorize/transport/legacy-tls", "AF-AUTHZ-001", UInt16(0x0301)), ("token/transport/legacy-tls", "TOK-GEN-001", UInt16(0x0302)),
+        ])
     func oldVersionFails(id: String, requirement: String, version: UInt16) throws {
         let result = try probe(id, reply: TLSRecords.serverHello(version: version, cipher: 0x002F))
         #expect(result.verdict == .fail)
@@ -74,7 +77,8 @@ struct LegacyTLSProbeTests {
     @Test("Lint: 'legacy_tls' needs 'tls: legacy', and a 'tls: legacy' step takes no other check")
     func lint() {
         func diagnostics(_ request: String, _ expect: String) -> [String] {
-            let text = "id: a/b\ntitle: t\nprofile: authorize\nscenario: consent\nsteps:\n  - request:\n      endpoint: authorize\n"
+            let text =
+                "id: a/b\ntitle: t\nprofile: authorize\nscenario: consent\nsteps:\n  - request:\n      endpoint: authorize\n"
                 + request + "    checks:\n      - requirement: AF-AUTHZ-001 MUST\n        expect:\n" + expect
             var loader = CaseLoader(catalog: nil)
             _ = loader.load(bytes: Array(text.utf8), file: "p.case", group: "g")

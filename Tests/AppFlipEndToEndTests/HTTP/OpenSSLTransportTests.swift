@@ -10,17 +10,24 @@ import Testing
 @Suite("https over OpenSSL", .serialized, .enabled(if: TLSTrust.isAvailable))
 struct OpenSSLTransportTests {
     /// A server over TLS whose answers say what it received, with a certificate for `names` issued as `flaw` says.
-    private static func server(names: [String] = ["127.0.0.1", "localhost"], flaw: CertificateAuthority.Flaw = .none,
-                               trusted: Bool = true) throws -> HTTPServer {
+    private static func server(
+        names: [String] = ["127.0.0.1", "localhost"], flaw: CertificateAuthority.Flaw = .none,
+        trusted: Bool = true
+    ) throws -> HTTPServer {
         let authority = try CertificateAuthority()
         if trusted { TLSTrust.trust(pem: authority.pem) }
         let server = try HTTPServer(tls: try authority.serverIdentity(for: names, flaw: flaw)) { request in
             if request.target == "/challenge" {
-                return HTTPResponse(status: 401, headers: HTTPHeaders([("WWW-Authenticate", #"Bearer error="invalid_token""#),
-                                                                      ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")]), body: [])
+                return HTTPResponse(
+                    status: 401,
+                    headers: HTTPHeaders([
+                        ("WWW-Authenticate", #"Bearer error="invalid_token""#),
+                        ("Set-Cookie", "a=1"), ("Set-Cookie", "b=2"),
+                    ]), body: [])
             }
-            return HTTPResponse(status: 200, headers: HTTPHeaders([("X-Seen", "\(request.method) \(request.target) \(request.body.count)")]),
-                                body: request.body)
+            return HTTPResponse(
+                status: 200, headers: HTTPHeaders([("X-Seen", "\(request.method) \(request.target) \(request.body.count)")]),
+                body: request.body)
         }
         server.start()
         return server
@@ -32,8 +39,10 @@ struct OpenSSLTransportTests {
         defer { server.stop() }
         let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: server.port))
         defer { client.close() }
-        let withBody = try client.send(HTTPRequest(method: "GET", target: "/token?x=%ZZ", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
-                                                   body: Array("client_id=a".utf8)))
+        let withBody = try client.send(
+            HTTPRequest(
+                method: "GET", target: "/token?x=%ZZ", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
+                body: Array("client_id=a".utf8)))
         #expect(withBody.status == 200 && withBody.headers["X-Seen"] == "GET /token?x=%ZZ 11", "\(withBody.headers)")
         let challenge = try client.send(HTTPRequest(method: "GET", target: "/challenge"))
         #expect(challenge.status == 401 && challenge.headers["WWW-Authenticate"] == #"Bearer error="invalid_token""#)
@@ -45,12 +54,16 @@ struct OpenSSLTransportTests {
         #expect(facts.issuer?.contains("AppFlip Conformance test CA") == true, "\(facts.summary)")
     }
 
-    @Test("A certificate is refused, with the reason and what was presented: another CA (untrusted), expired and another host (not valid here)",
-          arguments: [
-        ("another CA", CertificateAuthority.Flaw.untrustedIssuer, ["127.0.0.1"], "unable to get local issuer certificate", HTTPClient.Failure.Kind.untrusted),
-        ("expired", .expired, ["127.0.0.1"], "certificate has expired", .invalidCertificate),
-        ("another host", .none, ["other.example"], "mismatch", .invalidCertificate),
-    ])
+    @Test(
+        "A certificate is refused, with the reason and what was presented: another CA (untrusted), expired and another host (not valid here)",
+        arguments: [
+            (
+                "another CA", CertificateAuthority.Flaw.untrustedIssuer, ["127.0.0.1"], "unable to get local issuer certificate",
+                HTTPClient.Failure.Kind.untrusted
+            ),
+            ("expired", .expired, ["127.0.0.1"], "certificate has expired", .invalidCertificate),
+            ("another host", .none, ["other.example"], "mismatch", .invalidCertificate),
+        ])
     func refused(_ name: String, _ flaw: CertificateAuthority.Flaw, _ names: [String], _ reason: String, _ kind: HTTPClient.Failure.Kind) throws {
         let server = try Self.server(names: names, flaw: flaw)
         defer { server.stop() }
@@ -79,7 +92,9 @@ struct OpenSSLTransportTests {
         #expect(HostMapping.Entry(parsing: "auth.example:443:127.0.0.1") == HostMapping.Entry(host: "auth.example", port: 443, address: "127.0.0.1"))
         #expect(HostMapping.destination(of: "AUTH.staging.example", port: server.port) == ("127.0.0.1", server.port))
         #expect(HostMapping.Entry(parsing: "h:443:[::1]")?.address == "::1")
-        for bad in ["auth.example:443", "auth.example:0:127.0.0.1", ":443:1.2.3.4", "a:b:c"] { #expect(HostMapping.Entry(parsing: bad) == nil, "\(bad)") }
+        for bad in ["auth.example:443", "auth.example:0:127.0.0.1", ":443:1.2.3.4", "a:b:c"] {
+            #expect(HostMapping.Entry(parsing: bad) == nil, "\(bad)")
+        }
     }
 
     @Test("Connections made while the trust changes (a reference starting beside a run) never use a freed context")

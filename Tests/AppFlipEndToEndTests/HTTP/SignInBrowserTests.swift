@@ -17,37 +17,46 @@ struct SignInBrowserTests {
     }
 
     static func csrfChecked(pagePolicy: String) -> (@escaping HTTPServer.Handler) -> HTTPServer.Handler {
-        { handler in { request in
-            guard request.method == "POST" else {
-                var response = handler(request)
-                response.headers.fields.removeAll { HTTPHeaders.sameName($0.name, "Referrer-Policy") }
-                response.headers.append("Referrer-Policy", pagePolicy)
-                return response
+        { handler in
+            { request in
+                guard request.method == "POST" else {
+                    var response = handler(request)
+                    response.headers.fields.removeAll { HTTPHeaders.sameName($0.name, "Referrer-Policy") }
+                    response.headers.append("Referrer-Policy", pagePolicy)
+                    return response
+                }
+                let site = "https://" + (request.headers["Host"] ?? "")
+                if let origin = request.headers["Origin"], origin != site {
+                    return HTTPResponse(status: 403, body: Array("Origin checking failed - \(origin) does not match any trusted origins.".utf8))
+                }
+                guard let referer = request.headers["Referer"] else {
+                    return HTTPResponse(status: 403, body: Array("Referer checking failed - no Referer.".utf8))
+                }
+                guard referer.hasPrefix(site + "/") else {
+                    return HTTPResponse(status: 403, body: Array("Referer checking failed - \(referer) does not match.".utf8))
+                }
+                return handler(request)
             }
-            let site = "https://" + (request.headers["Host"] ?? "")
-            if let origin = request.headers["Origin"], origin != site {
-                return HTTPResponse(status: 403, body: Array("Origin checking failed - \(origin) does not match any trusted origins.".utf8))
-            }
-            guard let referer = request.headers["Referer"] else { return HTTPResponse(status: 403, body: Array("Referer checking failed - no Referer.".utf8)) }
-            guard referer.hasPrefix(site + "/") else { return HTTPResponse(status: 403, body: Array("Referer checking failed - \(referer) does not match.".utf8)) }
-            return handler(request)
-        } }
+        }
     }
 
     /// Every POST to the sign-in form refused, as a CSRF check refuses a walk that sends no Referer.
     static func signInRefused(_ handler: @escaping HTTPServer.Handler) -> HTTPServer.Handler {
         { request in
-            request.method == "POST" && request.path == "/login" ? HTTPResponse(status: 403, body: Array("<h1>403 Forbidden</h1>".utf8)) : handler(request)
+            request.method == "POST" && request.path == "/login"
+                ? HTTPResponse(status: 403, body: Array("<h1>403 Forbidden</h1>".utf8)) : handler(request)
         }
     }
 
     private static func verdicts(_ results: [String: Any]) -> [String: String] {
         let cases = results["cases"] as? [[String: Any]] ?? []
-        return Dictionary(cases.compactMap { entry in (entry["id"] as? String).map { ($0, entry["verdict"] as? String ?? "") } }) { first, _ in first }
+        return Dictionary(cases.compactMap { entry in (entry["id"] as? String).map { ($0, entry["verdict"] as? String ?? "") } }) { first, _ in first
+        }
     }
 
-    @Test("A sign-in page that refuses a POST without its own Origin and Referer, as Django's does over https, is walked to the reference's own verdict",
-          .enabled(if: TLSFixture.available))
+    @Test(
+        "A sign-in page that refuses a POST without its own Origin and Referer, as Django's does over https, is walked to the reference's own verdict",
+        .enabled(if: TLSFixture.available))
     func csrfCheckedPagesPass() throws {
         let fixture = try TLSFixture(wrap: Self.csrfChecked)
         defer { fixture.stop() }
@@ -59,8 +68,9 @@ struct SignInBrowserTests {
         #expect(verdicts["authorize/hardening/consent-csrf"] == "pass", "the consent forged without its token is still refused")
     }
 
-    @Test("Pages that ask for no-referrer get Origin null and no Referer, as from a browser, so that check refuses them: an error, not a pass",
-          .enabled(if: TLSFixture.available))
+    @Test(
+        "Pages that ask for no-referrer get Origin null and no Referer, as from a browser, so that check refuses them: an error, not a pass",
+        .enabled(if: TLSFixture.available))
     func noReferrerPagesStop() throws {
         let fixture = try TLSFixture(wrap: Self.csrfChecked(pagePolicy: "no-referrer"))
         defer { fixture.stop() }
@@ -69,18 +79,24 @@ struct SignInBrowserTests {
         #expect(text.contains("ERROR authorize/success/prod") && text.contains("was answered HTTP 403"), "\(text)")
     }
 
-    @Test("A walk stopped by a refused sign-in is an error that says where, and no case that signs in passes",
-          .enabled(if: TLSFixture.available))
+    @Test(
+        "A walk stopped by a refused sign-in is an error that says where, and no case that signs in passes",
+        .enabled(if: TLSFixture.available))
     func stoppedWalkIsAnError() throws {
         let fixture = try TLSFixture(wrap: Self.signInRefused)
         defer { fixture.stop() }
         let (status, text) = try fixture.runSuite(profiles: ["authorize"], signingIn: true)
         #expect(status == 3, "\(text)")
-        #expect(text.contains("the sign-in walk stopped before the authorization endpoint judged this request: the sign-in form's POST to https://127.0.0.1:\(fixture.port)/login was answered HTTP 403; Google's valid request, walked the same way, stops there too"), "\(text)")
+        #expect(
+            text.contains(
+                "the sign-in walk stopped before the authorization endpoint judged this request: the sign-in form's POST to https://127.0.0.1:\(fixture.port)/login was answered HTTP 403; Google's valid request, walked the same way, stops there too"
+            ), "\(text)")
         let results = try fixture.results()
         let verdicts = Self.verdicts(results)
-        for id in ["authorize/success/prod", "authorize/errors/refused", "authorize/hardening/consent-csrf", "authorize/state/long-2048",
-                   "authorize/errors/state-repeated"] {
+        for id in [
+            "authorize/success/prod", "authorize/errors/refused", "authorize/hardening/consent-csrf", "authorize/state/long-2048",
+            "authorize/errors/state-repeated",
+        ] {
             #expect(verdicts[id] == "error", "\(id): \(verdicts[id] ?? "missing")")
         }
         // What passes never reached the sign-in form: the reference refuses an unknown client or redirect URI on its
@@ -88,7 +104,8 @@ struct SignInBrowserTests {
         #expect(verdicts["authorize/redirect-uri/attacker"] == "pass" && verdicts["authorize/client-id/unknown"] == "pass")
         let cases = results["cases"] as? [[String: Any]] ?? []
         let passedThroughSignIn = cases.filter { entry in
-            entry["verdict"] as? String == "pass" && (entry["evidence"].map { "\($0)" } ?? "").contains("POST https://127.0.0.1:\(fixture.port)/login")
+            entry["verdict"] as? String == "pass"
+                && (entry["evidence"].map { "\($0)" } ?? "").contains("POST https://127.0.0.1:\(fixture.port)/login")
         }
         #expect(passedThroughSignIn.isEmpty, "\(passedThroughSignIn.compactMap { $0["id"] as? String })")
     }
@@ -104,7 +121,8 @@ struct DjangoPartnerTests {
     /// bare machine skips these tests, and Swift Testing lists them as skipped with this condition).
     static var available: Bool {
         guard TLSFixture.available, let python = PlainPythonServer.python3,
-              let run = try? ProgramRun.run(python, ["-c", "import django, oauth2_provider"], environment: ["PATH": "/usr/bin:/bin"]) else { return false }
+            let run = try? ProgramRun.run(python, ["-c", "import django, oauth2_provider"], environment: ["PATH": "/usr/bin:/bin"])
+        else { return false }
         return run.status == 0
     }
 
@@ -116,14 +134,21 @@ struct DjangoPartnerTests {
         init(refusingSignIn: Bool = false) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("django-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            let openssl = try ProgramRun.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem",
-                                                                  "-out", directory + "/cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1",
-                                                                  "-addext", "subjectAltName=IP:127.0.0.1"], environment: ["PATH": "/usr/bin:/bin"])
+            let openssl = try ProgramRun.run(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem",
+                    "-out", directory + "/cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1",
+                ], environment: ["PATH": "/usr/bin:/bin"])
             guard openssl.status == 0 else { throw CocoaError(.fileWriteUnknown) }
             process = Process()
             process.executableURL = URL(fileURLWithPath: PlainPythonServer.python3 ?? "/usr/bin/python3")
-            process.arguments = [PackageRoot.url.appendingPathComponent("Tests/Fixtures/django_partner.py").path, directory + "/cert.pem",
-                                 directory + "/key.pem", "google-client", DjangoPartnerTests.secret, "partner-project"]
+            process.arguments =
+                [
+                    PackageRoot.url.appendingPathComponent("Tests/Fixtures/django_partner.py").path, directory + "/cert.pem",
+                    directory + "/key.pem", "google-client", DjangoPartnerTests.secret, "partner-project",
+                ]
                 + (refusingSignIn ? ["refuse-sign-in"] : [])
             let output = Pipe()
             process.standardOutput = output
@@ -168,13 +193,19 @@ struct DjangoPartnerTests {
                 """ + user("consent", "approver", press: "Authorize") + user("deny", "refuser", press: "Cancel")
                 + user("second-user", "second", press: "Authorize")
             try configuration.write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
-            let arguments = ["run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
-                             "--reports", directory + "/reports", "--ca-file", directory + "/cert.pem"] + profiles.flatMap { ["--profile", $0] }
-            let result = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), arguments,
-                                            environment: ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": DjangoPartnerTests.secret])
+            let arguments =
+                [
+                    "run", "--config", directory + "/target.conf", "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+                    "--reports", directory + "/reports", "--ca-file", directory + "/cert.pem",
+                ] + profiles.flatMap { ["--profile", $0] }
+            let result = try ProgramRun.run(
+                BuiltProducts.path("appflip-conformance"), arguments,
+                environment: ["PATH": "/usr/bin:/bin", "APPFLIP_TEST_SECRET": DjangoPartnerTests.secret])
             let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/reports/results.json"))
             let cases = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["cases"] as? [[String: Any]] ?? []
-            let verdicts = Dictionary(cases.compactMap { entry in (entry["id"] as? String).map { ($0, entry["verdict"] as? String ?? "") } }) { first, _ in first }
+            let verdicts = Dictionary(cases.compactMap { entry in (entry["id"] as? String).map { ($0, entry["verdict"] as? String ?? "") } }) {
+                first, _ in first
+            }
             return (result.status, result.output, verdicts)
         }
 
@@ -208,8 +239,9 @@ struct DjangoPartnerTests {
         "token/request/code-repeated": "TOK-GEN-003",
     ]
 
-    @Test("Judged with exactly the failures its own behaviour earns: none from the sign-in walk, none an error; Cancel without a name denies",
-          .enabled(if: DjangoPartnerTests.available), .timeLimit(.minutes(5)))
+    @Test(
+        "Judged with exactly the failures its own behaviour earns: none from the sign-in walk, none an error; Cancel without a name denies",
+        .enabled(if: DjangoPartnerTests.available), .timeLimit(.minutes(5)))
     func exactFailures() throws {
         let server = try Server()
         defer { server.stop() }
@@ -226,8 +258,9 @@ struct DjangoPartnerTests {
         #expect(run.verdicts["authorize/success/prod"] == "pass" && run.verdicts["authorize/success/sandbox"] == "pass")
     }
 
-    @Test("Its sign-in refusing every POST: each case that signs in is an error naming the 403, none passes",
-          .enabled(if: DjangoPartnerTests.available), .timeLimit(.minutes(5)))
+    @Test(
+        "Its sign-in refusing every POST: each case that signs in is an error naming the 403, none passes",
+        .enabled(if: DjangoPartnerTests.available), .timeLimit(.minutes(5)))
     func refusedSignIn() throws {
         let server = try Server(refusingSignIn: true)
         defer { server.stop() }
@@ -235,8 +268,11 @@ struct DjangoPartnerTests {
         #expect(run.status == 3, "\(run.text)")
         #expect(run.text.contains("the sign-in form's POST to \(server.base)/accounts/login/ was answered HTTP 403"), "\(run.text)")
         let passing = Set(run.verdicts.filter { $0.value == "pass" }.keys)
-        #expect(passing.isSubset(of: ["authorize/transport/https-only", "authorize/transport/legacy-tls", "authorize/transport/certificate",
-                                      "authorize/hardening/sign-in-before-redirect"]), "\(passing.sorted())")
+        #expect(
+            passing.isSubset(of: [
+                "authorize/transport/https-only", "authorize/transport/legacy-tls", "authorize/transport/certificate",
+                "authorize/hardening/sign-in-before-redirect",
+            ]), "\(passing.sorted())")
         #expect(run.verdicts["authorize/redirect-uri/attacker"] == "error")
     }
 }

@@ -1,9 +1,10 @@
-@testable import AppFlipModel
 import AppFlipHTTP
 import AppFlipReferenceServer
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipModel
 
 /// The reference server's real sign-in and consent pages, walked as a browser without JavaScript would: with the
 /// page reader, the cookie jar and link resolution the form-driven sign-in is built from.
@@ -35,7 +36,9 @@ struct SignInFlowTests {
         }
 
         /// Submits a form found on a page, with `values` over its defaults and the pressed button.
-        func submit(_ form: HTMLForm, on page: String, values: [String: String] = [:], button: HTMLForm.SubmitButton? = nil) throws -> (HTTPResponse, String) {
+        func submit(_ form: HTMLForm, on page: String, values: [String: String] = [:], button: HTMLForm.SubmitButton? = nil) throws -> (
+            HTTPResponse, String
+        ) {
             var fields = form.fields.map { ($0.name, values[$0.name] ?? $0.value) }
             if let button { fields += button.pairs.map { ($0.name, $0.value) } }
             let action = try #require(URLReference.resolve(form.action, against: page))
@@ -44,7 +47,8 @@ struct SignInFlowTests {
     }
 
     private func serve() throws -> HTTPServer {
-        let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientID: ReferenceClient.id, clientSecret: ReferenceClient.secret))
+        let reference = ReferenceServer(
+            configuration: ReferenceServerConfiguration(clientID: ReferenceClient.id, clientSecret: ReferenceClient.secret))
         let server = try HTTPServer(handler: reference.handler)
         server.start()
         return server
@@ -87,7 +91,8 @@ struct SignInFlowTests {
         let (first, firstURL) = try browser.send("GET", authorizeURL(browser.base))
         let signIn = try #require(HTMLDocument(first.body).form(matching: "#sign-in"))
         let (afterLogin, _) = try browser.submit(signIn, on: firstURL, values: ["username": "refuser", "password": "refuser-password"])
-        let (consentPage, consentURL) = try browser.send("GET", URLReference.resolve(afterLogin.headers["Location"] ?? "", against: browser.base) ?? "")
+        let (consentPage, consentURL) = try browser.send(
+            "GET", URLReference.resolve(afterLogin.headers["Location"] ?? "", against: browser.base) ?? "")
         let consent = try #require(HTMLDocument(consentPage.body).form(matching: "#consent"))
         // Forged: no token.
         var forged = consent
@@ -110,8 +115,12 @@ struct SignInFlowTests {
         let (again, _) = try browser.submit(signIn, on: firstURL, values: ["username": "approver", "password": "nope"])
         #expect(again.status == 200)
         let retry = try #require(HTMLDocument(again.body).form(matching: "#sign-in"))
-        let (evil, _) = try browser.submit(retry, on: firstURL, values: ["username": "approver", "password": "approver-password",
-                                                                          "return_to": "https://evil.example/"])
+        let (evil, _) = try browser.submit(
+            retry, on: firstURL,
+            values: [
+                "username": "approver", "password": "approver-password",
+                "return_to": "https://evil.example/",
+            ])
         #expect(evil.status == 400)
         #expect(evil.headers["Location"] == nil)
     }

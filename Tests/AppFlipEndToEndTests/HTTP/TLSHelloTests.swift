@@ -1,7 +1,8 @@
-@testable import AppFlipHTTP
 import AppFlipSystem
 import Foundation
 import Testing
+
+@testable import AppFlipHTTP
 
 /// The ClientHello the suite sends and its reading of a server's first answer: byte-level, then against real TLS
 /// servers (Python's ssl module, and openssl s_server limited to TLS 1.2).
@@ -36,21 +37,26 @@ struct TLSHelloTests {
         #expect(TLSHello.isAddress("::1") && TLSHello.isAddress("10.0.0.1") && !TLSHello.isAddress("10.example"))
     }
 
-    private func serverHello(version: UInt16, cipher: UInt16, random: [UInt8] = Array(repeating: 7, count: 32),
-                             extensions: [UInt8]? = nil) -> [UInt8] {
+    private func serverHello(
+        version: UInt16, cipher: UInt16, random: [UInt8] = Array(repeating: 7, count: 32),
+        extensions: [UInt8]? = nil
+    ) -> [UInt8] {
         TLSRecords.serverHello(version: version, cipher: cipher, random: random, extensions: extensions)
     }
 
     @Test("A TLS 1.2 ServerHello, a TLS 1.3 one (supported_versions), a HelloRetryRequest and an alert are told apart")
     func answers() {
-        #expect(TLSHello.parse(serverHello(version: 0x0303, cipher: 0xC02F)) == .answer(.accepted(version: 0x0303, cipher: 0xC02F, helloRetry: false)))
+        #expect(
+            TLSHello.parse(serverHello(version: 0x0303, cipher: 0xC02F)) == .answer(.accepted(version: 0x0303, cipher: 0xC02F, helloRetry: false)))
         let thirteen = serverHello(version: 0x0303, cipher: 0x1301, extensions: [0x00, 0x2B, 0x00, 0x02, 0x03, 0x04])
         #expect(TLSHello.parse(thirteen) == .answer(.accepted(version: 0x0304, cipher: 0x1301, helloRetry: false)))
-        let retry = serverHello(version: 0x0303, cipher: 0x1302, random: TLSHello.helloRetryRandom,
-                                extensions: [0x00, 0x2B, 0x00, 0x02, 0x03, 0x04])
+        let retry = serverHello(
+            version: 0x0303, cipher: 0x1302, random: TLSHello.helloRetryRandom,
+            extensions: [0x00, 0x2B, 0x00, 0x02, 0x03, 0x04])
         #expect(TLSHello.parse(retry) == .answer(.accepted(version: 0x0304, cipher: 0x1302, helloRetry: true)))
         #expect(TLSHello.parse([0x15, 3, 1, 0, 2, 2, 70]) == .answer(.refused("alert protocol_version (70)")))
-        #expect(TLSHello.Answer.accepted(version: 0x0302, cipher: 0xC014, helloRetry: false).summary
+        #expect(
+            TLSHello.Answer.accepted(version: 0x0302, cipher: 0xC014, helloRetry: false).summary
                 == "TLS 1.1, TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA")
     }
 
@@ -69,8 +75,9 @@ struct TLSHelloTests {
         if case .notTLS = TLSHello.parse(certificateFirst) {} else { Issue.record("a Certificate taken for a ServerHello") }
     }
 
-    @Test("Against real servers: TLS 1.3 picked, TLS 1.0/1.1 refused; a legacy server picks TLS 1.1; TLS 1.2-only openssl picks 1.2",
-          .enabled(if: TLSFixture.available))
+    @Test(
+        "Against real servers: TLS 1.3 picked, TLS 1.0/1.1 refused; a legacy server picks TLS 1.1; TLS 1.2-only openssl picks 1.2",
+        .enabled(if: TLSFixture.available))
     func realServers() throws {
         let modern = try TLSFixture()
         defer { modern.stop() }
@@ -114,8 +121,11 @@ final class OpenSSLServer: @unchecked Sendable {
         port = listener.port
         listener.close()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory + "/cert.pem", "-key", directory + "/key.pem",
-                             "-www", "-quiet"] + arguments
+        process.arguments =
+            [
+                "s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory + "/cert.pem", "-key", directory + "/key.pem",
+                "-www", "-quiet",
+            ] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
@@ -135,8 +145,10 @@ final class OpenSSLServer: @unchecked Sendable {
 
 /// TLS records as a server sends them, for servers played by the tests.
 enum TLSRecords {
-    static func serverHello(version: UInt16, cipher: UInt16, random: [UInt8] = Array(repeating: 7, count: 32),
-                            extensions: [UInt8]? = nil) -> [UInt8] {
+    static func serverHello(
+        version: UInt16, cipher: UInt16, random: [UInt8] = Array(repeating: 7, count: 32),
+        extensions: [UInt8]? = nil
+    ) -> [UInt8] {
         var body = [UInt8(version >> 8), UInt8(version & 0xFF)] + random + [0] + [UInt8(cipher >> 8), UInt8(cipher & 0xFF), 0]
         if let extensions { body += [UInt8(extensions.count >> 8), UInt8(extensions.count & 0xFF)] + extensions }
         let handshake = [0x02, 0, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body

@@ -22,7 +22,8 @@ struct ContractLayoutTests {
 
     @Test("At most 15 files outside the activity contract's folders name Android")
     func androidConfined() throws {
-        let naming = try Self.sources().filter { !$0.path.contains("/AndroidActivity/") && $0.text.lowercased().contains("android") }.map(\.path).sorted()
+        let naming = try Self.sources().filter { !$0.path.contains("/AndroidActivity/") && $0.text.lowercased().contains("android") }.map(\.path)
+            .sorted()
         #expect(naming.count <= 15, "\(naming.count) files name Android outside Sources/*/AndroidActivity/: \(naming)")
     }
 
@@ -30,7 +31,9 @@ struct ContractLayoutTests {
     func nativeConfined() throws {
         // "native" alone also names RFC 8252's native clients, which the authorize and token profiles judge at the
         // partner's server: what is the contract's own is its types, its key, its step and observation cases.
-        let words = try Regex(#"NativeStep|NativeObservation|NativeClientTarget|NativeCommand|NativeAppContract|NativeClientSession|\.native\b|nativeApp|case native\b|native-client step|native client is configured"#)
+        let words = try Regex(
+            #"NativeStep|NativeObservation|NativeClientTarget|NativeCommand|NativeAppContract|NativeClientSession|\.native\b|nativeApp|case native\b|native-client step|native client is configured"#
+        )
         let naming = try Self.sources().filter { !$0.path.contains("/NativeApp/") && $0.text.contains(words) }.map(\.path).sorted()
         #expect(naming.count <= 15, "\(naming.count) files name the native app's contract outside Sources/*/NativeApp/: \(naming)")
     }
@@ -48,8 +51,9 @@ struct ContractLayoutTests {
     func contributingList() throws {
         let root = PackageRoot.url.path
         let contributing = try String(contentsOfFile: root + "/CONTRIBUTING.md", encoding: .utf8)
-        let section = try #require(contributing.components(separatedBy: "## Add an adapter contract").dropFirst().first?
-            .components(separatedBy: "\n## ").first)
+        let section = try #require(
+            contributing.components(separatedBy: "## Add an adapter contract").dropFirst().first?
+                .components(separatedBy: "\n## ").first)
         let named = section.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
             .filter { $0.hasPrefix("Sources/") || $0.hasPrefix("Tests/") }
         #expect(named.count >= 8, "\(named)")

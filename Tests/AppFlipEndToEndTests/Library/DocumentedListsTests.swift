@@ -9,7 +9,8 @@ import Testing
 @Suite("Documented lists")
 struct DocumentedListsTests {
     private func readme() throws -> [Substring] {
-        try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
     }
 
     /// The rows of the README table whose header row starts with `header`.
@@ -33,7 +34,8 @@ struct DocumentedListsTests {
         for row in rows {
             for word in row.split(whereSeparator: { !($0.isUppercase || $0 == "_") }) where word.hasPrefix("APPFLIP_") { named.insert(String(word)) }
         }
-        #expect(named == Set(ConformanceTarget.environmentVariables), "README: \(named.sorted()); declared: \(ConformanceTarget.environmentVariables)")
+        #expect(
+            named == Set(ConformanceTarget.environmentVariables), "README: \(named.sorted()); declared: \(ConformanceTarget.environmentVariables)")
     }
 
     @Test("help run's --profile line names every profile (from the declaration)")

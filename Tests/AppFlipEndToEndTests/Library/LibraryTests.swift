@@ -39,8 +39,10 @@ struct ThrowingHandler: AppFlipLinkHandler {
 struct LibraryHandlerTests {
     static let link = ConformanceTarget.Link("https://app.example/flip", clientID: "google-client")
 
-    private func results(_ handler: some AppFlipLinkHandler, cases: [ConformanceCase] = AppFlipConformance.cases(.appLink),
-                         timeout: Double = 10) async -> [CaseResult] {
+    private func results(
+        _ handler: some AppFlipLinkHandler, cases: [ConformanceCase] = AppFlipConformance.cases(.appLink),
+        timeout: Double = 10
+    ) async -> [CaseResult] {
         var target = ConformanceTarget.handler(handler, link: Self.link)
         target.timeout = timeout
         var results: [CaseResult] = []
@@ -131,8 +133,12 @@ struct LibraryEnvironmentTests {
             (["APPFLIP_HANDLER": "[]"], "JSON array"),
             (["APPFLIP_HANDLER": "[\"./adapter\", 3]"], "JSON array"),
             (["APPFLIP_HANDLER": "[\"./adapter\"]"], "APPFLIP_LINK and APPFLIP_CLIENT_ID are required"),
-            (["APPFLIP_HANDLER": "[\"./adapter\"]", "APPFLIP_HANDLER_URL": "http://127.0.0.1:1/h", "APPFLIP_LINK": "https://a.example/f",
-              "APPFLIP_CLIENT_ID": "c"], "not both"),
+            (
+                [
+                    "APPFLIP_HANDLER": "[\"./adapter\"]", "APPFLIP_HANDLER_URL": "http://127.0.0.1:1/h", "APPFLIP_LINK": "https://a.example/f",
+                    "APPFLIP_CLIENT_ID": "c",
+                ], "not both"
+            ),
         ]
         for (variables, message) in mistakes {
             #expect(throws: ConformanceTarget.EnvironmentError.self, "\(variables)") { try ConformanceTarget.environment(variables) }
@@ -142,8 +148,11 @@ struct LibraryEnvironmentTests {
                 #expect(error.description.contains(message), "\(variables): \(error)")
             }
         }
-        let command = try #require(try ConformanceTarget.environment(["APPFLIP_HANDLER": "[\"./my adapter\", \"--test-mode\"]",
-                                                                       "APPFLIP_LINK": "https://a.example/f", "APPFLIP_CLIENT_ID": "c"]))
+        let command = try #require(
+            try ConformanceTarget.environment([
+                "APPFLIP_HANDLER": "[\"./my adapter\", \"--test-mode\"]",
+                "APPFLIP_LINK": "https://a.example/f", "APPFLIP_CLIENT_ID": "c",
+            ]))
         #expect(command.description == "handler command ./my adapter --test-mode")
         let config = try #require(try ConformanceTarget.environment(["APPFLIP_CONFIG": "staging.target"]))
         #expect(config.description == "configuration staging.target")
@@ -154,10 +163,17 @@ struct LibraryEnvironmentTests {
         let mistakes: [([String: String], String)] = [
             (["APPFLIP_ANDROID_ACTION": "a"], "need APPFLIP_ANDROID_HANDLER"),
             (["APPFLIP_ANDROID_HANDLER": "[\"./a\"]", "APPFLIP_CLIENT_ID": "c"], "APPFLIP_ANDROID_ACTION"),
-            (["APPFLIP_ANDROID_HANDLER": "[\"./a\"]", "APPFLIP_ANDROID_ACTION": "a", "APPFLIP_ANDROID_PACKAGE": "p"], "APPFLIP_CLIENT_ID is required"),
+            (
+                ["APPFLIP_ANDROID_HANDLER": "[\"./a\"]", "APPFLIP_ANDROID_ACTION": "a", "APPFLIP_ANDROID_PACKAGE": "p"],
+                "APPFLIP_CLIENT_ID is required"
+            ),
             (["APPFLIP_ANDROID_HANDLER": "./a", "APPFLIP_ANDROID_ACTION": "a", "APPFLIP_ANDROID_PACKAGE": "p"], "JSON array"),
-            (["APPFLIP_ANDROID_HANDLER": "[\"./a\"]", "APPFLIP_ANDROID_HANDLER_URL": "http://127.0.0.1:1/", "APPFLIP_ANDROID_ACTION": "a",
-              "APPFLIP_ANDROID_PACKAGE": "p", "APPFLIP_CLIENT_ID": "c"], "not both"),
+            (
+                [
+                    "APPFLIP_ANDROID_HANDLER": "[\"./a\"]", "APPFLIP_ANDROID_HANDLER_URL": "http://127.0.0.1:1/", "APPFLIP_ANDROID_ACTION": "a",
+                    "APPFLIP_ANDROID_PACKAGE": "p", "APPFLIP_CLIENT_ID": "c",
+                ], "not both"
+            ),
         ]
         for (variables, message) in mistakes {
             do {
@@ -167,17 +183,25 @@ struct LibraryEnvironmentTests {
                 #expect(error.description.contains(message), "\(variables): \(error)")
             }
         }
-        let android = ["APPFLIP_ANDROID_HANDLER": "[\"./activity\", \"--x\"]", "APPFLIP_ANDROID_ACTION": "a", "APPFLIP_ANDROID_PACKAGE": "p",
-                       "APPFLIP_CLIENT_ID": "c"]
+        let android = [
+            "APPFLIP_ANDROID_HANDLER": "[\"./activity\", \"--x\"]", "APPFLIP_ANDROID_ACTION": "a", "APPFLIP_ANDROID_PACKAGE": "p",
+            "APPFLIP_CLIENT_ID": "c",
+        ]
         #expect(try ConformanceTarget.environment(android)?.description == "Android handler ./activity --x")
-        let both = try #require(try ConformanceTarget.environment(android.merging(["APPFLIP_HANDLER": "[\"./adapter\"]",
-                                                                                  "APPFLIP_LINK": "https://a.example/f"]) { $1 }))
+        let both = try #require(
+            try ConformanceTarget.environment(
+                android.merging([
+                    "APPFLIP_HANDLER": "[\"./adapter\"]",
+                    "APPFLIP_LINK": "https://a.example/f",
+                ]) { $1 }))
         #expect(both.description == "handler command ./adapter")
     }
 
     @Test("APPFLIP_ANDROID_HANDLER drives an Android activity: the reference passes, one that never compares CLIENT_ID fails AF-ANDR-004")
     func androidHandler() async throws {
-        let settings = ["APPFLIP_ANDROID_ACTION": "com.example.APP_FLIP", "APPFLIP_ANDROID_PACKAGE": "com.example", "APPFLIP_CLIENT_ID": "google-client"]
+        let settings = [
+            "APPFLIP_ANDROID_ACTION": "com.example.APP_FLIP", "APPFLIP_ANDROID_PACKAGE": "com.example", "APPFLIP_CLIENT_ID": "google-client",
+        ]
         let reference = "[\"\(BuiltProducts.path("appflip-reference"))\", \"android-handler\"]"
         let good = try await run("android-app-flip/client-id/another-client", settings.merging(["APPFLIP_ANDROID_HANDLER": reference]) { $1 })
         #expect(good.verdict == .pass, "\(good)")
@@ -190,18 +214,23 @@ struct LibraryEnvironmentTests {
     @Test("APPFLIP_ANDROID_ALLOWED_CALLERS says which callers must get a code: Google Home refused informs, unless it is listed")
     func androidAllowedCallers() async throws {
         let googleAppOnly = "[\"\(BuiltProducts.path("broken-android-handler"))\", \"--defect\", \"google-app-only\"]"
-        let settings = ["APPFLIP_ANDROID_ACTION": "com.example.APP_FLIP", "APPFLIP_ANDROID_PACKAGE": "com.example", "APPFLIP_CLIENT_ID": "google-client",
-                        "APPFLIP_ANDROID_HANDLER": googleAppOnly]
+        let settings = [
+            "APPFLIP_ANDROID_ACTION": "com.example.APP_FLIP", "APPFLIP_ANDROID_PACKAGE": "com.example", "APPFLIP_CLIENT_ID": "google-client",
+            "APPFLIP_ANDROID_HANDLER": googleAppOnly,
+        ]
         let id = "android-app-flip/valid/google-home-caller"
         let informed = try await run(id, settings)
         #expect(informed.verdict == .info, "\(informed)")
         #expect(informed.findings.map(\.requirement) == ["AF-ANDR-014"], "\(informed)")
-        let home = "com.google.android.apps.chromecast.app=3D:7A:12:23:01:9A:A3:9D:9E:A0:E3:43:6A:B7:C0:89:6B:FB:4F:B6:79:F4:DE:5F:E7:C2:3F:32:6C:8F:99:4A"
-        let app = "com.google.android.googlequicksearchbox=F0:FD:6C:5B:41:0F:25:CB:25:C3:B5:33:46:C8:97:2F:AE:30:F8:EE:74:11:DF:91:04:80:AD:6B:2D:60:DB:83"
+        let home =
+            "com.google.android.apps.chromecast.app=3D:7A:12:23:01:9A:A3:9D:9E:A0:E3:43:6A:B7:C0:89:6B:FB:4F:B6:79:F4:DE:5F:E7:C2:3F:32:6C:8F:99:4A"
+        let app =
+            "com.google.android.googlequicksearchbox=F0:FD:6C:5B:41:0F:25:CB:25:C3:B5:33:46:C8:97:2F:AE:30:F8:EE:74:11:DF:91:04:80:AD:6B:2D:60:DB:83"
         let required = try await run(id, settings.merging(["APPFLIP_ANDROID_ALLOWED_CALLERS": "[\"\(app)\", \"\(home)\"]"]) { $1 })
         #expect(required.verdict == .fail, "\(required)")
         #expect(required.findings.filter { $0.verdict == .fail }.map(\.requirement) == ["AF-ANDR-001"], "\(required)")
-        let malformed = try await run(id, settings.merging(["APPFLIP_ANDROID_ALLOWED_CALLERS": "[\"com.google.android.apps.chromecast.app=3D:7A\"]"]) { $1 })
+        let malformed = try await run(
+            id, settings.merging(["APPFLIP_ANDROID_ALLOWED_CALLERS": "[\"com.google.android.apps.chromecast.app=3D:7A\"]"]) { $1 })
         #expect(malformed.verdict == .error && malformed.message?.contains("PACKAGE=SHA256") == true, "\(malformed)")
     }
 
@@ -210,11 +239,14 @@ struct LibraryEnvironmentTests {
         return try await #require(AppFlipConformance.case(id)).run(against: target)
     }
 
-    @Test("APPFLIP_CA_FILE is trusted as run --ca-file is: read before any case, a file with no certificate said with its path",
-          .enabled(if: TLSTrust.isAvailable))
+    @Test(
+        "APPFLIP_CA_FILE is trusted as run --ca-file is: read before any case, a file with no certificate said with its path",
+        .enabled(if: TLSTrust.isAvailable))
     func caFile() async throws {
-        let settings = ["APPFLIP_LINK": "https://app.example/flip", "APPFLIP_CLIENT_ID": "google-client",
-                        "APPFLIP_HANDLER": "[\"\(BuiltProducts.path("appflip-reference"))\"]"]
+        let settings = [
+            "APPFLIP_LINK": "https://app.example/flip", "APPFLIP_CLIENT_ID": "google-client",
+            "APPFLIP_HANDLER": "[\"\(BuiltProducts.path("appflip-reference"))\"]",
+        ]
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("appflip-not-a-ca-\(UUID().uuidString).pem").path
         try Data("not a certificate\n".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -233,7 +265,8 @@ struct LibraryEnvironmentTests {
     @Test("APPFLIP_HANDLER drives a handler command: the reference passes, a handler that drops the state fails AF-LINK-010")
     func handlerCommand() async throws {
         let link = ["APPFLIP_LINK": "https://app.example/flip", "APPFLIP_CLIENT_ID": "google-client"]
-        let good = try await run("app-link/baseline/valid-link", link.merging(["APPFLIP_HANDLER": "[\"\(BuiltProducts.path("appflip-reference"))\"]"]) { $1 })
+        let good = try await run(
+            "app-link/baseline/valid-link", link.merging(["APPFLIP_HANDLER": "[\"\(BuiltProducts.path("appflip-reference"))\"]"]) { $1 })
         #expect(good.verdict == .pass, "\(good)")
         let handler = "[\"\(BuiltProducts.path("broken-handler"))\", \"--defect\", \"drops-state\"]"
         let bad = try await run("app-link/baseline/valid-link", link.merging(["APPFLIP_HANDLER": handler]) { $1 })
@@ -296,7 +329,8 @@ extension LibraryEnvironmentTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("staging.target")
-        try Data("""
+        try Data(
+            """
             client_id: google-client
             client_secret_env: LIBRARY_TEST_SECRET
             project_id: reference-project
@@ -310,7 +344,8 @@ extension LibraryEnvironmentTests {
               consent:
                 Cookie: \(ReferenceServerConfiguration.userCookie)=approver
 
-            """.utf8).write(to: config)
+            """.utf8
+        ).write(to: config)
         setenv("LIBRARY_TEST_SECRET", "s3cret", 1)
         let variables = ["APPFLIP_CONFIG": config.path]
         let exchange = try await run("token/exchange/client-secret-post", variables)

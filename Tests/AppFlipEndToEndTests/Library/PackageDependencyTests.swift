@@ -10,17 +10,17 @@ struct PackageDependencyTests {
         let root = directory + "/consumer-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: root + "/Tests/ConsumerTests", withIntermediateDirectories: true)
         try """
-            // swift-tools-version:6.0
-            import PackageDescription
+        // swift-tools-version:6.0
+        import PackageDescription
 
-            let package = Package(
-                name: "Consumer",
-                platforms: [.macOS(.v13)],
-                dependencies: [\(dependency)],
-                targets: [.testTarget(name: "ConsumerTests", dependencies: [.product(name: "AppFlipConformance", package: "\(package)")])]
-            )
+        let package = Package(
+            name: "Consumer",
+            platforms: [.macOS(.v13)],
+            dependencies: [\(dependency)],
+            targets: [.testTarget(name: "ConsumerTests", dependencies: [.product(name: "AppFlipConformance", package: "\(package)")])]
+        )
 
-            """.write(toFile: root + "/Package.swift", atomically: true, encoding: .utf8)
+        """.write(toFile: root + "/Package.swift", atomically: true, encoding: .utf8)
         try "import AppFlipConformance\n".write(toFile: root + "/Tests/ConsumerTests/Check.swift", atomically: true, encoding: .utf8)
         return try ProgramRun.run("/usr/bin/env", ["swift", "package", "--package-path", root, "resolve"])
     }
@@ -38,10 +38,12 @@ struct PackageDependencyTests {
         let wrong = try consumer(dependency: #".package(path: "../appflip-conformance")"#, package: "AppFlipConformance", in: directory)
         #expect(wrong.status != 0 && wrong.output.contains("valid packages are: 'appflip-conformance'"), "\(wrong.output)")
         // By URL: a repository whose URL ends in appflip-conformance(.git).
-        let clone = try ProgramRun.run("/usr/bin/env", ["git", "clone", "--quiet", "--bare", PackageRoot.url.path, directory + "/remote/appflip-conformance.git"])
+        let clone = try ProgramRun.run(
+            "/usr/bin/env", ["git", "clone", "--quiet", "--bare", PackageRoot.url.path, directory + "/remote/appflip-conformance.git"])
         #expect(clone.status == 0, "\(clone.output)")
-        let byURL = try consumer(dependency: #".package(url: "file://\#(directory)/remote/appflip-conformance.git", branch: "HEAD")"#,
-                                 package: "appflip-conformance", in: directory)
+        let byURL = try consumer(
+            dependency: #".package(url: "file://\#(directory)/remote/appflip-conformance.git", branch: "HEAD")"#,
+            package: "appflip-conformance", in: directory)
         #expect(byURL.status == 0, "\(byURL.output)")
     }
 }

@@ -6,9 +6,11 @@ import Testing
 /// in one of those places, and CONTRIBUTING names each.
 @Suite("Platform differences")
 struct PlatformDifferencesTests {
-    static let places = ["Sources/AppFlipSystem/", "Sources/AppFlipTLS/", "Sources/AppFlipHTTP/TLSTransport.swift",
-                         "Sources/AppFlipDigest/SHA256.swift", "Sources/AppFlipDigest/Ed25519.swift",
-                         "Sources/AppFlipConformance/ConformanceCase+Testing.swift"]
+    static let places = [
+        "Sources/AppFlipSystem/", "Sources/AppFlipTLS/", "Sources/AppFlipHTTP/TLSTransport.swift",
+        "Sources/AppFlipDigest/SHA256.swift", "Sources/AppFlipDigest/Ed25519.swift",
+        "Sources/AppFlipConformance/ConformanceCase+Testing.swift",
+    ]
 
     @Test("Every #if os or #if canImport in Sources is in a place CONTRIBUTING names")
     func confined() throws {

@@ -35,8 +35,12 @@ struct BuiltInSuiteTests {
         let lint = try ProgramRun.run(binary, ["lint"], in: directory)
         #expect(lint.status == 0)
         #expect(lint.output.contains("\(suite.cases.count) cases in \(suite.files.count) files"), "\(lint.output)")
-        let run = try ProgramRun.run(binary, ["run", "--target", "reference", "--profile", "app-link", "--filter", "app-link/state/*",
-                                              "--quiet", "--reports", "R", "--bundle", "evidence.tar"], in: directory)
+        let run = try ProgramRun.run(
+            binary,
+            [
+                "run", "--target", "reference", "--profile", "app-link", "--filter", "app-link/state/*",
+                "--quiet", "--reports", "R", "--bundle", "evidence.tar",
+            ], in: directory)
         #expect(run.status == 0, "\(run.output)")
         #expect(FileManager.default.fileExists(atPath: directory + "/R/report.md"))
         let verify = try ProgramRun.run(binary, ["verify", "evidence.tar"], in: directory)
@@ -59,8 +63,12 @@ struct BuiltInSuiteTests {
         let changed = directory + "/cases/app-link/echoed.case"
         try Data(("# changed\n" + String(decoding: original.bytes, as: UTF8.self)).utf8).write(to: URL(fileURLWithPath: changed))
         let binary = BuiltProducts.path("appflip-conformance")
-        let run = try ProgramRun.run(binary, ["run", "--target", "reference", "--profile", "app-link", "--cases", "cases", "--quiet",
-                                              "--reports", "R", "--bundle", "evidence.tar"], in: directory)
+        let run = try ProgramRun.run(
+            binary,
+            [
+                "run", "--target", "reference", "--profile", "app-link", "--cases", "cases", "--quiet",
+                "--reports", "R", "--bundle", "evidence.tar",
+            ], in: directory)
         #expect(run.status == 0, "\(run.output)")
         let verify = try ProgramRun.run(binary, ["verify", "evidence.tar"], in: directory)
         #expect(verify.status == 1)
@@ -83,7 +91,8 @@ struct BuiltInSuiteTests {
         #expect(embedded.status == 0, "\(embedded.output)")
         let source = try String(contentsOfFile: output, encoding: .utf8)
         #expect(source.contains(#"("Conformance/requirements.catalog", "sources: []\n"),"#))
-        let expected = ##"("Conformance/cases/a/x.case", "quote \" backslash \\ \"\"\"# tab\tCR\r\nNUL\u{0} DEL\u{7f} C1\u{85} LS\u{2028} é 🔑 \\(interpolation)\n"),"##
+        let expected =
+            ##"("Conformance/cases/a/x.case", "quote \" backslash \\ \"\"\"# tab\tCR\r\nNUL\u{0} DEL\u{7f} C1\u{85} LS\u{2028} é 🔑 \\(interpolation)\n"),"##
         #expect(source.contains(expected), "\(source)")
         #expect(!source.contains("notes.txt"))
         #expect(!source.contains("\r"), "a raw carriage return in the generated source would change the literal")
@@ -109,8 +118,10 @@ struct BuiltInSuiteTests {
             let run = try ProgramRun.run(BuiltProducts.path("suite-embedder"), ["--source-commit", directory + "/" + root, output])
             #expect(run.status == 0, "\(run.output)")
             let source = try String(contentsOfFile: output, encoding: .utf8)
-            return try #require(source.split(separator: "\n").first { $0.contains("sourceCommit") }.map { String($0.split(separator: "=").last ?? "") })
-                .trimmingCharacters(in: .whitespaces)
+            return try #require(
+                source.split(separator: "\n").first { $0.contains("sourceCommit") }.map { String($0.split(separator: "=").last ?? "") }
+            )
+            .trimmingCharacters(in: .whitespaces)
         }
         try write("ref: refs/heads/main\n", "loose/.git/HEAD")
         try write(one + "\n", "loose/.git/refs/heads/main")

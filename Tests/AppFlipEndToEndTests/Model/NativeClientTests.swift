@@ -23,8 +23,9 @@ struct NativeClientTests {
         #expect(none.results.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("native_client_id") })
         var configuration = SuiteRun.configuration
         configuration.nativeClient = NativeClient(id: "n", redirectURIs: ["com.example.app:/cb"])
-        let schemeOnly = try SuiteRun.run(TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t"]),
-                                          cases: cases.filter { $0.needs == [.nativeLoopback] }, configuration: configuration)
+        let schemeOnly = try SuiteRun.run(
+            TargetUnderTest(endpoints: [.authorize: "http://127.0.0.1:9/a", .token: "http://127.0.0.1:9/t"]),
+            cases: cases.filter { $0.needs == [.nativeLoopback] }, configuration: configuration)
         #expect(schemeOnly.results.allSatisfy { $0.verdict == .skip && ($0.message ?? "").contains("loopback") })
     }
 }

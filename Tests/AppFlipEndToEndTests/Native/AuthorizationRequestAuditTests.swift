@@ -33,19 +33,29 @@ struct AuthorizationRequestAuditTests {
     }
 
     static let correct: [Example] = [
-        Example(name: "Google's own example (custom scheme, %3A colon, raw slash)",
-                url: "https://accounts.google.com/o/oauth2/v2/auth?scope=email%20profile&response_type=code&state=security_token%3D138r5719ru3e1%26url%3Dhttps%3A%2F%2Foauth2.example.com%2Ftoken&redirect_uri=com.example.app%3A/oauth2redirect&client_id=client_id&code_challenge=\(challenge)&code_challenge_method=S256"),
-        Example(name: "AppAuth-iOS style: raw ':' and '/', %20 in scope, other order",
-                url: "https://accounts.google.com/o/oauth2/v2/auth?response_type=code&code_challenge_method=S256&scope=openid%20profile&code_challenge=\(challenge)&redirect_uri=com.googleusercontent.apps.123:/oauthredirect&client_id=123.apps.googleusercontent.com&state=\(state)"),
-        Example(name: "AppAuth-Android style: '+' for spaces, lower-case escapes, everything encoded",
-                url: url([("scope", "openid+email"), ("redirect_uri", "com.example.app%3a%2foauth2redirect")])),
-        Example(name: "A loopback IPv4 redirect on an ephemeral port, registered without the port",
-                url: url([("redirect_uri", "http%3A%2F%2F127.0.0.1%3A51004%2Fcb")]), registered: ["http://127.0.0.1/cb"]),
+        Example(
+            name: "Google's own example (custom scheme, %3A colon, raw slash)",
+            url:
+                "https://accounts.google.com/o/oauth2/v2/auth?scope=email%20profile&response_type=code&state=security_token%3D138r5719ru3e1%26url%3Dhttps%3A%2F%2Foauth2.example.com%2Ftoken&redirect_uri=com.example.app%3A/oauth2redirect&client_id=client_id&code_challenge=\(challenge)&code_challenge_method=S256"
+        ),
+        Example(
+            name: "AppAuth-iOS style: raw ':' and '/', %20 in scope, other order",
+            url:
+                "https://accounts.google.com/o/oauth2/v2/auth?response_type=code&code_challenge_method=S256&scope=openid%20profile&code_challenge=\(challenge)&redirect_uri=com.googleusercontent.apps.123:/oauthredirect&client_id=123.apps.googleusercontent.com&state=\(state)"
+        ),
+        Example(
+            name: "AppAuth-Android style: '+' for spaces, lower-case escapes, everything encoded",
+            url: url([("scope", "openid+email"), ("redirect_uri", "com.example.app%3a%2foauth2redirect")])),
+        Example(
+            name: "A loopback IPv4 redirect on an ephemeral port, registered without the port",
+            url: url([("redirect_uri", "http%3A%2F%2F127.0.0.1%3A51004%2Fcb")]), registered: ["http://127.0.0.1/cb"]),
         Example(name: "A loopback IPv6 redirect without a path", url: url([("redirect_uri", "http%3A%2F%2F%5B%3A%3A1%5D%3A8080")])),
         Example(name: "A custom scheme with no path (Google: the path is optional)", url: url([("redirect_uri", "com.example.app%3A")])),
         Example(name: "A claimed https redirect", url: url([("redirect_uri", "https%3A%2F%2Fapp.example.com%2Foauth2")])),
         Example(name: "A bundle ID scheme with capitals", url: url([("redirect_uri", "com.Example.App%3A%2Fcb")])),
-        Example(name: "32 lower-case hex characters of state (128 bits) and a login_hint", url: url([("state", "0123456789abcdef0123456789abcdef"), ("login_hint", "user%40example.com")])),
+        Example(
+            name: "32 lower-case hex characters of state (128 bits) and a login_hint",
+            url: url([("state", "0123456789abcdef0123456789abcdef"), ("login_hint", "user%40example.com")])),
         Example(name: "The exact registered URI", url: url(), registered: ["com.example.app:/oauth2redirect"]),
     ]
 
@@ -79,22 +89,30 @@ struct AuthorizationRequestAuditTests {
         Defect(name: "plain PKCE", url: url([("code_challenge_method", "plain")]), blamed: ["NAT-PKCE-004"]),
         Defect(name: "no method (the server takes plain)", url: url([("code_challenge_method", nil)]), blamed: ["NAT-PKCE-004"]),
         Defect(name: "a padded challenge", url: url([("code_challenge", challenge + "%3D")]), blamed: ["NAT-PKCE-003"]),
-        Defect(name: "a standard-base64 challenge", url: url([("code_challenge", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw%2BcM")]), blamed: ["NAT-PKCE-003"]),
-        Defect(name: "the verifier in the URL", url: url([("code_verifier", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")]), blamed: ["NAT-PKCE-007"]),
+        Defect(
+            name: "a standard-base64 challenge", url: url([("code_challenge", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw%2BcM")]),
+            blamed: ["NAT-PKCE-003"]),
+        Defect(
+            name: "the verifier in the URL", url: url([("code_verifier", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")]), blamed: ["NAT-PKCE-007"]),
         Defect(name: "a scheme without a period", url: url([("redirect_uri", "myapp%3A%2Fcb")]), blamed: ["NAT-REDIR-001"]),
-        Defect(name: "the out-of-band flow", url: url([("redirect_uri", "urn%3Aietf%3Awg%3Aoauth%3A2.0%3Aoob")]), blamed: ["NAT-REDIR-001", "NAT-REDIR-002"]),
+        Defect(
+            name: "the out-of-band flow", url: url([("redirect_uri", "urn%3Aietf%3Awg%3Aoauth%3A2.0%3Aoob")]),
+            blamed: ["NAT-REDIR-001", "NAT-REDIR-002"]),
         Defect(name: "two slashes after the scheme", url: url([("redirect_uri", "com.example.app%3A%2F%2Fcb")]), blamed: ["NAT-REDIR-002"]),
         Defect(name: "no slash before the path", url: url([("redirect_uri", "com.example.app%3Acb")]), blamed: ["NAT-REDIR-002"]),
         Defect(name: "http to a host that is not loopback", url: url([("redirect_uri", "http%3A%2F%2Fexample.com%2Fcb")]), blamed: ["NAT-REDIR-004"]),
         Defect(name: "a fragment in the redirect URI", url: url([("redirect_uri", "com.example.app%3A%2Fcb%23x")]), blamed: ["NAT-REDIR-005"]),
         Defect(name: "a redirect URI that is not registered", url: url(), registered: ["com.example.app:/other"], blamed: ["NAT-REDIR-005"]),
-        Defect(name: "https on loopback where http is registered", url: url([("redirect_uri", "https%3A%2F%2F127.0.0.1%3A5000%2Fcb")]),
-               registered: ["http://127.0.0.1/cb"], blamed: ["NAT-REDIR-005"]),
-        Defect(name: "localhost instead of an IP literal (a warning)", url: url([("redirect_uri", "http%3A%2F%2Flocalhost%3A8080%2Fcb")]),
-               blamed: ["NAT-REDIR-004-S"], verdict: .warn),
+        Defect(
+            name: "https on loopback where http is registered", url: url([("redirect_uri", "https%3A%2F%2F127.0.0.1%3A5000%2Fcb")]),
+            registered: ["http://127.0.0.1/cb"], blamed: ["NAT-REDIR-005"]),
+        Defect(
+            name: "localhost instead of an IP literal (a warning)", url: url([("redirect_uri", "http%3A%2F%2Flocalhost%3A8080%2Fcb")]),
+            blamed: ["NAT-REDIR-004-S"], verdict: .warn),
         Defect(name: "no state (a warning: PKCE guards)", url: url([("state", nil)]), blamed: ["NAT-STATE-001"], verdict: .warn),
-        Defect(name: "31 hex characters of state (a warning)", url: url([("state", "0123456789abcdef0123456789abcde")]),
-               blamed: ["NAT-STATE-001"], verdict: .warn),
+        Defect(
+            name: "31 hex characters of state (a warning)", url: url([("state", "0123456789abcdef0123456789abcde")]),
+            blamed: ["NAT-STATE-001"], verdict: .warn),
     ]
 
     @Test("Each defect fails (or warns) under exactly the requirement it violates", arguments: defects)

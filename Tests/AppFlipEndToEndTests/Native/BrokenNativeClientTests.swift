@@ -103,17 +103,21 @@ struct BrokenNativeClientTests {
 
     @Test("Refusing a sign-in is an answer only when the server gives a reason (metadata without S256); otherwise the case is an error")
     func refusal() throws {
-        let justified = "native-client/pkce/metadata-plain-only", unjustified = "native-client/token/code-exchange"
+        let justified = "native-client/pkce/metadata-plain-only"
+        let unjustified = "native-client/token/code-exchange"
         let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", "refuses-sign-in"], only: [justified, unjustified])
         let results = Dictionary(uniqueKeysWithValues: run.results.map { ($0.conformanceCase.id, $0) })
         #expect(results[justified]?.verdict == .pass, "\(String(describing: results[justified]?.message))")
         let refused = try #require(results[unjustified])
         #expect(refused.verdict == .error)
-        #expect(refused.message?.contains("answered sign-in with rejected, not open-browser (this app does not sign in)") == true, "\(refused.message ?? "")")
+        #expect(
+            refused.message?.contains("answered sign-in with rejected, not open-browser (this app does not sign in)") == true,
+            "\(refused.message ?? "")")
     }
 
-    @Test("An app that keeps its first sign-in's token endpoint never meets the bad certificate: NAT-REQ-004 is not judged, an error says why",
-          .enabled(if: TLSTrust.isAvailable))
+    @Test(
+        "An app that keeps its first sign-in's token endpoint never meets the bad certificate: NAT-REQ-004 is not judged, an error says why",
+        .enabled(if: TLSTrust.isAvailable))
     func keptFirstEndpoints() throws {
         let ids: Set<String> = ["native-client/tls/other-ca", "native-client/tls/expired", "native-client/tls/wrong-host"]
         let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", "keeps-first-endpoints"], only: ids)
@@ -121,14 +125,16 @@ struct BrokenNativeClientTests {
         for result in run.results {
             #expect(result.verdict == .error, "\(result.conformanceCase.id): \(result.verdict) \(result.findings)")
             #expect(result.findings.isEmpty, "nothing is blamed on NAT-REQ-004: \(result.findings)")
-            #expect(result.message?.contains("the app never connected to the token endpoint this sign-in gave it") == true
+            #expect(
+                result.message?.contains("the app never connected to the token endpoint this sign-in gave it") == true
                     && result.message?.contains("it sent POST /token to another, an earlier sign-in's (over the trusted certificate)") == true,
-                    "\(result.message ?? "")")
+                "\(result.message ?? "")")
         }
     }
 
-    @Test("An app that refuses the CA it was given is not judged under NAT-REQ-004: the case is an error that says so",
-          .enabled(if: TLSTrust.isAvailable))
+    @Test(
+        "An app that refuses the CA it was given is not judged under NAT-REQ-004: the case is an error that says so",
+        .enabled(if: TLSTrust.isAvailable))
     func givenCARefused() throws {
         let ids: Set<String> = ["native-client/tls/other-ca", "native-client/tls/expired", "native-client/tls/wrong-host"]
         let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", "ignores-given-ca"], only: ids)
@@ -136,25 +142,32 @@ struct BrokenNativeClientTests {
         for result in run.results {
             #expect(result.verdict == .error, "\(result.conformanceCase.id): \(result.verdict)")
             #expect(result.suiteFault == nil)
-            #expect(result.message?.contains("the app refused the token endpoint's certificate, issued by the CA the suite gave it (ca_file, ca_pem)") == true,
-                    "\(result.message ?? "")")
+            #expect(
+                result.message?.contains("the app refused the token endpoint's certificate, issued by the CA the suite gave it (ca_file, ca_pem)")
+                    == true,
+                "\(result.message ?? "")")
             #expect(result.message?.contains("unknown ca") == true, "\(result.message ?? "")")
             #expect(result.findings.isEmpty, "\(result.findings.map(\.observed))")
         }
     }
 
-    @Test("A loopback listener the browser cannot use warns under NAT-REDIR-004-S in every case, judges what the app sent before, and leaves the rest not judged",
-          arguments: ["listener-closed-early", "listener-silent"])
+    @Test(
+        "A loopback listener the browser cannot use warns under NAT-REDIR-004-S in every case, judges what the app sent before, and leaves the rest not judged",
+        arguments: ["listener-closed-early", "listener-silent"])
     func listenerUnusable(_ defect: String) throws {
-        let request = "native-client/request/authorization-request", exchange = "native-client/token/code-exchange"
+        let request = "native-client/request/authorization-request"
+        let exchange = "native-client/token/code-exchange"
         let replayed = "native-client/state/replayed"
-        let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", defect, "--redirect", "loopback"], only: [request, exchange, replayed])
+        let run = try run(
+            BuiltProducts.path("broken-native-client"), ["--defect", defect, "--redirect", "loopback"], only: [request, exchange, replayed])
         let results = Dictionary(uniqueKeysWithValues: run.results.map { ($0.conformanceCase.id, $0) })
         for result in run.results {
             #expect(result.verdict == .warn, "\(result.conformanceCase.id): \(result.verdict) \(result.message ?? "")")
             let warning = try #require(result.findings.first { $0.requirement.id == "NAT-REDIR-004-S" })
             #expect(warning.observed.contains("the redirect never reached the app"), "\(warning.observed)")
-            #expect(warning.observed.contains(defect == "listener-silent" ? "gave the browser no answer" : "accepted no connection"), "\(warning.observed)")
+            #expect(
+                warning.observed.contains(defect == "listener-silent" ? "gave the browser no answer" : "accepted no connection"),
+                "\(warning.observed)")
         }
         // The authorization request was judged (the audit held); the listener's finding is said once.
         let audited = try #require(results[request])
@@ -170,16 +183,19 @@ struct BrokenNativeClientTests {
         #expect(run.notJudgedCount == 2)
     }
 
-    @Test("An app that crowds the test authorization server is blamed for it: held connections and floods are its errors, never the suite's",
-          arguments: ["holds-connections", "floods-server"])
+    @Test(
+        "An app that crowds the test authorization server is blamed for it: held connections and floods are its errors, never the suite's",
+        arguments: ["holds-connections", "floods-server"])
     func hostileTraffic(_ defect: String) throws {
-        let request = "native-client/request/authorization-request", exchange = "native-client/token/code-exchange"
+        let request = "native-client/request/authorization-request"
+        let exchange = "native-client/token/code-exchange"
         let run = try run(BuiltProducts.path("broken-native-client"), ["--defect", defect], only: [request, exchange])
         #expect(run.exitStatus != .suiteFailure)
         for result in run.results {
             #expect(result.suiteFault == nil, "\(result.conformanceCase.id): \(result.suiteFault ?? "")")
             #expect(result.verdict == .error, "\(result.conformanceCase.id): \(result.verdict)")
-            let expected = defect == "holds-connections"
+            let expected =
+                defect == "holds-connections"
                 ? "the app held 16 connections to the test authorization server open, so the browser's request was refused (503)"
                 : "requests past the limit of 1000 a case (answered 429); 3 requests refused for a limit (the body is 1048576 bytes; the limit is 65536)"
             #expect(result.message?.contains(expected) == true, "\(result.message ?? "")")
@@ -190,6 +206,7 @@ struct BrokenNativeClientTests {
     func reference(_ mode: String) throws {
         let run = try run(BuiltProducts.path("appflip-reference"), ["native-client", "--redirect", mode])
         let notPassing = run.results.filter { $0.verdict != .pass }
-        #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.verdict) \($0.message ?? "") \($0.findings.map(\.observed))" })")
+        #expect(
+            notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.verdict) \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }
 }

@@ -1,6 +1,7 @@
-@testable import AppFlipSystem
 import AppFlipHTTP
 import Testing
+
+@testable import AppFlipSystem
 
 /// Reading which addresses a port listens on, as the loopback-listener check does, without connecting.
 @Suite("Listening sockets")
@@ -14,7 +15,8 @@ struct ListeningSocketsTests {
         #expect(ListeningSockets.ipv6("0000000000000000FFFF00000100007F") == "::ffff:127.0.0.1")
     }
 
-    @Test("A server on loopback is seen there and nowhere else, and not once stopped", .enabled(if: ListeningSockets.addresses(listeningOn: 1) != nil))
+    @Test(
+        "A server on loopback is seen there and nowhere else, and not once stopped", .enabled(if: ListeningSockets.addresses(listeningOn: 1) != nil))
     func liveServer() throws {
         let server = try HTTPServer(host: "127.0.0.1", port: 0) { _ in HTTPResponse(status: 200) }
         server.start()

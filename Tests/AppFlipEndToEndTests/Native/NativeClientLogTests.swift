@@ -25,9 +25,13 @@ struct NativeClientLogTests {
             done | "$@"
             """
         var targets = TargetUnderTest()
-        targets.adapters[.nativeApp] = NativeClientTarget(executable: "/bin/bash", arguments: ["-c", wrapper, "wrapper", log,
-                                                                                       BuiltProducts.path("appflip-conformance"),
-                                                                                       "reference-native-client", "--redirect", "scheme"])
+        targets.adapters[.nativeApp] = NativeClientTarget(
+            executable: "/bin/bash",
+            arguments: [
+                "-c", wrapper, "wrapper", log,
+                BuiltProducts.path("appflip-conformance"),
+                "reference-native-client", "--redirect", "scheme",
+            ])
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .nativeClient }
         let run = try SuiteRun.run(targets, cases: cases)
         #expect(run.results.contains { $0.evidence.stderr.contains("b64 ") }, "the app's log is in the evidence")
@@ -43,9 +47,12 @@ struct NativeClientLogTests {
                 let code = line[found.upperBound...].prefix { $0.isLetter || $0.isNumber || "-_.~%".contains($0) }
                 search = found.upperBound
                 guard code.count >= 8 else { continue }
-                let offset = line.utf8.distance(from: line.startIndex, to: found.upperBound), length = code.utf8.count
-                let telltales = [String(code), String(hex.dropFirst(2 * offset).prefix(2 * length)),
-                                 String(base64[((8 * offset + 5) / 6)..<((8 * (offset + length)) / 6)])]
+                let offset = line.utf8.distance(from: line.startIndex, to: found.upperBound)
+                let length = code.utf8.count
+                let telltales = [
+                    String(code), String(hex.dropFirst(2 * offset).prefix(2 * length)),
+                    String(base64[((8 * offset + 5) / 6)..<((8 * (offset + length)) / 6)]),
+                ]
                 for telltale in telltales {
                     #expect(!reports.contains(telltale), "the code \(code) shows as \(telltale)")
                 }

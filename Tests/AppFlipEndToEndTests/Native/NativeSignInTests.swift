@@ -9,8 +9,10 @@ import Testing
 /// browser, and the reference native client behind the contract, in both redirect modes.
 @Suite("Native sign-in", .serialized)
 struct NativeSignInTests {
-    private func withClient(_ mode: String, script: TestAuthorizationServer.Script = TestAuthorizationServer.Script(),
-                            _ body: (NativeClientSession, TestAuthorizationServer) throws -> Void) throws {
+    private func withClient(
+        _ mode: String, script: TestAuthorizationServer.Script = TestAuthorizationServer.Script(),
+        _ body: (NativeClientSession, TestAuthorizationServer) throws -> Void
+    ) throws {
         let server = try TestAuthorizationServer(clientID: "native-app")
         defer { server.stop() }
         server.use(script)
@@ -20,8 +22,9 @@ struct NativeSignInTests {
         try body(session, server)
     }
 
-    @Test("The reference client signs in with a correct request, PKCE verified, the same redirect URI at the token endpoint",
-          arguments: ["scheme", "loopback"])
+    @Test(
+        "The reference client signs in with a correct request, PKCE verified, the same redirect URI at the token endpoint",
+        arguments: ["scheme", "loopback"])
     func signIn(_ mode: String) throws {
         try withClient(mode) { session, server in
             let record = NativeSignIn().run(session, server: server)
@@ -45,9 +48,11 @@ struct NativeSignInTests {
         }
     }
 
-    @Test("A redirect whose state was altered or dropped is rejected, and no code is exchanged", arguments: [
-        NativeServerScript.AuthorizationAnswer.wrongState, .missingState,
-    ])
+    @Test(
+        "A redirect whose state was altered or dropped is rejected, and no code is exchanged",
+        arguments: [
+            NativeServerScript.AuthorizationAnswer.wrongState, .missingState,
+        ])
     func stateMismatch(_ answer: NativeServerScript.AuthorizationAnswer) throws {
         var script = TestAuthorizationServer.Script()
         script.authorization = answer

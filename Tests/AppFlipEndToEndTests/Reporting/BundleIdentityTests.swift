@@ -23,14 +23,18 @@ struct BundleIdentityTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let script = directory + "/adapter.py"
-        let source = "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'id': r['id'], 'action': 'decline'}), flush=True)\n"
+        let source =
+            "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'id': r['id'], 'action': 'decline'}), flush=True)\n"
         try source.write(toFile: script, atomically: true, encoding: .utf8)
-        try "attestations:\n  - requirement: AF-LINK-021\n    verdict: pass\n    by: Jane Reviewer\n    date: 2026-11-25\n    note: The consent screen names Google.\n"
+        try
+            "attestations:\n  - requirement: AF-LINK-021\n    verdict: pass\n    by: Jane Reviewer\n    date: 2026-11-25\n    note: The consent screen names Google.\n"
             .write(toFile: directory + "/attest.txt", atomically: true, encoding: .utf8)
-        let result = run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
-                          "--operator", "Jane Partner, Example Ltd", "--target-label", "staging 4.2", "--attest", directory + "/attest.txt",
-                          "--bundle", directory + "/bundle.tar", "--reports", directory + "/reports",
-                          "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--", "python3", script])
+        let result = run([
+            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+            "--operator", "Jane Partner, Example Ltd", "--target-label", "staging 4.2", "--attest", directory + "/attest.txt",
+            "--bundle", directory + "/bundle.tar", "--reports", directory + "/reports",
+            "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--", "python3", script,
+        ])
         #expect(result.status == 1, "\(result.err.suffix(1500))")
         let document = try ResultsDocument.load(run: directory + "/reports").document
         let adapters = try #require(document.run.adapters)
@@ -59,12 +63,19 @@ struct BundleIdentityTests {
     @Test("Who ran it: --operator wins; else the CI job's URL from its own variables; else the user")
     func runBy() {
         #expect(AdapterDigests.runBy(given: "Jane", environment: ["USER": "root"]) == "Jane")
-        let github = ["GITHUB_ACTIONS": "true", "GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "acme/app",
-                      "GITHUB_RUN_ID": "42", "GITHUB_ACTOR": "dev", "USER": "runner"]
-        #expect(AdapterDigests.runBy(given: nil, environment: github) == "GitHub Actions job https://github.com/acme/app/actions/runs/42 (started by dev)")
-        #expect(AdapterDigests.runBy(given: nil, environment: ["CI_JOB_URL": "https://gitlab.example/acme/app/-/jobs/7"])
+        let github = [
+            "GITHUB_ACTIONS": "true", "GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "acme/app",
+            "GITHUB_RUN_ID": "42", "GITHUB_ACTOR": "dev", "USER": "runner",
+        ]
+        #expect(
+            AdapterDigests.runBy(given: nil, environment: github) == "GitHub Actions job https://github.com/acme/app/actions/runs/42 (started by dev)"
+        )
+        #expect(
+            AdapterDigests.runBy(given: nil, environment: ["CI_JOB_URL": "https://gitlab.example/acme/app/-/jobs/7"])
                 == "GitLab CI job https://gitlab.example/acme/app/-/jobs/7")
-        #expect(AdapterDigests.runBy(given: nil, environment: ["JENKINS_URL": "https://ci/", "BUILD_URL": "https://ci/job/x/3/"]) == "Jenkins build https://ci/job/x/3/")
+        #expect(
+            AdapterDigests.runBy(given: nil, environment: ["JENKINS_URL": "https://ci/", "BUILD_URL": "https://ci/job/x/3/"])
+                == "Jenkins build https://ci/job/x/3/")
         #expect(AdapterDigests.runBy(given: nil, environment: ["USER": "alice"]) == "alice")
         #expect(AdapterDigests.runBy(given: nil, environment: [:]) == nil)
     }
@@ -78,9 +89,12 @@ struct BundleIdentityTests {
         let script = directory + "/adapter.sh"
         try "#!/bin/sh\necho '# rewritten while the cases ran' >> \"$0\"\nexec \"\(BuiltProducts.path("appflip-reference"))\"\n"
             .write(toFile: script, atomically: true, encoding: .utf8)
-        let run = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline", "--quiet",
-            "--reports", directory + "/reports", "--bundle", directory + "/b.tar", "--", "/bin/sh", script])
+        let run = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline", "--quiet",
+                "--reports", directory + "/reports", "--bundle", directory + "/b.tar", "--", "/bin/sh", script,
+            ])
         #expect(run.output.contains("ADAPTER CHANGED: link handler \(script) hashed sha256 "), "\(run.output)")
         let document = try ResultsDocument.load(run: directory + "/reports").document
         let adapter = try #require(document.run.adapters?.first { $0.path == script })

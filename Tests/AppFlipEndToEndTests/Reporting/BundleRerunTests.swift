@@ -25,18 +25,23 @@ struct BundleRerunTests {
     private func switchingAdapter(in directory: String) throws -> (script: String, switch: String) {
         let script = directory + "/adapter.sh"
         let flag = directory + "/switch"
-        let decline = "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'id': r['id'], 'action': 'decline'}), flush=True)\n"
+        let decline =
+            "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'id': r['id'], 'action': 'decline'}), flush=True)\n"
         try decline.write(toFile: directory + "/decline.py", atomically: true, encoding: .utf8)
-        try "#!/bin/sh\nif [ -e \"\(flag)\" ]; then exec \"\(BuiltProducts.path("appflip-reference"))\"; fi\nexec python3 \"\(directory)/decline.py\"\n"
+        try
+            "#!/bin/sh\nif [ -e \"\(flag)\" ]; then exec \"\(BuiltProducts.path("appflip-reference"))\"; fi\nexec python3 \"\(directory)/decline.py\"\n"
             .write(toFile: script, atomically: true, encoding: .utf8)
         try "on".write(toFile: flag, atomically: true, encoding: .utf8)
         return (script, flag)
     }
 
     private func partnerRun(_ script: String, _ directory: String, _ extra: [String] = []) -> (status: Int32, out: String, err: String) {
-        run(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
-             "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", directory + "/reports",
-             "--bundle", directory + "/bundle.tar"] + extra + ["--", "/bin/sh", script])
+        run(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+                "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--reports", directory + "/reports",
+                "--bundle", directory + "/bundle.tar",
+            ] + extra + ["--", "/bin/sh", script])
     }
 
     @Test("The same target gives the same verdicts: reproduced N of N, verified; one shard of a run too")
@@ -72,7 +77,9 @@ struct BundleRerunTests {
         let recorded = try ResultsDocument.load(run: directory + "/reports").document
         let lines = verify.out.split(separator: "\n").map(String.init)
         let summary = try #require(lines.first { $0.hasPrefix("re-run result: ") }, "\(verify.out)")
-        #expect(summary.hasPrefix("re-run result: reproduced ") && summary.hasSuffix("differ:") && summary.contains(" of \(recorded.cases.count); "), "\(summary)")
+        #expect(
+            summary.hasPrefix("re-run result: reproduced ") && summary.hasSuffix("differ:") && summary.contains(" of \(recorded.cases.count); "),
+            "\(summary)")
         let differing = lines.filter { $0.hasPrefix("  ") && $0.contains(": recorded pass, re-run fail (") }
         #expect(!differing.isEmpty, "\(verify.out)")
         #expect(lines.last == "NOT verified")
@@ -98,12 +105,17 @@ struct BundleRerunTests {
 
     @Test("The recorded command line becomes the re-run's: the bundle's suite, its seed, no shard or earlier run's files")
     func arguments() {
-        let recorded = ["--link", "https://app.example/flip", "-v", "--seed", "7", "--shard", "2/3", "--rerun-failed", "old",
-                        "--reports", "R", "--bundle", "b.tar", "--sign-key", "k.pem", "--baseline", "base.txt", "--color", "always",
-                        "--cases", "mine", "--", "adapter", "--quiet", "--seed", "1"]
+        let recorded = [
+            "--link", "https://app.example/flip", "-v", "--seed", "7", "--shard", "2/3", "--rerun-failed", "old",
+            "--reports", "R", "--bundle", "b.tar", "--sign-key", "k.pem", "--baseline", "base.txt", "--color", "always",
+            "--cases", "mine", "--", "adapter", "--quiet", "--seed", "1",
+        ]
         let words = BundleRerun.arguments(recorded, seed: 42, suite: "/x", reports: "/x/reports")
-        #expect(words == ["--link", "https://app.example/flip", "--cases", "/x/cases", "--catalog", "/x/catalog/requirements.catalog",
-                          "--seed", "42", "--reports", "/x/reports", "--quiet", "--color", "never", "--", "adapter", "--quiet", "--seed", "1"])
+        #expect(
+            words == [
+                "--link", "https://app.example/flip", "--cases", "/x/cases", "--catalog", "/x/catalog/requirements.catalog",
+                "--seed", "42", "--reports", "/x/reports", "--quiet", "--color", "never", "--", "adapter", "--quiet", "--seed", "1",
+            ])
         // A certification takes the suite built into the binary, which `verify` has matched to the bundle's.
         let certification = BundleRerun.arguments(["--target", "reference", "--certification"], seed: 3, suite: "/x", reports: "/r")
         #expect(certification == ["--target", "reference", "--certification", "--seed", "3", "--reports", "/r", "--quiet", "--color", "never"])

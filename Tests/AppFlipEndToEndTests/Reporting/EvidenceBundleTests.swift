@@ -50,7 +50,8 @@ struct EvidenceBundleTests {
         #expect(throws: TarArchive.Failure.self) { try TarArchive.write([TarArchive.Entry(path: "../evil", bytes: [])]) }
         // A header naming ../evil with a correct checksum: refused on reading as well.
         var evil = try TarArchive.write([TarArchive.Entry(path: "aa/evil", bytes: [1])])
-        evil[0] = UInt8(ascii: "."); evil[1] = UInt8(ascii: ".")
+        evil[0] = UInt8(ascii: ".")
+        evil[1] = UInt8(ascii: ".")
         let sum = evil[0..<512].enumerated().reduce(0) { $0 + ((148..<156).contains($1.offset) ? 32 : Int($1.element)) }
         let digits = Array((String(repeating: "0", count: 6 - String(sum, radix: 8).count) + String(sum, radix: 8)).utf8)
         for (index, byte) in (digits + [0, 32]).enumerated() { evil[148 + index] = byte }
@@ -62,8 +63,9 @@ struct EvidenceBundleTests {
     private func bundle() throws -> [UInt8] {
         let run = Fixtures.mixedRun()
         let reports = ReportSet(run: run, profiles: ["app-link"], reproducible: true).render()
-        return try EvidenceBundle.make(reports: reports, caseFiles: [("app-link/demo/demo.case", Array("id: x\n".utf8))],
-                                       catalog: Array("sources: []\n".utf8), run: run, reproducible: true)
+        return try EvidenceBundle.make(
+            reports: reports, caseFiles: [("app-link/demo/demo.case", Array("id: x\n".utf8))],
+            catalog: Array("sources: []\n".utf8), run: run, reproducible: true)
     }
 
     @Test("verify finds nothing wrong in a bundle as written, and names a changed, a missing and an added file")
@@ -89,24 +91,43 @@ struct EvidenceBundleTests {
         return try BundleForgery.withManifestInLine(entries)
     }
 
-
     @Test("A forged verdict is found: in the manifest alone, in results.json's outcome, in junit.xml's totals, in report.md")
     func forgedVerdicts() throws {
         let forgeries: [(String, String, (String) -> String, String)] = [
-            ("the manifest's verdict", "manifest.json", { $0.replacingOccurrences(of: "\"verdict\" : \"fail\"", with: "\"verdict\" : \"pass\"")
-                .replacingOccurrences(of: "\"exit_code\" : 1", with: "\"exit_code\" : 0") }, "the manifest's verdict"),
-            ("the manifest's target", "manifest.json", { $0.replacingOccurrences(of: "subprocess ./handler", with: "subprocess ./other") },
-             "the manifest's target"),
+            (
+                "the manifest's verdict", "manifest.json",
+                {
+                    $0.replacingOccurrences(of: "\"verdict\" : \"fail\"", with: "\"verdict\" : \"pass\"")
+                        .replacingOccurrences(of: "\"exit_code\" : 1", with: "\"exit_code\" : 0")
+                }, "the manifest's verdict"
+            ),
+            (
+                "the manifest's target", "manifest.json", { $0.replacingOccurrences(of: "subprocess ./handler", with: "subprocess ./other") },
+                "the manifest's target"
+            ),
             ("the manifest's arguments", "manifest.json", { $0.replacingOccurrences(of: "\"--seed\"", with: "\"--evil\"") }, "arguments"),
-            ("results.json's outcome", "reports/results.json", { $0.replacingOccurrences(of: "\"exit_code\" : 1", with: "\"exit_code\" : 0") },
-             "results.json records exit 0, but its cases make it exit 1"),
-            ("results.json's cases", "reports/results.json", { $0.replacingOccurrences(of: "\"verdict\" : \"fail\"", with: "\"verdict\" : \"pass\"") },
-             "its cases make it"),
-            ("junit.xml's totals", "reports/junit.xml", { $0.replacingOccurrences(of: "failures=\"1\" errors=\"1\" time", with: "failures=\"0\" errors=\"0\" time") },
-             "junit.xml counts failures=0"),
-            ("report.md's exit code", "reports/report.md", { $0.replacingOccurrences(of: "Exit code: 1.", with: "Exit code: 0.") }, "report.md does not give"),
-            ("report.html's exit code", "reports/report.html", { $0.replacingOccurrences(of: "<p>Exit code: 1. ", with: "<p>Exit code: 0. ") },
-             "report.html does not give the exit code 1"),
+            (
+                "results.json's outcome", "reports/results.json", { $0.replacingOccurrences(of: "\"exit_code\" : 1", with: "\"exit_code\" : 0") },
+                "results.json records exit 0, but its cases make it exit 1"
+            ),
+            (
+                "results.json's cases", "reports/results.json",
+                { $0.replacingOccurrences(of: "\"verdict\" : \"fail\"", with: "\"verdict\" : \"pass\"") },
+                "its cases make it"
+            ),
+            (
+                "junit.xml's totals", "reports/junit.xml",
+                { $0.replacingOccurrences(of: "failures=\"1\" errors=\"1\" time", with: "failures=\"0\" errors=\"0\" time") },
+                "junit.xml counts failures=0"
+            ),
+            (
+                "report.md's exit code", "reports/report.md", { $0.replacingOccurrences(of: "Exit code: 1.", with: "Exit code: 0.") },
+                "report.md does not give"
+            ),
+            (
+                "report.html's exit code", "reports/report.html", { $0.replacingOccurrences(of: "<p>Exit code: 1. ", with: "<p>Exit code: 0. ") },
+                "report.html does not give the exit code 1"
+            ),
         ]
         for (what, path, edit, expected) in forgeries {
             let original = try TarArchive.read(bundle()).first { $0.path == path }.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
@@ -122,9 +143,12 @@ struct EvidenceBundleTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let captured = Captured()
         let paths = ["--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog]
-        let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
-                                   "--filter", "app-link/baseline", "--reports", directory, "--bundle", directory + "/evidence.tar"] + paths
-                                  + ["--", BuiltProducts.path("appflip-reference")], console: captured.console)
+        let status = Command.main(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                "--filter", "app-link/baseline", "--reports", directory, "--bundle", directory + "/evidence.tar",
+            ] + paths
+                + ["--", BuiltProducts.path("appflip-reference")], console: captured.console)
         #expect(status == 0, "\(captured.err)")
         let verified = Captured()
         #expect(Command.main(["verify", directory + "/evidence.tar"] + paths, console: verified.console) == 0, "\(verified.out)")
@@ -132,7 +156,9 @@ struct EvidenceBundleTests {
         #expect(verified.out.contains("--cases DIR/cases --catalog DIR/catalog/requirements.catalog --reports Reports/rerun --"), "\(verified.out)")
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/evidence.tar")))
         let marker = Array("# AppFlip Conformance report".utf8)
-        if let at = (0..<(bytes.count - marker.count)).first(where: { Array(bytes[$0..<$0 + marker.count]) == marker }) { bytes[at + 2] = UInt8(ascii: "a") }
+        if let at = (0..<(bytes.count - marker.count)).first(where: { Array(bytes[$0..<$0 + marker.count]) == marker }) {
+            bytes[at + 2] = UInt8(ascii: "a")
+        }
         try Data(bytes).write(to: URL(fileURLWithPath: directory + "/changed.tar"))
         let changed = Captured()
         #expect(Command.main(["verify", directory + "/changed.tar"] + paths, console: changed.console) == 1)
@@ -147,16 +173,31 @@ struct EvidenceBundleTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("edited-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // A real failing run's bundle: its case files and catalog load, so its reports can be rendered again.
-        let ran = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--quiet",
-            "--reports", directory, "--bundle", directory + "/b.tar", "--", BuiltProducts.path("broken-handler"), "--defect", "fixed-code"])
+        let ran = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--quiet",
+                "--reports", directory, "--bundle", directory + "/b.tar", "--", BuiltProducts.path("broken-handler"), "--defect", "fixed-code",
+            ])
         #expect(ran.status == 1, "\(ran.output)")
         let original = try TarArchive.read(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/b.tar"))))
         #expect(try EvidenceBundle.verify(TarArchive.write(original)).problems.isEmpty)
         let edits: [(String, (String) -> String)] = [
-            ("reports/report.md", { $0.replacingOccurrences(of: "# AppFlip Conformance report\n\n", with: "# AppFlip Conformance report\n\n**🏅 CERTIFIED: App Flip for iOS**\n\n") }),
-            ("reports/report.html", { $0.replacingOccurrences(of: "<title>AppFlip Conformance: NOT CONFORMANT", with: "<title>AppFlip Conformance: CONFORMANT") }),
-            ("reports/junit.xml", { $0.replacingOccurrences(of: "<properties>", with: "<properties>\n      <property name=\"certification\" value=\"CERTIFIED\"/>") }),
+            (
+                "reports/report.md",
+                {
+                    $0.replacingOccurrences(
+                        of: "# AppFlip Conformance report\n\n", with: "# AppFlip Conformance report\n\n**🏅 CERTIFIED: App Flip for iOS**\n\n")
+                }
+            ),
+            (
+                "reports/report.html",
+                { $0.replacingOccurrences(of: "<title>AppFlip Conformance: NOT CONFORMANT", with: "<title>AppFlip Conformance: CONFORMANT") }
+            ),
+            (
+                "reports/junit.xml",
+                { $0.replacingOccurrences(of: "<properties>", with: "<properties>\n      <property name=\"certification\" value=\"CERTIFIED\"/>") }
+            ),
         ]
         for (path, edit) in edits {
             var entries = original
@@ -165,7 +206,8 @@ struct EvidenceBundleTests {
             #expect(edit(before) != before, "\(path): the edit changed nothing")
             entries[index].bytes = Array(edit(before).utf8)
             let problems = try EvidenceBundle.verify(BundleForgery.withManifestInLine(entries)).problems
-            #expect(problems.contains { $0.hasPrefix("\(path) is not what the suite writes from results.json (first at line ") }, "\(path): \(problems)")
+            #expect(
+                problems.contains { $0.hasPrefix("\(path) is not what the suite writes from results.json (first at line ") }, "\(path): \(problems)")
         }
     }
 
@@ -183,8 +225,9 @@ struct EvidenceBundleTests {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         entries[index].bytes = try [UInt8](encoder.encode(manifest))
         let problems = try EvidenceBundle.verify(BundleForgery.withManifestInLine(entries)).problems
-        #expect(problems == ["attestations/NAT-AS-003/extra.png is in the bundle, but nothing in its layout explains it (no attestation lists it)"],
-                "\(problems)")
+        #expect(
+            problems == ["attestations/NAT-AS-003/extra.png is in the bundle, but nothing in its layout explains it (no attestation lists it)"],
+            "\(problems)")
         // The bundle as written has no such problem.
         #expect(try EvidenceBundle.verify(bundle()).problems.isEmpty)
     }
@@ -195,7 +238,10 @@ struct EvidenceBundleTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let runs: [[String]] = [
             ["run", "--target", "reference", "--filter", "app-link/baseline"],
-            ["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline", "--", BuiltProducts.path("appflip-reference")],
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline", "--",
+                BuiltProducts.path("appflip-reference"),
+            ],
         ]
         for (index, arguments) in runs.enumerated() {
             let bundle = directory + "/\(index).tar"
@@ -216,16 +262,21 @@ struct EvidenceBundleTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-bundle-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let baseline = "known_failures:\n  - requirement: AF-LINK-002\n    reason: declines for now; fixed in 2.4\n    expires: 2099-12-31\n"
+        let baseline =
+            "known_failures:\n  - requirement: AF-LINK-002\n    reason: declines for now; fixed in 2.4\n    expires: 2099-12-31\n"
             + "  - requirement: AF-LINK-010\n    reason: declines for now; fixed in 2.4\n    expires: 2099-12-31\n"
         try baseline.write(toFile: directory + "/baseline.txt", atomically: true, encoding: .utf8)
-        try "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'id': r['id'], 'action': 'decline'}), flush=True)\n"
+        try
+            "import json, sys\nfor line in sys.stdin:\n    r = json.loads(line)\n    print(json.dumps({'id': r['id'], 'action': 'decline'}), flush=True)\n"
             .write(toFile: directory + "/decline.py", atomically: true, encoding: .utf8)
         let captured = Captured()
-        let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
-                                   "--baseline", directory + "/baseline.txt", "--reports", directory + "/R", "--bundle", directory + "/b.tar",
-                                   "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--", "python3", directory + "/decline.py"],
-                                  console: captured.console)
+        let status = Command.main(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+                "--baseline", directory + "/baseline.txt", "--reports", directory + "/R", "--bundle", directory + "/b.tar",
+                "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--", "python3", directory + "/decline.py",
+            ],
+            console: captured.console)
         #expect(status == 0, "\(captured.out)\n\(captured.err.suffix(1500))")
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/b.tar")))
         let entries = try TarArchive.read(bytes)
@@ -251,14 +302,21 @@ struct EvidenceBundleTests {
         // Shards merged with the baseline: the merged bundle carries it too, and verifies.
         for shard in ["1/2", "2/2"] {
             let shardRun = Captured()
-            #expect(Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
-                                  "--filter", "app-link/parameters", "--shard", shard, "--seed", "5", "--reports", directory + "/S" + shard.prefix(1),
-                                  "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--quiet", "--", "python3", directory + "/decline.py"],
-                                 console: shardRun.console) == 1, "\(shardRun.err.suffix(800))")
+            #expect(
+                Command.main(
+                    [
+                        "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+                        "--filter", "app-link/parameters", "--shard", shard, "--seed", "5", "--reports", directory + "/S" + shard.prefix(1),
+                        "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, "--quiet", "--", "python3", directory + "/decline.py",
+                    ],
+                    console: shardRun.console) == 1, "\(shardRun.err.suffix(800))")
         }
         let merged = Captured()
-        _ = Command.main(["merge", "--reports", directory + "/M", "--bundle", directory + "/m.tar", "--baseline", directory + "/baseline.txt",
-                          "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, directory + "/S1", directory + "/S2"], console: merged.console)
+        _ = Command.main(
+            [
+                "merge", "--reports", directory + "/M", "--bundle", directory + "/m.tar", "--baseline", directory + "/baseline.txt",
+                "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog, directory + "/S1", directory + "/S2",
+            ], console: merged.console)
         let mergedBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/m.tar")))
         #expect(try TarArchive.read(mergedBytes).contains { $0.path == EvidenceBundle.baselinePath }, "\(merged.err)")
         let mergedProblems = try EvidenceBundle.verify(mergedBytes).problems
@@ -270,10 +328,14 @@ struct EvidenceBundleTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-stray-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let captured = Captured()
-        #expect(Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
-                              "--reports", directory, "--bundle", directory + "/b.tar", "--quiet", "--cases", PackageRoot.cases,
-                              "--catalog", PackageRoot.catalog, "--", BuiltProducts.path("appflip-reference")], console: captured.console) == 0,
-                "\(captured.err)")
+        #expect(
+            Command.main(
+                [
+                    "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--filter", "app-link/baseline",
+                    "--reports", directory, "--bundle", directory + "/b.tar", "--quiet", "--cases", PackageRoot.cases,
+                    "--catalog", PackageRoot.catalog, "--", BuiltProducts.path("appflip-reference"),
+                ], console: captured.console) == 0,
+            "\(captured.err)")
         var entries = try TarArchive.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/b.tar"))))
         let manifest = try #require(entries.firstIndex { $0.path == "manifest.json" })
         entries.insert(TarArchive.Entry(path: EvidenceBundle.baselinePath, bytes: Array("known_failures: []\n".utf8)), at: manifest)
@@ -297,15 +359,20 @@ struct EvidenceBundleTests {
         let screenshot = AttestationFixture.screenshot
         let paths = ["--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog]
         let captured = Captured()
-        let status = Command.main(["run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
-                                   "--filter", "app-link/baseline", "--reports", directory + "/R", "--bundle", directory + "/evidence.tar",
-                                   "--attest", directory + "/attest.txt"] + paths + ["--", BuiltProducts.path("appflip-reference")],
-                                  console: captured.console)
+        let status = Command.main(
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link",
+                "--filter", "app-link/baseline", "--reports", directory + "/R", "--bundle", directory + "/evidence.tar",
+                "--attest", directory + "/attest.txt",
+            ] + paths + ["--", BuiltProducts.path("appflip-reference")],
+            console: captured.console)
         #expect(status == 0, "a failing attestation does not change the machine's exit code: \(captured.err)")
         #expect(captured.err.contains("attested by hand (not judged by the suite): AF-LINK-021 fail, attested by hand by Jane Reviewer"))
         let report = try String(contentsOfFile: directory + "/R/report.md", encoding: .utf8)
-        #expect(report.contains("**Attested by hand** (not judged by the suite, not in the counts or the exit code): 1 requirement; "
-                                + "attested as **failing**: AF-LINK-021"))
+        #expect(
+            report.contains(
+                "**Attested by hand** (not judged by the suite, not in the counts or the exit code): 1 requirement; "
+                    + "attested as **failing**: AF-LINK-021"))
         #expect(report.contains("## Attested by hand") && report.contains("✍️ attested by hand: ❌ fail"))
         #expect(report.contains("attestations/AF-LINK-021/consent.png` (\(screenshot.count) bytes, sha256 `\(SHA256.hexDigest(screenshot))`)"))
         let results = try Data(contentsOf: URL(fileURLWithPath: directory + "/R/results.json"))
@@ -321,8 +388,10 @@ struct EvidenceBundleTests {
 
         let verified = Captured()
         #expect(Command.main(["verify", directory + "/evidence.tar"] + paths, console: verified.console) == 0, "\(verified.out)")
-        #expect(verified.out.contains("attested by hand (not judged by the suite): AF-LINK-021 fail by Jane Reviewer, Example Certification Ltd "
-                                      + "on 2026-11-25 (1 attachment, SHA-256 checked)"), "\(verified.out)")
+        #expect(
+            verified.out.contains(
+                "attested by hand (not judged by the suite): AF-LINK-021 fail by Jane Reviewer, Example Certification Ltd "
+                    + "on 2026-11-25 (1 attachment, SHA-256 checked)"), "\(verified.out)")
         // The attachment swapped, with the manifest's hash brought in line: results.json still names the original.
         var entries = try TarArchive.read([UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/evidence.tar"))))
         let index = try #require(entries.firstIndex { $0.path == "attestations/AF-LINK-021/consent.png" })
@@ -332,11 +401,17 @@ struct EvidenceBundleTests {
         #expect(problems.contains { $0.contains("attestations/AF-LINK-021/consent.png is not the attachment results.json records") }, "\(problems)")
 
         // A requirement the cases judge cannot be attested: refused before anything runs.
-        try Data("attestations:\n  - requirement: AF-LINK-005\n    verdict: pass\n    by: Jane\n    date: 2026-11-25\n    note: Looked at it myself.\n"
-            .utf8).write(to: URL(fileURLWithPath: directory + "/machine.txt"))
+        try Data(
+            "attestations:\n  - requirement: AF-LINK-005\n    verdict: pass\n    by: Jane\n    date: 2026-11-25\n    note: Looked at it myself.\n"
+                .utf8
+        ).write(to: URL(fileURLWithPath: directory + "/machine.txt"))
         let refused = Captured()
-        #expect(Command.main(["run", "--target", "reference", "--profile", "app-link", "--reports", directory + "/R2", "--attest",
-                              directory + "/machine.txt"] + paths, console: refused.console) == 2)
+        #expect(
+            Command.main(
+                [
+                    "run", "--target", "reference", "--profile", "app-link", "--reports", directory + "/R2", "--attest",
+                    directory + "/machine.txt",
+                ] + paths, console: refused.console) == 2)
         #expect(refused.err.contains("machine.txt:2:18: error: AF-LINK-005 is judged by the suite's cases"), "\(refused.err)")
     }
 }

@@ -35,8 +35,12 @@ struct HTMLReportBrowserTests {
     func referenceRun() throws {
         let directory = try Self.scratch("html-reference")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (status, output) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--target", "reference", "--seed", "7", "--quiet", "--reports", directory, "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog])
+        let (status, output) = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--target", "reference", "--seed", "7", "--quiet", "--reports", directory, "--cases", PackageRoot.cases, "--catalog",
+                PackageRoot.catalog,
+            ])
         #expect(status == 0, "\(output.suffix(2000))")
         let page = try HeadlessBrowser.dump(directory + "/report.html")
         #expect(page.console.isEmpty, "\(page.console)")
@@ -52,10 +56,13 @@ struct HTMLReportBrowserTests {
     func fragmentFilters() throws {
         let directory = try Self.scratch("html-one-bug")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (status, output) = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), [
-            "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--seed", "7", "--quiet",
-            "--reports", directory, "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
-            "--", BuiltProducts.path("broken-handler"), "--defect", "drops-state"])
+        let (status, output) = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--link", "https://app.example/flip", "--client-id", "google-client", "--profile", "app-link", "--seed", "7", "--quiet",
+                "--reports", directory, "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+                "--", BuiltProducts.path("broken-handler"), "--defect", "drops-state",
+            ])
         #expect(status == 1, "\(output.suffix(2000))")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: directory + "/report.html")[.size] as? Int)
         #expect(size <= 3 << 19, "report.html is \(size) bytes")

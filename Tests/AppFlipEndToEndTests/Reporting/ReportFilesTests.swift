@@ -41,8 +41,10 @@ struct ReportFilesTests {
         alive.arguments = ["30"]
         try alive.run()
         defer { alive.terminate() }
-        let dead = ".junit.xml.\(ended.processIdentifier)-killed.tmp", living = ".report.md.\(alive.processIdentifier)-writing.tmp"
-        let untold = ".junit.xml.oldformat.tmp", other = ".baseline.txt.\(ended.processIdentifier)-x.tmp"
+        let dead = ".junit.xml.\(ended.processIdentifier)-killed.tmp"
+        let living = ".report.md.\(alive.processIdentifier)-writing.tmp"
+        let untold = ".junit.xml.oldformat.tmp"
+        let other = ".baseline.txt.\(ended.processIdentifier)-x.tmp"
         for name in [dead, living, untold, other] {
             #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(repeating: 0x61, count: 1 << 16)))
         }
@@ -124,8 +126,9 @@ struct ReportFilesTests {
         #expect(try visible(dir + "/new/deeper").isEmpty)
     }
 
-    @Test("A full disk: exit 6, the verdict on the console, the old pair untouched, no temporary file",
-          .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")))
+    @Test(
+        "A full disk: exit 6, the verdict on the console, the old pair untouched, no temporary file",
+        .enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")))
     func fullDisk() throws {
         let dir = try directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -135,8 +138,12 @@ struct ReportFilesTests {
             "$2" run --target reference --cases "$3" --catalog "$4" --reports "$1"; status=$?; \
             echo "exit=$status"; ls -A "$1"; cat "$1/junit.xml"; echo; cat "$1/report.md"; echo
             """
-        let (_, text) = try ProgramRun.run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", dir, BuiltProducts.path("appflip-conformance"),
-                                                              PackageRoot.cases, PackageRoot.catalog])
+        let (_, text) = try ProgramRun.run(
+            "/usr/bin/unshare",
+            [
+                "-m", "/bin/sh", "-c", script, "sh", dir, BuiltProducts.path("appflip-conformance"),
+                PackageRoot.cases, PackageRoot.catalog,
+            ])
         #expect(text.contains("exit=6"), "\(text)")
         #expect(text.contains(" 0 fail, 0 error — conformant") && text.contains("(exit 6)"), "\(text)")
         #expect(text.contains("the reports were not written") && text.contains("No space left"), "\(text)")

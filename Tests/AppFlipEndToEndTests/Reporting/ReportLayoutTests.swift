@@ -11,11 +11,15 @@ import Testing
 struct ReportLayoutTests {
     @Test("One systematic bug (the state never returned, 60+ failing cases) is one root cause, first, and the unfolded report is at most 120 lines")
     func oneBugFitsThreeScreens() throws {
-        var run = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "drops-state"],
-                                                    mode: .persistent))
+        var run = try SuiteRun.run(
+            SubprocessTarget(
+                executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "drops-state"],
+                mode: .persistent))
         #expect(run.count(.fail) >= 60, "the defect should break many cases: \(run.count(.fail))")
-        let arguments = ["--profile", "app-link", "--link", "https://app.example/flip", "--client-id", "google-client", "--seed", "7",
-                         "--", "./broken-handler", "--defect", "drops-state"]
+        let arguments = [
+            "--profile", "app-link", "--link", "https://app.example/flip", "--client-id", "google-client", "--seed", "7",
+            "--", "./broken-handler", "--defect", "drops-state",
+        ]
         run.provenance.runArguments = arguments
         run.provenance.command = CommandLineText.quoted(arguments, subcommand: "run")
         let markdown = MarkdownReport(run: run, profiles: ["app-link"]).render()
@@ -38,8 +42,10 @@ struct ReportLayoutTests {
 
     @Test("A handler that puts its result in the fragment is one root cause that says so, not 'no state parameter' under eight requirements")
     func resultInFragment() throws {
-        let run = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "result-in-fragment"],
-                                                    mode: .persistent))
+        let run = try SuiteRun.run(
+            SubprocessTarget(
+                executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "result-in-fragment"],
+                mode: .persistent))
         let failing = run.results.filter { $0.verdict == .fail }
         #expect(failing.count >= 40, "\(failing.count)")
         // A code in the fragment is not a token in the URL: AF-LINK-020 is not blamed for it.
@@ -55,22 +61,26 @@ struct ReportLayoutTests {
 
     @Test("A redirect_uri matched by prefix is one finding over the URLs it opened, not one section per URL")
     func prefixMatchedRedirects() throws {
-        let run = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "prefix-bundle"],
-                                                    mode: .persistent))
+        let run = try SuiteRun.run(
+            SubprocessTarget(
+                executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "prefix-bundle"],
+                mode: .persistent))
         let failing = run.results.filter { $0.verdict == .fail }
         #expect(failing.count >= 8, "\(failing.count)")
         let groups = FindingGroup.groups(of: run.results, verdicts: [.fail])
         let largest = try #require(groups.first)
         // Every URL it opened, on either of Google's hosts, one of them with a space in its path.
         #expect(largest.members.count == failing.count, "\(groups.map(\.members.count))")
-        #expect(FindingGroup.maskingURLPaths("opened https://h.example/a/b?code=‹redacted hmac:1›&state=x, then x")
+        #expect(
+            FindingGroup.maskingURLPaths("opened https://h.example/a/b?code=‹redacted hmac:1›&state=x, then x")
                 == "opened https://… then x")
     }
 
     @Test("The same failure with other values is one group; another requirement or another failure is another")
     func grouping() {
         #expect(FindingGroup.shape(of: "state 'a%2520b' instead of 'a%20b'") == FindingGroup.shape(of: "state 'x' instead of 'yy'"))
-        #expect(FindingGroup.shape(of: "opened https://h/?code=‹redacted 32 chars sha256:10976e3d›")
+        #expect(
+            FindingGroup.shape(of: "opened https://h/?code=‹redacted 32 chars sha256:10976e3d›")
                 == FindingGroup.shape(of: "opened https://h/?code=‹redacted 8 chars sha256:aaaaaaaa›"))
         #expect(FindingGroup.shape(of: "timed out after 10 s") == FindingGroup.shape(of: "timed out after 5 s"))
         // An apostrophe is not a quote: these differ after it.
@@ -127,16 +137,22 @@ struct ReportLayoutTests {
 
     @Test("A one-case command drops every case-selecting and report option and keeps the target's arguments")
     func oneCaseCommand() {
-        let arguments = ["--profile", "app-link", "--filter", "app-link/x", "--filter=other", "--reports", "out", "--summary", "s.md",
-                         "--seed", "7", "--", "./handler", "--filter", "kept"]
-        #expect(CommandLineText.narrowed(arguments, toCase: "app-link/y/z") == [
-            "--profile", "app-link", "--seed", "7", "--filter", "app-link/y/z", "--reports", "Reports/one-case",
-            "--", "./handler", "--filter", "kept",
-        ])
-        #expect(Fixtures.provenance.command(onlyCase: "a b") ==
-                "appflip-conformance run --target reference --seed 42 --filter 'a b' --reports Reports/one-case")
+        let arguments = [
+            "--profile", "app-link", "--filter", "app-link/x", "--filter=other", "--reports", "out", "--summary", "s.md",
+            "--seed", "7", "--", "./handler", "--filter", "kept",
+        ]
+        #expect(
+            CommandLineText.narrowed(arguments, toCase: "app-link/y/z") == [
+                "--profile", "app-link", "--seed", "7", "--filter", "app-link/y/z", "--reports", "Reports/one-case",
+                "--", "./handler", "--filter", "kept",
+            ])
+        #expect(
+            Fixtures.provenance.command(onlyCase: "a b")
+                == "appflip-conformance run --target reference --seed 42 --filter 'a b' --reports Reports/one-case")
         // A certification run refuses --filter: its one-case command is an ordinary run, which always runs.
-        #expect(CommandLineText.narrowed(["--certification", "--seed", "7", "--", "./handler", "--certification"], toCase: "a/b") ==
-                ["--seed", "7", "--filter", "a/b", "--reports", "Reports/one-case", "--", "./handler", "--certification"])
+        #expect(
+            CommandLineText.narrowed(["--certification", "--seed", "7", "--", "./handler", "--certification"], toCase: "a/b") == [
+                "--seed", "7", "--filter", "a/b", "--reports", "Reports/one-case", "--", "./handler", "--certification",
+            ])
     }
 }

@@ -47,11 +47,17 @@ struct ResultsDocumentTests {
         var missing = valid
         missing["cases"] = nil
         var unknownVerdict = valid
-        unknownVerdict["outcome"] = (valid["outcome"] as? [String: Any]).map { var outcome = $0; outcome["verdict"] = "passed"; return outcome }
+        unknownVerdict["outcome"] = (valid["outcome"] as? [String: Any]).map {
+            var outcome = $0
+            outcome["verdict"] = "passed"
+            return outcome
+        }
         var extra = valid
         extra["score"] = 100
-        for (document, expected) in [(missing, "missing required member 'cases'"), (unknownVerdict, "$.outcome.verdict"),
-                                     (extra, "unexpected member 'score'")] {
+        for (document, expected) in [
+            (missing, "missing required member 'cases'"), (unknownVerdict, "$.outcome.verdict"),
+            (extra, "unexpected member 'score'"),
+        ] {
             let problems = schema.validate(try JSONSerialization.data(withJSONObject: document))
             #expect(problems.contains { $0.contains(expected) }, "\(problems)")
         }
@@ -82,7 +88,11 @@ struct ResultsDocumentTests {
         let read = try ResultsDocument.parse(Data(text.utf8))
         #expect(read.version == 1)
         let exchanges = read.cases.flatMap(\.evidence.exchanges)
-        #expect(exchanges == [ResultsDocument.ExchangeEntry(transcript: "GET http://127.0.0.1:8080/.well-known/apple-app-site-association\n"
-                                                                       + "  → HTTP 200, 12 body bytes")])
+        #expect(
+            exchanges == [
+                ResultsDocument.ExchangeEntry(
+                    transcript: "GET http://127.0.0.1:8080/.well-known/apple-app-site-association\n"
+                        + "  → HTTP 200, 12 body bytes")
+            ])
     }
 }

@@ -26,8 +26,11 @@ struct SignedBundleTests {
             try key.publicKey.write(toFile: directory + "/\(name).pub", atomically: true, encoding: .utf8)
         }
         for (bundle, signing) in [("signed", ["--sign-key", directory + "/a.pem"]), ("unsigned", [])] {
-            let result = run(["run", "--target", "reference", "--profile", "site-association", "--quiet", "--seed", "3",
-                              "--reports", directory + "/\(bundle)-reports", "--bundle", directory + "/\(bundle).tar"] + signing)
+            let result = run(
+                [
+                    "run", "--target", "reference", "--profile", "site-association", "--quiet", "--seed", "3",
+                    "--reports", directory + "/\(bundle)-reports", "--bundle", directory + "/\(bundle).tar",
+                ] + signing)
             #expect(result.status == 0, "\(result.out)\n\(result.err)")
         }
         return directory
@@ -65,17 +68,22 @@ struct SignedBundleTests {
         // The manifest edited (its recorded seed) keeps its hashes whole, but no longer matches the signature.
         let edited = entries.map { entry -> TarArchive.Entry in
             guard entry.path == "manifest.json" else { return entry }
-            return TarArchive.Entry(path: entry.path, bytes: Array(String(decoding: entry.bytes, as: UTF8.self)
-                .replacingOccurrences(of: "\"seed\" : 3", with: "\"seed\" : 4").utf8))
+            return TarArchive.Entry(
+                path: entry.path,
+                bytes: Array(
+                    String(decoding: entry.bytes, as: UTF8.self)
+                        .replacingOccurrences(of: "\"seed\" : 3", with: "\"seed\" : 4").utf8))
         }
         try Data(try TarArchive.write(edited)).write(to: URL(fileURLWithPath: directory + "/edited.tar"))
         let result = run(["verify", directory + "/edited.tar"])
-        #expect(result.status == 1 && result.out.contains("signature: NOT VALID: the signature does not check against manifest.json"), "\(result.out)")
+        #expect(
+            result.status == 1 && result.out.contains("signature: NOT VALID: the signature does not check against manifest.json"), "\(result.out)")
         // Re-signed whole by the forger's own key: it checks, but it is not the trusted key.
         let forger = try Ed25519.newKey()
         let manifest = try #require(edited.first { $0.path == "manifest.json" }).bytes
         let signed = try Ed25519.sign(manifest, privateKeyPEM: Array(forger.privateKey.utf8))
-        let signature = "{\"algorithm\": \"Ed25519\", \"public_key_fingerprint\": \"\(signed.fingerprint)\", \"public_key\": "
+        let signature =
+            "{\"algorithm\": \"Ed25519\", \"public_key_fingerprint\": \"\(signed.fingerprint)\", \"public_key\": "
             + "\"\(signed.publicKey.replacingOccurrences(of: "\n", with: "\\n"))\", \"signature\": \"\(Base64URL.encode(signed.signature))\"}\n"
         let resigned = edited.map { $0.path == "signature.json" ? TarArchive.Entry(path: $0.path, bytes: Array(signature.utf8)) : $0 }
         try Data(try TarArchive.write(resigned)).write(to: URL(fileURLWithPath: directory + "/resigned.tar"))

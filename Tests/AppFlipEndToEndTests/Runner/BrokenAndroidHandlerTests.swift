@@ -61,9 +61,11 @@ struct BrokenAndroidHandlerTests {
         try run(BuiltProducts.path("broken-android-handler"), ["--defect", defect], mode: .persistent)
     }
 
-    static func run(_ program: String, _ arguments: [String], mode: SubprocessTarget.Mode,
-                    allowedCallers: [AndroidCaller]? = nil,
-                    partnerServer: ((@escaping HTTPServer.Handler) -> HTTPServer.Handler)? = nil) throws -> RunResult {
+    static func run(
+        _ program: String, _ arguments: [String], mode: SubprocessTarget.Mode,
+        allowedCallers: [AndroidCaller]? = nil,
+        partnerServer: ((@escaping HTTPServer.Handler) -> HTTPServer.Handler)? = nil
+    ) throws -> RunResult {
         let setup = try RunSetup.reference(TargetSpecification(seed: 7), handler: .inProcess, nativeClient: nil)
         defer { setup.referenceServer?.stop() }
         var targets = setup.targets
@@ -73,9 +75,11 @@ struct BrokenAndroidHandlerTests {
         var partner: HTTPServer?
         defer { partner?.stop() }
         if let partnerServer {
-            let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientID: setup.configuration.clientID,
-                                                                                        clientSecret: RunSetup.referenceSecret,
-                                                                                        codeLifetime: 3, tokenLifetime: 4))
+            let reference = ReferenceServer(
+                configuration: ReferenceServerConfiguration(
+                    clientID: setup.configuration.clientID,
+                    clientSecret: RunSetup.referenceSecret,
+                    codeLifetime: 3, tokenLifetime: 4))
             let server = try HTTPServer(handler: partnerServer(reference.handler))
             server.start()
             partner = server
@@ -100,21 +104,25 @@ struct BrokenAndroidHandlerTests {
         if let warned = defect.warned {
             #expect(findings.contains { $0.verdict == .warn && $0.requirement.id == warned })
         }
-        #expect(run.count(.error) == 0, "errors: \(run.results.filter { $0.verdict == .error }.map { "\($0.conformanceCase.id): \($0.message ?? "")" })")
+        #expect(
+            run.count(.error) == 0, "errors: \(run.results.filter { $0.verdict == .error }.map { "\($0.conformanceCase.id): \($0.message ?? "")" })")
     }
 
-    @Test("A crash on huge input fails AF-ANDR-013 in the robustness cases it happens in, with what Google receives; a hang stays an error",
-          arguments: [SubprocessTarget.Mode.oneShot, .persistent])
+    @Test(
+        "A crash on huge input fails AF-ANDR-013 in the robustness cases it happens in, with what Google receives; a hang stays an error",
+        arguments: [SubprocessTarget.Mode.oneShot, .persistent])
     func crash(_ mode: SubprocessTarget.Mode) throws {
         let run = try Self.run(BuiltProducts.path("broken-android-handler"), ["--defect", "crash-on-huge-extra"], mode: mode)
         let failed = run.results.filter { $0.verdict == .fail }
-        #expect(!failed.isEmpty && failed.allSatisfy { $0.conformanceCase.id.hasPrefix("android-app-flip/robustness/huge") },
-                "\(failed.map(\.conformanceCase.id))")
+        #expect(
+            !failed.isEmpty && failed.allSatisfy { $0.conformanceCase.id.hasPrefix("android-app-flip/robustness/huge") },
+            "\(failed.map(\.conformanceCase.id))")
         for result in failed {
             let finding = try #require(result.findings.first { $0.verdict == .fail })
             #expect(finding.requirement.id == "AF-ANDR-013")
-            #expect(finding.observed.contains("the activity crashed: the handler closed its output without answering (the process exited with status 3)"),
-                    "\(finding.observed)")
+            #expect(
+                finding.observed.contains("the activity crashed: the handler closed its output without answering (the process exited with status 3)"),
+                "\(finding.observed)")
         }
         #expect(run.count(.error) == 0)
         #expect(run.exitStatus == .nonConformant)
@@ -124,11 +132,14 @@ struct BrokenAndroidHandlerTests {
     func referenceProgram(_ mode: SubprocessTarget.Mode) throws {
         let run = try Self.run(BuiltProducts.path("appflip-reference"), ["android-handler"], mode: mode)
         #expect(run.exitStatus == .conformant)
-        #expect(run.results.count >= 30 && run.results.allSatisfy { $0.verdict == .pass },
-                "\(run.results.filter { $0.verdict != .pass }.map(\.conformanceCase.id))")
+        #expect(
+            run.results.count >= 30 && run.results.allSatisfy { $0.verdict == .pass },
+            "\(run.results.filter { $0.verdict != .pass }.map(\.conformanceCase.id))")
     }
 
-    @Test("An activity that allows only the Google app passes; its refusal of Google Home informs under AF-ANDR-014, and fails AF-ANDR-001 once Google Home is configured")
+    @Test(
+        "An activity that allows only the Google app passes; its refusal of Google Home informs under AF-ANDR-014, and fails AF-ANDR-001 once Google Home is configured"
+    )
     func googleAppOnly() throws {
         let run = try Self.run(BuiltProducts.path("broken-android-handler"), ["--defect", "google-app-only"], mode: .persistent)
         #expect(run.exitStatus == .conformant)
@@ -136,31 +147,35 @@ struct BrokenAndroidHandlerTests {
         let informed = run.results.flatMap(\.findings).filter { $0.verdict == .info }
         #expect(informed.map(\.requirement.id) == ["AF-ANDR-014"], "\(informed.map(\.observed))")
         #expect(informed.first?.observed.contains("com.google.android.apps.chromecast.app refused, which it may be") == true)
-        let configured = try Self.run(BuiltProducts.path("broken-android-handler"), ["--defect", "google-app-only"], mode: .persistent,
-                                      allowedCallers: [.googleApp, .googleHome])
+        let configured = try Self.run(
+            BuiltProducts.path("broken-android-handler"), ["--defect", "google-app-only"], mode: .persistent,
+            allowedCallers: [.googleApp, .googleHome])
         let failed = configured.results.flatMap(\.findings).filter { $0.verdict == .fail }
         #expect(failed.map(\.requirement.id) == ["AF-ANDR-001"], "\(failed.map(\.observed))")
         #expect(configured.results.flatMap(\.findings).allSatisfy { $0.requirement.id != "AF-ANDR-014" })
         // The reference allows both: with Google Home configured it passes, the MAY not judged.
-        let reference = try Self.run(BuiltProducts.path("appflip-reference"), ["android-handler"], mode: .persistent,
-                                     allowedCallers: [.googleApp, .googleHome])
+        let reference = try Self.run(
+            BuiltProducts.path("appflip-reference"), ["android-handler"], mode: .persistent,
+            allowedCallers: [.googleApp, .googleHome])
         #expect(reference.exitStatus == .conformant && reference.results.allSatisfy { $0.verdict == .pass })
     }
 
     @Test("Codes of eight digits from the partner's server, which still redeem once, fail AF-ANDR-015 alone")
     func shortCodes() throws {
         let aliases = ShortCodes()
-        let run = try Self.run(BuiltProducts.path("appflip-reference"), ["android-handler"], mode: .persistent, partnerServer: { reference in
-            { request in
-                var forwarded = request
-                if request.path == "/oauth/token" { forwarded.body = aliases.real(inForm: request.body) }
-                let response = reference(forwarded)
-                guard request.path == ReferenceServer.mintPath, response.status == 200 else { return response }
-                var short = response
-                short.body = Array(aliases.alias(for: String(decoding: response.body, as: UTF8.self)).utf8)
-                return short
-            }
-        })
+        let run = try Self.run(
+            BuiltProducts.path("appflip-reference"), ["android-handler"], mode: .persistent,
+            partnerServer: { reference in
+                { request in
+                    var forwarded = request
+                    if request.path == "/oauth/token" { forwarded.body = aliases.real(inForm: request.body) }
+                    let response = reference(forwarded)
+                    guard request.path == ReferenceServer.mintPath, response.status == 200 else { return response }
+                    var short = response
+                    short.body = Array(aliases.alias(for: String(decoding: response.body, as: UTF8.self)).utf8)
+                    return short
+                }
+            })
         let failed = run.results.flatMap(\.findings).filter { $0.verdict == .fail }
         #expect(failed.map(\.requirement.id) == ["AF-ANDR-015"], "\(failed.map { "\($0.requirement): \($0.observed)" })")
         #expect(failed.first?.observed.contains("shortest 8 characters") == true, "\(failed.map(\.observed))")

@@ -24,8 +24,9 @@ struct BrokenHandlerTests {
         Defect(name: "no-client-check", status: .nonConformant, requirement: "AF-LINK-003"),
         // Declining a wrong client_id breaks "answer invalid_request" (006/018), not the client check or the
         // encoding and vocabulary of a result that was never opened.
-        Defect(name: "silent-bad-client", status: .nonConformant, requirement: "AF-LINK-018",
-               notBlamed: ["AF-LINK-003", "AF-LINK-011", "AF-LINK-013"]),
+        Defect(
+            name: "silent-bad-client", status: .nonConformant, requirement: "AF-LINK-018",
+            notBlamed: ["AF-LINK-003", "AF-LINK-011", "AF-LINK-013"]),
         Defect(name: "raw-state", status: .nonConformant, requirement: "AF-LINK-010"),
         // A stray line after each answer is a protocol fault; it must not turn the violations it follows into errors.
         Defect(name: "raw-state-chatty", status: .nonConformant, requirement: "AF-LINK-010"),
@@ -45,15 +46,17 @@ struct BrokenHandlerTests {
         Defect(name: "encoded-links-only", status: .nonConformant, requirement: "AF-LINK-002"),
         Defect(name: "no-universal-links", status: .conformant, requirement: "AF-LINK-019"),
         // A crash on malformed input is what AF-LINK-023 forbids: judged, not an error.
-        Defect(name: "crash-long-state", status: .nonConformant, requirement: "AF-LINK-023",
-               notBlamed: ["AF-LINK-002", "AF-LINK-010", "AF-LINK-011", "AF-LINK-018"]),
+        Defect(
+            name: "crash-long-state", status: .nonConformant, requirement: "AF-LINK-023",
+            notBlamed: ["AF-LINK-002", "AF-LINK-010", "AF-LINK-011", "AF-LINK-018"]),
         Defect(name: "garbage", status: .inconclusive, requirement: "AF-LINK-002"),
     ]
 
     @Test("The run's exit status and findings name the defect", arguments: defects)
     func caught(_ defect: Defect) throws {
-        let target = SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", defect.name],
-                                      mode: .persistent)
+        let target = SubprocessTarget(
+            executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", defect.name],
+            mode: .persistent)
         let run = try SuiteRun.run(target, timeout: 5)
         #expect(run.exitStatus == defect.status)
         switch defect.status {
@@ -67,8 +70,9 @@ struct BrokenHandlerTests {
             #expect(warned.contains { $0.requirement.id == defect.requirement })
         default:
             let failed = run.results.flatMap(\.findings).filter { $0.verdict == .fail }
-            #expect(failed.contains { $0.requirement.id == defect.requirement },
-                    "failed requirements: \(Set(failed.map(\.requirement.id)).sorted())")
+            #expect(
+                failed.contains { $0.requirement.id == defect.requirement },
+                "failed requirements: \(Set(failed.map(\.requirement.id)).sorted())")
         }
         let blamed = Set(run.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
         for id in defect.notBlamed {
@@ -79,8 +83,9 @@ struct BrokenHandlerTests {
 
     @Test("A handler that makes different legitimate choices passes every case", arguments: ["legitimate-variant", "components-style"])
     func legitimateVariant(_ variant: String) throws {
-        let target = SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", variant],
-                                      mode: .persistent)
+        let target = SubprocessTarget(
+            executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", variant],
+            mode: .persistent)
         let run = try SuiteRun.run(target)
         #expect(run.exitStatus == .conformant)
         let notPassing = run.results.filter { $0.verdict != .pass }
@@ -89,10 +94,14 @@ struct BrokenHandlerTests {
 
     @Test("Extra output after answers is added to the violations it follows, never hides them")
     func chattyHandlerKeepsFailures() throws {
-        let quiet = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "raw-state"],
-                                                      mode: .persistent), jobs: 1)
-        let chatty = try SuiteRun.run(SubprocessTarget(executable: BuiltProducts.path("broken-handler"),
-                                                       arguments: ["--defect", "raw-state-chatty"], mode: .persistent), jobs: 1)
+        let quiet = try SuiteRun.run(
+            SubprocessTarget(
+                executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "raw-state"],
+                mode: .persistent), jobs: 1)
+        let chatty = try SuiteRun.run(
+            SubprocessTarget(
+                executable: BuiltProducts.path("broken-handler"),
+                arguments: ["--defect", "raw-state-chatty"], mode: .persistent), jobs: 1)
         let quietFailures = Set(quiet.results.filter { $0.verdict == .fail }.map(\.conformanceCase.id))
         let chattyFailures = Set(chatty.results.filter { $0.verdict == .fail }.map(\.conformanceCase.id))
         #expect(!quietFailures.isEmpty)
@@ -115,8 +124,9 @@ struct BrokenHandlerTests {
 
     @Test("The reference handler passes every case in both modes", arguments: SubprocessTarget.Mode.allCases)
     func reference(_ mode: SubprocessTarget.Mode) throws {
-        let target = SubprocessTarget(executable: BuiltProducts.path("appflip-reference"), arguments: ["--client-id", "google-client"],
-                                      mode: mode)
+        let target = SubprocessTarget(
+            executable: BuiltProducts.path("appflip-reference"), arguments: ["--client-id", "google-client"],
+            mode: mode)
         let run = try SuiteRun.run(target)
         #expect(run.exitStatus == .conformant)
         #expect(run.count(.pass) == run.results.count, "\(run.results.filter { $0.verdict != .pass }.map(\.conformanceCase.id))")

@@ -1,9 +1,10 @@
 import AppFlipModel
-@testable import AppFlipRunner
 import AppFlipSystem
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipRunner
 
 /// A worker sends the next case while its judging thread judges the one before: the results must be exactly those
 /// of judging each case in line, whatever the handler does.
@@ -41,8 +42,10 @@ struct JudgingApartTests {
             }
             return timeless
         }
-        let text = [result.conformanceCase.id, "\(result.verdict)", result.message ?? "-", "\(result.checks)", "\(evidence)",
-                    "\(result.isKnown)"].joined(separator: "\n")
+        let text = [
+            result.conformanceCase.id, "\(result.verdict)", result.message ?? "-", "\(result.checks)", "\(evidence)",
+            "\(result.isKnown)",
+        ].joined(separator: "\n")
         return text.replacingOccurrences(of: #"‹redacted hmac:[0-9a-f]+›"#, with: "‹redacted›", options: .regularExpression)
             .replacingOccurrences(of: #"about [0-9]+ bits"#, with: "about N bits", options: .regularExpression)
 
@@ -135,16 +138,18 @@ struct JudgingApartTests {
 
     @Test("An answer read ahead on the worker is absorbed as the judge absorbs it: evidence, secrets, observation, faults")
     func readingAhead() {
-        let link = "https://app.example/flip?client_id=google-client&scope=devices&state=x6Tq1Lz0Qm8Vb3Nc5Rw7Yk"
+        let link =
+            "https://app.example/flip?client_id=google-client&scope=devices&state=x6Tq1Lz0Qm8Vb3Nc5Rw7Yk"
             + "&redirect_uri=https%3A%2F%2Foauth-redirect.googleusercontent.com%2Fa%2Fcom.google.OPA"
         let code = "Zq3vN8pL2xR7tW1yB5mK9cD4fH6jS0aE-uQ_gT2iO8n"
         let opened = "https://oauth-redirect.googleusercontent.com/a/com.google.OPA?code=\(code)&state=x6Tq1Lz0Qm8Vb3Nc5Rw7Yk"
         var crashed = TargetExchange(failure: "the handler exited with status 3", rawAnswer: "", log: "panic: \(code)")
         crashed.crash = "exited with status 3"
         let exchanges = [
-            TargetExchange(observation: .link(HandlerAnswer(action: .open, url: opened, universalLinksOnly: true)),
-                           rawAnswer: #"{"id":"x","action":"open","url":"\#(opened)"}"#, log: "minted \(code)",
-                           previousRequestFault: "an extra line: code=\(code)"),
+            TargetExchange(
+                observation: .link(HandlerAnswer(action: .open, url: opened, universalLinksOnly: true)),
+                rawAnswer: #"{"id":"x","action":"open","url":"\#(opened)"}"#, log: "minted \(code)",
+                previousRequestFault: "an extra line: code=\(code)"),
             TargetExchange(observation: .link(HandlerAnswer(action: .decline)), rawAnswer: #"{"id":"x","action":"decline"}"#),
             TargetExchange(failure: "the answer is not JSON", rawAnswer: #"{"id":"x","action":"open","url":"\#(opened)"#),
             crashed,

@@ -24,12 +24,18 @@ struct ReachabilityTests {
         let port = try closedPort()
         let all = try SuiteRun.load().1.cases
         // Transport probes are not sent through the preflight (whether they connect is what they judge): left out here.
-        let cases = Array(all.filter { $0.profile == .authorize && $0.group != "authorize/hardening"
-                                       && !$0.httpRequests.contains { $0.transportProbe != nil } }.prefix(4)
-                          + all.filter { $0.profile == .appLink }.prefix(2))
-        let targets = TargetUnderTest(adapters: [.linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))],
-                              endpoints: [.authorize: "http://127.0.0.1:\(port)/authorize", .token: "http://127.0.0.1:\(port)/token",
-                                          .revoke: "http://127.0.0.1:\(port)/revoke"], clientSecret: "s")
+        let cases = Array(
+            all.filter {
+                $0.profile == .authorize && $0.group != "authorize/hardening"
+                    && !$0.httpRequests.contains { $0.transportProbe != nil }
+            }.prefix(4)
+                + all.filter { $0.profile == .appLink }.prefix(2))
+        let targets = TargetUnderTest(
+            adapters: [.linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))],
+            endpoints: [
+                .authorize: "http://127.0.0.1:\(port)/authorize", .token: "http://127.0.0.1:\(port)/token",
+                .revoke: "http://127.0.0.1:\(port)/revoke",
+            ], clientSecret: "s")
         let started = Date()
         let run = try SuiteRun.run(targets, cases: cases)
         #expect(Date().timeIntervalSince(started) < 60)  // cases sent to the dead endpoint would each wait out their timeout
@@ -53,16 +59,19 @@ struct ReachabilityTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = directory + "/target"
         try """
-            client_id: google-client
-            project_id: reference-project
-            link: https://app.example/flip
-            endpoints:
-              authorize: http://127.0.0.1:\(port)/authorize
+        client_id: google-client
+        project_id: reference-project
+        link: https://app.example/flip
+        endpoints:
+          authorize: http://127.0.0.1:\(port)/authorize
 
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         let captured = Captured()
-        let status = Command.main(["run", "--config", config, "--profile", "authorize", "--reports", directory + "/reports",
-                                   "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog], console: captured.console)
+        let status = Command.main(
+            [
+                "run", "--config", config, "--profile", "authorize", "--reports", directory + "/reports",
+                "--cases", PackageRoot.cases, "--catalog", PackageRoot.catalog,
+            ], console: captured.console)
         #expect(status == 3, "\(captured.err.suffix(800))")
         let lines = captured.err.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("TARGET UNREACHABLE: http://127.0.0.1:\(port)") }.count == 1, "\(captured.err.suffix(800))")

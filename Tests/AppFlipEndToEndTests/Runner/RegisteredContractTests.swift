@@ -24,14 +24,17 @@ struct RegisteredContractTests {
             return nil
         }
 
-        func send(_ request: AdapterRequest, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState) -> AdapterSending {
+        func send(_ request: AdapterRequest, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState)
+            -> AdapterSending
+        {
             guard let template = request.values["url"] else {
                 state.outcome.record(.suite(step.label + "the opener's step has no url"))
                 return .observed(nil)
             }
             let url = template.resolve(in: step.context)
-            let exchange = executor.exchange(HandlerRequest(id: step.requestID, payload: OpenerPayload(url: url), scenario: step.conformanceCase.scenario),
-                                             through: Self.key, timeout: executor.timeout)
+            let exchange = executor.exchange(
+                HandlerRequest(id: step.requestID, payload: OpenerPayload(url: url), scenario: step.conformanceCase.scenario),
+                through: Self.key, timeout: executor.timeout)
             guard let observation = exchange.observation else {
                 state.outcome.record(.target(step.label + (exchange.failure ?? "no answer")))
                 return .observed(nil)
@@ -85,7 +88,8 @@ struct RegisteredContractTests {
                     return TargetExchange(failure: "no url in \(line)")
                 }
                 let state = URLParts(url).parameters.first { $0.nameText == "state" }?.value.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                let flip = "https://oauth-redirect.googleusercontent.com/a/com.example.app?code=opener-code"
+                let flip =
+                    "https://oauth-redirect.googleusercontent.com/a/com.example.app?code=opener-code"
                     + (app.echoesState ? "&state=" + FormEncoding.encode(state) : "")
                 let answer = JSONText.object([("id", request.id), ("opened", flip)])
                 return AnswerParser.exchange(AnswerParser.Line(answer), for: request, rawAnswer: String(decoding: answer, as: UTF8.self))
@@ -100,7 +104,8 @@ struct RegisteredContractTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opener-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let text = "id: opener/state\ntitle: t\nprofile: app-link\nscenario: consent\nlink: base\n"
+        let text =
+            "id: opener/state\ntitle: t\nprofile: app-link\nscenario: consent\nlink: base\n"
             + "checks:\n  - requirement: AF-LINK-002 MUST\n    expect:\n      action: open\n"
             + "  - requirement: AF-LINK-010 MUST\n    expect:\n      code: present\n      state: echoed\n"
         try text.write(toFile: directory + "/opener.case", atomically: true, encoding: .utf8)
@@ -142,7 +147,8 @@ struct RegisteredContractTests {
         let skipped = try #require(try SuiteRun.run(try targets(nil), cases: [try openerCase()], jobs: 1).results.first)
         #expect(skipped.verdict == .skip && skipped.message == "no test opener is configured", "\(skipped.message ?? "")")
 
-        let unusable = try #require(try SuiteRun.run(try targets(OpenerApp(unusable: "it does not start")), cases: [try openerCase()], jobs: 1).results.first)
+        let unusable = try #require(
+            try SuiteRun.run(try targets(OpenerApp(unusable: "it does not start")), cases: [try openerCase()], jobs: 1).results.first)
         #expect(unusable.verdict == .error)
         #expect(unusable.unreachable?.key == "the test opener" && unusable.unreachable?.reason == "it does not start")
     }

@@ -67,7 +67,8 @@ struct SecretEchoTests {
         /// The request written back, padded so that the secret's first echo straddles the 512th byte, where the
         /// evidence cuts a body (a secret cut before redaction would leave its first half behind).
         func render(_ request: HTTPRequest) -> String {
-            let text = "\(request.method) \(request.target)\n" + request.headers.fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+            let text =
+                "\(request.method) \(request.target)\n" + request.headers.fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
                 + "\n\n" + String(decoding: request.body, as: UTF8.self)
             let echoed = self == .json ? #"{"error":"invalid_request","echo":""# + encode(text) + #""}"# : encode(text)
             guard let first = forbidden.compactMap({ echoed.range(of: $0)?.lowerBound }).min() else { return echoed }
@@ -77,7 +78,9 @@ struct SecretEchoTests {
 
         /// Every form in which this server shows the secret or the Basic credential built from it.
         var forbidden: [String] {
-            let basic = ["google-client:" + SecretEchoTests.secret, "google-client:s3cr%2Fet%2Bke+y%3D%3D"].map { Data($0.utf8).base64EncodedString() }
+            let basic = ["google-client:" + SecretEchoTests.secret, "google-client:s3cr%2Fet%2Bke+y%3D%3D"].map {
+                Data($0.utf8).base64EncodedString()
+            }
             let shown = SecretEchoTests.sent + basic
             return shown + shown.map(encode)
         }
@@ -89,8 +92,9 @@ struct SecretEchoTests {
         let reference = ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: Self.secret)).handler
         let server = try HTTPServer { request in
             guard request.path == "/oauth/token" else { return reference(request) }
-            return HTTPResponse(status: 400, headers: HTTPHeaders([("Content-Type", echo == .json ? "application/json" : "text/plain")]),
-                                body: Array(echo.render(request).utf8))
+            return HTTPResponse(
+                status: 400, headers: HTTPHeaders([("Content-Type", echo == .json ? "application/json" : "text/plain")]),
+                body: Array(echo.render(request).utf8))
         }
         server.start()
         defer { server.stop() }
@@ -100,14 +104,16 @@ struct SecretEchoTests {
             prefixes.contains { candidate.id.hasPrefix($0) } && candidate.needsNothingSpecial && !candidate.needsHTTPS
         }
         #expect(cases.count >= 5)
-        let targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
-                              clientSecret: Self.secret, tokenAuthentication: .basic,
-                              decorations: [.consent: [("Cookie", "reference-user=approver; session=abc123456")]])
+        let targets = TargetUnderTest(
+            endpoints: [.authorize: base + "/oauth/authorize", .token: base + "/oauth/token", .revoke: base + "/oauth/revoke"],
+            clientSecret: Self.secret, tokenAuthentication: .basic,
+            decorations: [.consent: [("Cookie", "reference-user=approver; session=abc123456")]])
         var configuration = SuiteRun.configuration
         configuration.projectID = "reference-project"
         let run = try SuiteRun.run(targets, cases: cases, configuration: configuration)
-        #expect(run.results.flatMap(\.evidence.exchanges).map(\.transcript).contains { $0.contains("/oauth/token\n") && $0.contains("→ HTTP 400") },
-                "the token endpoint's echo is in the evidence")
+        #expect(
+            run.results.flatMap(\.evidence.exchanges).map(\.transcript).contains { $0.contains("/oauth/token\n") && $0.contains("→ HTTP 400") },
+            "the token endpoint's echo is in the evidence")
         let reports = ReportSet(run: run, profiles: ["token"]).render().map(\.text).joined(separator: "\n")
         for form in echo.forbidden {
             #expect(!reports.contains(form), "\(echo): the secret shows as \(form)")
@@ -126,31 +132,43 @@ struct SecretEchoTests {
         // "more than N requests: …" with the last pages' URLs, and a consent page whose button echoes it (HTML).
         let server = try HTTPServer { request in
             let html = { (body: String) in
-                HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/html")]), body: Array(("<html><body>" + body + "</body></html>").utf8))
+                HTTPResponse(
+                    status: 200, headers: HTTPHeaders([("Content-Type", "text/html")]), body: Array(("<html><body>" + body + "</body></html>").utf8))
             }
             switch request.path {
             case "/oauth/authorize":
-                return html("<form method=\"get\" action=\"/login\"><input name=\"user\"><input name=\"pwd\" type=\"password\"><button>Sign in</button></form>")
+                return html(
+                    "<form method=\"get\" action=\"/login\"><input name=\"user\"><input name=\"pwd\" type=\"password\"><button>Sign in</button></form>"
+                )
             case "/login", "/again":
                 let hop = request.target.count % 7
-                return HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "/again?n=\(hop)&seen=" + encoded + "&b64=" + Data(password.utf8).base64EncodedString())]))
+                return HTTPResponse(
+                    status: 302,
+                    headers: HTTPHeaders([("Location", "/again?n=\(hop)&seen=" + encoded + "&b64=" + Data(password.utf8).base64EncodedString())]))
             default:
-                return html("<form action=\"/consent\"><button name=\"decision\" value=\"" + password.replacingOccurrences(of: "&", with: "&amp;") + "\">ok</button></form>")
+                return html(
+                    "<form action=\"/consent\"><button name=\"decision\" value=\"" + password.replacingOccurrences(of: "&", with: "&amp;")
+                        + "\">ok</button></form>")
             }
         }
         server.start()
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
         var targets = TargetUnderTest(endpoints: [.authorize: base + "/oauth/authorize"], secrets: [password])
-        targets.signIn = [.consent: SignInScript(form: "user,pwd", fields: ["user": "approver", "pwd": password], consentForm: "action:/consent",
-                                                 consentButton: "decision=approve")]
+        targets.signIn = [
+            .consent: SignInScript(
+                form: "user,pwd", fields: ["user": "approver", "pwd": password], consentForm: "action:/consent",
+                consentButton: "decision=approve")
+        ]
         let cases = try SuiteRun.load().1.cases.filter { $0.id.hasPrefix("authorize/") && $0.needsNothingSpecial && !$0.needsHTTPS }.prefix(8)
         #expect(!cases.isEmpty)
         let run = try SuiteRun.run(targets, cases: Array(cases))
         let reports = ReportSet(run: run, profiles: ["authorize"]).render().map(\.text).joined(separator: "\n")
         #expect(reports.contains("more than") || reports.contains("signed in through the pages"), "the walk is in the evidence")
-        for form in [password, encoded, Data(password.utf8).base64EncodedString(), password.replacingOccurrences(of: "&", with: "&amp;"),
-                     String(password.prefix(8)), String(encoded.prefix(12))] {
+        for form in [
+            password, encoded, Data(password.utf8).base64EncodedString(), password.replacingOccurrences(of: "&", with: "&amp;"),
+            String(password.prefix(8)), String(encoded.prefix(12)),
+        ] {
             #expect(!reports.contains(form), "the password shows as \(form)")
         }
     }

@@ -1,10 +1,10 @@
 import AppFlipHTTP
 import AppFlipModel
-import AppFlipSystem
 import AppFlipReference
 import AppFlipReporting
 import AppFlipRunner
 import AppFlipSyntax
+import AppFlipSystem
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -31,11 +31,15 @@ struct SkippedRunTests {
     func partlyTested() throws {
         let all = try SuiteRun.load().1.cases
         let cases = all.filter { $0.profile == .appLink }.prefix(3) + all.filter { $0.profile == .token }.prefix(2)
-        let run = try SuiteRun.run(TargetUnderTest(adapters: [.linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))]), cases: Array(cases))
+        let run = try SuiteRun.run(
+            TargetUnderTest(adapters: [.linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))]),
+            cases: Array(cases))
         #expect(run.exitStatus == .conformant)
         let report = MarkdownReport(run: run, profiles: ["app-link", "token"]).render()
         #expect(report.contains("CONFORMANT for `app-link`"))
-        #expect(report.contains("| `token` | ⏭️ skip | 2 | 0 | 0 | 0 | 0 | 0 | 2 | **NOT TESTED**: the authorize endpoint is not configured |"), "\(report.prefix(1200))")
+        #expect(
+            report.contains("| `token` | ⏭️ skip | 2 | 0 | 0 | 0 | 0 | 0 | 2 | **NOT TESTED**: the authorize endpoint is not configured |"),
+            "\(report.prefix(1200))")
         #expect(report.contains("(2 skipped)"))
     }
 
@@ -73,8 +77,9 @@ struct SkippedRunTests {
         // Something listens there (the reachability check before the run connects), but nothing is ever sent.
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         defer { listener.close() }
-        let targets = TargetUnderTest(adapters: [.linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))],
-                              endpoints: [.token: "http://127.0.0.1:\(listener.port)/token"])
+        let targets = TargetUnderTest(
+            adapters: [.linkHandler: InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID))],
+            endpoints: [.token: "http://127.0.0.1:\(listener.port)/token"])
         let run = try SuiteRun.run(targets, cases: cases)
         let result = try #require(run.results.first)
         #expect(result.verdict == .fail, "\(result.message ?? "")")

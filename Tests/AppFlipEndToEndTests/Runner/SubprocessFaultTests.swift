@@ -20,15 +20,18 @@ struct SubprocessFaultTests {
     }
 
     static let faults: [Fault] = [
-        Fault(name: "partial line then silence", script: readID + #" printf '{"id":"%s","act' "$id"; sleep 30"#,
-              message: "only a partial answer line"),
-        Fault(name: "one byte per second", script: readID + #" for c in a b c d e f g h i j; do printf %s "$c"; sleep 1; done"#,
-              message: "timed out"),
+        Fault(
+            name: "partial line then silence", script: readID + #" printf '{"id":"%s","act' "$id"; sleep 30"#,
+            message: "only a partial answer line"),
+        Fault(
+            name: "one byte per second", script: readID + #" for c in a b c d e f g h i j; do printf %s "$c"; sleep 1; done"#,
+            message: "timed out"),
         Fault(name: "exits before answering", script: readID + " exit 3", message: "exited with status 3"),
         Fault(name: "killed by a signal", script: readID + " kill -SEGV $$", message: "SIGSEGV"),
         Fault(name: "closes stdin and stdout at once", script: "exec 0<&- 1>&-; sleep 30", message: "closed its"),
-        Fault(name: "invalid UTF-8", script: readID + #" printf '{"id":"%s","action":"decline","x":"\377"}\n' "$id""#,
-              message: "not valid UTF-8"),
+        Fault(
+            name: "invalid UTF-8", script: readID + #" printf '{"id":"%s","action":"decline","x":"\377"}\n' "$id""#,
+            message: "not valid UTF-8"),
         Fault(name: "wrong id", script: readID + #" printf '{"id":"someone-else","action":"decline"}\n'"#, message: "not for the request sent"),
         Fault(name: "missing id", script: readID + #" printf '{"action":"decline"}\n'"#, message: "no string \"id\""),
         Fault(name: "ignores SIGTERM and hangs", script: "trap '' TERM; " + readID + " sleep 30", message: "timed out"),
@@ -81,8 +84,9 @@ struct SubprocessFaultTests {
         #expect(InterruptionTests.processes(containing: marker) == 0, "the grandchild outlived the case")
     }
 
-    @Test("A handler that tries to move into its child's process group, and the child, are both ended: no wait without a deadline",
-          .enabled(if: TLSFixture.python3 != nil))
+    @Test(
+        "A handler that tries to move into its child's process group, and the child, are both ended: no wait without a deadline",
+        .enabled(if: TLSFixture.python3 != nil))
     func groupEscape() throws {
         let marker = "escape-\(UUID().uuidString)"
         // The child takes a group of its own; the parent then tries to join it, so that its own group would be empty
@@ -104,8 +108,9 @@ struct SubprocessFaultTests {
             print('{"id":"%s","action":"decline"}' % request_id, flush=True)
             time.sleep(60)
             """
-        let target = SubprocessTarget(executable: try #require(TLSFixture.python3), arguments: ["-c", program, marker], mode: .oneShot,
-                                      environment: ["PATH=/usr/bin:/bin"])
+        let target = SubprocessTarget(
+            executable: try #require(TLSFixture.python3), arguments: ["-c", program, marker], mode: .oneShot,
+            environment: ["PATH=/usr/bin:/bin"])
         let session = target.makeSession()
         let started = Date()
         let exchange = session.exchange(request(), timeout: 5)
@@ -118,7 +123,8 @@ struct SubprocessFaultTests {
     @Test("A handler that starts a daemon (a new session, double-forked) leaves nothing behind")
     func daemon() {
         let marker = "daemon-\(UUID().uuidString)"
-        let script = Self.readID + " (setsid sh -c 'sleep 60 # \(marker)' < /dev/null > /dev/null 2>&1 &) ; "
+        let script =
+            Self.readID + " (setsid sh -c 'sleep 60 # \(marker)' < /dev/null > /dev/null 2>&1 &) ; "
             + "printf '{\"id\":\"%s\",\"action\":\"decline\"}\\n' \"$id\""
         let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .oneShot)
         let session = target.makeSession()
@@ -132,13 +138,15 @@ struct SubprocessFaultTests {
         #expect(Waiting.until(ceiling: 20) { InterruptionTests.processes(containing: marker) == 0 }, "the daemon outlived the run")
     }
 
-    @Test("A handler whose descendants keep forking while they are swept leaves nothing behind",
-          .enabled(if: ProcessSweep.isAvailable))
+    @Test(
+        "A handler whose descendants keep forking while they are swept leaves nothing behind",
+        .enabled(if: ProcessSweep.isAvailable))
     func forkingWhileSwept() {
         // The handler answers and exits while a background loop is still starting sleepers: children are forked
         // while the sweep reads /proc, after the directory was listed. A single pass kills the loop and orphans them.
         let marker = "61.\(UInt32.random(in: 100_000...999_999))"
-        let script = Self.readID + " (i=0; while [ $i -lt 300 ]; do sleep \(marker) & i=$((i+1)); done) & "
+        let script =
+            Self.readID + " (i=0; while [ $i -lt 300 ]; do sleep \(marker) & i=$((i+1)); done) & "
             + "printf '{\"id\":\"%s\",\"action\":\"decline\"}\\n' \"$id\""
         let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .oneShot)
         let session = target.makeSession()
@@ -151,7 +159,8 @@ struct SubprocessFaultTests {
     @Test("A persistent handler's start-up is not charged to its first case: a slow start within the allowance answers")
     func startupAllowance() {
         // Takes 2 s to start, then answers at once; the case's own timeout is 1 s.
-        let script = "sleep 2; while " + Self.readID.replacingOccurrences(of: "read -r line;", with: "read -r line; do")
+        let script =
+            "sleep 2; while " + Self.readID.replacingOccurrences(of: "read -r line;", with: "read -r line; do")
             + #" printf '{"id":"%s","action":"decline"}\n' "$id"; done"#
         let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .persistent)
         let session = target.makeSession()
@@ -175,11 +184,13 @@ struct SubprocessFaultTests {
     @Test("A persistent handler that crashes is restarted for the next request")
     func persistentRestart() {
         // Answers the first request, crashes on the second; a fresh process answers the third.
-        let script = #"n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p'); "#
+        let script =
+            #"n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p'); "#
             + #"if [ -f "$TMPDIR/crashed-$PPID" ] || [ $n -ne 2 ]; then printf '{"id":"%s","action":"decline"}\n' "$id"; "#
             + #"else : > "$TMPDIR/crashed-$PPID"; kill -KILL $$; fi; done"#
-        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .persistent,
-                                      environment: ["PATH=/usr/bin:/bin", "TMPDIR=" + FileManager.default.temporaryDirectory.path])
+        let target = SubprocessTarget(
+            executable: "/bin/sh", arguments: ["-c", script], mode: .persistent,
+            environment: ["PATH=/usr/bin:/bin", "TMPDIR=" + FileManager.default.temporaryDirectory.path])
         let session = target.makeSession()
         defer { session.close() }
         #expect(session.exchange(request("a"), timeout: 3).answer != nil)
@@ -200,7 +211,8 @@ struct SubprocessFaultTests {
     @Test("In persistent mode an extra answer is charged to the request it followed, not to the next one")
     func extraAnswerPersistent() throws {
         // Answers the first request twice, every later request once.
-        let script = #"n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p'); "#
+        let script =
+            #"n=0; while read -r line; do n=$((n+1)); id=$(printf '%s' "$line" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p'); "#
             + #"printf '{"id":"%s","action":"decline"}\n' "$id"; if [ $n -eq 1 ]; then printf '{"id":"%s","action":"decline"}\n' "$id"; fi; done"#
         let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .persistent)
         let cases = try SuiteRun.load().1.cases.filter { $0.id.hasPrefix("app-link/redirect-uri/rejected/") }.prefix(3)

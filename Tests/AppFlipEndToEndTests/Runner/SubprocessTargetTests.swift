@@ -1,11 +1,12 @@
-import AppFlipReferenceServer
 import AppFlipHTTP
 import AppFlipModel
-@testable import AppFlipRunner
+import AppFlipReferenceServer
 import AppFlipSystem
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipRunner
 
 @Suite("Subprocess target", .serialized)
 struct SubprocessTargetTests {
@@ -13,8 +14,10 @@ struct SubprocessTargetTests {
     let broken = BuiltProducts.path("broken-handler")
 
     private func request(_ id: String = "case/1") -> HandlerRequest {
-        let link = LinkRecipe.base.build(in: Template.Context(configuration: SuiteRun.configuration,
-                                                               generated: GeneratedValues(seed: 1, caseID: id)))
+        let link = LinkRecipe.base.build(
+            in: Template.Context(
+                configuration: SuiteRun.configuration,
+                generated: GeneratedValues(seed: 1, caseID: id)))
         return HandlerRequest(id: id, link: link, scenario: .consent)
     }
 
@@ -28,32 +31,35 @@ struct SubprocessTargetTests {
         let handler = SubprocessTarget(executable: reference, arguments: ["--code-server", base + ReferenceServer.mintPath], mode: mode)
         let flip = try SuiteRun.load().1.cases.filter { $0.profile == .flip }
         #expect(flip.count >= 2)
-        let run = try SuiteRun.run(TargetUnderTest(adapters: [.linkHandler: handler], endpoints: [.token: base + "/oauth/token"], clientSecret: "reference-secret"),
-                                   cases: flip)
+        let run = try SuiteRun.run(
+            TargetUnderTest(adapters: [.linkHandler: handler], endpoints: [.token: base + "/oauth/token"], clientSecret: "reference-secret"),
+            cases: flip)
         let notPassing = run.results.filter { $0.verdict != .pass }
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }
 
     #if os(Linux)
-    @Test("A handler runs in a session of its own: no controlling terminal to paint a verdict on, whatever the suite has")
-    func sessionOfItsOwn() throws {
-        // The handler reports its pid, its session (field 6 of /proc/PID/stat) and whether /dev/tty opens, then exits.
-        let script = "read line; s=$(cut -d' ' -f6 /proc/$$/stat); if (: > /dev/tty) 2>/dev/null; then t=open; else t=none; fi; "
-            + "echo \"pid=$$ sid=$s tty=$t\" >&2"
-        let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .oneShot)
-        let session = target.makeSession()
-        defer { session.close() }
-        let log = session.exchange(request(), timeout: 10).log
-        let fields = Dictionary(uniqueKeysWithValues: log.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, String)? in
-            let parts = field.split(separator: "=", maxSplits: 1)
-            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
-        })
-        let ownSession = try String(contentsOfFile: "/proc/self/stat", encoding: .utf8).split(separator: ")").last?
-            .split(separator: " ").dropFirst(3).first.map(String.init)
-        #expect(fields["pid"] != nil && fields["sid"] == fields["pid"], "the handler leads a session of its own: \(log)")
-        #expect(fields["sid"] != ownSession, "\(log)")
-        #expect(fields["tty"] == "none", "\(log)")
-    }
+        @Test("A handler runs in a session of its own: no controlling terminal to paint a verdict on, whatever the suite has")
+        func sessionOfItsOwn() throws {
+            // The handler reports its pid, its session (field 6 of /proc/PID/stat) and whether /dev/tty opens, then exits.
+            let script =
+                "read line; s=$(cut -d' ' -f6 /proc/$$/stat); if (: > /dev/tty) 2>/dev/null; then t=open; else t=none; fi; "
+                + "echo \"pid=$$ sid=$s tty=$t\" >&2"
+            let target = SubprocessTarget(executable: "/bin/sh", arguments: ["-c", script], mode: .oneShot)
+            let session = target.makeSession()
+            defer { session.close() }
+            let log = session.exchange(request(), timeout: 10).log
+            let fields = Dictionary(
+                uniqueKeysWithValues: log.split(whereSeparator: \.isWhitespace).compactMap { field -> (String, String)? in
+                    let parts = field.split(separator: "=", maxSplits: 1)
+                    return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+                })
+            let ownSession = try String(contentsOfFile: "/proc/self/stat", encoding: .utf8).split(separator: ")").last?
+                .split(separator: " ").dropFirst(3).first.map(String.init)
+            #expect(fields["pid"] != nil && fields["sid"] == fields["pid"], "the handler leads a session of its own: \(log)")
+            #expect(fields["sid"] != ownSession, "\(log)")
+            #expect(fields["tty"] == "none", "\(log)")
+        }
     #endif
 
     @Test("The reference executable answers in one-shot and in persistent mode", arguments: SubprocessTarget.Mode.allCases)
@@ -87,7 +93,9 @@ struct SubprocessTargetTests {
     @Test("Output without end is an error past the output bound, said with the bound, in either mode", arguments: SubprocessTarget.Mode.allCases)
     func flood(_ mode: SubprocessTarget.Mode) {
         // Zeros without a line end, and an answer followed by lines without end: reading stops at the bound.
-        for (executable, arguments) in [("/bin/cat", ["/dev/zero"]), (broken, ["--defect", "floods-after-answer"]), (broken, ["--defect", "floods-late"])] {
+        for (executable, arguments) in [
+            ("/bin/cat", ["/dev/zero"]), (broken, ["--defect", "floods-after-answer"]), (broken, ["--defect", "floods-late"]),
+        ] {
             var target = SubprocessTarget(executable: executable, arguments: arguments, mode: mode)
             target.startupAllowance = 0
             let session = target.makeSession()
@@ -107,7 +115,8 @@ struct SubprocessTargetTests {
                 // the flooding process is replaced.
                 #expect(exchange.answer != nil, "\(exchange.failure ?? "")")
                 let next = session.exchange(request("case/2"), timeout: 5)
-                #expect(next.previousRequestFault?.contains("the handler wrote more after its answer (") == true, "\(next.previousRequestFault ?? "")")
+                #expect(
+                    next.previousRequestFault?.contains("the handler wrote more after its answer (") == true, "\(next.previousRequestFault ?? "")")
                 #expect(next.answer != nil, "\(next.failure ?? "")")
             }
         }
@@ -115,8 +124,9 @@ struct SubprocessTargetTests {
 
     @Test("A child process holds at most its output bound, however long the wait after a too-long line (native adapters too)")
     func outputBound() throws {
-        let child = try ChildProcess.launch(path: "/bin/cat", arguments: ["/dev/zero"], environment: [], scope: ContainmentScope.make(),
-                                            stdoutLimit: 256 * 1024)
+        let child = try ChildProcess.launch(
+            path: "/bin/cat", arguments: ["/dev/zero"], environment: [], scope: ContainmentScope.make(),
+            stdoutLimit: 256 * 1024)
         defer { child.kill() }
         guard case .tooLong = child.readLine(deadline: Platform.monotonicSeconds() + 5, limit: 64 * 1024) else {
             Issue.record("expected a too-long line")
@@ -130,7 +140,7 @@ struct SubprocessTargetTests {
     @Test("A crash is an error that names the signal, with stderr kept as evidence")
     func crash() {
         var request = request()
-        request.link += "&x=" + String(repeating: "A", count: 10) // keep the link valid
+        request.link += "&x=" + String(repeating: "A", count: 10)  // keep the link valid
         request.link = request.link.replacingOccurrences(of: "state=", with: "state=" + String(repeating: "S", count: 5000))
         let target = SubprocessTarget(executable: broken, arguments: ["--defect", "crash-long-state"], mode: .oneShot)
         let session = target.makeSession()
@@ -187,15 +197,17 @@ struct AnswerParserTests {
         #expect(try parse(#"{"id":"a","action":"decline"}"#).get() == HandlerAnswer(action: .decline))
     }
 
-    @Test("Every contract violation is a precise error", arguments: [
-        (#"{"id":"b","action":"decline"}"#, "not for the request sent"),
-        (#"{"action":"decline"}"#, "no string \"id\""),
-        (#"{"id":"a","action":"close"}"#, "the contract allows"),
-        (#"{"id":"a","action":"open"}"#, "needs a non-empty string \"url\""),
-        (#"{"id":"a","action":"open","url":"u","universal_links_only":1}"#, "must be true or false"),
-        (#"["id"]"#, "not a JSON object"),
-        (#"{"id":"a","action":"decline","action":"open","url":"u"}"#, "ambiguous: the member \"action\" appears twice"),
-    ])
+    @Test(
+        "Every contract violation is a precise error",
+        arguments: [
+            (#"{"id":"b","action":"decline"}"#, "not for the request sent"),
+            (#"{"action":"decline"}"#, "no string \"id\""),
+            (#"{"id":"a","action":"close"}"#, "the contract allows"),
+            (#"{"id":"a","action":"open"}"#, "needs a non-empty string \"url\""),
+            (#"{"id":"a","action":"open","url":"u","universal_links_only":1}"#, "must be true or false"),
+            (#"["id"]"#, "not a JSON object"),
+            (#"{"id":"a","action":"decline","action":"open","url":"u"}"#, "ambiguous: the member \"action\" appears twice"),
+        ])
     func invalid(_ line: String, _ message: String) {
         guard case .failure(let error) = parse(line) else {
             Issue.record("parsed \(line)")

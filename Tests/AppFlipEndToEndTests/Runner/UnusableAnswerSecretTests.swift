@@ -1,10 +1,11 @@
 import AppFlipModel
 import AppFlipReporting
-@testable import AppFlipRunner
 import AppFlipSetup
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipRunner
 
 /// An Android activity's unusable answer still carries a live code: it never reaches a report, over stdio (one-shot
 /// and persistent) or over HTTP. And output past the answer is the same error for the Android contract as for iOS.
@@ -25,11 +26,13 @@ struct UnusableAnswerSecretTests {
     }
 
     private static func handler(_ defect: String, mode: SubprocessTarget.Mode) throws -> any ExchangeTarget {
-        try RunSetup.androidHandler(BuiltProducts.path("broken-android-handler"), arguments: ["--defect", defect, "--code-prefix", prefix], mode: mode)
+        try RunSetup.androidHandler(
+            BuiltProducts.path("broken-android-handler"), arguments: ["--defect", defect, "--code-prefix", prefix], mode: mode)
     }
 
-    @Test("Over stdio, one-shot and persistent: every unusable form is a case error, and no live code shows",
-          arguments: [SubprocessTarget.Mode.oneShot, .persistent])
+    @Test(
+        "Over stdio, one-shot and persistent: every unusable form is a case error, and no live code shows",
+        arguments: [SubprocessTarget.Mode.oneShot, .persistent])
     func stdio(_ mode: SubprocessTarget.Mode) throws {
         let (run, reports) = try Self.run(Self.handler("unusable-answers", mode: mode))
         let consent = run.results.filter { $0.verdict == .error && $0.evidence.answer.contains("AUTHORIZATION_CODE") }
@@ -55,8 +58,9 @@ struct UnusableAnswerSecretTests {
     func floodAfterAnswer() throws {
         let (run, _) = try Self.run(Self.handler("floods-after-answer", mode: .oneShot))
         #expect(run.count(.pass) == 0, "\(run.results.filter { $0.verdict == .pass }.map(\.conformanceCase.id))")
-        #expect(run.results.contains { $0.verdict == .error && ($0.message ?? "").contains("bytes of output for one request") },
-                "\(run.results.map { $0.message ?? "" }.prefix(3))")
+        #expect(
+            run.results.contains { $0.verdict == .error && ($0.message ?? "").contains("bytes of output for one request") },
+            "\(run.results.map { $0.message ?? "" }.prefix(3))")
         #expect(run.exitStatus != .conformant)
     }
 }

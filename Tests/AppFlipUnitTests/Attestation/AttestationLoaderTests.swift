@@ -1,9 +1,10 @@
 import AppFlipDigest
-@testable import AppFlipModel
 import AppFlipSyntax
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipModel
 
 /// `--attest FILE`: a reviewer's word on a requirement no machine can judge, read strictly (every error with its
 /// line and column) and never allowed to stand in for a machine verdict.
@@ -26,8 +27,10 @@ struct AttestationLoaderTests {
         }
     }
 
-    private func entry(requirement: String = "AF-LINK-021", verdict: String = "pass", by: String = "Jane Reviewer", date: String = "2026-11-25",
-                       note: String = "The consent screen names Google Home.", attachments: String? = nil) -> String {
+    private func entry(
+        requirement: String = "AF-LINK-021", verdict: String = "pass", by: String = "Jane Reviewer", date: String = "2026-11-25",
+        note: String = "The consent screen names Google Home.", attachments: String? = nil
+    ) -> String {
         """
         attestations:
           - requirement: \(requirement)
@@ -40,12 +43,16 @@ struct AttestationLoaderTests {
 
     @Test("A valid attestation reads with its attachments hashed and named for the bundle")
     func valid() throws {
-        let file = try load(entry(attachments: #"["shots/consent screen.png", "other/consent screen.png"]"#),
-                            files: ["shots/consent screen.png": screenshot, "other/consent screen.png": Data("x".utf8)])
+        let file = try load(
+            entry(attachments: #"["shots/consent screen.png", "other/consent screen.png"]"#),
+            files: ["shots/consent screen.png": screenshot, "other/consent screen.png": Data("x".utf8)])
         let attestation = try #require(file.attestations.first)
         #expect(attestation.requirement == "AF-LINK-021" && attestation.verdict == .pass && attestation.by == "Jane Reviewer")
-        #expect(attestation.attachments.map(\.bundlePath) == ["attestations/AF-LINK-021/consent_screen.png",
-                                                              "attestations/AF-LINK-021/2-consent_screen.png"])
+        #expect(
+            attestation.attachments.map(\.bundlePath) == [
+                "attestations/AF-LINK-021/consent_screen.png",
+                "attestations/AF-LINK-021/2-consent_screen.png",
+            ])
         #expect(attestation.attachments[0].sha256 == SHA256.hexDigest([UInt8](screenshot)) && attestation.attachments[0].bytes == screenshot.count)
         #expect(attestation.summary == "AF-LINK-021 pass, attested by hand by Jane Reviewer on 2026-11-25")
         for verdict in ["fail", "not-applicable"] { #expect(try load(entry(verdict: verdict)).attestations.count == 1) }
@@ -87,8 +94,11 @@ struct AttestationLoaderTests {
         #expect(errors(entry(attachments: many), files: files).contains { $0.contains("at most 32 attachments") })
         let part = Data(count: AttestationLoader.attachmentLimit)
         let parts = (0..<5).map { "p\($0)" }
-        #expect(errors(entry(attachments: "[" + parts.map { "\"\($0)\"" }.joined(separator: ", ") + "]"),
-                       files: Dictionary(uniqueKeysWithValues: parts.map { ($0, part) })).contains { $0.contains("bytes in all") })
+        #expect(
+            errors(
+                entry(attachments: "[" + parts.map { "\"\($0)\"" }.joined(separator: ", ") + "]"),
+                files: Dictionary(uniqueKeysWithValues: parts.map { ($0, part) })
+            ).contains { $0.contains("bytes in all") })
     }
 
     @Test("A secret in an attestation's texts is redacted like any other")
@@ -111,9 +121,11 @@ struct AttestationLoaderTests {
         try FileManager.default.createSymbolicLink(atPath: folder + "/environ", withDestinationPath: "/proc/self/environ")
         #expect(try AttestationLoader.readAttachment("shots/ok.png", in: folder) == Array("inside".utf8))
         #expect(try AttestationLoader.readAttachment("in.png", in: folder) == Array("inside".utf8), "a link that stays inside is followed")
-        for (path, reason) in [(root + "/secret.txt", "not a path relative"), ("/proc/self/environ", "not a path relative"),
-                               ("../secret.txt", "leads outside"), ("shots/../../secret.txt", "leads outside"), ("out.png", "leads outside"),
-                               ("environ", "leads outside"), ("shots", "not a regular file"), ("missing.png", "not a regular file")] {
+        for (path, reason) in [
+            (root + "/secret.txt", "not a path relative"), ("/proc/self/environ", "not a path relative"),
+            ("../secret.txt", "leads outside"), ("shots/../../secret.txt", "leads outside"), ("out.png", "leads outside"),
+            ("environ", "leads outside"), ("shots", "not a regular file"), ("missing.png", "not a regular file"),
+        ] {
             do {
                 let bytes = try AttestationLoader.readAttachment(path, in: folder)
                 Issue.record("\(path) was read: \(bytes.count) bytes")

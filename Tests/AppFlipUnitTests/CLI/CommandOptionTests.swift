@@ -1,7 +1,8 @@
-@testable import AppFlipCLI
 import AppFlipReporting
 import Foundation
 import Testing
+
+@testable import AppFlipCLI
 
 /// Every command's options are declared once (`CommandOption.byCommand`) and its help says exactly them: each
 /// declared option is in the help, and every option the help's usage lines or option list name is declared. A misspelt

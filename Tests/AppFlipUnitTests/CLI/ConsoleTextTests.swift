@@ -1,7 +1,8 @@
-@testable import AppFlipCLI
 import AppFlipModel
 import AppFlipTestSupport
 import Testing
+
+@testable import AppFlipCLI
 
 /// Nothing a target or a file says can start a console line of its own: values interpolated into the suite's lines
 /// keep their line feeds as `\n`; the suite's own line structure stays.

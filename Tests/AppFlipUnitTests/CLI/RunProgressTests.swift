@@ -1,8 +1,9 @@
-@testable import AppFlipCLI
 import AppFlipModel
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipCLI
 
 /// The console while a run goes: failures listed, passes only when asked, nothing when quiet; on a terminal a
 /// status line updated in place and colours, unless NO_COLOR says otherwise.
@@ -13,8 +14,9 @@ struct RunProgressTests {
         private var text = ""
         var output: String { lock.withLock { text } }
         func console(terminal: Bool) -> Console {
-            Console(out: { _ in }, err: { line in self.lock.withLock { self.text += line + "\n" } },
-                    rawErr: { chunk in self.lock.withLock { self.text += chunk } }, errIsTerminal: terminal)
+            Console(
+                out: { _ in }, err: { line in self.lock.withLock { self.text += line + "\n" } },
+                rawErr: { chunk in self.lock.withLock { self.text += chunk } }, errIsTerminal: terminal)
         }
     }
 
@@ -24,7 +26,10 @@ struct RunProgressTests {
         let raw = Raw()
         let progress = RunProgress(console: raw.console(terminal: terminal), total: results.count, verbosity: verbosity, color: color)
         for result in results {
-            progress.finished(result, line: result.verdict == .pass || result.verdict == .skip ? nil : "\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id)")
+            progress.finished(
+                result,
+                line: result.verdict == .pass || result.verdict == .skip
+                    ? nil : "\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id)")
         }
         progress.finish()
         return raw.output

@@ -1,7 +1,8 @@
-@testable import AppFlipModel
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipModel
 
 /// FORMAT.md is the contract any runner must follow; its tables of `expect` keys are rendered from the check
 /// registry, so the document and the code cannot drift apart.

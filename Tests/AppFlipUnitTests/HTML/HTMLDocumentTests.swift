@@ -1,5 +1,6 @@
-@testable import AppFlipModel
 import Testing
+
+@testable import AppFlipModel
 
 /// The page reader against markup modelled on the sign-in and consent pages of common frameworks, and against
 /// malformed and hostile input.
@@ -107,8 +108,9 @@ struct HTMLDocumentTests {
         #expect(form.value(of: "_csrf") == "Zx9+q")
         #expect(form.value(of: "account") == "a2")
         #expect(form.value(of: "note") == "a <b> c")
-        #expect(form.submitButtons == [HTMLForm.SubmitButton(name: nil, value: "Allow"), HTMLForm.SubmitButton(name: "cancel", value: "Deny")],
-                "the nameless Allow is a button too: pressed, it sends no pair of its own")
+        #expect(
+            form.submitButtons == [HTMLForm.SubmitButton(name: nil, value: "Allow"), HTMLForm.SubmitButton(name: "cancel", value: "Deny")],
+            "the nameless Allow is a button too: pressed, it sends no pair of its own")
         #expect(page.metaRefreshes == ["30; url=/session-expired"])
         #expect(page.scripts.first?.contains("top.location") == true)
     }
@@ -136,7 +138,8 @@ struct HTMLDocumentTests {
 
     @Test("A <button>'s label is its text; image buttons send coordinates; disabled and non-submit buttons are not buttons")
     func buttonKinds() throws {
-        let page = document("""
+        let page = document(
+            """
             <meta name="referrer" content="same-origin">
             <form id=f action=/consent method=post>
             <button name=decision value=approve><span>Allow</span>
@@ -158,10 +161,12 @@ struct HTMLDocumentTests {
         #expect(form.button(named: "Help") == nil && form.button(named: "Off") == nil)
     }
 
-    @Test("Malformed and hostile input never traps and stays bounded", arguments: [
-        "<form", "<<<>>>", "<input name=\"unterminated", "<!-- never closed", "<script>while(1){}", "&#xFFFFFFFF; &#0; &bogus;",
-        String(repeating: "<a x=1 ", count: 20_000), String(repeating: "<form><input name=a>", count: 30_000),
-    ])
+    @Test(
+        "Malformed and hostile input never traps and stays bounded",
+        arguments: [
+            "<form", "<<<>>>", "<input name=\"unterminated", "<!-- never closed", "<script>while(1){}", "&#xFFFFFFFF; &#0; &bogus;",
+            String(repeating: "<a x=1 ", count: 20_000), String(repeating: "<form><input name=a>", count: 30_000),
+        ])
     func hostile(_ text: String) {
         let page = document(text)
         #expect(page.forms.count <= 30_000)

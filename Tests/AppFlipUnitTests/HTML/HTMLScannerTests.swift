@@ -118,15 +118,19 @@ struct HTMLScannerTests {
 
     @Test("Character references decode as the Character decoder reads them, on 30,000 seeded texts")
     func entitiesAgreeWithCharacterDecoder() {
-        let pieces = ["&", ";", "amp", "lt", "gt", "quot", "apos", "nbsp", "#", "x", "X", "41", "+65", "1F600", "D800", "110000", "é",
-                      "\u{301}", "\r\n", " ", "a", "&amp;", "&#x41;", "&#65;", "0123456789",
-                      "&#x1F600;", "&#128512;", "&#0000000065;", "&#00000000065;"]
+        let pieces = [
+            "&", ";", "amp", "lt", "gt", "quot", "apos", "nbsp", "#", "x", "X", "41", "+65", "1F600", "D800", "110000", "é",
+            "\u{301}", "\r\n", " ", "a", "&amp;", "&#x41;", "&#65;", "0123456789",
+            "&#x1F600;", "&#128512;", "&#0000000065;", "&#00000000065;",
+        ]
         var random = Mutator(seed: 2026)
         for _ in 0..<30_000 {
             let text = (0..<random.below(10)).map { _ in pieces[random.below(pieces.count)] }.joined()
             if text.unicodeScalars.indices.contains(where: { index in
                 text.unicodeScalars[index] == ";" && text.unicodeScalars[text.unicodeScalars.index(after: index)...].first == "\u{301}"
-            }) { continue }
+            }) {
+                continue
+            }
             let decoded = HTMLScanner.decodeEntities(text)
             let expected = Self.characterDecode(text)
             if decoded != expected {
@@ -141,10 +145,12 @@ struct HTMLScannerTests {
     @Test("Tags, attributes, raw text and entities as a page means them")
     func tokensOfAPage() {
         let tokens = HTMLScanner.tokens(Array("<P Id=\"a&amp;b\">x &lt; y</p><SCRIPT>a</b></script>".utf8))
-        #expect(Self.describe(tokens) == Self.describe([
-            .start(name: "p", attributes: [("id", "a&b")]), .text("x < y"), .end(name: "p"),
-            .start(name: "script", attributes: []), .text("a</b>"), .end(name: "script"),
-        ]))
+        #expect(
+            Self.describe(tokens)
+                == Self.describe([
+                    .start(name: "p", attributes: [("id", "a&b")]), .text("x < y"), .end(name: "p"),
+                    .start(name: "script", attributes: []), .text("a</b>"), .end(name: "script"),
+                ]))
     }
 }
 

@@ -33,16 +33,18 @@ struct BrowserNavigationTests {
         #expect(headers(navigation, to: Self.plain) == ["Origin": "null"], "a downgrade sends no Referer, and Origin null for a POST")
     }
 
-    @Test("Each policy's Referer", arguments: [
-        (ReferrerPolicy.noReferrer, nil, nil),
-        (.origin, "https://auth.example/", "https://auth.example/"),
-        (.unsafeURL, "https://auth.example/p?q", "https://auth.example/p?q"),
-        (.sameOrigin, "https://auth.example/p?q", nil),
-        (.originWhenCrossOrigin, "https://auth.example/p?q", "https://auth.example/"),
-        (.strictOrigin, "https://auth.example/", "https://auth.example/"),
-        (.noReferrerWhenDowngrade, "https://auth.example/p?q", "https://auth.example/p?q"),
-        (.strictOriginWhenCrossOrigin, "https://auth.example/p?q", "https://auth.example/"),
-    ] as [(ReferrerPolicy, String?, String?)])
+    @Test(
+        "Each policy's Referer",
+        arguments: [
+            (ReferrerPolicy.noReferrer, nil, nil),
+            (.origin, "https://auth.example/", "https://auth.example/"),
+            (.unsafeURL, "https://auth.example/p?q", "https://auth.example/p?q"),
+            (.sameOrigin, "https://auth.example/p?q", nil),
+            (.originWhenCrossOrigin, "https://auth.example/p?q", "https://auth.example/"),
+            (.strictOrigin, "https://auth.example/", "https://auth.example/"),
+            (.noReferrerWhenDowngrade, "https://auth.example/p?q", "https://auth.example/p?q"),
+            (.strictOriginWhenCrossOrigin, "https://auth.example/p?q", "https://auth.example/"),
+        ] as [(ReferrerPolicy, String?, String?)])
     func policies(_ policy: ReferrerPolicy, sameOrigin: String?, crossOrigin: String?) {
         #expect(policy.referer(from: (Self.auth, "/p?q"), to: Self.auth) == sameOrigin)
         #expect(policy.referer(from: (Self.auth, "/p?q"), to: Self.login) == crossOrigin)
@@ -76,7 +78,8 @@ struct BrowserNavigationTests {
         let third = HTTPOrigin(scheme: "https", host: "third.example", port: 443)
         let crossed = posted.redirected(from: Self.auth, to: Self.login, policyHeader: []).redirected(from: Self.login, to: third, policyHeader: [])
         #expect(headers(crossed, to: third)["Origin"] == "null", "it left login.example, not the initiator's origin, for another")
-        #expect(headers(posted.redirected(from: Self.auth, to: Self.login, policyHeader: []), to: Self.login)
+        #expect(
+            headers(posted.redirected(from: Self.auth, to: Self.login, policyHeader: []), to: Self.login)
                 == ["Referer": "https://auth.example/", "Origin": "https://auth.example"], "one hop from the initiator's own origin: not tainted")
     }
 

@@ -51,8 +51,9 @@ struct BrowserStateTests {
             }
             if reference.hasPrefix("//") { return resolve(origin.scheme + ":" + reference, against: base) }
             if let colon = reference.firstIndex(of: ":"),
-               reference[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
-               !reference[..<colon].isEmpty, reference.firstIndex(of: "/").map({ colon < $0 }) ?? true {
+                reference[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
+                !reference[..<colon].isEmpty, reference.firstIndex(of: "/").map({ colon < $0 }) ?? true
+            {
                 return nil
             }
             let basePath = String(baseTarget.prefix { $0 != "?" })
@@ -60,7 +61,9 @@ struct BrowserStateTests {
             if reference.isEmpty { return origin.description + basePath + baseQuery }
             if reference.hasPrefix("?") { return origin.description + basePath + reference }
             if reference.hasPrefix("/") { return origin.description + removingDotSegments(reference) }
-            let directory = basePath.hasSuffix("/") ? basePath
+            let directory =
+                basePath.hasSuffix("/")
+                ? basePath
                 : String(basePath[..<(basePath.lastIndex(of: "/").map { basePath.index(after: $0) } ?? basePath.endIndex)])
             return origin.description + removingDotSegments((directory.isEmpty ? "/" : directory) + reference)
         }
@@ -93,10 +96,14 @@ struct BrowserStateTests {
 
     @Test("The byte resolver agrees with the Character resolver on 20,000 seeded references and bases")
     func resolverAgreesWithOracle() {
-        let pieces = ["/", "/", ".", "..", "./", "../", "?", "#", ":", "a", "b", "é", "%2F", " ", "\t", "\r\n", "http://", "HTTPS://",
-                      "//", "x:", "javascript:", "h.example", ":8080", "=", "&"]
-        let bases = [Self.base, "https://auth.example", "http://h.example:8080/a/b/", "https://h.example/a?x=/b/../c", "http://[::1]:9/x/y",
-                     "ftp://nowhere/x"]
+        let pieces = [
+            "/", "/", ".", "..", "./", "../", "?", "#", ":", "a", "b", "é", "%2F", " ", "\t", "\r\n", "http://", "HTTPS://",
+            "//", "x:", "javascript:", "h.example", ":8080", "=", "&",
+        ]
+        let bases = [
+            Self.base, "https://auth.example", "http://h.example:8080/a/b/", "https://h.example/a?x=/b/../c", "http://[::1]:9/x/y",
+            "ftp://nowhere/x",
+        ]
         var random = Mutator(seed: 20_261_123)
         for _ in 0..<20_000 {
             let reference = (0..<random.below(9)).map { _ in pieces[random.below(pieces.count)] }.joined()
@@ -158,8 +165,10 @@ struct BrowserStateTests {
 
     @Test("URLs split in place as they did through String.UTF8View, on 20,000 seeded URLs")
     func splitAgreesWithOracle() {
-        let pieces = ["http://", "HTTPS://", "hTtP://", "https:/", "h.example", "[::1]", "[", "]", ":", ":8080", ":0", ":65536", ":99999",
-                      "@", "/", "?", "#", "a", "é", "%40", " ", "0", "\u{301}"]
+        let pieces = [
+            "http://", "HTTPS://", "hTtP://", "https:/", "h.example", "[::1]", "[", "]", ":", ":8080", ":0", ":65536", ":99999",
+            "@", "/", "?", "#", "a", "é", "%40", " ", "0", "\u{301}",
+        ]
         var random = Mutator(seed: 20_261_124)
         for _ in 0..<20_000 {
             let url = (0..<(1 + random.below(8))).map { _ in pieces[random.below(pieces.count)] }.joined()

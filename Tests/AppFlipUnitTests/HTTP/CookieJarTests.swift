@@ -1,6 +1,7 @@
-@testable import AppFlipHTTP
 import AppFlipTestSupport
 import Testing
+
+@testable import AppFlipHTTP
 
 /// The simulated browser's cookies (RFC 6265): kept per host and path, sent back where they belong, expired and
 /// deleted as the server says, and never a reason to stop a run whatever a server writes in `Set-Cookie`.
@@ -9,7 +10,8 @@ struct CookieJarTests {
     @Test("Cookies go back to their host and path, secure ones only over https, and expire")
     func cookies() {
         let jar = CookieJar()
-        jar.store(["session=abc; Path=/; HttpOnly; Secure", "csrf=t1; Path=/oauth", "pref=1; Max-Age=60"], from: "https://auth.example/login", now: 100)
+        jar.store(
+            ["session=abc; Path=/; HttpOnly; Secure", "csrf=t1; Path=/oauth", "pref=1; Max-Age=60"], from: "https://auth.example/login", now: 100)
         #expect(jar.header(for: "https://auth.example/oauth/consent", now: 101) == "csrf=t1; session=abc; pref=1")
         #expect(jar.header(for: "http://auth.example/oauth/consent", now: 101) == "csrf=t1; pref=1", "a secure cookie is never sent in clear")
         #expect(jar.header(for: "https://auth.example/other", now: 101) == "session=abc; pref=1", "path /oauth does not match /other")
@@ -54,27 +56,31 @@ struct CookieJarTests {
     func maxAgeWins() {
         let lapsed = "Expires=Thu, 01 Jan 1970 00:00:01 GMT"
         let jar = CookieJar()
-        jar.store(["a=1; \(lapsed); Max-Age=60", "b=2; Max-Age=60; \(lapsed)", "c=3; Max-Age=0; Max-Age=60", "d=4; \(lapsed)",
-                   "e=5; Max-Age=60; Max-Age=0"], from: "https://auth.example/", now: 0)
+        jar.store(
+            [
+                "a=1; \(lapsed); Max-Age=60", "b=2; Max-Age=60; \(lapsed)", "c=3; Max-Age=0; Max-Age=60", "d=4; \(lapsed)",
+                "e=5; Max-Age=60; Max-Age=0",
+            ], from: "https://auth.example/", now: 0)
         #expect(jar.header(for: "https://auth.example/", now: 1) == "a=1; b=2; c=3")
         #expect(jar.header(for: "https://auth.example/", now: 61) == nil)
     }
 
-    @Test("Set-Cookie values as servers really write them are read, not a reason to stop",
-          arguments: [
-              ("session=abc; Path=/;", "session=abc"),  // a trailing semicolon
-              ("session=abc;;; Path=/ ;", "session=abc"),
-              ("session=abc; ; =Secure; = ; Path", "session=abc"),  // empty and nameless attributes
-              ("session=a=b=c; PATH=/; SECURE", "session=a=b=c"),
-              ("  session = abc  ;path=/", "session=abc"),
-              ("session=", "session="),
-              ("session=abc; Domain=; Path=/", "session=abc"),  // an empty Domain is ignored (§5.2.3)
-              ("session=abc; Max-Age=; Expires=", "session=abc"),
-              ("=abc; Path=/", nil),  // no name: ignored
-              ("no-equals-sign", nil),
-              (";", nil),
-              ("", nil),
-          ] as [(String, String?)])
+    @Test(
+        "Set-Cookie values as servers really write them are read, not a reason to stop",
+        arguments: [
+            ("session=abc; Path=/;", "session=abc"),  // a trailing semicolon
+            ("session=abc;;; Path=/ ;", "session=abc"),
+            ("session=abc; ; =Secure; = ; Path", "session=abc"),  // empty and nameless attributes
+            ("session=a=b=c; PATH=/; SECURE", "session=a=b=c"),
+            ("  session = abc  ;path=/", "session=abc"),
+            ("session=", "session="),
+            ("session=abc; Domain=; Path=/", "session=abc"),  // an empty Domain is ignored (§5.2.3)
+            ("session=abc; Max-Age=; Expires=", "session=abc"),
+            ("=abc; Path=/", nil),  // no name: ignored
+            ("no-equals-sign", nil),
+            (";", nil),
+            ("", nil),
+        ] as [(String, String?)])
     func serversStyles(_ header: String, _ expected: String?) {
         let jar = CookieJar()
         jar.store([header], from: "https://auth.example/", now: 0)
@@ -87,12 +93,16 @@ struct CookieJarTests {
         // one), one Max-Age at most and no Expires (their precedence is the test above), no foreign or empty domain (now ignored whole).
         let names = ["session", "csrf", "SID", "a_b", "x"]
         let values = ["abc", "", "a=b", "%20x", "\u{00A0}v\u{00A0}", "é"]
-        let attributes = ["Path=/", "Path=/oauth", "PATH=/oauth/", "path=relative", "Path=", "Domain=auth.example", "domain=.EXAMPLE",
-                          "Domain=", "Max-Age=60", "max-age=0", "Max-Age=-5", "Max-Age=x", "Max-Age=+30", "Secure", "secure=1",
-                          "HttpOnly", "SameSite=Lax", "Unknown=1"]
+        let attributes = [
+            "Path=/", "Path=/oauth", "PATH=/oauth/", "path=relative", "Path=", "Domain=auth.example", "domain=.EXAMPLE",
+            "Domain=", "Max-Age=60", "max-age=0", "Max-Age=-5", "Max-Age=x", "Max-Age=+30", "Secure", "secure=1",
+            "HttpOnly", "SameSite=Lax", "Unknown=1",
+        ]
         let spacing = ["", " ", "  ", "\t", "\u{00A0}"]
-        let urls = ["https://auth.example/", "https://auth.example/oauth/consent", "http://auth.example/oauth/x?y=1",
-                    "https://sub.auth.example/login", "https://example/"]
+        let urls = [
+            "https://auth.example/", "https://auth.example/oauth/consent", "http://auth.example/oauth/x?y=1",
+            "https://sub.auth.example/login", "https://example/",
+        ]
         var random = Mutator(seed: 20_261_123)
         for _ in 0..<8_000 {
             let jar = CookieJar()
@@ -143,8 +153,9 @@ struct CookieJarTests {
                 let value = String(parts[0][parts[0].index(after: equals)...]).trimmingWhitespace()
                 guard !name.isEmpty else { continue }
                 parts.removeFirst()
-                var cookie = CookieJar.Cookie(name: name, value: value, domain: host, domainMatch: false,
-                                              path: CookieJar.defaultPath(Substring(requestPath)), secure: false, expires: nil)
+                var cookie = CookieJar.Cookie(
+                    name: name, value: value, domain: host, domainMatch: false,
+                    path: CookieJar.defaultPath(Substring(requestPath)), secure: false, expires: nil)
                 var delete = false
                 for attribute in parts {
                     let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
@@ -154,7 +165,10 @@ struct CookieJarTests {
                     case "domain" where pieces.count == 2:
                         var domain = pieces[1].lowercased()
                         if domain.hasPrefix(".") { domain.removeFirst() }
-                        guard host == domain || host.hasSuffix("." + domain) else { delete = true; continue }
+                        guard host == domain || host.hasSuffix("." + domain) else {
+                            delete = true
+                            continue
+                        }
                         cookie.domain = domain
                         cookie.domainMatch = true
                     case "max-age" where pieces.count == 2:

@@ -1,5 +1,6 @@
-@testable import AppFlipHTTP
 import Testing
+
+@testable import AppFlipHTTP
 
 /// Header names compare case-insensitively without lower-casing a copy on every look-up.
 @Suite("Header names")
@@ -31,10 +32,12 @@ struct RequestHeaderLinesTests {
     func sameAsTheWire() {
         let requests = [
             HTTPRequest(method: "GET", target: "/a"),
-            HTTPRequest(method: "POST", target: "/token", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
-                        body: Array("a=1".utf8)),
-            HTTPRequest(method: "POST", target: "/x", headers: HTTPHeaders([("host", "other"), ("Transfer-Encoding", "chunked")]),
-                        body: Array("0\r\n\r\n".utf8)),
+            HTTPRequest(
+                method: "POST", target: "/token", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
+                body: Array("a=1".utf8)),
+            HTTPRequest(
+                method: "POST", target: "/x", headers: HTTPHeaders([("host", "other"), ("Transfer-Encoding", "chunked")]),
+                body: Array("0\r\n\r\n".utf8)),
             HTTPRequest(method: "PUT", target: "/y", headers: HTTPHeaders([("Content-Length", "9"), ("X-A", "1"), ("X-A", "2")]), body: [1]),
         ]
         for request in requests {

@@ -1,6 +1,7 @@
-@testable import AppFlipHTTP
 import Foundation
 import Testing
+
+@testable import AppFlipHTTP
 
 /// Cookie headers are trimmed without Foundation: exactly what `.whitespaces` trims (tabs and Unicode space
 /// separators), nothing else (line breaks, zero-width and format characters stay).
@@ -12,7 +13,10 @@ struct WhitespaceTests {
         let spaces = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter { String(Character($0)).trimmingCharacters(in: .whitespaces).isEmpty }
         #expect(spaces.count >= 18)
         for scalar in spaces { #expect(String(Character(scalar)).trimmingWhitespace().isEmpty, "U+\(String(scalar.value, radix: 16))") }
-        let edges = spaces.map { String(Character($0)) } + ["\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{200B}", "\u{FEFF}", "\u{2028}", "\u{301}", "x", ""]
+        let edges =
+            spaces.map { String(Character($0)) } + [
+                "\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{200B}", "\u{FEFF}", "\u{2028}", "\u{301}", "x", "",
+            ]
         var samples: [String] = ["", "a", "name=value", " a b ", "\t\tx\t", "\u{A0}v\u{3000}", "\u{301}a", "a\u{301}"]
         for left in edges {
             for right in ["", " ", "\u{2003}", "\n", "\u{200B}"] {
@@ -30,8 +34,10 @@ struct WhitespaceTests {
 
     @Test("HTTP's optional whitespace (spaces and tabs) is trimmed as bytes, nothing else")
     func spacesAndTabs() {
-        let cases: [(String, String)] = [("", ""), ("chunked", "chunked"), (" \t 12 \t", "12"), ("\u{A0}1\u{A0}", "\u{A0}1\u{A0}"),
-                                         ("\r1\n", "\r1\n"), (" \u{301}x ", "\u{301}x"), ("\t\t", ""), (" a b ", "a b")]
+        let cases: [(String, String)] = [
+            ("", ""), ("chunked", "chunked"), (" \t 12 \t", "12"), ("\u{A0}1\u{A0}", "\u{A0}1\u{A0}"),
+            ("\r1\n", "\r1\n"), (" \u{301}x ", "\u{301}x"), ("\t\t", ""), (" a b ", "a b"),
+        ]
         for (input, expected) in cases {
             let framed = "[" + input + "]"
             #expect(framed.dropFirst().dropLast().trimmingSpacesAndTabs() == expected, "\(input.debugDescription)")

@@ -25,7 +25,9 @@ struct ApplicabilityTests {
     func declineBlamesTheActionRequirement() throws {
         let groups = [
             group("AF-LINK-003", .must, [.code(.absent)]),
-            group("AF-LINK-006", .must, [.action(.open), .urlBase(try Template.parse("${sent.redirect_uri}")), .error(["invalid_request"]), .state(.echoed)]),
+            group(
+                "AF-LINK-006", .must,
+                [.action(.open), .urlBase(try Template.parse("${sent.redirect_uri}")), .error(["invalid_request"]), .state(.echoed)]),
             group("AF-LINK-011", .must, [.strictParameters]),
             group("AF-LINK-013", .must, [.errorIfPresent(["invalid_request", "cancelled"])]),
         ]
@@ -86,10 +88,11 @@ struct ApplicabilityTests {
     @Test("A SHOULD probe that the server accepts warns; the MUST vocabulary check beside it does not apply")
     func shouldProbeStaysShould() {
         let answer = HandlerAnswer(action: .open, url: "\(flip)?code=abc&state=s")
-        let results = judge([
-            group("AF-AUTHZ-016", .should, [.action(.open), .error(["invalid_request"])]),
-            group("AF-AUTHZ-008", .must, [.errorIfPresent(["invalid_request", "access_denied"]), .state(.echoed), .strictParameters]),
-        ], .link(answer))
+        let results = judge(
+            [
+                group("AF-AUTHZ-016", .should, [.action(.open), .error(["invalid_request"])]),
+                group("AF-AUTHZ-008", .must, [.errorIfPresent(["invalid_request", "access_denied"]), .state(.echoed), .strictParameters]),
+            ], .link(answer))
         #expect(results.filter(\.isFinding).map(\.verdict) == [.warn])
         #expect(results.filter(\.isFinding).map(\.requirement.id) == ["AF-AUTHZ-016"])
         let result = CaseResult.judged(Fixtures.conformanceCase("x"), checks: results, evidence: Evidence(), duration: 0)
@@ -98,19 +101,22 @@ struct ApplicabilityTests {
 
     @Test("An error outside the vocabulary fails the vocabulary requirement")
     func vocabularyViolation() {
-        let results = judge([group("AF-LINK-013", .must, [.errorIfPresent(["invalid_request"])])],
-                            .link(HandlerAnswer(action: .open, url: "\(flip)?error=user_not_authorized&state=s")))
+        let results = judge(
+            [group("AF-LINK-013", .must, [.errorIfPresent(["invalid_request"])])],
+            .link(HandlerAnswer(action: .open, url: "\(flip)?error=user_not_authorized&state=s")))
         #expect(results.map(\.verdict) == [.fail])
     }
 
     @Test("one_of: not applicable when no alternative applies; a decline alternative decides")
     func oneOfApplicability() {
-        let contentOnly = CheckGroup(requirement: RequirementReference(id: "AF-LINK-011", level: .must),
-                                     expectation: .oneOf([[.code(.present)], [.error(["invalid_request"])]]), location: here)
+        let contentOnly = CheckGroup(
+            requirement: RequirementReference(id: "AF-LINK-011", level: .must),
+            expectation: .oneOf([[.code(.present)], [.error(["invalid_request"])]]), location: here)
         let declined = judge([contentOnly], .link(HandlerAnswer(action: .decline)))
         #expect(declined.map(\.isApplicable) == [false])
-        let withDecline = CheckGroup(requirement: RequirementReference(id: "AF-LINK-023", level: .must),
-                                     expectation: .oneOf([[.action(.decline)], [.action(.open), .error(["invalid_request"])]]), location: here)
+        let withDecline = CheckGroup(
+            requirement: RequirementReference(id: "AF-LINK-023", level: .must),
+            expectation: .oneOf([[.action(.decline)], [.action(.open), .error(["invalid_request"])]]), location: here)
         #expect(judge([withDecline], .link(HandlerAnswer(action: .decline))).map(\.held) == [true])
         #expect(judge([withDecline], .link(HandlerAnswer(action: .open, url: "\(flip)?code=c"))).map(\.verdict) == [.fail])
     }
@@ -145,14 +151,15 @@ struct ApplicabilityTests {
         PlusReading(sent: "a+b", returned: "a+b", held: true, reading: "as a space"),
         PlusReading(sent: "a+b", returned: "a%2Bb", held: true, reading: "as a plus"),
         PlusReading(sent: "a+b", returned: "a%2B%2Bb", held: false, reading: ""),
-        PlusReading(sent: "a%2Bb", returned: "a%20b", held: false, reading: ""),   // an encoded plus is unambiguous
+        PlusReading(sent: "a%2Bb", returned: "a%20b", held: false, reading: ""),  // an encoded plus is unambiguous
         PlusReading(sent: "a%20b", returned: "a%2Bb", held: false, reading: ""),
     ]
 
     @Test("A raw '+' in the sent state may be read as a space or a plus; the report says which", arguments: plusReadings)
     func plusInState(_ reading: PlusReading) {
-        let results = judge([group("AF-LINK-010", .must, [.state(.echoed)])],
-                            .link(HandlerAnswer(action: .open, url: "\(flip)?code=c&state=\(reading.returned)")), sent: "state=\(reading.sent)")
+        let results = judge(
+            [group("AF-LINK-010", .must, [.state(.echoed)])],
+            .link(HandlerAnswer(action: .open, url: "\(flip)?code=c&state=\(reading.returned)")), sent: "state=\(reading.sent)")
         #expect(results.map(\.held) == [reading.held], "\(results.map(\.observed))")
         if reading.held { #expect(results[0].observed.contains(reading.reading), "\(results[0].observed)") }
     }

@@ -26,7 +26,8 @@ struct BurstTests {
     @Test("Lint: 'throttled' needs a burst; a burst is 5 to 100 requests")
     func lint() {
         func diagnostics(_ request: String) -> [String] {
-            let text = "id: a/b\ntitle: t\nprofile: token\nscenario: consent\nsteps:\n  - request:\n      endpoint: token\n" + request
+            let text =
+                "id: a/b\ntitle: t\nprofile: token\nscenario: consent\nsteps:\n  - request:\n      endpoint: token\n" + request
                 + "    checks:\n      - requirement: TOK-GEN-006-S SHOULD\n        expect:\n          throttled: within-burst\n"
             var loader = CaseLoader(catalog: nil)
             _ = loader.load(bytes: Array(text.utf8), file: "b.case", group: "g")

@@ -1,30 +1,38 @@
-@testable import AppFlipModel
 import AppFlipTestSupport
 import Testing
+
+@testable import AppFlipModel
 
 /// How bytes are shown to a person in "observed" texts, and the byte-writing version against the scalar-appending
 /// code it replaced, kept here as the oracle.
 @Suite("ByteText")
 struct ByteTextTests {
-    @Test("Text shows as is, quoted; controls, quotes and backslashes escaped", arguments: [
-        ([UInt8]("https://oauth-redirect.googleusercontent.com/a/com.google.OPA".utf8), "\"https://oauth-redirect.googleusercontent.com/a/com.google.OPA\""),
-        ([0x0A, 0x0D, 0x09], "\"\\n\\r\\t\""),
-        ([0x22, 0x5C], "\"\\\"\\\\\""),
-        ([0x00, 0x1F, 0x7F, 0x41], "\"\\x00\\x1F\\x7FA\""),
-        ([UInt8]("é✓😀".utf8), "\"é✓😀\""),
-        ([], "\"\""),
-    ])
+    @Test(
+        "Text shows as is, quoted; controls, quotes and backslashes escaped",
+        arguments: [
+            (
+                [UInt8]("https://oauth-redirect.googleusercontent.com/a/com.google.OPA".utf8),
+                "\"https://oauth-redirect.googleusercontent.com/a/com.google.OPA\""
+            ),
+            ([0x0A, 0x0D, 0x09], "\"\\n\\r\\t\""),
+            ([0x22, 0x5C], "\"\\\"\\\\\""),
+            ([0x00, 0x1F, 0x7F, 0x41], "\"\\x00\\x1F\\x7FA\""),
+            ([UInt8]("é✓😀".utf8), "\"é✓😀\""),
+            ([], "\"\""),
+        ])
     func shown(bytes: [UInt8], expected: String) {
         #expect(ByteText.display(bytes) == expected)
     }
 
-    @Test("Invalid UTF-8 shows as escapes, a byte at a time", arguments: [
-        ([0xFF], "\"\\xFF\""),
-        ([0xC0, 0x80], "\"\\xC0\\x80\""),  // overlong
-        ([0xED, 0xA0, 0x80], "\"\\xED\\xA0\\x80\""),  // a surrogate
-        ([0xE2, 0x9C], "\"\\xE2\\x9C\""),  // cut short
-        ([0x80, 0x41], "\"\\x80A\""),  // a continuation byte alone
-    ])
+    @Test(
+        "Invalid UTF-8 shows as escapes, a byte at a time",
+        arguments: [
+            ([0xFF], "\"\\xFF\""),
+            ([0xC0, 0x80], "\"\\xC0\\x80\""),  // overlong
+            ([0xED, 0xA0, 0x80], "\"\\xED\\xA0\\x80\""),  // a surrogate
+            ([0xE2, 0x9C], "\"\\xE2\\x9C\""),  // cut short
+            ([0x80, 0x41], "\"\\x80A\""),  // a continuation byte alone
+        ])
     func invalid(bytes: [UInt8], expected: String) {
         #expect(ByteText.display(bytes) == expected)
     }
@@ -38,8 +46,10 @@ struct ByteTextTests {
 
     @Test("The same text as the scalar-appending code, on 20,000 seeded byte strings")
     func oracle() {
-        let pieces: [[UInt8]] = [[0x41], [0x7A], [0x20], [0x22], [0x5C], [0x0A], [0x0D], [0x09], [0x00], [0x7F], [0x80], [0xC0], [0xFF],
-                                 Array("é".utf8), Array("✓".utf8), Array("😀".utf8), [0xE2, 0x9C], [0xF0, 0x9F], [0xED, 0xA0, 0x80]]
+        let pieces: [[UInt8]] = [
+            [0x41], [0x7A], [0x20], [0x22], [0x5C], [0x0A], [0x0D], [0x09], [0x00], [0x7F], [0x80], [0xC0], [0xFF],
+            Array("é".utf8), Array("✓".utf8), Array("😀".utf8), [0xE2, 0x9C], [0xF0, 0x9F], [0xED, 0xA0, 0x80],
+        ]
         var random = Mutator(seed: 20_261_123)
         for _ in 0..<20_000 {
             let bytes = (0..<random.below(40)).flatMap { _ in pieces[random.below(pieces.count)] }

@@ -55,10 +55,14 @@ struct CaseLoaderTests {
         let second = Self.valid.replacingOccurrences(of: "id: app-link/x/one", with: "id: app-link/x/two")
         for (texts, message) in [
             ([Self.valid.replacingOccurrences(of: "title: One", with: "title: One\nformerly: [not an id]")], "'not an id' is not one"),
-            ([renamed, second.replacingOccurrences(of: "title: One", with: "title: One\nformerly: [app-link/x/one]")],
-             "'formerly' lists 'app-link/x/one', which is the ID of the case at"),
-            ([renamed, second.replacingOccurrences(of: "title: One", with: "title: One\nformerly: [app-link/old/one]")],
-             "'formerly' lists 'app-link/old/one', which the case at"),
+            (
+                [renamed, second.replacingOccurrences(of: "title: One", with: "title: One\nformerly: [app-link/x/one]")],
+                "'formerly' lists 'app-link/x/one', which is the ID of the case at"
+            ),
+            (
+                [renamed, second.replacingOccurrences(of: "title: One", with: "title: One\nformerly: [app-link/old/one]")],
+                "'formerly' lists 'app-link/old/one', which the case at"
+            ),
         ] {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("formerly-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -82,49 +86,68 @@ struct CaseLoaderTests {
     }
 
     static let badCases: [Bad] = [
-        Bad(marked: valid.replacingOccurrences(of: "expect:\n  action", with: "expect:\n  1️⃣acton"),
+        Bad(
+            marked: valid.replacingOccurrences(of: "expect:\n  action", with: "expect:\n  1️⃣acton"),
             message: "unknown key 'acton' in 'expect' (did you mean 'action'?)"),
-        Bad(marked: valid.replacingOccurrences(of: "expect:", with: "1️⃣expct:"),
+        Bad(
+            marked: valid.replacingOccurrences(of: "expect:", with: "1️⃣expct:"),
             message: "unknown key 'expct' in a case (did you mean 'expect'?)"),
-        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-005 MUST"),
+        Bad(
+            marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-005 MUST"),
             message: "AF-LINK-005 is MUST NOT in the catalog, not MUST"),
-        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-006 MUST NOT"),
+        Bad(
+            marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-006 MUST NOT"),
             message: "unknown requirement 'AF-LINK-006' (did you mean 'AF-LINK-005'?)"),
-        Bad(marked: valid.replacingOccurrences(of: "scenario: consent", with: "scenario: 1️⃣consnet"),
+        Bad(
+            marked: valid.replacingOccurrences(of: "scenario: consent", with: "scenario: 1️⃣consnet"),
             message: "'consnet' is not a valid scenario (did you mean 'consent'?)"),
-        Bad(marked: valid.replacingOccurrences(of: "action: decline", with: "action: 1️⃣close"),
+        Bad(
+            marked: valid.replacingOccurrences(of: "action: decline", with: "action: 1️⃣close"),
             message: "'close' is not a valid action"),
-        Bad(marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${clientid}"),
+        Bad(
+            marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${clientid}"),
             message: "unknown variable '${clientid}' (did you mean '${client_id}'?)"),
-        Bad(marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${sent.state}"),
+        Bad(
+            marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${sent.state}"),
             message: "'${sent.…}' refers to the link that was sent"),
-        Bad(marked: valid.replacingOccurrences(of: "id: app-link/x/one", with: "id: 1️⃣App Link"),
+        Bad(
+            marked: valid.replacingOccurrences(of: "id: app-link/x/one", with: "id: 1️⃣App Link"),
             message: "case ID 'App Link' must be segments"),
-        Bad(marked: valid.replacingOccurrences(of: "title: One", with: "title: 1️⃣\"\\t \u{3000}\""),
+        Bad(
+            marked: valid.replacingOccurrences(of: "title: One", with: "title: 1️⃣\"\\t \u{3000}\""),
             message: "'title' is empty"),
-        Bad(marked: "1️⃣" + valid.replacingOccurrences(of: "profile: app-link\n", with: ""),
+        Bad(
+            marked: "1️⃣" + valid.replacingOccurrences(of: "profile: app-link\n", with: ""),
             message: "a case is missing the required key 'profile'"),
-        Bad(marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${row.nope}") + "table:\n  - key: a\n",
+        Bad(
+            marked: valid.replacingOccurrences(of: "https://evil.example/", with: "1️⃣${row.nope}") + "table:\n  - key: a\n",
             message: "the table has no column 'nope'"),
         // A check on the opened URL needs a check that a decline fails, or a declining target would pass.
-        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-010 MUST")
+        Bad(
+            marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-010 MUST")
                 .replacingOccurrences(of: "action: decline", with: "code: present"),
             message: "'code' judges the opened URL; add 'action: open'"),
-        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-010 MUST")
+        Bad(
+            marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-010 MUST")
                 .replacingOccurrences(of: "  action: decline", with: "  one_of:\n    - code: present\n    - error: invalid_request"),
             message: "these alternatives judge the opened URL"),
-        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-005 MUST NOT")
+        Bad(
+            marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-005 MUST NOT")
                 .replacingOccurrences(of: "action: decline", with: "status: 302"),
             message: "'status' judges an HTTP response; a link step has none"),
         // A check that reads to nothing is a diagnostic, never silently dropped.
-        Bad(marked: valid.replacingOccurrences(of: "action: decline", with: "distinct: 1️⃣\"\""),
+        Bad(
+            marked: valid.replacingOccurrences(of: "action: decline", with: "distinct: 1️⃣\"\""),
             message: "'distinct' needs the name of a captured value"),
-        Bad(marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-005 MUST NOT")
+        Bad(
+            marked: valid.replacingOccurrences(of: "AF-LINK-005 MUST NOT", with: "1️⃣AF-LINK-005 MUST NOT")
                 .replacingOccurrences(of: "action: decline", with: "distinct: code"),
             message: "'distinct' names 'code', which no step up to this one captures"),
-        Bad(marked: valid.replacingOccurrences(of: "action: decline", with: "json: 1️⃣[]"),
+        Bad(
+            marked: valid.replacingOccurrences(of: "action: decline", with: "json: 1️⃣[]"),
             message: "'json' must be a mapping"),
-        Bad(marked: "1️⃣" + valid.replacingOccurrences(of: "profile: app-link", with: "profile: native-client"),
+        Bad(
+            marked: "1️⃣" + valid.replacingOccurrences(of: "profile: app-link", with: "profile: native-client"),
             message: "a native-client case drives the app through 'steps'"),
     ]
 
@@ -145,7 +168,8 @@ struct CaseLoaderTests {
 
     @Test("A table expands into one case per row, located at the row")
     func tableExpansion() throws {
-        let text = Self.valid.replacingOccurrences(of: "app-link/x/one", with: "app-link/x/${row.key}")
+        let text =
+            Self.valid.replacingOccurrences(of: "app-link/x/one", with: "app-link/x/${row.key}")
             .replacingOccurrences(of: "https://evil.example/", with: "${row.uri}")
             + "table:\n  - key: a\n    uri: https://a.example/\n  - key: b\n    uri: https://b.example/\n"
         let cases = try load(text)
@@ -186,18 +210,21 @@ struct CaseLoaderTests {
         }
     }
 
-    @Test("Case IDs are non-empty segments of [A-Za-z0-9._-] joined by '/'", arguments: [
-        ("app-link/state/echoed", true), ("a", true), ("A.b_c-9/x", true), ("app-link/redirect-uri/allowed/prod-com.google.OPA", true),
-        ("", false), ("/a", false), ("a/", false), ("a//b", false), ("App Link", false), ("a/é", false), ("a/b\\c", false),
-        ("a/${row.key}", false), ("a/\u{FF0F}b", false),
-    ])
+    @Test(
+        "Case IDs are non-empty segments of [A-Za-z0-9._-] joined by '/'",
+        arguments: [
+            ("app-link/state/echoed", true), ("a", true), ("A.b_c-9/x", true), ("app-link/redirect-uri/allowed/prod-com.google.OPA", true),
+            ("", false), ("/a", false), ("a/", false), ("a//b", false), ("App Link", false), ("a/é", false), ("a/b\\c", false),
+            ("a/${row.key}", false), ("a/\u{FF0F}b", false),
+        ])
     func caseIDs(_ id: String, _ valid: Bool) {
         #expect(CaseLoader.isValidCaseID(id) == valid)
     }
 
     @Test("The built-in table of allowed flip URIs gives twelve cases")
     func builtInTable() throws {
-        let text = Self.valid.replacingOccurrences(of: "app-link/x/one", with: "app-link/x/${row.key}")
+        let text =
+            Self.valid.replacingOccurrences(of: "app-link/x/one", with: "app-link/x/${row.key}")
             .replacingOccurrences(of: "https://evil.example/", with: "${row.uri}") + "table: allowed_flip_uris\n"
         #expect(try load(text).count == 12)
     }
@@ -227,9 +254,11 @@ struct CaseLoaderTests {
         ]
         let good = files.filter { !["c", "d", "e"].contains($0.path.dropFirst(6).prefix(1)) }
         let suite = try CaseLoader.load(files: good, base: "cases", catalog: catalog)
-        #expect(suite.cases.map(\.id) == ["a", "b", "f", "g"].flatMap { prefix in
-            (0..<["a": 5, "b": 4, "f": 2, "g": 3][prefix, default: 0]).map { "app-link/\(prefix)/r\($0)" }
-        })
+        #expect(
+            suite.cases.map(\.id)
+                == ["a", "b", "f", "g"].flatMap { prefix in
+                    (0..<["a": 5, "b": 4, "f": 2, "g": 3][prefix, default: 0]).map { "app-link/\(prefix)/r\($0)" }
+                })
         #expect(suite.cases.map(\.location.line) == [5, 4, 2, 3].flatMap { rows in (0..<rows).map { 12 + $0 } })
         do {
             _ = try CaseLoader.load(files: files, base: "cases", catalog: catalog)
@@ -237,8 +266,9 @@ struct CaseLoaderTests {
         } catch {
             let found = error.diagnostics
             #expect(found.map(\.location.file) == ["cases/c.case", "cases/d.case", "cases/e.case"], "\(found)")
-            #expect(found.last?.message.contains("duplicate case ID 'app-link/a/r2' (first defined at cases/a.case:14") == true,
-                    "\(found.last?.message ?? "")")
+            #expect(
+                found.last?.message.contains("duplicate case ID 'app-link/a/r2' (first defined at cases/a.case:14") == true,
+                "\(found.last?.message ?? "")")
             // The line under a diagnostic found across files is the offending file's own.
             #expect(found.last?.lineText == "id: app-link/a/r2", "\(found.last?.lineText ?? "")")
             #expect(found[1].lineText == "colour: blue", "\(found[1].lineText)")
@@ -275,12 +305,15 @@ struct CaseLoaderTests {
         }
     }
 
-    @Test("Every requirement of the shared reference catalog has a row in ours",
-          .enabled(if: PackageRoot.hasShared("reference/requirements-catalog.md"), "needs ../shared/reference beside the clone (CI has it)"))
+    @Test(
+        "Every requirement of the shared reference catalog has a row in ours",
+        .enabled(if: PackageRoot.hasShared("reference/requirements-catalog.md"), "needs ../shared/reference beside the clone (CI has it)"))
     func referenceRows() throws {
         let reference = PackageRoot.shared.appendingPathComponent("reference/requirements-catalog.md").path
         let text = try String(contentsOfFile: reference, encoding: .utf8)
-        let ids = text.split(separator: "\n").filter { $0.hasPrefix("#### ") }.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }
+        let ids = text.split(separator: "\n").filter { $0.hasPrefix("#### ") }.compactMap {
+            $0.split(separator: " ").dropFirst().first.map(String.init)
+        }
         #expect(ids.count >= 100)
         let ours = Set(try SuiteRun.load().0.requirements.map(\.id))
         #expect(Set(ids).subtracting(ours).isEmpty, "missing: \(Set(ids).subtracting(ours).sorted())")

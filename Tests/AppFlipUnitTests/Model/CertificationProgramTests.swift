@@ -10,39 +10,40 @@ import Testing
 struct CertificationProgramTests {
     private func catalog(programs: String) throws(DiagnosticList) -> Catalog {
         let source = """
-        sources:
-          - key: RFC6749
-            title: OAuth
-            url: https://www.rfc-editor.org/rfc/rfc6749
-        requirements:
-          - id: AF-LINK-007
-            level: MUST
-            profile: app-link
-            title: t
-            statement: s
-            sources: ["RFC6749 §3.1"]
-          - id: NAT-AS-001
-            level: MUST
-            profile: authorize
-            title: t
-            statement: s
-            sources: ["RFC6749 §3.1"]
-        programs:
-        \(programs)
-        """
+            sources:
+              - key: RFC6749
+                title: OAuth
+                url: https://www.rfc-editor.org/rfc/rfc6749
+            requirements:
+              - id: AF-LINK-007
+                level: MUST
+                profile: app-link
+                title: t
+                statement: s
+                sources: ["RFC6749 §3.1"]
+              - id: NAT-AS-001
+                level: MUST
+                profile: authorize
+                title: t
+                statement: s
+                sources: ["RFC6749 §3.1"]
+            programs:
+            \(programs)
+            """
         return try CatalogLoader.load(bytes: Array(source.utf8), file: "programs.catalog")
     }
 
     @Test("A program loads with its profiles, what it leaves out and why")
     func loads() throws {
-        let loaded = try catalog(programs: """
-          - key: links
-            title: Links
-            profiles: [app-link, authorize]
-            leaves_out: ["NAT-AS-*"]
-            leaves_out_why: Not part of it.
-            covers: The link handler.
-        """)
+        let loaded = try catalog(
+            programs: """
+                  - key: links
+                    title: Links
+                    profiles: [app-link, authorize]
+                    leaves_out: ["NAT-AS-*"]
+                    leaves_out_why: Not part of it.
+                    covers: The link handler.
+                """)
         let program = try #require(loaded.program("links"))
         #expect(program.profiles == [.appLink, .authorize])
         #expect(program.needs(try #require(loaded["AF-LINK-007"])))
@@ -54,7 +55,10 @@ struct CertificationProgramTests {
         let bad: [(String, String)] = [
             ("    profiles: [app-links]\n    covers: c", "programs.catalog:21:16: error: 'app-links' is not a profile (did you mean 'app-link'?)"),
             ("    profiles: [app-link, app-link]\n    covers: c", "profile 'app-link' is listed twice"),
-            ("    profiles: [app-link]\n    leaves_out: [\"TOK-*\"]\n    leaves_out_why: w\n    covers: c", "leaves out 'TOK-*', which names no requirement of its profiles"),
+            (
+                "    profiles: [app-link]\n    leaves_out: [\"TOK-*\"]\n    leaves_out_why: w\n    covers: c",
+                "leaves out 'TOK-*', which names no requirement of its profiles"
+            ),
             ("    profiles: [authorize]\n    leaves_out: [\"NAT-AS-*\"]\n    covers: c", "say why in 'leaves_out_why'"),
         ]
         for (body, message) in bad {
@@ -66,7 +70,10 @@ struct CertificationProgramTests {
             }
         }
         #expect(throws: DiagnosticList.self) {
-            _ = try catalog(programs: "  - key: a\n    title: A\n    profiles: [app-link]\n    covers: c\n  - key: a\n    title: B\n    profiles: [token]\n    covers: c")
+            _ = try catalog(
+                programs:
+                    "  - key: a\n    title: A\n    profiles: [app-link]\n    covers: c\n  - key: a\n    title: B\n    profiles: [token]\n    covers: c"
+            )
         }
     }
 
@@ -96,14 +103,17 @@ struct CertificationProgramTests {
         }
     }
 
-    private func facts(_ profile: String, _ verdict: Verdict, untested: Bool = false, _ requirements: [String] = ["AF-LINK-007"]) -> ProgramOutcome.CaseFacts {
+    private func facts(_ profile: String, _ verdict: Verdict, untested: Bool = false, _ requirements: [String] = ["AF-LINK-007"])
+        -> ProgramOutcome.CaseFacts
+    {
         ProgramOutcome.CaseFacts(profile: profile, verdict: verdict, untested: untested, requirements: requirements)
     }
 
     @Test("Certified only when every case of every profile was judged and none failed; a left-out case's skip costs nothing")
     func rule() {
-        let program = CertificationProgram(key: "p", title: "P", profiles: [.appLink, .authorize], covers: "c", leavesOut: ["NAT-AS-*"],
-                                           leavesOutWhy: "w")
+        let program = CertificationProgram(
+            key: "p", title: "P", profiles: [.appLink, .authorize], covers: "c", leavesOut: ["NAT-AS-*"],
+            leavesOutWhy: "w")
         let whole = [facts("app-link", .pass), facts("authorize", .warn)]
         #expect(ProgramOutcome.judge(program, cases: whole, incomplete: false, shard: nil).status == .certified)
         let leftOut = whole + [facts("authorize", .skip, untested: true, ["NAT-AS-001"])]
@@ -118,7 +128,8 @@ struct CertificationProgramTests {
         #expect(ProgramOutcome.judge(program, cases: whole, incomplete: false, shard: "1/2").status == .shard)
         // Another program's failure is not this one's.
         #expect(ProgramOutcome.judge(program, cases: whole + [facts("android-app-flip", .fail)], incomplete: false, shard: nil).status == .certified)
-        #expect(ProgramOutcome.headline([failed, ProgramOutcome.judge(program, cases: whole, incomplete: false, shard: nil)])
+        #expect(
+            ProgramOutcome.headline([failed, ProgramOutcome.judge(program, cases: whole, incomplete: false, shard: nil)])
                 == "CERTIFIED: P; NOT A CERTIFICATION PASS: P (1 case failed)")
     }
 
@@ -145,8 +156,9 @@ struct CertificationProgramTests {
         let failing = judge(["AF-LINK-021": .fail, "AF-LINK-098": .pass])
         #expect(failing.status == .notCertified && failing.reason == "attested as not holding: AF-LINK-021" && !failing.failedBySuite)
         // The suite's own failures come first, whatever was attested; they alone decide the exit code.
-        let failed = ProgramOutcome.judge(program, cases: whole + [facts("app-link", .fail)], incomplete: false, shard: nil, toAttest: toAttest,
-                                          attested: ["AF-LINK-021": .pass])
+        let failed = ProgramOutcome.judge(
+            program, cases: whole + [facts("app-link", .fail)], incomplete: false, shard: nil, toAttest: toAttest,
+            attested: ["AF-LINK-021": .pass])
         #expect(failed.status == .notCertified && failed.failedBySuite && failed.reason == "1 case failed")
         // Through a run: the same outcome from its attestations, and exit 0 while it awaits.
         catalog.requirements.append(toAttest[0])
@@ -155,7 +167,9 @@ struct CertificationProgramTests {
         provenance.certificationPrograms = ["links"]
         var run = RunResult(results: [Fixtures.mixedRun().results[0]], catalog: catalog, provenance: provenance)
         #expect(run.programOutcomes.map(\.status) == [.awaitingAttestation] && run.exitStatus == .conformant)
-        run.attestations = [Attestation(requirement: "AF-LINK-021", verdict: .fail, by: "R", date: "2026-11-28", note: "The screen names Google Home.")]
+        run.attestations = [
+            Attestation(requirement: "AF-LINK-021", verdict: .fail, by: "R", date: "2026-11-28", note: "The screen names Google Home.")
+        ]
         #expect(run.programOutcomes.map(\.status) == [.notCertified] && run.exitStatus == .conformant)
         // results.json read back derives the same, and holds a record that says otherwise to it.
         var document = try ResultsDocument.parse(Data(ResultsDocument(run: run, profiles: ["app-link"], reproducible: true).render().utf8))
@@ -168,16 +182,19 @@ struct CertificationProgramTests {
 
     @Test("A program's needs load by configuration key; an unknown key or one listed twice is an error at its line")
     func needs() throws {
-        let loaded = try catalog(programs: """
-          - key: links
-            title: Links
-            profiles: [app-link, authorize]
-            needs: [endpoints.api, https, sign_in.consent, second-user, narrowed_scope]
-            covers: The link handler.
-        """)
+        let loaded = try catalog(
+            programs: """
+                  - key: links
+                    title: Links
+                    profiles: [app-link, authorize]
+                    needs: [endpoints.api, https, sign_in.consent, second-user, narrowed_scope]
+                    covers: The link handler.
+                """)
         #expect(loaded.program("links")?.needs == [.endpoint(.api), .https, .signIn(.consent), .user(.secondUser), .value(.narrowedScope)])
-        for (list, message) in [("[endpoints.apis]", "'endpoints.apis' is not something a configuration gives (did you mean 'endpoints.api'?)"),
-                                ("[https, https]", "need 'https' is listed twice")] {
+        for (list, message) in [
+            ("[endpoints.apis]", "'endpoints.apis' is not something a configuration gives (did you mean 'endpoints.api'?)"),
+            ("[https, https]", "need 'https' is listed twice"),
+        ] {
             do {
                 _ = try catalog(programs: "  - key: links\n    title: Links\n    profiles: [app-link]\n    needs: \(list)\n    covers: c")
                 Issue.record("accepted: \(list)")
@@ -227,8 +244,11 @@ struct CertificationProgramTests {
         #expect(document.outcome.certification?.map(\.status) == ["certified"])
         #expect(document.contradictions(catalog: catalog).isEmpty, "\(document.contradictions(catalog: catalog))")
         document.outcome.certification?[0].status = "not-certified"
-        #expect(document.contradictions(catalog: catalog).contains { $0.contains("records the certification links not-certified, but its cases make it links certified") },
-                "\(document.contradictions(catalog: catalog))")
+        #expect(
+            document.contradictions(catalog: catalog).contains {
+                $0.contains("records the certification links not-certified, but its cases make it links certified")
+            },
+            "\(document.contradictions(catalog: catalog))")
         document.outcome.certification = nil
         document.run.certificationPrograms = ["other"]
         #expect(document.contradictions(catalog: catalog).contains { $0.contains("'other', which the catalog does not declare") })

@@ -1,6 +1,7 @@
-@testable import AppFlipModel
 import AppFlipTestSupport
 import Testing
+
+@testable import AppFlipModel
 
 /// Cases and results keep their members in one shared box: a copy must still behave as a value.
 @Suite("Copy on write")

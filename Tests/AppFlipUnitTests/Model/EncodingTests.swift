@@ -15,8 +15,10 @@ struct EncodingTests {
     func encodeEveryByte() {
         let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
         let all = (0...255).map(UInt8.init)
-        let expected = all.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : "%" + (($0 < 16 ? "0" : "") + String($0, radix: 16).uppercased()) }
-            .joined()
+        let expected = all.map {
+            unreserved.contains($0) ? String(UnicodeScalar($0)) : "%" + (($0 < 16 ? "0" : "") + String($0, radix: 16).uppercased())
+        }
+        .joined()
         #expect(FormEncoding.encode(all) == expected)
         #expect(FormEncoding.encode(all[...]) == expected, "a slice")
         #expect(FormEncoding.encode(AnySequence(all)) == expected, "a sequence with no contiguous storage")
@@ -64,7 +66,9 @@ struct EncodingTests {
         for _ in 0..<20_000 {
             let text = (0..<random.below(12)).map { _ in pieces[random.below(pieces.count)] }.joined()
             for plusIsSpace in [true, false] where FormEncoding.decode(text, plusIsSpace: plusIsSpace) != iterated(text, plusIsSpace: plusIsSpace) {
-                Issue.record("\(text.debugDescription), plusIsSpace \(plusIsSpace): \(String(describing: FormEncoding.decode(text, plusIsSpace: plusIsSpace)))")
+                Issue.record(
+                    "\(text.debugDescription), plusIsSpace \(plusIsSpace): \(String(describing: FormEncoding.decode(text, plusIsSpace: plusIsSpace)))"
+                )
                 return
             }
         }
@@ -118,9 +122,11 @@ struct SHA256Tests {
     func nistVectors() {
         #expect(SHA256.hexDigest(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256.hexDigest([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hexDigest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(
+            SHA256.hexDigest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(SHA256.hexDigest([UInt8](repeating: 0x61, count: 1_000_000))
+        #expect(
+            SHA256.hexDigest([UInt8](repeating: 0x61, count: 1_000_000))
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
@@ -179,8 +185,10 @@ struct PKCETests {
 
     @Test("RFC 7636 Appendix B: the verifier is the base64url of the 32 octets given there")
     func appendixBOctets() {
-        let octets: [UInt8] = [116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77,
-                               105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121]
+        let octets: [UInt8] = [
+            116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77,
+            105, 214, 191, 240, 91, 88, 5, 88, 83, 132, 141, 121,
+        ]
         #expect(Base64URL.encode(octets) == "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
         #expect(Base64URL.decode("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == octets)
     }
@@ -273,4 +281,3 @@ struct SpaceTrimmingTests {
         }
     }
 }
-

@@ -43,7 +43,9 @@ struct ExpansionBoundTests {
     @Test("A count that would overflow, or one expansion over 1 MiB, is a located error, never a crash")
     func oneExpansion() {
         for count in ["3000000000000000000", "1048576"] {
-            let refused = load(["a.case": caseText("bomb/a", repeatCount: 1, count: 1).replacingOccurrences(of: "${repeat:1:", with: "${repeat:\(count):")])
+            let refused = load([
+                "a.case": caseText("bomb/a", repeatCount: 1, count: 1).replacingOccurrences(of: "${repeat:1:", with: "${repeat:\(count):")
+            ])
             #expect(refused.contains { $0.message.contains("expands to at most 1048576 bytes") && $0.location.line == 8 }, "\(refused)")
         }
     }

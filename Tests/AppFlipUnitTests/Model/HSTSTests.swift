@@ -7,7 +7,8 @@ struct HSTSTests {
     private func holds(_ values: [String]) throws -> Bool {
         let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "c")
         let judge = Judge(context: Template.Context(configuration: configuration, generated: GeneratedValues(seed: 1, caseID: "x")))
-        let text = "id: a/b\ntitle: t\nprofile: authorize\nscenario: consent\nsteps:\n  - request:\n      endpoint: authorize\n"
+        let text =
+            "id: a/b\ntitle: t\nprofile: authorize\nscenario: consent\nsteps:\n  - request:\n      endpoint: authorize\n"
             + "    checks:\n      - requirement: AF-AUTHZ-026 SHOULD\n        expect:\n          hsts: enabled\n"
         var loader = CaseLoader(catalog: nil)
         let checks = try #require(loader.load(bytes: Array(text.utf8), file: "h.case", group: "g").first?.checks)
@@ -17,8 +18,10 @@ struct HSTSTests {
 
     @Test("Other servers' spellings pass: directives in any order and case, a quoted max-age, preload")
     func accepted() throws {
-        for value in ["max-age=31536000", "max-age=63072000; includeSubDomains; preload", "includeSubDomains;MAX-AGE=\"600\"",
-                      " max-age = 1 ", "max-age=31536000;"] {
+        for value in [
+            "max-age=31536000", "max-age=63072000; includeSubDomains; preload", "includeSubDomains;MAX-AGE=\"600\"",
+            " max-age = 1 ", "max-age=31536000;",
+        ] {
             #expect(try holds([value]), "\(value)")
         }
         #expect(try holds(["max-age=600", "max-age=0"]), "a browser reads only the first header")

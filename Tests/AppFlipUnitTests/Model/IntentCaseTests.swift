@@ -31,7 +31,10 @@ struct IntentCaseTests {
     @Test("Google's intent: the configured action, package and caller, CLIENT_ID String, SCOPE String[] of the scope's words, REDIRECT_URI String")
     func googleIntent() throws {
         let cases = try load(android("intent: google\n"))
-        guard case .intent(let recipe)? = cases.first?.steps.first?.action else { Issue.record("no intent step"); return }
+        guard case .intent(let recipe)? = cases.first?.steps.first?.action else {
+            Issue.record("no intent step")
+            return
+        }
         var configuration = RunConfiguration(link: "https://app.example/flip", clientID: "cid", scope: "devices lights")
         configuration.android = AndroidSettings(action: "a.ACTION", package: "a.pkg")
         let intent = recipe.build(in: Template.Context(configuration: configuration, generated: GeneratedValues(seed: 1, caseID: "x")))
@@ -44,7 +47,8 @@ struct IntentCaseTests {
 
     @Test("Edits replace in place, add after, remove, and change the caller; types are kept")
     func edits() throws {
-        let text = android("""
+        let text = android(
+            """
             intent:
               set:
                 - name: SCOPE
@@ -59,7 +63,10 @@ struct IntentCaseTests {
                 signature: AB:CD
 
             """)
-        guard case .intent(let recipe)? = try load(text).first?.steps.first?.action else { Issue.record("no intent step"); return }
+        guard case .intent(let recipe)? = try load(text).first?.steps.first?.action else {
+            Issue.record("no intent step")
+            return
+        }
         let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "cid")
         let intent = recipe.build(in: Template.Context(configuration: configuration, generated: GeneratedValues(seed: 1, caseID: "x")))
         #expect(intent.extras.map(\.name) == ["CLIENT_ID", "SCOPE", "EXTRA_COUNT"])
@@ -67,7 +74,10 @@ struct IntentCaseTests {
         #expect(intent.extra("EXTRA_COUNT") == .int(-7))
         #expect(intent.caller == AndroidCaller(package: "com.example.other", signatureSHA256: "AB:CD"))
         let none = try load(android("intent:\n  caller: none\n"))
-        guard case .intent(let noCaller)? = none.first?.steps.first?.action else { Issue.record("no intent step"); return }
+        guard case .intent(let noCaller)? = none.first?.steps.first?.action else {
+            Issue.record("no intent step")
+            return
+        }
         #expect(noCaller.build(in: Template.Context(configuration: configuration, generated: GeneratedValues(seed: 1, caseID: "x"))).caller == nil)
     }
 
@@ -113,7 +123,8 @@ struct IntentCaseTests {
         } throws: { error in
             ((error as? DiagnosticList)?.description ?? "").contains("'action' does not judge an Android activity's result")
         }
-        let link = "id: app-link/x/one\ntitle: One\nprofile: app-link\nscenario: consent\nlink: base\nrequirement: AF-LINK-005 MUST NOT\nexpect:\n  finished: true\n"
+        let link =
+            "id: app-link/x/one\ntitle: One\nprofile: app-link\nscenario: consent\nlink: base\nrequirement: AF-LINK-005 MUST NOT\nexpect:\n  finished: true\n"
         #expect {
             _ = try load(link)
         } throws: { error in

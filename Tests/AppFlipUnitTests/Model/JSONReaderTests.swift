@@ -23,8 +23,9 @@ struct JSONReaderTests {
             if case .bool(let bool) = member { return bool ? "true" : "false" }
             return "other"
         }
-        return Reading(id: value.member("id")?.string, action: value.member("action")?.string, url: value.member("url")?.string,
-                       flag: flag)
+        return Reading(
+            id: value.member("id")?.string, action: value.member("action")?.string, url: value.member("url")?.string,
+            flag: flag)
     }
 
     static func foundation(_ bytes: [UInt8]) -> Reading? {
@@ -66,8 +67,10 @@ struct JSONReaderTests {
 
     @Test("A member repeated in one object is refused as ambiguous, however its name is spelt; the same name in two objects is not")
     func repeatedMembers() throws {
-        for text in [#"{"id":"a","id":"b","action":"decline"}"#, #"{"id":"a","\u0069d":"b"}"#, #"{"x":[{"k":1,"k":2}],"id":"a"}"#,
-                     #"{"outcome":{"verdict":"fail"},"outcome":{"verdict":"pass"}}"#] {
+        for text in [
+            #"{"id":"a","id":"b","action":"decline"}"#, #"{"id":"a","\u0069d":"b"}"#, #"{"x":[{"k":1,"k":2}],"id":"a"}"#,
+            #"{"outcome":{"verdict":"fail"},"outcome":{"verdict":"pass"}}"#,
+        ] {
             do {
                 try JSONReader.check(Array(text.utf8))
                 Issue.record("read: \(text)")
@@ -82,15 +85,20 @@ struct JSONReaderTests {
 
     @Test("A native app's answer with a repeated member is ambiguous, not read; one without is read")
     func nativeAnswers() throws {
-        switch NativeAnswer.parse(Array(#"{"id":"n1","action":"rejected","action":"open-browser","url":"https://x.example/"}"#.utf8), expectedID: "n1") {
+        switch NativeAnswer.parse(
+            Array(#"{"id":"n1","action":"rejected","action":"open-browser","url":"https://x.example/"}"#.utf8), expectedID: "n1")
+        {
         case .success(let answer): Issue.record("read as \(answer.action)")
         case .failure(let problem): #expect(problem.message.contains("ambiguous: the member \"action\" appears twice"), "\(problem.message)")
         }
-        #expect(try NativeAnswer.parse(Array(#"{"id":"n1","action":"open-browser","url":"https://x.example/"}"#.utf8), expectedID: "n1").get().url
+        #expect(
+            try NativeAnswer.parse(Array(#"{"id":"n1","action":"open-browser","url":"https://x.example/"}"#.utf8), expectedID: "n1").get().url
                 == "https://x.example/")
     }
 
-    @Test("Decided beside the RFC: a trailing comma and a byte order mark read (as Foundation read them on Linux); a number beyond Double reads (Foundation refused it)")
+    @Test(
+        "Decided beside the RFC: a trailing comma and a byte order mark read (as Foundation read them on Linux); a number beyond Double reads (Foundation refused it)"
+    )
     func decisions() throws {
         #expect(Self.ours(Array(#"{"id":"a","x":[1,2,],}"#.utf8)) == Reading(id: "a"))
         #expect(Self.ours([0xEF, 0xBB, 0xBF] + Array(#"{"id":"a"}"#.utf8)) == Reading(id: "a"))
@@ -117,7 +125,7 @@ struct JSONReaderTests {
             "{\"id\":\"r3\\u00e9\",\"action\":\"open\",\"url\":\"a\\/b\",\"extra\":[1,2.5e3,{\"k\":null}]}",
         ].map { Array($0.utf8) }
         let interesting = Array(#"{}[]",:"\/ 0123456789eE+-.truefalsn"#.utf8) + [0x00, 0x09, 0x0A, 0x1F, 0x7F, 0xC3, 0xA9]
-        var generator = Mutator(seed: 20261123)
+        var generator = Mutator(seed: 20_261_123)
         var compared = 0
         var disagreements: [String] = []
         for _ in 0..<6000 {

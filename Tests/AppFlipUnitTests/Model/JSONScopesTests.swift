@@ -8,7 +8,8 @@ struct JSONScopesTests {
         var configuration = RunConfiguration(link: "https://app.example/flip", clientID: "c")
         configuration.narrowedScope = NarrowedScope(request: granted + " admin", granted: granted)
         let judge = Judge(context: Template.Context(configuration: configuration, generated: GeneratedValues(seed: 1, caseID: "x")))
-        let text = "id: a/b\ntitle: t\nprofile: token\nscenario: consent\nsteps:\n  - request:\n      endpoint: token\n"
+        let text =
+            "id: a/b\ntitle: t\nprofile: token\nscenario: consent\nsteps:\n  - request:\n      endpoint: token\n"
             + "    checks:\n      - requirement: TOK-RESP-005 MUST\n        expect:\n          json:\n"
             + "            scope: scopes ${narrowed_scope_granted}\n"
         var loader = CaseLoader(catalog: nil)

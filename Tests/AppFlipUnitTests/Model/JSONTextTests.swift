@@ -22,8 +22,9 @@ struct JSONTextTests {
     func sameBytes() throws {
         for text in Self.awkward where !text.unicodeScalars.contains(where: { $0.value < 0x20 }) {
             let ours = JSONText.object([("id", "i"), ("link", text), ("scenario", "deny")])
-            let theirs = try JSONSerialization.data(withJSONObject: ["id": "i", "link": text, "scenario": "deny"],
-                                                    options: [.sortedKeys, .withoutEscapingSlashes])
+            let theirs = try JSONSerialization.data(
+                withJSONObject: ["id": "i", "link": text, "scenario": "deny"],
+                options: [.sortedKeys, .withoutEscapingSlashes])
             #expect(ours == [UInt8](theirs), "\(text.prefix(40))")
         }
     }

@@ -1,6 +1,7 @@
-@testable import AppFlipModel
 import Foundation
 import Testing
+
+@testable import AppFlipModel
 
 @Suite("Judge")
 struct JudgeTests {
@@ -13,9 +14,13 @@ struct JudgeTests {
     private func judge(sentState: String, answerURL: String, _ assertions: [AnyCheck], level: RequirementReference? = nil) -> [CheckResult] {
         let link = "https://app.example/flip?client_id=cid&state=\(sentState)&redirect_uri=\(FormEncoding.encode(flip))"
         let judge = Judge(sentLink: link, configuration: configuration, generated: GeneratedValues(seed: 1, caseID: "x"))
-        return judge.judge([CheckGroup(requirement: level ?? must, expectation: .all(assertions),
-                                       location: .init(file: "f", line: 1, column: 1))],
-                           answer: HandlerAnswer(action: .open, url: answerURL, universalLinksOnly: false))
+        return judge.judge(
+            [
+                CheckGroup(
+                    requirement: level ?? must, expectation: .all(assertions),
+                    location: .init(file: "f", line: 1, column: 1))
+            ],
+            answer: HandlerAnswer(action: .open, url: answerURL, universalLinksOnly: false))
     }
 
     struct Echo: Sendable, CustomTestStringConvertible {
@@ -27,11 +32,11 @@ struct JudgeTests {
 
     static let echoes: [Echo] = [
         Echo(sent: "a%2Bb%20c", returned: "a%2Bb%20c", held: true),
-        Echo(sent: "a%2Bb%20c", returned: "a%2bb+c", held: true),           // '+' for space and lower-case hex are legitimate
-        Echo(sent: "a%2Bb%20c", returned: "a+b%20c", held: false),          // '+' left unencoded decodes to a space
+        Echo(sent: "a%2Bb%20c", returned: "a%2bb+c", held: true),  // '+' for space and lower-case hex are legitimate
+        Echo(sent: "a%2Bb%20c", returned: "a+b%20c", held: false),  // '+' left unencoded decodes to a space
         Echo(sent: "100%25", returned: "100%25", held: true),
-        Echo(sent: "100%25", returned: "100%", held: false),                // a broken escape
-        Echo(sent: "%FF%FE", returned: "%ff%fe", held: true),               // bytes, not text, are compared
+        Echo(sent: "100%25", returned: "100%", held: false),  // a broken escape
+        Echo(sent: "%FF%FE", returned: "%ff%fe", held: true),  // bytes, not text, are compared
         Echo(sent: "a%26code%3DEVIL", returned: "a&code=EVIL", held: false),
         Echo(sent: "abc", returned: "abcd", held: false),
     ]
@@ -92,8 +97,11 @@ struct JudgeTests {
         let template = try Template.parse("${sent.redirect_uri}")
         #expect(judge(sentState: "s", answerURL: "\(flip)?code=c", [.urlBase(template)]).first?.held == true)
         #expect(judge(sentState: "s", answerURL: "\(flip)/?code=c", [.urlBase(template)]).first?.held == false)
-        #expect(judge(sentState: "s", answerURL: "https://OAUTH-REDIRECT.googleusercontent.com/a/com.google.OPA?code=c",
-                      [.urlBase(template)]).first?.held == false)
+        #expect(
+            judge(
+                sentState: "s", answerURL: "https://OAUTH-REDIRECT.googleusercontent.com/a/com.google.OPA?code=c",
+                [.urlBase(template)]
+            ).first?.held == false)
     }
 
     @Test("error_description outside the RFC 6749 character set is reported")
@@ -108,10 +116,13 @@ struct JudgeTests {
     func oneOf() {
         let link = "https://app.example/flip?state=s&redirect_uri=x"
         let judge = Judge(sentLink: link, configuration: configuration, generated: GeneratedValues(seed: 1, caseID: "x"))
-        let group = CheckGroup(requirement: must, expectation: .oneOf([[.code(.present), .state(.echoed)], [.error(["invalid_request"])]]),
-                               location: .init(file: "f", line: 1, column: 1))
-        let answers = ["\(flip)?code=c&state=s": true, "\(flip)?error=invalid_request": true, "\(flip)?code=c&state=t": false,
-                       "\(flip)?error=cancelled&state=s": false]
+        let group = CheckGroup(
+            requirement: must, expectation: .oneOf([[.code(.present), .state(.echoed)], [.error(["invalid_request"])]]),
+            location: .init(file: "f", line: 1, column: 1))
+        let answers = [
+            "\(flip)?code=c&state=s": true, "\(flip)?error=invalid_request": true, "\(flip)?code=c&state=t": false,
+            "\(flip)?error=cancelled&state=s": false,
+        ]
         for (url, held) in answers {
             let result = judge.judge([group], answer: HandlerAnswer(action: .open, url: url))
             #expect(result.map(\.held) == [held], "\(url): \(result.map(\.observed))")
@@ -130,10 +141,12 @@ struct JudgeTests {
 @Suite("Samples")
 struct SampleTests {
     private func judge(_ values: [String], _ assertion: AnyCheck) -> CheckResult? {
-        let context = Template.Context(configuration: RunConfiguration(link: "https://a.example/f", clientID: "c"),
-                                       generated: GeneratedValues(seed: 1, caseID: "x"), samples: ["code": values])
-        let group = CheckGroup(requirement: RequirementReference(id: "AF-AUTHZ-014", level: .must), expectation: .all([assertion]),
-                               location: .init(file: "f", line: 1, column: 1))
+        let context = Template.Context(
+            configuration: RunConfiguration(link: "https://a.example/f", clientID: "c"),
+            generated: GeneratedValues(seed: 1, caseID: "x"), samples: ["code": values])
+        let group = CheckGroup(
+            requirement: RequirementReference(id: "AF-AUTHZ-014", level: .must), expectation: .all([assertion]),
+            location: .init(file: "f", line: 1, column: 1))
         return Judge(context: context).judge([group], observation: .http(HTTPObservation(status: 302, headers: [], body: []))).first
     }
 

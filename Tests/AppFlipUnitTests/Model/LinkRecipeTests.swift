@@ -3,8 +3,9 @@ import Testing
 
 @Suite("Link recipes and templates")
 struct LinkRecipeTests {
-    let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "id with space", scope: "devices",
-                                         redirectURI: "https://oauth-redirect.googleusercontent.com/a/com.google.OPA", seed: 9)
+    let configuration = RunConfiguration(
+        link: "https://app.example/flip", clientID: "id with space", scope: "devices",
+        redirectURI: "https://oauth-redirect.googleusercontent.com/a/com.google.OPA", seed: 9)
 
     private func context(_ caseID: String = "c") -> Template.Context {
         Template.Context(configuration: configuration, generated: GeneratedValues(seed: 9, caseID: caseID))
@@ -13,7 +14,8 @@ struct LinkRecipeTests {
     @Test("The base link carries the four parameters, form-encoded, in Google's order")
     func baseLink() {
         let state = GeneratedValues(seed: 9, caseID: "c").state
-        #expect(LinkRecipe.base.build(in: context()) == "https://app.example/flip?client_id=id%20with%20space&scope=devices&state=\(state)"
+        #expect(
+            LinkRecipe.base.build(in: context()) == "https://app.example/flip?client_id=id%20with%20space&scope=devices&state=\(state)"
                 + "&redirect_uri=https%3A%2F%2Foauth-redirect.googleusercontent.com%2Fa%2Fcom.google.OPA")
     }
 
@@ -21,11 +23,14 @@ struct LinkRecipeTests {
     func edits() throws {
         var recipe = LinkRecipe()
         recipe.remove = ["scope"]
-        recipe.set = [.init(name: "state", value: try Template.parse("a&b"), isRaw: false),
-                      .init(name: "extra", value: try Template.parse("%FF"), isRaw: true)]
+        recipe.set = [
+            .init(name: "state", value: try Template.parse("a&b"), isRaw: false),
+            .init(name: "extra", value: try Template.parse("%FF"), isRaw: true),
+        ]
         recipe.append = [.init(name: "state", value: try Template.parse("${client_id}"), isRaw: true)]
         recipe.order = ["state", "extra"]
-        #expect(recipe.build(in: context()) == "https://app.example/flip?state=a%26b&state=id%20with%20space&extra=%FF&client_id=id%20with%20space"
+        #expect(
+            recipe.build(in: context()) == "https://app.example/flip?state=a%26b&state=id%20with%20space&extra=%FF&client_id=id%20with%20space"
                 + "&redirect_uri=https%3A%2F%2Foauth-redirect.googleusercontent.com%2Fa%2Fcom.google.OPA")
     }
 

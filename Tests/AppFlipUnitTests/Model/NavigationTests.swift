@@ -9,7 +9,8 @@ struct NavigationTests {
         let configuration = RunConfiguration(link: "https://app.example/flip", clientID: "c")
         let sent = QueryParameter.parse(query: "redirect_uri=" + FormEncoding.encode(sentRedirectURI))
         let judge = Judge(context: Template.Context(configuration: configuration, generated: GeneratedValues(seed: 1, caseID: "x"), sent: sent))
-        let text = "id: a/b\ntitle: t\nprofile: authorize\nscenario: consent\nsteps:\n  - request:\n      endpoint: authorize\n"
+        let text =
+            "id: a/b\ntitle: t\nprofile: authorize\nscenario: consent\nsteps:\n  - request:\n      endpoint: authorize\n"
             + "    checks:\n      - requirement: AF-AUTHZ-005 MUST NOT\n        expect:\n          navigation: \(mode)\n"
         var loader = CaseLoader(catalog: nil)
         let cases = loader.load(bytes: Array(text.utf8), file: "n.case", group: "g")
@@ -37,15 +38,18 @@ struct NavigationTests {
     @Test("A meta refresh or a navigating script to the client fails; one to the server's own page passes")
     func pages() throws {
         let evil = "https://evil.example/cb"
-        let refresh = HTTPObservation(status: 200, headers: [], body: Array(#"<meta http-equiv="refresh" content="0;url=https://evil.example/cb">"#.utf8))
+        let refresh = HTTPObservation(
+            status: 200, headers: [], body: Array(#"<meta http-equiv="refresh" content="0;url=https://evil.example/cb">"#.utf8))
         #expect(try !holds(refresh, sentRedirectURI: evil))
         let script = HTTPObservation(status: 200, headers: [], body: Array(#"<script>location.href = "https://evil.example/cb?e=1"</script>"#.utf8))
         #expect(try !holds(script, sentRedirectURI: evil))
         let own = HTTPObservation(status: 200, headers: [], body: Array(#"<script>location.href = "/login"</script><p>evil</p>"#.utf8))
         #expect(try holds(own, sentRedirectURI: evil))
-        let shouting = HTTPObservation(status: 200, headers: [], body: Array(#"<META HTTP-EQUIV=Refresh CONTENT="0;URL=https://EVIL.example/cb">"#.utf8))
+        let shouting = HTTPObservation(
+            status: 200, headers: [], body: Array(#"<META HTTP-EQUIV=Refresh CONTENT="0;URL=https://EVIL.example/cb">"#.utf8))
         #expect(try !holds(shouting, sentRedirectURI: evil))
-        let commented = HTTPObservation(status: 200, headers: [], body: Array(#"<!-- <meta http-equiv="refresh" content="0;url=https://evil.example/cb"> -->"#.utf8))
+        let commented = HTTPObservation(
+            status: 200, headers: [], body: Array(#"<!-- <meta http-equiv="refresh" content="0;url=https://evil.example/cb"> -->"#.utf8))
         #expect(try holds(commented, sentRedirectURI: evil, mode: "none"), "a refresh inside a comment does nothing")
     }
 }

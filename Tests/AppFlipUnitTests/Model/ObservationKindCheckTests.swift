@@ -1,12 +1,14 @@
-@testable import AppFlipModel
 import Testing
+
+@testable import AppFlipModel
 
 /// A check typed by the observation it judges gets only that kind; any other kind is not applicable, with the
 /// reason its family gives (written once, in `ObservationKindChecks.swift`).
 @Suite("Checks typed by what they judge")
 struct ObservationKindCheckTests {
-    let context = Template.Context(configuration: RunConfiguration(link: "https://app.example/flip", clientID: "cid"),
-                                   generated: GeneratedValues(seed: 1, caseID: "x"))
+    let context = Template.Context(
+        configuration: RunConfiguration(link: "https://app.example/flip", clientID: "cid"),
+        generated: GeneratedValues(seed: 1, caseID: "x"))
 
     @Test("Another kind of observation is not applicable, with the family's reason")
     func otherKinds() {

@@ -1,7 +1,8 @@
-@testable import AppFlipModel
 import AppFlipReporting
 import AppFlipTestSupport
 import Testing
+
+@testable import AppFlipModel
 
 /// A run keeps each recorded result's checks packed into its text table (`CaseResult.pack`): reading them back
 /// must give the very checks judged, and every report must read the same from a packed run as from a plain one.
@@ -11,14 +12,17 @@ struct PackedChecksTests {
     static func checks(seed: UInt64, count: Int) -> [CheckResult] {
         var random = Mutator(seed: seed)
         let ids = ["AF-LINK-002", "AF-LINK-010", "AF-NATIVE-004", ""]
-        let texts = ["", "no error", "state echoed (24 bytes)", "opened https://flip.example/a/x?state=\u{00E9}t\u{00E9}&code=‹redacted›",
-                     "Unicode: \u{1F600} e\u{0301} \u{0000} tab\there", "declined (opened nothing)"]
+        let texts = [
+            "", "no error", "state echoed (24 bytes)", "opened https://flip.example/a/x?state=\u{00E9}t\u{00E9}&code=‹redacted›",
+            "Unicode: \u{1F600} e\u{0301} \u{0000} tab\there", "declined (opened nothing)",
+        ]
         return (0..<count).map { index in
             let requirement = RequirementReference(id: ids[random.below(ids.count)], level: Level.allCases[random.below(Level.allCases.count)])
             let expected = random.below(3) == 0 ? "expected \(index)" : texts[random.below(texts.count)]
             let seen = random.below(3) == 0 ? "seen \(index) \(random.next())" : texts[random.below(texts.count)]
             if random.below(4) == 0 { return .notApplicable(requirement, expected: expected, reason: seen) }
-            return CheckResult(requirement: requirement, expected: expected, observed: seen, verdict: Verdict.allCases[random.below(Verdict.allCases.count)])
+            return CheckResult(
+                requirement: requirement, expected: expected, observed: seen, verdict: Verdict.allCases[random.below(Verdict.allCases.count)])
         }
     }
 
@@ -45,10 +49,14 @@ struct PackedChecksTests {
         let (composed, decomposed) = ("\u{00E9}tat", "e\u{0301}tat")
         #expect(composed == decomposed)
         let table = TextTable()
-        let checks = [CheckResult(requirement: RequirementReference(id: "AF-LINK-010", level: .must), expected: composed, observed: decomposed,
-                                  verdict: .pass),
-                      CheckResult(requirement: RequirementReference(id: "AF-LINK-010", level: .must), expected: decomposed, observed: composed,
-                                  verdict: .pass)]
+        let checks = [
+            CheckResult(
+                requirement: RequirementReference(id: "AF-LINK-010", level: .must), expected: composed, observed: decomposed,
+                verdict: .pass),
+            CheckResult(
+                requirement: RequirementReference(id: "AF-LINK-010", level: .must), expected: decomposed, observed: composed,
+                verdict: .pass),
+        ]
         let read = try #require(PackedChecks(checks, into: table)).checks
         #expect(read.map { Array($0.expected.utf8) } == [Array(composed.utf8), Array(decomposed.utf8)])
         #expect(read.map { Array($0.observed.utf8) } == [Array(decomposed.utf8), Array(composed.utf8)])
@@ -59,8 +67,9 @@ struct PackedChecksTests {
     func packedResult() {
         let table = TextTable()
         let checks = Self.checks(seed: 7, count: 9)
-        let plain = CaseResult(conformanceCase: Fixtures.conformanceCase("app-link/demo/packed"), verdict: .fail, checks: checks,
-                               evidence: Evidence(link: "https://app.example/flip"), duration: 0.5)
+        let plain = CaseResult(
+            conformanceCase: Fixtures.conformanceCase("app-link/demo/packed"), verdict: .fail, checks: checks,
+            evidence: Evidence(link: "https://app.example/flip"), duration: 0.5)
         var packed = plain
         packed.pack(into: table)
         #expect(packed == plain)
@@ -69,8 +78,9 @@ struct PackedChecksTests {
         #expect(packed.findings == plain.findings)
         #expect(packed.requirements == plain.requirements)
         #expect(plain.checks == checks, "packing a copy leaves the original as it was")
-        let added = CheckResult(requirement: RequirementReference(id: "AF-LINK-012", level: .must), expected: "a fresh code",
-                                observed: "seen before", verdict: .fail)
+        let added = CheckResult(
+            requirement: RequirementReference(id: "AF-LINK-012", level: .must), expected: "a fresh code",
+            observed: "seen before", verdict: .fail)
         packed.checks.append(added)
         #expect(packed.checks == checks + [added])
         #expect(packed != plain)

@@ -1,16 +1,19 @@
-@testable import AppFlipModel
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipModel
 
 /// URL redaction read on bytes (a query's pieces, the names, the nested URLs) against the code it replaced, which read
 /// them through Character and Foundation, kept here as the oracle. (Hiding known values in free text is `Redactor`'s,
 /// held to its own properties in `RedactorTests`.)
 @Suite("Redaction against its Character-based oracle")
 struct RedactionOracleTests {
-    static let pieces = ["code=", "CODE=", "co%64e=", "access_token=", "state=", "next=", "redirect_uri=", "x", "=", "&", "?", "#", "%3F", "%3f", "%23",
-                         "%253F", "%", "+", "abc123", "T0K3N-x", "https://h.example/cb", "%2F", "é", " ", "\u{301}", "\"", "\\", "<", "Bearer ",
-                         "password=", "xcode=", ";", "\r\n", "‹redacted", "to%E2%84%AAen=", "to\u{212A}en="]
+    static let pieces = [
+        "code=", "CODE=", "co%64e=", "access_token=", "state=", "next=", "redirect_uri=", "x", "=", "&", "?", "#", "%3F", "%3f", "%23",
+        "%253F", "%", "+", "abc123", "T0K3N-x", "https://h.example/cb", "%2F", "é", " ", "\u{301}", "\"", "\\", "<", "Bearer ",
+        "password=", "xcode=", ";", "\r\n", "‹redacted", "to%E2%84%AAen=", "to\u{212A}en=",
+    ]
 
     static func random(_ random: inout Mutator, pieces count: Int, from pieces: [String] = pieces) -> String {
         (0..<count).map { _ in pieces[random.below(pieces.count)] }.joined()
@@ -31,8 +34,10 @@ struct RedactionOracleTests {
 
     @Test("Credential names are recognised as the String-based reading recognised them, on 20,000 seeded names")
     func credentialNames() {
-        let pieces = ["code", "CODE", "Code", "access", "_", "-", "token", "TOKEN", "secret", "key", "Key", "verifier", "authorization", "auth",
-                      "cookie", "proxy", "x", "\u{E9}", "\u{212A}", "password", "pwd", "session", "id", "api", "_key", "-TOKEN", ""]
+        let pieces = [
+            "code", "CODE", "Code", "access", "_", "-", "token", "TOKEN", "secret", "key", "Key", "verifier", "authorization", "auth",
+            "cookie", "proxy", "x", "\u{E9}", "\u{212A}", "password", "pwd", "session", "id", "api", "_key", "-TOKEN", "",
+        ]
         var random = Mutator(seed: 20_261_201)
         for _ in 0..<20_000 {
             let name = Self.random(&random, pieces: 1 + random.below(4), from: pieces)
@@ -77,7 +82,8 @@ struct RedactionOracleTests {
                     let nested = secrets(nestedIn: piece, depth: 1)
                     return nested.isEmpty ? String(piece) : Redaction.scrub(String(piece), secrets: nested)  // hiding values is Redactor's
                 }
-                return value.isEmpty ? String(piece) : String(piece[..<piece.utf8.index(after: equals)]) + Redaction.placeholder(for: Array(value.utf8))
+                return value.isEmpty
+                    ? String(piece) : String(piece[..<piece.utf8.index(after: equals)]) + Redaction.placeholder(for: Array(value.utf8))
             }.joined(separator: "&")
         }
 
@@ -106,7 +112,8 @@ struct RedactionOracleTests {
                 found += secrets(in: "http://nested/" + value, depth: depth)
             }
             if bytes.contains(UInt8(ascii: "%")), let decoded = FormEncoding.decode(value, plusIsSpace: false),
-               decoded.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+                decoded.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
+            {
                 found += secrets(in: "http://nested/" + String(decoding: decoded, as: UTF8.self), depth: depth)
             }
             return found

@@ -49,8 +49,10 @@ struct RedactionTests {
         }
         #expect(Redaction.redact(url: raw).hasSuffix("&state=s1"))
         // Nothing to hide: a nested URL without credentials, a value with a question mark, a code too short to be one.
-        for url in ["https://flip.example/a?next=https://ok.example/p?q=1&state=s", "https://flip.example/a?state=a?b#c",
-                    "https://flip.example/a?next=https://ok.example?code=abc"] {
+        for url in [
+            "https://flip.example/a?next=https://ok.example/p?q=1&state=s", "https://flip.example/a?state=a?b#c",
+            "https://flip.example/a?next=https://ok.example?code=abc",
+        ] {
             #expect(Redaction.redact(url: url) == url)
         }
     }

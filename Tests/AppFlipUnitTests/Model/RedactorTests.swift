@@ -1,7 +1,8 @@
-@testable import AppFlipModel
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipModel
 
 /// A secret echoed back in any encoding a server or an app may use, whole or cut at any position, never survives
 /// redaction. The encoders here are written apart from the redactor (Foundation's base64, per-character escapes), so
@@ -75,7 +76,8 @@ struct RedactorTests {
         }
     }
 
-    static let alphabet: [String] = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789").map(String.init)
+    static let alphabet: [String] =
+        Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789").map(String.init)
         + ["\"", "'", "&", "=", "%", "+", "/", " ", "\\", "<", ">", "#", "?", "é", "ü", "ß", "日", "本", "😀", "-", "_", "~", ":"]
 
     static func secret(_ random: inout Mutator) -> String {
@@ -89,7 +91,9 @@ struct RedactorTests {
     }
 
     /// The secret written in `echo` inside surrounding text, and the part of the text that gives it away.
-    static func echoed(_ secret: String, as echo: Echo, _ random: inout Mutator) -> (text: String, telltale: String, units: [(text: String, bytes: Int)]) {
+    static func echoed(_ secret: String, as echo: Echo, _ random: inout Mutator) -> (
+        text: String, telltale: String, units: [(text: String, bytes: Int)]
+    ) {
         let (before, after) = (filler(&random), filler(&random))
         if let units = echo.units(of: secret) {
             let encoded = units.map(\.text).joined()
@@ -106,14 +110,17 @@ struct RedactorTests {
         case .base64, .base64URL:
             // Inside a longer encoded string, at any alignment: the characters decided by the secret alone.
             let (prefix, suffix) = (random.below(3), random.below(3))
-            let data = (0..<prefix).map { _ in UInt8(truncatingIfNeeded: random.next()) } + bytes
+            let data =
+                (0..<prefix).map { _ in UInt8(truncatingIfNeeded: random.next()) } + bytes
                 + (0..<suffix).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             var encoded = Data(data).base64EncodedString()
             if echo == .base64URL {
-                encoded = encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                encoded = encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+                    of: "=", with: "")
             }
             let characters = Array(encoded)
-            let first = (8 * prefix + 5) / 6, last = (8 * (prefix + bytes.count)) / 6
+            let first = (8 * prefix + 5) / 6
+            let last = (8 * (prefix + bytes.count)) / 6
             let telltale = String(characters[first..<last])
             return (before + encoded + after, telltale, telltale.map { (String($0), 1) })
         default:
@@ -161,9 +168,13 @@ struct RedactorTests {
                 // Every cut the suite makes leaves a mark; the plain end of a text is no cut (no 3-byte rule there).
                 for marker in ["\n… [truncated: 99 more bytes]", "… (512 bytes)", "\n… [stderr truncated: 7 more bytes]"] {
                     let redacted = Self.withoutFingerprints(redactor.redact(cut + marker))
-                    let enough = echo == .base64 || echo == .base64URL ? kept.count >= 4 : (echo == .hexLower || echo == .hexUpper ? kept.count >= 6 : keptBytes >= 3)
+                    let enough =
+                        echo == .base64 || echo == .base64URL
+                        ? kept.count >= 4 : (echo == .hexLower || echo == .hexUpper ? kept.count >= 6 : keptBytes >= 3)
                     if enough, redacted.containsBytes(kept) {
-                        Issue.record("\(echo) of \(secret.debugDescription) cut to \(kept.debugDescription)\(marker.debugDescription) survived: \(redacted.debugDescription)")
+                        Issue.record(
+                            "\(echo) of \(secret.debugDescription) cut to \(kept.debugDescription)\(marker.debugDescription) survived: \(redacted.debugDescription)"
+                        )
                         return
                     }
                 }
@@ -185,7 +196,9 @@ struct RedactorTests {
                 let text = "{\"id\":\"1\",\"note\":\"" + written(head) + lineBreak + written(tail) + "\"}\nafter"
                 let redacted = Self.withoutFingerprints(Redactor(secrets: [secret]).redact(text))
                 for part in [written(head), written(tail)] where part.utf8.count >= 4 && redacted.containsBytes(part) {
-                    Issue.record("\(secret.debugDescription) split by \(lineBreak.debugDescription): \(part.debugDescription) survived: \(redacted.debugDescription)")
+                    Issue.record(
+                        "\(secret.debugDescription) split by \(lineBreak.debugDescription): \(part.debugDescription) survived: \(redacted.debugDescription)"
+                    )
                     return
                 }
             }
@@ -200,8 +213,10 @@ struct RedactorTests {
     func pythonLiterals() {
         let secret = "pässwörd-Sécret'9"
         let redactor = Redactor(secrets: [secret])
-        for text in ["token b'p\\xc3\\xa4ssw\\xc3\\xb6rd-S\\xc3\\xa9cret\\'9' printed", "repr: 'pässwörd-Sécret\\'9'",
-                     "[b'p\\xc3\\xa4ssw\\xc3\\xb6rd-S\\xc3\\xa9cret\\'9']"] {
+        for text in [
+            "token b'p\\xc3\\xa4ssw\\xc3\\xb6rd-S\\xc3\\xa9cret\\'9' printed", "repr: 'pässwörd-Sécret\\'9'",
+            "[b'p\\xc3\\xa4ssw\\xc3\\xb6rd-S\\xc3\\xa9cret\\'9']",
+        ] {
             let redacted = redactor.redact(text)
             #expect(!redacted.contains("ssw") && !redacted.contains("cret"), "\(text) -> \(redacted)")
         }
@@ -245,8 +260,10 @@ struct RedactorTests {
     func correlation() {
         let secret = "s3cr3t value/+é"
         let redactor = Redactor(secrets: [secret, "other-secret-42"])
-        let forms = [secret, "s3cr3t%20value%2F%2B%C3%A9", "s3cr3t+value%2f%2b%c3%a9", "s3cr3t value\\/+\\u00e9", "s3cr3t value/+&eacute;",
-                     Data(secret.utf8).base64EncodedString()]
+        let forms = [
+            secret, "s3cr3t%20value%2F%2B%C3%A9", "s3cr3t+value%2f%2b%c3%a9", "s3cr3t value\\/+\\u00e9", "s3cr3t value/+&eacute;",
+            Data(secret.utf8).base64EncodedString(),
+        ]
         let placeholders = Set(forms.map { redactor.redact("x " + $0 + " y") })
         #expect(placeholders.count == 1, "\(placeholders)")
         #expect(!redactor.redact("other-secret-42").contains(redactor.redact(secret)))

@@ -1,6 +1,7 @@
 import AppFlipHTTP
-@testable import AppFlipModel
 import Testing
+
+@testable import AppFlipModel
 
 /// TOK-GEN-008: which requests go alone, and how the follow-up on their connection is read.
 @Suite("Request framing")
@@ -24,7 +25,9 @@ struct RequestFramingTests {
         #expect(closed.verdict == .pass && closed.isApplicable)
         #expect(RequestFraming.check(probe: probe, followUp: .answered(status: 405), fresh: .answered(status: 405)).verdict == .pass)
         let desync = RequestFraming.check(probe: probe, followUp: .answered(status: 501), fresh: .answered(status: 405))
-        #expect(desync.verdict == .warn && desync.requirement.id == "TOK-GEN-008" && desync.observed.contains("answered 501 where a fresh connection got 405"))
+        #expect(
+            desync.verdict == .warn && desync.requirement.id == "TOK-GEN-008"
+                && desync.observed.contains("answered 501 where a fresh connection got 405"))
         let garbled = RequestFraming.check(probe: probe, followUp: .noAnswer("invalid status line"), fresh: .answered(status: 405))
         #expect(garbled.verdict == .warn && garbled.observed.contains("invalid status line"))
         for fresh: RequestFraming.FollowUp? in [.noAnswer("timed out"), .closed, nil] {

@@ -17,7 +17,8 @@ struct SamplesTests {
 
     @Test("A repeated sampling step takes N samples; its other steps keep their count")
     func stepRepeat() throws {
-        let sampled = try load("""
+        let sampled = try load(
+            """
             id: s/step
             title: t
             profile: native-client
@@ -38,7 +39,8 @@ struct SamplesTests {
                     expect:
                       app: refreshed
 
-            """).sampled(12)
+            """
+        ).sampled(12)
         #expect(sampled.takesSamples)
         #expect(sampled.steps.map(\.repeatCount) == [12, 3])
         #expect(sampled.repeatCount == 1)
@@ -66,9 +68,10 @@ struct SamplesTests {
         #expect(spanning.sampled(9).repeatCount == 9)
         #expect(spanning.sampled(9).steps.map(\.repeatCount) == [1])
         // The same case judging the exchange rather than a sample.
-        let plain = try load(spanningText.replacingOccurrences(of: "s/case", with: "s/none")
-            .replacingOccurrences(of: "NAT-PKCE-002", with: "NAT-TOK-001")
-            .replacingOccurrences(of: "distinct: challenge", with: "token_request: well-formed"))
+        let plain = try load(
+            spanningText.replacingOccurrences(of: "s/case", with: "s/none")
+                .replacingOccurrences(of: "NAT-PKCE-002", with: "NAT-TOK-001")
+                .replacingOccurrences(of: "distinct: challenge", with: "token_request: well-formed"))
         #expect(!plain.takesSamples)
         #expect(plain.sampled(9) == plain)
     }

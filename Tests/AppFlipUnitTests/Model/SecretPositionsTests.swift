@@ -1,6 +1,7 @@
-@testable import AppFlipModel
 import Foundation
 import Testing
+
+@testable import AppFlipModel
 
 /// Whatever stands where a secret would in an adapter's answer is hidden whether or not the answer is usable: for
 /// every contract (link handler, Android activity, native app), every way an answer can be unusable (a member
@@ -18,14 +19,24 @@ struct SecretPositionsTests {
     /// One contract's answers carrying `secret` at a secret position, each unusable in its own way.
     private static func answers(_ secret: String) -> [(contract: String, text: String)] {
         let code = #"{"type":"String","value":"\#(secret)"}"#
-        let escapedURL = "https://oauth-redirect.googleusercontent.com/a/com.example?code=\(secret.replacingOccurrences(of: "/", with: "\\/"))&state=s"
+        let escapedURL =
+            "https://oauth-redirect.googleusercontent.com/a/com.example?code=\(secret.replacingOccurrences(of: "/", with: "\\/"))&state=s"
         return [
             ("android, no finished", #"{"id":"r1","result_code":-1,"data":{"extras":{"AUTHORIZATION_CODE":\#(code)}}}"#),
             ("android, result_code a string", #"{"id":"r1","result_code":"-1","finished":true,"data":{"extras":{"AUTHORIZATION_CODE":\#(code)}}}"#),
-            ("android, a CharSequence code", #"{"id":"r1","result_code":-1,"finished":true,"data":{"extras":{"AUTHORIZATION_CODE":{"type":"CharSequence","value":"\#(secret)"}}}}"#),
-            ("android, a String[] code", #"{"id":"r1","result_code":-1,"finished":true,"data":{"extras":{"AUTHORIZATION_CODE":{"type":"String[]","value":["\#(secret)"]}}}}"#),
+            (
+                "android, a CharSequence code",
+                #"{"id":"r1","result_code":-1,"finished":true,"data":{"extras":{"AUTHORIZATION_CODE":{"type":"CharSequence","value":"\#(secret)"}}}}"#
+            ),
+            (
+                "android, a String[] code",
+                #"{"id":"r1","result_code":-1,"finished":true,"data":{"extras":{"AUTHORIZATION_CODE":{"type":"String[]","value":["\#(secret)"]}}}}"#
+            ),
             ("android, a bare code", #"{"id":"r1","result_code":-1,"finished":true,"data":{"extras":{"AUTHORIZATION_CODE":"\#(secret)"}}}"#),
-            ("android, a repeated member", #"{"id":"r1","result_code":-1,"finished":true,"finished":true,"data":{"extras":{"AUTHORIZATION_CODE":\#(code)}}}"#),
+            (
+                "android, a repeated member",
+                #"{"id":"r1","result_code":-1,"finished":true,"finished":true,"data":{"extras":{"AUTHORIZATION_CODE":\#(code)}}}"#
+            ),
             ("android, another id", #"{"id":"zz","result_code":-1,"finished":true,"data":{"extras":{"authorization_code":\#(code)}}}"#),
             ("link, no id", #"{"action":"open","url":"\#(escapedURL)"}"#),
             ("link, an unknown action", #"{"id":"r1","action":"opn","url":"\#(escapedURL)"}"#),
@@ -62,7 +73,8 @@ struct SecretPositionsTests {
 
     @Test("What is not at a secret position stays: the contract's type tags, ids, result and error codes, plain URLs")
     func others() {
-        let text = #"{"id":"request-1","result_code":-2,"finished":true,"data":{"extras":{"ERROR_TYPE":{"type":"int","value":2},"ERROR_CODE":{"type":"int","value":13},"AUTHORIZATION_CODE":{"type":"String","value":"live-code-123456"}}},"url":"https://example.com/page?state=abc"}"#
+        let text =
+            #"{"id":"request-1","result_code":-2,"finished":true,"data":{"extras":{"ERROR_TYPE":{"type":"int","value":2},"ERROR_CODE":{"type":"int","value":13},"AUTHORIZATION_CODE":{"type":"String","value":"live-code-123456"}}},"url":"https://example.com/page?state=abc"}"#
         let found = SecretPositions.inAnswer(text)
         #expect(found == ["live-code-123456"], "\(found)")
         #expect(SecretPositions.inAnswer("not json at all, \"quoted\": yes").isEmpty)

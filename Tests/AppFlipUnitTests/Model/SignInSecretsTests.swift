@@ -1,5 +1,6 @@
-@testable import AppFlipModel
 import Testing
+
+@testable import AppFlipModel
 
 /// Which sign-in values the reports hide: credentials and what the partner marks secret, never a plain user name,
 /// which the reproduce commands and the adapters' arguments need to show.
@@ -30,16 +31,19 @@ struct SignInSecretsTests {
 
     @Test("A value from the environment is hidden whatever its field: ${env:NAME} marks it secret")
     func environmentValues() throws {
-        let configuration = try load("      login: ${env:APPFLIP_USER}\n      otp_code: 123456",
-                                     environment: ["APPFLIP_USER": "quiet-user"])
+        let configuration = try load(
+            "      login: ${env:APPFLIP_USER}\n      otp_code: 123456",
+            environment: ["APPFLIP_USER": "quiet-user"])
         #expect(configuration.secrets.contains("quiet-user"))
         #expect(configuration.secrets.contains("123456"), "a one-time code is a credential by its name")
     }
 
-    @Test("Field names that say credential", arguments: [
-        ("password", true), ("user[password]", true), ("passwd", true), ("pin", true), ("totp_code", true), ("client_secret", true),
-        ("api_key", true), ("username", false), ("email", false), ("login", false), ("remember_me", false),
-    ])
+    @Test(
+        "Field names that say credential",
+        arguments: [
+            ("password", true), ("user[password]", true), ("passwd", true), ("pin", true), ("totp_code", true), ("client_secret", true),
+            ("api_key", true), ("username", false), ("email", false), ("login", false), ("remember_me", false),
+        ])
     func credentialNames(_ name: String, _ credential: Bool) {
         #expect(SignInScript.isCredential(name) == credential)
     }

@@ -9,8 +9,9 @@ struct SiteAssociationTests {
         var configuration = RunConfiguration(link: link, clientID: "c")
         configuration.appID = appID
         let judge = Judge(context: Template.Context(configuration: configuration, generated: GeneratedValues(seed: 1, caseID: "x")))
-        let group = CheckGroup(requirement: RequirementReference(id: "AF-LINK-001", level: .must),
-                               expectation: .all([.siteAssociationCovers]), location: .init(file: "f", line: 1, column: 1))
+        let group = CheckGroup(
+            requirement: RequirementReference(id: "AF-LINK-001", level: .must),
+            expectation: .all([.siteAssociationCovers]), location: .init(file: "f", line: 1, column: 1))
         let observation = HTTPObservation(status: 200, headers: [], body: Array(json.utf8))
         return judge.judge([group], observation: .http(observation)).first?.held ?? false
     }

@@ -9,29 +9,33 @@ import Testing
 struct SourceQuoteTests {
     private func catalog(quoteSource: String, text: String = "|\n        The words.\n") throws(DiagnosticList) -> Catalog {
         let source = """
-        sources:
-          - key: RFC6749
-            title: OAuth
-            url: https://www.rfc-editor.org/rfc/rfc6749
-        requirements:
-          - id: AF-LINK-007
-            level: MUST
-            profile: app-link
-            title: t
-            statement: s
-            sources: ["RFC6749 §3.1", "RFC6749 §4.1.2.1"]
-            quote:
-              source: \(quoteSource)
-              text: \(text)
-        """
+            sources:
+              - key: RFC6749
+                title: OAuth
+                url: https://www.rfc-editor.org/rfc/rfc6749
+            requirements:
+              - id: AF-LINK-007
+                level: MUST
+                profile: app-link
+                title: t
+                statement: s
+                sources: ["RFC6749 §3.1", "RFC6749 §4.1.2.1"]
+                quote:
+                  source: \(quoteSource)
+                  text: \(text)
+            """
         return try CatalogLoader.load(bytes: Array(source.utf8), file: "quote.catalog")
     }
 
     @Test("A quote names one of its requirement's own sources; its words are kept with line breaks made spaces")
     func loads() throws {
-        let loaded = try catalog(quoteSource: "RFC6749 §4.1.2.1", text: "|\n        Request and response parameters\n        MUST NOT   be included.\n")
-        #expect(loaded["AF-LINK-007"]?.quote == SourceQuote(citation: Citation(sourceKey: "RFC6749", section: "§4.1.2.1"),
-                                                             text: "Request and response parameters MUST NOT be included."))
+        let loaded = try catalog(
+            quoteSource: "RFC6749 §4.1.2.1", text: "|\n        Request and response parameters\n        MUST NOT   be included.\n")
+        #expect(
+            loaded["AF-LINK-007"]?.quote
+                == SourceQuote(
+                    citation: Citation(sourceKey: "RFC6749", section: "§4.1.2.1"),
+                    text: "Request and response parameters MUST NOT be included."))
     }
 
     @Test("A quote from a source the requirement does not cite, or with no words, is an error at its line")
@@ -77,8 +81,9 @@ struct SourceQuoteTests {
             .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
     }
 
-    @Test("Every quote of App Flip for iOS is the page's own words (checked against the English page in shared/seeds)",
-          .enabled(if: PackageRoot.hasShared("seeds"), "needs ../shared/seeds beside the clone (CI has it)"))
+    @Test(
+        "Every quote of App Flip for iOS is the page's own words (checked against the English page in shared/seeds)",
+        .enabled(if: PackageRoot.hasShared("seeds"), "needs ../shared/seeds beside the clone (CI has it)"))
     func appFlipQuotesAreThePage() throws {
         let page = try #require(try appFlipForIOSPage(), "shared/seeds beside the clone holds the App Flip for iOS page")
         let (catalog, _) = try SuiteRun.load()
@@ -101,11 +106,13 @@ struct SourceQuoteTests {
     @Test("A failed requirement's finding quotes its source beside the links; one without a quote shows the links alone")
     func reportQuotes() {
         let markdown = MarkdownReport(run: Fixtures.mixedRun(), profiles: ["app-link"]).render()
-        #expect(markdown.contains("""
-        - **Sources:** [RFC6749 §4.1.2.1](https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1)
-        - **RFC6749 §4.1.2.1 says:** “the authorization server SHOULD inform the resource owner of the error and MUST NOT \
-        automatically redirect the user-agent to the invalid redirection URI.”
-        """), "\(markdown)")
+        #expect(
+            markdown.contains(
+                """
+                - **Sources:** [RFC6749 §4.1.2.1](https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1)
+                - **RFC6749 §4.1.2.1 says:** “the authorization server SHOULD inform the resource owner of the error and MUST NOT \
+                automatically redirect the user-agent to the invalid redirection URI.”
+                """), "\(markdown)")
         #expect(markdown.components(separatedBy: " says:** “").count == 2)
     }
 }

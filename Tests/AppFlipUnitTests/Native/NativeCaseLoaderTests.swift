@@ -34,17 +34,26 @@ struct NativeCaseLoaderTests {
         #expect(diagnostics(nativeCase(step: "sign_in:\n      token_certificate: wrong-host", expect: "server_certificate: refused")).isEmpty)
     }
 
-    @Test("Misplaced steps, checks and server answers are located errors", arguments: [
-        ("a native step in a token case", "profile: token", "sign_in: default", "app: signed-in", "belongs to a native-client case"),
-        ("an answer check in a native step", "profile: native-client", "sign_in: default", "action: open", "does not judge a native-client step"),
-        ("an unknown server answer", "profile: native-client", "sign_in:\n      authorization: teapot", "app: signed-in", "'authorization' takes"),
-        ("a word instead of default", "profile: native-client", "sign_in: now", "app: signed-in", "takes 'default' or a mapping"),
-        ("an audit of a requirement the URL cannot show", "profile: native-client", "sign_in: default", "audit: NAT-TOK-001", "'audit' takes"),
-        ("an unknown certificate", "profile: native-client", "sign_in:\n      token_certificate: self-signed", "server_certificate: refused",
-         "'self-signed' is not a valid 'token_certificate'"),
-        ("server_certificate outside a native step", "profile: token", "request:\n      endpoint: token", "server_certificate: refused",
-         "server_certificate"),
-    ])
+    @Test(
+        "Misplaced steps, checks and server answers are located errors",
+        arguments: [
+            ("a native step in a token case", "profile: token", "sign_in: default", "app: signed-in", "belongs to a native-client case"),
+            ("an answer check in a native step", "profile: native-client", "sign_in: default", "action: open", "does not judge a native-client step"),
+            (
+                "an unknown server answer", "profile: native-client", "sign_in:\n      authorization: teapot", "app: signed-in",
+                "'authorization' takes"
+            ),
+            ("a word instead of default", "profile: native-client", "sign_in: now", "app: signed-in", "takes 'default' or a mapping"),
+            ("an audit of a requirement the URL cannot show", "profile: native-client", "sign_in: default", "audit: NAT-TOK-001", "'audit' takes"),
+            (
+                "an unknown certificate", "profile: native-client", "sign_in:\n      token_certificate: self-signed", "server_certificate: refused",
+                "'self-signed' is not a valid 'token_certificate'"
+            ),
+            (
+                "server_certificate outside a native step", "profile: token", "request:\n      endpoint: token", "server_certificate: refused",
+                "server_certificate"
+            ),
+        ])
     func misplaced(_ example: (String, String, String, String, String)) {
         let (_, profile, step, expect, message) = example
         let text = nativeCase(step: step, expect: expect).replacingOccurrences(of: "profile: native-client", with: profile)

@@ -1,8 +1,9 @@
 import AppFlipModel
-@testable import AppFlipReporting
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipReporting
 
 /// What a certification may not have: a case skipped for want of something (configuration, https), or one that judged
 /// nothing it tests. A case whose tested requirements' condition the target does not meet (it does not rotate
@@ -19,8 +20,9 @@ struct CertificationTallyTests {
     }
 
     private func skipped(conditionUnmet: Bool) -> CaseResult {
-        var result = CaseResult(conformanceCase: Fixtures.mixedRun().results[4].conformanceCase, verdict: .skip, checks: [],
-                                message: "not applicable to this target: step 4: not sent", evidence: Evidence(), duration: 0)
+        var result = CaseResult(
+            conformanceCase: Fixtures.mixedRun().results[4].conformanceCase, verdict: .skip, checks: [],
+            message: "not applicable to this target: step 4: not sent", evidence: Evidence(), duration: 0)
         result.conditionUnmet = conditionUnmet
         return result
     }

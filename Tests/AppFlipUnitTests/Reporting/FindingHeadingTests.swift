@@ -10,11 +10,15 @@ struct FindingHeadingTests {
     private static func run() -> RunResult {
         let should = RequirementReference(id: "AF-LINK-019", level: .should)
         var run = Fixtures.mixedRun()
-        run.results.append(CaseResult(
-            conformanceCase: Fixtures.conformanceCase("app-link/other/two", group: "app-link/other", line: 40, requirement: should), verdict: .warn,
-            checks: [CheckResult(requirement: should, expected: "HTTP status 4xx", observed: "HTTP 200", verdict: .warn),
-                     CheckResult(requirement: should, expected: "no JSON member access_token", observed: "access_token = ‹redacted›", verdict: .warn)],
-            evidence: Evidence(), duration: 0.1))
+        run.results.append(
+            CaseResult(
+                conformanceCase: Fixtures.conformanceCase("app-link/other/two", group: "app-link/other", line: 40, requirement: should),
+                verdict: .warn,
+                checks: [
+                    CheckResult(requirement: should, expected: "HTTP status 4xx", observed: "HTTP 200", verdict: .warn),
+                    CheckResult(requirement: should, expected: "no JSON member access_token", observed: "access_token = ‹redacted›", verdict: .warn),
+                ],
+                evidence: Evidence(), duration: 0.1))
         return run
     }
 

@@ -19,12 +19,18 @@ struct HTMLReportTests {
             var result = result
             result.message = (result.message ?? "") + Self.hostile
             result.checks = result.checks.map { check in
-                check.notApplicable != nil ? check
-                    : CheckResult(requirement: check.requirement, expected: check.expected, observed: check.observed + Self.hostile, verdict: check.verdict)
+                check.notApplicable != nil
+                    ? check
+                    : CheckResult(
+                        requirement: check.requirement, expected: check.expected, observed: check.observed + Self.hostile, verdict: check.verdict)
             }
-            result.evidence = Evidence(link: "https://app.example/flip?x=" + Self.hostile, answer: Self.hostile, stderr: Self.hostile,
-                                       exchanges: [Evidence.Exchange("GET /" + Self.hostile, requestHeaders: [Evidence.Header("X-A", Self.hostile)],
-                                                                     responseHeaders: [Evidence.Header(Self.hostile, "v")])])
+            result.evidence = Evidence(
+                link: "https://app.example/flip?x=" + Self.hostile, answer: Self.hostile, stderr: Self.hostile,
+                exchanges: [
+                    Evidence.Exchange(
+                        "GET /" + Self.hostile, requestHeaders: [Evidence.Header("X-A", Self.hostile)],
+                        responseHeaders: [Evidence.Header(Self.hostile, "v")])
+                ])
             return result
         }
         run.provenance.target = Self.hostile
@@ -40,10 +46,13 @@ struct HTMLReportTests {
         let script = try #require(page.components(separatedBy: "<script>").dropFirst().first?.components(separatedBy: "</script>").first)
         let style = try #require(page.components(separatedBy: "<style>").dropFirst().first?.components(separatedBy: "</style>").first)
         let hash = { (text: String) in "'sha256-" + Data(SHA256.hash(Array(text.utf8))).base64EncodedString() + "'" }
-        let policy = try #require(page.components(separatedBy: "http-equiv=\"Content-Security-Policy\" content=\"").dropFirst().first?
-            .components(separatedBy: "\"").first)
+        let policy = try #require(
+            page.components(separatedBy: "http-equiv=\"Content-Security-Policy\" content=\"").dropFirst().first?
+                .components(separatedBy: "\"").first)
         let read = HTMLText.unescaped(policy)
-        #expect(read.contains("default-src 'none'") && read.contains("script-src \(hash(script))") && read.contains("style-src \(hash(style))"), "\(read)")
+        #expect(
+            read.contains("default-src 'none'") && read.contains("script-src \(hash(script))") && read.contains("style-src \(hash(style))"), "\(read)"
+        )
         #expect(!read.contains("unsafe"))
         // Nothing the page loads: no src, no stylesheet link, no url() in the style.
         #expect(!page.contains(" src=") && !page.contains("<link") && !style.contains("url("))
@@ -87,7 +96,9 @@ struct HTMLReportTests {
         let findings = ReportFindings(run: run)
         #expect(count("<details id=\"f", in: page) == findings.failures.count && count("<details id=\"w", in: page) == findings.warnings.count)
         for result in run.results {
-            #expect(page.contains("<tr data-case=\"\(result.conformanceCase.id)\" data-f data-verdict=\"\(result.verdict.rawValue)\""), "\(result.conformanceCase.id)")
+            #expect(
+                page.contains("<tr data-case=\"\(result.conformanceCase.id)\" data-f data-verdict=\"\(result.verdict.rawValue)\""),
+                "\(result.conformanceCase.id)")
         }
         #expect(page.contains("<p>Exit code: \(run.exitStatus.rawValue). "))
         let markdown = MarkdownReport(run: run, profiles: ["app-link"], reproducible: true).render()

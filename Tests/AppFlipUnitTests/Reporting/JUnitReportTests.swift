@@ -27,7 +27,8 @@ struct JUnitReportTests {
         #expect(xml.contains("<failure type=\"AF-LINK-005 MUST NOT\" message=\"AF-LINK-005 MUST NOT: expected declines (opens nothing); observed"))
         #expect(xml.contains("<error type=\"target-error\" message=\"target error: timed out"))
         #expect(xml.contains("<skipped message=\"needs a sandbox account\"/>"))
-        #expect(xml.contains("<property name=\"requirement.AF-LINK-005\" value=\"MUST NOT · Unlisted redirect_uri never opened · RFC6749 §4.1.2.1\"/>"))
+        #expect(
+            xml.contains("<property name=\"requirement.AF-LINK-005\" value=\"MUST NOT · Unlisted redirect_uri never opened · RFC6749 §4.1.2.1\"/>"))
         #expect(xml.contains("Conformance/cases/app-link/demo/demo.case:10: AF-LINK-005 MUST NOT violated"))
         #expect(xml.contains("name=\"app-link/demo/fail\" time=\"0.200\""))
         #expect(xml.contains("time=\"0.012\""))

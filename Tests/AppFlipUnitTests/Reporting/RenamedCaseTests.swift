@@ -20,8 +20,9 @@ struct RenamedCaseTests {
     @Test("A baseline entry naming the old ID accepts the renamed case's failure, and is exercised by it")
     func baseline() throws {
         let failing = try #require(Fixtures.mixedRun().results.first { $0.verdict == .fail })
-        let entry = Baseline.Entry(subject: .conformanceCase(failing.conformanceCase.id), reason: "accepted for now", expires: "2099-12-31",
-                                   location: SourceLocation(file: "b", line: 1, column: 1))
+        let entry = Baseline.Entry(
+            subject: .conformanceCase(failing.conformanceCase.id), reason: "accepted for now", expires: "2099-12-31",
+            location: SourceLocation(file: "b", line: 1, column: 1))
         let baseline = Baseline(entries: [entry], path: "b")
         #expect(baseline.accepting(renamed(failing), today: "2026-11-26") == [entry])
         let judgement = baseline.judge([renamed(failing)], today: "2026-11-26")
@@ -41,8 +42,9 @@ struct RenamedCaseTests {
             return check
         }
         results[index].verdict = .pass
-        let new = ResultsDocument(run: RunResult(results: results, catalog: run.catalog, provenance: run.provenance), profiles: ["app-link"],
-                                  reproducible: true)
+        let new = ResultsDocument(
+            run: RunResult(results: results, catalog: run.catalog, provenance: run.provenance), profiles: ["app-link"],
+            reproducible: true)
         let changes = ResultsDiff(old: old, new: new)
         #expect(changes.added.isEmpty && changes.removed.isEmpty, "added \(changes.added.map(\.id)), removed \(changes.removed.map(\.id))")
         #expect(changes.fixed.map(\.id) == [results[index].conformanceCase.id])

@@ -41,19 +41,24 @@ struct ResultsWriterTests {
         document.cases[3].formerly = ["app-link/old/name", "app-link/older/name"]
         document.cases[0].evidence.exchanges = [
             ResultsDocument.ExchangeEntry(transcript: "GET /authorize?x=1 → 302"),
-            ResultsDocument.ExchangeEntry(transcript: "POST /token → 200 {\"a\":1}", sentAt: "2026-11-25T20:21:16.123Z", milliseconds: 12,
-                                          requestHeaders: [ResultsDocument.HeaderEntry(name: "Host", value: "127.0.0.1:8080")],
-                                          responseHeaders: [ResultsDocument.HeaderEntry(name: "Set-Cookie", value: "s=\"‹redacted›\"; Path=/")]),
+            ResultsDocument.ExchangeEntry(
+                transcript: "POST /token → 200 {\"a\":1}", sentAt: "2026-11-25T20:21:16.123Z", milliseconds: 12,
+                requestHeaders: [ResultsDocument.HeaderEntry(name: "Host", value: "127.0.0.1:8080")],
+                responseHeaders: [ResultsDocument.HeaderEntry(name: "Set-Cookie", value: "s=\"‹redacted›\"; Path=/")]),
         ]
-        for (index, seconds) in [0.0123, 1.2e-05, Double.leastNonzeroMagnitude, 12.5, 0.1 + 0.2].enumerated() { document.cases[index].durationSeconds = seconds }
+        for (index, seconds) in [0.0123, 1.2e-05, Double.leastNonzeroMagnitude, 12.5, 0.1 + 0.2].enumerated() {
+            document.cases[index].durationSeconds = seconds
+        }
         return document
     }
 
     @Test("Every member, set or absent, is written as JSONEncoder wrote it, byte for byte")
     func sameBytesAsTheEncoder() throws {
-        for document in [ResultsDocument(run: Fixtures.mixedRun(), profiles: ["app-link"], reproducible: true),
-                         ResultsDocument(run: Fixtures.mixedRun(), profiles: ["app-link"], reproducible: false),
-                         try fullDocument()] {
+        for document in [
+            ResultsDocument(run: Fixtures.mixedRun(), profiles: ["app-link"], reproducible: true),
+            ResultsDocument(run: Fixtures.mixedRun(), profiles: ["app-link"], reproducible: false),
+            try fullDocument(),
+        ] {
             let written = document.render()
             #expect(written == (try encoded(document)))
             #expect(try ResultsDocument.parse(Data(written.utf8)) == document)

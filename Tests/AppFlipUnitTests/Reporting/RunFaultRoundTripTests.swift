@@ -35,7 +35,9 @@ struct RunFaultRoundTripTests {
         #expect {
             _ = try ResultsDocument.result(entry, faulted.conformanceCase, file: "shard/results.json")
         } throws: { error in
-            "\(error)".contains("shard/results.json: case \(result.conformanceCase.id) has more than one of suite_fault, configuration_problem and unreachable_target")
+            "\(error)".contains(
+                "shard/results.json: case \(result.conformanceCase.id) has more than one of suite_fault, configuration_problem and unreachable_target"
+            )
         }
     }
 }

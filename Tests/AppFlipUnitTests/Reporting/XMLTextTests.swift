@@ -6,7 +6,8 @@ import Testing
 struct XMLTextTests {
     @Test("Plain text comes back as it is; markup is escaped; tabs and line breaks stay in text")
     func text() {
-        #expect(XMLText.text("AF-LINK-005 MUST NOT: expected declines; observed opened") == "AF-LINK-005 MUST NOT: expected declines; observed opened")
+        #expect(
+            XMLText.text("AF-LINK-005 MUST NOT: expected declines; observed opened") == "AF-LINK-005 MUST NOT: expected declines; observed opened")
         #expect(XMLText.text("a & b < c > d \"q\"\tx\ny") == "a &amp; b &lt; c &gt; d \"q\"\tx\ny")
         #expect(XMLText.text("cr\r") == "cr&#13;")
         #expect(XMLText.text("é 中 🔑 ｆ\u{F000}") == "é 中 🔑 ｆ\u{F000}")
@@ -27,8 +28,10 @@ struct XMLTextTests {
 
     @Test("Runs copied whole escape as the byte-by-byte writer escaped, on 20,000 seeded texts, text and attribute")
     func oracle() {
-        let pieces = ["a", "Z", " ", "&", "<", ">", "\"", "'", "\n", "\r", "\t", "\r\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "中", "🔑",
-                      "\u{F000}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "ｆ", "&amp;"]
+        let pieces = [
+            "a", "Z", " ", "&", "<", ">", "\"", "'", "\n", "\r", "\t", "\r\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "中", "🔑",
+            "\u{F000}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "ｆ", "&amp;",
+        ]
         var random = Mutator(seed: 20_261_129)
         for _ in 0..<20_000 {
             let text = (0..<random.below(16)).map { _ in pieces[random.below(pieces.count)] }.joined()
@@ -36,7 +39,8 @@ struct XMLTextTests {
                 let escaped = attribute ? XMLText.attribute(text) : XMLText.text(text)
                 let expected = Self.byteByByte(text, attribute: attribute)
                 guard Array(escaped.utf8) == Array(expected.utf8) else {
-                    Issue.record("\(text.debugDescription), attribute \(attribute): \(escaped.debugDescription), the oracle \(expected.debugDescription)")
+                    Issue.record(
+                        "\(text.debugDescription), attribute \(attribute): \(escaped.debugDescription), the oracle \(expected.debugDescription)")
                     return
                 }
             }

@@ -20,7 +20,8 @@ struct ParserTests {
 
     @Test("Nested mappings, lists, quoted scalars and comments parse into the right tree")
     func parsesStructure() throws {
-        let node = try parse("""
+        let node = try parse(
+            """
             # a comment
             id: a/b   # trailing comment
             title: "quoted \\"x\\" \\u00E9 \\n"
@@ -41,9 +42,15 @@ struct ParserTests {
         #expect(text(root["single"]) == "it's")
         let link = try #require(root["link"].flatMap(mapping))
         #expect(text(link["set"].flatMap(mapping)?["state"]) == "a#b")
-        guard case .sequence(let removed)? = link["remove"] else { Issue.record("remove is not a list"); return }
+        guard case .sequence(let removed)? = link["remove"] else {
+            Issue.record("remove is not a list")
+            return
+        }
         #expect(removed.items.compactMap { text($0) } == ["client_id", "scope"])
-        guard case .sequence(let checks)? = root["checks"] else { Issue.record("checks is not a list"); return }
+        guard case .sequence(let checks)? = root["checks"] else {
+            Issue.record("checks is not a list")
+            return
+        }
         #expect(checks.items.count == 2)
         #expect(text(checks.items.first.flatMap(mapping)?["requirement"]) == "AF-LINK-001 MUST")
         #expect(text(checks.items.last) == "plain item")
@@ -117,8 +124,9 @@ struct ParserTests {
 
     @Test("A diagnostic prints like a compiler, with the line and a caret under the column")
     func diagnosticRendering() {
-        let diagnostic = Diagnostic(at: SourceLocation(file: "x.case", line: 12, column: 5), "unknown key 'expct'",
-                                    lineText: "    expct:")
+        let diagnostic = Diagnostic(
+            at: SourceLocation(file: "x.case", line: 12, column: 5), "unknown key 'expct'",
+            lineText: "    expct:")
         #expect(diagnostic.description == "x.case:12:5: error: unknown key 'expct'\n        expct:\n        ^")
     }
 

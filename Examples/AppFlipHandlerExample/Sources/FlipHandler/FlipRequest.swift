@@ -10,8 +10,10 @@ public struct FlipRequest: Sendable, Equatable {
     /// The flip URLs Google publishes; `redirect_uri` must be one of them, byte for byte.
     public static let flipURLs: Set<String> = Set(
         ["oauth-redirect.googleusercontent.com", "oauth-redirect-sandbox.googleusercontent.com"].flatMap { host in
-            ["com.google.Chromecast.dev", "com.google.Chromecast.enterprise", "com.google.Chromecast",
-             "com.google.OPA.dev", "com.google.OPA.enterprise", "com.google.OPA"].map { "https://\(host)/a/\($0)" }
+            [
+                "com.google.Chromecast.dev", "com.google.Chromecast.enterprise", "com.google.Chromecast",
+                "com.google.OPA.dev", "com.google.OPA.enterprise", "com.google.OPA",
+            ].map { "https://\(host)/a/\($0)" }
         })
 
     /// What the app does with a link.
@@ -50,7 +52,8 @@ public struct FlipRequest: Sendable, Equatable {
         // The redirect URI first: unless it is exactly one of Google's, nothing is opened at all.
         let redirects = values("redirect_uri")
         guard redirects.count == 1, let encodedRedirect = redirects[0], let redirectURI = encodedRedirect.removingPercentEncoding,
-              flipURLs.contains(redirectURI) else {
+            flipURLs.contains(redirectURI)
+        else {
             return .ignore
         }
         // From here every answer goes to that URL. A value that is missing, empty, repeated or malformed is invalid.
@@ -63,7 +66,8 @@ public struct FlipRequest: Sendable, Equatable {
             return invalid()
         }
         guard let received = values("client_id").first ?? nil, received.removingPercentEncoding == clientID,
-              let encodedState, encodedState.removingPercentEncoding != nil || isPercentEncoded(encodedState) else {
+            let encodedState, encodedState.removingPercentEncoding != nil || isPercentEncoded(encodedState)
+        else {
             return invalid()
         }
         var scopes: [String] = []

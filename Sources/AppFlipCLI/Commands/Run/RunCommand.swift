@@ -36,19 +36,22 @@ enum RunCommand {
         defer { server?.stop() }
         guard let inputs = read(&options, arguments: arguments, console: console) else { return ExitStatus.usage.rawValue }
         // Before anything is contacted: a certification whose cases could not all be judged is never reachable.
-        let missing = ProgramNeedsCheck.missing(inputs.programs, cases: inputs.suite.cases, targets: options.assembly.targets,
-                                                configuration: options.assembly.configuration)
+        let missing = ProgramNeedsCheck.missing(
+            inputs.programs, cases: inputs.suite.cases, targets: options.assembly.targets,
+            configuration: options.assembly.configuration)
         if !missing.isEmpty {
-            return Command.usageError("--certification: the configuration lacks \(missing.count) thing\(missing.count == 1 ? "" : "s") "
-                                      + "the program\(inputs.programs.count == 1 ? "" : "s") need\(inputs.programs.count == 1 ? "s" : ""), "
-                                      + "so some of \(inputs.programs.count == 1 ? "its" : "their") cases could not be judged "
-                                      + "(README, \"Certification programs\"):",
-                                      details: missing.map { "  " + $0.line }, usage: Usage.run, console: console, typed: arguments)
+            return Command.usageError(
+                "--certification: the configuration lacks \(missing.count) thing\(missing.count == 1 ? "" : "s") "
+                    + "the program\(inputs.programs.count == 1 ? "" : "s") need\(inputs.programs.count == 1 ? "s" : ""), "
+                    + "so some of \(inputs.programs.count == 1 ? "its" : "their") cases could not be judged "
+                    + "(README, \"Certification programs\"):",
+                details: missing.map { "  " + $0.line }, usage: Usage.run, console: console, typed: arguments)
         }
         if !inputs.programs.isEmpty, AdapterDigests.runBy(given: options.runBy) == nil {
             // A reviewer signs a certification: who produced it belongs in it.
-            console.err("warning: who ran this certification is not recorded (no --operator, no CI job's variables, no $USER): "
-                        + "give --operator NAME; the reports say \"not recorded\"")
+            console.err(
+                "warning: who ran this certification is not recorded (no --operator, no CI job's variables, no $USER): "
+                    + "give --operator NAME; the reports say \"not recorded\"")
         }
         switch RunSelection.select(from: inputs.suite, options: options, programs: inputs.programs, console: console) {
         case .exit(let status): return status
@@ -100,8 +103,9 @@ enum RunCommand {
         let runRedactor = Redactor(secrets: targets.secrets)
         // Which build judged the target: the executable is hashed on a thread of its own while the cases run.
         _ = RunIdentity.executableDigest
-        let presenter = RunPresenter(console: console, options: options, total: cases.count, baseline: inputs.baseline,
-                                     today: String(started.at.prefix(10)))
+        let presenter = RunPresenter(
+            console: console, options: options, total: cases.count, baseline: inputs.baseline,
+            today: String(started.at.prefix(10)))
         presenter.announce(cases.count, profiles: options.profiles, target: runRedactor.redact(targets.description), jobs: options.jobs)
         // What is tested is hashed before the first case as well as after the last: an adapter that changes in
         // between (one that runs a good app, then copies a broken one over itself) tested no single program.
@@ -110,8 +114,9 @@ enum RunCommand {
         presenter.casesEnded()
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
         targets.endProcesses()
-        var provenance = RunProvenance.make(options: options, suite: inputs.suite, catalog: inputs.catalog, cases: cases, programs: inputs.programs,
-                                            arguments: arguments, started: started)
+        var provenance = RunProvenance.make(
+            options: options, suite: inputs.suite, catalog: inputs.catalog, cases: cases, programs: inputs.programs,
+            arguments: arguments, started: started)
         provenance.adapterFiles = provenance.adapterFiles.map { file in
             var file = file
             if let before = adaptersBefore.first(where: { $0.role == file.role && $0.path == file.path })?.sha256, before != file.sha256 {
@@ -120,13 +125,15 @@ enum RunCommand {
             return file
         }
         for file in provenance.adapterFiles where file.changed {
-            console.err("ADAPTER CHANGED: \(file.role) \(file.path) hashed sha256 \(file.sha256Before ?? "") before the first case and "
-                        + "\(file.sha256 ?? "(unreadable)") after the last: no single program was tested, and the run is no certification")
+            console.err(
+                "ADAPTER CHANGED: \(file.role) \(file.path) hashed sha256 \(file.sha256Before ?? "") before the first case and "
+                    + "\(file.sha256 ?? "(unreadable)") after the last: no single program was tested, and the run is no certification")
         }
         // The configured secrets are hidden in the provenance like everywhere else (a handler URL's password, a
         // secret a partner put on the adapter's command line).
-        var run = RunResult(results: results, catalog: inputs.catalog, provenance: runRedactor.redact(provenance),
-                            incomplete: interruption.signal != nil || results.count < cases.count)
+        var run = RunResult(
+            results: results, catalog: inputs.catalog, provenance: runRedactor.redact(provenance),
+            incomplete: interruption.signal != nil || results.count < cases.count)
         run.selected = Dictionary(grouping: cases, by: \.profile.rawValue).mapValues(\.count)
         var attestations = inputs.attestations
         if let file = attestations {
@@ -137,10 +144,12 @@ enum RunCommand {
         if let baseline = inputs.baseline { run.apply(baseline, today: String(started.at.prefix(10))) }
         presenter.afterCases(run)
         let writing = Date()
-        let writeProblem = RunReportWriter.write(run, options: options, suite: inputs.suite, catalog: inputs.catalog, attestations: attestations,
-                                                 baseline: inputs.baseline)
-        return presenter.verdict(run, selected: cases.count, profiles: options.profiles, reports: options.reports, writeProblem: writeProblem,
-                                 writeMilliseconds: Date().timeIntervalSince(writing) * 1000)
+        let writeProblem = RunReportWriter.write(
+            run, options: options, suite: inputs.suite, catalog: inputs.catalog, attestations: attestations,
+            baseline: inputs.baseline)
+        return presenter.verdict(
+            run, selected: cases.count, profiles: options.profiles, reports: options.reports, writeProblem: writeProblem,
+            writeMilliseconds: Date().timeIntervalSince(writing) * 1000)
     }
 
     /// The arguments with `--seed` made explicit (before any handler command), so the command reproduces the run.

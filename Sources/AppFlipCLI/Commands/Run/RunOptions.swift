@@ -59,7 +59,8 @@ struct RunOptions {
         }
         let redirectURI = try parsed.value(.redirectURI) ?? AllowedFlipURIs.default
         guard AllowedFlipURIs.all.contains(redirectURI) else {
-            throw Arguments.UsageError(message: "--redirect-uri must be one of the twelve App Flip URIs Google publishes, e.g. \(AllowedFlipURIs.default)")
+            throw Arguments.UsageError(
+                message: "--redirect-uri must be one of the twelve App Flip URIs Google publishes, e.g. \(AllowedFlipURIs.default)")
         }
         try Self.refuseWaivers(parsed)
         profiles = try CertificationSelection.profiles(parsed)
@@ -71,7 +72,9 @@ struct RunOptions {
             return count
         }
         shard = try parsed.value(.shard).map { text throws(Arguments.UsageError) in
-            guard let shard = Shard(parsing: text) else { throw Arguments.UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N ≤ 1000, not '\(text)'") }
+            guard let shard = Shard(parsing: text) else {
+                throw Arguments.UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N ≤ 1000, not '\(text)'")
+            }
             return shard
         }
         if parsed.has(.quiet) && parsed.has(.verbose) { throw Arguments.UsageError(message: "--quiet and --verbose cannot both be given") }
@@ -94,9 +97,12 @@ struct RunOptions {
         runBy = try parsed.value(.runBy)
         if let targetName = try parsed.value(.target) {
             guard targetName == "reference" else {
-                throw Arguments.UsageError(message: "--target takes 'reference'; for your own target give --link, --client-id and a handler command, --handler-url or --config")
+                throw Arguments.UsageError(
+                    message:
+                        "--target takes 'reference'; for your own target give --link, --client-id and a handler command, --handler-url or --config")
             }
-            assembly = try TargetArguments.reference(parsed, mode: mode, seed: seed, scope: try parsed.value(.scope) ?? "devices", redirectURI: redirectURI)
+            assembly = try TargetArguments.reference(
+                parsed, mode: mode, seed: seed, scope: try parsed.value(.scope) ?? "devices", redirectURI: redirectURI)
         } else {
             assembly = try TargetArguments.partner(parsed, mode: mode, seed: seed, scope: try parsed.value(.scope), redirectURI: redirectURI)
         }
@@ -126,16 +132,19 @@ struct RunOptions {
     private static func refuseWaivers(_ parsed: Arguments) throws(Arguments.UsageError) {
         guard parsed.has(.certification) else { return }
         for option in CommandOption.refused where !parsed.values(option).isEmpty {
-            throw Arguments.UsageError(message: "--certification refuses \(option.name): a certification run judges every case, with nothing waived or left out")
+            throw Arguments.UsageError(
+                message: "--certification refuses \(option.name): a certification run judges every case, with nothing waived or left out")
         }
         // Only the suite's own cases and catalog certify: a partner's files could judge anything, or nothing.
         for option in [CommandOption.cases, .catalog] where !parsed.values(option).isEmpty {
-            throw Arguments.UsageError(message: "--certification refuses \(option.name): a certification judges the suite's own cases against its own "
-                                       + "catalog, the ones built into this binary (`verify` holds a bundle to them); drop \(option.name)")
+            throw Arguments.UsageError(
+                message: "--certification refuses \(option.name): a certification judges the suite's own cases against its own "
+                    + "catalog, the ones built into this binary (`verify` holds a bundle to them); drop \(option.name)")
         }
         if !parsed.values(.profile).isEmpty {
-            throw Arguments.UsageError(message: "--certification refuses --profile: a certification judges whole programs; name them instead, "
-                                       + "--certification PROGRAM (" + BuiltInSuite.programKeys.joined(separator: ", ") + "; see `list --programs`)")
+            throw Arguments.UsageError(
+                message: "--certification refuses --profile: a certification judges whole programs; name them instead, "
+                    + "--certification PROGRAM (" + BuiltInSuite.programKeys.joined(separator: ", ") + "; see `list --programs`)")
         }
     }
 }
@@ -145,7 +154,8 @@ extension Arguments {
     func number(_ option: CommandOption, default fallback: Double, range: ClosedRange<Double>) throws(UsageError) -> Double {
         guard let text = try value(option) else { return fallback }
         guard let value = Double(text), range.contains(value) else {
-            throw UsageError(message: "\(option.name) takes a number from \(Self.shown(range.lowerBound)) to \(Self.shown(range.upperBound)), not '\(text)'")
+            throw UsageError(
+                message: "\(option.name) takes a number from \(Self.shown(range.lowerBound)) to \(Self.shown(range.upperBound)), not '\(text)'")
         }
         return value
     }

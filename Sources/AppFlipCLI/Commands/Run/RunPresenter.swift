@@ -19,8 +19,9 @@ final class RunPresenter: @unchecked Sendable {
         self.quiet = options.verbosity == .quiet
         self.baseline = baseline
         self.today = today
-        display = RunProgress(console: console, total: total, verbosity: options.verbosity,
-                              color: options.color.enabled(isTerminal: console.errIsTerminal, environment: ProcessInfo.processInfo.environment))
+        display = RunProgress(
+            console: console, total: total, verbosity: options.verbosity,
+            color: options.color.enabled(isTerminal: console.errIsTerminal, environment: ProcessInfo.processInfo.environment))
     }
 
     func announce(_ cases: Int, profiles: [Profile], target: String, jobs: Int) {
@@ -70,13 +71,15 @@ final class RunPresenter: @unchecked Sendable {
     /// The root causes and the verdict line (printed even when the reports could not be written: the console is
     /// then the only record), the certification line, and the reports' problem or where they went.
     func verdict(_ run: RunResult, selected: Int, profiles: [Profile], reports: String, writeProblem: String?, writeMilliseconds: Double) -> Int32 {
-        let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
+        let counts =
+            Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
             + (run.baseline == nil ? "" : ", \(run.knownCount) known (baseline)")
         let untested = run.coverage(of: profiles.map(\.rawValue)).filter { !$0.isTested }.map { "\($0.profile) (\($0.reason))" }
         let scope = untested.isEmpty ? "" : "; NOT TESTED: " + untested.joined(separator: ", ")
         if !quiet { for line in RootCauseLines.lines(run) { console.out(line) } }
         let word = Self.word(run, ran: run.results.count, selected: selected)
-        console.out("\(run.results.count) cases: \(counts) — \(word)\(scope) (exit \((writeProblem == nil ? run.exitStatus : .reportsNotWritten).rawValue))")
+        console.out(
+            "\(run.results.count) cases: \(counts) — \(word)\(scope) (exit \((writeProblem == nil ? run.exitStatus : .reportsNotWritten).rawValue))")
         if run.provenance.certification { console.out(.suite(ProgramOutcome.headline(run.programOutcomes))) }
         if let custom = ReportHeadline.customSuite(run.provenance) { console.out(.suite(custom.prefix(1).uppercased() + custom.dropFirst())) }
         if let writeProblem {
@@ -84,7 +87,9 @@ final class RunPresenter: @unchecked Sendable {
             return ExitStatus.reportsNotWritten.rawValue
         }
         let written = ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", ")
-        console.out("reports: \(written) (written in \(String(format: "%.1f", writeMilliseconds)) ms; cases ran in \(String(format: "%.2f", run.provenance.duration)) s)")
+        console.out(
+            "reports: \(written) (written in \(String(format: "%.1f", writeMilliseconds)) ms; cases ran in \(String(format: "%.2f", run.provenance.duration)) s)"
+        )
         return run.exitStatus.rawValue
     }
 
@@ -128,7 +133,9 @@ final class RunPresenter: @unchecked Sendable {
         if result.verdict == .error || result.verdict == .skip {
             return log.isEmpty ? head + ": \(result.message ?? "")" : .lines([head + ": \(result.message ?? "")"] + log)
         }
-        let findings = result.findings.map { finding -> ConsoleText in "  \(finding.requirement): expected \(finding.expected); observed \(finding.observed)" }
+        let findings = result.findings.map { finding -> ConsoleText in
+            "  \(finding.requirement): expected \(finding.expected); observed \(finding.observed)"
+        }
         return .lines([head] + findings + log)
     }
 

@@ -13,8 +13,10 @@ enum RunProvenance {
         var clock: Date
     }
 
-    static func make(options: RunOptions, suite: CaseSuite, catalog: Catalog, cases: [ConformanceCase], programs: [CertificationProgram],
-                     arguments: [String], started: Started) -> Provenance {
+    static func make(
+        options: RunOptions, suite: CaseSuite, catalog: Catalog, cases: [ConformanceCase], programs: [CertificationProgram],
+        arguments: [String], started: Started
+    ) -> Provenance {
         let targets = options.assembly.targets
         let seed = options.assembly.configuration.seed
         let arguments = RunCommand.withSeed(arguments, seed)

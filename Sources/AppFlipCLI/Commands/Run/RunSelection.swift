@@ -18,7 +18,9 @@ enum RunSelection {
             let known = Set(suite.cases.flatMap { [$0.id] + $0.formerly })
             let gone = failed.subtracting(known)
             if !gone.isEmpty {
-                console.err("note: \(gone.count) case\(gone.count == 1 ? "" : "s") that failed there no longer exist: \(gone.sorted().prefix(5).joined(separator: ", "))")
+                console.err(
+                    "note: \(gone.count) case\(gone.count == 1 ? "" : "s") that failed there no longer exist: \(gone.sorted().prefix(5).joined(separator: ", "))"
+                )
             }
             selected = selected.filter { conformanceCase in failed.contains { conformanceCase.isNamed($0) } }
         }
@@ -38,8 +40,9 @@ enum RunSelection {
             }
         }
         guard !selected.isEmpty else {
-            console.err("error: no case matches the profiles (\(options.profiles.map(\.rawValue).joined(separator: ", ")))"
-                        + (options.filters.isEmpty ? "" : " and --filter \(options.filters.joined(separator: " --filter "))"))
+            console.err(
+                "error: no case matches the profiles (\(options.profiles.map(\.rawValue).joined(separator: ", ")))"
+                    + (options.filters.isEmpty ? "" : " and --filter \(options.filters.joined(separator: " --filter "))"))
             return .exit(ExitStatus.usage.rawValue)
         }
         return .cases(selected)
@@ -65,7 +68,8 @@ enum RunSelection {
     /// Why more samples would expand `${repeat}` variables past the load-time bounds, or nil when they do not.
     private static func expansionProblem(_ cases: [ConformanceCase]) -> String? {
         if let large = cases.first(where: { $0.repeatedBytes > ConformanceCase.maximumExpansion }) {
-            return "case \(large.id) would expand its ${repeat} variables to \(large.repeatedBytes) bytes (at most \(ConformanceCase.maximumExpansion))"
+            return
+                "case \(large.id) would expand its ${repeat} variables to \(large.repeatedBytes) bytes (at most \(ConformanceCase.maximumExpansion))"
         }
         let total = cases.reduce(0) { $0 + $1.repeatedBytes }
         return total > ConformanceCase.maximumRunExpansion

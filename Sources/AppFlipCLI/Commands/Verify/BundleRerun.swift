@@ -30,8 +30,10 @@ package enum BundleRerun {
     /// reports come from and go, the seed (the manifest's), the selection by an earlier run's files or a shard (the
     /// bundle's case list selects instead), known failures (verdicts are compared before any baseline), and what
     /// only the console or the evidence of the first run needed.
-    static let replacedOptions = ["--cases", "--catalog", "--bundle", "--reports", "--summary", "--attest", "--sign-key", "--seed",
-                                  "--rerun-failed", "--shard", "--baseline", "--color"]
+    static let replacedOptions = [
+        "--cases", "--catalog", "--bundle", "--reports", "--summary", "--attest", "--sign-key", "--seed",
+        "--rerun-failed", "--shard", "--baseline", "--color",
+    ]
     static let replacedFlags: Set<String> = ["-q", "--quiet", "-v", "--verbose"]
 
     /// Re-runs the bundle's cases; the run's own console (in `--quiet` form: its verdict and the problems that stopped
@@ -51,10 +53,12 @@ package enum BundleRerun {
         }
         let reportDirectory = reports ?? scratch + "/reports"
         let arguments = arguments(recorded, seed: verification.manifest.seed, suite: scratch, reports: reportDirectory)
-        console.err("re-running \(document.cases.count) case\(document.cases.count == 1 ? "" : "s"): "
-                    + "\(RunCommand.commandLine(arguments))")
-        let status = RunCommand.main(arguments, console: Console(out: console.writeErr, err: console.writeErr),
-                                     only: Set(document.cases.map(\.id)))
+        console.err(
+            "re-running \(document.cases.count) case\(document.cases.count == 1 ? "" : "s"): "
+                + "\(RunCommand.commandLine(arguments))")
+        let status = RunCommand.main(
+            arguments, console: Console(out: console.writeErr, err: console.writeErr),
+            only: Set(document.cases.map(\.id)))
         let rerun: ResultsDocument
         do {
             rerun = try ResultsDocument.load(run: reportDirectory).document
@@ -72,9 +76,11 @@ package enum BundleRerun {
         for option in replacedOptions { words = CommandLineText.removing(option, from: words) }
         let end = words.firstIndex(of: "--") ?? words.endIndex
         words = words[..<end].filter { !replacedFlags.contains($0) } + words[end...]
-        let suite = CommandLineText.certifies(words) ? [] : ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath]
-        words.insert(contentsOf: suite + ["--seed", String(seed), "--reports", reports, "--quiet", "--color", "never"],
-                     at: words.firstIndex(of: "--") ?? words.endIndex)
+        let suite =
+            CommandLineText.certifies(words) ? [] : ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath]
+        words.insert(
+            contentsOf: suite + ["--seed", String(seed), "--reports", reports, "--quiet", "--color", "never"],
+            at: words.firstIndex(of: "--") ?? words.endIndex)
         return words
     }
 
@@ -103,7 +109,8 @@ package enum BundleRerun {
     static func adapterProblem(_ document: ResultsDocument) -> String? {
         for adapter in document.run.adapters ?? [] {
             guard let recorded = adapter.sha256 else {
-                return "the run could not hash its \(adapter.role) \(adapter.path) (\(adapter.problem ?? "unreadable")), so a re-run cannot show it is the same"
+                return
+                    "the run could not hash its \(adapter.role) \(adapter.path) (\(adapter.problem ?? "unreadable")), so a re-run cannot show it is the same"
             }
             let now: String?
             let own = Bundle.main.executablePath.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }

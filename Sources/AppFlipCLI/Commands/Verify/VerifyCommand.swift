@@ -72,18 +72,23 @@ enum VerifyCommand {
         let catalogName = localCatalog.map { "the catalog at \($0)" } ?? "the catalog built into this binary"
         for problem in problems { console.out("PROBLEM \(problem)") }
         console.out("bundle: \(manifest.files.count) files" + (problems.isEmpty ? ", every SHA-256 as the manifest lists" : ""))
-        console.out("cases: sha256 \(manifest.casesDigest) — " + (matchesSuite
-            ? "\(suiteName) (suite \(SuiteVersion.current))"
-            : "NOT \(suiteName) (suite \(SuiteVersion.current)): modified, or another version's"))
-        let catalogLine = "catalog: " + (bundledCatalog.map { "sha256 \($0)" } ?? "missing") + " — "
+        console.out(
+            "cases: sha256 \(manifest.casesDigest) — "
+                + (matchesSuite
+                    ? "\(suiteName) (suite \(SuiteVersion.current))"
+                    : "NOT \(suiteName) (suite \(SuiteVersion.current)): modified, or another version's"))
+        let catalogLine =
+            "catalog: " + (bundledCatalog.map { "sha256 \($0)" } ?? "missing") + " — "
             + (matchesCatalog ? catalogName : "NOT \(catalogName): another catalog judged this run, and it certifies nothing here")
         console.out("\(catalogLine)")
-        console.out("recorded: \(manifest.verdict) (exit \(manifest.exitCode)), suite \(manifest.suiteVersion), seed \(manifest.seed), "
-                    + "target \(manifest.target)" + (manifest.startedAt.map { ", started \($0)" } ?? ""))
+        console.out(
+            "recorded: \(manifest.verdict) (exit \(manifest.exitCode)), suite \(manifest.suiteVersion), seed \(manifest.seed), "
+                + "target \(manifest.target)" + (manifest.startedAt.map { ", started \($0)" } ?? ""))
         for attestation in verification.attestations {
             let files = attestation.attachments.count
-            console.out("attested by hand (not judged by the suite): \(attestation.requirement) \(attestation.verdict) by \(attestation.by) on "
-                        + "\(attestation.date)" + (files == 0 ? "" : " (\(files) attachment\(files == 1 ? "" : "s"), SHA-256 checked)"))
+            console.out(
+                "attested by hand (not judged by the suite): \(attestation.requirement) \(attestation.verdict) by \(attestation.by) on "
+                    + "\(attestation.date)" + (files == 0 ? "" : " (\(files) attachment\(files == 1 ? "" : "s"), SHA-256 checked)"))
         }
         if let document = verification.document {
             for line in Self.identity(document) { console.out(line) }
@@ -121,13 +126,15 @@ enum VerifyCommand {
     static func signature(_ check: EvidenceBundle.SignatureCheck, trusted: [String]) -> (line: String, holds: Bool) {
         switch check {
         case .unsigned:
-            return trusted.isEmpty ? ("signature: none (the bundle is not signed; anyone could have written it)", true)
+            return trusted.isEmpty
+                ? ("signature: none (the bundle is not signed; anyone could have written it)", true)
                 : ("signature: NONE, and --trusted-key asks for one: NOT verified", false)
         case .invalid(let why):
             return ("signature: NOT VALID: \(why)", false)
         case .signed(let fingerprint, _):
             if trusted.isEmpty { return ("signature: signed by \(fingerprint) (not compared with a key you trust: give --trusted-key)", true) }
-            return trusted.contains(fingerprint) ? ("signature: signed by \(fingerprint), a trusted key", true)
+            return trusted.contains(fingerprint)
+                ? ("signature: signed by \(fingerprint), a trusted key", true)
                 : ("signature: signed by \(fingerprint), which is none of the trusted keys (\(trusted.joined(separator: ", "))): NOT verified", false)
         }
     }
@@ -138,12 +145,13 @@ enum VerifyCommand {
         var lines: [ConsoleText] = []
         if document.run.certification == true {
             let outcomes = (document.outcome.certification ?? []).map { entry in
-                let words = switch ProgramOutcome.Status(rawValue: entry.status) {
-                case .certified: "CERTIFIED"
-                case .awaitingAttestation: "PASSED BY THE SUITE, AWAITING ATTESTATION"
-                case .shard: "one shard of"
-                case .notCertified, nil: "NOT A CERTIFICATION PASS"
-                }
+                let words =
+                    switch ProgramOutcome.Status(rawValue: entry.status) {
+                    case .certified: "CERTIFIED"
+                    case .awaitingAttestation: "PASSED BY THE SUITE, AWAITING ATTESTATION"
+                    case .shard: "one shard of"
+                    case .notCertified, nil: "NOT A CERTIFICATION PASS"
+                    }
                 return (entry.status == "shard" ? "\(words) \(entry.title)" : "\(words): \(entry.title)") + (entry.reason.map { " (\($0))" } ?? "")
             }
             lines.append("certification run: \(outcomes.isEmpty ? "no program recorded" : outcomes.joined(separator: "; "))")
@@ -171,8 +179,9 @@ enum VerifyCommand {
         }
         if let arguments = document.run.arguments {
             if let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count {
-                needs.append("the configuration file \(arguments[index + 1]) and the environment variables it names"
-                             + (bundledConfiguration ? " (the bundle holds it, secrets hidden, at \(EvidenceBundle.configurationPath))" : ""))
+                needs.append(
+                    "the configuration file \(arguments[index + 1]) and the environment variables it names"
+                        + (bundledConfiguration ? " (the bundle holds it, secrets hidden, at \(EvidenceBundle.configurationPath))" : ""))
             }
             if arguments.contains("--handler-env") { needs.append("the variables given with --handler-env") }
         }

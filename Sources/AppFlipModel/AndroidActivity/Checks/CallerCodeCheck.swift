@@ -42,16 +42,22 @@ package struct CallerCodeCheck: ActivityCheck {
         let gotCode = result.grantsCode
         switch (expectation, allowed) {
         case (.ifAllowed, false):
-            return .notApplicable(reason: "\(caller.package) is not among the configured allowed callers (android_allowed_callers), "
-                                  + "so a code and a refusal are both allowed")
+            return .notApplicable(
+                reason: "\(caller.package) is not among the configured allowed callers (android_allowed_callers), "
+                    + "so a code and a refusal are both allowed")
         case (.either, true):
             return .notApplicable(reason: "\(caller.package) is a configured allowed caller: it must get a code")
         case (.ifAllowed, true):
-            return CheckOutcome(gotCode, (gotCode ? "a code for \(caller.package), a configured caller" : "no code for \(caller.package), a configured caller")
-                                + ": " + result.summary)
+            return CheckOutcome(
+                gotCode,
+                (gotCode ? "a code for \(caller.package), a configured caller" : "no code for \(caller.package), a configured caller")
+                    + ": " + result.summary)
         case (.either, false):
-            return CheckOutcome(gotCode, (gotCode ? "a code for \(caller.package), which it may allow"
-                                          : "\(caller.package) refused, which it may be: it is not a configured caller") + ": " + result.summary)
+            return CheckOutcome(
+                gotCode,
+                (gotCode
+                    ? "a code for \(caller.package), which it may allow"
+                    : "\(caller.package) refused, which it may be: it is not a configured caller") + ": " + result.summary)
         }
     }
 }

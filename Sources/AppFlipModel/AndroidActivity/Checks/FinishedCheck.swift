@@ -17,6 +17,8 @@ package struct FinishedCheck: ActivityCheck {
     package func expected(in context: Template.Context) -> String { "the activity finishes with its result" }
 
     package func evaluate(_ result: ActivityResult, in context: Template.Context) -> CheckOutcome {
-        return CheckOutcome(result.finished, result.finished ? "finished" : "the activity did not finish (result \(ActivityResult.name(of: result.resultCode)) not delivered)")
+        return CheckOutcome(
+            result.finished,
+            result.finished ? "finished" : "the activity did not finish (result \(ActivityResult.name(of: result.resultCode)) not delivered)")
     }
 }

@@ -4,7 +4,8 @@ import AppFlipSyntax
 package struct ResultCodeCheck: ActivityCheck {
     package static let key = "result_code"
     package static let documentation = CheckDocumentation(
-        .activity, values: "`-1`, `-2`, `0`, or a list", holdsWhen: "the activity set one of them (-1 RESULT_OK, -2 App Flip's error, 0 RESULT_CANCELED)")
+        .activity, values: "`-1`, `-2`, `0`, or a list",
+        holdsWhen: "the activity set one of them (-1 RESULT_OK, -2 App Flip's error, 0 RESULT_CANCELED)")
 
     package var codes: [Int]
 

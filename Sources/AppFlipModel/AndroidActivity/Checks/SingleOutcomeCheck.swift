@@ -19,14 +19,18 @@ package struct SingleOutcomeCheck: ActivityCheck {
     }
 
     package func evaluate(_ result: ActivityResult, in context: Template.Context) -> CheckOutcome {
-        guard result.data != nil else { return .held(observed: "no data intent, so one outcome: result \(ActivityResult.name(of: result.resultCode))") }
+        guard result.data != nil else {
+            return .held(observed: "no data intent, so one outcome: result \(ActivityResult.name(of: result.resultCode))")
+        }
         if result.resultCode == ActivityResult.ok {
             let errors = ["ERROR_TYPE", "ERROR_CODE", "ERROR_DESCRIPTION"].filter { result.extra($0) != nil }
-            return CheckOutcome(errors.isEmpty, errors.isEmpty ? "RESULT_OK with no ERROR_* extras" : "RESULT_OK together with " + errors.joined(separator: ", "))
+            return CheckOutcome(
+                errors.isEmpty, errors.isEmpty ? "RESULT_OK with no ERROR_* extras" : "RESULT_OK together with " + errors.joined(separator: ", "))
         }
         if let code = result.extra("AUTHORIZATION_CODE"), code != .string("") {
-            return .violated(observed: "result \(ActivityResult.name(of: result.resultCode)) together with AUTHORIZATION_CODE "
-                             + ActivityResult.shown("AUTHORIZATION_CODE", code))
+            return .violated(
+                observed: "result \(ActivityResult.name(of: result.resultCode)) together with AUTHORIZATION_CODE "
+                    + ActivityResult.shown("AUTHORIZATION_CODE", code))
         }
         return .held(observed: "result \(ActivityResult.name(of: result.resultCode)) with no code")
     }

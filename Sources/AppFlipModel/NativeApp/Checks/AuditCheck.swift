@@ -8,14 +8,17 @@ package struct AuditCheck: NativeCheck {
     package static let key = "audit"
     package static let documentation = CheckDocumentation(
         .native, values: "a NAT-* requirement ID that `validate-url` judges",
-        holdsWhen: "the app's authorization request URL holds that requirement's part of the audit (a private-use scheme noted under NAT-REDIR-003 holds)")
+        holdsWhen:
+            "the app's authorization request URL holds that requirement's part of the audit (a private-use scheme noted under NAT-REDIR-003 holds)")
 
     package let requirementID: String
 
     /// The requirements the audit has checks for.
-    static let audited: Set<String> = ["NAT-REQ-001", "NAT-REQ-002", "NAT-PKCE-003", "NAT-PKCE-004", "NAT-PKCE-006", "NAT-PKCE-007",
-                                       "NAT-STATE-001", "NAT-REDIR-001", "NAT-REDIR-002", "NAT-REDIR-003", "NAT-REDIR-004",
-                                       "NAT-REDIR-004-S", "NAT-REDIR-005"]
+    static let audited: Set<String> = [
+        "NAT-REQ-001", "NAT-REQ-002", "NAT-PKCE-003", "NAT-PKCE-004", "NAT-PKCE-006", "NAT-PKCE-007",
+        "NAT-STATE-001", "NAT-REDIR-001", "NAT-REDIR-002", "NAT-REDIR-003", "NAT-REDIR-004",
+        "NAT-REDIR-004-S", "NAT-REDIR-005",
+    ]
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [AuditCheck]? {
         guard let scalar = reader.scalar(node, "'audit'") else { return nil }

@@ -26,7 +26,9 @@ package struct ForgedResponseCheck: NativeCheck {
         let exchanged = native.codeExchange != nil
         // A loopback listener closed after its callback refuses the redirect before the app sees it.
         let refused = native.answer?.action == .rejected || (native.answer == nil && native.refusedByClosedListener)
-        return CheckOutcome(refused && !exchanged, native.summary + (exchanged ? " (the code was exchanged)" : "")
-                            + (native.refusedByClosedListener ? " (its closed listener refused the redirect)" : ""))
+        return CheckOutcome(
+            refused && !exchanged,
+            native.summary + (exchanged ? " (the code was exchanged)" : "")
+                + (native.refusedByClosedListener ? " (its closed listener refused the redirect)" : ""))
     }
 }

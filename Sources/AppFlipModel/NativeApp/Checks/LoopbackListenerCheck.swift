@@ -8,7 +8,9 @@ package struct LoopbackListenerCheck: Check {
     package static let key = "loopback_listener"
     package static let documentation = CheckDocumentation(
         .native, values: "`private`",
-        holdsWhen: "the app's loopback listener took the browser's callback, listened on loopback addresses only, and was closed once the app answered (the addresses: Linux only)")
+        holdsWhen:
+            "the app's loopback listener took the browser's callback, listened on loopback addresses only, and was closed once the app answered (the addresses: Linux only)"
+    )
 
     package static func read(_ node: Node, reader: inout NodeReader) -> [LoopbackListenerCheck]? {
         reader.keyword(node, key, "private") ? [LoopbackListenerCheck()] : nil
@@ -32,8 +34,10 @@ package struct LoopbackListenerCheck: Check {
         let exposed = addresses.filter { !NativeRedirectURI.isLoopbackAddress($0) }
         if !exposed.isEmpty { problems.append("listening on \(exposed.joined(separator: ", ")), reachable from the network") }
         if native.listenerOpenAfterCallback == true { problems.append("still listening after the callback") }
-        return CheckOutcome(problems.isEmpty, problems.isEmpty
-                            ? "listening on \(addresses.isEmpty ? "(not seen)" : addresses.joined(separator: ", ")), closed after the callback"
-                            : problems.joined(separator: "; "))
+        return CheckOutcome(
+            problems.isEmpty,
+            problems.isEmpty
+                ? "listening on \(addresses.isEmpty ? "(not seen)" : addresses.joined(separator: ", ")), closed after the callback"
+                : problems.joined(separator: "; "))
     }
 }

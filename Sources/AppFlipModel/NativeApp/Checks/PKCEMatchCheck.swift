@@ -46,8 +46,10 @@ package struct PKCEMatchCheck: NativeCheck {
     package func evaluate(_ native: NativeObservation, in context: Template.Context) -> CheckOutcome {
         if expectation == .s256OrRefused {
             guard let url = native.authorizationURL else {
-                return CheckOutcome(native.answer?.action == .rejected, "no authorization request; the app answered "
-                                    + (native.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
+                return CheckOutcome(
+                    native.answer?.action == .rejected,
+                    "no authorization request; the app answered "
+                        + (native.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
             }
             let method = Self.method(url) ?? "none"
             // No PKCE at all is NAT-PKCE-006's (a challenge in every request), not a method chosen from the metadata.
@@ -76,7 +78,10 @@ package struct PKCEMatchCheck: NativeCheck {
             return .notApplicable(reason: "the code exchange had no single code_verifier (NAT-PKCE-006)")
         }
         let computed = PKCE.s256Challenge(for: verifier)
-        return CheckOutcome(computed == challenge, computed == challenge ? "the S256 of the verifier is the challenge"
-                            : "S256 of the verifier is \(computed), the challenge was \(challenge)")
+        return CheckOutcome(
+            computed == challenge,
+            computed == challenge
+                ? "the S256 of the verifier is the challenge"
+                : "S256 of the verifier is \(computed), the challenge was \(challenge)")
     }
 }

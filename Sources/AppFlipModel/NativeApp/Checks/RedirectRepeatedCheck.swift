@@ -20,7 +20,8 @@ package struct RedirectRepeatedCheck: NativeCheck {
         let requested = native.authorizationURL.flatMap { URLParts($0).parameters.all(named: "redirect_uri").first?.value }
         let repeated = exchange.form.all(named: "redirect_uri").first?.value
         let shown = { (bytes: [UInt8]?) in bytes.map { ByteText.display($0, limit: 120) } ?? "none" }
-        return CheckOutcome(requested != nil && requested == repeated,
-                            "requested \(shown(requested)), exchanged with \(shown(repeated))")
+        return CheckOutcome(
+            requested != nil && requested == repeated,
+            "requested \(shown(requested)), exchanged with \(shown(repeated))")
     }
 }

@@ -22,8 +22,11 @@ package struct RefreshTokenCheck: NativeCheck {
         guard let latest = native.refreshTokensBefore.last else { return .notApplicable(reason: "no refresh token was issued before") }
         let presented = refresh.formValue("refresh_token")
         let position = presented.flatMap { native.refreshTokensBefore.firstIndex(of: $0) }
-        let observed = presented == latest ? "the latest refresh token"
-            : position.map { "refresh token \($0 + 1) of \(native.refreshTokensBefore.count) issued (a replaced one)" } ?? "a refresh token the server never issued"
+        let observed =
+            presented == latest
+            ? "the latest refresh token"
+            : position.map { "refresh token \($0 + 1) of \(native.refreshTokensBefore.count) issued (a replaced one)" }
+                ?? "a refresh token the server never issued"
         return CheckOutcome(presented == latest, observed)
     }
 }

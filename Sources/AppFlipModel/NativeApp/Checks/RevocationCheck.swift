@@ -21,9 +21,14 @@ package struct RevocationCheck: NativeCheck {
         // (`/revoke?token=…`): either is a revocation request.
         let inBody = revocations.contains { !($0.formValue("token") ?? "").isEmpty }
         let inQuery = revocations.contains { !(URLParts($0.target).parameters.singleText(named: "token") ?? "").isEmpty }
-        let observed = revocations.isEmpty ? "no revocation request"
-            : inBody ? "revocation requested (the token in the form body)" : inQuery ? "revocation requested (the token in the query)"
-            : "a revocation request without a token"
+        let observed =
+            revocations.isEmpty
+            ? "no revocation request"
+            : inBody
+                ? "revocation requested (the token in the form body)"
+                : inQuery
+                    ? "revocation requested (the token in the query)"
+                    : "a revocation request without a token"
         return CheckOutcome(inBody || inQuery, observed)
     }
 }

@@ -41,12 +41,14 @@ package struct ServerCertificateCheck: NativeCheck {
         var handshakes: [String] = []
         if native.failedHandshakeCount > 0 {
             let count = native.failedHandshakeCount
-            handshakes.append("it broke off \(count == 1 ? "the TLS handshake" : "\(count) TLS handshakes")"
-                              + (native.failedHandshakes.first.map { " (the server saw: \($0))" } ?? ""))
+            handshakes.append(
+                "it broke off \(count == 1 ? "the TLS handshake" : "\(count) TLS handshakes")"
+                    + (native.failedHandshakes.first.map { " (the server saw: \($0))" } ?? ""))
         }
         if native.completedHandshakeCount > 0 {
             let count = native.completedHandshakeCount
-            handshakes.append("it completed \(count == 1 ? "a TLS handshake" : "\(count) TLS handshakes") and closed the connection without a request")
+            handshakes.append(
+                "it completed \(count == 1 ? "a TLS handshake" : "\(count) TLS handshakes") and closed the connection without a request")
         }
         if handshakes.isEmpty { handshakes.append("it made no TLS connection to the token endpoint") }
         return .held(observed: "nothing sent over a certificate \(flaw): " + handshakes.joined(separator: "; ") + "; " + native.summary)

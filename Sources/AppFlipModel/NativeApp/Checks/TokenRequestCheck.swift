@@ -50,8 +50,11 @@ package struct TokenRequestCheck: NativeCheck {
             let redeeming = exchanges.filter { $0.formValue("grant_type") == "authorization_code" || $0.formValue("code") != nil }
             let others = exchanges.count - redeeming.count
             let note = others == 0 ? "" : " (\(others) other token request\(others == 1 ? "" : "s"), with no code: \(Self.grants(exchanges)))"
-            return CheckOutcome(redeeming.isEmpty, (redeeming.isEmpty ? "no code exchange"
-                                : "\(redeeming.count) code exchange\(redeeming.count == 1 ? "" : "s")") + note)
+            return CheckOutcome(
+                redeeming.isEmpty,
+                (redeeming.isEmpty
+                    ? "no code exchange"
+                    : "\(redeeming.count) code exchange\(redeeming.count == 1 ? "" : "s")") + note)
         case .wellFormed:
             guard let exchange = exchanges.first else { return .notApplicable(reason: "the app made no code exchange") }
             var problems: [String] = []
@@ -64,7 +67,8 @@ package struct TokenRequestCheck: NativeCheck {
             }
             var client = ""
             switch exchange.clientIdentity {
-            case .basic(_, let secret): client = secret.isEmpty ? " (the client by HTTP Basic, with no secret: a public client)" : " (the client by HTTP Basic)"
+            case .basic(_, let secret):
+                client = secret.isEmpty ? " (the client by HTTP Basic, with no secret: a public client)" : " (the client by HTTP Basic)"
             case .body(_, let secret): client = secret == nil ? " (client_id in the body, no secret)" : " (client_id and client_secret in the body)"
             case .none: problems.append("no client: neither client_id in the body nor HTTP Basic")
             case .conflicting(let why): problems.append(why)
@@ -78,9 +82,11 @@ package struct TokenRequestCheck: NativeCheck {
             guard !exchanges.isEmpty else { return .notApplicable(reason: "the app made no code exchange") }
             let codes = exchanges.map { $0.formValue("code") ?? "" }
             let repeated = Set(codes.filter { code in codes.filter { $0 == code }.count > 1 }).count
-            return CheckOutcome(repeated == 0, repeated == 0
-                                ? "\(exchanges.count) code exchange\(exchanges.count == 1 ? "" : "s"), no code sent twice"
-                                : "\(exchanges.count) code exchanges; \(repeated == 1 ? "a code was" : "\(repeated) codes were") sent more than once")
+            return CheckOutcome(
+                repeated == 0,
+                repeated == 0
+                    ? "\(exchanges.count) code exchange\(exchanges.count == 1 ? "" : "s"), no code sent twice"
+                    : "\(exchanges.count) code exchanges; \(repeated == 1 ? "a code was" : "\(repeated) codes were") sent more than once")
         }
     }
 }

@@ -22,7 +22,9 @@ package struct UserAgentCheck: Check {
 
     package func evaluate(_ observation: Observation, in context: Template.Context) -> CheckOutcome {
         guard case .native(let native) = observation, native.command == .signIn else { return .notApplicable(reason: "not a sign-in step") }
-        guard let agent = native.userAgent else { return .notApplicable(reason: "the adapter did not report how the app opens the page (user_agent)") }
+        guard let agent = native.userAgent else {
+            return .notApplicable(reason: "the adapter did not report how the app opens the page (user_agent)")
+        }
         return CheckOutcome(agent != .embedded, "user_agent: \(agent.rawValue)")
     }
 }

@@ -44,8 +44,10 @@ package struct VerifierCheck: NativeCheck {
             return .violated(observed: found.isEmpty ? "no code_verifier" : "code_verifier \(found.count) times, or not text")
         }
         guard expectation == .wellFormed else { return .held(observed: "code_verifier of \(verifier.utf8.count) characters") }
-        return CheckOutcome(PKCE.isValidVerifier(verifier), "code_verifier of \(verifier.utf8.count) characters"
-                            + (PKCE.isValidVerifier(verifier) ? "" : ", not all unreserved or the wrong length"))
+        return CheckOutcome(
+            PKCE.isValidVerifier(verifier),
+            "code_verifier of \(verifier.utf8.count) characters"
+                + (PKCE.isValidVerifier(verifier) ? "" : ", not all unreserved or the wrong length"))
     }
 
     /// Every verifier the app sent in a code exchange of the case, looked for in every request of the case so far:
@@ -56,16 +58,22 @@ package struct VerifierCheck: NativeCheck {
         let exchanges = requests.filter { $0.isTokenRequest(grant: "authorization_code") }
         let verifiers = Set(exchanges.compactMap { $0.formValue("code_verifier") }.filter { !$0.isEmpty })
         guard !verifiers.isEmpty else {
-            return .notApplicable(reason: exchanges.isEmpty ? "the app made no code exchange" : "the code exchange had no code_verifier (NAT-PKCE-006)")
+            return .notApplicable(
+                reason: exchanges.isEmpty ? "the app made no code exchange" : "the code exchange had no code_verifier (NAT-PKCE-006)")
         }
         let leaks = requests.filter { request in
             guard request.path != "/authorize" else { return false }
             let body = String(decoding: request.body, as: UTF8.self)
-            let inBody = !request.isTokenRequest(grant: "authorization_code") && verifiers.contains { body.contains($0) || body.contains(FormEncoding.encode($0)) }
+            let inBody =
+                !request.isTokenRequest(grant: "authorization_code")
+                && verifiers.contains { body.contains($0) || body.contains(FormEncoding.encode($0)) }
             let inURL = verifiers.contains { request.target.contains($0) || request.target.contains(FormEncoding.encode($0)) }
             return inBody || inURL
         }
-        return CheckOutcome(leaks.isEmpty, leaks.isEmpty ? "only in the body of the code exchange (\(requests.count) requests of the case looked at)"
-                            : "also sent in " + leaks.map { "\($0.method) \(Redaction.redact(url: $0.target))" }.joined(separator: ", "))
+        return CheckOutcome(
+            leaks.isEmpty,
+            leaks.isEmpty
+                ? "only in the body of the code exchange (\(requests.count) requests of the case looked at)"
+                : "also sent in " + leaks.map { "\($0.method) \(Redaction.redact(url: $0.target))" }.joined(separator: ", "))
     }
 }

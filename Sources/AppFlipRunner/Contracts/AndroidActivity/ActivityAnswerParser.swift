@@ -9,7 +9,9 @@ package enum ActivityAnswerParser {
         guard let object = line.value, case .object = object else { return .failure(.init(line.notAnObject)) }
         guard let id = object.member("id")?.string else { return .failure(.init("the answer has no string \"id\"")) }
         guard id == expectedID else {
-            return .failure(.init("the answer is for id \(ByteText.display(id, limit: 80)), not for the request sent (\(ByteText.display(expectedID, limit: 80)))"))
+            return .failure(
+                .init(
+                    "the answer is for id \(ByteText.display(id, limit: 80)), not for the request sent (\(ByteText.display(expectedID, limit: 80)))"))
         }
         guard case .number(let codeText) = object.member("result_code"), let code = Int32(codeText) else {
             return .failure(.init("the answer has no integer \"result_code\" (-1 RESULT_OK, -2 App Flip's error, 0 RESULT_CANCELED)"))

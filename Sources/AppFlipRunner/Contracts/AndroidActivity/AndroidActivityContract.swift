@@ -17,7 +17,9 @@ package struct AndroidActivityContract: AdapterContract {
         return nil
     }
 
-    package func send(_ recipe: IntentRecipe, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState) -> AdapterSending {
+    package func send(_ recipe: IntentRecipe, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState)
+        -> AdapterSending
+    {
         let sent = Self.sendIntent(recipe, step, through: executor)
         return .observed(Self.absorb(sent, label: step.label, state: &state).map { ($0, []) })
     }
@@ -38,14 +40,17 @@ package struct AndroidActivityContract: AdapterContract {
         let sentAt = Date()
         let timeout = executor.timeout
         guard spent < timeout else {
-            return SentIntent(intent: intent, unsent: "building the intent took \(secondsText(spent)) s, all of the step's \(secondsText(timeout)) s; "
-                              + "nothing was sent (shorten its ${repeat} values or raise --timeout)", sentAt: sentAt, milliseconds: 0)
+            return SentIntent(
+                intent: intent,
+                unsent: "building the intent took \(secondsText(spent)) s, all of the step's \(secondsText(timeout)) s; "
+                    + "nothing was sent (shorten its ${repeat} values or raise --timeout)", sentAt: sentAt, milliseconds: 0)
         }
         let request = HandlerRequest(id: step.requestID, intent: intent, scenario: recipe.scenario ?? step.conformanceCase.scenario)
         let started = ContinuousClock.now
         let exchange = executor.exchange(request, through: .androidActivity, timeout: timeout - spent)
-        return SentIntent(intent: intent, exchange: exchange, sentAt: sentAt,
-                          milliseconds: Int((StepExecutor.seconds(ContinuousClock.now - started) * 1000).rounded()))
+        return SentIntent(
+            intent: intent, exchange: exchange, sentAt: sentAt,
+            milliseconds: Int((StepExecutor.seconds(ContinuousClock.now - started) * 1000).rounded()))
     }
 
     /// What a sent intent shows: the evidence (redacted, the code hidden) and the activity's result to judge, or nil
@@ -74,7 +79,8 @@ package struct AndroidActivityContract: AdapterContract {
         // A crash while handling the request is what Google would receive, RESULT_CANCELED, and is judged as such.
         let delivered = exchange.activityResult ?? exchange.crash.map { ActivityResult.crashed($0) }
         let outcomeText = delivered.map { "  → " + $0.summary } ?? "  → " + (exchange.failure ?? "no answer")
-        let transcript = state.redactor.excerpt("\(label)started the activity for a result with:\n" + intentText + "\n" + outcomeText, limit: 8 * 1024)
+        let transcript = state.redactor.excerpt(
+            "\(label)started the activity for a result with:\n" + intentText + "\n" + outcomeText, limit: 8 * 1024)
         state.outcome.evidence.exchanges.append(Evidence.Exchange(transcript, sentAt: sent.sentAt, milliseconds: sent.milliseconds))
         guard var result = delivered else {
             state.outcome.record(exchange.suiteFault ? .suite(exchange.failure ?? "no answer") : .target(label + (exchange.failure ?? "no answer")))

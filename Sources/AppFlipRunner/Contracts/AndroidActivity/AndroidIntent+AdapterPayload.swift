@@ -15,7 +15,8 @@ extension HandlerRequest {
     /// What an Android handler is sent first, before any case: an intent of an action no console names, with no
     /// extras and no caller (`preflight`).
     package static let androidPreflight = HandlerRequest(
-        id: "preflight", intent: AndroidIntent(action: "preflight.invalid", package: "preflight.invalid", extras: [], caller: nil), scenario: .consent)
+        id: "preflight", intent: AndroidIntent(action: "preflight.invalid", package: "preflight.invalid", extras: [], caller: nil), scenario: .consent
+    )
 }
 
 extension TargetExchange {

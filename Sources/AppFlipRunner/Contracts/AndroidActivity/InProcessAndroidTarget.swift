@@ -25,15 +25,17 @@ final class InProcessAndroidSession: ExchangeSession {
         guard let intent = request.payload as? AndroidIntent else { return TargetExchange(failure: "an Android activity is started with an intent") }
         var extras: [String: AndroidActivity.Extra] = [:]
         for extra in intent.extras {
-            extras[extra.name] = switch extra.value {
-            case .string(let text): .string(text)
-            case .stringArray(let texts): .strings(texts)
-            case .int(let number): .int(number)
-            case .other(let type, _): .unread(type: type)
-            }
+            extras[extra.name] =
+                switch extra.value {
+                case .string(let text): .string(text)
+                case .stringArray(let texts): .strings(texts)
+                case .int(let number): .int(number)
+                case .other(let type, _): .unread(type: type)
+                }
         }
         let caller = intent.caller.map { AndroidActivity.Caller(package: $0.package, signature: $0.signatureSHA256) }
-        let result = handler.handle(extras: extras, caller: caller, scenario: AndroidActivity.Scenario(rawValue: request.scenario.rawValue) ?? .consent)
+        let result = handler.handle(
+            extras: extras, caller: caller, scenario: AndroidActivity.Scenario(rawValue: request.scenario.rawValue) ?? .consent)
         let data = result.extras.map { put in
             put.map { name, value in
                 switch value {

@@ -27,8 +27,9 @@ final class InProcessSession: ExchangeSession {
         case .decline:
             return TargetExchange(answer: HandlerAnswer(action: .decline), rawAnswer: "decline")
         case .open(let url, let universalLinksOnly):
-            return TargetExchange(answer: HandlerAnswer(action: .open, url: url, universalLinksOnly: universalLinksOnly),
-                                  rawAnswer: "open \(url)")
+            return TargetExchange(
+                answer: HandlerAnswer(action: .open, url: url, universalLinksOnly: universalLinksOnly),
+                rawAnswer: "open \(url)")
         }
     }
 

@@ -16,7 +16,9 @@ package enum LinkAnswerParser {
             return .failure(AnswerParser.AnswerError("the answer has no string \"id\""))
         }
         guard id == expectedID else {
-            return .failure(AnswerParser.AnswerError("the answer is for id \(ByteText.display(id, limit: 80)), not for the request sent (\(ByteText.display(expectedID, limit: 80)))"))
+            return .failure(
+                AnswerParser.AnswerError(
+                    "the answer is for id \(ByteText.display(id, limit: 80)), not for the request sent (\(ByteText.display(expectedID, limit: 80)))"))
         }
         guard let action = object.member("action")?.string else {
             return .failure(AnswerParser.AnswerError("the answer has no string \"action\" (\"open\" or \"decline\")"))
@@ -37,7 +39,8 @@ package enum LinkAnswerParser {
             }
             return .success(HandlerAnswer(action: .open, url: url, universalLinksOnly: universalLinksOnly))
         default:
-            return .failure(AnswerParser.AnswerError("\"action\" is \(ByteText.display(action, limit: 40)); the contract allows \"open\" or \"decline\""))
+            return .failure(
+                AnswerParser.AnswerError("\"action\" is \(ByteText.display(action, limit: 40)); the contract allows \"open\" or \"decline\""))
         }
     }
 

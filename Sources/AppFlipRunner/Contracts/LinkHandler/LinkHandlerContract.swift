@@ -18,7 +18,9 @@ package struct LinkHandlerContract: AdapterContract {
         return nil
     }
 
-    package func send(_ recipe: LinkRecipe, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState) -> AdapterSending {
+    package func send(_ recipe: LinkRecipe, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState)
+        -> AdapterSending
+    {
         let sent = Self.sendLink(recipe, step, through: executor)
         let (label, logExcerptLimit) = (step.label, executor.logExcerptLimit)
         return .sent { state in Self.absorb(sent, label: label, logExcerptLimit: logExcerptLimit, state: &state) }
@@ -75,18 +77,23 @@ package struct LinkHandlerContract: AdapterContract {
         let spent = StepExecutor.seconds(ContinuousClock.now - building)
         let timeout = executor.timeout
         guard spent < timeout else {
-            return SentLink(link: link, unsent: "building the link took \(secondsText(spent)) s, all of the step's \(secondsText(timeout)) s; "
-                            + "nothing was sent (shorten its ${repeat} values or raise --timeout)")
+            return SentLink(
+                link: link,
+                unsent: "building the link took \(secondsText(spent)) s, all of the step's \(secondsText(timeout)) s; "
+                    + "nothing was sent (shorten its ${repeat} values or raise --timeout)")
         }
         let request = HandlerRequest(id: step.requestID, link: link, scenario: step.conformanceCase.scenario)
-        return SentLink(link: link, exchange: executor.exchange(request, through: .linkHandler, timeout: timeout - spent),
-                        readingAhead: executor.readsAhead)
+        return SentLink(
+            link: link, exchange: executor.exchange(request, through: .linkHandler, timeout: timeout - spent),
+            readingAhead: executor.readsAhead)
     }
 
     /// What a sent link shows: the evidence (redacted) and the observation to judge, or nil when the handler gave no
     /// answer (the outcome then says why). Needs none of the worker's connections.
-    static func absorb(_ sent: SentLink, label: String, logExcerptLimit: Int,
-                       state: inout StepExecutor.CaseState) -> (Observation, [QueryParameter])? {
+    static func absorb(
+        _ sent: SentLink, label: String, logExcerptLimit: Int,
+        state: inout StepExecutor.CaseState
+    ) -> (Observation, [QueryParameter])? {
         guard let exchange = sent.exchange else {
             state.outcome.record(.target(label + (sent.unsent ?? "nothing was sent")))
             return nil

@@ -36,8 +36,9 @@ extension HandlerRequest {
 extension TargetExchange {
     /// A link handler's well-formed answer.
     package init(answer: HandlerAnswer?, failure: String? = nil, rawAnswer: String = "", log: String = "", previousRequestFault: String? = nil) {
-        self.init(observation: answer.map(Observation.link), failure: failure, rawAnswer: rawAnswer, log: log,
-                  previousRequestFault: previousRequestFault)
+        self.init(
+            observation: answer.map(Observation.link), failure: failure, rawAnswer: rawAnswer, log: log,
+            previousRequestFault: previousRequestFault)
     }
 
     /// The link handler's answer, when it gave a well-formed one.

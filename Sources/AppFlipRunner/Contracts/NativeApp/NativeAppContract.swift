@@ -18,7 +18,9 @@ package struct NativeAppContract: AdapterContract {
         return nil
     }
 
-    package func send(_ native: NativeStep, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState) -> AdapterSending {
+    package func send(_ native: NativeStep, _ step: AdapterStep, through executor: StepExecutor, state: inout StepExecutor.CaseState)
+        -> AdapterSending
+    {
         return .observed(executor.sendNative(native, label: step.label, recordEvidence: step.recordEvidence, state: &state).map { ($0, []) })
     }
 
@@ -69,7 +71,8 @@ extension StepExecutor {
     /// google-auth-oauthlib `Flow` reused across sign-ins). Nothing then shows how the app checks certificates.
     static func keptEarlierEndpoint(_ observation: NativeObservation, certificate: NativeServerScript.TokenCertificate) -> String? {
         guard certificate != .trusted, observation.failedHandshakeCount == 0, observation.completedHandshakeCount == 0,
-              !observation.requests.contains(where: { $0.certificate == certificate }) else { return nil }
+            !observation.requests.contains(where: { $0.certificate == certificate })
+        else { return nil }
         let elsewhere = observation.requests.filter { $0.certificate != certificate && ($0.path == "/token" || $0.path == "/revoke") }
         guard let first = elsewhere.first else { return nil }
         let over = first.certificate.map { "over the \($0.rawValue) certificate" } ?? "over plain http"
@@ -96,21 +99,24 @@ extension StepExecutor {
             }
         case .replayRedirect, .unsolicitedRedirect:
             guard let earlier = state.native.redirect else {
-                state.outcome.record(.target(label + "no earlier sign-in in the case sent a redirect to " + (step.command == .replayRedirect ? "replay" : "aim at")))
+                state.outcome.record(
+                    .target(label + "no earlier sign-in in the case sent a redirect to " + (step.command == .replayRedirect ? "replay" : "aim at")))
                 return nil
             }
             var redirect = earlier
             if step.command == .unsolicitedRedirect {
                 // The app's redirect URI, with a code the server will redeem and a state the app never sent.
                 let base = String(earlier[..<(earlier.firstIndex(of: "?") ?? earlier.endIndex)])
-                redirect = base + "?code=" + FormEncoding.encode(server.mintCode()) + "&state=unsolicited-" + FormEncoding.encode(UUID().uuidString)
+                redirect =
+                    base + "?code=" + FormEncoding.encode(server.mintCode()) + "&state=unsolicited-" + FormEncoding.encode(UUID().uuidString)
                     + "&iss=" + FormEncoding.encode(server.origin)
             }
             var record = NativeSignIn.Record()
             NativeSignIn(timeout: timeout).deliver(redirect, session: session, into: &record, signingIn: false)
             if let failure = record.failure { return fail(failure, label: label, session: session, state: &state) }
-            observation = NativeObservation(command: step.command, answer: record.outcome, authorizationURL: state.native.authorizationURL,
-                                            requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
+            observation = NativeObservation(
+                command: step.command, answer: record.outcome, authorizationURL: state.native.authorizationURL,
+                requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
             observation.redirect = redirect
             observation.delivery = record.delivery
             observation.undelivered = record.undelivered
@@ -125,8 +131,9 @@ extension StepExecutor {
             case .failure(let failure):
                 return fail(failure, label: label, session: session, state: &state)
             case .success(let answer):
-                observation = NativeObservation(command: step.command, answer: answer, authorizationURL: state.native.authorizationURL,
-                                                requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
+                observation = NativeObservation(
+                    command: step.command, answer: answer, authorizationURL: state.native.authorizationURL,
+                    requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
             }
         }
         if let overwhelmed = server.overwhelmed {
@@ -145,9 +152,11 @@ extension StepExecutor {
             if certificate == .trusted, observation.failedHandshakeCount > 0, !observation.requests.contains(where: { $0.certificate == .trusted }) {
                 // Refusing the CA it was given says nothing of how the app checks certificates: it cannot be judged.
                 let reason = observation.failedHandshakes.first.map { " (the server saw: \($0))" } ?? ""
-                return fail(NativeFailure(message: "the app refused the token endpoint's certificate, issued by the CA the suite gave it "
-                                          + "(ca_file, ca_pem)\(reason): the adapter must trust that CA for the case to judge anything"),
-                            label: label, session: session, state: &state)
+                return fail(
+                    NativeFailure(
+                        message: "the app refused the token endpoint's certificate, issued by the CA the suite gave it "
+                            + "(ca_file, ca_pem)\(reason): the adapter must trust that CA for the case to judge anything"),
+                    label: label, session: session, state: &state)
             }
         }
         observation.refusedExchange = server.refusedExchange
@@ -158,10 +167,13 @@ extension StepExecutor {
             state.outcome.undeliveredRedirect = UndeliveredRedirect.check(undelivered)
         }
         // The server's own tokens and codes are secrets like any other: never shown.
-        state.redactor.add(SecretValues.inNativeTraffic(observation.requests, authorization: observation.answer?.authorization)
-                           + server.handedOutSecrets)
+        state.redactor.add(
+            SecretValues.inNativeTraffic(observation.requests, authorization: observation.answer?.authorization)
+                + server.handedOutSecrets)
         state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
-        if recordEvidence { state.outcome.evidence.exchanges.append(evidence(of: step, label: label, observation: observation, server: server, started: stepStarted)) }
+        if recordEvidence {
+            state.outcome.evidence.exchanges.append(evidence(of: step, label: label, observation: observation, server: server, started: stepStarted))
+        }
         return .native(observation)
     }
 
@@ -195,17 +207,21 @@ extension StepExecutor {
     }
 
     /// A sign-in: the app opens the browser, the suite walks it and delivers the redirect.
-    private func signIn(_ step: NativeStep, session: NativeClientSession, server: TestAuthorizationServer, since before: Int,
-                        refreshTokensBefore: [String], state: inout CaseState) -> Result<NativeObservation, NativeFailure> {
+    private func signIn(
+        _ step: NativeStep, session: NativeClientSession, server: TestAuthorizationServer, since before: Int,
+        refreshTokensBefore: [String], state: inout CaseState
+    ) -> Result<NativeObservation, NativeFailure> {
         var record = NativeSignIn(timeout: timeout + step.server.tokenDelay).run(session, server: server)
         if record.refusedToStart && !step.server.justifiesRefusal {
-            record.failure = NativeFailure(message: "the app answered sign-in with rejected, not open-browser"
-                                           + (record.outcome?.reason.map { " (\($0))" } ?? "")
-                                           + ": the server offered everything a sign-in needs")
+            record.failure = NativeFailure(
+                message: "the app answered sign-in with rejected, not open-browser"
+                    + (record.outcome?.reason.map { " (\($0))" } ?? "")
+                    + ": the server offered everything a sign-in needs")
         }
         if let failure = record.failure { return .failure(failure) }
-        var observation = NativeObservation(command: .signIn, answer: record.outcome, authorizationURL: record.authorizationURL,
-                                            requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
+        var observation = NativeObservation(
+            command: .signIn, answer: record.outcome, authorizationURL: record.authorizationURL,
+            requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
         observation.previousAuthorizationURL = state.native.authorizationURL
         state.native.authorizationURL = record.authorizationURL
         state.native.redirect = record.redirect
@@ -219,25 +235,31 @@ extension StepExecutor {
     }
 
     /// The step's evidence: what the app opened and sent, what the server refused, what the app answered.
-    private func evidence(of step: NativeStep, label: String, observation: NativeObservation, server: TestAuthorizationServer,
-                          started: Date) -> Evidence.Exchange {
+    private func evidence(
+        of step: NativeStep, label: String, observation: NativeObservation, server: TestAuthorizationServer,
+        started: Date
+    ) -> Evidence.Exchange {
         var lines = [label + step.command.rawValue]
         if let url = observation.authorizationURL, step.command == .signIn { lines.append("  app opened " + Redaction.redact(url: url)) }
-        if let redirect = observation.redirect { lines.append("  server redirected to " + Redaction.redact(url: redirect) + " (\(observation.delivery ?? ""))") }
+        if let redirect = observation.redirect {
+            lines.append("  server redirected to " + Redaction.redact(url: redirect) + " (\(observation.delivery ?? ""))")
+        }
         for request in observation.requests where request.path != "/authorize" {
             let body = request.body.isEmpty ? "" : " " + Redaction.redact(query: Substring(String(decoding: request.body, as: UTF8.self)))
             let over = request.certificate.map { " (over https, the \($0.rawValue) certificate)" } ?? ""
             lines.append("  app → \(request.method) \(Redaction.redact(url: request.target))\(body)\(over)")
         }
         if let certificate = observation.tokenCertificate {
-            lines.append("  token endpoint over https with the \(certificate.rawValue) certificate" + (certificate.flaw.map { " (\($0))" } ?? "")
-                         + ": \(observation.failedHandshakeCount) handshake\(observation.failedHandshakeCount == 1 ? "" : "s") broken off"
-                         + (observation.failedHandshakes.first.map { " (\($0))" } ?? ""))
+            lines.append(
+                "  token endpoint over https with the \(certificate.rawValue) certificate" + (certificate.flaw.map { " (\($0))" } ?? "")
+                    + ": \(observation.failedHandshakeCount) handshake\(observation.failedHandshakeCount == 1 ? "" : "s") broken off"
+                    + (observation.failedHandshakes.first.map { " (\($0))" } ?? ""))
         }
         if let refused = server.refusedTraffic { lines.append("  test server refused: " + refused) }
         lines.append("  app answered " + (observation.answer.map { $0.action.rawValue + ($0.reason.map { ": \($0)" } ?? "") } ?? "nothing"))
-        return Evidence.Exchange(lines.joined(separator: "\n"), sentAt: started,
-                                 milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded()))
+        return Evidence.Exchange(
+            lines.joined(separator: "\n"), sentAt: started,
+            milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded()))
     }
 
     private func fail(_ failure: NativeFailure, label: String, session: NativeClientSession, state: inout CaseState) -> Observation? {

@@ -42,9 +42,10 @@ package final class NativeClientSession {
     package func send(_ command: NativeCommand, deadline: Double) -> Result<String, NativeFailure> {
         if process == nil {
             do {
-                process = try ChildProcess.launch(path: target.executable, arguments: target.arguments, environment: target.environment,
-                                                  scope: target.containment, stdoutLimit: 2 * target.lineLimit + 64 * 1024,
-                                                  stderrLimit: target.stderrLimit)
+                process = try ChildProcess.launch(
+                    path: target.executable, arguments: target.arguments, environment: target.environment,
+                    scope: target.containment, stdoutLimit: 2 * target.lineLimit + 64 * 1024,
+                    stderrLimit: target.stderrLimit)
             } catch {
                 return .failure(NativeFailure(message: error.message, suiteFault: error.suiteFault))
             }
@@ -68,15 +69,19 @@ package final class NativeClientSession {
             }
         case .endOfOutput(let partial):
             _ = process.waitForExit(deadline: min(deadline, Platform.monotonicSeconds() + 0.5))
-            return .failure(NativeFailure(message: "the app closed its output without answering \(command)" + exitSuffix(process),
-                                          answer: partial))
+            return .failure(
+                NativeFailure(
+                    message: "the app closed its output without answering \(command)" + exitSuffix(process),
+                    answer: partial))
         case .timedOut(let partial):
             return .failure(NativeFailure(message: "no answer to \(command) in time", answer: partial))
         case .tooLong(let limit):
             return .failure(NativeFailure(message: "the answer to \(command) exceeded \(limit) bytes"))
         case .flooded(let limit):
-            return .failure(NativeFailure(message: "the app wrote more than \(limit) bytes of output without a usable answer to \(command); "
-                                          + "reading stopped there"))
+            return .failure(
+                NativeFailure(
+                    message: "the app wrote more than \(limit) bytes of output without a usable answer to \(command); "
+                        + "reading stopped there"))
         }
     }
 

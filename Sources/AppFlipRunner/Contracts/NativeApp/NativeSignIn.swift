@@ -50,7 +50,9 @@ package struct NativeSignIn: Sendable {
         var record = Record()
         let opened: NativeAnswer
         switch session.exchange(.signIn(server.configuration(scopes: scopes, redirectURI: redirectURI)), timeout: timeout) {
-        case .failure(let failure): record.failure = failure; return record
+        case .failure(let failure):
+            record.failure = failure
+            return record
         case .success(let answer): opened = answer
         }
         if opened.action == .rejected {
@@ -62,8 +64,9 @@ package struct NativeSignIn: Sendable {
         }
         guard opened.action == .openBrowser, let url = opened.url else {
             record.outcome = opened
-            record.failure = NativeFailure(message: "the app answered sign-in with \(opened.action.rawValue), not open-browser"
-                                           + (opened.reason.map { " (\($0))" } ?? ""))
+            record.failure = NativeFailure(
+                message: "the app answered sign-in with \(opened.action.rawValue), not open-browser"
+                    + (opened.reason.map { " (\($0))" } ?? ""))
             return record
         }
         record.authorizationURL = url
@@ -78,13 +81,16 @@ package struct NativeSignIn: Sendable {
             guard let (origin, target) = HTTPOrigin.split(url) else { throw HTTPClient.Failure(message: "not an http URL") }
             let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: timeout))
             defer { client.close() }
-            browser = try client.send(HTTPRequest(method: "GET", target: target,
-                                                  headers: HTTPHeaders([(TestAuthorizationServer.browserHeader, server.browserMarker)])))
+            browser = try client.send(
+                HTTPRequest(
+                    method: "GET", target: target,
+                    headers: HTTPHeaders([(TestAuthorizationServer.browserHeader, server.browserMarker)])))
         } catch {
             // Only the app can have filled the server: then it is the app's doing, not the suite's.
             let crowded = server.busyRefusals > 0
-            record.failure = NativeFailure(message: crowded ? Self.crowdedOut(server) : "the suite's own authorization server did not answer: \(error.message)",
-                                           suiteFault: !crowded)
+            record.failure = NativeFailure(
+                message: crowded ? Self.crowdedOut(server) : "the suite's own authorization server did not answer: \(error.message)",
+                suiteFault: !crowded)
             return record
         }
         if browser.status == 503, server.busyRefusals > 0 {
@@ -143,7 +149,8 @@ package struct NativeSignIn: Sendable {
                 if case .success(let outcome) = answer { record.outcome = outcome }
                 return
             case (.unanswered(let why), .failure):
-                record.undelivered = "the app's loopback listener on \(host):\(port ?? 80) gave the browser no answer (\(why)), and the app none either"
+                record.undelivered =
+                    "the app's loopback listener on \(host):\(port ?? 80) gave the browser no answer (\(why)), and the app none either"
                 return
             default:
                 break

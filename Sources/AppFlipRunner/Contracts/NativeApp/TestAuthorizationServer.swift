@@ -93,9 +93,10 @@ package final class TestAuthorizationServer: @unchecked Sendable {
 
     package func configuration(scopes: [String], redirectURI: String?) -> NativeCommand.Configuration {
         let tokenOrigin = tokenOrigin
-        var configuration = NativeCommand.Configuration(authorizationEndpoint: authorizationEndpoint, tokenEndpoint: tokenOrigin + "/token",
-                                                        revocationEndpoint: tokenOrigin + "/revoke", clientID: clientID, scopes: scopes,
-                                                        redirectURI: redirectURI)
+        var configuration = NativeCommand.Configuration(
+            authorizationEndpoint: authorizationEndpoint, tokenEndpoint: tokenOrigin + "/token",
+            revocationEndpoint: tokenOrigin + "/revoke", clientID: clientID, scopes: scopes,
+            redirectURI: redirectURI)
         configuration.issuer = origin
         configuration.clientSecret = clientSecret
         configuration.discoveryURL = origin + Self.discoveryPath
@@ -117,8 +118,9 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// 127.0.0.1; the wrong-host one from it for another name; the other CA's is made by a CA made for it alone.
     package func prepare(_ certificate: Certificate) throws(CertificateFailure) {
         guard TLSTrust.isAvailable else {
-            throw CertificateFailure(message: "this build cannot present a certificate to the app: the suite serves TLS through OpenSSL, "
-                                     + "linked on Linux only", unsupported: true)
+            throw CertificateFailure(
+                message: "this build cannot present a certificate to the app: the suite serves TLS through OpenSSL, "
+                    + "linked on Linux only", unsupported: true)
         }
         if lock.withLock({ secure[certificate] != nil }) { return }
         do throws(SocketError) {
@@ -137,8 +139,9 @@ package final class TestAuthorizationServer: @unchecked Sendable {
                 }
                 lock.withLock { caFile = path }
             }
-            let identity = try authority.serverIdentity(for: certificate == .wrongHost ? [Certificate.otherHostName] : ["127.0.0.1"],
-                                                        flaw: certificate == .expired ? .expired : certificate == .otherCA ? .untrustedIssuer : .none)
+            let identity = try authority.serverIdentity(
+                for: certificate == .wrongHost ? [Certificate.otherHostName] : ["127.0.0.1"],
+                flaw: certificate == .expired ? .expired : certificate == .otherCA ? .untrustedIssuer : .none)
             let box = self.box
             let listener = try HTTPServer(host: "127.0.0.1", port: 0, limits: Self.limits, capacity: Self.capacity, tls: identity) { request in
                 box.server?.answer(request, over: certificate) ?? HTTPResponse(status: 503)
@@ -172,7 +175,6 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// The issuer a mix-up response names instead of this server's.
     package static let otherIssuer = "https://other-authorization-server.example"
 
-
     /// A code the token endpoint will redeem once, as if this server had issued it in a response.
     package func mintCode() -> String {
         let code = Self.token("code")
@@ -199,9 +201,13 @@ package final class TestAuthorizationServer: @unchecked Sendable {
             parts.append("\(refusals.requests.count) request\(refusals.requests.count == 1 ? "" : "s") refused for a limit (\(refusals.requests[0]))")
         }
         if refusals.busy > 0 {
-            parts.append("\(refusals.busy) connection\(refusals.busy == 1 ? "" : "s") refused while \(Self.capacity.maximumConnections) were open (answered 503)")
+            parts.append(
+                "\(refusals.busy) connection\(refusals.busy == 1 ? "" : "s") refused while \(Self.capacity.maximumConnections) were open (answered 503)"
+            )
         }
-        if refusals.idle > 0 { parts.append("\(refusals.idle) idle connection\(refusals.idle == 1 ? "" : "s") closed after \(Int(Self.capacity.idleTimeout)) s") }
+        if refusals.idle > 0 {
+            parts.append("\(refusals.idle) idle connection\(refusals.idle == 1 ? "" : "s") closed after \(Int(Self.capacity.idleTimeout)) s")
+        }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
@@ -238,8 +244,9 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     // MARK: Endpoints
 
     private func answer(_ request: HTTPRequest, over certificate: Certificate?) -> HTTPResponse {
-        var record = NativeServerRequest(method: request.method, target: request.target, body: request.body,
-                                         contentType: request.headers["Content-Type"], authorization: request.headers["Authorization"])
+        var record = NativeServerRequest(
+            method: request.method, target: request.target, body: request.body,
+            contentType: request.headers["Content-Type"], authorization: request.headers["Authorization"])
         record.certificate = certificate
         // The suite's own browser is always let in: only the app's requests count against the limit.
         let fromBrowser = request.headers[Self.browserHeader] == browserMarker
@@ -252,8 +259,9 @@ package final class TestAuthorizationServer: @unchecked Sendable {
             return self.script
         }
         guard let script = admitted else {
-            return HTTPResponse(status: 429, headers: HTTPHeaders([("Connection", "close")]),
-                                body: Array("more than \(Self.maximumRequests) requests in one case\n".utf8))
+            return HTTPResponse(
+                status: 429, headers: HTTPHeaders([("Connection", "close")]),
+                body: Array("more than \(Self.maximumRequests) requests in one case\n".utf8))
         }
         switch (request.method, record.path) {
         case ("GET", "/authorize"): return authorize(record, script.authorization)
@@ -265,11 +273,15 @@ package final class TestAuthorizationServer: @unchecked Sendable {
         case ("POST", "/revoke"): return HTTPResponse(status: 200)
         case ("GET", Self.discoveryPath):
             let tokenOrigin = tokenOrigin
-            return json(200, ["issuer": origin, "authorization_endpoint": authorizationEndpoint, "token_endpoint": tokenOrigin + "/token",
-                              "revocation_endpoint": tokenOrigin + "/revoke",
-                              "code_challenge_methods_supported": script.metadata == .plainOnly ? ["plain"] : ["S256", "plain"],
-                              "authorization_response_iss_parameter_supported": true,
-                              "response_types_supported": ["code"]])
+            return json(
+                200,
+                [
+                    "issuer": origin, "authorization_endpoint": authorizationEndpoint, "token_endpoint": tokenOrigin + "/token",
+                    "revocation_endpoint": tokenOrigin + "/revoke",
+                    "code_challenge_methods_supported": script.metadata == .plainOnly ? ["plain"] : ["S256", "plain"],
+                    "authorization_response_iss_parameter_supported": true,
+                    "response_types_supported": ["code"],
+                ])
         default: return HTTPResponse(status: 404)
         }
     }
@@ -360,7 +372,9 @@ package final class TestAuthorizationServer: @unchecked Sendable {
         }
         switch answer {
         case .bearer: break
-        case .unknownMembers: body["x_partner_hint"] = ["nested": [1, 2, 3]]; body["refresh_token_expires_in"] = 604_800
+        case .unknownMembers:
+            body["x_partner_hint"] = ["nested": [1, 2, 3]]
+            body["refresh_token_expires_in"] = 604_800
         case .tokenType(let type): body["token_type"] = type
         case .invalidGrant: return json(400, ["error": "invalid_grant"])
         case .redirect: return HTTPResponse(status: 307, headers: HTTPHeaders([("Location", origin + Self.movedTokenPath)]))
@@ -370,8 +384,9 @@ package final class TestAuthorizationServer: @unchecked Sendable {
 
     private func json(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
-                            body: [UInt8](data))
+        return HTTPResponse(
+            status: status, headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+            body: [UInt8](data))
     }
 
     private static func token(_ kind: String) -> String {

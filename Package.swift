@@ -51,7 +51,7 @@ let package = Package(
             dependencies: [
                 "AppFlipModel", "AppFlipSyntax", "AppFlipDigest", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting",
                 "AppFlipReference",
-                "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS",
+                "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem",
             ]),
         .target(
             name: "AppFlipConformance",
@@ -68,7 +68,13 @@ let package = Package(
             ]),
 
         // Test support and the deliberately broken handlers live under Tests/.
-        .target(name: "AppFlipTestSupport", dependencies: ["AppFlipCLI", "AppFlipHTTP"], path: "Tests/AppFlipTestSupport"),
+        .target(
+            name: "AppFlipTestSupport",
+            dependencies: [
+                "AppFlipCLI", "AppFlipHTTP", "AppFlipDigest", "AppFlipModel", "AppFlipReporting", "AppFlipRunner", "AppFlipSuite",
+                "AppFlipSyntax", "AppFlipSystem",
+            ],
+            path: "Tests/AppFlipTestSupport"),
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
         .executableTarget(
             name: "broken-android-handler", dependencies: ["AppFlipReference", "AppFlipReferenceServer"], path: "Tests/BrokenAndroidHandler"),
@@ -84,7 +90,7 @@ let package = Package(
             name: "AppFlipUnitTests",
             dependencies: [
                 "AppFlipTestSupport", "AppFlipModel", "AppFlipSyntax", "AppFlipReporting", "AppFlipHTTP", "AppFlipDigest",
-                "AppFlipSuite",
+                "AppFlipCLI",
             ],
             path: "Tests/AppFlipUnitTests",
             exclude: ["Golden"]
@@ -102,7 +108,8 @@ let package = Package(
             dependencies: [
                 "AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "AppFlipTLS", "broken-handler", "broken-android-handler",
                 "broken-native-client", "appflip-reference",
-                "appflip-conformance", "suite-embedder", "AppFlipSuite", "AppFlipConformance",
+                "appflip-conformance", "suite-embedder", "AppFlipSuite", "AppFlipConformance", "AppFlipCLI", "AppFlipHTTP",
+                "AppFlipModel", "AppFlipReference", "AppFlipReporting", "AppFlipRunner", "AppFlipSetup", "AppFlipSyntax", "AppFlipSystem",
             ],
             path: "Tests/AppFlipEndToEndTests"
         ),

@@ -46,8 +46,8 @@ package enum Redaction {
         return credentialNameBytes.contains(where: equals) || credentialSuffixBytes.contains(where: endsWith)
     }
 
-    /// `sensitiveParameters` and `credentialNames`, and `credentialSuffixes`, as bytes (all lower-case ASCII).
-    private static let credentialNameBytes = (sensitiveParameters.sorted() + credentialNames.sorted()).map { Array($0.utf8) }
+    /// `sensitiveNames` and `credentialNames`, and `credentialSuffixes`, as bytes (all lower-case ASCII).
+    private static let credentialNameBytes = sensitiveNames + credentialNames.map { Array($0.utf8) }
     private static let credentialSuffixBytes = credentialSuffixes.map { Array($0.utf8) }
 
     /// `‹redacted hmac:1a2b3c4d›`: the first 32 bits of HMAC-SHA-256 of the value under this run's key; `‹redacted›`

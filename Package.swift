@@ -15,6 +15,8 @@ let package = Package(
     targets: [
         // Layers, one direction: syntax -> model -> (runner + targets) and (reporting) -> command line.
         // AppFlipSystem (OS calls) and AppFlipHTTP (the wire) sit below the runner and the reference server.
+        // The ground floor: bytes and text, HTML scanning, URL parts and form encoding, the lock. Depends on nothing.
+        .target(name: "AppFlipBase"),
         .target(name: "AppFlipSyntax"),
         .target(name: "CAppFlipSystem"),  // prctl and fork/exec: what Swift cannot call itself (Linux)
         .target(name: "AppFlipSystem", dependencies: ["CAppFlipSystem"]),
@@ -22,20 +24,35 @@ let package = Package(
         .target(name: "AppFlipDigest", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         // TLS through the system's OpenSSL (libssl 3) on Linux; elsewhere the platform's HTTPS stack (see CONTRIBUTING).
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
-        .target(name: "AppFlipTLS", dependencies: ["AppFlipSystem", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
-        .target(name: "AppFlipHTTP", dependencies: ["AppFlipSystem", "AppFlipTLS"]),
-        .target(name: "AppFlipModel", dependencies: ["AppFlipSyntax", "AppFlipDigest"]),
+        .target(
+            name: "AppFlipTLS", dependencies: ["AppFlipBase", "AppFlipSystem", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
+        .target(name: "AppFlipHTTP", dependencies: ["AppFlipBase", "AppFlipSystem", "AppFlipTLS"]),
+        // Secrets hidden: what looks like one, and every spelling of a known one replaced by its placeholder.
+        .target(name: "AppFlipRedaction", dependencies: ["AppFlipBase", "AppFlipDigest"]),
+        .target(name: "AppFlipModel", dependencies: ["AppFlipBase", "AppFlipRedaction", "AppFlipSyntax", "AppFlipDigest"]),
+        // Every check kind (how it reads itself, its FORMAT.md row, how it judges), the registry and the judge.
+        .target(name: "AppFlipChecks", dependencies: ["AppFlipBase", "AppFlipRedaction", "AppFlipModel", "AppFlipSyntax", "AppFlipDigest"]),
+        // Files to model values: cases, catalog, target configuration, baseline, attestation, each read with diagnostics.
+        .target(
+            name: "AppFlipLoading",
+            dependencies: ["AppFlipRedaction", "AppFlipBase", "AppFlipChecks", "AppFlipModel", "AppFlipSyntax", "AppFlipDigest"]),
         // The suite's case files and catalog (the Conformance/ directory), compiled in while building by
         // Plugins/EmbedSuite, which runs suite-embedder; AppFlipSuite loads them.
         .target(
             name: "AppFlipSuiteFiles", path: "Conformance", exclude: ["FORMAT.md", "results.schema.json", "examples"],
             plugins: ["EmbedSuite"]),
-        .target(name: "AppFlipSuite", dependencies: ["AppFlipModel", "AppFlipSyntax", "AppFlipSuiteFiles", "AppFlipDigest"]),
+        .target(name: "AppFlipSuite", dependencies: ["AppFlipLoading", "AppFlipModel", "AppFlipSyntax", "AppFlipSuiteFiles", "AppFlipDigest"]),
         .executableTarget(name: "suite-embedder"),
         .plugin(name: "EmbedSuite", capability: .buildTool(), dependencies: ["suite-embedder"]),
         .target(
-            name: "AppFlipRunner", dependencies: ["AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
-        .target(name: "AppFlipReporting", dependencies: ["AppFlipModel", "AppFlipDigest", "AppFlipSyntax"]),
+            name: "AppFlipRunner",
+            dependencies: [
+                "AppFlipChecks", "AppFlipRedaction", "AppFlipBase", "AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP",
+                "AppFlipDigest", "AppFlipTLS",
+            ]),
+        .target(
+            name: "AppFlipReporting",
+            dependencies: ["AppFlipLoading", "AppFlipRedaction", "AppFlipBase", "AppFlipModel", "AppFlipDigest", "AppFlipSyntax"]),
         .target(name: "AppFlipReference"),
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
         .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
@@ -43,12 +60,16 @@ let package = Package(
         .target(
             name: "AppFlipSetup",
             dependencies: [
+                "AppFlipLoading",
                 "AppFlipModel", "AppFlipRunner", "AppFlipReference", "AppFlipReferenceServer",
                 "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS",
             ]),
         .target(
             name: "AppFlipCLI",
             dependencies: [
+                "AppFlipLoading",
+                "AppFlipRedaction",
+                "AppFlipBase",
                 "AppFlipModel", "AppFlipSyntax", "AppFlipDigest", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting",
                 "AppFlipReference",
                 "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem",
@@ -56,6 +77,7 @@ let package = Package(
         .target(
             name: "AppFlipConformance",
             dependencies: [
+                "AppFlipBase",
                 "AppFlipModel", "AppFlipSyntax", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner",
                 "AppFlipHTTP", "AppFlipReference", "AppFlipSystem",
             ]),
@@ -71,6 +93,7 @@ let package = Package(
         .target(
             name: "AppFlipTestSupport",
             dependencies: [
+                "AppFlipLoading",
                 "AppFlipCLI", "AppFlipHTTP", "AppFlipDigest", "AppFlipModel", "AppFlipReporting", "AppFlipRunner", "AppFlipSuite",
                 "AppFlipSyntax", "AppFlipSystem",
             ],
@@ -81,6 +104,7 @@ let package = Package(
         .executableTarget(
             name: "broken-native-client",
             dependencies: [
+                "AppFlipBase",
                 "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS",
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
             ],
@@ -89,6 +113,9 @@ let package = Package(
         .testTarget(
             name: "AppFlipUnitTests",
             dependencies: [
+                "AppFlipChecks", "AppFlipLoading",
+                "AppFlipRedaction",
+                "AppFlipBase",
                 "AppFlipTestSupport", "AppFlipModel", "AppFlipSyntax", "AppFlipReporting", "AppFlipHTTP", "AppFlipDigest",
                 "AppFlipCLI",
             ],
@@ -99,13 +126,16 @@ let package = Package(
         // seconds (`swift test --filter AppFlipUnitTests`); `swift test` runs it with the rest.
         .testTarget(
             name: "AppFlipFuzzTests",
-            dependencies: ["AppFlipTestSupport", "AppFlipModel", "AppFlipSyntax"],
+            dependencies: ["AppFlipLoading", "AppFlipRedaction", "AppFlipBase", "AppFlipTestSupport", "AppFlipModel", "AppFlipSyntax"],
             path: "Tests/AppFlipFuzzTests"
         ),
         // End to end: the built executables, subprocess and HTTP targets, the command line, the library, every case.
         .testTarget(
             name: "AppFlipEndToEndTests",
             dependencies: [
+                "AppFlipLoading",
+                "AppFlipRedaction",
+                "AppFlipBase",
                 "AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "AppFlipTLS", "broken-handler", "broken-android-handler",
                 "broken-native-client", "appflip-reference",
                 "appflip-conformance", "suite-embedder", "AppFlipSuite", "AppFlipConformance", "AppFlipCLI", "AppFlipHTTP",

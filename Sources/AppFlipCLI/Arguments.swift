@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// A small argument reader: `--name value`, `--flag`, positionals, and everything after `--`.

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Selects cases by ID glob (`*`, `?`), ID prefix, or requirement ID.

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Which cases a run selects: its profiles and filters, or, for a certification, its programs' cases and nothing

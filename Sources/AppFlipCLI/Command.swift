@@ -1,5 +1,7 @@
+import AppFlipBase
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipRedaction
 import AppFlipReference
 import AppFlipSuite
 import AppFlipSystem

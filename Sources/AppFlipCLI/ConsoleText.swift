@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// What the console prints: the suite's own words as written, and every value interpolated into them kept on its

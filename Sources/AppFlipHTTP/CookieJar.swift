@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipSystem
 import Foundation
 
@@ -46,17 +47,17 @@ package final class CookieJar: @unchecked Sendable {
     static func parse(_ header: String, host: String, defaultPath: String, now: Double) -> (Cookie, delete: Bool)? {
         var parts = header.utf8.split(separator: 0x3B, omittingEmptySubsequences: false)[...]
         guard let pair = parts.popFirst(), let equals = pair.firstIndex(of: 0x3D) else { return nil }
-        let name = Substring(pair[..<equals]).trimmingWhitespace()
+        let name = Substring(pair[..<equals]).trimmingSpaces()
         guard !name.isEmpty else { return nil }
-        let value = Substring(pair[pair.index(after: equals)...]).trimmingWhitespace()
+        let value = Substring(pair[pair.index(after: equals)...]).trimmingSpaces()
         var cookie = Cookie(name: name, value: value, domain: host, domainMatch: false, path: defaultPath, secure: false, expires: nil)
         // The last Max-Age wins over every Expires (§5.3 step 3), in whatever order they came.
         var maxAge: Int?
         var expiresPassed: Bool?
         for attribute in parts {
             let equals = attribute.firstIndex(of: 0x3D)
-            let attributeName = Substring(attribute[..<(equals ?? attribute.endIndex)]).trimmingWhitespace()
-            let attributeValue = equals.map { Substring(attribute[attribute.index(after: $0)...]).trimmingWhitespace() } ?? ""
+            let attributeName = Substring(attribute[..<(equals ?? attribute.endIndex)]).trimmingSpaces()
+            let attributeValue = equals.map { Substring(attribute[attribute.index(after: $0)...]).trimmingSpaces() } ?? ""
             let hasValue = !attributeValue.isEmpty
             switch attributeName.utf8.count {
             case 4 where hasValue && attributeName.utf8.hasASCIIPrefixIgnoringCase("path") && attributeValue.utf8.first == 0x2F:

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipSystem
 import AppFlipTLS
 

@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// Header fields in the order received or to be sent; names compare case-insensitively, values are kept as sent.
 package struct HTTPHeaders: Sendable, Hashable, Sequence {
     package struct Field: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// Where a client may send requests: one scheme, host and port. A client never talks to any other origin.
 package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
     package var scheme: String

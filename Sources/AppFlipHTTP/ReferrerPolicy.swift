@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// A referrer policy (W3C Referrer Policy §3): how much of the page a browser leaves tells the next request in its
 /// `Referer` header, and when a form's POST says `Origin: null` (WHATWG Fetch §3.1, "append a request `Origin`
 /// header").

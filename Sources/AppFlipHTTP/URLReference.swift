@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// Resolves a reference found in a page or a Location header against the URL it came from (RFC 3986 §5.2), for
 /// a client that follows links itself. Only http and https are produced; anything else resolves to nil.
 ///

@@ -1,4 +1,5 @@
 import AppFlipDigest
+import AppFlipLoading
 import AppFlipModel
 import AppFlipSyntax
 

@@ -1,4 +1,6 @@
+import AppFlipBase
 import AppFlipDigest
+import AppFlipLoading
 import AppFlipModel
 import Foundation
 

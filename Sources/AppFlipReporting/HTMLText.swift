@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Text made safe for an HTML page: everything a target wrote is text, never markup. Every character that could end

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipRedaction
 
 /// Writes a run as JUnit XML that validates against the Jenkins xunit `junit-10.xsd`.
 ///
@@ -187,7 +188,7 @@ package struct JUnitReport: Sendable {
     }
 
     private func bounded(_ text: String) -> String {
-        Evidence.bounded(text, limit: 1024)
+        Excerpt.bounded(text, limit: 1024)
     }
 
     private func systemOut(_ result: CaseResult, requirements: String, minor: [CheckResult]) -> String {

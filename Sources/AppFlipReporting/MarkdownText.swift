@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Escaping for Markdown so that text from a target can never forge report structure.

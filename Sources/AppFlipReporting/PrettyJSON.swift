@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// JSON written straight into a report sink, laid out as Foundation's `JSONEncoder` lays out `.prettyPrinted`

@@ -1,3 +1,5 @@
+import AppFlipBase
+import AppFlipLoading
 import AppFlipModel
 import Foundation
 

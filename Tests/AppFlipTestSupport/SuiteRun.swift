@@ -1,4 +1,5 @@
 import AppFlipCLI
+import AppFlipLoading
 import AppFlipModel
 import AppFlipRunner
 import AppFlipSuite

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipRedaction
 import AppFlipReporting
 import AppFlipSuite
 import Foundation

@@ -70,7 +70,7 @@ package struct ActivityResult: Sendable, Hashable {
     }
 
     /// An extra as a report shows it; `AUTHORIZATION_CODE`'s value is a secret, so only its type and length show.
-    static func shown(_ name: String, _ value: IntentExtra) -> String {
+    package static func shown(_ name: String, _ value: IntentExtra) -> String {
         guard name == "AUTHORIZATION_CODE", case .string(let code) = value else { return value.display }
         return code.isEmpty ? "String \"\" (empty)" : "String of \(code.count) characters"
     }
@@ -78,6 +78,6 @@ package struct ActivityResult: Sendable, Hashable {
 
 extension ActivityResult {
     /// How a reason names an activity's step, and its result, for a check that does not judge them.
-    static let stepNoun = "an Android activity"
+    package static let stepNoun = "an Android activity"
     static let resultNoun = "an Android activity's result"
 }

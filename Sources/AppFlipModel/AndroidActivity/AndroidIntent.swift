@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// The intent the suite, playing the Google app, starts the partner's activity with (`startActivityForResult`):
 /// the console's action, the partner's package, the extras in the order Google puts them, and who calls.
 package struct AndroidIntent: Sendable, Hashable {

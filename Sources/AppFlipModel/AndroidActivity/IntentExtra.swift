@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// One typed value of an Android intent's extras, as the Android adapter contract carries it:
 /// `{"type": "String", "value": "…"}`. The type travels with the value because it is part of the contract: an
 /// `ERROR_TYPE` put as a String is read by Google's `getIntExtra` as its default, "recoverable".

@@ -77,11 +77,3 @@ package struct IntentRecipe: Sendable, Hashable {
         return AndroidIntent(action: settings.action, package: settings.package, extras: extras, caller: caller)
     }
 }
-
-extension IntentRecipe {
-    /// Only an activity's checks judge an intent step, and they judge nothing else.
-    static let stepRule = AppStepRule(
-        scope: .activity, sends: { if case .intent = $0 { true } else { false } }, judgesTheProcess: true,
-        notJudging: { "'\($0)' does not judge an Android activity's result (its checks: \(CheckRegistry.activityKeys.joined(separator: ", ")))" },
-        judgingElsewhere: { "'\($0)' judges an Android activity's result: use it in an 'intent' step" })
-}

@@ -1,3 +1,4 @@
+import AppFlipRedaction
 import AppFlipSyntax
 
 /// A reviewer's signed-off judgement of a requirement no machine can judge (one the catalog marks `not_observable`,

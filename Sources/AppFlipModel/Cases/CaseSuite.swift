@@ -1,5 +1,3 @@
-import AppFlipDigest
-import AppFlipSyntax
 import Foundation
 
 /// The cases of one run, with what a report needs to say where they came from.
@@ -24,6 +22,15 @@ package struct CaseSuite: Sendable {
 
     /// A case file's path as the digest counts it (relative to `root`).
     package func digestPath(of file: String) -> String {
-        CaseLoader.relativePath(of: file, to: root)
+        Self.relativePath(of: file, to: root)
+    }
+
+    /// `file` relative to `base` when it lies under it; its last component otherwise.
+    package static func relativePath(of file: String, to base: String) -> String {
+        let standardFile = (file as NSString).standardizingPath
+        let standardBase = (base as NSString).standardizingPath
+        return standardFile.hasPrefix(standardBase + "/")
+            ? String(standardFile.dropFirst(standardBase.count + 1))
+            : (standardFile as NSString).lastPathComponent
     }
 }

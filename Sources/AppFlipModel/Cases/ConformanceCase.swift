@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipSyntax
 
 package typealias SourceLocationValue = SourceLocation

@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// What one certification covers, as the OpenID Foundation certifies a profile: a name a reviewer signs, the
 /// profiles whose cases must all be judged, and so the requirements of those profiles (each requirement names its
 /// profile). Declared once, in the catalog's `programs:` section; `run --certification PROGRAM` judges all of it.

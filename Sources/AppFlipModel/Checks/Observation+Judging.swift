@@ -1,3 +1,6 @@
+import AppFlipBase
+import AppFlipRedaction
+
 extension Observation {
     /// The URL the handler opened, or a redirect's Location; nil when nothing was opened.
     package var openedURL: String? {

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipDigest
 
 /// PKCE (RFC 7636): verifiers and S256 challenges.

@@ -1,3 +1,5 @@
+import AppFlipBase
+
 extension LinkRecipe {
     /// Makes the exact link to send: the valid base link with the recipe's edits, or the raw text.
     package func build(in context: Template.Context) -> String {

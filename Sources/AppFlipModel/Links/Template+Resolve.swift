@@ -1,3 +1,5 @@
+import AppFlipBase
+
 extension Template {
     /// What templates resolve against.
     package struct Context: Sendable {

@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// A value from a case file that may refer to the run's configuration and generated values: `${client_id}`.
 ///
 /// Templates only substitute text; nothing in them is ever executed. `$$` writes a literal `$`.

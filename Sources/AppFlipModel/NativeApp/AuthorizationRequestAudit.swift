@@ -1,3 +1,4 @@
+import AppFlipBase
 import Foundation
 
 /// Judges what one authorization request URL of a native app shows on its own (`validate-url`, and every request

@@ -1,3 +1,4 @@
+import AppFlipBase
 import Foundation
 
 /// The app's answer to a native-client command.

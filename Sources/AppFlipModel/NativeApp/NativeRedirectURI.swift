@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// A native app's redirect URI, classified by the three forms RFC 8252 §7 allows: a private-use scheme, a claimed
 /// https URI, or a loopback interface redirect. Read from the text as written; no platform URL parser involved.
 package struct NativeRedirectURI: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import AppFlipBase
 import Foundation
 
 /// A request the test authorization server received, as the native-client checks judge it.

@@ -1,4 +1,5 @@
 import AppFlipDigest
+import AppFlipRedaction
 import AppFlipSyntax
 
 /// `validate-url` as a run: each authorization request URL is one case of the native-client profile, judged by

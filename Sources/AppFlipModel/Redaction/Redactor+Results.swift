@@ -1,3 +1,5 @@
+import AppFlipRedaction
+
 /// What a case leaves behind, redacted: every text of a result goes through one redactor before anything reads it.
 extension Redactor {
     /// `result` with its message, notes, evidence and every check's expected and observed text redacted.
@@ -51,8 +53,8 @@ extension Redactor {
         if redacted.count != texts.count { redacted = texts.map { Substring(redact($0)) } }
         return headers.indices.map { index in
             Evidence.Header(
-                Evidence.bounded(String(redacted[index]), limit: Evidence.headerValueLimit),
-                Evidence.bounded(String(redacted[headers.count + index]), limit: Evidence.headerValueLimit))
+                Excerpt.bounded(String(redacted[index]), limit: Evidence.headerValueLimit),
+                Excerpt.bounded(String(redacted[headers.count + index]), limit: Evidence.headerValueLimit))
         }
     }
 

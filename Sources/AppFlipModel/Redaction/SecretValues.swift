@@ -1,3 +1,5 @@
+import AppFlipBase
+import AppFlipRedaction
 import Foundation
 
 /// What counts as a secret, collected where it is met: the configured credentials (and the Basic header values

@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// The result of one case: its verdict, every check, the evidence and how long it took.
 package struct CaseResult: Sendable, Hashable {
     /// The stored members, kept in one shared box (`CopyOnWrite`): reports pass results around by the thousand,

@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// A recorded case's checks as numbers into its run's `TextTable`: four 32-bit words a check (the requirement's
 /// ID, its level with the verdict and whether the check applied, the expectation, and what was seen or why the
 /// check did not apply). Unpacked, they are the very checks that were packed.

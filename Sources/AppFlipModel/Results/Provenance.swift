@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// Where a run's results come from, so a reviewer can trust and reproduce them.
 package struct Provenance: Sendable, Hashable {
     package var suiteVersion: String

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// What sending a step left.

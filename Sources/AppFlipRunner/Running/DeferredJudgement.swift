@@ -1,4 +1,6 @@
+import AppFlipBase
 import AppFlipModel
+import AppFlipRedaction
 
 /// What is left of a case once its one step was sent, when that is only judging: the step sends an HTTP request
 /// (through the sign-in pages or not), or a request of a contract that reads its answer apart (`judgedApart`: the

@@ -1,3 +1,5 @@
+import AppFlipBase
+import AppFlipChecks
 import AppFlipDigest
 import AppFlipModel
 
@@ -25,7 +27,7 @@ struct IssuedCode: Sendable, Hashable {
             case .all(let groupChecks):
                 for check in groupChecks {
                     defer { index += 1 }
-                    guard (check.base as? CodeCheck)?.presence == .fresh, index < results.count, results[index].held else { continue }
+                    guard check.base.traits.recordsIssuedCode, index < results.count, results[index].held else { continue }
                     let codes = opened.all(named: "code")
                     // One observation issues one code, however many checks accepted it: recorded once.
                     if codes.count == 1, let value = codes[0].value, found.isEmpty {

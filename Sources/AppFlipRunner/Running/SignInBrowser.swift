@@ -1,5 +1,8 @@
+import AppFlipBase
+import AppFlipChecks
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipRedaction
 import Foundation
 
 /// Drives an authorization request through the target's real sign-in and consent pages as a browser without

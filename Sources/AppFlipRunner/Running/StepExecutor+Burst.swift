@@ -1,5 +1,6 @@
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipRedaction
 import Foundation
 
 /// A burst step: the same request sent again and again until the server throttles or the limit is reached.

@@ -1,5 +1,8 @@
+import AppFlipBase
+import AppFlipChecks
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipRedaction
 import Foundation
 
 /// An HTTP step: its request built from the case, sent on this worker's connections (alone on a connection of its

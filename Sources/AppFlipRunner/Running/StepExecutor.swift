@@ -1,5 +1,8 @@
+import AppFlipBase
+import AppFlipChecks
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipRedaction
 import Foundation
 
 /// Runs one case's steps on one worker's connections: builds each request, sends it (an HTTP request itself, any

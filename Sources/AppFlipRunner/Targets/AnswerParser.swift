@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Reads one answer line of a JSON Lines adapter contract as its contract says (`AdapterPayload.read`); anything else

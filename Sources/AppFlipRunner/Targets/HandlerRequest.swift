@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// One request of an adapter contract spoken as JSON Lines: `{"id": …, <the payload's members>, "scenario": …}`

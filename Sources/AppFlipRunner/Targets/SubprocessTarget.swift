@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 import AppFlipSystem
 import Foundation

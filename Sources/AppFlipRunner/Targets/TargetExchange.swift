@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipRedaction
 
 /// What happened when one request was sent to a target.
 package struct TargetExchange: Sendable {
@@ -54,6 +55,6 @@ package struct TargetExchange: Sendable {
     /// edge, so a secret cut there shows no prefix).
     package static func raw(_ bytes: some Collection<UInt8>) -> String {
         guard bytes.count > rawAnswerKept else { return String(decoding: bytes, as: UTF8.self) }
-        return String(decoding: bytes.prefix(rawAnswerKept), as: UTF8.self) + Evidence.truncationMark(dropped: bytes.count - rawAnswerKept)
+        return String(decoding: bytes.prefix(rawAnswerKept), as: UTF8.self) + Excerpt.truncationMark(dropped: bytes.count - rawAnswerKept)
     }
 }

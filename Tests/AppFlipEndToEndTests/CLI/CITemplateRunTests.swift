@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 import AppFlipSyntax
 import AppFlipTestSupport

@@ -1,6 +1,8 @@
+import AppFlipBase
 import AppFlipCLI
 import AppFlipDigest
 import AppFlipHTTP
+import AppFlipLoading
 import AppFlipModel
 import AppFlipReferenceServer
 import AppFlipReporting

@@ -1,4 +1,6 @@
+import AppFlipBase
 import AppFlipModel
+import AppFlipRedaction
 import AppFlipSystem
 import AppFlipTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import AppFlipHTTP
+import AppFlipLoading
 import AppFlipModel
 import AppFlipReference
 import AppFlipReporting

@@ -1,9 +1,11 @@
 import AppFlipDigest
+import AppFlipRedaction
 import AppFlipSyntax
 import AppFlipTestSupport
 import Foundation
 import Testing
 
+@testable import AppFlipLoading
 @testable import AppFlipModel
 
 /// `--attest FILE`: a reviewer's word on a requirement no machine can judge, read strictly (every error with its

@@ -3,6 +3,7 @@ import AppFlipTestSupport
 import Foundation
 import Testing
 
+@testable import AppFlipLoading
 @testable import AppFlipModel
 
 /// Baselines: read with clear errors, strict in both directions (an accepted failure does not fail the run; a

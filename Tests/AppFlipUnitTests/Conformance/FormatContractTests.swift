@@ -1,3 +1,4 @@
+import AppFlipChecks
 import AppFlipTestSupport
 import Foundation
 import Testing

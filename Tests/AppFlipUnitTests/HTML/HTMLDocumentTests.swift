@@ -1,3 +1,4 @@
+import AppFlipBase
 import Testing
 
 @testable import AppFlipModel

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipTestSupport
 import Testing
 
@@ -147,10 +148,10 @@ struct CookieJarTests {
             let host = origin.host.lowercased()
             let requestPath = String(target.prefix { $0 != "?" })
             for header in setCookies where header.utf8.count <= CookieJar.maximumCookieBytes {
-                var parts = header.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
+                var parts = header.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
                 guard !parts.isEmpty, let equals = parts[0].firstIndex(of: "=") else { continue }
-                let name = String(parts[0][..<equals]).trimmingWhitespace()
-                let value = String(parts[0][parts[0].index(after: equals)...]).trimmingWhitespace()
+                let name = String(parts[0][..<equals]).trimmingSpaces()
+                let value = String(parts[0][parts[0].index(after: equals)...]).trimmingSpaces()
                 guard !name.isEmpty else { continue }
                 parts.removeFirst()
                 var cookie = CookieJar.Cookie(
@@ -158,7 +159,7 @@ struct CookieJarTests {
                     path: CookieJar.defaultPath(Substring(requestPath)), secure: false, expires: nil)
                 var delete = false
                 for attribute in parts {
-                    let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
+                    let pieces = attribute.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces() }
                     switch pieces[0].lowercased() {
                     case "path" where pieces.count == 2 && pieces[1].hasPrefix("/"):
                         cookie.path = pieces[1]

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipTestSupport
 import Testing
 

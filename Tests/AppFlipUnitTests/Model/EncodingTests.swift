@@ -1,5 +1,7 @@
+import AppFlipBase
 import AppFlipDigest
 import AppFlipModel
+import AppFlipRedaction
 import AppFlipTestSupport
 import Testing
 

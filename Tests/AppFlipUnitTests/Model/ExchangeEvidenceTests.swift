@@ -1,3 +1,4 @@
+import AppFlipRedaction
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+import AppFlipChecks
+import AppFlipLoading
 import AppFlipModel
 import Testing
 

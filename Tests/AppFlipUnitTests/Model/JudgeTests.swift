@@ -1,3 +1,5 @@
+import AppFlipBase
+import AppFlipChecks
 import Foundation
 import Testing
 

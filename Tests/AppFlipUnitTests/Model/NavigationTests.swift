@@ -1,3 +1,6 @@
+import AppFlipBase
+import AppFlipChecks
+import AppFlipLoading
 import AppFlipModel
 import Testing
 

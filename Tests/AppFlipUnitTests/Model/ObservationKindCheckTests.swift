@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AppFlipChecks
 @testable import AppFlipModel
 
 /// A check typed by the observation it judges gets only that kind; any other kind is not applicable, with the

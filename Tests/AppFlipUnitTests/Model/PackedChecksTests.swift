@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipReporting
 import AppFlipTestSupport
 import Testing

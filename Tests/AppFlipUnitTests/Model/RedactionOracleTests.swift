@@ -1,3 +1,5 @@
+import AppFlipBase
+import AppFlipRedaction
 import AppFlipTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import AppFlipDigest
 import AppFlipModel
+import AppFlipRedaction
 import Testing
 
 @Suite("Redaction")

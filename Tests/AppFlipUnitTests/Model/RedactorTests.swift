@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AppFlipModel
+@testable import AppFlipRedaction
 
 /// A secret echoed back in any encoding a server or an app may use, whole or cut at any position, never survives
 /// redaction. The encoders here are written apart from the redactor (Foundation's base64, per-character escapes), so

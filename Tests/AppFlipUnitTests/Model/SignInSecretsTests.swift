@@ -1,3 +1,4 @@
+import AppFlipLoading
 import Testing
 
 @testable import AppFlipModel

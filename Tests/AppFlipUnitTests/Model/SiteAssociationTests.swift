@@ -1,3 +1,4 @@
+import AppFlipChecks
 import AppFlipModel
 import Testing
 

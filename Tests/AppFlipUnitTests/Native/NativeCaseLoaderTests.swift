@@ -1,3 +1,4 @@
+import AppFlipLoading
 import AppFlipModel
 import AppFlipSyntax
 import AppFlipTestSupport

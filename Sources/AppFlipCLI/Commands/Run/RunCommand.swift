@@ -1,4 +1,7 @@
+import AppFlipBase
+import AppFlipLoading
 import AppFlipModel
+import AppFlipRedaction
 import AppFlipReporting
 import AppFlipRunner
 import Foundation

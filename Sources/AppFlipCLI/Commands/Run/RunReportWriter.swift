@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipRedaction
 import AppFlipReporting
 
 /// Writes a run's reports (junit.xml, report.md, results.json) as one unit, its evidence bundle and its summary.

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Reads one answer line of the Android adapter contract: `{"id": …, "result_code": -1, "data": {"extras": {…}} | null,

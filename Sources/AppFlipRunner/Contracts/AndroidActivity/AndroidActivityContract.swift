@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipRedaction
 import Foundation
 
 /// The Android activity's contract (README, "The Android adapter contract"): the intent Google starts the partner's

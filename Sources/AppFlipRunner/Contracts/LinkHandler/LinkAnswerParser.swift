@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Reads one answer line of the link handler's contract: `{"id": …, "action": "open" | "decline", "url": …,

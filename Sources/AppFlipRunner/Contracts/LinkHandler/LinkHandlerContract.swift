@@ -1,5 +1,7 @@
+import AppFlipBase
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipRedaction
 import Foundation
 
 /// The iOS link handler's contract (README, "The adapter contract"): a universal link in, `{"id", "link",

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// What a link handler's request hands the app: an App Flip universal link (`"link": …`).

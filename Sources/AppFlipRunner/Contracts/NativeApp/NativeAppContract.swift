@@ -1,4 +1,6 @@
+import AppFlipBase
 import AppFlipModel
+import AppFlipRedaction
 import Foundation
 
 /// The native app's contract (README, "The native-client contract"): one JSON command per line in, one answer per

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipDigest
 import AppFlipHTTP
 import AppFlipModel

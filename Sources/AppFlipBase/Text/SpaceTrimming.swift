@@ -1,0 +1,40 @@
+extension StringProtocol where UTF8View: BidirectionalCollection {
+    /// Without leading and trailing spaces as Foundation's `.whitespaces` trims them on Linux (tab, the Unicode space
+    /// separators and U+200B, measured there), read without Foundation, so every platform trims alike. Text whose
+    /// ends are other ASCII (header values, selectors, nearly always) is copied as it is; cookie headers and case
+    /// values, read on every hop of a sign-in walk and every case, take this path.
+    package func trimmingSpaces() -> String {
+        guard let first = utf8.first, let last = utf8.last, first < 0x80, last < 0x80, first != 0x20, first != 0x09,
+            last != 0x20, last != 0x09
+        else { return trimmingSpacesScalarByScalar() }
+        return String(self)
+    }
+
+    private func trimmingSpacesScalarByScalar() -> String {
+        let scalars = unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, isSpace(scalars[start]) { start = scalars.index(after: start) }
+        while start < end, isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        return String(self[start..<end])
+    }
+
+    private func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace, RFC 9110 §5.6.3), read as bytes.
+    package func trimmingSpacesAndTabs() -> String {
+        let bytes = utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+        while start < end, bytes[bytes.index(before: end)] == 0x20 || bytes[bytes.index(before: end)] == 0x09 { end = bytes.index(before: end) }
+        return String(self[start..<end])
+    }
+}

@@ -13,136 +13,118 @@ let package = Package(
         .executable(name: "appflip-reference", targets: ["appflip-reference"]),
     ],
     targets: [
-        // Layers, one direction: syntax -> model -> (runner + targets) and (reporting) -> command line.
-        // AppFlipSystem (OS calls) and AppFlipHTTP (the wire) sit below the runner and the reference server.
-        // The ground floor: bytes and text, HTML scanning, URL parts and form encoding, the lock. Depends on nothing.
+        // Layers, bottom to top; a target depends only on targets above it in this list (CONTRIBUTING, "Layers",
+        // draws the arrows, and LayerTests holds them): syntax -> model -> checks -> loading -> (runner + setup) and
+        // (reporting) -> command line.
+        // The ground floor: bytes and text, HTML scanning, URL parts, form encoding, the lock. Depends on nothing.
         .target(name: "AppFlipBase"),
+        // The case files' syntax: nodes, locations, diagnostics.
         .target(name: "AppFlipSyntax"),
         .target(name: "CAppFlipSystem"),  // prctl and fork/exec: what Swift cannot call itself (Linux)
-        .target(name: "AppFlipSystem", dependencies: ["CAppFlipSystem"]),
-        // SHA-256 by the system's library (libcrypto on Linux, CommonCrypto on macOS); HMAC, base64url on top.
-        .target(name: "AppFlipDigest", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         // TLS through the system's OpenSSL (libssl 3) on Linux; elsewhere the platform's HTTPS stack (see CONTRIBUTING).
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // OS calls: sockets, processes, signals, host mapping.
+        .target(name: "AppFlipSystem", dependencies: ["AppFlipBase", "CAppFlipSystem"]),
+        // SHA-256 by the system's library (libcrypto on Linux, CommonCrypto on macOS); HMAC, base64url on top.
+        .target(name: "AppFlipDigest", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         .target(
-            name: "AppFlipTLS", dependencies: ["AppFlipBase", "AppFlipSystem", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
+            name: "AppFlipTLS", dependencies: ["AppFlipBase", .target(name: "COpenSSL", condition: .when(platforms: [.linux])), "AppFlipSystem"]),
+        // The wire: HTTP/1.1 client and server, cookies, the sign-in browser's navigation.
         .target(name: "AppFlipHTTP", dependencies: ["AppFlipBase", "AppFlipSystem", "AppFlipTLS"]),
         // Secrets hidden: what looks like one, and every spelling of a known one replaced by its placeholder.
         .target(name: "AppFlipRedaction", dependencies: ["AppFlipBase", "AppFlipDigest"]),
-        .target(name: "AppFlipModel", dependencies: ["AppFlipBase", "AppFlipRedaction", "AppFlipSyntax", "AppFlipDigest"]),
+        // Cases, catalog, observations, results, target and attestation types; a judging-only check protocol.
+        .target(name: "AppFlipModel", dependencies: ["AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipRedaction"]),
         // Every check kind (how it reads itself, its FORMAT.md row, how it judges), the registry and the judge.
-        .target(name: "AppFlipChecks", dependencies: ["AppFlipBase", "AppFlipRedaction", "AppFlipModel", "AppFlipSyntax", "AppFlipDigest"]),
-        // Files to model values: cases, catalog, target configuration, baseline, attestation, each read with diagnostics.
+        .target(name: "AppFlipChecks", dependencies: ["AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipRedaction", "AppFlipModel"]),
+        // Files to model values: cases, catalog, target configuration, baseline, attestation, with diagnostics.
         .target(
             name: "AppFlipLoading",
-            dependencies: ["AppFlipRedaction", "AppFlipBase", "AppFlipChecks", "AppFlipModel", "AppFlipSyntax", "AppFlipDigest"]),
+            dependencies: ["AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipRedaction", "AppFlipModel", "AppFlipChecks"]),
         // The suite's case files and catalog (the Conformance/ directory), compiled in while building by
         // Plugins/EmbedSuite, which runs suite-embedder; AppFlipSuite loads them.
         .target(
             name: "AppFlipSuiteFiles", path: "Conformance", exclude: ["FORMAT.md", "results.schema.json", "examples"],
             plugins: ["EmbedSuite"]),
-        .target(name: "AppFlipSuite", dependencies: ["AppFlipLoading", "AppFlipModel", "AppFlipSyntax", "AppFlipSuiteFiles", "AppFlipDigest"]),
+        .target(name: "AppFlipSuite", dependencies: ["AppFlipSyntax", "AppFlipDigest", "AppFlipModel", "AppFlipLoading", "AppFlipSuiteFiles"]),
         .executableTarget(name: "suite-embedder"),
         .plugin(name: "EmbedSuite", capability: .buildTool(), dependencies: ["suite-embedder"]),
+        // Running cases against targets: the adapter contracts, subprocess and HTTP targets, the schedule.
         .target(
             name: "AppFlipRunner",
             dependencies: [
-                "AppFlipChecks", "AppFlipRedaction", "AppFlipBase", "AppFlipModel", "AppFlipReference", "AppFlipSystem", "AppFlipHTTP",
-                "AppFlipDigest", "AppFlipTLS",
+                "AppFlipBase", "AppFlipSystem", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel", "AppFlipChecks",
             ]),
+        // JUnit XML, Markdown, HTML, results.json, evidence bundles and their verification.
         .target(
             name: "AppFlipReporting",
-            dependencies: ["AppFlipLoading", "AppFlipRedaction", "AppFlipBase", "AppFlipModel", "AppFlipDigest", "AppFlipSyntax"]),
+            dependencies: ["AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipRedaction", "AppFlipModel", "AppFlipLoading"]),
+        // The reference implementations: link handler, Android activity, OAuth server, native client.
         .target(name: "AppFlipReference"),
-        .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
-        .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipReference", "AppFlipHTTP", "AppFlipDigest", "AppFlipTLS"]),
+        .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipBase", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipReference"]),
+        .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipBase", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipReference"]),
         // Turning a request (flags, environment, library calls) into targets: a partner's, or the reference.
         .target(
             name: "AppFlipSetup",
             dependencies: [
-                "AppFlipLoading",
-                "AppFlipModel", "AppFlipRunner", "AppFlipReference", "AppFlipReferenceServer",
-                "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS",
+                "AppFlipSystem", "AppFlipTLS", "AppFlipHTTP", "AppFlipModel", "AppFlipLoading", "AppFlipRunner", "AppFlipReference",
+                "AppFlipReferenceServer",
             ]),
         .target(
             name: "AppFlipCLI",
             dependencies: [
-                "AppFlipLoading",
-                "AppFlipRedaction",
-                "AppFlipBase",
-                "AppFlipModel", "AppFlipSyntax", "AppFlipDigest", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner", "AppFlipReporting",
-                "AppFlipReference",
-                "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem",
+                "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel", "AppFlipLoading",
+                "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient",
+                "AppFlipSetup",
             ]),
         .target(
             name: "AppFlipConformance",
             dependencies: [
-                "AppFlipBase",
-                "AppFlipModel", "AppFlipSyntax", "AppFlipSuite", "AppFlipSetup", "AppFlipRunner",
-                "AppFlipHTTP", "AppFlipReference", "AppFlipSystem",
+                "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipHTTP", "AppFlipModel", "AppFlipSuite", "AppFlipRunner", "AppFlipReference",
+                "AppFlipSetup",
             ]),
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
         .executableTarget(
             name: "appflip-reference",
-            dependencies: [
-                "AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipHTTP",
-                "AppFlipTLS",
-            ]),
+            dependencies: ["AppFlipTLS", "AppFlipHTTP", "AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient"]),
 
         // Test support and the deliberately broken handlers live under Tests/.
         .target(
             name: "AppFlipTestSupport",
             dependencies: [
-                "AppFlipLoading",
-                "AppFlipCLI", "AppFlipHTTP", "AppFlipDigest", "AppFlipModel", "AppFlipReporting", "AppFlipRunner", "AppFlipSuite",
-                "AppFlipSyntax", "AppFlipSystem",
-            ],
-            path: "Tests/AppFlipTestSupport"),
+                "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipHTTP", "AppFlipModel", "AppFlipLoading", "AppFlipSuite", "AppFlipRunner",
+                "AppFlipReporting", "AppFlipCLI",
+            ], path: "Tests/AppFlipTestSupport"),
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
         .executableTarget(
             name: "broken-android-handler", dependencies: ["AppFlipReference", "AppFlipReferenceServer"], path: "Tests/BrokenAndroidHandler"),
         .executableTarget(
             name: "broken-native-client",
             dependencies: [
-                "AppFlipBase",
-                "AppFlipReferenceClient", "AppFlipHTTP", "AppFlipSystem", "AppFlipTLS",
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
-            ],
-            path: "Tests/BrokenNativeClient"),
+                "AppFlipBase", .target(name: "COpenSSL", condition: .when(platforms: [.linux])), "AppFlipSystem", "AppFlipTLS", "AppFlipHTTP",
+                "AppFlipReferenceClient",
+            ], path: "Tests/BrokenNativeClient"),
         // Fast: syntax, model, judging, reporting; no executable, no subprocess (swift test --filter AppFlipUnitTests).
         .testTarget(
             name: "AppFlipUnitTests",
             dependencies: [
-                "AppFlipChecks", "AppFlipLoading",
-                "AppFlipRedaction",
-                "AppFlipBase",
-                "AppFlipTestSupport", "AppFlipModel", "AppFlipSyntax", "AppFlipReporting", "AppFlipHTTP", "AppFlipDigest",
-                "AppFlipCLI",
-            ],
-            path: "Tests/AppFlipUnitTests",
-            exclude: ["Golden"]
-        ),
-        // The deterministic mutation fuzzer (most of the unit tests' time once): its own target, so the unit tests stay
-        // seconds (`swift test --filter AppFlipUnitTests`); `swift test` runs it with the rest.
+                "AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel", "AppFlipChecks", "AppFlipLoading",
+                "AppFlipReporting", "AppFlipCLI", "AppFlipTestSupport",
+            ], path: "Tests/AppFlipUnitTests", exclude: ["Golden"]),
+        // The deterministic mutation fuzzer (most of the unit tests' time once): its own target, so the unit tests stay seconds (`swift test --filter AppFlipUnitTests`); `swift test` runs it with the rest.
         .testTarget(
             name: "AppFlipFuzzTests",
-            dependencies: ["AppFlipLoading", "AppFlipRedaction", "AppFlipBase", "AppFlipTestSupport", "AppFlipModel", "AppFlipSyntax"],
-            path: "Tests/AppFlipFuzzTests"
-        ),
+            dependencies: ["AppFlipBase", "AppFlipSyntax", "AppFlipRedaction", "AppFlipModel", "AppFlipLoading", "AppFlipTestSupport"],
+            path: "Tests/AppFlipFuzzTests"),
         // End to end: the built executables, subprocess and HTTP targets, the command line, the library, every case.
         .testTarget(
             name: "AppFlipEndToEndTests",
             dependencies: [
-                "AppFlipLoading",
-                "AppFlipRedaction",
-                "AppFlipBase",
-                "AppFlipTestSupport", "AppFlipReferenceServer", "AppFlipDigest", "AppFlipTLS", "broken-handler", "broken-android-handler",
-                "broken-native-client", "appflip-reference",
-                "appflip-conformance", "suite-embedder", "AppFlipSuite", "AppFlipConformance", "AppFlipCLI", "AppFlipHTTP",
-                "AppFlipModel", "AppFlipReference", "AppFlipReporting", "AppFlipRunner", "AppFlipSetup", "AppFlipSyntax", "AppFlipSystem",
-            ],
-            path: "Tests/AppFlipEndToEndTests"
-        ),
+                "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel",
+                "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference", "AppFlipReferenceServer", "AppFlipSetup",
+                "AppFlipCLI", "AppFlipConformance", "suite-embedder", "appflip-conformance", "appflip-reference", "AppFlipTestSupport",
+                "broken-handler", "broken-android-handler", "broken-native-client",
+            ], path: "Tests/AppFlipEndToEndTests"),
     ]
 )
 

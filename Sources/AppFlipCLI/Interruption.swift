@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipHTTP
 import AppFlipModel
 import AppFlipRunner
@@ -8,12 +9,11 @@ import Foundation
 /// is killed at once, and the run writes its reports marked incomplete. A second signal stops at once (exit 130,
 /// no reports): the way out when writing the reports itself hangs.
 final class Interruption: @unchecked Sendable {
-    private let lock = NSLock()
-    private var received: Int32?
+    private let received = Locked<Int32?>(nil)
     private var sources: [any DispatchSourceSignal] = []
 
     /// The signal that interrupted the run, if any.
-    var signal: Int32? { lock.withLock { received } }
+    var signal: Int32? { received.withLock { $0 } }
 
     /// Starts listening; call `stop()` when the run is over.
     func start(console: Console) {
@@ -22,7 +22,7 @@ final class Interruption: @unchecked Sendable {
             Foundation.signal(number, SIG_IGN)  // handled by the dispatch source below instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
-                let first = lock.withLock { () -> Bool in
+                let first = received.withLock { received -> Bool in
                     defer { if received == nil { received = number } }
                     return received == nil
                 }

@@ -30,11 +30,15 @@ final class RunProgress: @unchecked Sendable {
     private let verbosity: Verbosity
     private let color: Bool
     private let live: Bool
-    private let lock = NSLock()
-    private var done = 0
-    private var counts: [Verdict: Int] = [:]
-    private var statusShown = false
-    private var lastStatus = 0.0
+    /// The counts so far and the status line's state; held while writing, so lines never interleave.
+    private struct State {
+        var done = 0
+        var counts: [Verdict: Int] = [:]
+        var statusShown = false
+        var lastStatus = 0.0
+    }
+
+    private let state = Locked(State())
 
     init(console: Console, total: Int, verbosity: Verbosity, color: Bool) {
         self.console = console
@@ -47,30 +51,30 @@ final class RunProgress: @unchecked Sendable {
 
     /// A case finished: its line (when there is one to show) above the status line.
     func finished(_ result: CaseResult, line: ConsoleText?) {
-        lock.withLock {
-            done += 1
-            counts[result.verdict, default: 0] += 1
+        state.withLock { state in
+            state.done += 1
+            state.counts[result.verdict, default: 0] += 1
             let shown = verbosity == .quiet ? nil : (line ?? (verbosity == .verbose ? passLine(result) : nil))
-            if let shown { write(shown, verdict: result.verdict) }
+            if let shown { write(shown, verdict: result.verdict, &state) }
             // At most ten updates a second (and always the last): a terminal is not a log.
             let now = ProcessInfo.processInfo.systemUptime
-            if live, !statusShown || done == total || now - lastStatus >= 0.1 {
-                showStatus()
-                lastStatus = now
+            if live, !state.statusShown || state.done == total || now - state.lastStatus >= 0.1 {
+                showStatus(&state)
+                state.lastStatus = now
             }
         }
     }
 
     /// A line that belongs above the status line (a repeated error counted, a summary).
     func print(_ line: ConsoleText, verdict: Verdict? = nil) {
-        lock.withLock { write(line, verdict: verdict) }
+        state.withLock { write(line, verdict: verdict, &$0) }
     }
 
     /// Takes the status line away before the final lines.
     func finish() {
-        lock.withLock {
-            if statusShown { console.rawErr("\r\u{1B}[2K") }
-            statusShown = false
+        state.withLock { state in
+            if state.statusShown { console.rawErr("\r\u{1B}[2K") }
+            state.statusShown = false
         }
     }
 
@@ -78,9 +82,9 @@ final class RunProgress: @unchecked Sendable {
         "\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id) (\(String(format: "%.2f", result.duration)) s)"
     }
 
-    private func write(_ line: ConsoleText, verdict: Verdict?) {
-        if statusShown { console.rawErr("\r\u{1B}[2K") }
-        statusShown = false
+    private func write(_ line: ConsoleText, verdict: Verdict?, _ state: inout State) {
+        if state.statusShown { console.rawErr("\r\u{1B}[2K") }
+        state.statusShown = false
         guard color || live else {
             console.err(line)  // a plain line: the console neutralises it and ends it
             return
@@ -94,16 +98,16 @@ final class RunProgress: @unchecked Sendable {
         console.rawErr(text + "\n")
     }
 
-    private func showStatus() {
+    private func showStatus(_ state: inout State) {
         let order: [Verdict] = [.pass, .warn, .fail, .error, .skip]
         let parts = order.compactMap { verdict -> String? in
-            guard let count = counts[verdict], count > 0 else { return nil }
+            guard let count = state.counts[verdict], count > 0 else { return nil }
             let text = "\(count) \(verdict.rawValue)"
             guard color, let code = Self.colors[verdict] else { return text }
             return "\u{1B}[\(code)m\(text)\u{1B}[0m"
         }
-        console.rawErr("\r\u{1B}[2K[\(done)/\(total)] " + parts.joined(separator: " · "))
-        statusShown = true
+        console.rawErr("\r\u{1B}[2K[\(state.done)/\(total)] " + parts.joined(separator: " · "))
+        state.statusShown = true
     }
 
     /// SGR colours: green pass, cyan info, yellow warn, dim skip, red fail, magenta error.

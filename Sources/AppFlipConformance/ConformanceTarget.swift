@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipHTTP
 import AppFlipModel
 import AppFlipReference
@@ -151,24 +152,23 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
 /// The setup of one target value, made once and shared by every copy of it; the reference server it may hold
 /// stops when the last copy goes.
 final class SetupState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var made: Result<RunSetup, SetupError>?
+    private let made = Locked<Result<RunSetup, SetupError>?>(nil)
 
     func value(_ make: () throws(SetupError) -> RunSetup) -> Result<RunSetup, SetupError> {
-        lock.lock()
-        defer { lock.unlock() }
-        if let made { return made }
-        let result: Result<RunSetup, SetupError>
-        do {
-            result = .success(try make())
-        } catch {
-            result = .failure(error)
+        made.withLock { kept in
+            if let kept { return kept }
+            let result: Result<RunSetup, SetupError>
+            do throws(SetupError) {
+                result = .success(try make())
+            } catch {
+                result = .failure(error)
+            }
+            kept = result
+            return result
         }
-        made = result
-        return result
     }
 
     deinit {
-        if case .success(let setup) = made { ConformanceTarget.end(setup) }
+        if case .success(let setup) = made.withLock({ $0 }) { ConformanceTarget.end(setup) }
     }
 }

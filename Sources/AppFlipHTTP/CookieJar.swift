@@ -20,13 +20,12 @@ package final class CookieJar: @unchecked Sendable {
     package static let maximumCookiesPerHost = 50
     package static let maximumCookieBytes = 4096
 
-    private let lock = NSLock()
-    private var cookies: [Cookie] = []
+    private let cookies = Locked<[Cookie]>([])
 
     package init() {}
 
     /// Every cookie kept now.
-    package var all: [Cookie] { lock.withLock { cookies } }
+    package var all: [Cookie] { cookies.withLock { $0 } }
 
     /// Takes the `Set-Cookie` headers of a response to a request for `target` (as sent: path and query) at `origin`.
     package func store(_ setCookies: [String], origin: HTTPOrigin, target: String, now: Double = Platform.monotonicSeconds()) {
@@ -35,7 +34,7 @@ package final class CookieJar: @unchecked Sendable {
         let defaultPath = Self.defaultPath(Self.path(of: target))
         for header in setCookies where header.utf8.count <= Self.maximumCookieBytes {
             guard let (cookie, delete) = Self.parse(header, host: host, defaultPath: defaultPath, now: now) else { continue }
-            lock.withLock {
+            cookies.withLock { cookies in
                 cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
                 if !delete, cookies.count(where: { $0.domain == cookie.domain }) < Self.maximumCookiesPerHost { cookies.append(cookie) }
             }
@@ -96,7 +95,7 @@ package final class CookieJar: @unchecked Sendable {
 
     /// The `Cookie` header for a request for `target` at `origin`, or nil when no cookie applies.
     package func header(origin: HTTPOrigin, target: String, now: Double = Platform.monotonicSeconds()) -> String? {
-        let matching: [Cookie] = lock.withLock {
+        let matching: [Cookie] = cookies.withLock { cookies in
             guard !cookies.isEmpty else { return [] }
             let host = origin.host.lowercased()
             let path = Self.path(of: target)

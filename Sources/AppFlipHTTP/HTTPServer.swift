@@ -56,24 +56,29 @@ package final class HTTPServer: @unchecked Sendable {
     /// Set for https: the certificate every connection's handshake presents.
     private let identity: TLSServerIdentity?
     private let connections: DispatchSemaphore
-    private let stopped = NSLock()
-    private var isStopped = false
-    private var refused = Refusals()
-    /// TLS handshakes under way: begun (the connection accepted, the certificate about to be sent) and not concluded.
-    private var handshaking = 0
-    /// The connections being served, each with when it began waiting for its next request (nil while a request is
-    /// handled): what a new connection may take the place of.
-    private var open: [ObjectIdentifier: (socket: TCPSocket, waitingSince: Double?)] = [:]
+    /// What the accepting thread and the connections' workers share.
+    private struct State {
+        var isStopped = false
+        var refused = Refusals()
+        /// TLS handshakes under way: begun (the connection accepted, the certificate about to be sent) and not
+        /// concluded.
+        var handshaking = 0
+        /// The connections being served, each with when it began waiting for its next request (nil while a request
+        /// is handled): what a new connection may take the place of.
+        var open: [ObjectIdentifier: (socket: TCPSocket, waitingSince: Double?)] = [:]
+    }
+
+    private let state = Locked(State())
 
     /// What the server refused so far.
-    package var refusals: Refusals { stopped.withLock { refused } }
+    package var refusals: Refusals { state.withLock { $0.refused } }
 
     /// What the server refused once every handshake under way has concluded (at most `timeout` seconds): a client
     /// that refuses the certificate ends its handshake with an alert and may report so before this server has read
     /// the alert, so a count taken at once could miss it.
     package func refusalsSettled(timeout: Double) -> Refusals {
         let deadline = Platform.monotonicSeconds() + timeout
-        while stopped.withLock({ handshaking }) > 0, Platform.monotonicSeconds() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        while state.withLock({ $0.handshaking }) > 0, Platform.monotonicSeconds() < deadline { Thread.sleep(forTimeInterval: 0.002) }
         return refusals
     }
 
@@ -105,7 +110,7 @@ package final class HTTPServer: @unchecked Sendable {
                         || (evictLongestWaiting() && connections.wait(timeout: .now() + 2) == .success)
                 else {
                     // Full: said at once, never waited for, so one peer's open connections cannot stall another's.
-                    stopped.withLock { refused.busy += 1 }
+                    state.withLock { $0.refused.busy += 1 }
                     // Over TLS nothing can be said before a handshake this server has no room for: closed at once.
                     if identity != nil {
                         socket.close()
@@ -131,49 +136,49 @@ package final class HTTPServer: @unchecked Sendable {
     /// Serves on the calling thread until `stop()` (for a foreground server process).
     package func run() {
         start()
-        while !stopped.withLock({ isStopped }) { Thread.sleep(forTimeInterval: 0.2) }
+        while !state.withLock({ $0.isStopped }) { Thread.sleep(forTimeInterval: 0.2) }
     }
 
     package func stop() {
-        stopped.withLock { isStopped = true }
+        state.withLock { $0.isStopped = true }
         listener.close()
     }
 
     /// Shuts down the connection that has waited longest for a request, if one has waited `evictableAfter` seconds.
     private func evictLongestWaiting() -> Bool {
-        stopped.withLock {
+        state.withLock { state in
             let now = Platform.monotonicSeconds()
-            let waiting = open.compactMap { key, entry in entry.waitingSince.map { (key, entry.socket, $0) } }
+            let waiting = state.open.compactMap { key, entry in entry.waitingSince.map { (key, entry.socket, $0) } }
             guard let oldest = waiting.min(by: { $0.2 < $1.2 }), now - oldest.2 >= capacity.evictableAfter else { return false }
-            open[oldest.0]?.waitingSince = nil
+            state.open[oldest.0]?.waitingSince = nil
             oldest.1.shutDown()
-            refused.evicted += 1
+            state.refused.evicted += 1
             return true
         }
     }
 
     /// Marks the connection as waiting for a request (from now), or as handling one.
     private func waiting(_ plain: TCPSocket, _ isWaiting: Bool) {
-        stopped.withLock { open[ObjectIdentifier(plain)]?.waitingSince = isWaiting ? Platform.monotonicSeconds() : nil }
+        state.withLock { $0.open[ObjectIdentifier(plain)]?.waitingSince = isWaiting ? Platform.monotonicSeconds() : nil }
     }
 
     private func serve(_ plain: TCPSocket) {
-        stopped.withLock { open[ObjectIdentifier(plain)] = (plain, Platform.monotonicSeconds()) }
-        defer { stopped.withLock { open[ObjectIdentifier(plain)] = nil } }
+        state.withLock { $0.open[ObjectIdentifier(plain)] = (plain, Platform.monotonicSeconds()) }
+        defer { state.withLock { $0.open[ObjectIdentifier(plain)] = nil } }
         let socket: any ByteStream
         if let identity {
-            stopped.withLock { handshaking += 1 }
+            state.withLock { $0.handshaking += 1 }
             do {
                 socket = try TLSStream.accept(plain, identity: identity, deadline: Platform.monotonicSeconds() + capacity.idleTimeout)
-                stopped.withLock {
-                    handshaking -= 1
-                    refused.completedHandshakes += 1
+                state.withLock { state in
+                    state.handshaking -= 1
+                    state.refused.completedHandshakes += 1
                 }
             } catch {
-                stopped.withLock {
-                    handshaking -= 1
-                    refused.failedHandshakes += 1
-                    if refused.handshakes.count < Refusals.keptHandshakeReasons { refused.handshakes.append(error.message) }
+                state.withLock { state in
+                    state.handshaking -= 1
+                    state.refused.failedHandshakes += 1
+                    if state.refused.handshakes.count < Refusals.keptHandshakeReasons { state.refused.handshakes.append(error.message) }
                 }
                 plain.close()
                 return
@@ -183,7 +188,7 @@ package final class HTTPServer: @unchecked Sendable {
         }
         defer { socket.close() }
         var reader = MessageReader(limits: limits)
-        while !stopped.withLock({ isStopped }) {
+        while !state.withLock({ $0.isStopped }) {
             let deadline = Platform.monotonicSeconds() + capacity.idleTimeout
             let source: MessageReader.Source = { (buffer: inout [UInt8]) throws(SocketError) -> Int in
                 try socket.read(appendingTo: &buffer, maximum: 65_536, waitFirst: false, deadline: deadline)
@@ -208,10 +213,10 @@ package final class HTTPServer: @unchecked Sendable {
                 if !keepAlive { answer.headers.append("Connection", "close") }
                 response = answer
             } catch let error as SocketError {
-                if error.kind == .timedOut { stopped.withLock { refused.idle += 1 } }
+                if error.kind == .timedOut { state.withLock { $0.refused.idle += 1 } }
                 return
             } catch {
-                stopped.withLock { refused.requests.append("\(error)") }
+                state.withLock { $0.refused.requests.append("\(error)") }
                 let problem = HTTPResponse(status: 400, headers: HTTPHeaders([("Connection", "close")]), body: Array("\(error)\n".utf8))
                 try? socket.write(problem.serialized(), deadline: deadline)
                 return

@@ -1,6 +1,7 @@
 // https:// goes through the platform's HTTPS stack (URLSession: libcurl on Linux, the system on macOS), because
 // the package carries no TLS implementation of its own. This file is the only place that imports
 // FoundationNetworking.
+import AppFlipBase
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -25,43 +26,45 @@ extension HTTPClient {
 /// Sends one request at a time over TLS with certificate verification on, never following redirects, within a
 /// body limit and the client's timeouts. A request the platform would alter on the way out is refused, not sent.
 final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var body: [UInt8] = []
-    private var response: HTTPURLResponse?
-    private var problem: String?
-    /// True when the problem is the platform's, not the target's (the request or answer cannot pass as is).
-    private var problemIsPlatform = false
-    private var finished = DispatchSemaphore(value: 0)
-    /// The task whose callbacks count; a cancelled earlier task's late callbacks are ignored.
-    private var current: Int?
-    /// The task in flight, so an interruption can cancel it.
-    private var task: URLSessionDataTask?
+    /// What the delegate's callbacks and the sending thread share of the exchange in flight.
+    private struct Exchange {
+        var body: [UInt8] = []
+        var response: HTTPURLResponse?
+        var problem: String?
+        /// True when the problem is the platform's, not the target's (the request or answer cannot pass as is).
+        var problemIsPlatform = false
+        var finished = DispatchSemaphore(value: 0)
+        /// The task whose callbacks count; a cancelled earlier task's late callbacks are ignored.
+        var current: Int?
+        /// The task in flight, so an interruption can cancel it.
+        var task: URLSessionDataTask?
+    }
+
+    private let exchange = Locked(Exchange())
     private let limits: HTTPLimits
     private var session: URLSession?
 
-    private static let registry = NSLock()
     /// The transports with a request in flight, and whether the run was interrupted (no request starts after).
-    nonisolated(unsafe) private static var inFlight: [ObjectIdentifier: TLSTransport] = [:]
-    nonisolated(unsafe) private static var aborted = false
+    private static let registry = Locked((inFlight: [ObjectIdentifier: TLSTransport](), aborted: false))
 
     /// Ends every https exchange in flight at once and refuses every later one (an interrupted run does not wait
     /// out the platform stack's timeouts).
     static func abortAll() {
-        let transports = registry.withLock { () -> [TLSTransport] in
-            aborted = true
-            return Array(inFlight.values)
+        let transports = registry.withLock { registry -> [TLSTransport] in
+            registry.aborted = true
+            return Array(registry.inFlight.values)
         }
         for transport in transports { transport.interrupt() }
     }
 
     /// Ends the request in flight: the waiting `send` returns "interrupted" now; the task's late callbacks are ignored.
     private func interrupt() {
-        let running = lock.withLock { () -> URLSessionDataTask? in
-            guard current != nil else { return nil }
-            current = nil
-            problem = "the run was interrupted"
-            finished.signal()
-            return task
+        let running = exchange.withLock { exchange -> URLSessionDataTask? in
+            guard exchange.current != nil else { return nil }
+            exchange.current = nil
+            exchange.problem = "the run was interrupted"
+            exchange.finished.signal()
+            return exchange.task
         }
         running?.cancel()
     }
@@ -105,35 +108,35 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
         }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
-        lock.withLock {
-            self.body = []
-            self.response = nil
-            self.problem = nil
-            self.problemIsPlatform = false
-            self.finished = DispatchSemaphore(value: 0)
+        exchange.withLock { exchange in
+            exchange.body = []
+            exchange.response = nil
+            exchange.problem = nil
+            exchange.problemIsPlatform = false
+            exchange.finished = DispatchSemaphore(value: 0)
         }
         guard let session else { throw HTTPClient.Failure(message: "the connection is closed", kind: .other) }
         let task = session.dataTask(with: urlRequest)
-        lock.withLock {
-            current = task.taskIdentifier
-            self.task = task
+        exchange.withLock { exchange in
+            exchange.current = task.taskIdentifier
+            exchange.task = task
         }
-        let admitted = Self.registry.withLock { () -> Bool in
-            guard !Self.aborted else { return false }
-            Self.inFlight[ObjectIdentifier(self)] = self
+        let admitted = Self.registry.withLock { registry -> Bool in
+            guard !registry.aborted else { return false }
+            registry.inFlight[ObjectIdentifier(self)] = self
             return true
         }
         guard admitted else { throw HTTPClient.Failure(message: "the run was interrupted", kind: .other) }
         defer {
-            _ = Self.registry.withLock { Self.inFlight.removeValue(forKey: ObjectIdentifier(self)) }
-            lock.withLock { self.task = nil }
+            _ = Self.registry.withLock { $0.inFlight.removeValue(forKey: ObjectIdentifier(self)) }
+            exchange.withLock { $0.task = nil }
         }
         task.resume()
-        if lock.withLock({ finished }).wait(timeout: .now() + total + 1) == .timedOut {
+        if exchange.withLock({ $0.finished }).wait(timeout: .now() + total + 1) == .timedOut {
             task.cancel()
             throw HTTPClient.Failure(message: "no complete response within \(total) s", kind: .other)
         }
-        let (problem, isPlatform, response, body) = lock.withLock { (self.problem, self.problemIsPlatform, self.response, self.body) }
+        let (problem, isPlatform, response, body) = exchange.withLock { ($0.problem, $0.problemIsPlatform, $0.response, $0.body) }
         if let problem { throw HTTPClient.Failure(message: problem, kind: isPlatform ? .inexact : .other) }
         guard let response else { throw HTTPClient.Failure(message: "no response", kind: .other) }
         var headers = HTTPHeaders()
@@ -164,12 +167,12 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             completionHandler(.performDefaultHandling, nil)
             return
         }
-        lock.withLock {
-            if current == task.taskIdentifier {
-                problem =
+        exchange.withLock { exchange in
+            if exchange.current == task.taskIdentifier {
+                exchange.problem =
                     "over https the platform HTTPS stack takes over a 401 with WWW-Authenticate "
                     + "(\(challenge.protectionSpace.authenticationMethod)) and cannot return it as sent, so this answer cannot be judged"
-                problemIsPlatform = true
+                exchange.problemIsPlatform = true
             }
         }
         completionHandler(.cancelAuthenticationChallenge, nil)
@@ -179,16 +182,16 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        lock.withLock { if current == dataTask.taskIdentifier { self.response = response as? HTTPURLResponse } }
+        exchange.withLock { exchange in if exchange.current == dataTask.taskIdentifier { exchange.response = response as? HTTPURLResponse } }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let over = lock.withLock { () -> Bool in
-            guard current == dataTask.taskIdentifier else { return false }
-            body += data
-            if body.count > limits.maximumBodyBytes {
-                problem = "the body exceeds \(limits.maximumBodyBytes) bytes"
+        let over = exchange.withLock { exchange -> Bool in
+            guard exchange.current == dataTask.taskIdentifier else { return false }
+            exchange.body += data
+            if exchange.body.count > limits.maximumBodyBytes {
+                exchange.problem = "the body exceeds \(limits.maximumBodyBytes) bytes"
                 return true
             }
             return false
@@ -197,10 +200,10 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        lock.withLock {
-            guard current == task.taskIdentifier else { return }
-            if let error, problem == nil { problem = Self.describe(error) }
-            finished.signal()
+        exchange.withLock { exchange in
+            guard exchange.current == task.taskIdentifier else { return }
+            if let error, exchange.problem == nil { exchange.problem = Self.describe(error) }
+            exchange.finished.signal()
         }
     }
 

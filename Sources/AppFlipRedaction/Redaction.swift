@@ -55,13 +55,13 @@ package enum Redaction {
     package static func placeholder<Bytes: Collection>(for value: Bytes) -> String where Bytes.Element == UInt8 {
         // One case shows the same code in its evidence, its summary and several checks: it is keyed once.
         let key = MemoKey(bytes: Array(value))
-        let (known, fingerprints) = memos.withLock { (placeholders[key], showsFingerprints) }
+        let (known, fingerprints) = memos.withLock { ($0.placeholders[key], $0.showsFingerprints) }
         if let known { return known }
         guard fingerprints else { return "‹redacted›" }
         let text = "‹redacted hmac:\(SHA256.hex(Array(RunKey.fingerprints.authenticationCode(for: key.bytes).prefix(4))))›"
-        memos.withLock {
-            if placeholders.count >= 4096 { placeholders.removeAll(keepingCapacity: true) }
-            placeholders[key] = text
+        memos.withLock { memos in
+            if memos.placeholders.count >= 4096 { memos.placeholders.removeAll(keepingCapacity: true) }
+            memos.placeholders[key] = text
         }
         return text
     }
@@ -71,10 +71,10 @@ package enum Redaction {
     /// the reports print) would let anyone holding them confirm a guessed secret. Equal values then no longer
     /// correlate. For the whole process, which is one run of the command line.
     package static func showFingerprints(_ on: Bool) {
-        memos.withLock {
-            showsFingerprints = on
-            placeholders.removeAll()
-            redactedURLs.removeAll()
+        memos.withLock { memos in
+            memos.showsFingerprints = on
+            memos.placeholders.removeAll()
+            memos.redactedURLs.removeAll()
         }
     }
 
@@ -87,12 +87,12 @@ package enum Redaction {
         // URL that had something to hide is kept (a fingerprint is what costs): a link as sent is mostly unique, and
         // has none.
         let key = ByteKey(url)
-        if let known = memos.withLock({ redactedURLs[key] }) { return known }
+        if let known = memos.withLock({ $0.redactedURLs[key] }) { return known }
         let redacted = redactWhole(url: url)
         guard redacted != url else { return redacted }
-        memos.withLock {
-            if redactedURLs.count >= 256 { redactedURLs.removeAll(keepingCapacity: true) }
-            redactedURLs[key] = redacted
+        memos.withLock { memos in
+            if memos.redactedURLs.count >= 256 { memos.redactedURLs.removeAll(keepingCapacity: true) }
+            memos.redactedURLs[key] = redacted
         }
         return redacted
     }
@@ -275,16 +275,20 @@ package enum Redaction {
         Redactor(secrets: secrets).hideSecrets(in: text)
     }
 
-    /// Guards the memos of placeholders (cleared when it reaches 4,096 entries) and of redacted URLs.
-    private static let memos = NSLock()
-    nonisolated(unsafe) private static var placeholders: [MemoKey: String] = [:]
-    nonisolated(unsafe) private static var showsFingerprints = true
-    /// URLs that had a credential to hide, redacted lately (their placeholders made under the fingerprint setting of
-    /// now), cleared at 256.
-    nonisolated(unsafe) private static var redactedURLs: [ByteKey: String] = [:]
+    /// The memos of placeholders and of redacted URLs, and the fingerprint setting they were made under.
+    private struct Memos {
+        /// Cleared when it reaches 4,096 entries.
+        var placeholders: [MemoKey: String] = [:]
+        var showsFingerprints = true
+        /// URLs that had a credential to hide, redacted lately (their placeholders made under the fingerprint setting
+        /// of now), cleared at 256.
+        var redactedURLs: [ByteKey: String] = [:]
+    }
+
+    private static let memos = Locked(Memos())
 
     /// Bytes as a memo's key, hashed in one go (an array of bytes hashes a byte at a time).
-    private struct MemoKey: Hashable {
+    private struct MemoKey: Hashable, Sendable {
         let bytes: [UInt8]
 
         func hash(into hasher: inout Hasher) {

@@ -116,17 +116,16 @@ package struct Redactor: Sendable {
     /// A secret's needles, worked out once per process (every case of a run hides the configured secrets).
     static func needles(of secret: String, bytes: [UInt8]) -> [SecretNeedles.Needle] {
         let key = ByteKey(secret)
-        if let known = memo.withLock({ needlesBySecret[key] }) { return known }
+        if let known = needlesBySecret.withLock({ $0[key] }) { return known }
         let needles = SecretNeedles(secret: bytes).needles
-        memo.withLock {
-            if needlesBySecret.count >= 4096 { needlesBySecret.removeAll(keepingCapacity: true) }
-            needlesBySecret[key] = needles
+        needlesBySecret.withLock { memo in
+            if memo.count >= 4096 { memo.removeAll(keepingCapacity: true) }
+            memo[key] = needles
         }
         return needles
     }
 
-    private static let memo = NSLock()
-    nonisolated(unsafe) private static var needlesBySecret: [ByteKey: [SecretNeedles.Needle]] = [:]
+    private static let needlesBySecret = Locked<[ByteKey: [SecretNeedles.Needle]]>([:])
 
     // MARK: - Redacting
 

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipHTTP
 import Foundation
 
@@ -5,9 +6,8 @@ import Foundation
 /// callback and then closed (RFC 8252 §7.3, §8.3).
 final class LoopbackListener: @unchecked Sendable {
     private let server: HTTPServer
-    private let lock = NSLock()
     private let arrived = DispatchSemaphore(value: 0)
-    private var target: String?
+    private let target = Locked<String?>(nil)
 
     var port: Int { server.port }
 
@@ -29,9 +29,9 @@ final class LoopbackListener: @unchecked Sendable {
     }
 
     fileprivate func received(_ target: String) {
-        let first = lock.withLock { () -> Bool in
-            guard self.target == nil else { return false }
-            self.target = target
+        let first = self.target.withLock { kept -> Bool in
+            guard kept == nil else { return false }
+            kept = target
             return true
         }
         if first { arrived.signal() }
@@ -40,7 +40,7 @@ final class LoopbackListener: @unchecked Sendable {
     /// The request target of the first callback, or nil after `timeout` seconds.
     func awaitCallback(timeout: Double) -> String? {
         _ = arrived.wait(timeout: .now() + timeout)
-        return lock.withLock { target }
+        return target.withLock { $0 }
     }
 
     func stop() { server.stop() }

@@ -1,8 +1,9 @@
+import AppFlipBase
 import AppFlipReference
 import Foundation
 
 /// The reference OAuth server's in-memory state: issued codes and tokens, behind one lock.
-final class OAuthState: @unchecked Sendable {
+final class OAuthState: Sendable {
     struct IssuedCode {
         var clientID: String
         var redirectURI: String
@@ -33,16 +34,26 @@ final class OAuthState: @unchecked Sendable {
         var user = "approver"
     }
 
-    private let lock = NSLock()
-    private var codes: [String: IssuedCode] = [:]
-    private var tokens: [String: IssuedToken] = [:]
-    /// Signed-in browsers: session cookie value → user.
-    private var sessions: [String: String] = [:]
-    /// Anti-forgery tokens: token → what it is bound to (a pre-session, or a session and a request). Single-use.
-    private var formTokens: [String: String] = [:]
+    /// Everything issued, in one value behind one lock.
+    struct Tables {
+        var codes: [String: IssuedCode] = [:]
+        var tokens: [String: IssuedToken] = [:]
+        /// Signed-in browsers: session cookie value → user.
+        var sessions: [String: String] = [:]
+        /// Anti-forgery tokens: token → what it is bound to (a pre-session, or a session and a request). Single-use.
+        var formTokens: [String: String] = [:]
+        /// Failed client authentications per presented client ID, newest last, for throttling (RFC 6749 §2.3.1).
+        var failedAuthentications: [String: [Date]] = [:]
 
-    /// Failed client authentications per presented client ID, newest last, for throttling (RFC 6749 §2.3.1).
-    private var failedAuthentications: [String: [Date]] = [:]
+        /// Revokes a token (and, for a refresh token, the access tokens minted from it).
+        mutating func revoke(_ value: String) {
+            guard tokens[value] != nil else { return }
+            tokens[value]?.revoked = true
+            for child in tokens[value]?.children ?? [] { tokens[child]?.revoked = true }
+        }
+    }
+
+    private let tables = Locked(Tables())
 
     /// How many failures within `window` seconds throttle a client ID, and for how long the window runs.
     static let throttleLimit = 20
@@ -87,10 +98,8 @@ final class OAuthState: @unchecked Sendable {
         withLock { $0.formTokens.removeValue(forKey: token) == binding }
     }
 
-    func withLock<Result>(_ body: (OAuthState) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(self)
+    func withLock<Result>(_ body: (inout Tables) -> Result) -> Result {
+        tables.withLock(body)
     }
 
     func storeCode(_ code: IssuedCode) -> String {
@@ -110,7 +119,7 @@ final class OAuthState: @unchecked Sendable {
 
     func revokeTokens(of codeValue: String) {
         withLock { state in
-            for token in state.codes[codeValue]?.tokens ?? [] { state.revokeLocked(token) }
+            for token in state.codes[codeValue]?.tokens ?? [] { state.revoke(token) }
         }
     }
 
@@ -144,7 +153,7 @@ final class OAuthState: @unchecked Sendable {
             guard var old = state.tokens[value] else { return nil }
             let family = old.family ?? value
             if old.rotatedAway {
-                for (key, token) in state.tokens where token.family == family || key == family { state.revokeLocked(key) }
+                for (key, token) in state.tokens where token.family == family || key == family { state.revoke(key) }
                 return nil
             }
             old.rotatedAway = true
@@ -168,12 +177,6 @@ final class OAuthState: @unchecked Sendable {
 
     /// Revokes a token (and, for a refresh token, the access tokens minted from it).
     func revoke(_ value: String) {
-        withLock { $0.revokeLocked(value) }
-    }
-
-    private func revokeLocked(_ value: String) {
-        guard tokens[value] != nil else { return }
-        tokens[value]?.revoked = true
-        for child in tokens[value]?.children ?? [] { tokens[child]?.revoked = true }
+        withLock { $0.revoke(value) }
     }
 }

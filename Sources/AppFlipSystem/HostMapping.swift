@@ -1,3 +1,4 @@
+import AppFlipBase
 import Foundation
 
 /// Names pointed at other addresses for this run (`--resolve HOST:PORT:ADDRESS`, curl's form): a connection to
@@ -31,21 +32,20 @@ package enum HostMapping {
         }
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var entries: [Entry] = []
+    private static let entries = Locked<[Entry]>([])
 
     /// Adds mappings for the rest of the process (a later one for the same host and port wins).
     package static func add(_ more: [Entry]) {
-        lock.withLock { entries = entries.filter { entry in !more.contains { $0.host == entry.host && $0.port == entry.port } } + more }
+        entries.withLock { entries in entries = entries.filter { entry in !more.contains { $0.host == entry.host && $0.port == entry.port } } + more }
     }
 
     /// Where a connection to `host:port` goes: the mapped address and port, or the host and port themselves.
     package static func destination(of host: String, port: Int) -> (host: String, port: Int) {
         let lower = host.lowercased()
-        guard let entry = lock.withLock({ entries.last { $0.host == lower && $0.port == port } }) else { return (host, port) }
+        guard let entry = entries.withLock({ $0.last { $0.host == lower && $0.port == port } }) else { return (host, port) }
         return (entry.address, entry.targetPort ?? port)
     }
 
     /// The mappings in force, for the report.
-    package static var all: [Entry] { lock.withLock { entries } }
+    package static var all: [Entry] { entries.withLock { $0 } }
 }

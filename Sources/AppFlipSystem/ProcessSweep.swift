@@ -1,3 +1,4 @@
+import AppFlipBase
 import Foundation
 
 // Finding the processes a run started, wherever they went: the one platform difference of process containment.
@@ -32,15 +33,17 @@ package enum ProcessSweep {
     /// This run's prefix: random, so two runs on one machine never sweep each other's handlers.
     package static let runPrefix = "r" + String(UInt64.random(in: .min ... .max), radix: 36)
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var counter = 0
+    /// How many marks were handed out, and whether `becomeSubreaper` succeeded (only then are unknown children
+    /// adopted orphans).
+    private static let state = Locked((counter: 0, subreaper: false))
 
     /// A new mark for one child of scope `scope`: `<run>-<scope>-<n>` and a final dot.
     package static func newMark(scope: Int) -> String {
-        lock.withLock {
-            counter += 1
-            return "\(markPrefix(scope: scope))\(counter)."
+        let number = state.withLock { state in
+            state.counter += 1
+            return state.counter
         }
+        return "\(markPrefix(scope: scope))\(number)."
     }
 
     /// What every mark of a scope (of any scope in this process, when nil) starts with. The dashes and the final dot
@@ -135,16 +138,13 @@ package enum ProcessSweep {
     /// `waitid` with `WNOWAIT` looks without reaping, so another worker's exited handler keeps its status.
     package static func hasNoDescendants() -> Bool {
         #if os(Linux)
-            guard lock.withLock({ subreaper }) else { return false }
+            guard state.withLock({ $0.subreaper }) else { return false }
             var info = siginfo_t()
             return waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == -1 && errno == ECHILD
         #else
             return false
         #endif
     }
-
-    /// Whether `becomeSubreaper` succeeded: only then are unknown children adopted orphans.
-    nonisolated(unsafe) private static var subreaper = false
 
     /// Makes this process a child subreaper (Linux): descendants orphaned by their parent come back to it, so a
     /// daemon that cleared its environment (and so its mark) is still found, as a child, and ended. Only for a
@@ -154,7 +154,7 @@ package enum ProcessSweep {
     package static func becomeSubreaper() -> Bool {
         #if os(Linux)
             let done = appflip_become_subreaper() == 0
-            lock.withLock { subreaper = done }
+            state.withLock { $0.subreaper = done }
             return done
         #else
             return false
@@ -167,7 +167,7 @@ package enum ProcessSweep {
     @discardableResult
     package static func killAdopted(known: Set<pid_t>) -> Int {
         #if os(Linux)
-            guard lock.withLock({ subreaper }) else { return 0 }
+            guard state.withLock({ $0.subreaper }) else { return 0 }
             let own = getpid()
             let end = Platform.monotonicSeconds() + 2
             var signalled = 0

@@ -1,4 +1,5 @@
 // Foundation re-exports the C library on both platforms; spellings that differ are in Platform.swift.
+import AppFlipBase
 import Foundation
 
 /// Why a socket operation failed, in words a report can show.
@@ -53,26 +54,25 @@ package final class TCPSocket: @unchecked Sendable {
         self.peer = peer
         Platform.suppressSIGPIPE(on: fd)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        Self.registry.withLock { Self.open[ObjectIdentifier(self)] = fd }
+        Self.registry.withLock { $0.open[ObjectIdentifier(self)] = fd }
     }
 
-    private static let registry = NSLock()
-    nonisolated(unsafe) private static var open: [ObjectIdentifier: Int32] = [:]
-    nonisolated(unsafe) private static var aborted = false
+    /// Every open connection's descriptor, and whether the run was interrupted; a descriptor is closed under it too.
+    private static let registry = Locked((open: [ObjectIdentifier: Int32](), aborted: false))
 
     /// Ends every exchange in flight at once (an interrupted run does not wait out its timeouts): each open
     /// connection is shut down, and every wait from now on fails.
     package static func abortAll() {
-        registry.withLock {
-            aborted = true
-            for fd in open.values { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+        registry.withLock { registry in
+            registry.aborted = true
+            for fd in registry.open.values { _ = shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
 
     /// Ends this connection's exchange from another thread: a read or a wait on it returns at once (the end of
     /// the stream), and its owner closes it as usual. Nothing once it is closed.
     package func shutDown() {
-        Self.registry.withLock {
+        Self.registry.withLock { _ in
             if fd >= 0 { _ = shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
@@ -188,12 +188,12 @@ package final class TCPSocket: @unchecked Sendable {
 
     package func close() {
         // Under the registry's lock, so an abort never shuts down a descriptor number already reused.
-        Self.registry.withLock {
+        Self.registry.withLock { registry in
             if fd >= 0 {
                 Foundation.close(fd)
                 fd = -1
             }
-            Self.open[ObjectIdentifier(self)] = nil
+            registry.open[ObjectIdentifier(self)] = nil
         }
     }
 
@@ -204,7 +204,7 @@ package final class TCPSocket: @unchecked Sendable {
     }
 
     private func wait(for events: Int16, deadline: Double, what: String) throws(SocketError) {
-        if Self.registry.withLock({ Self.aborted }) { throw SocketError(.closed, "the run was interrupted") }
+        if Self.registry.withLock({ $0.aborted }) { throw SocketError(.closed, "the run was interrupted") }
         let remaining = deadline - Platform.monotonicSeconds()
         guard remaining > 0 else { throw SocketError(.timedOut, "timed out \(what)") }
         var entry = pollfd(fd: fd, events: events, revents: 0)
@@ -221,13 +221,10 @@ package final class TCPListener: @unchecked Sendable {
     /// The listening descriptor; closed by whichever of `close()` and a running `accept()` finishes last, so its
     /// number is never given back while an accept could still use it (it would then take another listener's
     /// connections).
-    private var descriptor: Int32
-    private let state = NSLock()
-    private var closed = false
-    private var accepting = 0
+    private let state: Locked<(descriptor: Int32, closed: Bool, accepting: Int)>
 
     /// The listening descriptor, or -1 once closed.
-    package var fd: Int32 { state.withLock { descriptor } }
+    package var fd: Int32 { state.withLock { $0.descriptor } }
 
     /// Listens on `host` (an IP literal such as 127.0.0.1) and `port` (0 picks a free one).
     package init(host: String = "127.0.0.1", port: Int = 0) throws(SocketError) {
@@ -256,7 +253,7 @@ package final class TCPListener: @unchecked Sendable {
             withUnsafeMutablePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
             } == 0 ? TCPListener.port(of: address) : port
-        self.descriptor = fd
+        self.state = Locked((descriptor: fd, closed: false, accepting: 0))
         self.port = boundPort
         self.host = host
     }
@@ -265,22 +262,22 @@ package final class TCPListener: @unchecked Sendable {
 
     /// Waits for the next connection; nil once the listener is closed or the wait times out.
     package func accept(timeout: Double? = nil) -> TCPSocket? {
-        let listening: Int32? = state.withLock {
-            guard !closed, descriptor >= 0 else { return nil }
-            accepting += 1
-            return descriptor
+        let listening: Int32? = state.withLock { state in
+            guard !state.closed, state.descriptor >= 0 else { return nil }
+            state.accepting += 1
+            return state.descriptor
         }
         guard let listening else { return nil }
         defer {
-            state.withLock {
-                accepting -= 1
-                if closed, accepting == 0, descriptor >= 0 {
-                    Foundation.close(descriptor)
-                    descriptor = -1
+            state.withLock { state in
+                state.accepting -= 1
+                if state.closed, state.accepting == 0, state.descriptor >= 0 {
+                    Foundation.close(state.descriptor)
+                    state.descriptor = -1
                 }
             }
         }
-        while !state.withLock({ closed }) {
+        while !state.withLock({ $0.closed }) {
             var entry = pollfd(fd: listening, events: Int16(POLLIN), revents: 0)
             let ready = poll(&entry, 1, timeout.map { Int32(max(0, $0 * 1000)) } ?? 200)
             if ready == 0 {
@@ -288,7 +285,7 @@ package final class TCPListener: @unchecked Sendable {
                 continue
             }
             if ready < 0 { if errno == EINTR { continue } else { return nil } }
-            if state.withLock({ closed }) { return nil }
+            if state.withLock({ $0.closed }) { return nil }
             let client = Foundation.accept(listening, nil, nil)
             if client >= 0 {
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
@@ -302,14 +299,14 @@ package final class TCPListener: @unchecked Sendable {
     /// socket, still listening, until its poll timed out). The descriptor is closed here, or by that accept as it
     /// returns.
     package func close() {
-        state.withLock {
-            guard !closed else { return }
-            closed = true
-            guard descriptor >= 0 else { return }
-            _ = shutdown(descriptor, Int32(SHUT_RDWR))
-            if accepting == 0 {
-                Foundation.close(descriptor)
-                descriptor = -1
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.closed = true
+            guard state.descriptor >= 0 else { return }
+            _ = shutdown(state.descriptor, Int32(SHUT_RDWR))
+            if state.accepting == 0 {
+                Foundation.close(state.descriptor)
+                state.descriptor = -1
             }
         }
     }

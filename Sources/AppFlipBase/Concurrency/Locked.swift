@@ -1,7 +1,9 @@
 import Foundation
 
-/// A value guarded by a lock, shareable between threads.
-package final class Locked<Value>: @unchecked Sendable {
+/// A value guarded by a lock: the suite's one lock. The value is reached only inside `withLock`, so no path reads
+/// or writes it unguarded, and the box is `Sendable` only when its value is (as swift-nio's `NIOLockedValueBox`):
+/// a lock makes access exclusive, it does not make a non-Sendable value safe to hand to another thread.
+package final class Locked<Value> {
     private var value: Value
     private let lock = NSLock()
 
@@ -9,9 +11,12 @@ package final class Locked<Value>: @unchecked Sendable {
         self.value = value
     }
 
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    /// Runs `body` with the value, exclusively; what it returns comes back.
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
     }
 }
+
+extension Locked: @unchecked Sendable where Value: Sendable {}

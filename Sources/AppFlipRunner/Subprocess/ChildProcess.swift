@@ -1,5 +1,6 @@
 // Foundation re-exports the C library (Glibc on Linux, Darwin on macOS); the calls used here exist on both.
 // Where the two differ, the difference lives in Platform.swift.
+import AppFlipBase
 import AppFlipSystem
 import Foundation
 
@@ -82,15 +83,22 @@ final class ChildProcess {
 
     /// Held across pipe creation, spawn and registration, so that no child inherits another child's pipe ends and
     /// no child is seen unregistered (`ProcessGroups.killAll` would take it for an orphan).
-    static let spawnLock = NSLock()
+    static let spawnLock = Locked(())
 
     /// `stdoutLimit`: the most output held unread (give room for the longest line the caller accepts, twice over).
     static func launch(
         path: String, arguments: [String], environment: [String], scope: ContainmentScope,
         stdoutLimit: Int, stderrLimit: Int = 64 * 1024
     ) throws(LaunchError) -> ChildProcess {
-        spawnLock.lock()
-        defer { spawnLock.unlock() }
+        try spawnLock.withLock { _ throws(LaunchError) in
+            try spawn(path: path, arguments: arguments, environment: environment, scope: scope, stdoutLimit: stdoutLimit, stderrLimit: stderrLimit)
+        }
+    }
+
+    /// `launch` under the spawn lock.
+    private static func spawn(
+        path: String, arguments: [String], environment: [String], scope: ContainmentScope, stdoutLimit: Int, stderrLimit: Int
+    ) throws(LaunchError) -> ChildProcess {
         var pipes: [(read: Int32, write: Int32)] = []
         for _ in 0..<3 {
             guard let pipe = Platform.makePipe() else {

@@ -1,3 +1,4 @@
+import AppFlipBase
 import Foundation
 
 /// The processes of one target's run, as one unit to end: its registered groups and every process carrying one of
@@ -7,12 +8,11 @@ package struct ContainmentScope: Sendable, Hashable {
     /// Unique within this process.
     package let id: Int
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var last = 0
+    private static let last = Locked(0)
 
     /// A scope no other target in this process shares.
     package static func make() -> ContainmentScope {
-        lock.withLock {
+        last.withLock { last in
             last += 1
             return ContainmentScope(id: last)
         }

@@ -3,6 +3,7 @@ import AppFlipLoading
 import AppFlipModel
 import AppFlipReferenceServer
 import AppFlipReporting
+import AppFlipSetup
 import AppFlipSyntax
 import AppFlipTestSupport
 import Foundation

@@ -1,6 +1,7 @@
 import AppFlipModel
 import AppFlipReference
 import AppFlipRunner
+import AppFlipSetup
 import AppFlipTestSupport
 import Foundation
 import Testing

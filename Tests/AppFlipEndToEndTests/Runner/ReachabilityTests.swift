@@ -2,6 +2,7 @@ import AppFlipCLI
 import AppFlipModel
 import AppFlipReference
 import AppFlipRunner
+import AppFlipSetup
 import AppFlipSystem
 import AppFlipTestSupport
 import Foundation

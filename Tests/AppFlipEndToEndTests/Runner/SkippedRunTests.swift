@@ -4,6 +4,7 @@ import AppFlipModel
 import AppFlipReference
 import AppFlipReporting
 import AppFlipRunner
+import AppFlipSetup
 import AppFlipSyntax
 import AppFlipSystem
 import AppFlipTestSupport

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 import AppFlipReporting
 import Foundation
@@ -153,24 +154,23 @@ final class RunPresenter: @unchecked Sendable {
 
 /// The target errors the console said once, and how many cases repeated each.
 private final class PrintedCases: @unchecked Sendable {
-    private let lock = NSLock()
-
-    /// Target errors by message, in the order first seen: each is printed once, then counted.
-    private var errorCounts: [String: Int] = [:]
-    private var errorOrder: [String] = []
+    /// Target errors by message, and the messages in the order first seen: each is printed once, then counted.
+    private let errors = Locked((counts: [String: Int](), order: [String]()))
 
     /// True when the case is a target error whose message an earlier case already printed (it is then counted).
     func repeatsError(_ result: CaseResult) -> Bool {
         guard result.verdict == .error, !result.isKnown, let message = result.message else { return false }
-        return lock.withLock {
-            errorCounts[message, default: 0] += 1
-            if errorCounts[message] == 1 { errorOrder.append(message) }
-            return (errorCounts[message] ?? 0) > 1
+        return errors.withLock { errors in
+            errors.counts[message, default: 0] += 1
+            if errors.counts[message] == 1 { errors.order.append(message) }
+            return (errors.counts[message] ?? 0) > 1
         }
     }
 
     /// Each error message printed once that more cases repeated, with how many more.
     var repeatedErrors: [(message: String, more: Int)] {
-        lock.withLock { errorOrder.compactMap { message in (errorCounts[message] ?? 0) > 1 ? (message, (errorCounts[message] ?? 0) - 1) : nil } }
+        errors.withLock { errors in
+            errors.order.compactMap { message in (errors.counts[message] ?? 0) > 1 ? (message, (errors.counts[message] ?? 0) - 1) : nil }
+        }
     }
 }

@@ -31,24 +31,28 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// send none, as a public client.
     package let clientSecret: String = TestAuthorizationServer.token("secret")
     private let server: HTTPServer
-    private let lock = NSLock()
-    private var recorded: [NativeServerRequest] = []
-    private var script = Script()
-    private var codes: [String: Issued] = [:]
-    private var refreshTokens: Set<String> = []
-    private var refreshOrder: [String] = []
-    private var handedOut: [String] = []
-    /// Why the server refused the app's code exchanges (what the app sent, not a scripted answer), in order.
-    private var refusals: [String] = []
-    private var accessTokensIssued = 0
-    /// Requests past `maximumRequests`, answered 429 and not recorded.
-    private var overflow = 0
-    /// The https listeners of the token and revocation endpoints, one for each certificate a step asked for, all
-    /// answered by this server; made when first asked for, with the CA the app is given.
-    private var secure: [Certificate: HTTPServer] = [:]
-    private var authority: CertificateAuthority?
-    /// The CA's certificate written for the app (`ca_file`), removed when the server stops.
-    private var caFile: String?
+    /// What the endpoints, the steps and the runner share of one case.
+    private struct State {
+        var recorded: [NativeServerRequest] = []
+        var script = Script()
+        var codes: [String: Issued] = [:]
+        var refreshTokens: Set<String> = []
+        var refreshOrder: [String] = []
+        var handedOut: [String] = []
+        /// Why the server refused the app's code exchanges (what the app sent, not a scripted answer), in order.
+        var refusals: [String] = []
+        var accessTokensIssued = 0
+        /// Requests past `maximumRequests`, answered 429 and not recorded.
+        var overflow = 0
+        /// The https listeners of the token and revocation endpoints, one for each certificate a step asked for, all
+        /// answered by this server; made when first asked for, with the CA the app is given.
+        var secure: [Certificate: HTTPServer] = [:]
+        var authority: CertificateAuthority?
+        /// The CA's certificate written for the app (`ca_file`), removed when the server stops.
+        var caFile: String?
+    }
+
+    private let state = Locked(State())
 
     /// What an app may drive of this server in one case: requests far larger or more numerous than any sign-in, and
     /// connections held open, are refused, so the app's misbehaviour costs the suite bounded memory and time.
@@ -78,7 +82,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
 
     package func stop() {
         server.stop()
-        let (listeners, file) = lock.withLock { (Array(secure.values), caFile) }
+        let (listeners, file) = state.withLock { (Array($0.secure.values), $0.caFile) }
         for listener in listeners { listener.stop() }
         if let file { try? FileManager.default.removeItem(atPath: file) }
     }
@@ -89,7 +93,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// Where the token and revocation endpoints are for the current script: on this origin, or over https with the
     /// certificate it names.
     private var tokenOrigin: String {
-        lock.withLock { script.tokenCertificate.flatMap { secure[$0] }.map { "https://127.0.0.1:\($0.port)" } } ?? origin
+        state.withLock { state in state.script.tokenCertificate.flatMap { state.secure[$0] }.map { "https://127.0.0.1:\($0.port)" } } ?? origin
     }
 
     package func configuration(scopes: [String], redirectURI: String?) -> NativeCommand.Configuration {
@@ -102,7 +106,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
         configuration.clientSecret = clientSecret
         configuration.discoveryURL = origin + Self.discoveryPath
         if tokenOrigin != origin {
-            (configuration.caFile, configuration.caPEM) = lock.withLock { (caFile, authority?.pem) }
+            (configuration.caFile, configuration.caPEM) = state.withLock { ($0.caFile, $0.authority?.pem) }
         }
         return configuration
     }
@@ -123,22 +127,22 @@ package final class TestAuthorizationServer: @unchecked Sendable {
                 message: "this build cannot present a certificate to the app: the suite serves TLS through OpenSSL, "
                     + "linked on Linux only", unsupported: true)
         }
-        if lock.withLock({ secure[certificate] != nil }) { return }
+        if state.withLock({ $0.secure[certificate] != nil }) { return }
         do throws(SocketError) {
             let made: CertificateAuthority
-            if let known = lock.withLock({ self.authority }) {
+            if let known = state.withLock({ $0.authority }) {
                 made = known
             } else {
                 made = try CertificateAuthority(name: "AppFlip Conformance native-client test CA")
-                lock.withLock { self.authority = made }
+                state.withLock { $0.authority = made }
             }
             let authority = made
-            if lock.withLock({ caFile == nil }) {
+            if state.withLock({ $0.caFile == nil }) {
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("appflip-native-ca-\(UUID().uuidString).pem").path
                 guard FileManager.default.createFile(atPath: path, contents: Data(authority.pem.utf8), attributes: [.posixPermissions: 0o644]) else {
                     throw SocketError(.tls, "the CA's certificate could not be written to \(path)")
                 }
-                lock.withLock { caFile = path }
+                state.withLock { $0.caFile = path }
             }
             let identity = try authority.serverIdentity(
                 for: certificate == .wrongHost ? [Certificate.otherHostName] : ["127.0.0.1"],
@@ -148,7 +152,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
                 box.server?.answer(request, over: certificate) ?? HTTPResponse(status: 503)
             }
             listener.start()
-            lock.withLock { secure[certificate] = listener }
+            state.withLock { $0.secure[certificate] = listener }
         } catch {
             throw CertificateFailure(message: "the suite cannot present the \(certificate.rawValue) certificate: \(error.message)")
         }
@@ -156,13 +160,13 @@ package final class TestAuthorizationServer: @unchecked Sendable {
 
     /// How many TLS handshakes with the listener presenting `certificate` completed so far.
     package func completedHandshakes(_ certificate: Certificate) -> Int {
-        lock.withLock { secure[certificate] }?.refusalsSettled(timeout: 5).completedHandshakes ?? 0
+        state.withLock { $0.secure[certificate] }?.refusalsSettled(timeout: 5).completedHandshakes ?? 0
     }
 
     /// The TLS handshakes with the listener presenting `certificate` that did not complete so far (those under way
     /// waited for), with OpenSSL's reasons (the first few), and how many.
     package func failedHandshakes(_ certificate: Certificate) -> (reasons: [String], count: Int) {
-        guard let listener = lock.withLock({ secure[certificate] }) else { return ([], 0) }
+        guard let listener = state.withLock({ $0.secure[certificate] }) else { return ([], 0) }
         // The app may answer before this server has read the alert that ended a handshake: wait for the handshakes
         // under way to conclude (milliseconds; bounded by the handshake's own deadline).
         let refusals = listener.refusalsSettled(timeout: 5)
@@ -179,24 +183,24 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// A code the token endpoint will redeem once, as if this server had issued it in a response.
     package func mintCode() -> String {
         let code = Self.token("code")
-        lock.withLock {
-            codes[code] = Issued(clientID: clientID)
-            handedOut.append(code)
+        state.withLock { state in
+            state.codes[code] = Issued(clientID: clientID)
+            state.handedOut.append(code)
         }
         return code
     }
 
     /// Sets what the endpoints answer from now on.
-    package func use(_ script: Script) { lock.withLock { self.script = script } }
+    package func use(_ script: Script) { state.withLock { $0.script = script } }
 
     /// Every request received so far, in order.
-    package var requests: [NativeServerRequest] { lock.withLock { recorded } }
+    package var requests: [NativeServerRequest] { state.withLock { $0.recorded } }
 
     /// What the server refused of the app so far, in one sentence for the evidence; nil when nothing.
     package var refusedTraffic: String? {
         let refusals = listenerRefusals
         var parts: [String] = []
-        let over = lock.withLock { overflow }
+        let over = state.withLock { $0.overflow }
         if over > 0 { parts.append("\(over) requests past the limit of \(Self.maximumRequests) a case (answered 429)") }
         if !refusals.requests.isEmpty {
             parts.append("\(refusals.requests.count) request\(refusals.requests.count == 1 ? "" : "s") refused for a limit (\(refusals.requests[0]))")
@@ -215,7 +219,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// Why the case cannot be judged on what the app did: it sent more, or larger, requests than any sign-in needs,
     /// and the server refused them (so a later exchange may be missing for that reason alone); nil otherwise.
     package var overwhelmed: String? {
-        let over = lock.withLock { overflow }
+        let over = state.withLock { $0.overflow }
         let refusedRequests = listenerRefusals.requests
         guard over > 0 || !refusedRequests.isEmpty else { return nil }
         return "the app sent the test authorization server more than any sign-in needs: " + (refusedTraffic ?? "")
@@ -224,7 +228,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     /// What every listener of this server (plain and https) refused so far, together.
     private var listenerRefusals: HTTPServer.Refusals {
         var total = server.refusals
-        for listener in lock.withLock({ Array(secure.values) }) {
+        for listener in state.withLock({ Array($0.secure.values) }) {
             let refusals = listener.refusals
             total.busy += refusals.busy
             total.idle += refusals.idle
@@ -237,10 +241,10 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     package var busyRefusals: Int { server.refusals.busy }
 
     /// Every refresh token issued so far, in order (the last is the one a client must use next).
-    package var issuedRefreshTokens: [String] { lock.withLock { refreshOrder } }
+    package var issuedRefreshTokens: [String] { state.withLock { $0.refreshOrder } }
 
     /// Every code and token this server handed out: secrets the app may echo (in its log, raw, base64 or hex).
-    package var handedOutSecrets: [String] { [clientSecret] + lock.withLock { handedOut } }
+    package var handedOutSecrets: [String] { [clientSecret] + state.withLock { $0.handedOut } }
 
     // MARK: Endpoints
 
@@ -251,13 +255,13 @@ package final class TestAuthorizationServer: @unchecked Sendable {
         record.certificate = certificate
         // The suite's own browser is always let in: only the app's requests count against the limit.
         let fromBrowser = request.headers[Self.browserHeader] == browserMarker
-        let admitted = lock.withLock { () -> Script? in
-            guard recorded.count < Self.maximumRequests || fromBrowser else {
-                overflow += 1
+        let admitted = state.withLock { state -> Script? in
+            guard state.recorded.count < Self.maximumRequests || fromBrowser else {
+                state.overflow += 1
                 return nil
             }
-            recorded.append(record)
-            return self.script
+            state.recorded.append(record)
+            return state.script
         }
         guard let script = admitted else {
             return HTTPResponse(
@@ -326,7 +330,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
             if let secret = identity.secret, !secret.isEmpty, secret != clientSecret {
                 return refuse(401, "invalid_client", because: "a client secret other than the configured one")
             }
-            guard let code = form.singleText(named: "code"), let issued = lock.withLock({ codes.removeValue(forKey: code) }) else {
+            guard let code = form.singleText(named: "code"), let issued = state.withLock({ $0.codes.removeValue(forKey: code) }) else {
                 return refuse(400, "invalid_grant", because: "a code this server did not issue, or one already redeemed")
             }
             guard identity.clientID == issued.clientID else {
@@ -334,10 +338,10 @@ package final class TestAuthorizationServer: @unchecked Sendable {
             }
             return tokens(script.token, rotating: true)
         case "refresh_token":
-            guard let presented = form.singleText(named: "refresh_token"), lock.withLock({ refreshTokens.contains(presented) }) else {
+            guard let presented = form.singleText(named: "refresh_token"), state.withLock({ $0.refreshTokens.contains(presented) }) else {
                 return json(400, ["error": "invalid_grant"])
             }
-            if script.rotateRefreshTokens { _ = lock.withLock { refreshTokens.remove(presented) } }
+            if script.rotateRefreshTokens { _ = state.withLock { $0.refreshTokens.remove(presented) } }
             return tokens(script.refresh, rotating: script.rotateRefreshTokens)
         default:
             return json(400, ["error": "unsupported_grant_type"])
@@ -346,28 +350,28 @@ package final class TestAuthorizationServer: @unchecked Sendable {
 
     /// A refusal of the app's code exchange, remembered with its reason.
     private func refuse(_ status: Int, _ error: String, because reason: String) -> HTTPResponse {
-        lock.withLock { refusals.append("\(status) \(error): \(reason)") }
+        state.withLock { $0.refusals.append("\(status) \(error): \(reason)") }
         return json(status, ["error": error])
     }
 
     /// Why the app holds no token: the first refusal of its code exchange, while no access token was issued.
     package var refusedExchange: String? {
-        lock.withLock { accessTokensIssued == 0 ? refusals.first : nil }
+        state.withLock { $0.accessTokensIssued == 0 ? $0.refusals.first : nil }
     }
 
     private func tokens(_ answer: Script.TokenAnswer, rotating: Bool) -> HTTPResponse {
         let access = Self.token("access")
-        lock.withLock {
-            handedOut.append(access)
-            accessTokensIssued += 1
+        state.withLock { state in
+            state.handedOut.append(access)
+            state.accessTokensIssued += 1
         }
         var body: [String: Any] = ["access_token": access, "token_type": "Bearer", "expires_in": 3599, "scope": "openid email"]
         if rotating {
             let refresh = Self.token("refresh")
-            lock.withLock {
-                refreshTokens.insert(refresh)
-                refreshOrder.append(refresh)
-                handedOut.append(refresh)
+            state.withLock { state in
+                state.refreshTokens.insert(refresh)
+                state.refreshOrder.append(refresh)
+                state.handedOut.append(refresh)
             }
             body["refresh_token"] = refresh
         }

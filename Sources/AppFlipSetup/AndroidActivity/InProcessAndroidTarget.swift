@@ -1,5 +1,6 @@
 import AppFlipModel
 import AppFlipReference
+import AppFlipRunner
 
 /// The reference Android activity called in-process: no subprocess, no JSON. For fast tests of the cases themselves.
 package struct InProcessAndroidTarget: ExchangeTarget {

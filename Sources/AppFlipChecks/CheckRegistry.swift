@@ -63,11 +63,10 @@ package enum CheckRegistry {
 
     package static var keys: [String] { kinds.map { $0.key } }
 
-    /// The keys of the checks that judge a native-client step, in registry order.
-    package static var nativeKeys: [String] { kinds.filter { $0.documentation.section == .native }.map { $0.key } }
-
-    /// The keys of the checks that judge an activity step, in registry order.
-    package static var activityKeys: [String] { kinds.filter { $0.documentation.section == .activity }.map { $0.key } }
+    /// The keys of the checks FORMAT.md lists in `section` (a contract's step table), in registry order.
+    package static func keys(in section: CheckDocumentation.Section) -> [String] {
+        kinds.filter { $0.documentation.section == section }.map { $0.key }
+    }
 
     /// FORMAT.md's list of the checks on an opened URL's content ("Checks on the opened URL's content (…)"), from
     /// what each kind says of itself.

@@ -1,0 +1,137 @@
+import AppFlipTestSupport
+import Foundation
+import Testing
+
+/// The package's layers, as CONTRIBUTING ("Layers") draws them: every arrow in its block is a dependency Package.swift
+/// declares and every declared dependency is an arrow (so the compiler, which refuses an undeclared import, holds the
+/// drawing); the block is in layer order, each target depending only on those above it; no target holds more than a
+/// fifth of the source lines; and shared mutable state has one lock.
+@Suite("Layers")
+struct LayerTests {
+    /// One line of the drawing: a target and the targets it depends on.
+    struct Arrow: Equatable {
+        var target: String
+        var dependencies: [String]
+    }
+
+    /// The arrows of the fenced block under `## Layers` in `markdown`: `Target -> A, B` a line (`(nothing)` for none), a
+    /// line that starts with a space continuing the one before.
+    static func arrows(in markdown: String) -> [Arrow] {
+        guard let section = markdown.components(separatedBy: "\n## Layers\n").dropFirst().first,
+            let block = section.components(separatedBy: "```").dropFirst().first
+        else { return [] }
+        var arrows: [Arrow] = []
+        for line in block.split(separator: "\n").dropFirst() where !line.allSatisfy({ $0 == " " }) {
+            let names = { (text: Substring) in
+                text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && $0 != "(nothing)" }
+            }
+            if line.first == " ", !arrows.isEmpty {
+                arrows[arrows.count - 1].dependencies += names(line)
+                continue
+            }
+            let parts = line.components(separatedBy: "->")
+            guard parts.count == 2 else {
+                arrows.append(Arrow(target: String(line), dependencies: ["<no arrow>"]))
+                continue
+            }
+            arrows.append(Arrow(target: parts[0].trimmingCharacters(in: .whitespaces), dependencies: names(Substring(parts[1]))))
+        }
+        return arrows
+    }
+
+    /// The targets of Package.swift that are the product (every target outside Tests/), and its system libraries.
+    static func productTargets() throws -> [DeclaredDependenciesTests.Target] {
+        let manifest = try String(contentsOfFile: PackageRoot.url.path + "/Package.swift", encoding: .utf8)
+        var targets = DeclaredDependenciesTests.targets(in: manifest).filter { !$0.path.hasPrefix("Tests") }
+        for system in manifest.components(separatedBy: ".systemLibrary(name: \"").dropFirst() {
+            guard let name = system.split(separator: "\"").first else { continue }
+            targets.append(.init(name: String(name), kind: "systemLibrary", path: "Sources/" + name, dependencies: []))
+        }
+        return targets
+    }
+
+    @Test("CONTRIBUTING's drawing is Package.swift's dependencies exactly, bottom to top, no arrow pointing up")
+    func drawingHolds() throws {
+        let contributing = try String(contentsOfFile: PackageRoot.url.path + "/CONTRIBUTING.md", encoding: .utf8)
+        let drawn = Self.arrows(in: contributing)
+        let targets = try Self.productTargets()
+        #expect(drawn.count >= 20, "read \(drawn.count) arrows from CONTRIBUTING's Layers block")
+        #expect(
+            Set(drawn.map(\.target)) == Set(targets.map(\.name)), "drawn \(drawn.map(\.target).sorted()), declared \(targets.map(\.name).sorted())")
+        var below = Set<String>()
+        for arrow in drawn {
+            if let target = targets.first(where: { $0.name == arrow.target }) {
+                #expect(
+                    Set(arrow.dependencies) == target.dependencies,
+                    "\(arrow.target): drawn \(arrow.dependencies), declared \(target.dependencies.sorted())")
+            }
+            for dependency in arrow.dependencies where !below.contains(dependency) {
+                Issue.record("\(arrow.target) depends on \(dependency), which is not drawn below it")
+            }
+            below.insert(arrow.target)
+        }
+    }
+
+    @Test("The model depends on no check kind, loader, runner or contract, and the runner not on the reference")
+    func modelAndRunnerStayDown() throws {
+        let targets = try Self.productTargets()
+        let model = try #require(targets.first { $0.name == "AppFlipModel" })
+        #expect(model.dependencies.isDisjoint(with: ["AppFlipChecks", "AppFlipLoading", "AppFlipRunner", "AppFlipReference", "AppFlipSetup"]))
+        let runner = try #require(targets.first { $0.name == "AppFlipRunner" })
+        #expect(!runner.dependencies.contains("AppFlipReference") && !runner.dependencies.contains("AppFlipLoading"))
+    }
+
+    @Test("No target holds more than a fifth of the source lines")
+    func noTargetTooLarge() throws {
+        let root = PackageRoot.url.path
+        var lines: [String: Int] = [:]
+        let enumerator = try #require(FileManager.default.enumerator(atPath: root + "/Sources"))
+        while let relative = enumerator.nextObject() as? String {
+            guard relative.hasSuffix(".swift"), let target = relative.split(separator: "/").first else { continue }
+            let text = try String(contentsOfFile: root + "/Sources/" + relative, encoding: .utf8)
+            lines[String(target), default: 0] += text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+        }
+        let total = lines.values.reduce(0, +)
+        #expect(total > 10_000, "read \(total) source lines")
+        for (target, count) in lines.sorted(by: { $0.key < $1.key }) {
+            #expect(count * 5 <= total, "\(target) holds \(count) of \(total) source lines (\(count * 100 / max(total, 1))%)")
+        }
+    }
+
+    @Test("Shared mutable state is a Locked: no other lock and no nonisolated(unsafe) in Sources, but the two that wait")
+    func oneLock() throws {
+        let root = PackageRoot.url.path
+        // Two other primitives, each for what a lock alone cannot do (CONTRIBUTING, "Layers"): TextTable's reader-writer
+        // lock lets the report writers read the run's texts at once, and JudgingQueue's condition lets the worker and
+        // the judge wait for each other.
+        let allowed = [
+            "AppFlipBase/Concurrency/Locked.swift": ["NSLock"], "AppFlipBase/Text/TextTable.swift": ["pthread_rwlock"],
+            "AppFlipRunner/Running/JudgingQueue.swift": ["NSCondition"],
+        ]
+        let primitives = [
+            "NSLock", "NSRecursiveLock", "NSCondition", "pthread_mutex", "pthread_rwlock", "os_unfair_lock", "OSAllocatedUnfairLock",
+            "nonisolated(unsafe)",
+        ]
+        var found: [String] = []
+        let enumerator = try #require(FileManager.default.enumerator(atPath: root + "/Sources"))
+        while let relative = enumerator.nextObject() as? String {
+            guard relative.hasSuffix(".swift") else { continue }
+            let code = try String(contentsOfFile: root + "/Sources/" + relative, encoding: .utf8).split(separator: "\n")
+                .map { line in line.components(separatedBy: "//").first ?? "" }.joined(separator: "\n")
+            for primitive in primitives where code.contains(primitive) && !(allowed[relative] ?? []).contains(primitive) {
+                found.append("\(relative): \(primitive)")
+            }
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
+
+    @Test("The drawing's reader reads targets, continuation lines and (nothing), and flags a line without an arrow")
+    func reader() {
+        let markdown = "## Layers\n\nText.\n\n```text\nA -> (nothing)\nB -> A,\n     C\nD\n```\n\n## Next\n"
+        #expect(
+            Self.arrows(in: "x\n" + markdown) == [
+                Arrow(target: "A", dependencies: []), Arrow(target: "B", dependencies: ["A", "C"]),
+                Arrow(target: "D", dependencies: ["<no arrow>"]),
+            ])
+    }
+}

@@ -63,7 +63,7 @@ if [ "$mode" = link ]; then
     worker=$(inclusive_in "$directory" '12StepExecutorC8sendOnly')
     judging=$(inclusive_in "$directory" '9runWorker7judgingyAA12JudgingQueueC_tFyyYbcfU1_ [')
     outcome=$(inclusive_in "$directory" '17DeferredJudgementV7outcome')
-    sweep=$(inclusive_in "$directory" '8RedactorV6redactyAA10CaseResultV')
+    sweep=$(inclusive_in "$directory" 'ModelE6redactyAD10CaseResultV')
     pack=$(inclusive_in "$directory" '10CaseResultV4pack')
     label=$([ "$adapter" = openhandler ] && echo "consenting (openhandler)" || echo "declining (minihandler)")
     echo "| $label | $(per "$worker" "$cases") | $(per "$judging" "$cases") | $(per "$outcome" "$cases") | $(per "$sweep" "$cases") | $(per "$pack" "$cases") |"
@@ -106,7 +106,7 @@ inclusive() { inclusive_in "$scratch" "$1"; }
 worker=$(inclusive '12StepExecutorC8sendOnly')
 judging=$(inclusive '17DeferredJudgementV7outcome')
 # The case's result redacted whole (Runner.Worker.finished), after the outcome, on the same thread.
-sweep=$(inclusive '8RedactorV6redactyAA10CaseResultV')
+sweep=$(inclusive 'ModelE6redactyAD10CaseResultV')
 echo "| Thread (200 authorize cases, $requests requests ($mode), external reference server) | A request | A case |"
 echo "| --- | ---: | ---: |"
 echo "| worker: the exchange (HTTP client, cookies; the pages and forms of a walk), StepExecutor.sendOnly | $(per "$worker" "$requests") | $(per "$worker" "$cases") |"

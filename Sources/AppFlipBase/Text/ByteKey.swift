@@ -9,15 +9,18 @@ import Foundation
 package struct ByteKey: Hashable, Sendable {
     package let text: String
 
+    @inlinable
     package init(_ text: String) {
         self.text = text
     }
 
+    @inlinable
     package func hash(into hasher: inout Hasher) {
         var text = text
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
+    @inlinable
     package static func == (left: ByteKey, right: ByteKey) -> Bool {
         let (one, other) = (left.text.utf8, right.text.utf8)
         guard one.count == other.count else { return false }

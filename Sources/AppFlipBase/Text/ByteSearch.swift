@@ -7,6 +7,7 @@ import Foundation
 /// also what keeps splitting links and scrubbing evidence off the per-case cost.
 extension StringProtocol {
     /// The first occurrence of `needle`'s bytes, or nil (an empty needle is found at the start).
+    @inlinable
     package func byteRange(of needle: String) -> Range<Index>? {
         let wanted = Array(needle.utf8)
         guard let first = wanted.first else { return startIndex..<startIndex }
@@ -42,11 +43,13 @@ extension StringProtocol {
     }
 
     /// Whether `needle`'s bytes occur in the text.
+    @inlinable
     package func containsBytes(_ needle: String) -> Bool { byteRange(of: needle) != nil }
 }
 
 extension StringProtocol where SubSequence == Substring {
     /// The position of the first `byte` (an ASCII delimiter), or nil.
+    @inlinable
     package func firstIndex(ofByte byte: UInt8) -> Index? {
         // Every piece of every redacted query asks: memchr over the contiguous bytes, nothing allocated.
         let offset =
@@ -58,6 +61,7 @@ extension StringProtocol where SubSequence == Substring {
     }
 
     /// The pieces between occurrences of the ASCII `separator`.
+    @inlinable
     package func pieces(separatedBy separator: UInt8, omittingEmpty: Bool) -> [Substring] {
         var result: [Substring] = []
         var start = startIndex
@@ -71,7 +75,8 @@ extension StringProtocol where SubSequence == Substring {
     }
 
     /// The offsets of `byte` in the text's UTF-8 (only the first when `first`), read from its contiguous bytes.
-    private func byteOffsets(of byte: UInt8, first: Bool) -> [Int] {
+    @usableFromInline
+    func byteOffsets(of byte: UInt8, first: Bool) -> [Int] {
         func scan<Bytes: Collection>(_ bytes: Bytes) -> [Int] where Bytes.Element == UInt8 {
             var offsets: [Int] = []
             for (offset, value) in bytes.enumerated() where value == byte {

@@ -3,6 +3,7 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
     /// separators and U+200B, measured there), read without Foundation, so every platform trims alike. Text whose
     /// ends are other ASCII (header values, selectors, nearly always) is copied as it is; cookie headers and case
     /// values, read on every hop of a sign-in walk and every case, take this path.
+    @inlinable
     package func trimmingSpaces() -> String {
         guard let first = utf8.first, let last = utf8.last, first < 0x80, last < 0x80, first != 0x20, first != 0x09,
             last != 0x20, last != 0x09
@@ -10,7 +11,8 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
         return String(self)
     }
 
-    private func trimmingSpacesScalarByScalar() -> String {
+    @usableFromInline
+    func trimmingSpacesScalarByScalar() -> String {
         let scalars = unicodeScalars
         var start = scalars.startIndex
         var end = scalars.endIndex
@@ -19,7 +21,8 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
         return String(self[start..<end])
     }
 
-    private func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+    @usableFromInline
+    func isSpace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
         default: false
@@ -29,6 +32,7 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
 
 extension Substring {
     /// Without leading and trailing spaces and tabs (HTTP's optional whitespace, RFC 9110 §5.6.3), read as bytes.
+    @inlinable
     package func trimmingSpacesAndTabs() -> String {
         let bytes = utf8
         var start = bytes.startIndex

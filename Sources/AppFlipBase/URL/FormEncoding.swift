@@ -66,6 +66,7 @@ package enum FormEncoding {
         return valid ? decoded : nil
     }
 
+    @inlinable
     package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):

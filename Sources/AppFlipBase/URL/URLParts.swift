@@ -7,6 +7,7 @@ package struct URLParts: Sendable, Hashable {
     /// After the first `#`; nil when there is none.
     package var fragment: Substring?
 
+    @inlinable
     package init(_ url: String) {
         let fragmentStart = url.firstIndex(ofByte: UInt8(ascii: "#"))
         let beforeFragment = url[..<(fragmentStart ?? url.endIndex)]

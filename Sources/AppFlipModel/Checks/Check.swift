@@ -1,5 +1,3 @@
-import AppFlipSyntax
-
 /// What the model knows of an expectation a case states under `expect`: its key, what it looks at, what it says a
 /// target must do, how it judges an observation, and the facts about what it judges that the case format's rules
 /// read (``CheckTraits``). Nothing here reads a case file or names a kind: every kind, how it reads itself and its

@@ -1,5 +1,4 @@
 import AppFlipDigest
-import AppFlipSyntax
 
 /// Values generated per case that are deterministic for the same seed and case ID.
 package struct GeneratedValues: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import AppFlipBase
 import Foundation
 
 /// The texts of one run's recorded checks, each kept once and named by a number. A run of 100,000 cases keeps a
@@ -34,7 +35,7 @@ package final class TextTable: @unchecked Sendable {
 
     /// Numbers `body` the texts it asks for, under one lock; nil (nothing numbered) when the table cannot number
     /// `atMost` more texts.
-    package func numbering<Result>(atMost: Int, _ body: (_ number: (String) -> UInt32) -> Result) -> Result? {
+    func numbering<Result>(atMost: Int, _ body: (_ number: (String) -> UInt32) -> Result) -> Result? {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         guard texts.count <= Int(UInt32.max) - atMost else { return nil }
@@ -49,7 +50,7 @@ package final class TextTable: @unchecked Sendable {
     }
 
     /// Reads texts by number under one lock. Every number read was handed out by `numbering` of this table.
-    package func reading<Result>(_ body: (_ text: (UInt32) -> String) -> Result) -> Result {
+    func reading<Result>(_ body: (_ text: (UInt32) -> String) -> Result) -> Result {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return body { texts[Int($0)] }

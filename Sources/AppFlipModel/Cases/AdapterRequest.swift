@@ -2,7 +2,7 @@
 /// contract that sends it and the values it sends, each a template resolved when sent. The case format has no
 /// syntax for such a step; it is built in Swift, beside its contract.
 package struct AdapterRequest: Sendable, Hashable {
-    /// The key of the contract that sends it (`AdapterContractKey.rawValue`).
+    /// The key of the contract that sends it (as the runner's contract registry names it).
     package var contract: String
     package var values: [String: Template]
 

@@ -92,12 +92,14 @@ let package = Package(
         .target(
             name: "AppFlipTestSupport",
             dependencies: [
+                "AppFlipBase",
                 "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipHTTP", "AppFlipModel", "AppFlipLoading", "AppFlipSuite", "AppFlipRunner",
                 "AppFlipReporting", "AppFlipCLI",
             ], path: "Tests/AppFlipTestSupport"),
         .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
         .executableTarget(
-            name: "broken-android-handler", dependencies: ["AppFlipReference", "AppFlipReferenceServer"], path: "Tests/BrokenAndroidHandler"),
+            name: "broken-android-handler", dependencies: ["AppFlipBase", "AppFlipReference", "AppFlipReferenceServer"],
+            path: "Tests/BrokenAndroidHandler"),
         .executableTarget(
             name: "broken-native-client",
             dependencies: [

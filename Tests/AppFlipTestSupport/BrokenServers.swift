@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipHTTP
 import Foundation
 
@@ -302,11 +303,10 @@ package enum BrokenServers {
 
 /// A thread-safe map from request body to response.
 final class ResponseCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String: HTTPResponse] = [:]
+    private let entries = Locked<[String: HTTPResponse]>([:])
 
-    func get(_ key: String) -> HTTPResponse? { lock.withLock { entries[key] } }
-    func set(_ key: String, _ value: HTTPResponse) { lock.withLock { entries[key] = value } }
+    func get(_ key: String) -> HTTPResponse? { entries.withLock { $0[key] } }
+    func set(_ key: String, _ value: HTTPResponse) { entries.withLock { $0[key] = value } }
 }
 
 /// The client the HTTP profile tests configure at the reference server.
@@ -317,16 +317,15 @@ package enum ReferenceClient {
 
 /// Short aliases for real tokens, for a server that hands out guessable ones.
 final class TokenAliases: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reals: [String: String] = [:]
+    private let reals = Locked<[String: String]>([:])
 
     func alias(for real: String) -> String {
-        lock.withLock {
+        reals.withLock { reals in
             let alias = "at-\(reals.count + 1)"
             reals[alias] = real
             return alias
         }
     }
 
-    func real(_ alias: String) -> String? { lock.withLock { reals[alias] } }
+    func real(_ alias: String) -> String? { reals.withLock { $0[alias] } }
 }

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipSystem
 import Foundation
 
@@ -16,9 +17,8 @@ package final class RecordingServer: @unchecked Sendable {
 
     package let port: Int
     private let listener: TCPListener
-    private let lock = NSLock()
-    private var received: [[UInt8]] = []
-    private var connections = 0
+    /// The requests received and the connections accepted.
+    private let log = Locked((received: [[UInt8]](), connections: 0))
     private let script: @Sendable ([UInt8]) -> Reply
 
     package init(script: @escaping @Sendable ([UInt8]) -> Reply) throws {
@@ -28,7 +28,7 @@ package final class RecordingServer: @unchecked Sendable {
         Platform.ignoreSIGPIPE()
         let thread = Thread { [self] in
             while let socket = listener.accept() {
-                lock.withLock { connections += 1 }
+                log.withLock { $0.connections += 1 }
                 let worker = Thread { [self] in serve(socket) }
                 worker.start()
             }
@@ -41,8 +41,8 @@ package final class RecordingServer: @unchecked Sendable {
         .bytes(Array("HTTP/1.1 200 OK\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
     }
 
-    package var requests: [[UInt8]] { lock.withLock { received } }
-    package var connectionCount: Int { lock.withLock { connections } }
+    package var requests: [[UInt8]] { log.withLock { $0.received } }
+    package var connectionCount: Int { log.withLock { $0.connections } }
 
     package func stop() { listener.close() }
 
@@ -52,7 +52,7 @@ package final class RecordingServer: @unchecked Sendable {
         while true {
             let deadline = Platform.monotonicSeconds() + 10
             guard let request = readRequest(socket, &buffer, deadline: deadline) else { return }
-            lock.withLock { received.append(request) }
+            log.withLock { $0.received.append(request) }
             switch script(request) {
             case .bytes(let bytes, let close):
                 try? socket.write(bytes, deadline: deadline)

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipHTTP
 import Foundation
 
@@ -37,25 +38,24 @@ package enum RotatingRefresh {
 
 /// Which rotated token stands for which original, and which originals are retired.
 final class RotationBook: @unchecked Sendable {
-    private let lock = NSLock()
-    private var originals: [String: String] = [:]
-    private var dead: Set<String> = []
+    /// Each rotated token's original, and the originals retired.
+    private let book = Locked((originals: [String: String](), dead: Set<String>()))
 
     func rotate(_ original: String, to rotated: String, grace: Bool) {
-        lock.withLock {
-            originals[rotated] = original
-            if !grace { dead.insert(original) }
+        book.withLock { book in
+            book.originals[rotated] = original
+            if !grace { book.dead.insert(original) }
         }
     }
 
     /// The original a rotated token stands for, retiring the original; nil for a token that was not rotated.
     func use(_ rotated: String) -> String? {
-        lock.withLock {
-            guard let original = originals[rotated] else { return nil }
-            dead.insert(original)
+        book.withLock { book in
+            guard let original = book.originals[rotated] else { return nil }
+            book.dead.insert(original)
             return original
         }
     }
 
-    func isDead(_ token: String) -> Bool { lock.withLock { dead.contains(token) } }
+    func isDead(_ token: String) -> Bool { book.withLock { $0.dead.contains(token) } }
 }

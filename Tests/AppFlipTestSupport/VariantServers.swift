@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipHTTP
 import Foundation
 
@@ -179,22 +180,20 @@ package enum VariantServers {
 
 /// A thread-safe set of codes.
 package final class CodeSet: @unchecked Sendable {
-    private let lock = NSLock()
-    private var codes: Set<String> = []
+    private let codes = Locked<Set<String>>([])
 
     package init() {}
 
-    package func insert(_ code: String) { _ = lock.withLock { codes.insert(code) } }
-    package func contains(_ code: String) -> Bool { lock.withLock { codes.contains(code) } }
+    package func insert(_ code: String) { _ = codes.withLock { $0.insert(code) } }
+    package func contains(_ code: String) -> Bool { codes.withLock { $0.contains(code) } }
 }
 
 /// Answers remembered per key, shared between a server's request threads.
 package final class AnswerMemory: @unchecked Sendable {
-    private let lock = NSLock()
-    private var answers: [String: HTTPResponse] = [:]
+    private let answers = Locked<[String: HTTPResponse]>([:])
 
     package init() {}
 
-    package func remember(_ response: HTTPResponse, for key: String) { lock.withLock { answers[key] = response } }
-    package func answer(for key: String) -> HTTPResponse? { lock.withLock { answers[key] } }
+    package func remember(_ response: HTTPResponse, for key: String) { answers.withLock { $0[key] = response } }
+    package func answer(for key: String) -> HTTPResponse? { answers.withLock { $0[key] } }
 }

@@ -3,6 +3,7 @@
 //   broken-android-handler --defect NAME [--client-id ID] [--code-server URL] [--code-prefix TEXT]
 //
 // Each defect replaces one stage of the reference activity (or what its adapter writes) and nothing else.
+import AppFlipBase
 import AppFlipReference
 import AppFlipReferenceServer
 import Foundation
@@ -242,15 +243,14 @@ while let line = readLine(strippingNewline: true) {
 
 /// The first code minted, kept for every later request.
 final class FirstCode: @unchecked Sendable {
-    private let lock = NSLock()
-    private var code: String?
+    private let code = Locked<String?>(nil)
 
     func value(_ mint: () -> String) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        if let code { return code }
-        let minted = mint()
-        code = minted
-        return minted
+        code.withLock { code in
+            if let code { return code }
+            let minted = mint()
+            code = minted
+            return minted
+        }
     }
 }

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipHTTP
 import AppFlipSystem
 import Foundation
@@ -6,7 +7,7 @@ import Foundation
 /// requests than any sign-in needs. What the suite must bound, and blame on the app.
 enum Hostile {
     /// Sockets kept open for the life of the process.
-    nonisolated(unsafe) static var held: [TCPSocket] = []
+    static let held = Locked<[TCPSocket]>([])
 
     static func origin(of command: [String: Any]) -> HTTPOrigin? {
         guard let configuration = command["configuration"] as? [String: Any], let token = configuration["token_endpoint"] as? String else {
@@ -18,7 +19,7 @@ enum Hostile {
     static func hold(_ count: Int, to origin: HTTPOrigin) {
         for _ in 0..<count {
             if let socket = try? TCPSocket.connect(host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + 2) {
-                held.append(socket)
+                held.withLock { $0.append(socket) }
             }
         }
     }

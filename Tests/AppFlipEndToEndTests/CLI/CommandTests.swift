@@ -14,18 +14,16 @@ import Testing
 
 /// Captures what a command prints.
 final class Captured: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outLines: [String] = []
-    private var errLines: [String] = []
+    private let lines = Locked((out: [String](), err: [String]()))
 
     var console: Console {
         Console(
-            out: { line in self.lock.withLock { self.outLines.append(line) } },
-            err: { line in self.lock.withLock { self.errLines.append(line) } })
+            out: { line in self.lines.withLock { $0.out.append(line) } },
+            err: { line in self.lines.withLock { $0.err.append(line) } })
     }
 
-    var out: String { lock.withLock { outLines.joined(separator: "\n") } }
-    var err: String { lock.withLock { errLines.joined(separator: "\n") } }
+    var out: String { lines.withLock { $0.out.joined(separator: "\n") } }
+    var err: String { lines.withLock { $0.err.joined(separator: "\n") } }
 }
 
 @Suite("Command line", .serialized)

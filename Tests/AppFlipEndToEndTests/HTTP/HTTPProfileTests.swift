@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipHTTP
 import AppFlipLoading
 import AppFlipModel
@@ -498,16 +499,12 @@ struct HTTPProfileTests {
         let probe = try #require(all.first { $0.runsLast })
         // The probe first in the list, with ordinary token cases after it: it still runs after all of them.
         let others = all.filter { $0.profile == .token && $0.needsNothingSpecial && !$0.waits && !$0.needsHTTPS }.prefix(12)
-        final class Finished: @unchecked Sendable {
-            let lock = NSLock()
-            var ids: [String] = []
-        }
-        let finished = Finished()
+        let finished = Locked<[String]>([])
         var runner = Runner(configuration: configuration, timeout: 10, jobs: 3)
         runner.includeSlow = false
         let results = runner.run(
-            [probe] + others, targets: targets, progress: { result in finished.lock.withLock { finished.ids.append(result.conformanceCase.id) } })
-        #expect(finished.lock.withLock { finished.ids.last } == probe.id, "\(finished.ids)")
+            [probe] + others, targets: targets, progress: { result in finished.withLock { $0.append(result.conformanceCase.id) } })
+        #expect(finished.withLock { $0.last } == probe.id, "\(finished.withLock { $0 })")
         #expect(results.first?.conformanceCase.id == probe.id, "results stay in case order")
         #expect(results.first?.verdict == .pass, "\(results.first?.checks.map(\.observed) ?? [])")
         #expect(
@@ -894,10 +891,9 @@ struct ReachTests {
 
 /// Every request a wrapped server received, for tests that look at what reached it.
 final class RequestLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var received: [HTTPRequest] = []
+    private let received = Locked<[HTTPRequest]>([])
 
-    func add(_ request: HTTPRequest) { lock.withLock { received.append(request) } }
+    func add(_ request: HTTPRequest) { received.withLock { $0.append(request) } }
 
-    var requests: [HTTPRequest] { lock.withLock { received } }
+    var requests: [HTTPRequest] { received.withLock { $0 } }
 }

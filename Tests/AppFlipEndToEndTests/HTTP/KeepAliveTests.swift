@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipHTTP
 import AppFlipTestSupport
 import Foundation
@@ -111,11 +112,10 @@ struct KeepAliveTests {
 
 /// A thread-safe counter for scripted servers.
 final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+    private let value = Locked(0)
 
     func next() -> Int {
-        lock.withLock {
+        value.withLock { value in
             defer { value += 1 }
             return value
         }

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipLoading
 import AppFlipModel
 import AppFlipRunner
@@ -13,9 +14,8 @@ struct LegacyTLSProbeTests {
     /// Accepts connections on loopback; each gets the ClientHello read, then `reply` (nil: close at once).
     final class HelloServer: @unchecked Sendable {
         let listener: TCPListener
-        private let lock = NSLock()
-        private var hellos: [[UInt8]] = []
-        var received: [[UInt8]] { lock.withLock { hellos } }
+        private let hellos = Locked<[[UInt8]]>([])
+        var received: [[UInt8]] { hellos.withLock { $0 } }
 
         init(reply: [UInt8]?) throws {
             listener = try TCPListener(host: "127.0.0.1", port: 0)
@@ -23,7 +23,7 @@ struct LegacyTLSProbeTests {
             Thread { [self] in
                 while let socket = listener.accept() {
                     let bytes = (try? socket.read(deadline: Platform.monotonicSeconds() + 2)) ?? []
-                    lock.withLock { hellos.append(bytes) }
+                    hellos.withLock { $0.append(bytes) }
                     if let reply { try? socket.write(reply, deadline: Platform.monotonicSeconds() + 2) }
                     socket.close()
                 }

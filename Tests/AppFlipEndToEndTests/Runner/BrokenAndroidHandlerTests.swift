@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipHTTP
 import AppFlipModel
 import AppFlipReferenceServer
@@ -200,15 +201,14 @@ struct BrokenAndroidHandlerTests {
 
 /// Eight-digit stand-ins for a server's real codes: what a partner whose server issues short numeric codes hands out.
 private final class ShortCodes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var real: [String: String] = [:]
-    private var next = 40_000_000
+    /// Each alias's real code, and the last number handed out.
+    private let book = Locked((real: [String: String](), next: 40_000_000))
 
     func alias(for code: String) -> String {
-        lock.withLock {
-            next += Int.random(in: 1...999_999)
-            let alias = String(format: "%08d", next % 100_000_000)
-            real[alias] = code
+        book.withLock { book in
+            book.next += Int.random(in: 1...999_999)
+            let alias = String(format: "%08d", book.next % 100_000_000)
+            book.real[alias] = code
             return alias
         }
     }
@@ -217,7 +217,7 @@ private final class ShortCodes: @unchecked Sendable {
     func real(inForm body: [UInt8]) -> [UInt8] {
         let text = String(decoding: body, as: UTF8.self)
         let pairs = text.split(separator: "&").map { pair -> String in
-            guard pair.hasPrefix("code="), let code = lock.withLock({ real[String(pair.dropFirst(5))] }) else { return String(pair) }
+            guard pair.hasPrefix("code="), let code = book.withLock({ $0.real[String(pair.dropFirst(5))] }) else { return String(pair) }
             return "code=" + code
         }
         return Array(pairs.joined(separator: "&").utf8)

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 import AppFlipReference
 import AppFlipRunner
@@ -11,17 +12,16 @@ import Testing
 struct OpaqueTrafficTests {
     /// Records every request it is sent, and answers as the reference handler.
     final class RecordingTarget: ExchangeTarget, ExchangeSession, @unchecked Sendable {
-        private let lock = NSLock()
-        private var requests: [HandlerRequest] = []
+        private let requests = Locked<[HandlerRequest]>([])
         private let inner = InProcessTarget(handler: LinkHandler(clientID: SuiteRun.configuration.clientID)).makeSession()
 
         var description: String { "recording" }
-        var seen: [HandlerRequest] { lock.withLock { requests } }
+        var seen: [HandlerRequest] { requests.withLock { $0 } }
         func makeSession() -> any ExchangeSession { self }
         func close() {}
 
         func exchange(_ request: HandlerRequest, timeout: Double) -> TargetExchange {
-            lock.withLock {
+            requests.withLock { requests in
                 requests.append(request)
                 return inner.exchange(request, timeout: timeout)
             }

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 import AppFlipReporting
 import AppFlipSetup
@@ -71,7 +72,8 @@ final class AdapterBridge: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
-    private let lock = NSLock()
+    /// One exchange with the adapter at a time.
+    private let exchanging = Locked(())
     private var server: RecordingServer?
 
     var port: Int { server?.port ?? 0 }
@@ -86,7 +88,7 @@ final class AdapterBridge: @unchecked Sendable {
         server = try RecordingServer { [self] request in
             guard let split = request.firstRange(of: Array("\r\n\r\n".utf8)) else { return .closeWithoutAnswer }
             let body = Array(request[split.upperBound...])
-            let answer = lock.withLock { exchange(body) }
+            let answer = exchanging.withLock { _ in exchange(body) }
             return RecordingServer.ok(String(decoding: answer, as: UTF8.self), headers: "Content-Type: application/json\r\n")
         }
     }

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 import AppFlipTestSupport
 import Foundation
@@ -10,13 +11,12 @@ import Testing
 @Suite("Run progress")
 struct RunProgressTests {
     final class Raw: @unchecked Sendable {
-        private let lock = NSLock()
-        private var text = ""
-        var output: String { lock.withLock { text } }
+        private let text = Locked("")
+        var output: String { text.withLock { $0 } }
         func console(terminal: Bool) -> Console {
             Console(
-                out: { _ in }, err: { line in self.lock.withLock { self.text += line + "\n" } },
-                rawErr: { chunk in self.lock.withLock { self.text += chunk } }, errIsTerminal: terminal)
+                out: { _ in }, err: { line in self.text.withLock { $0 += line + "\n" } },
+                rawErr: { chunk in self.text.withLock { $0 += chunk } }, errIsTerminal: terminal)
         }
     }
 

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipDigest
 import Foundation
 import Testing
@@ -48,9 +49,8 @@ struct HMACTests {
 
     /// The codes the threads made, by iteration.
     final class Codes: @unchecked Sendable {
-        private let lock = NSLock()
-        private var codes = [String](repeating: "", count: 300)
-        func set(_ index: Int, _ code: String) { lock.withLock { codes[index] = code } }
-        var all: [String] { lock.withLock { codes } }
+        private let codes = Locked([String](repeating: "", count: 300))
+        func set(_ index: Int, _ code: String) { codes.withLock { $0[index] = code } }
+        var all: [String] { codes.withLock { $0 } }
     }
 }

@@ -1,4 +1,3 @@
-import AppFlipBase
 import AppFlipModel
 import Foundation
 import Testing

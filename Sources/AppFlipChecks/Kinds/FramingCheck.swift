@@ -1,7 +1,5 @@
-import AppFlipBase
 import AppFlipModel
 import AppFlipSyntax
-import Foundation
 
 /// `framing: denied`: a page cannot be framed by another origin. Judged on pages a browser would render (a
 /// body and no redirect); a body-less redirect has nothing to frame, so the check does not apply to it.
@@ -26,23 +24,11 @@ package struct FramingCheck: HTTPResponseCheck {
         if (300...399).contains(response.status) || response.body.isEmpty {
             return .notApplicable(reason: "HTTP \(response.status) with \(response.body.count) body bytes is not a page that can be framed")
         }
-        let (held, frameOptions, ancestors) = Self.denies(response.headerValues("X-Frame-Options"), response.headerValues("Content-Security-Policy"))
+        let (held, frameOptions, ancestors) = FramingPolicy.denies(
+            response.headerValues("X-Frame-Options"), response.headerValues("Content-Security-Policy"))
         return CheckOutcome(
             held,
             "X-Frame-Options: \(frameOptions.isEmpty ? "(none)" : frameOptions.joined(separator: ", ")); "
                 + "CSP frame-ancestors: \(ancestors ?? "(none)")")
-    }
-
-    /// Whether these headers forbid framing by another origin, with what they said.
-    package static func denies(_ xFrameOptions: [String], _ policies: [String]) -> (Bool, [String], String?) {
-        let frameOptions = xFrameOptions.map { $0.trimmingSpaces().uppercased() }
-        let directives = policies.flatMap { $0.split(separator: ";") }.map { $0.trimmingSpaces().lowercased() }
-        let ancestors = directives.first { $0.hasPrefix("frame-ancestors") }
-        let cspDenies =
-            ancestors.map { directive in
-                let sources = directive.split(separator: " ").dropFirst().map(String.init)
-                return !sources.isEmpty && sources.allSatisfy { $0 == "'none'" || $0 == "'self'" }
-            } ?? false
-        return (cspDenies || frameOptions.contains("DENY") || frameOptions.contains("SAMEORIGIN"), frameOptions, ancestors)
     }
 }

@@ -84,7 +84,7 @@ struct IssuedCode: Sendable, Hashable {
         for (requirement, entry) in byRequirement {
             let distinct = Set(entry.values)
             guard distinct.count >= minimumSample, var result = results[entry.first] else { continue }
-            let bits = EntropyCheck.estimate(distinct.sorted())
+            let bits = EntropyEstimate.bits(of: distinct.sorted())
             let held = bits >= Double(requiredBits)
             result.checks.append(
                 CheckResult(

@@ -89,7 +89,7 @@ struct SignInBrowser {
             }
             var hop = PageHop(
                 method: method, url: Redaction.redact(url: url), status: status,
-                framingDenied: FramingCheck.denies(frameOptions, contentSecurityPolicies).0, isPage: isPage,
+                framingDenied: FramingPolicy.denies(frameOptions, contentSecurityPolicies).0, isPage: isPage,
                 thirdPartyResources: foreign)
             hop.location = location
             hop.probe = probe

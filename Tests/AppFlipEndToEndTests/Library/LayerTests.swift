@@ -81,6 +81,35 @@ struct LayerTests {
         #expect(!runner.dependencies.contains("AppFlipReference") && !runner.dependencies.contains("AppFlipLoading"))
     }
 
+    @Test("No file outside AppFlipChecks names a check kind: the loader, the runner and the reports read the registry and CheckTraits")
+    func kindsStayInTheirTarget() throws {
+        let root = PackageRoot.url.path
+        var sources: [(path: String, code: String)] = []
+        let enumerator = try #require(FileManager.default.enumerator(atPath: root + "/Sources"))
+        while let relative = enumerator.nextObject() as? String {
+            guard relative.hasSuffix(".swift") else { continue }
+            let code = try String(contentsOfFile: root + "/Sources/" + relative, encoding: .utf8).split(separator: "\n")
+                .map { line in line.components(separatedBy: "//").first ?? "" }.joined(separator: "\n")
+            sources.append((relative, code))
+        }
+        let conformance = try Regex(#"package struct (\w+): (?:CheckKind|HTTPResponseCheck|NativeCheck|ActivityCheck)\b"#)
+        var kinds = Set<String>()
+        for file in sources where file.path.hasPrefix("AppFlipChecks/") {
+            for match in file.code.matches(of: conformance) {
+                if let name = match.output[1].substring { kinds.insert(String(name)) }
+            }
+        }
+        #expect(kinds.count >= 40, "read \(kinds.count) check kinds from AppFlipChecks")
+        let word = try Regex(#"\b(\w+Check)\b"#)
+        var found: [String] = []
+        for file in sources where !file.path.hasPrefix("AppFlipChecks/") {
+            for match in file.code.matches(of: word) {
+                if let name = match.output[1].substring, kinds.contains(String(name)) { found.append("\(file.path): \(name)") }
+            }
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
+
     @Test("No target holds more than a fifth of the source lines")
     func noTargetTooLarge() throws {
         let root = PackageRoot.url.path

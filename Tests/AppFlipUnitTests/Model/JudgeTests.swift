@@ -185,18 +185,18 @@ struct EntropyEstimateTests {
     @Test("Five random 22-character base64url codes (132 bits) are not understated below 128 bits")
     func smallSampleOfGoodCodes() {
         let codes = random(5, length: 22, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        #expect(EntropyCheck.estimate(codes) >= 128)
+        #expect(EntropyEstimate.bits(of: codes) >= 128)
     }
 
     @Test("64 random hex digits score about 256 bits; 16 score about 64")
     func hex() {
-        #expect(EntropyCheck.estimate(random(5, length: 64, alphabet: "0123456789abcdef")) >= 240)
-        #expect(EntropyCheck.estimate(random(20, length: 16, alphabet: "0123456789abcdef")) <= 64)
+        #expect(EntropyEstimate.bits(of: random(5, length: 64, alphabet: "0123456789abcdef")) >= 240)
+        #expect(EntropyEstimate.bits(of: random(20, length: 16, alphabet: "0123456789abcdef")) <= 64)
     }
 
     @Test("A counter and a timestamp score low whatever the sample size")
     func guessable() {
-        #expect(EntropyCheck.estimate((1...30).map { "code-" + String(format: "%06d", $0) }) < 20)
-        #expect(EntropyCheck.estimate((0..<20).map { "t-1790000\($0 + 100)" }) < 20)
+        #expect(EntropyEstimate.bits(of: (1...30).map { "code-" + String(format: "%06d", $0) }) < 20)
+        #expect(EntropyEstimate.bits(of: (0..<20).map { "t-1790000\($0 + 100)" }) < 20)
     }
 }

@@ -31,7 +31,7 @@ struct ContractLayoutTests {
         // partner's server: what is the contract's own is its types, its key, its step and observation cases.
         let words = try Regex(
             #"NativeStep|NativeObservation|NativeClientTarget|NativeCommand|NativeAppContract|NativeClientSession|\.native\b|nativeApp|case native\b|native-client step|native client is configured"#
-        )
+        ).wordBoundaryKind(.simple)  // by Unicode's boundaries, `.native.` would not end a word
         return try sources().filter { !$0.path.contains("/NativeApp/") && $0.text.contains(words) }.map(\.path).sorted()
     }
 

@@ -50,6 +50,25 @@ struct LayerTests {
         return targets
     }
 
+    /// Every Swift file under `directory` (relative to the package), with its path from the package root and its text.
+    static func swiftFiles(under directory: String) throws -> [(path: String, text: String)] {
+        let root = PackageRoot.url.path
+        let enumerator = try #require(FileManager.default.enumerator(atPath: root + "/" + directory))
+        var files: [(String, String)] = []
+        while let relative = enumerator.nextObject() as? String {
+            guard relative.hasSuffix(".swift") else { continue }
+            let path = directory + "/" + relative
+            files.append((path, try String(contentsOfFile: root + "/" + path, encoding: .utf8)))
+        }
+        return files
+    }
+
+    /// `text` without its `//` comments, so what a comment names does not count as code naming it.
+    static func code(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in line.components(separatedBy: "//").first ?? "" }
+            .joined(separator: "\n")
+    }
+
     @Test("CONTRIBUTING's drawing is Package.swift's dependencies exactly, bottom to top, no arrow pointing up")
     func drawingHolds() throws {
         let contributing = try String(contentsOfFile: PackageRoot.url.path + "/CONTRIBUTING.md", encoding: .utf8)
@@ -83,26 +102,19 @@ struct LayerTests {
 
     @Test("No file outside AppFlipChecks names a check kind: the loader, the runner and the reports read the registry and CheckTraits")
     func kindsStayInTheirTarget() throws {
-        let root = PackageRoot.url.path
-        var sources: [(path: String, code: String)] = []
-        let enumerator = try #require(FileManager.default.enumerator(atPath: root + "/Sources"))
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".swift") else { continue }
-            let code = try String(contentsOfFile: root + "/Sources/" + relative, encoding: .utf8).split(separator: "\n")
-                .map { line in line.components(separatedBy: "//").first ?? "" }.joined(separator: "\n")
-            sources.append((relative, code))
-        }
+        let sources = try Self.swiftFiles(under: "Sources").map { (path: $0.path, code: Self.code($0.text)) }
         let conformance = try Regex(#"package struct (\w+): (?:CheckKind|HTTPResponseCheck|NativeCheck|ActivityCheck)\b"#)
         var kinds = Set<String>()
-        for file in sources where file.path.hasPrefix("AppFlipChecks/") {
+        for file in sources where file.path.hasPrefix("Sources/AppFlipChecks/") {
             for match in file.code.matches(of: conformance) {
                 if let name = match.output[1].substring { kinds.insert(String(name)) }
             }
         }
         #expect(kinds.count >= 40, "read \(kinds.count) check kinds from AppFlipChecks")
-        let word = try Regex(#"\b(\w+Check)\b"#)
+        // Simple word boundaries: by Unicode's (the default), `CodeCheck.self` is one word and its kind would go unseen.
+        let word = try Regex(#"\b(\w+Check)\b"#).wordBoundaryKind(.simple)
         var found: [String] = []
-        for file in sources where !file.path.hasPrefix("AppFlipChecks/") {
+        for file in sources where !file.path.hasPrefix("Sources/AppFlipChecks/") {
             for match in file.code.matches(of: word) {
                 if let name = match.output[1].substring, kinds.contains(String(name)) { found.append("\(file.path): \(name)") }
             }
@@ -112,13 +124,11 @@ struct LayerTests {
 
     @Test("No target holds more than a fifth of the source lines")
     func noTargetTooLarge() throws {
-        let root = PackageRoot.url.path
         var lines: [String: Int] = [:]
-        let enumerator = try #require(FileManager.default.enumerator(atPath: root + "/Sources"))
-        while let relative = enumerator.nextObject() as? String {
-            guard relative.hasSuffix(".swift"), let target = relative.split(separator: "/").first else { continue }
-            let text = try String(contentsOfFile: root + "/Sources/" + relative, encoding: .utf8)
-            lines[String(target), default: 0] += text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+        for file in try Self.swiftFiles(under: "Sources") {
+            let target = file.path.split(separator: "/")[1]
+            lines[String(target), default: 0] +=
+                file.text.split(separator: "\n", omittingEmptySubsequences: false).count - (file.text.hasSuffix("\n") ? 1 : 0)
         }
         let total = lines.values.reduce(0, +)
         #expect(total > 10_000, "read \(total) source lines")
@@ -129,7 +139,6 @@ struct LayerTests {
 
     @Test("Shared mutable state is a Locked: no other lock and no nonisolated(unsafe) in Sources or Tests, but the two that wait")
     func oneLock() throws {
-        let root = PackageRoot.url.path
         // Two other primitives, each for what a lock alone cannot do (CONTRIBUTING, "Layers"): TextTable's reader-writer
         // lock lets the report writers read the run's texts at once, and JudgingQueue's condition lets the worker and
         // the judge wait for each other. This file names them all, to look for them.
@@ -142,16 +151,11 @@ struct LayerTests {
             "nonisolated(unsafe)",
         ]
         var found: [String] = []
-        for directory in ["Sources", "Tests"] {
-            let enumerator = try #require(FileManager.default.enumerator(atPath: root + "/" + directory))
-            while let relative = enumerator.nextObject() as? String {
-                let path = directory + "/" + relative
-                guard relative.hasSuffix(".swift"), path != "Tests/AppFlipEndToEndTests/Library/LayerTests.swift" else { continue }
-                let code = try String(contentsOfFile: root + "/" + path, encoding: .utf8).split(separator: "\n")
-                    .map { line in line.components(separatedBy: "//").first ?? "" }.joined(separator: "\n")
-                for primitive in primitives where code.contains(primitive) && !(allowed[path] ?? []).contains(primitive) {
-                    found.append("\(path): \(primitive)")
-                }
+        for file in try Self.swiftFiles(under: "Sources") + Self.swiftFiles(under: "Tests")
+        where file.path != "Tests/AppFlipEndToEndTests/Library/LayerTests.swift" {
+            let code = Self.code(file.text)
+            for primitive in primitives where code.contains(primitive) && !(allowed[file.path] ?? []).contains(primitive) {
+                found.append("\(file.path): \(primitive)")
             }
         }
         #expect(found.isEmpty, "\(found)")

@@ -88,6 +88,23 @@ struct Arguments {
     /// Every value given to `option`, under any of its spellings, in order.
     func values(_ option: CommandOption) -> [String] { option.names.flatMap { options[$0] ?? [] } }
 
+    /// The words that give `options` as they were given here (each value as `--name value`, each flag as its long
+    /// name), then `--` and the command after it when there was one: a command line of another command that takes
+    /// these options (`verify --rerun` hands its target options to `run`).
+    func words(_ options: [CommandOption]) -> [String] {
+        var words: [String] = []
+        for option in options {
+            if option.value == nil {
+                if has(option) { words.append(option.name) }
+            } else if option.optionalValue {
+                if has(option) { words += values(option).isEmpty ? [option.name] : values(option).map { option.name + "=" + $0 } }
+            } else {
+                for value in values(option) { words += [option.name, value] }
+            }
+        }
+        return hasSeparator ? words + ["--"] + command : words
+    }
+
     /// Whether the flag `option` was given, under any of its spellings (`-q` or `--quiet`).
     func has(_ option: CommandOption) -> Bool { option.names.contains(where: flags.contains) }
 }

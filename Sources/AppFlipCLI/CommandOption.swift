@@ -77,6 +77,10 @@ package struct CommandOption: Sendable, Hashable {
         "run only cases whose ID matches (glob with * and ?, or a prefix), or that check a requirement ID; repeatable",
         repeatable: true, refusedByCertification: true)
     static let jobs = CommandOption(["--jobs"], "N", .run, "cases run concurrently (default: the number of cores)")
+    static let timeLimit = CommandOption(
+        ["--time-limit"], "SECONDS", .run,
+        "start no case after SECONDS in all; the cases not reached are left out and the run ends as an interrupted one (exit 130, reports marked incomplete) (default: none)"
+    )
     static let seed = CommandOption(
         ["--seed"], "N", .run, "seed for generated values such as state (default: a fresh random seed, recorded in the report)")
     static let samples = CommandOption(
@@ -149,6 +153,7 @@ package struct CommandOption: Sendable, Hashable {
             .catalog,
             .filter,
             .jobs,
+            .timeLimit,
             .seed,
             .samples,
             .shard,
@@ -176,8 +181,15 @@ package struct CommandOption: Sendable, Hashable {
     static let registeredRedirectURI = CommandOption(["--redirect-uri"], "URI", .run, "a redirect URI registered for the client", repeatable: true)
     static let maxURLs = CommandOption(["--max-urls"], "N", .run, "judge at most N URLs (default: 1000)")
     static let trustedKey = CommandOption(["--trusted-key"], "PUB.pem", .run, "an Ed25519 public key whose signature is trusted", repeatable: true)
-    static let rerun = CommandOption(["--rerun"], nil, .run, "run the bundle's cases again with its seed against the target it records, and compare")
+    static let rerun = CommandOption(
+        ["--rerun"], nil, .run, "run the bundle's cases again against the target you name with the options below, and compare the verdicts")
     static let rerunReports = CommandOption(["--reports"], "DIR", .reports, "given --rerun, keep the re-run's reports there (default: not kept)")
+
+    /// What `verify --rerun` takes from the reviewer to name and bound the target, as `run` takes them: every target
+    /// option of `run` but `--profile` (the bundle's cases select), and the run options that bound or pace it. Nothing
+    /// of this comes from the bundle.
+    package static let rerunTarget: [CommandOption] =
+        run.filter { $0.group == .target && $0 != .profile } + [.jobs, .timeLimit, .seed, .samples, .slow, .runBy]
 
     /// Each command's table, by the command's name (`help`, `version` take none).
     package static let byCommand: [String: [CommandOption]] = [
@@ -187,7 +199,7 @@ package struct CommandOption: Sendable, Hashable {
         "validate-url": [.registeredRedirectURI, .reports, .reproducible, .catalog, .maxURLs, .help],
         "diff": [.help],
         "merge": [.reports, .cases, .catalog, .baseline, .summary, .reproducible, .bundle, .attest, .signKey, .help],
-        "verify": [.cases, .catalog, .trustedKey, .rerun, .rerunReports, .help],
+        "verify": [.cases, .catalog, .trustedKey, .rerun, .rerunReports, .help] + rerunTarget,
     ]
 
     /// The options a certification run refuses, as help and README say them ("--baseline, --filter, … and --x").
@@ -200,6 +212,11 @@ package struct CommandOption: Sendable, Hashable {
 
     /// The names of the options a certification run refuses.
     package static var refused: [CommandOption] { run.filter(\.refusedByCertification) }
+
+    /// The target options `verify --rerun` takes, as `help verify` lists them.
+    static var rerunTargetHelp: String {
+        rerunTarget.map(\.helpLines).joined(separator: "\n")
+    }
 
     /// The `options` part of `help run`, group by group, each help wrapped under its option.
     static var runHelp: String {

@@ -43,27 +43,36 @@ package enum Usage {
 
     static let verify = """
         usage: appflip-conformance verify BUNDLE [--cases PATH] [--catalog PATH] [--trusted-key PUB.pem]...
-                                          [--rerun [--reports DIR]]
+               appflip-conformance verify BUNDLE [--trusted-key PUB.pem]... --rerun [--reports DIR] TARGET-OPTIONS [-- HANDLER...]
 
         Checks an evidence bundle written by `run --bundle FILE`: every file against the SHA-256 its manifest lists,
         nothing unlisted, the bundled case files loading to the digest the run recorded, and that digest being the
         one of the cases built into this binary (its release's digest; or of the cases at --cases PATH). Prints
-        the verdict the bundle records and how to re-run exactly its cases. A signed bundle (`run --sign-key`) says
-        whose key signed it: with --trusted-key (repeatable) it is verified only when signed by one of those keys.
+        the verdict the bundle records. A signed bundle (`run --sign-key`) says whose key signed it: with
+        --trusted-key (repeatable) it is verified only when signed by one of those keys.
 
-        Given --rerun, the bundle's cases run again, with its seed, against the target it records, and each verdict
-        is compared with the recorded one: "reproduced N of N", or each case that differs with both verdicts. The
-        adapters must be at their recorded paths with their recorded SHA-256 (else nothing runs), the configuration
-        file at its path, and the secrets in the same environment variables: none of them come from the bundle.
+        Given --rerun, and only once the bundle verified (its signature too, with --trusted-key), the bundle's
+        cases run again against the target YOU name with the options below, as for `run`, and each verdict is
+        compared with the recorded one: "reproduced N of N", or each case that differs with both verdicts. Nothing
+        of the bundle is executed: no program, argument, environment variable, URL, file path or time limit comes
+        from it. The adapter files your options name are hashed before the first case and must be the ones the
+        bundle records, role by role (at any path); any other, or one the record holds and you do not name, and
+        nothing runs. The seed is fresh unless you give --seed: verdicts must reproduce, not values. What is about
+        to run (cases, adapters and digests, URLs, bounds) is printed before the first case.
 
           --trusted-key PUB.pem   an Ed25519 public key (PEM, as openssl pkey writes one; README) whose signature you trust
-          --rerun                 run the bundle's cases again and compare the verdicts, case by case
+          --rerun                 run the bundle's cases again against your target and compare the verdicts, case by case
           --reports DIR           given --rerun, keep the re-run's reports in DIR (default: a temporary directory, removed)
 
-        Exit codes: 0 verified (and, with --rerun, every case reproduced), 1 not verified (a file changed, missing or
-        added; a signature that does not check, or by no trusted key; a case that did not reproduce, or a re-run that
-        could not start; other cases), 2 unreadable.
-        """
+        target options (given --rerun; as `help run` explains them):
+        """ + "\n" + CommandOption.rerunTargetHelp + "\n\n" + """
+            The re-run stops starting cases after --time-limit (default: \(BundleRerun.defaultTimeLimit) s); the cases
+            not reached do not reproduce.
+
+            Exit codes: 0 verified (and, with --rerun, every case reproduced), 1 not verified (a file changed, missing or
+            added; a signature that does not check, or by no trusted key; a case that did not reproduce, or a re-run that
+            could not start; other cases), 2 unreadable, or a bad command line.
+            """
 
     static let merge = """
         usage: appflip-conformance merge [--reports DIR] [--cases PATH] [--catalog PATH] [--baseline FILE]

@@ -34,28 +34,9 @@ package enum EvidenceBundle {
         package var verdict: String
         package var exitCode: Int32
         package var command: String
-        /// The run's arguments (seed explicit), from which `rerunCommand` is built.
+        /// The run's arguments (seed explicit), as a record: a re-run never executes them.
         package var arguments: [String]?
         package var files: [File]
-
-        /// The command that runs exactly the bundled cases once the bundle is extracted into `directory`; the
-        /// attestations, when the run had them, are the bundle's copy. A certification takes only the suite's own
-        /// cases and catalog, so its command names none: the binary that re-runs it carries them (`verify` says
-        /// whether the bundle's are this binary's); any other run is pointed at the bundle's copies.
-        package func rerunCommand(in directory: String, attested: Bool = false) -> String {
-            guard var words = arguments else { return command + " --cases \(directory)/cases --catalog \(directory)/\(EvidenceBundle.catalogPath)" }
-            for option in ["--cases", "--catalog", "--bundle", "--reports", "--summary", "--attest"] {
-                words = CommandLineText.removing(option, from: words)
-            }
-            let end = words.firstIndex(of: "--") ?? words.endIndex
-            let suite =
-                CommandLineText.certifies(words) ? [] : ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath]
-            words.insert(
-                contentsOf: suite + ["--reports", "Reports/rerun"]
-                    + (attested ? ["--attest", directory + "/" + EvidenceBundle.attestationPath] : []),
-                at: end)
-            return CommandLineText.quoted(words, subcommand: "run")
-        }
     }
 
     package struct Failure: Error, Sendable {
@@ -203,7 +184,7 @@ package enum EvidenceBundle {
             problems += contradictions(
                 manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"),
                 suite: suite, catalog: catalog)
-            problems += htmlContradictions(text("reports/report.html"), document: document)
+            problems += htmlContradictions(text("reports/report.html"), document: document, suite: suite, catalog: catalog)
             problems += renderingContradictions(document: document, byPath: byPath, suite: suite, catalog: catalog)
             attestations = document.attestations ?? []
             readDocument = document

@@ -83,6 +83,13 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var problem: String?
         /// The digest taken before the first case, when it differs from `sha256` (taken after the last).
         package var sha256Before: String?
+
+        /// The entry as the run's provenance holds it, for its one-line summary.
+        package var file: Provenance.AdapterFile {
+            var file = Provenance.AdapterFile(role: role, path: path, sha256: sha256, problem: problem)
+            file.sha256Before = sha256Before
+            return file
+        }
     }
 
     package struct Outcome: Codable, Sendable, Hashable {

@@ -55,9 +55,10 @@ struct BundleIdentityTests {
         #expect(verify.out.contains("certification run: no (an ordinary run; it certifies nothing)\ntarget label: staging 4.2\n"), "\(verify.out)")
         #expect(verify.out.contains("adapter: link handler: \(script) sha256 \(SHA256.hexDigest(Array(source.utf8)))"), "\(verify.out)")
         #expect(verify.out.contains("run by: Jane Partner, Example Ltd\nhost: "), "\(verify.out)")
-        // The re-run points at the bundle's copy of the attestations, not at the partner's path, and says what it needs.
-        #expect(verify.out.contains("--attest DIR/attestations/attestations.txt") && !verify.out.contains(directory + "/attest.txt"), "\(verify.out)")
-        #expect(verify.out.contains("re-run needs: the adapters at the paths above (not in the bundle; compare their SHA-256)"), "\(verify.out)")
+        // The re-run is the reviewer's command with the reviewer's target; the bundle's command line is not offered to run.
+        #expect(verify.out.contains(" verify \(directory)/bundle.tar --rerun TARGET-OPTIONS (name your target as for `run`"), "\(verify.out)")
+        #expect(!verify.out.contains(directory + "/attest.txt"), "\(verify.out)")
+        #expect(verify.out.contains("re-run needs: the adapters with the SHA-256 above, at any path"), "\(verify.out)")
     }
 
     @Test("Who ran it: --operator wins; else the CI job's URL from its own variables; else the user")
@@ -96,15 +97,24 @@ struct BundleIdentityTests {
                 "--reports", directory + "/reports", "--bundle", directory + "/b.tar", "--", "/bin/sh", script,
             ])
         #expect(run.output.contains("ADAPTER CHANGED: link handler \(script) hashed sha256 "), "\(run.output)")
+        // No single program was tested: the run is inconclusive, whatever its cases say, and results.json says so.
+        #expect(run.status == 3, "\(run.output)")
         let document = try ResultsDocument.load(run: directory + "/reports").document
         let adapter = try #require(document.run.adapters?.first { $0.path == script })
         #expect(adapter.sha256Before != nil && adapter.sha256Before != adapter.sha256, "\(adapter)")
         let markdown = try String(contentsOfFile: directory + "/reports/report.md", encoding: .utf8)
         #expect(markdown.contains("CHANGED DURING THE RUN: sha256 \(adapter.sha256Before ?? "-") before the first case"))
-        // The bundle is honest about it and verifies; a certification of such a run would not be one.
-        #expect(try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["verify", directory + "/b.tar"]).status == 0)
+        #expect(document.outcome.exitCode == 3)
+        // The bundle is honest about it and verifies, showing both digests; a certification of such a run would not be one.
+        let verify = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["verify", directory + "/b.tar"])
+        #expect(verify.status == 0, "\(verify.output)")
+        #expect(
+            verify.output.contains("adapter: link handler: /bin/sh sha256 ")
+                && verify.output.contains(
+                    "\(script) sha256 \(adapter.sha256 ?? "-") CHANGED DURING THE RUN: sha256 \(adapter.sha256Before ?? "-") before"),
+            "\(verify.output)")
         let program = CertificationProgram(key: "p", title: "P", profiles: [.appLink], covers: "c")
-        let facts = [ProgramOutcome.CaseFacts(profile: "app-link", verdict: .pass, untested: false, requirements: ["AF-LINK-002"])]
+        let facts = [ProgramOutcome.CaseFacts(id: "app-link/x", profile: "app-link", verdict: .pass, untested: false, requirements: ["AF-LINK-002"])]
         let outcome = ProgramOutcome.judge(program, cases: facts, incomplete: false, shard: nil, changedAdapters: [script])
         #expect(outcome.status == .notCertified && outcome.failedBySuite && outcome.reason == "an adapter changed while the cases ran (\(script))")
     }

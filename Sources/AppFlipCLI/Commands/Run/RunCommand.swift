@@ -20,9 +20,19 @@ enum RunCommand {
         var attestations: AttestationFile?
     }
 
+    /// What a caller may weigh once everything is read and selected, before anything is contacted: the target the
+    /// command line names and the cases it would run. `verify --rerun` compares the adapters with the bundle's record.
+    struct Preflight {
+        var targets: TargetUnderTest
+        var cases: [ConformanceCase]
+        var options: RunOptions
+    }
+
     /// Runs `arguments`; `only` narrows the selection to those case IDs (`verify --rerun`, which runs exactly a
-    /// bundle's cases).
-    static func main(_ arguments: [String], console: Console, only: Set<String>? = nil) -> Int32 {
+    /// bundle's cases); `preflight` may refuse the run before its first case (it then exits 2, having said why).
+    static func main(
+        _ arguments: [String], console: Console, only: Set<String>? = nil, preflight: ((Preflight) -> Bool)? = nil
+    ) -> Int32 {
         var options: RunOptions
         do {
             let parsed = try Arguments(arguments, CommandOptions.run)
@@ -58,7 +68,11 @@ enum RunCommand {
         }
         switch RunSelection.select(from: inputs.suite, options: options, programs: inputs.programs, console: console) {
         case .exit(let status): return status
-        case .cases(let cases): return execute(cases, inputs: inputs, options: options, arguments: arguments, console: console)
+        case .cases(let cases):
+            if let preflight, !preflight(Preflight(targets: options.assembly.targets, cases: cases, options: options)) {
+                return ExitStatus.usage.rawValue
+            }
+            return execute(cases, inputs: inputs, options: options, arguments: arguments, console: console)
         }
     }
 
@@ -86,7 +100,13 @@ enum RunCommand {
         }
         do {
             if let path = options.baseline { inputs.baseline = try BaselineLoader.load(path: path) }
-            if let path = options.attest { inputs.attestations = try AttestationLoader.load(path: path, catalog: catalog) }
+            if let path = options.attest {
+                // Dated no later than today, and in a certification for its programs only.
+                let bounds = AttestationLoader.Bounds(
+                    latestDate: String(ISO8601DateFormatter().string(from: Date()).prefix(10)),
+                    programs: inputs.programs.isEmpty ? nil : inputs.programs)
+                inputs.attestations = try AttestationLoader.load(path: path, catalog: catalog, bounds: bounds)
+            }
         } catch {
             SuiteLoading.report(error, console: console)
             return nil
@@ -113,8 +133,15 @@ enum RunCommand {
         // What is tested is hashed before the first case as well as after the last: an adapter that changes in
         // between (one that runs a good app, then copies a broken one over itself) tested no single program.
         let adaptersBefore = AdapterDigests.files(of: targets, ownDigest: nil)
-        let results = runner.run(cases, targets: targets, shouldStop: { interruption.signal != nil }, progress: presenter.finished)
+        // `--time-limit`: no case starts after the deadline; those not reached are left out, as on an interruption.
+        let deadline = options.timeLimit.map { Date().addingTimeInterval($0) }
+        let results = runner.run(
+            cases, targets: targets, shouldStop: { interruption.signal != nil || deadline.map { Date() >= $0 } == true },
+            progress: presenter.finished)
         presenter.casesEnded()
+        if let limit = options.timeLimit, results.count < cases.count, interruption.signal == nil {
+            console.err("time limit: \(Int(limit)) s reached after \(results.count) of \(cases.count) cases; the rest were not started")
+        }
         // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
         targets.endProcesses()
         var provenance = RunProvenance.make(
@@ -138,6 +165,8 @@ enum RunCommand {
             results: results, catalog: inputs.catalog, provenance: runRedactor.redact(provenance),
             incomplete: interruption.signal != nil || results.count < cases.count)
         run.selected = Dictionary(grouping: cases, by: \.profile.rawValue).mapValues(\.count)
+        // Each program is held against its whole case list, not against what this run selected.
+        for program in inputs.programs { run.programCases[program.key] = program.caseIDs(in: inputs.suite.cases) }
         var attestations = inputs.attestations
         if let file = attestations {
             // Written by a person, so redacted like the run's other texts (the bundle's copy of the file too).

@@ -16,6 +16,8 @@ struct RunOptions {
     var mode: SubprocessTarget.Mode
     var timeout: Double
     var jobs: Int
+    /// `--time-limit`: no case starts after this many seconds of the run; nil for no limit.
+    var timeLimit: Double?
     var cases: String?
     var catalog: String?
     var filters: [String]
@@ -51,6 +53,7 @@ struct RunOptions {
         mode = try parsed.choice(.mode, default: .oneShot, "is 'one-shot' or 'persistent'")
         timeout = try parsed.number(.timeout, default: 10, range: 0.1...3600)
         jobs = Int(try parsed.number(.jobs, default: Double(ProcessInfo.processInfo.activeProcessorCount), range: 1...256))
+        timeLimit = parsed.values(.timeLimit).isEmpty ? nil : try parsed.number(.timeLimit, default: 0, range: 1...604_800)
         // A fresh seed per run, so generated values (state, verifiers, request ids) cannot be looked up by a
         // "test mode" adapter; the report records it and `--seed` reproduces the run exactly.
         var seed = UInt64.random(in: 1...UInt64(Int64.max))

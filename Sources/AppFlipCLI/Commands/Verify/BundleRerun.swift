@@ -1,13 +1,18 @@
 import AppFlipBase
+import AppFlipHTTP
 import AppFlipModel
+import AppFlipRedaction
 import AppFlipReporting
+import AppFlipRunner
 import Foundation
 
-/// `verify --rerun`: the reviewer's re-run. The bundle's own cases and catalog (for a certification, the suite's own,
-/// which `verify` has just matched to this binary's) run again with its seed against the target it records, and the
-/// verdicts are compared case by case. What the run needed and the bundle does not hold comes from where it came from
-/// the first time: the adapters at their recorded paths (refused when their SHA-256 differs, before anything runs),
-/// the configuration file at its path, the secrets from the same environment variables; never from the bundle.
+/// `verify --rerun`: the reviewer's re-run, on the reviewer's terms. The target is the one the reviewer names on the
+/// command line (the same options as `run`: adapters, `--config`, `--handler-url`, `--handler-env`, `--timeout`); the
+/// bundle gives only data the suite reads: which cases to run (by ID) and, for an ordinary run, its case files and
+/// catalog. No program, argument, environment variable, URL, file path or time limit is taken from it. Before the
+/// first case, the adapter files the reviewer's command names are hashed and held against the digests the bundle
+/// records, role by role: any file the record does not hold with the same SHA-256, or a recorded one the command does
+/// not name, and nothing runs. The seed is fresh unless `--seed` is given: verdicts must reproduce, not values.
 package enum BundleRerun {
     /// One case whose re-run verdict is not the recorded one.
     struct Difference: Equatable {
@@ -27,39 +32,51 @@ package enum BundleRerun {
         var reproduced: Bool { refusal == nil && differences.isEmpty && compared > 0 }
     }
 
-    /// The options of the recorded command line the re-run sets itself or cannot use: where the suite and the
-    /// reports come from and go, the seed (the manifest's), the selection by an earlier run's files or a shard (the
-    /// bundle's case list selects instead), known failures (verdicts are compared before any baseline), and what
-    /// only the console or the evidence of the first run needed.
-    static let replacedOptions = [
-        "--cases", "--catalog", "--bundle", "--reports", "--summary", "--attest", "--sign-key", "--seed",
-        "--rerun-failed", "--shard", "--baseline", "--color",
-    ]
-    static let replacedFlags: Set<String> = ["-q", "--quiet", "-v", "--verbose"]
+    /// The overall bound of a re-run when the reviewer gives no `--time-limit`: an hour, after which no case starts.
+    static let defaultTimeLimit = 3600
 
-    /// Re-runs the bundle's cases; the run's own console (in `--quiet` form: its verdict and the problems that stopped
-    /// cases) goes to standard error, its reports to `reports` (a temporary directory when nil, removed after).
-    static func rerun(_ verification: EvidenceBundle.Verification, reports: String?, console: Console) -> Outcome {
+    /// Re-runs the bundle's cases against the target `reviewer` names (run's target options, and any adapter command
+    /// after `--`); the run's own console (in `--quiet` form) goes to standard error, its reports to `reports` (a
+    /// temporary directory when nil, removed after). What is about to run is printed before the first case.
+    static func rerun(_ verification: EvidenceBundle.Verification, reviewer: [String], reports: String?, console: Console) -> Outcome {
         guard let document = verification.document else { return Outcome(refusal: "results.json cannot be read, so there is nothing to compare") }
-        guard let recorded = verification.manifest.arguments else {
-            return Outcome(refusal: "the bundle records no command line (a bundle of an earlier suite version)")
+        guard !document.cases.isEmpty else { return Outcome(refusal: "the bundle records no case, so there is nothing to re-run") }
+        guard !reviewer.isEmpty else {
+            return Outcome(
+                refusal: "name the target to re-run against, with the target options of `run` (`help verify` lists them; "
+                    + "an adapter command goes after --): nothing is taken from the bundle")
         }
-        if let problem = adapterProblem(document) { return Outcome(refusal: problem) }
+        if let changed = (document.run.adapters ?? []).first(where: { $0.sha256Before != nil && $0.sha256Before != $0.sha256 }) {
+            return Outcome(
+                refusal: "the bundle records that its \(changed.role) \(changed.path) changed while its cases ran: "
+                    + "no single program was tested, so there is none to re-run")
+        }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("appflip-rerun-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        do {
-            try extractSuite(verification.entries, into: scratch)
-        } catch {
-            return Outcome(refusal: "the bundle's case files cannot be written to \(scratch): \(error.localizedDescription)")
+        let certification = document.run.certification == true
+        if !certification {
+            do {
+                try extractSuite(verification.entries, into: scratch)
+            } catch {
+                return Outcome(refusal: "the bundle's case files cannot be written to \(scratch): \(error.localizedDescription)")
+            }
         }
         let reportDirectory = reports ?? scratch + "/reports"
-        let arguments = arguments(recorded, seed: verification.manifest.seed, suite: scratch, reports: reportDirectory)
-        console.err(
-            "re-running \(document.cases.count) case\(document.cases.count == 1 ? "" : "s"): "
-                + "\(RunCommand.commandLine(arguments))")
+        let arguments = arguments(reviewer, recorded: document, suite: scratch, reports: reportDirectory)
+        var refusal: String?
         let status = RunCommand.main(
-            arguments, console: Console(out: console.writeErr, err: console.writeErr),
-            only: Set(document.cases.map(\.id)))
+            arguments, console: Console(out: console.writeErr, err: console.writeErr), only: Set(document.cases.map(\.id))
+        ) { preflight in
+            let reviewerFiles = AdapterDigests.files(of: preflight.targets, ownDigest: RunIdentity.executableDigest.value())
+            let own = RunIdentity.executableDigest.value()
+            if let problem = adapterProblem(recorded: document.run, reviewer: reviewerFiles, ownDigest: own) {
+                refusal = problem
+                return false
+            }
+            for line in plan(preflight, files: reviewerFiles, recorded: document, ownDigest: own) { console.out(line) }
+            return true
+        }
+        if let refusal { return Outcome(refusal: refusal) }
         let rerun: ResultsDocument
         do {
             rerun = try ResultsDocument.load(run: reportDirectory).document
@@ -69,19 +86,27 @@ package enum BundleRerun {
         return compare(recorded: document, rerun: rerun)
     }
 
-    /// The recorded command line made the re-run's: the replaced options out, the bundle's suite (unless the run
-    /// certified: a certification takes the suite built into the binary, which `verify` matched), the seed and the
-    /// reports in, before any adapter command.
-    package static func arguments(_ recorded: [String], seed: UInt64, suite directory: String, reports: String) -> [String] {
-        var words = recorded
-        for option in replacedOptions { words = CommandLineText.removing(option, from: words) }
+    /// The re-run's command line: the reviewer's words, then what selects the bundle's cases (its certification
+    /// programs, or its own case files and catalog written to `suite` and the profiles of its cases), the time limit
+    /// when the reviewer gave none, and where the reports go, all before any adapter command. The programs and
+    /// profiles go as `--name=value`, so no recorded text can stand for an option; `run` refuses names it does not know.
+    package static func arguments(_ reviewer: [String], recorded: ResultsDocument, suite directory: String, reports: String) -> [String] {
+        var words = reviewer
+        var added: [String]
+        if recorded.run.certification == true {
+            let programs = recorded.run.certificationPrograms ?? []
+            added = [programs.isEmpty ? "--certification" : "--certification=" + programs.joined(separator: ",")]
+        } else {
+            var profiles: [String] = []
+            for entry in recorded.cases where !profiles.contains(entry.profile) { profiles.append(entry.profile) }
+            added = ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath] + profiles.map { "--profile=" + $0 }
+        }
         let end = words.firstIndex(of: "--") ?? words.endIndex
-        words = words[..<end].filter { !replacedFlags.contains($0) } + words[end...]
-        let suite =
-            CommandLineText.certifies(words) ? [] : ["--cases", directory + "/cases", "--catalog", directory + "/" + EvidenceBundle.catalogPath]
-        words.insert(
-            contentsOf: suite + ["--seed", String(seed), "--reports", reports, "--quiet", "--color", "never"],
-            at: words.firstIndex(of: "--") ?? words.endIndex)
+        if !words[..<end].contains(where: { $0 == "--time-limit" || $0.hasPrefix("--time-limit=") }) {
+            added += ["--time-limit", String(defaultTimeLimit)]
+        }
+        added += ["--reports", reports, "--quiet", "--color", "never"]
+        words.insert(contentsOf: added, at: end)
         return words
     }
 
@@ -106,31 +131,69 @@ package enum BundleRerun {
         return entry.verdict + (requirements.isEmpty || entry.verdict == "pass" ? "" : " (\(requirements.joined(separator: ", ")))")
     }
 
-    /// Why an adapter the run recorded cannot be re-run as it was: a different file at its path now, or none.
-    static func adapterProblem(_ document: ResultsDocument) -> String? {
-        for adapter in document.run.adapters ?? [] {
-            guard let recorded = adapter.sha256 else {
-                return
-                    "the run could not hash its \(adapter.role) \(adapter.path) (\(adapter.problem ?? "unreadable")), so a re-run cannot show it is the same"
+    /// Why the adapter files the reviewer's command names are not the ones the bundle records, or nil when they are,
+    /// role by role and SHA-256 by SHA-256 (paths may differ between machines; the bytes may not). The suite's own
+    /// reference adapters (this executable, and in the record the executable that ran) match each other by role.
+    static func adapterProblem(recorded run: ResultsDocument.Run, reviewer: [Provenance.AdapterFile], ownDigest: String?) -> String? {
+        var unmatched = run.adapters ?? []
+        let recordedOwn = run.executableSha256
+        for file in reviewer {
+            guard let digest = file.sha256 else {
+                return "your \(file.role) \(file.path) cannot be hashed (\(file.problem ?? "unreadable")), so it cannot be shown to be "
+                    + "the program the bundle records"
             }
-            let now: String?
-            let own = Bundle.main.executablePath.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
-            if URL(fileURLWithPath: adapter.path).resolvingSymlinksInPath().path == own {
-                // The suite's own reference handler then and now: this build's, which `verify` holds to the suite.
-                if recorded == document.run.executableSha256 { continue }
-                now = RunIdentity.executableDigest.value()
-            } else if case .success(let digest) = FileDigest.sha256(atPath: adapter.path, limit: AdapterDigests.limit) {
-                now = digest
-            } else {
-                now = nil
+            let isOwn = digest == ownDigest
+            if let index = unmatched.firstIndex(where: { entry in
+                entry.role == file.role && (entry.sha256 == digest || (isOwn && entry.sha256 != nil && entry.sha256 == recordedOwn))
+            }) {
+                unmatched.remove(at: index)
+                continue
             }
-            guard let now else { return "the \(adapter.role) \(adapter.path) cannot be read here: it must be where the run had it" }
-            if now != recorded {
-                return "the \(adapter.role) \(adapter.path) hashes sha256 \(now), not the \(recorded) the bundle records: "
-                    + "another program would be judged, so nothing was re-run"
-            }
+            let sameRole = (run.adapters ?? []).filter { $0.role == file.role }
+            return "your \(file.role) \(file.path) hashes sha256 \(digest), which the bundle does not record for its \(file.role) ("
+                + (sameRole.isEmpty ? "it records none" : "it records " + sameRole.map(\.file.summary).joined(separator: "; "))
+                + "): another program would be judged, so nothing was re-run"
+        }
+        if let missing = unmatched.first {
+            return "the bundle records the \(missing.role) file \(missing.path) "
+                + (missing.sha256.map { "(sha256 \($0))" } ?? "(not hashed: \(missing.problem ?? "unreadable"))")
+                + ", and your command names no file with that digest: name the same adapter, or nothing is re-run"
         }
         return nil
+    }
+
+    /// What is about to run, printed before the first case: the cases, the programs, each adapter file with its
+    /// digest, each URL (and the recorded one where the reviewer named another), and the bounds.
+    private static func plan(
+        _ preflight: RunCommand.Preflight, files: [Provenance.AdapterFile], recorded: ResultsDocument, ownDigest: String?
+    ) -> [ConsoleText] {
+        let redactor = Redactor(secrets: preflight.targets.secrets)
+        let options = preflight.options
+        var lines: [ConsoleText] = ["re-run plan (the target you named; nothing of it comes from the bundle):"]
+        let programs =
+            recorded.run.certification == true ? " of the certification " + (recorded.run.certificationPrograms ?? []).joined(separator: ", ") : ""
+        lines.append("  cases: \(preflight.cases.count) of the \(recorded.cases.count) the bundle records\(programs)")
+        for file in files {
+            let own = file.sha256 != nil && file.sha256 == ownDigest ? " (the suite's own reference adapter, this build)" : " (as the bundle records)"
+            lines.append("  \(redactor.redact(file.summary))\(own)")
+        }
+        if files.isEmpty { lines.append("  adapters: none started (the bundle records none either)") }
+        let recordedText = redactor.redact(recorded.run.target + " " + (recorded.run.arguments ?? []).joined(separator: " "))
+        for (endpoint, url) in preflight.targets.endpoints.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            let shown = redactor.redact(url)
+            let same = HTTPOrigin.split(url).map { recordedText.contains("://" + $0.origin.host) } ?? false
+            lines.append(
+                "  \(endpoint.rawValue): \(shown)" + (same ? "" : " (you named it: the bundle's run names another host)"))
+        }
+        let limit = options.timeLimit.map { "\(Int($0)) s in all" } ?? "none"
+        lines.append(
+            "  seed \(options.assembly.configuration.seed), per-case timeout \(Self.seconds(options.timeout)), time limit \(limit), "
+                + "jobs \(options.jobs)")
+        return lines
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value.rounded() == value ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// The bundle's case files and catalog, written under `directory` as the run read them.

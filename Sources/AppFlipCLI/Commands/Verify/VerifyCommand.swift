@@ -26,6 +26,13 @@ enum VerifyCommand {
         if !parsed.values(.rerunReports).isEmpty && !parsed.has(.rerun) {
             return Command.usageError("--reports is where --rerun writes its reports: give --rerun too", usage: Usage.verify, console: console)
         }
+        // The re-run's target is the reviewer's to name, and only for a re-run.
+        let reviewer = parsed.words(CommandOption.rerunTarget)
+        if !reviewer.isEmpty && !parsed.has(.rerun) {
+            return Command.usageError(
+                "\(reviewer.first { $0.hasPrefix("-") && $0 != "--" } ?? "a handler command") names the target of a re-run: give --rerun too",
+                usage: Usage.verify, console: console)
+        }
         // The keys whose signature the reviewer trusts, each read and checked before the bundle.
         var trusted: [String] = []
         for keyPath in parsed.values(.trustedKey) {
@@ -94,15 +101,18 @@ enum VerifyCommand {
         if let document = verification.document {
             for line in Self.identity(document) { console.out(line) }
         }
-        let attested = verification.entries.contains { $0.path == "attestations/attestations.txt" }
-        console.out("re-run: mkdir DIR && tar -xf \(path) -C DIR && \(manifest.rerunCommand(in: "DIR", attested: attested))")
+        console.out("re-run: \(Self.rerunCommand(path)) (name your target as for `run`; nothing of the bundle is executed)")
         let bundledConfiguration = verification.entries.contains { $0.path == EvidenceBundle.configurationPath }
         console.out("re-run needs: \(Self.rerunNeeds(verification.document, bundledConfiguration: bundledConfiguration))")
         let (signatureLine, signatureHolds) = Self.signature(verification.signature, trusted: trusted)
         console.out("\(signatureLine)")
         var intact = problems.isEmpty && matchesSuite && matchesCatalog && signatureHolds
         if parsed.has(.rerun) {
-            let outcome = BundleRerun.rerun(verification, reports: try? parsed.value(.rerunReports), console: console)
+            // Only a bundle that verified, signature included, is worth the reviewer's machine.
+            let outcome =
+                intact
+                ? BundleRerun.rerun(verification, reviewer: reviewer, reports: try? parsed.value(.rerunReports), console: console)
+                : BundleRerun.Outcome(refusal: "the bundle did not verify (above), so none of it was re-run")
             for line in Self.rerunLines(outcome) { console.out(line) }
             intact = intact && outcome.reproduced
         }
@@ -161,32 +171,35 @@ enum VerifyCommand {
         }
         lines.append("target label: \(document.run.targetLabel ?? "none given")")
         for adapter in document.run.adapters ?? [] {
-            let file = Provenance.AdapterFile(role: adapter.role, path: adapter.path, sha256: adapter.sha256, problem: adapter.problem)
-            lines.append("adapter: \(file.summary)")
+            lines.append("adapter: \(adapter.file.summary)")
         }
         lines.append("run by: \(document.run.runBy ?? (document.run.startedAt == nil ? "not in a reproducible report" : "not recorded"))")
         if let host = document.run.host { lines.append("host: \(host)") }
         return lines
     }
 
-    /// What the re-run command needs that the bundle does not hold: the partner's adapters (at the recorded paths,
-    /// with the recorded digests), their endpoints and secrets.
+    /// The reviewer's re-run command, with its target still to be named.
+    static func rerunCommand(_ bundle: String) -> String {
+        CommandLineText.quoted([bundle, "--rerun"], subcommand: "verify", program: CommandLineText.invokedProgram()) + " TARGET-OPTIONS"
+    }
+
+    /// What the reviewer must name for a re-run: the adapters with the recorded digests (at any path), the endpoints
+    /// and credentials in their own configuration. None of it comes from the bundle.
     static func rerunNeeds(_ document: ResultsDocument?, bundledConfiguration: Bool = false) -> String {
         guard let document else { return "the target the run was pointed at (results.json cannot be read)" }
         var needs: [String] = []
         let adapters = document.run.adapters ?? []
         if !adapters.isEmpty {
-            needs.append("the adapters at the paths above (not in the bundle; compare their SHA-256)")
+            needs.append("the adapters with the SHA-256 above, at any path (a file with another digest is refused before anything runs)")
         }
-        if let arguments = document.run.arguments {
-            if let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count {
-                needs.append(
-                    "the configuration file \(arguments[index + 1]) and the environment variables it names"
-                        + (bundledConfiguration ? " (the bundle holds it, secrets hidden, at \(EvidenceBundle.configurationPath))" : ""))
-            }
-            if arguments.contains("--handler-env") { needs.append("the variables given with --handler-env") }
+        needs.append(
+            document.run.certification == true
+                ? "the endpoints, credentials and sign-in users its programs need, in your own --config"
+                : "the target's endpoints and credentials, in your own --config or flags")
+        if bundledConfiguration {
+            needs.append(
+                "to compare with yours, the run's configuration (the bundle holds it, secrets hidden, at \(EvidenceBundle.configurationPath))")
         }
-        needs.append("the target's endpoints reachable as they were (\(document.run.target))")
         return needs.joined(separator: "; ")
     }
 

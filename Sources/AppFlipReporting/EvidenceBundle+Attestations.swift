@@ -30,7 +30,7 @@ extension EvidenceBundle {
         case (nil, _?):
             problems.append("\(attestationPath) is missing: results.json lists attestations")
         case (let file?, _):
-            problems += reread(file.bytes, recorded: recorded, byPath: byPath, catalog: catalog)
+            problems += reread(file.bytes, recorded: recorded, byPath: byPath, catalog: catalog, document: document)
         }
         if let report { problems += reportContradictions(report, recorded: recorded) }
         return problems
@@ -39,20 +39,24 @@ extension EvidenceBundle {
     /// The attestation file read again against what results.json records.
     private static func reread(
         _ bytes: [UInt8], recorded: [ResultsDocument.AttestationEntry], byPath: [String: TarArchive.Entry],
-        catalog: Catalog?
+        catalog: Catalog?, document: ResultsDocument
     ) -> [String] {
         guard let catalog else { return ["\(attestationPath) cannot be checked: the bundled catalog does not load"] }
         let places = Dictionary(recorded.flatMap(\.attachments).map { ($0.path, $0.bundlePath) }, uniquingKeysWith: { first, _ in first })
         let file: AttestationFile
         do {
-            file = try AttestationLoader.load(bytes: bytes, file: attestationPath, catalog: catalog) { path in
+            // As the run read it: no date after the run's start, and in a certification only its programs' requirements.
+            let programs = document.run.certification == true ? (document.run.certificationPrograms ?? catalog.programs.map(\.key)) : nil
+            let bounds = AttestationLoader.Bounds(
+                latestDate: document.run.startedAt.map { String($0.prefix(10)) }, programs: programs?.compactMap { catalog.program($0) })
+            file = try AttestationLoader.load(bytes: bytes, file: attestationPath, catalog: catalog, bounds: bounds) { path in
                 guard let place = places[path], let entry = byPath[place] else {
                     return .failure(BoundedFile.Failure(path: path, reason: "is not an attachment results.json records"))
                 }
                 return .success(entry.bytes)
             }
         } catch {
-            return ["\(attestationPath) does not read back as results.json records it: " + (error.diagnostics.first?.message ?? "")]
+            return error.diagnostics.map { "\(attestationPath):\($0.location.line):\($0.location.column): \($0.message)" }
         }
         let reread = file.attestations.map { attestation in
             ResultsDocument.AttestationEntry(

@@ -16,7 +16,7 @@ extension EvidenceBundle {
         // results.json against itself: every derived field derived again (case verdicts from their checks, the
         // outcome from the cases, requirements and profiles from the case files and catalog).
         var problems = document.contradictions(suite: suite, catalog: catalog)
-        let tally = document.tally
+        let tally = document.tally(suite: suite, catalog: catalog)
         let verdict = RunResult.overall(tally).rawValue
         let exit = RunResult.exitStatus(tally).rawValue
         // The manifest against results.json: every field verify shows.
@@ -131,12 +131,14 @@ extension EvidenceBundle {
 
     /// report.html against results.json: the exit code it gives, and each case's verdict in its every-case table
     /// (`<tr data-case="…" data-f data-verdict="…">`). Missing, it is a problem for a bundle of a suite that writes it.
-    package static func htmlContradictions(_ html: String?, document: ResultsDocument) -> [String] {
+    package static func htmlContradictions(
+        _ html: String?, document: ResultsDocument, suite: CaseSuite? = nil, catalog: Catalog? = nil
+    ) -> [String] {
         guard let html else {
             let version = document.suite.version.split(separator: ".").map { Int($0) ?? 0 }
             return version.lexicographicallyPrecedes(htmlSince) ? [] : ["reports/report.html is missing"]
         }
-        let exit = RunResult.exitStatus(document.tally).rawValue
+        let exit = RunResult.exitStatus(document.tally(suite: suite, catalog: catalog)).rawValue
         var problems: [String] = []
         if !html.contains("<p>Exit code: \(exit). ") {
             problems.append("report.html does not give the exit code \(exit) that results.json's cases make")

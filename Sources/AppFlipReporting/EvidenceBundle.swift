@@ -203,9 +203,17 @@ package enum EvidenceBundle {
         case nil:
             problems.append("reports/results.json is missing")
         }
+        let signature = signatureCheck(byPath, manifest: manifestEntry.bytes)
+        // A certification's attestations are part of what is signed: unsigned, anyone could have added them after the
+        // run (edited into results.json and rendered again) and no file of the bundle could tell.
+        if readDocument?.run.certification == true, !attestations.isEmpty, signature == .unsigned {
+            problems.append(
+                "the certification's attestations are not signed: anyone could have added them after the run "
+                    + "(run --sign-key or merge --sign-key signs them with everything else)")
+        }
         return Verification(
             manifest: manifest, problems: problems, entries: entries, attestations: attestations, document: readDocument,
-            signature: signatureCheck(byPath, manifest: manifestEntry.bytes))
+            signature: signature)
     }
 
     /// Whether `path` is one of the files every bundle may hold by its layout: the reports, the case files, the

@@ -31,9 +31,10 @@ extension ResultsDocument {
         }
         for entry in cases { problems += entry.contradictions(levels: levels) }
         guard problems.isEmpty else { return problems }
-        problems += outcomeContradictions()
+        // The certification first: a case left out shows there by name, and only then in the exit code it changes.
+        if let catalog { problems += certificationContradictions(catalog: catalog, suite: suite) }
+        problems += outcomeContradictions(tally(suite: suite, catalog: catalog))
         if let suite, let catalog { problems += coverageContradictions(suite: suite, catalog: catalog) }
-        if let catalog { problems += certificationContradictions(catalog: catalog) }
         let attested = Dictionary((attestations ?? []).map { ($0.requirement, $0.verdict) }, uniquingKeysWith: { first, _ in first })
         for requirement in requirements where requirement.attested != attested[requirement.id] {
             problems.append(
@@ -43,8 +44,9 @@ extension ResultsDocument {
         return problems
     }
 
-    /// The verdict rules' inputs, read from the cases.
-    package var tally: RunResult.Tally {
+    /// The verdict rules' inputs, read from the cases; with the catalog (and the case files) the run used, the
+    /// certification's shortfall is its programs' outcomes, as a run derives it (`RunResult.tally`).
+    package func tally(suite: CaseSuite? = nil, catalog: Catalog? = nil) -> RunResult.Tally {
         var counts: [Verdict: Int] = [:]
         for entry in cases where entry.knownFailure == nil {
             if let verdict = Verdict(rawValue: entry.verdict) { counts[verdict, default: 0] += 1 }
@@ -60,17 +62,20 @@ extension ResultsDocument {
                 && (cases.contains { entry in
                     (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
                         || entry.notJudged != nil
-                } || (run.shard == nil && profiles.contains { $0.cases == 0 })))
+                }
+                    || (catalog.map { programOutcomes(catalog: $0, suite: suite).contains(where: \.failedBySuite) }
+                        ?? (run.shard == nil && profiles.contains { $0.cases == 0 }))),
+            adapterChanged: (run.adapters ?? []).contains { $0.sha256Before != nil && $0.sha256Before != $0.sha256 })
     }
 
-    /// The certification programs' outcomes, derived from the cases under the rule a run uses; empty for a run that
-    /// was no certification.
-    package func programOutcomes(catalog: Catalog) -> [ProgramOutcome] {
+    /// The certification programs' outcomes, derived from the cases under the rule a run uses (with the case files,
+    /// each program's cases held against its complete case list); empty for a run that was no certification.
+    package func programOutcomes(catalog: Catalog, suite: CaseSuite? = nil) -> [ProgramOutcome] {
         guard run.certification == true else { return [] }
         let programs = (run.certificationPrograms ?? catalog.programs.map(\.key)).compactMap { catalog.program($0) }
         let facts = cases.map { entry in
             ProgramOutcome.CaseFacts(
-                profile: entry.profile,
+                id: entry.id, profile: entry.profile,
                 verdict: entry.knownFailure != nil ? .pass : Verdict(rawValue: entry.verdict) ?? .error,
                 untested: (entry.verdict == Verdict.skip.rawValue && entry.conditionUnmet != true && entry.knownFailure == nil)
                     || entry.notJudged != nil,
@@ -81,19 +86,19 @@ extension ResultsDocument {
             uniquingKeysWith: { first, _ in first })
         let toAttest = catalog.toAttest(for: programs)
         let changed = (run.adapters ?? []).filter { $0.sha256Before != nil && $0.sha256Before != $0.sha256 }.map(\.path)
-        return programs.map {
+        return programs.map { program in
             ProgramOutcome.judge(
-                $0, cases: facts, incomplete: run.incomplete, shard: run.shard, toAttest: toAttest, attested: attested,
-                changedAdapters: changed)
+                program, cases: facts, incomplete: run.incomplete, shard: run.shard, toAttest: toAttest, attested: attested,
+                changedAdapters: changed, expected: suite.map { program.caseIDs(in: $0.cases) })
         }
     }
 
     /// The recorded certification outcome against the one its cases make.
-    private func certificationContradictions(catalog: Catalog) -> [String] {
+    private func certificationContradictions(catalog: Catalog, suite: CaseSuite?) -> [String] {
         for key in run.certificationPrograms ?? [] where catalog.program(key) == nil {
             return ["results.json names the certification program '\(key)', which the catalog does not declare"]
         }
-        let derived = programOutcomes(catalog: catalog).map { ProgramEntry($0, catalog: catalog) }
+        let derived = programOutcomes(catalog: catalog, suite: suite).map { ProgramEntry($0, catalog: catalog) }
         let recorded = outcome.certification ?? []
         guard recorded != derived else { return [] }
         let describe = { (entries: [ProgramEntry]) in
@@ -103,9 +108,8 @@ extension ResultsDocument {
     }
 
     /// The outcome against the cases: verdict, exit code, counts.
-    private func outcomeContradictions() -> [String] {
+    private func outcomeContradictions(_ tally: RunResult.Tally) -> [String] {
         var problems: [String] = []
-        let tally = self.tally
         let verdict = RunResult.overall(tally).rawValue
         let exit = RunResult.exitStatus(tally).rawValue
         if outcome.verdict != verdict {

@@ -31,9 +31,13 @@ extension ResultsDocument {
                 // The same command but for where each shard ran and wrote: the same client IDs, profiles, filters,
                 // mode and configuration file.
                 ("command line", sameCommand(document.run.arguments), sameCommand(first.document.run.arguments)),
+                // The same build judged every shard, and every shard tested the same adapters, byte for byte.
+                ("suite executable", document.run.executableSha256 ?? "unrecorded", first.document.run.executableSha256 ?? "unrecorded"),
+                ("adapters", sameAdapters(document.run.adapters), sameAdapters(first.document.run.adapters)),
             ].filter { $0.1 != $0.2 }
             if let (what, this, other) = differences.first {
-                let shown = what == "target" ? "see the target in each results.json" : "\(this) and \(other)"
+                let shown =
+                    what == "target" || what == "adapters" ? "see the \(what) in each results.json" : "\(this) and \(other)"
                 throw MergeFailure(message: "\(file) has another \(what) than \(first.file) (\(shown)): shards of one run only")
             }
         }
@@ -92,12 +96,11 @@ extension ResultsDocument {
         provenance.platform = run.platform
         provenance.toolchain = run.toolchain
         provenance.targetLabel = run.targetLabel
-        // What was tested is the same in every shard (the same command); who ran each and where may differ: all named.
-        provenance.adapterFiles = (run.adapters ?? []).map {
-            var file = Provenance.AdapterFile(role: $0.role, path: $0.path, sha256: $0.sha256, problem: $0.problem)
-            file.sha256Before = $0.sha256Before
-            return file
-        }
+        // What was tested is the same in every shard (the same digests, checked above), wherever each shard had it:
+        // every shard's files are recorded, each once. Who ran each and where may differ: all named.
+        var adapters: [AdapterEntry] = []
+        for entry in shards.flatMap({ $0.document.run.adapters ?? [] }) where !adapters.contains(entry) { adapters.append(entry) }
+        provenance.adapterFiles = adapters.map(\.file)
         let runners = shards.compactMap(\.document.run.runBy).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         provenance.runBy = runners.isEmpty ? nil : runners.joined(separator: "; ")
         let hosts = shards.compactMap(\.document.run.host).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
@@ -118,7 +121,26 @@ extension ResultsDocument {
             results: results, catalog: catalog, provenance: provenance,
             incomplete: shards.contains { $0.document.run.incomplete })
         merged.attestations = try (attested ?? []).map { entry throws(MergeFailure) in try attestation(entry, file: first.file) }
+        // A certification is its programs' whole case lists: shards that do not cover them certify nothing.
+        for key in provenance.certificationPrograms {
+            guard let program = catalog.program(key) else { continue }
+            let expected = program.caseIDs(in: suite.cases)
+            merged.programCases[key] = expected
+            guard !asRecorded else { continue }
+            let held = results.filter { program.judges($0.conformanceCase) }.map(\.conformanceCase.id)
+            let reasons = ProgramOutcome.caseListReasons(held, all: results.map(\.conformanceCase.id), expected: expected)
+            if !reasons.isEmpty {
+                throw MergeFailure(
+                    message: "these shards do not cover the program \(program.title): " + reasons.joined(separator: "; ")
+                        + " (a certification is every case of its programs, once)")
+            }
+        }
         return merged
+    }
+
+    /// The adapters a shard tested, as their roles and digests (paths may differ between machines).
+    static func sameAdapters(_ adapters: [AdapterEntry]?) -> String {
+        (adapters ?? []).map { "\($0.role) \($0.sha256 ?? "unhashed")" }.sorted().joined(separator: "\u{0}")
     }
 
     /// An attestation as results.json recorded it (its attachments' bytes stay in the shard's bundle, if any).

@@ -24,10 +24,22 @@ package enum AttestationLoader {
     package static let totalAttachmentLimit = 64 << 20
     package static let attachmentsPerAttestation = 32
 
-    package static func load(path: String, catalog: Catalog) throws(DiagnosticList) -> AttestationFile {
+    /// What a run allows of an attestation besides the catalog's rules: no date after the run's (`latestDate`,
+    /// YYYY-MM-DD), and, in a certification, only requirements of its programs.
+    package struct Bounds: Sendable {
+        package var latestDate: String?
+        package var programs: [CertificationProgram]?
+
+        package init(latestDate: String? = nil, programs: [CertificationProgram]? = nil) {
+            self.latestDate = latestDate
+            self.programs = programs
+        }
+    }
+
+    package static func load(path: String, catalog: Catalog, bounds: Bounds = Bounds()) throws(DiagnosticList) -> AttestationFile {
         let bytes = try BoundedFile.readSyntaxFile(path, what: "the attestation file")
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return try load(bytes: bytes, file: path, catalog: catalog) { attachment in
+        return try load(bytes: bytes, file: path, catalog: catalog, bounds: bounds) { attachment in
             Result { () throws(BoundedFile.Failure) in try readAttachment(attachment, in: directory) }
         }
     }
@@ -55,7 +67,7 @@ package enum AttestationLoader {
 
     /// `read` gives an attachment's bytes by its path as written, or why they cannot be had.
     package static func load(
-        bytes: [UInt8], file: String, catalog: Catalog,
+        bytes: [UInt8], file: String, catalog: Catalog, bounds: Bounds = Bounds(),
         read: (String) -> Result<[UInt8], BoundedFile.Failure>
     ) throws(DiagnosticList) -> AttestationFile {
         let node = try Parser.parse(bytes: bytes, file: file)
@@ -67,7 +79,9 @@ package enum AttestationLoader {
             let list = document["attestations"].flatMap({ reader.sequence($0, "'attestations'") })
         {
             for item in list.items {
-                guard let attestation = attestation(item, catalog: catalog, total: &total, read: read, reader: &reader) else { continue }
+                guard let attestation = attestation(item, catalog: catalog, bounds: bounds, total: &total, read: read, reader: &reader) else {
+                    continue
+                }
                 if attestations.contains(where: { $0.requirement == attestation.requirement }) {
                     reader.error(at: item.location, "\(attestation.requirement) is attested twice")
                 }
@@ -85,7 +99,7 @@ package enum AttestationLoader {
     }
 
     private static func attestation(
-        _ node: Node, catalog: Catalog, total: inout Int, read: (String) -> Result<[UInt8], BoundedFile.Failure>,
+        _ node: Node, catalog: Catalog, bounds: Bounds, total: inout Int, read: (String) -> Result<[UInt8], BoundedFile.Failure>,
         reader: inout NodeReader
     ) -> Attestation? {
         guard let mapping = reader.mapping(node, "an attestation"),
@@ -111,12 +125,24 @@ package enum AttestationLoader {
                     + "attested by hand (the catalog's not_observable ones: \(attestable.joined(separator: ", ")))")
             return nil
         }
+        if let programs = bounds.programs, !programs.contains(where: { $0.needs(requirement) }) {
+            reader.error(
+                at: id.location,
+                "\(id.text) is no requirement of the certification's programs (\(programs.map(\.key).joined(separator: ", "))): "
+                    + "an attestation speaks only for what the run certifies")
+            return nil
+        }
         guard by.text.trimmingCharacters(in: .whitespaces).count >= 2 else {
             reader.error(at: by.location, "'by' names who signs the attestation off")
             return nil
         }
         guard BaselineLoader.isDate(date.text) else {
             reader.error(at: date.location, "'date' is a date that exists, YYYY-MM-DD ('\(date.text)' is not)")
+            return nil
+        }
+        // ISO dates compare as text: a judgement dated after the run did not exist when the run was made.
+        if let latest = bounds.latestDate, date.text > latest {
+            reader.error(at: date.location, "'date' \(date.text) is after the run (\(latest)): an attestation cannot be dated later")
             return nil
         }
         guard note.text.trimmingCharacters(in: .whitespacesAndNewlines).count >= 10 else {

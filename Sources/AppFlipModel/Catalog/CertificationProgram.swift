@@ -43,6 +43,11 @@ package struct CertificationProgram: Sendable, Hashable {
         profiles.contains(conformanceCase.profile) && conformanceCase.requirements.contains { !leavesOut($0.id) }
     }
 
+    /// The program's complete case list: the IDs of the suite's cases it judges, in the suite's order.
+    package func caseIDs(in cases: [ConformanceCase]) -> [String] {
+        cases.filter(judges).map(\.id)
+    }
+
     /// Whether the program leaves the requirement `id` out.
     package func leavesOut(_ id: String) -> Bool {
         leavesOut.contains { Glob.matches($0, id) }

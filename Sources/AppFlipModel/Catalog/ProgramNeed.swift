@@ -30,6 +30,15 @@ package enum ProgramNeed: Sendable, Hashable {
         case throttlingProbe = "throttling_probe"
     }
 
+    /// The values the docs and the example configuration show in place of a partner's own: a need given one of them
+    /// is not met (`Conformance/examples/staging.target` and README; a test holds this list against them).
+    package static let placeholders: [Value: Set<String>] = [
+        .appID: ["TEAMID.bundle", "ABCDE12345.com.example.smarthome"],
+        .projectID: ["my-smart-home-project", "PROJECT_ID", "YOUR_PROJECT_ID"],
+        .link: ["https://app.example.com/appflip"],
+        .secondClient: ["conformance-other-client"],
+    ]
+
     /// The key as the catalog and the target configuration write it.
     package var key: String {
         switch self {

@@ -34,6 +34,7 @@ package struct ProgramOutcome: Sendable, Hashable {
 
     /// One case as the rule reads it.
     package struct CaseFacts: Sendable, Hashable {
+        package var id: String
         package var profile: String
         package var verdict: Verdict
         /// Skipped without being inapplicable, or judged nothing it tests.
@@ -41,7 +42,8 @@ package struct ProgramOutcome: Sendable, Hashable {
         /// The requirements it checks; empty when that is not known (a skipped case read back).
         package var requirements: [String]
 
-        package init(profile: String, verdict: Verdict, untested: Bool, requirements: [String]) {
+        package init(id: String, profile: String, verdict: Verdict, untested: Bool, requirements: [String]) {
+            self.id = id
             self.profile = profile
             self.verdict = verdict
             self.untested = untested
@@ -49,13 +51,15 @@ package struct ProgramOutcome: Sendable, Hashable {
         }
     }
 
-    /// The rule: a program is certified when the run was whole (not interrupted, not one shard), each of its profiles
-    /// has cases, every case it judges was judged, with no failure and no error, and every MUST requirement of it
-    /// that no machine judges (`toAttest`) is attested (`attested`, by requirement ID) as passing or not applicable.
+    /// The rule: a program is certified when the run was whole (not interrupted, not one shard), its cases are
+    /// exactly the program's case list (`expected`, the IDs of the suite's cases it judges: each present once, none
+    /// missing, none added), every case it judges was judged, with no failure and no error, and every MUST requirement
+    /// of it that no machine judges (`toAttest`) is attested (`attested`, by requirement ID) as passing or not
+    /// applicable. Without `expected` (the suite's cases are not at hand) the list is not checked.
     package static func judge(
         _ program: CertificationProgram, cases: [CaseFacts], incomplete: Bool, shard: String?,
         toAttest: [Requirement] = [], attested: [String: Attestation.Verdict] = [:],
-        changedAdapters: [String] = []
+        changedAdapters: [String] = [], expected: [String]? = nil
     ) -> ProgramOutcome {
         let own = cases.filter { facts in
             program.profiles.contains { $0.rawValue == facts.profile }
@@ -83,6 +87,7 @@ package struct ProgramOutcome: Sendable, Hashable {
         }
         let empty = program.profiles.map(\.rawValue).filter { profile in !own.contains { $0.profile == profile } }
         if !empty.isEmpty { reasons.append("no case of " + empty.joined(separator: ", ") + " ran") }
+        if let expected { reasons += caseListReasons(own.map(\.id), all: cases.map(\.id), expected: expected) }
         guard reasons.isEmpty else { return ProgramOutcome(program: program, status: .notCertified, reason: reasons.joined(separator: "; ")) }
         // The suite's part held: what a person must still say decides the rest.
         let musts = toAttest.filter { program.needs($0) && ($0.level == .must || $0.level == .mustNot) }.map(\.id)
@@ -99,6 +104,26 @@ package struct ProgramOutcome: Sendable, Hashable {
             return ProgramOutcome(program: program, status: .awaitingAttestation, reason: awaiting.joined(separator: ", "))
         }
         return ProgramOutcome(program: program, status: .certified, reason: "")
+    }
+
+    /// What keeps `recorded` (the IDs of the program's cases a run holds; `all`, every case it holds) from being the
+    /// program's case list: cases missing, cases it does not have, cases held more than once. Each names a few IDs.
+    package static func caseListReasons(_ recorded: [String], all: [String], expected: [String]) -> [String] {
+        let named = { (ids: [String]) in ids.prefix(3).joined(separator: ", ") + (ids.count > 3 ? " and \(ids.count - 3) more" : "") }
+        var reasons: [String] = []
+        let held = Set(recorded)
+        let listed = Set(expected)
+        let missing = expected.filter { !held.contains($0) }
+        if !missing.isEmpty {
+            reasons.append("\(missing.count) of its \(expected.count) cases missing (\(named(missing)))")
+        }
+        let extra = recorded.filter { !listed.contains($0) }
+        if !extra.isEmpty { reasons.append("\(extra.count) case\(extra.count == 1 ? "" : "s") not of its case list (\(named(extra)))") }
+        var seen = Set<String>()
+        var twice: [String] = []
+        for id in all where !seen.insert(id).inserted && listed.contains(id) && !twice.contains(id) { twice.append(id) }
+        if !twice.isEmpty { reasons.append("\(twice.count) case\(twice.count == 1 ? "" : "s") recorded more than once (\(named(twice)))") }
+        return reasons
     }
 
     /// `CERTIFIED: App Flip for iOS` or `NOT A CERTIFICATION PASS: App Flip for iOS (2 cases failed)`.
@@ -129,7 +154,7 @@ extension RunResult {
         guard !programs.isEmpty else { return [] }
         let facts = results.map { result in
             ProgramOutcome.CaseFacts(
-                profile: result.conformanceCase.profile.rawValue, verdict: result.isKnown ? .pass : result.verdict,
+                id: result.conformanceCase.id, profile: result.conformanceCase.profile.rawValue, verdict: result.isKnown ? .pass : result.verdict,
                 untested: (result.isUntested && !result.isKnown) || result.notJudged != nil,
                 requirements: result.conformanceCase.requirements.map(\.id))
         }
@@ -139,7 +164,7 @@ extension RunResult {
         return programs.map {
             ProgramOutcome.judge(
                 $0, cases: facts, incomplete: incomplete, shard: provenance.shard, toAttest: toAttest, attested: attested,
-                changedAdapters: changed)
+                changedAdapters: changed, expected: programCases[$0.key])
         }
     }
 }

@@ -17,6 +17,10 @@ package struct RunResult: Sendable {
     /// What reviewers attested by hand (`--attest`): reported beside the verdicts, never counted in them.
     package var attestations: [Attestation] = []
 
+    /// For a certification: each program's complete case list (program key to the IDs of the suite's cases it
+    /// judges), against which the run's cases are held; a program without one is not checked for completeness.
+    package var programCases: [String: [String]] = [:]
+
     package struct BaselineUse: Sendable, Hashable {
         package var path: String
         package var entries: Int
@@ -94,7 +98,8 @@ package struct RunResult: Sendable {
             baselineProblems: !(baseline?.problems.isEmpty ?? true), incomplete: incomplete,
             suiteFault: results.contains { $0.suiteFault != nil }, configurationProblem: !configurationProblems.isEmpty,
             certificationShortfall: provenance.certification
-                && (untestedCount > 0 || programOutcomes.contains(where: \.failedBySuite)))
+                && (untestedCount > 0 || programOutcomes.contains(where: \.failedBySuite)),
+            adapterChanged: provenance.adapterFiles.contains(where: \.changed))
     }
 
     /// The numbers a run's verdict and exit status follow from: what `verify` recomputes from a results.json,
@@ -109,11 +114,15 @@ package struct RunResult: Sendable {
         package var configurationProblem: Bool
         /// A certification run that left cases unjudged (skipped), or a profile of its programs without a case.
         package var certificationShortfall: Bool
+        /// An adapter file changed while the cases ran: no single program was tested, so no verdict but a failure
+        /// holds (exit 3).
+        package var adapterChanged: Bool
 
         package init(
             total: Int, counts: [Verdict: Int], baselineProblems: Bool, incomplete: Bool, suiteFault: Bool, configurationProblem: Bool,
-            certificationShortfall: Bool = false
+            certificationShortfall: Bool = false, adapterChanged: Bool = false
         ) {
+            self.adapterChanged = adapterChanged
             self.total = total
             self.counts = counts
             self.baselineProblems = baselineProblems
@@ -138,6 +147,7 @@ package struct RunResult: Sendable {
     package static func exitStatus(_ tally: Tally) -> ExitStatus {
         if tally.incomplete { return .interrupted }
         if tally.suiteFault { return .suiteFailure }
+        if tally.adapterChanged, overall(tally) != .fail { return .inconclusive }
         switch overall(tally) {
         case .fail: return .nonConformant
         case .error: return tally.configurationProblem ? .configurationRejected : .inconclusive

@@ -37,8 +37,12 @@ package enum ProgramNeedsCheck {
                     add(contract.key.rawValue, contract.unconfigured, program.key)
                 }
             }
-            for need in program.needs where !isMet(need, targets: targets, configuration: configuration) {
-                add(need.key, need.whatToWrite + unmetDetail(need, targets: targets), program.key)
+            for need in program.needs {
+                if !isMet(need, targets: targets, configuration: configuration) {
+                    add(need.key, need.whatToWrite + unmetDetail(need, targets: targets), program.key)
+                } else if let hollow = hollowness(need, targets: targets, configuration: configuration) {
+                    add(need.key, hollow + "; " + need.whatToWrite, program.key)
+                }
             }
         }
         return found
@@ -61,6 +65,51 @@ package enum ProgramNeedsCheck {
         case .value(.narrowedScope): configuration.narrowedScope != nil || configuration.neverNarrows
         case .value(.throttlingProbe): configuration.throttlingProbe
         }
+    }
+
+    /// Why a need that is given holds no usable value, or nil when it does: a blank value, a placeholder the docs
+    /// show, a second client that is the first, a sign-in user without a name or without a secret. A hollow value
+    /// would let a certification start whose cases could judge nothing real.
+    package static func hollowness(_ need: ProgramNeed, targets: TargetUnderTest, configuration: RunConfiguration) -> String? {
+        func text(_ value: String, _ key: ProgramNeed.Value) -> String? {
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { return "it is blank" }
+            if ProgramNeed.placeholders[key]?.contains(trimmed) == true { return "'\(trimmed)' is the placeholder the docs show, not yours" }
+            return nil
+        }
+        switch need {
+        case .value(.projectID): return text(configuration.projectID, .projectID)
+        case .value(.appID): return text(configuration.appID, .appID)
+        case .value(.link): return text(configuration.link, .link)
+        case .value(.clientSecret): return targets.clientSecret.flatMap { text($0, .clientSecret) }
+        case .value(.secondClient):
+            guard let second = targets.secondClient else { return nil }
+            if let hollow = text(second.id, .secondClient) { return hollow }
+            if second.id.trimmingCharacters(in: .whitespaces) == configuration.clientID.trimmingCharacters(in: .whitespaces) {
+                return "second_client_id is client_id itself: a code must be refused to another client, so it must be another"
+            }
+            return second.secret.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? "its secret is blank" : nil
+        case .signIn(let scenario):
+            return targets.signIn[scenario].flatMap(signInHollowness)
+        case .user(let scenario):
+            if let script = targets.signIn[scenario] { return signInHollowness(script) }
+            let headers = targets.decorations[scenario] ?? []
+            return headers.contains { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty } ? nil : "its request headers are blank"
+        default:
+            return nil
+        }
+    }
+
+    /// A sign-in user needs a name (a field that is no credential) and a secret (one that is), each non-blank.
+    private static func signInHollowness(_ script: SignInScript) -> String? {
+        let given = script.fields.filter { !$0.value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        let blank = script.fields.keys.filter { given[$0] == nil }.sorted()
+        if !blank.isEmpty {
+            return "the sign-in field\(blank.count == 1 ? "" : "s") \(blank.joined(separator: ", ")) \(blank.count == 1 ? "is" : "are") blank"
+        }
+        if !given.keys.contains(where: { !SignInScript.isCredential($0) }) { return "the sign-in fields name no user (no field but credentials)" }
+        if !given.keys.contains(where: SignInScript.isCredential) { return "the sign-in fields give no secret (no password, PIN or code field)" }
+        return nil
     }
 
     /// The endpoints configured with anything but https (the link handler's own URL aside: an adapter, not a

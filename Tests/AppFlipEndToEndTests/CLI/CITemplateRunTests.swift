@@ -1,4 +1,5 @@
 import AppFlipBase
+import AppFlipDigest
 import AppFlipModel
 import AppFlipSyntax
 import AppFlipTestSupport
@@ -185,10 +186,16 @@ struct CITemplateRunTests {
         // The partner's staging deployment, with a CA nothing else trusts.
         try FileManager.default.createDirectory(atPath: sandbox.root + "/staging", withIntermediateDirectories: true)
         let staging = try StagingServer(directory: sandbox.root + "/staging")
-        var values = ["secrets.STAGING_CA_PEM": staging.pem, "secrets.STAGING_SESSION": "staging-session-4c1f9e"]
+        let key = try Ed25519.newKey()
+        var values = [
+            "secrets.STAGING_CA_PEM": staging.pem, "secrets.STAGING_SESSION": "staging-session-4c1f9e", "secrets.APPFLIP_SIGNING_KEY": key.privateKey,
+        ]
         for (name, value) in StagingServer.secrets { values["secrets." + name] = value }
         // The partner's repository: the files the template names.
-        let workspace = try runGitHubJob(job, named: "certify", values: values, sandbox: sandbox) { try partnerRepository($0, staging: staging) }
+        let workspace = try runGitHubJob(job, named: "certify", values: values, sandbox: sandbox) {
+            try partnerRepository($0, staging: staging, publicKey: key.publicKey)
+        }
+        #expect(!FileManager.default.fileExists(atPath: workspace + "/signing-key.pem"), "the private key was left in the workspace")
         try expectCertified(workspace)
         #expect(sandbox.artifacts["appflip-certification"] != nil, "the reports were not kept as an artifact")
     }
@@ -196,9 +203,10 @@ struct CITemplateRunTests {
     /// The files a certification template names in the partner's repository: the configuration for `staging`, the
     /// reviewer's attestations, and the two adapters in Python, as the templates run them. What the adapters do is
     /// the reference app's: they check the session was passed, then become it.
-    private func partnerRepository(_ workspace: String, staging: StagingServer) throws {
+    private func partnerRepository(_ workspace: String, staging: StagingServer, publicKey: String) throws {
         let appflip = workspace + "/appflip"
         try FileManager.default.createDirectory(atPath: appflip, withIntermediateDirectories: true)
+        try publicKey.write(toFile: appflip + "/signing-key.pub", atomically: true, encoding: .utf8)
         try staging.configuration().write(toFile: appflip + "/staging.target", atomically: true, encoding: .utf8)
         try AttestationFixture.write(
             ["AF-LINK-021", "TOK-GEN-006", "AF-ANDR-016", "AF-ANDR-017", "AF-ANDR-018", "AF-ANDR-020"],
@@ -217,7 +225,9 @@ struct CITemplateRunTests {
 
     /// The bundle the reviewer gets, whole: `verify` says so, both programs are certified, no secret is in a report.
     private func expectCertified(_ workspace: String) throws {
-        let verify = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["verify", workspace + "/Reports/certification.tar"])
+        let verify = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            ["verify", workspace + "/Reports/certification.tar", "--trusted-key", workspace + "/appflip/signing-key.pub"])
         #expect(verify.status == 0, "\(verify.output)")
         #expect(verify.output.contains("certification run: CERTIFIED: App Flip for iOS; CERTIFIED: App Flip for Android"), "\(verify.output)")
         let markdown = try String(contentsOfFile: workspace + "/Reports/report.md", encoding: .utf8)
@@ -235,10 +245,14 @@ struct CITemplateRunTests {
         // GitLab writes a File variable's value to a file of its own and gives the path.
         let caVariable = sandbox.root + "/STAGING_CA"
         try staging.pem.write(toFile: caVariable, atomically: true, encoding: .utf8)
-        var environment = StagingServer.secrets.merging(["STAGING_CA": caVariable, "STAGING_SESSION": "staging-session-4c1f9e"]) { $1 }
+        let key = try Ed25519.newKey()
+        let keyVariable = sandbox.root + "/APPFLIP_SIGNING_KEY"
+        try key.privateKey.write(toFile: keyVariable, atomically: true, encoding: .utf8)
+        var environment = StagingServer.secrets.merging(
+            ["STAGING_CA": caVariable, "STAGING_SESSION": "staging-session-4c1f9e", "APPFLIP_SIGNING_KEY": keyVariable]) { $1 }
         for entry in mapping(document["variables"])?.entries ?? [] { environment[entry.key.text] = text(entry.value) }
         let workspace = try sandbox.workspace("certify")
-        try partnerRepository(workspace, staging: staging)
+        try partnerRepository(workspace, staging: staging, publicKey: key.publicKey)
         for line in items(job["script"]).compactMap(text) {
             let (status, output) = try sandbox.step(line, in: workspace, environment: environment)
             #expect(status == 0, "certify: \(line) exited \(status): \(output.suffix(2000))")

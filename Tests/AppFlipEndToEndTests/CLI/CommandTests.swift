@@ -439,7 +439,11 @@ struct CommandTests {
         // With the attestation given, and only then, CERTIFIED.
         try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
         try AttestationFixture.write(["NAT-MIX-001"], to: reports + "/attest.txt")
-        let certified = try certify(["--attest", reports + "/attest.txt", "--reports", reports + "/certified", "--bundle", reports + "/bundle.tar"])
+        // Attestations count in a signed bundle only.
+        let key = try SigningKeys.write("partner", in: reports).privateKey
+        let certified = try certify([
+            "--attest", reports + "/attest.txt", "--reports", reports + "/certified", "--bundle", reports + "/bundle.tar", "--sign-key", key,
+        ])
         #expect(certified.status == 0, "\(certified.out)")
         #expect(certified.out.contains("\nCERTIFIED: Native app as an OAuth client\n"), "\(certified.out)")
         let document = try ResultsDocument.load(run: reports + "/certified").document
@@ -522,7 +526,9 @@ struct CommandTests {
         // The bundle carries the shards' attestation file, which must be given again, and be the same.
         let unattested = run(["merge", "--reports", reports + "/merged", "--bundle", reports + "/merged.tar"] + shards)
         #expect(unattested.status == 2 && unattested.err.contains("give the same file with --attest"), "\(unattested.err)")
-        let merged = run(["merge", "--reports", reports + "/merged", "--bundle", reports + "/merged.tar", "--attest", attest] + shards)
+        let key = try SigningKeys.write("partner", in: reports).privateKey
+        let merged = run(
+            ["merge", "--reports", reports + "/merged", "--bundle", reports + "/merged.tar", "--attest", attest, "--sign-key", key] + shards)
         #expect(merged.status == 0, "\(merged.err)")
         #expect(merged.out.contains("\nCERTIFIED: Native app as an OAuth client\n"), "\(merged.out)")
         let document = try ResultsDocument.load(run: reports + "/merged").document

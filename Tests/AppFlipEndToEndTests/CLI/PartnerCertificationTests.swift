@@ -23,7 +23,7 @@ struct PartnerCertificationTests {
             [
                 "run", "--config", directory + "/partner.target", "--ca-file", server.caFile, "--certification", "app-flip-ios", "--quiet",
                 "--reports", directory + "/reports", "--bundle", directory + "/bundle.tar", "--operator", "Partner CI",
-            ] + (attest.map { ["--attest", $0] } ?? []) + [
+            ] + (attest.map { ["--attest", $0, "--sign-key", try SigningKeys.write("partner", in: directory).privateKey] } ?? []) + [
                 "--", BuiltProducts.path("appflip-reference"), "--code-server", codeServer, "--code-server-ca", pem,
             ],
             environment: environment)

@@ -107,7 +107,8 @@ struct CertificationProgramTests {
     private func facts(_ profile: String, _ verdict: Verdict, untested: Bool = false, _ requirements: [String] = ["AF-LINK-007"])
         -> ProgramOutcome.CaseFacts
     {
-        ProgramOutcome.CaseFacts(profile: profile, verdict: verdict, untested: untested, requirements: requirements)
+        ProgramOutcome.CaseFacts(
+            id: "\(profile)/\(UUID().uuidString)", profile: profile, verdict: verdict, untested: untested, requirements: requirements)
     }
 
     @Test("Certified only when every case of every profile was judged and none failed; a left-out case's skip costs nothing")

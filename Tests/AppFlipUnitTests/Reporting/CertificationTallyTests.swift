@@ -42,7 +42,7 @@ struct CertificationTallyTests {
             #expect(run.exitStatus == status, "\(last.conformanceCase.id): \(run.exitStatus)")
             // verify works the same out from the document alone.
             let document = try ResultsDocument.parse(Data(ResultsDocument(run: run, profiles: ["app-link"], reproducible: true).render().utf8))
-            #expect(RunResult.exitStatus(document.tally) == status)
+            #expect(RunResult.exitStatus(document.tally()) == status)
         }
     }
 }

@@ -26,8 +26,28 @@ package enum AdapterDigests {
                 files.append(file(program.role, argument))
             }
         }
-        return files
+        // The suite's own stand-ins, by digest: a partner's label on them must not pass for a partner's app.
+        let reference = referenceDigests(ownDigest: ownDigest)
+        return files.map { file in
+            var file = file
+            file.suiteReference = file.sha256.map(reference.contains) ?? false
+            return file
+        }
     }
+
+    /// The digests of the suite's own reference adapters as this release has them: its executable (`reference-handler`
+    /// and the other internal commands) and the `appflip-reference` executable built beside it, when there.
+    static func referenceDigests(ownDigest: String?) -> Set<String> {
+        Set([ownDigest, siblingReferenceDigest].compactMap { $0 })
+    }
+
+    /// The `appflip-reference` beside this executable, hashed once a process.
+    private static let siblingReferenceDigest: String? = {
+        guard let own = Bundle.main.executablePath else { return nil }
+        let sibling = URL(fileURLWithPath: own).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("appflip-reference").path
+        guard case .success(let digest) = FileDigest.sha256(atPath: sibling, limit: limit) else { return nil }
+        return digest
+    }()
 
     private static func isRegularFile(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("-") else { return false }

@@ -90,6 +90,49 @@ package enum Ed25519 {
         #endif
     }
 
+    /// The fingerprints of every public key in a PEM file, in order: what a reviewer trusts (`--trusted-key`). A
+    /// private key is refused, not taken for its public half: a reviewer never holds the signer's private key, and a
+    /// file that has one was passed on by mistake. So is any other block, a key that is not Ed25519, and a file with
+    /// no key at all.
+    package static func publicKeyFingerprints(inPEM pem: [UInt8]) throws(Failure) -> [String] {
+        var blocks: [(label: String, text: String)] = []
+        var open: (label: String, lines: [Substring])?
+        for line in String(decoding: pem, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            if let current = open {
+                open?.lines.append(line)
+                if line == "-----END \(current.label)-----" {
+                    blocks.append((current.label, (current.lines + [line]).joined(separator: "\n") + "\n"))
+                    open = nil
+                }
+            } else if line.hasPrefix("-----BEGIN "), line.hasSuffix("-----"), line.count > 16 {
+                open = (String(line.dropFirst(11).dropLast(5)), [line])
+            }
+        }
+        if let open { throw Failure(message: "the PEM block '\(open.label)' has no END line") }
+        var fingerprints: [String] = []
+        for (index, block) in blocks.enumerated() {
+            let number = index + 1
+            if block.label.contains("PRIVATE KEY") {
+                throw Failure(
+                    message: "block \(number) is a private key (\(block.label)): give its public half (openssl pkey -in KEY.pem -pubout), "
+                        + "never the private key itself")
+            }
+            guard block.label == "PUBLIC KEY" else { throw Failure(message: "block \(number) is a \(block.label), not a PUBLIC KEY") }
+            #if canImport(COpenSSL)
+                guard let key = readKey(Array(block.text.utf8), isPrivate: false) else {
+                    throw Failure(message: "block \(number) is no readable public key")
+                }
+                defer { EVP_PKEY_free(key) }
+                guard EVP_PKEY_get_base_id(key) == EVP_PKEY_ED25519 else { throw Failure(message: "block \(number) is not an Ed25519 key") }
+                fingerprints.append(fingerprint(der: try publicKey(key).der))
+            #else
+                throw unavailable
+            #endif
+        }
+        guard !fingerprints.isEmpty else { throw Failure(message: "no PEM public key in the file") }
+        return fingerprints
+    }
+
     /// A new Ed25519 private key (PKCS#8 PEM) and its public key (PEM), as `openssl genpkey -algorithm ed25519` and
     /// `openssl pkey -pubout` write them: for tests, and for a party without the openssl command.
     package static func newKey() throws(Failure) -> (privateKey: String, publicKey: String) {

@@ -211,6 +211,15 @@ package enum EvidenceBundle {
                 "the certification's attestations are not signed: anyone could have added them after the run "
                     + "(run --sign-key or merge --sign-key signs them with everything else)")
         }
+        // A certification of a run whose adapter changed while its cases ran tested no single program: it is never
+        // verified, however honest the bundle is about it.
+        if readDocument?.run.certification == true {
+            for adapter in readDocument?.run.adapters ?? [] where adapter.sha256Before != nil && adapter.sha256Before != adapter.sha256 {
+                problems.append(
+                    "the certification's \(adapter.role) \(adapter.path) changed while its cases ran (sha256 \(adapter.sha256Before ?? "") "
+                        + "before the first case, \(adapter.sha256 ?? "unreadable") after the last): no single program was tested")
+            }
+        }
         return Verification(
             manifest: manifest, problems: problems, entries: entries, attestations: attestations, document: readDocument,
             signature: signature)

@@ -29,7 +29,8 @@ extension ResultsDocument {
                 ? nil
                 : provenance.adapterFiles.map {
                     AdapterEntry(
-                        role: $0.role, path: $0.path, sha256: $0.sha256, problem: $0.problem, sha256Before: $0.changed ? $0.sha256Before : nil)
+                        role: $0.role, path: $0.path, sha256: $0.sha256, problem: $0.problem, sha256Before: $0.changed ? $0.sha256Before : nil,
+                        suiteReference: $0.suiteReference ? true : nil)
                 },
             runBy: reproducible ? nil : provenance.runBy, host: reproducible ? nil : provenance.host)
         outcome = Outcome(

@@ -272,6 +272,7 @@ extension ResultsDocument.Run {
                 json.member("role", adapter.role)
                 json.member("sha256", adapter.sha256)
                 json.member("sha256_before", adapter.sha256Before)
+                if let reference = adapter.suiteReference { json.member("suite_reference", reference) }
                 json.closeObject()
             }
             json.closeArray()

@@ -84,10 +84,14 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         /// The digest taken before the first case, when it differs from `sha256` (taken after the last).
         package var sha256Before: String?
 
+        /// Present (true) when the file is one of the suite's own reference adapters.
+        package var suiteReference: Bool?
+
         /// The entry as the run's provenance holds it, for its one-line summary.
         package var file: Provenance.AdapterFile {
             var file = Provenance.AdapterFile(role: role, path: path, sha256: sha256, problem: problem)
             file.sha256Before = sha256Before
+            file.suiteReference = suiteReference == true
             return file
         }
     }

@@ -1,6 +1,6 @@
 /// A POSIX ustar archive, written and read by our own code (no tool is run): regular files only, each path at most
 /// 255 bytes, read back with every header's checksum and bounds checked, so a damaged or hostile archive is an error,
-/// never a crash.
+/// never a crash. Only the ustar layout it writes is read (GNU tar and bsdtar extract it alike); any other is refused.
 package enum TarArchive {
     package struct Entry: Sendable, Hashable {
         package var path: String
@@ -42,6 +42,14 @@ package enum TarArchive {
                 return entries
             }
             guard checksum(block) == octal(block[148..<156]) else { throw Failure(message: "damaged archive: bad header checksum at byte \(offset)") }
+            // One layout only, the one written: POSIX ustar (magic "ustar", NUL, version "00"), whose prefix field GNU
+            // tar and bsdtar both join to the name. An old-GNU header ("ustar  ") keeps other data there, which GNU
+            // tar ignores: it would extract files elsewhere than where they were verified.
+            guard block[257..<263].elementsEqual(Array("ustar".utf8) + [0]), block[263..<265].elementsEqual(Array("00".utf8)) else {
+                throw Failure(
+                    message: "the archive's header at byte \(offset) is not POSIX ustar (another tar laid it out anew): "
+                        + "what a tar extracts from it could differ from what would be verified")
+            }
             guard let size = octal(block[124..<136]) else { throw Failure(message: "damaged archive: bad size at byte \(offset)") }
             let type = block[156]
             guard type == UInt8(ascii: "0") || type == 0 else {

@@ -72,6 +72,10 @@ package struct Provenance: Sendable, Hashable {
         /// adapter that copies another program over itself), so no single program was tested.
         package var sha256Before: String?
 
+        /// The file is one of the suite's own reference adapters (its executable, or the `appflip-reference` beside
+        /// it), by digest: the suite's stand-in for an app, whatever label the run was given.
+        package var suiteReference = false
+
         /// Whether the file changed while the cases ran.
         package var changed: Bool { sha256Before != nil && sha256Before != sha256 }
 
@@ -85,6 +89,7 @@ package struct Provenance: Sendable, Hashable {
         /// `link handler: /usr/bin/python3 sha256 4f…` as report.md and `verify` show it.
         package var summary: String {
             "\(role): \(path) " + (sha256.map { "sha256 \($0)" } ?? "(not hashed: \(problem ?? "unreadable"))")
+                + (suiteReference ? " (the suite's own reference adapter, not a partner's app)" : "")
                 + (changed ? " CHANGED DURING THE RUN: sha256 \(sha256Before ?? "") before the first case" : "")
         }
     }

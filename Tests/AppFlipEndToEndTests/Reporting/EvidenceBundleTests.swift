@@ -28,6 +28,33 @@ struct EvidenceBundleTests {
         #expect(status == 0 && listing.split(separator: "\n").map(String.init) == entries.map(\.path), "\(listing)")
     }
 
+    @Test("One layout: an archive re-laid with old-GNU headers, which GNU tar extracts flat, is refused, not verified")
+    func oldGNULayout() throws {
+        var archive = try TarArchive.write(entries)
+        var offset = 0
+        for entry in entries {
+            // The magic and version old GNU tar writes ("ustar  " and NUL), the checksum made to match.
+            for (index, byte) in Array("ustar  ".utf8).enumerated() { archive[offset + 257 + index] = byte }
+            archive[offset + 264] = 0
+            let sum = archive[offset..<offset + 512].enumerated().reduce(0) { $0 + ((148..<156).contains($1.offset) ? 32 : Int($1.element)) }
+            let digits = Array((String(repeating: "0", count: 6 - String(sum, radix: 8).count) + String(sum, radix: 8)).utf8)
+            for (index, byte) in (digits + [0, 32]).enumerated() { archive[offset + 148 + index] = byte }
+            offset += 512 + (entry.bytes.count + 511) / 512 * 512
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("old-gnu-\(UUID().uuidString).tar").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(archive).write(to: URL(fileURLWithPath: path))
+        // What GNU tar would extract: the long path without its prefix, elsewhere than written.
+        let (_, listing) = try ProgramRun.run("/usr/bin/env", ["tar", "-tf", path])
+        #expect(listing.split(separator: "\n").map(String.init) != entries.map(\.path), "\(listing)")
+        do {
+            _ = try TarArchive.read(archive)
+            Issue.record("an old-GNU archive was read")
+        } catch {
+            #expect(error.message.contains("the archive's header at byte 0 is not POSIX ustar"), "\(error.message)")
+        }
+    }
+
     @Test("Bytes after the archive's end are an error, whatever they are; a tar record's zero padding is not")
     func trailingBytes() throws {
         let archive = try TarArchive.write(entries)

@@ -37,7 +37,10 @@ enum VerifyCommand {
         var trusted: [String] = []
         for keyPath in parsed.values(.trustedKey) {
             do {
-                trusted.append(try Ed25519.fingerprint(ofKeyPEM: try BoundedFile.read(keyPath, limit: 64 << 10)))
+                // Every key of the file, each named: none taken silently, none dropped silently.
+                let keys = try Ed25519.publicKeyFingerprints(inPEM: try BoundedFile.read(keyPath, limit: 64 << 10))
+                for key in keys { console.out("trusting \(key) (from \(keyPath))") }
+                trusted += keys
             } catch let failure as BoundedFile.Failure {
                 return Command.usageError("--trusted-key: \(failure.message)", usage: Usage.verify, console: console)
             } catch let failure as Ed25519.Failure {
@@ -170,8 +173,14 @@ enum VerifyCommand {
             lines.append("certification run: no (an ordinary run; it certifies nothing)")
         }
         lines.append("target label: \(document.run.targetLabel ?? "none given")")
+        // The suite's own reference adapters are named as such by this release's digests, whatever the bundle says.
+        // (The executable that ran, as recorded, is one of them too: its internal commands are the reference's.)
+        let reference = AdapterDigests.referenceDigests(ownDigest: RunIdentity.executableDigest.value())
+            .union([document.run.executableSha256].compactMap { $0 })
         for adapter in document.run.adapters ?? [] {
-            lines.append("adapter: \(adapter.file.summary)")
+            var file = adapter.file
+            file.suiteReference = file.suiteReference || file.sha256.map(reference.contains) == true
+            lines.append("adapter: \(file.summary)")
         }
         lines.append("run by: \(document.run.runBy ?? (document.run.startedAt == nil ? "not in a reproducible report" : "not recorded"))")
         if let host = document.run.host { lines.append("host: \(host)") }

@@ -6,7 +6,8 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     case nonConformant = 1
     /// Bad invocation, configuration or case files; nothing was run.
     case usage = 2
-    /// No fail, but at least one case ended in error (the target misbehaved): inconclusive.
+    /// No fail, but at least one case ended in error (the target misbehaved), or an adapter file changed while the cases
+    /// ran (no single program was tested): inconclusive.
     case inconclusive = 3
     /// Every case was skipped (no endpoint or handler configured for any selected profile): nothing was tested.
     case nothingTested = 4
@@ -32,7 +33,7 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
         case .conformant: "conformant (warnings, infos and failures a --baseline accepts allowed)"
         case .nonConformant: "not conformant: a MUST/MUST NOT failed, or a baseline entry is stale or expired"
         case .usage: "bad invocation, configuration, case files or baseline; nothing was run"
-        case .inconclusive: "inconclusive: no failure, but a target error (or a handler or endpoint unusable before the run)"
+        case .inconclusive: "inconclusive: no failure, but a target error (or a handler or endpoint unusable before the run, or an adapter changed)"
         case .nothingTested: "nothing tested: every case was skipped"
         case .configurationRejected: "configuration problem: the target rejected the configured credentials"
         case .reportsNotWritten: "the reports (or the --summary file) could not be written"

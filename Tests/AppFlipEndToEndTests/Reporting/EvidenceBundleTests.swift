@@ -28,6 +28,29 @@ struct EvidenceBundleTests {
         #expect(status == 0 && listing.split(separator: "\n").map(String.init) == entries.map(\.path), "\(listing)")
     }
 
+    @Test("GNU tar and bsdtar extract the one layout written to the same files, long paths included")
+    func bothTars() throws {
+        let bsdtar = ["/usr/bin/bsdtar", "/bin/bsdtar"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let bsdtar else {
+            // CI installs it (libarchive-tools); a machine without it cannot make this comparison.
+            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "bsdtar is not installed: .ci/run installs libarchive-tools")
+            return
+        }
+        let archive = try TarArchive.write(entries)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tars-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for tool in ["gnu", "bsd"] { try FileManager.default.createDirectory(atPath: root + "/" + tool, withIntermediateDirectories: true) }
+        try Data(archive).write(to: URL(fileURLWithPath: root + "/a.tar"))
+        #expect(try ProgramRun.run("/usr/bin/env", ["tar", "-xf", root + "/a.tar", "-C", root + "/gnu"]).status == 0)
+        #expect(try ProgramRun.run(bsdtar, ["-xf", root + "/a.tar", "-C", root + "/bsd"]).status == 0)
+        for entry in entries {
+            for tool in ["gnu", "bsd"] {
+                let bytes = FileManager.default.contents(atPath: root + "/\(tool)/" + entry.path)
+                #expect(bytes.map(Array.init) == entry.bytes, "\(tool) tar put \(entry.path) elsewhere")
+            }
+        }
+    }
+
     @Test("One layout: an archive re-laid with old-GNU headers, which GNU tar extracts flat, is refused, not verified")
     func oldGNULayout() throws {
         var archive = try TarArchive.write(entries)

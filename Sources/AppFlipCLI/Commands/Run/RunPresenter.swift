@@ -98,13 +98,17 @@ final class RunPresenter: @unchecked Sendable {
         switch run.exitStatus {
         case .conformant: "conformant"
         case .nonConformant: "NOT conformant"
-        case .inconclusive: "inconclusive"
+        case .inconclusive:
+            run.provenance.adapterFiles.contains(where: \.changed) ? "inconclusive: an adapter changed while the cases ran" : "inconclusive"
         case .usage: "invalid"
         case .nothingTested: "NOTHING TESTED: every case was skipped"
         case .configurationRejected: "CONFIGURATION PROBLEM: cases could not be judged"
         case .reportsNotWritten: "reports not written"
         case .suiteFailure: "SUITE ERROR: the suite ran out of resources; no verdict (lower --jobs, or raise ulimit -n)"
-        case .certificationIncomplete: "NOT A CERTIFICATION PASS: \(run.untestedCount) cases were not judged (see the report)"
+        case .certificationIncomplete:
+            run.untestedCount > 0
+                ? "NOT A CERTIFICATION PASS: \(run.untestedCount) cases were not judged (see the report)"
+                : "NOT A CERTIFICATION PASS: see each program's line above"
         case .interrupted: "INTERRUPTED: \(ran) of \(selected) cases ran; reports are marked incomplete"
         }
     }

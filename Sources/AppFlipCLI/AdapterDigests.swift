@@ -10,7 +10,7 @@ package enum AdapterDigests {
 
     /// The files of the run's adapters, in the contracts' order (`AdapterContracts`); the
     /// suite's own executable (the reference's adapters) by the digest already taken.
-    static func files(of targets: TargetUnderTest, ownDigest: String?) -> [Provenance.AdapterFile] {
+    static func files(of targets: TargetUnderTest, pinned: [String] = [], ownDigest: String?) -> [Provenance.AdapterFile] {
         let programs = targets.contracts.all.compactMap { contract in
             targets.adapters[contract.key]?.program.map { (role: contract.role, executable: $0.executable, arguments: $0.arguments) }
         }
@@ -26,6 +26,8 @@ package enum AdapterDigests {
                 files.append(file(program.role, argument))
             }
         }
+        // The files the adapters depend on that no command line names (`--adapter-file`, `adapter_files`).
+        files += pinned.map { file(pinnedRole, $0) }
         // The suite's own stand-ins, by digest: a partner's label on them must not pass for a partner's app.
         let reference = referenceDigests(ownDigest: ownDigest)
         return files.map { file in
@@ -48,6 +50,9 @@ package enum AdapterDigests {
         guard case .success(let digest) = FileDigest.sha256(atPath: sibling, limit: limit) else { return nil }
         return digest
     }()
+
+    /// The role a pinned file is recorded under.
+    static let pinnedRole = "adapter file"
 
     private static func isRegularFile(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("-") else { return false }

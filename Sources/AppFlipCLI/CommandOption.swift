@@ -120,12 +120,19 @@ package struct CommandOption: Sendable, Hashable {
     static let targetLabel = CommandOption(
         ["--target-label"], "TEXT", .reports,
         "what the deployment or app version under test is called (recorded in every report, judged by nothing; or target_label in the configuration)")
+    static let targetVersion = CommandOption(
+        ["--target-version"], "TEXT", .reports,
+        "the partner's build under test (a version, a commit): recorded in every report, judged by nothing (or target_version in the configuration)")
+    static let adapterFile = CommandOption(
+        ["--adapter-file"], "PATH", .target,
+        "a file the adapters depend on besides those their command lines name (a module a script imports): hashed before the first case and after the last, and recorded; repeatable (or adapter_files in the configuration)",
+        repeatable: true)
     static let runBy = CommandOption(
         ["--operator"], "TEXT", .reports,
         "who ran the suite, recorded in every report (default: the CI job's URL from its own variables, else the user)")
     static let attest = CommandOption(
         ["--attest"], "FILE", .reports,
-        "what reviewers judged by hand for requirements no machine can judge (the catalog's not_observable ones): reported as attested, never counted"
+        "what was judged by hand for requirements no machine can judge (the catalog's not_observable ones): reported as attested by whoever the file names, never counted"
     )
     static let reproducible = CommandOption(["--reproducible"], nil, .reports, "write zero times and no timestamps, for byte-identical reports")
     static let junitFileAttributes = CommandOption(
@@ -147,6 +154,7 @@ package struct CommandOption: Sendable, Hashable {
             .mode,
             .timeout,
             .handlerEnv,
+            .adapterFile,
             .caFile,
             .resolve,
             .cases,
@@ -169,6 +177,7 @@ package struct CommandOption: Sendable, Hashable {
             .bundle,
             .signKey,
             .targetLabel,
+            .targetVersion,
             .runBy,
             .attest,
             .reproducible,
@@ -185,6 +194,11 @@ package struct CommandOption: Sendable, Hashable {
         ["--rerun"], nil, .run, "run the bundle's cases again against the target you name with the options below, and compare the verdicts")
     static let rerunReports = CommandOption(["--reports"], "DIR", .reports, "given --rerun, keep the re-run's reports there (default: not kept)")
 
+    static let reviewer = CommandOption(["--reviewer"], "NAME", .reports, "who decides: the reviewer the certificate names")
+    static let certificateOut = CommandOption(["--out"], "FILE", .reports, "where the certificate goes")
+    static let certificateBundle = CommandOption(
+        ["--bundle"], "BUNDLE", .run, "given a certificate, the bundle it must be for (its SHA-256 is compared)")
+
     /// What `verify --rerun` takes from the reviewer to name and bound the target, as `run` takes them: every target
     /// option of `run` but `--profile` (the bundle's cases select), and the run options that bound or pace it. Nothing
     /// of this comes from the bundle.
@@ -199,7 +213,8 @@ package struct CommandOption: Sendable, Hashable {
         "validate-url": [.registeredRedirectURI, .reports, .reproducible, .catalog, .maxURLs, .help],
         "diff": [.help],
         "merge": [.reports, .cases, .catalog, .baseline, .summary, .reproducible, .bundle, .attest, .signKey, .help],
-        "verify": [.cases, .catalog, .trustedKey, .rerun, .rerunReports, .help] + rerunTarget,
+        "verify": [.cases, .catalog, .trustedKey, .certificateBundle, .rerun, .rerunReports, .help] + rerunTarget,
+        "certify": [.signKey, .reviewer, .attest, .trustedKey, .certificateOut, .rerun, .rerunReports, .help] + rerunTarget,
     ]
 
     /// The options a certification run refuses, as help and README say them ("--baseline, --filter, … and --x").

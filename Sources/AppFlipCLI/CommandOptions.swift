@@ -25,6 +25,7 @@ enum CommandOptions {
     static let diff = command("diff")
     static let merge = command("merge")
     static let verify = command("verify")
+    static let certify = command("certify")
 
     static let byCommand: [String: Set] = CommandOption.byCommand.mapValues(Set.init)
 

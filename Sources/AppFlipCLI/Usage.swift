@@ -12,7 +12,9 @@ package enum Usage {
           validate-url  judge a native app's authorization request URL on what the URL alone shows
           diff    compare two runs (their results.json): what regressed, what was fixed, what changed
           merge   combine the shards of one run (--shard I/N) into one set of reports and one verdict
-          verify  check an evidence bundle (--bundle): every file's SHA-256, the suite's case files, the verdict
+          verify  check an evidence bundle (--bundle): every file's SHA-256, the suite's case files, the verdict;
+                  or a reviewer's certificate, which alone says CERTIFIED
+          certify a certification reviewer's signed decision on a verified bundle: an in-toto certificate
           help    show this help, or `help <command>`
           version show the suite's version (also -V, --version)
 
@@ -36,20 +38,27 @@ package enum Usage {
             """ + "\n" + ExitStatus.helpLines
 
     /// Every command's help, by name, for `help NAME`.
-    package static let topics = ["run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify]
+    package static let topics = [
+        "run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify, "certify": certify,
+    ]
     /// The commands with a help topic, known without building the topics: `run`'s help reads the catalog for its
     /// programs, which an adapter process (`reference-handler`) must not pay for at every start.
-    package static let topicNames: Set<String> = ["run", "lint", "list", "validate-url", "diff", "merge", "verify"]
+    package static let topicNames: Set<String> = ["run", "lint", "list", "validate-url", "diff", "merge", "verify", "certify"]
 
     static let verify = """
         usage: appflip-conformance verify BUNDLE [--cases PATH] [--catalog PATH] [--trusted-key PUB.pem]...
                appflip-conformance verify BUNDLE [--trusted-key PUB.pem]... --rerun [--reports DIR] TARGET-OPTIONS [-- HANDLER...]
+               appflip-conformance verify CERTIFICATE.json --trusted-key REVIEWER.pub [--bundle BUNDLE]
 
         Checks an evidence bundle written by `run --bundle FILE`: every file against the SHA-256 its manifest lists,
         nothing unlisted, the bundled case files loading to the digest the run recorded, and that digest being the
         one of the cases built into this binary (its release's digest; or of the cases at --cases PATH). Prints
         the verdict the bundle records. A signed bundle (`run --sign-key`) says whose key signed it: with
         --trusted-key (repeatable) it is verified only when signed by one of those keys.
+
+        Given a reviewer's certificate (written by `certify`), checks its signature against the trusted keys, and
+        with --bundle that it is for that bundle, and prints the decision: "CERTIFIED: PROGRAM by REVIEWER on DATE
+        for bundle sha256 ...". Nothing else the suite prints says CERTIFIED.
 
         Given --rerun, and only once the bundle verified (its signature too, with --trusted-key), the bundle's
         cases run again against the target YOU name with the options below, as for `run`, and each verdict is
@@ -61,6 +70,7 @@ package enum Usage {
         to run (cases, adapters and digests, URLs, bounds) is printed before the first case.
 
           --trusted-key PUB.pem   an Ed25519 public key (PEM, as openssl pkey writes one; README) whose signature you trust
+          --bundle BUNDLE         given a certificate, the bundle it must be for (its SHA-256 is compared)
           --rerun                 run the bundle's cases again against your target and compare the verdicts, case by case
           --reports DIR           given --rerun, keep the re-run's reports in DIR (default: a temporary directory, removed)
 
@@ -72,6 +82,34 @@ package enum Usage {
             Exit codes: 0 verified (and, with --rerun, every case reproduced), 1 not verified (a file changed, missing or
             added; a signature that does not check, or by no trusted key; a case that did not reproduce, or a re-run that
             could not start; other cases), 2 unreadable, or a bad command line.
+            """
+
+    static let certify = """
+        usage: appflip-conformance certify BUNDLE --sign-key REVIEWER.pem --reviewer NAME --out CERTIFICATE.json
+                                           [--attest FILE] [--trusted-key PARTNER.pub]... [--rerun [--reports DIR] TARGET-OPTIONS]
+
+        A certification reviewer's decision on a partner's bundle. The bundle is verified first, as `verify` does
+        (signature included, with --trusted-key); one that does not verify gets no certificate. Then each program
+        is decided from the bundle's cases, held against the program's whole case list in this binary, and from YOUR
+        attestations (--attest) of the requirements no machine judges: the bundle's own attestations are shown,
+        never counted. With --rerun, the cases are run again against the target you name (as for `verify --rerun`)
+        and every one must reproduce. Only when every program holds is the certificate written: an in-toto
+        Statement (v1) about the bundle's SHA-256, in a DSSE envelope signed with your Ed25519 key. `verify
+        CERTIFICATE.json --trusted-key YOUR.pub` checks it and prints the decision.
+
+          --sign-key REVIEWER.pem your Ed25519 private key (a public key is refused)
+          --reviewer NAME         who decides, as the certificate names them
+          --out FILE              where the certificate goes (nothing is written when a program does not hold)
+          --attest FILE           your attestations of the requirements no machine judges (dated no later than today,
+                                  for the bundle's programs only)
+          --trusted-key PUB.pem   the partner's public key: the bundle must be signed by one of these
+          --rerun                 run the bundle's cases again against your target; every case must reproduce
+          --reports DIR           given --rerun, keep the re-run's reports in DIR
+
+        target options (given --rerun; as `help run` explains them):
+        """ + "\n" + CommandOption.rerunTargetHelp + "\n\n" + """
+            Exit codes: 0 certificate written, 1 no certificate (the bundle does not verify, a program does not hold, a
+            case did not reproduce), 2 a bad command line or attestation file, 6 the certificate cannot be written.
             """
 
     static let merge = """

@@ -90,11 +90,11 @@ package enum Ed25519 {
         #endif
     }
 
-    /// The fingerprints of every public key in a PEM file, in order: what a reviewer trusts (`--trusted-key`). A
+    /// Every public key in a PEM file, in order, each with its fingerprint: what a reviewer trusts (`--trusted-key`). A
     /// private key is refused, not taken for its public half: a reviewer never holds the signer's private key, and a
     /// file that has one was passed on by mistake. So is any other block, a key that is not Ed25519, and a file with
     /// no key at all.
-    package static func publicKeyFingerprints(inPEM pem: [UInt8]) throws(Failure) -> [String] {
+    package static func publicKeys(inPEM pem: [UInt8]) throws(Failure) -> [(fingerprint: String, pem: [UInt8])] {
         var blocks: [(label: String, text: String)] = []
         var open: (label: String, lines: [Substring])?
         for line in String(decoding: pem, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
@@ -109,7 +109,7 @@ package enum Ed25519 {
             }
         }
         if let open { throw Failure(message: "the PEM block '\(open.label)' has no END line") }
-        var fingerprints: [String] = []
+        var keys: [(fingerprint: String, pem: [UInt8])] = []
         for (index, block) in blocks.enumerated() {
             let number = index + 1
             if block.label.contains("PRIVATE KEY") {
@@ -124,13 +124,13 @@ package enum Ed25519 {
                 }
                 defer { EVP_PKEY_free(key) }
                 guard EVP_PKEY_get_base_id(key) == EVP_PKEY_ED25519 else { throw Failure(message: "block \(number) is not an Ed25519 key") }
-                fingerprints.append(fingerprint(der: try publicKey(key).der))
+                keys.append((fingerprint(der: try publicKey(key).der), Array(block.text.utf8)))
             #else
                 throw unavailable
             #endif
         }
-        guard !fingerprints.isEmpty else { throw Failure(message: "no PEM public key in the file") }
-        return fingerprints
+        guard !keys.isEmpty else { throw Failure(message: "no PEM public key in the file") }
+        return keys
     }
 
     /// A new Ed25519 private key (PKCS#8 PEM) and its public key (PEM), as `openssl genpkey -algorithm ed25519` and

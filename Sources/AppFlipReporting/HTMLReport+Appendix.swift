@@ -9,8 +9,8 @@ extension HTMLReport {
         var text = "<section id=\"attestations\">\n<h2>Attestations</h2>\n"
         if !toAttest.isEmpty {
             text +=
-                "<p>The programs certified here need these requirements, which no machine can judge headlessly; a reviewer checks each by "
-                + "hand and signs it off with <code>--attest FILE</code>.</p>\n<table>\n<thead><tr><th>Requirement</th><th>Level</th><th>Attested</th>"
+                "<p>The programs judged here need these requirements, which no machine can judge headlessly; each is checked by "
+                + "hand and attested with <code>--attest FILE</code>, the word of whoever gives the file.</p>\n<table>\n<thead><tr><th>Requirement</th><th>Level</th><th>Attested</th>"
                 + "<th>How to check</th></tr></thead>\n<tbody>\n"
             for requirement in toAttest {
                 let attested =

@@ -106,6 +106,12 @@ extension HTMLReport {
                 text +=
                     "<blockquote><strong>\(HTMLText.text(quote.citation.description)) says:</strong> “\(HTMLText.text(HTMLText.cut(quote.text, limit: 600)))”</blockquote>\n"
             }
+            if let attested = run.attestation(companionOf: reference.id) {
+                text +=
+                    "<p><strong>Attested by hand for \(HTMLText.text(attested.requirement))</strong> (read beside this finding; a person's word, "
+                    + "not the suite's): <strong>\(attested.verdict.rawValue)</strong> by \(HTMLText.text(attested.by)) on "
+                    + "\(HTMLText.text(attested.date)): \(HTMLText.text(HTMLText.cut(attested.note, limit: 600)))</p>\n"
+            }
         case .targetError, .suiteError:
             requirementIDs = first.conformanceCase.requirements.map(\.id)
             levels = first.conformanceCase.requirements.map(\.level)

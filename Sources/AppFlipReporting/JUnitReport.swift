@@ -105,7 +105,8 @@ package struct JUnitReport: Sendable {
             for (index, line) in provenance.transport.enumerated() { properties.append(("tls.\(index + 1)", line)) }
             if let startup = provenance.handlerStartup { properties.append(("handler.startup", startup)) }
             for (name, value) in [
-                ("target.label", provenance.targetLabel), ("suite.executable.sha256", provenance.executableSHA256),
+                ("target.label", provenance.targetLabel), ("target.version", provenance.targetVersion),
+                ("suite.executable.sha256", provenance.executableSHA256),
                 ("suite.source.commit", provenance.sourceCommit),
                 ("platform", provenance.platform), ("toolchain", provenance.toolchain),
             ] {

@@ -1,6 +1,6 @@
 import AppFlipModel
 
-/// What reviewers attested by hand (`--attest`), kept apart from the suite's verdicts: a line under the verdict,
+/// What was attested by hand (`--attest`), kept apart from the suite's verdicts: a line under the verdict,
 /// a section of its own, and the matrix rows of the requirements attested.
 extension MarkdownReport {
     static let attestedIcons: [Attestation.Verdict: String] = [.pass: "✅", .fail: "❌", .notApplicable: "➖"]
@@ -19,8 +19,9 @@ extension MarkdownReport {
     func attestedSection() -> String {
         guard !run.attestations.isEmpty else { return "" }
         var text =
-            "## Attested by hand\n\nThese requirements cannot be observed headlessly. A reviewer judged them and signed the "
-            + "judgement off; the suite recorded it as given and judged nothing here.\n\n"
+            "## Attested by hand\n\nThese requirements cannot be observed headlessly. They were judged by hand by whoever each "
+            + "attestation names, in the file given to this run; the suite recorded them as given and judged nothing here. They "
+            + "certify nothing: a certificate (`certify`) counts only the attestations of whoever signs it.\n\n"
         for attestation in run.attestations {
             let title = run.catalog[attestation.requirement].map { " \(MarkdownText.inline($0.title))" } ?? ""
             let level = run.catalog[attestation.requirement].map { " (\($0.level.rawValue))" } ?? ""

@@ -1,9 +1,9 @@
 import AppFlipModel
 
-/// What a certification run certified: the programs' headline above the verdict, what each covers, and the
-/// requirements no machine judges that a reviewer attests ("To attest").
+/// What a certification run judged: the programs' headline above the verdict, what each covers, and the requirements
+/// no machine judges that are attested by hand ("To attest").
 extension MarkdownReport {
-    static let programIcons: [ProgramOutcome.Status: String] = [.certified: "🏅", .awaitingAttestation: "✍️", .notCertified: "⚠️", .shard: "🧩"]
+    static let programIcons: [ProgramOutcome.Status: String] = [.attestedByPartner: "☑️", .awaitingAttestation: "✍️", .notCertified: "⚠️", .shard: "🧩"]
 
     /// One line per program above the verdict (after the custom suite's, when the run used one), or "" when there
     /// is neither.
@@ -37,9 +37,9 @@ extension MarkdownReport {
         let toAttest = run.catalog.toAttest(for: outcomes.map(\.program))
         guard !toAttest.isEmpty else { return "" }
         var text =
-            "## To attest\n\nThe programs certified here need these requirements, which no machine can judge headlessly. A "
-            + "certification reviewer checks each by hand and signs it off with `--attest FILE`; the suite's verdict above does not "
-            + "include them.\n\n| Requirement | Level | Programs | Attested | How to check |\n| --- | --- | --- | --- | --- |\n"
+            "## To attest\n\nThe programs judged here need these requirements, which no machine can judge headlessly. Each is "
+            + "checked by hand and attested with `--attest FILE` (the word of whoever gives the file); the suite's verdict above does "
+            + "not include them, and no run certifies a program: a signed certificate (`certify`) does.\n\n| Requirement | Level | Programs | Attested | How to check |\n| --- | --- | --- | --- | --- |\n"
         for requirement in toAttest {
             let programs = outcomes.filter { $0.program.needs(requirement) }.map { MarkdownText.inline($0.program.title) }.joined(separator: ", ")
             let attested =

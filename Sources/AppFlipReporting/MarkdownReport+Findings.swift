@@ -105,6 +105,12 @@ extension MarkdownReport {
             if let quote = run.catalog[reference.id]?.quote {
                 text += "- **\(MarkdownText.inline(quote.citation.description)) says:** “\(MarkdownText.inline(quote.text, limit: 600))”\n"
             }
+            if let attested = run.attestation(companionOf: reference.id) {
+                text +=
+                    "- **Attested by hand for \(attested.requirement)** (read beside this finding; a person's word, not the suite's): "
+                    + "**\(attested.verdict.rawValue)** by \(MarkdownText.inline(attested.by, limit: 200)) on \(attested.date): "
+                    + MarkdownText.inline(attested.note, limit: 600) + "\n"
+            }
         case .targetError, .suiteError:
             let what = group.kind == .suiteError ? "Suite error, not the target's" : "Target error"
             text += "### <a id=\"\(anchor)\"></a>\(number). \(icon) \(what) (\(count) case\(count == 1 ? "" : "s"))\n\n"

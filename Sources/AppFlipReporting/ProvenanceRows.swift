@@ -26,6 +26,7 @@ package enum ProvenanceRows {
             ("Target", provenance.target),
         ]
         if let label = provenance.targetLabel { rows.append(("Target label", label)) }
+        if let version = provenance.targetVersion { rows.append(("Target version", version)) }
         rows += [
             ("Mode", provenance.mode),
             ("Jobs", String(provenance.jobs)),

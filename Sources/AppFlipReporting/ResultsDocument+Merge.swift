@@ -96,6 +96,7 @@ extension ResultsDocument {
         provenance.platform = run.platform
         provenance.toolchain = run.toolchain
         provenance.targetLabel = run.targetLabel
+        provenance.targetVersion = run.targetVersion
         // What was tested is the same in every shard (the same digests, checked above), wherever each shard had it:
         // every shard's files are recorded, each once. Who ran each and where may differ: all named.
         var adapters: [AdapterEntry] = []

@@ -24,7 +24,8 @@ extension ResultsDocument {
             certification: provenance.certification ? true : nil,
             certificationPrograms: provenance.certification ? provenance.certificationPrograms : nil, shard: provenance.shard,
             arguments: provenance.runArguments, executableSha256: provenance.executableSHA256, platform: provenance.platform,
-            toolchain: provenance.toolchain, targetLabel: provenance.targetLabel, sourceCommit: provenance.sourceCommit,
+            toolchain: provenance.toolchain, targetLabel: provenance.targetLabel, targetVersion: provenance.targetVersion,
+            sourceCommit: provenance.sourceCommit,
             adapters: provenance.adapterFiles.isEmpty
                 ? nil
                 : provenance.adapterFiles.map {

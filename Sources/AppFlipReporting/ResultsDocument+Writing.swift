@@ -305,6 +305,7 @@ extension ResultsDocument.Run {
         json.member("started_at", startedAt)
         json.member("target", target)
         json.member("target_label", targetLabel)
+        json.member("target_version", targetVersion)
         json.member("toolchain", toolchain)
         json.member("transport", strings: transport)
         json.closeObject()

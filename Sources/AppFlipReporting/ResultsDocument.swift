@@ -10,7 +10,9 @@ import Foundation
 package struct ResultsDocument: Codable, Sendable, Hashable {
     /// Bumped whenever a member is removed or changes meaning; adding an optional member does not bump it.
     /// 2: each of a case's `exchanges` is an object (transcript, time, headers), not a string; version 1 is still read.
-    package static let currentVersion = 2
+    /// 3: a program passed by the suite and attested by the run's own file is `attested-by-partner`, no longer
+    /// `certified` (only a reviewer's certificate certifies); an earlier document's `certified` is read as that.
+    package static let currentVersion = 3
     package static let schemaName = "appflip-conformance/results"
 
     package var schema: String
@@ -67,6 +69,8 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var platform: String?
         package var toolchain: String?
         package var targetLabel: String?
+        /// The partner's build under test; absent when not given.
+        package var targetVersion: String?
         /// The git commit the suite was built from, when known.
         package var sourceCommit: String?
         /// The adapters the run started and the files among their arguments, each with its SHA-256.
@@ -112,8 +116,8 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
     package struct ProgramEntry: Codable, Sendable, Hashable {
         package var program: String
         package var title: String
-        /// `certified`, `awaiting-attestation` (the suite's part held; a MUST requirement no machine judges is not
-        /// attested yet), `not-certified`, or `shard`.
+        /// `attested-by-partner` (the suite's part held and the run's own file attests every MUST no machine judges),
+        /// `awaiting-attestation` (a MUST requirement no machine judges is not attested yet), `not-certified`, or `shard`.
         package var status: String
         package var reason: String?
         /// The program's requirements no machine judges, by ID: a reviewer attests them (`--attest`).
@@ -163,6 +167,15 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var date: String
         package var note: String
         package var attachments: [AttachmentEntry]
+
+        package init(requirement: String, verdict: String, by: String, date: String, note: String, attachments: [AttachmentEntry]) {
+            self.requirement = requirement
+            self.verdict = verdict
+            self.by = by
+            self.date = date
+            self.note = note
+            self.attachments = attachments
+        }
     }
 
     package struct AttachmentEntry: Codable, Sendable, Hashable {
@@ -296,7 +309,7 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let document: ResultsDocument
+        var document: ResultsDocument
         do {
             document = try decoder.decode(ResultsDocument.self, from: data)
         } catch {
@@ -305,6 +318,13 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         guard document.schema == schemaName else { throw ReadFailure(message: "schema is '\(document.schema)', not '\(schemaName)'") }
         guard document.version <= currentVersion else {
             throw ReadFailure(message: "results.json version \(document.version) is newer than this suite reads (\(currentVersion))")
+        }
+        if document.version < 3 {
+            document.outcome.certification = document.outcome.certification?.map { entry in
+                var entry = entry
+                if entry.status == "certified" { entry.status = ProgramOutcome.Status.attestedByPartner.rawValue }
+                return entry
+            }
         }
         return document
     }

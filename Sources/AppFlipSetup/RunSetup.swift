@@ -16,6 +16,10 @@ package struct RunSetup: Sendable {
     package var referenceServer: HTTPServer?
     /// The configuration's `target_label`: what the deployment or app version under test is called.
     package var targetLabel: String?
+    /// The configuration's `target_version`.
+    package var targetVersion: String?
+    /// The configuration's `adapter_files`: pinned by digest like the adapters' own files.
+    package var adapterFiles: [String] = []
     /// The configuration file's text (`--config`), for the evidence bundle; nil without one.
     package var configurationText: String?
     /// For the reference: the arguments that make an adapter mint its codes at the reference server (`--code-server
@@ -85,6 +89,8 @@ package struct RunSetup: Sendable {
         let configuration = try runConfiguration(request, file: file, link: link, clientID: clientID, android: androidHandler != nil)
         var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
         setup.targetLabel = file?.targetLabel
+        setup.targetVersion = file?.targetVersion
+        setup.adapterFiles = file?.adapterFiles ?? []
         setup.configurationText = file?.text
         return setup
     }

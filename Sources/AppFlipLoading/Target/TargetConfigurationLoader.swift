@@ -72,7 +72,8 @@ package enum TargetConfigurationLoader {
 
     /// The keys a target configuration may have.
     static let keys = [
-        "client_id", "client_secret_env", "project_id", "target_label", "app_id", "link", "scope", "token_auth", "endpoints", "scenarios",
+        "client_id", "client_secret_env", "project_id", "target_label", "target_version", "adapter_files", "app_id", "link", "scope", "token_auth",
+        "endpoints", "scenarios",
         "second_client_id", "second_client_secret_env", "code_lifetime", "token_lifetime", "native_client_id", "narrowed_scope",
         "throttling_probe", "native_redirect_uris", "sign_in", "android_action", "android_package", "android_redirect_uri",
         "android_caller", "android_allowed_callers", "ca_file", "resolve", "handler_env",
@@ -134,6 +135,10 @@ package enum TargetConfigurationLoader {
                 endpoints: endpoints, tokenAuthentication: authentication ?? .post, decorations: decorations,
                 secrets: secrets)
             configuration.targetLabel = text("target_label").map { expand($0) }
+            configuration.targetVersion = text("target_version").map { expand($0) }
+            if let node = document["adapter_files"], let paths = reader.scalarList(node, "'adapter_files'") {
+                configuration.adapterFiles = paths.map(\.text)
+            }
             configuration.secondClient = secondClient
             if let node = document["handler_env"], let names = reader.scalarList(node, "'handler_env'") {
                 for name in names where !configuration.handlerEnvironment.contains(where: { $0.name == name.text }) {

@@ -75,6 +75,7 @@ extension Redactor {
         provenance.handlerStartup = provenance.handlerStartup.map(redact)
         provenance.handlerStartupMeasured = provenance.handlerStartupMeasured.map(redact)
         provenance.targetLabel = provenance.targetLabel.map(redact)
+        provenance.targetVersion = provenance.targetVersion.map(redact)
         provenance.runBy = provenance.runBy.map(redact)
         provenance.adapterFiles = provenance.adapterFiles.map { file in
             var file = file

@@ -3,10 +3,11 @@
 package struct ProgramOutcome: Sendable, Hashable {
     package enum Status: String, Sendable, Hashable {
         /// Every case of the program judged, none failed or ended in error, and every MUST requirement no machine
-        /// judges attested as holding (or not applicable).
-        case certified
-        /// The suite's part passed (as `certified`), and a MUST requirement no machine judges is not attested yet:
-        /// the run's exit code is 0, and the program is not certified until a reviewer signs it off.
+        /// judges attested as holding (or not applicable) in the run's own attestation file: the partner's word. Not a
+        /// certification: only a reviewer's signed certificate (`certify`) is one.
+        case attestedByPartner = "attested-by-partner"
+        /// The suite's part passed (as `attestedByPartner`), and a MUST requirement no machine judges is not attested
+        /// yet: the run's exit code is 0.
         case awaitingAttestation = "awaiting-attestation"
         /// A case failed or ended in error, a case was not judged, the run was interrupted, or a reviewer attested
         /// that a MUST requirement does not hold.
@@ -103,7 +104,7 @@ package struct ProgramOutcome: Sendable, Hashable {
         guard awaiting.isEmpty else {
             return ProgramOutcome(program: program, status: .awaitingAttestation, reason: awaiting.joined(separator: ", "))
         }
-        return ProgramOutcome(program: program, status: .certified, reason: "")
+        return ProgramOutcome(program: program, status: .attestedByPartner, reason: "")
     }
 
     /// What keeps `recorded` (the IDs of the program's cases a run holds; `all`, every case it holds) from being the
@@ -126,10 +127,10 @@ package struct ProgramOutcome: Sendable, Hashable {
         return reasons
     }
 
-    /// `CERTIFIED: App Flip for iOS` or `NOT A CERTIFICATION PASS: App Flip for iOS (2 cases failed)`.
+    /// `PASSED BY THE SUITE, ATTESTED BY THE PARTNER: App Flip for iOS` or `NOT A CERTIFICATION PASS: App Flip for iOS (2 cases failed)`.
     package var headline: String {
         switch status {
-        case .certified: "CERTIFIED: \(program.title)"
+        case .attestedByPartner: "\(Self.attestedWords): \(program.title)"
         case .awaitingAttestation: "PASSED BY THE SUITE, AWAITING ATTESTATION: \(program.title) (\(reason))"
         case .notCertified: "NOT A CERTIFICATION PASS: \(program.title) (\(reason))"
         case .shard: "NO CERTIFICATION VERDICT YET: \(program.title) (\(reason))"
@@ -138,11 +139,15 @@ package struct ProgramOutcome: Sendable, Hashable {
 }
 
 extension ProgramOutcome {
-    /// Headlines of several programs in one line: the certified ones together, then each one that is not.
+    /// What a run says of a program that passed and was attested by whoever ran it: never "certified", which only a
+    /// reviewer's certificate says.
+    package static let attestedWords = "PASSED BY THE SUITE, ATTESTED BY THE PARTNER"
+
+    /// Headlines of several programs in one line: the attested ones together, then each one that is not.
     package static func headline(_ outcomes: [ProgramOutcome]) -> String {
-        let certified = outcomes.filter { $0.status == .certified }.map(\.program.title)
-        var parts: [String] = certified.isEmpty ? [] : ["CERTIFIED: " + certified.joined(separator: ", ")]
-        parts += outcomes.filter { $0.status != .certified }.map(\.headline)
+        let attested = outcomes.filter { $0.status == .attestedByPartner }.map(\.program.title)
+        var parts: [String] = attested.isEmpty ? [] : [attestedWords + ": " + attested.joined(separator: ", ")]
+        parts += outcomes.filter { $0.status != .attestedByPartner }.map(\.headline)
         return parts.joined(separator: "; ")
     }
 }

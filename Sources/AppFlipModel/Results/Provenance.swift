@@ -52,6 +52,8 @@ package struct Provenance: Sendable, Hashable {
     /// What the person running the suite calls the deployment or app version under test (`--target-label`, or
     /// `target_label` in the configuration): recorded as given, judged by nothing.
     package var targetLabel: String?
+    /// The partner's build under test (`--target-version`, `target_version`).
+    package var targetVersion: String?
     /// The adapter programs the run started, and the files among their arguments (a script), each with its SHA-256:
     /// what was tested, beside which suite tested it.
     package var adapterFiles: [AdapterFile] = []

@@ -11,6 +11,15 @@ package struct RunResult: Sendable {
     /// when not known (a merged run).
     package var selected: [String: Int] = [:]
 
+    /// The attestation of the requirement whose observable SHOULD companion `id` is (`TOK-GEN-006` for
+    /// `TOK-GEN-006-S`), for reading beside that companion's warning: a note that cites a throttle is read beside the
+    /// throttling probe's finding. Nil when `id` is no companion or its requirement was not attested.
+    package func attestation(companionOf id: String) -> Attestation? {
+        guard id.hasSuffix("-S") else { return nil }
+        let base = String(id.dropLast(2))
+        return attestations.first { $0.requirement == base }
+    }
+
     /// The cases selected, when known.
     package var selectedCount: Int? { selected.isEmpty ? nil : selected.values.reduce(0, +) }
 

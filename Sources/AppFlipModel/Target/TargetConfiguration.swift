@@ -17,6 +17,11 @@ package struct TargetConfiguration: Sendable {
     package var projectID: String?
     /// `target_label`: what the deployment or app version under test is called; recorded in the reports, judged by nothing.
     package var targetLabel: String?
+    /// `target_version`: the partner's build under test (a version, a commit), recorded in every report.
+    package var targetVersion: String?
+    /// `adapter_files`: every file the adapters depend on besides the ones their command lines name (a module a
+    /// script imports, a signed-in session's helper), each hashed before the first case and after the last.
+    package var adapterFiles: [String] = []
     /// The iOS app ID (`TEAMID.bundle`) the site association must list.
     package var appID: String?
     /// The App Flip universal link, without a query.

@@ -177,7 +177,7 @@ struct CITemplateRunTests {
     }
 
     @Test(
-        "GitHub Actions certification: configuration file, staging CA from a secret, Python adapters, --handler-env, attestations; CERTIFIED, bundle verified"
+        "GitHub Actions certification: configuration file, staging CA from a secret, Python adapters, --handler-env, attestations; passed and attested by the partner, bundle verified"
     )
     func githubCertification() throws {
         let document = try template("Examples/ci/github-actions-certification.yml")
@@ -229,12 +229,17 @@ struct CITemplateRunTests {
             BuiltProducts.path("appflip-conformance"),
             ["verify", workspace + "/Reports/certification.tar", "--trusted-key", workspace + "/appflip/signing-key.pub"])
         #expect(verify.status == 0, "\(verify.output)")
-        #expect(verify.output.contains("certification run: CERTIFIED: App Flip for iOS; CERTIFIED: App Flip for Android"), "\(verify.output)")
+        #expect(
+            verify.output.contains(
+                "certification run: PASSED BY THE SUITE, ATTESTED BY THE PARTNER: App Flip for iOS; PASSED BY THE SUITE, ATTESTED BY THE PARTNER: App Flip for Android"
+            ), "\(verify.output)")
         let markdown = try String(contentsOfFile: workspace + "/Reports/report.md", encoding: .utf8)
         #expect(!markdown.contains("staging-session-4c1f9e") && !markdown.contains("approver-password"))
     }
 
-    @Test("GitLab CI certification: the CA as a File variable, Python adapters, --handler-env, attestations, one job; CERTIFIED, bundle verified")
+    @Test(
+        "GitLab CI certification: the CA as a File variable, Python adapters, --handler-env, attestations, one job; passed and attested by the partner, bundle verified"
+    )
     func gitlabCertification() throws {
         let document = try template("Examples/ci/gitlab-ci-certification.yml")
         let job = try #require(mapping(document["certify"]))

@@ -436,7 +436,7 @@ struct CommandTests {
         #expect(awaitingJUnit.contains("value=\"PASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client (NAT-MIX-001)\""))
         let awaitingHTML = try String(contentsOfFile: reports + "/awaiting/report.html", encoding: .utf8)
         #expect(awaitingHTML.contains("PASSED BY THE SUITE, AWAITING ATTESTATION: Native app as an OAuth client (NAT-MIX-001)"))
-        // With the attestation given, and only then, CERTIFIED.
+        // With the attestation given, and only then, passed and attested; never CERTIFIED, which only a reviewer says.
         try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
         try AttestationFixture.write(["NAT-MIX-001"], to: reports + "/attest.txt")
         // Attestations count in a signed bundle only.
@@ -445,22 +445,31 @@ struct CommandTests {
             "--attest", reports + "/attest.txt", "--reports", reports + "/certified", "--bundle", reports + "/bundle.tar", "--sign-key", key,
         ])
         #expect(certified.status == 0, "\(certified.out)")
-        #expect(certified.out.contains("\nCERTIFIED: Native app as an OAuth client\n"), "\(certified.out)")
+        #expect(certified.out.contains("\nPASSED BY THE SUITE, ATTESTED BY THE PARTNER: Native app as an OAuth client\n"), "\(certified.out)")
+        #expect(!certified.out.contains("CERTIFIED") || certified.out.contains("NOT A CERTIFICATION"), "\(certified.out)")
         let document = try ResultsDocument.load(run: reports + "/certified").document
         #expect(Set(document.cases.map(\.profile)) == ["native-client"])
         #expect(document.cases.allSatisfy { $0.verdict == "pass" }, "\(document.cases.filter { $0.verdict != "pass" }.map(\.id))")
         #expect(document.suite.casesBuiltIn == true && document.suite.catalogBuiltIn == true && document.suite.catalogDigest?.count == 64)
         let program = try #require(document.outcome.certification?.first)
         #expect(
-            document.outcome.certification?.count == 1 && program.program == "native-client" && program.status == "certified"
+            document.outcome.certification?.count == 1 && program.program == "native-client" && program.status == "attested-by-partner"
                 && program.reason == nil && program.title == "Native app as an OAuth client")
         let markdown = try String(contentsOfFile: reports + "/certified/report.md", encoding: .utf8)
-        #expect(markdown.hasPrefix("# AppFlip Conformance report\n\n**🏅 CERTIFIED: Native app as an OAuth client**\n"), "\(markdown.prefix(400))")
+        #expect(
+            markdown.hasPrefix("# AppFlip Conformance report\n\n**☑️ PASSED BY THE SUITE, ATTESTED BY THE PARTNER: Native app as an OAuth client**\n"),
+            "\(markdown.prefix(400))")
         #expect(program.toAttest == ["NAT-MIX-001"], "\(program.toAttest)")
         let junit = try String(contentsOfFile: reports + "/certified/junit.xml", encoding: .utf8)
-        #expect(junit.contains("<property name=\"certification.native-client\" value=\"CERTIFIED: Native app as an OAuth client\"/>"))
+        #expect(
+            junit.contains(
+                "<property name=\"certification.native-client\" value=\"PASSED BY THE SUITE, ATTESTED BY THE PARTNER: Native app as an OAuth client\"/>"
+            ))
         let verify = run(["verify", reports + "/bundle.tar"])
-        #expect(verify.status == 0 && verify.out.contains("\ncertification run: CERTIFIED: Native app as an OAuth client\n"), "\(verify.out)")
+        #expect(
+            verify.status == 0
+                && verify.out.contains("\ncertification run: PASSED BY THE SUITE, ATTESTED BY THE PARTNER: Native app as an OAuth client\n"),
+            "\(verify.out)")
         #expect(
             verify.out.contains("\ncatalog: sha256 \(document.suite.catalogDigest ?? "-") — the catalog built into this binary\n"), "\(verify.out)")
         // The re-run a certification bundle offers is the reviewer's command: no recorded option is in it.
@@ -530,16 +539,19 @@ struct CommandTests {
         let merged = run(
             ["merge", "--reports", reports + "/merged", "--bundle", reports + "/merged.tar", "--attest", attest, "--sign-key", key] + shards)
         #expect(merged.status == 0, "\(merged.err)")
-        #expect(merged.out.contains("\nCERTIFIED: Native app as an OAuth client\n"), "\(merged.out)")
+        #expect(merged.out.contains("\nPASSED BY THE SUITE, ATTESTED BY THE PARTNER: Native app as an OAuth client\n"), "\(merged.out)")
         let document = try ResultsDocument.load(run: reports + "/merged").document
-        #expect(document.outcome.certification?.map(\.status) == ["certified"] && document.run.certificationPrograms == ["native-client"])
+        #expect(document.outcome.certification?.map(\.status) == ["attested-by-partner"] && document.run.certificationPrograms == ["native-client"])
         #expect(document.suite.casesBuiltIn == true && document.suite.catalogBuiltIn == true)
         // What was tested and who ran it survive the merge.
         #expect(document.run.adapters?.contains { $0.role == "native client" && $0.sha256?.count == 64 } == true, "\(document.run.adapters ?? [])")
         #expect(document.run.host?.isEmpty == false)
         // The merged bundle is the evidence one run would give: verify accepts it, and re-runs all of it, no shard.
         let verify = run(["verify", reports + "/merged.tar"])
-        #expect(verify.status == 0 && verify.out.contains("\ncertification run: CERTIFIED: Native app as an OAuth client\n"), "\(verify.out)")
+        #expect(
+            verify.status == 0
+                && verify.out.contains("\ncertification run: PASSED BY THE SUITE, ATTESTED BY THE PARTNER: Native app as an OAuth client\n"),
+            "\(verify.out)")
         // (The built binary, whose reference adapters are itself; in this process they would be the test runner.)
         let rerun = try ProgramRun.run(
             BuiltProducts.path("appflip-conformance"), ["verify", reports + "/merged.tar", "--rerun", "--target", "reference"])

@@ -1,3 +1,4 @@
+import AppFlipDigest
 import AppFlipReporting
 import AppFlipTestSupport
 import Foundation
@@ -110,5 +111,55 @@ struct AdapterIdentityTests {
             #expect(refused.status == 2, "\(what): \(refused.output)")
             #expect(refused.output.contains("has another \(what) than"), "\(what): \(refused.output)")
         }
+    }
+
+    @Test("Files an adapter depends on are pinned (--adapter-file, adapter_files) with the build (--target-version); a re-run must name them")
+    func pinnedFiles() throws {
+        let directory = try scratch("pinned")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The adapter's behaviour comes from a module its command line does not name.
+        let module = directory + "/staging_client.txt"
+        try "reference\n".write(toFile: module, atomically: true, encoding: .utf8)
+        let script = directory + "/adapter.sh"
+        try "#!/bin/sh\nread -r mode < \"$(dirname \"$0\")/staging_client.txt\"\nexec \"\(BuiltProducts.path("appflip-reference"))\"\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        try "client_id: google-client\nlink: https://app.example/flip\ntarget_version: 4.2.0 (build 77)\nadapter_files: [\"\(module)\"]\n"
+            .write(toFile: directory + "/target.conf", atomically: true, encoding: .utf8)
+        let run = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            [
+                "run", "--config", directory + "/target.conf", "--filter", "app-link/baseline", "--quiet", "--reports", directory + "/reports",
+                "--bundle", directory + "/b.tar", "--", "/bin/sh", script,
+            ])
+        #expect(run.status == 0, "\(run.output)")
+        let document = try ResultsDocument.load(run: directory + "/reports").document
+        #expect(document.run.targetVersion == "4.2.0 (build 77)")
+        let pinned = try #require(document.run.adapters?.first { $0.role == "adapter file" }, "\(document.run.adapters ?? [])")
+        #expect(pinned.path == module && pinned.sha256 == SHA256.hexDigest(Array("reference\n".utf8)))
+        let markdown = try String(contentsOfFile: directory + "/reports/report.md", encoding: .utf8)
+        #expect(markdown.contains("| Target version | 4.2.0 (build 77) |"), "\(markdown.suffix(2500))")
+        let verify = try ProgramRun.run(BuiltProducts.path("appflip-conformance"), ["verify", directory + "/b.tar"])
+        #expect(verify.status == 0 && verify.output.contains("target version: 4.2.0 (build 77)\n"), "\(verify.output)")
+        #expect(verify.output.contains("adapter: adapter file: \(module) sha256 "), "\(verify.output)")
+        // The reviewer's re-run must name the same module, at any path, by the same bytes.
+        let target = ["--link", "https://app.example/flip", "--client-id", "google-client"]
+        let unnamed = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"), ["verify", directory + "/b.tar", "--rerun"] + target + ["--", "/bin/sh", script])
+        #expect(unnamed.status == 1 && unnamed.output.contains("the bundle records the adapter file \(module)"), "\(unnamed.output)")
+        let copy = directory + "/elsewhere.txt"
+        try "reference\n".write(toFile: copy, atomically: true, encoding: .utf8)
+        let named = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            ["verify", directory + "/b.tar", "--rerun", "--adapter-file", copy] + target + ["--", "/bin/sh", script])
+        #expect(named.status == 0 && named.output.contains("re-run result: reproduced "), "\(named.output)")
+        try "declining\n".write(toFile: copy, atomically: true, encoding: .utf8)
+        let other = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"),
+            ["verify", directory + "/b.tar", "--rerun", "--adapter-file", copy] + target + ["--", "/bin/sh", script])
+        #expect(other.status == 1 && other.output.contains("your adapter file \(copy) hashes sha256 "), "\(other.output)")
+        // A pinned file that is not there is a usage error before anything runs.
+        let missing = try ProgramRun.run(
+            BuiltProducts.path("appflip-conformance"), ["run", "--adapter-file", directory + "/none.py"] + target + ["--", "/bin/sh", script])
+        #expect(missing.status == 2 && missing.output.contains("is not a regular file"), "\(missing.output)")
     }
 }

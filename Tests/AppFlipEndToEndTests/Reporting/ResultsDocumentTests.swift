@@ -81,7 +81,7 @@ struct ResultsDocumentTests {
     @Test("A version 1 document, whose exchanges were strings, still reads: each is an exchange with its transcript alone")
     func versionOneExchanges() throws {
         let document = ResultsDocument(run: Fixtures.mixedRun(), profiles: ["app-link"], reproducible: false)
-        var text = document.render().replacingOccurrences(of: "\"version\" : 2\n}", with: "\"version\" : 1\n}")
+        var text = document.render().replacingOccurrences(of: "\"version\" : 3\n}", with: "\"version\" : 1\n}")
         let object = #/\{\s*"milliseconds"[^\]]*\][^\]]*\],\s*"sent_at" : "[^"]*",\s*"transcript" : ("[^"]*")\s*\}/#
         #expect(text.contains(object), "the fixture has an exchange written as an object")
         text.replace(object) { $0.output.1 }

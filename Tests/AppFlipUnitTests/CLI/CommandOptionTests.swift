@@ -66,7 +66,7 @@ struct CommandOptionTests {
             }
         }
         #expect(Command.check(["list", "--filtr", "x"]) == "unknown option '--filtr' (did you mean '--filter'?)")
-        #expect(Command.check(["verify", "--bundle", "x"])?.hasPrefix("unknown option '--bundle'") == true)
+        #expect(Command.check(["verify", "--shard", "x"])?.hasPrefix("unknown option '--shard'") == true)
     }
 
     @Test("A flag is read under any of its spellings; a value option's values in order; one given twice is refused")

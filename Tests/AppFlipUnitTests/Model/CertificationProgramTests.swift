@@ -117,9 +117,9 @@ struct CertificationProgramTests {
             key: "p", title: "P", profiles: [.appLink, .authorize], covers: "c", leavesOut: ["NAT-AS-*"],
             leavesOutWhy: "w")
         let whole = [facts("app-link", .pass), facts("authorize", .warn)]
-        #expect(ProgramOutcome.judge(program, cases: whole, incomplete: false, shard: nil).status == .certified)
+        #expect(ProgramOutcome.judge(program, cases: whole, incomplete: false, shard: nil).status == .attestedByPartner)
         let leftOut = whole + [facts("authorize", .skip, untested: true, ["NAT-AS-001"])]
-        #expect(ProgramOutcome.judge(program, cases: leftOut, incomplete: false, shard: nil).status == .certified)
+        #expect(ProgramOutcome.judge(program, cases: leftOut, incomplete: false, shard: nil).status == .attestedByPartner)
         let failed = ProgramOutcome.judge(program, cases: whole + [facts("app-link", .fail)], incomplete: false, shard: nil)
         #expect(failed.status == .notCertified && failed.reason == "1 case failed")
         let skipped = ProgramOutcome.judge(program, cases: whole + [facts("authorize", .skip, untested: true)], incomplete: false, shard: nil)
@@ -129,10 +129,12 @@ struct CertificationProgramTests {
         #expect(ProgramOutcome.judge(program, cases: whole, incomplete: true, shard: nil).reason == "the run was interrupted")
         #expect(ProgramOutcome.judge(program, cases: whole, incomplete: false, shard: "1/2").status == .shard)
         // Another program's failure is not this one's.
-        #expect(ProgramOutcome.judge(program, cases: whole + [facts("android-app-flip", .fail)], incomplete: false, shard: nil).status == .certified)
+        #expect(
+            ProgramOutcome.judge(program, cases: whole + [facts("android-app-flip", .fail)], incomplete: false, shard: nil).status
+                == .attestedByPartner)
         #expect(
             ProgramOutcome.headline([failed, ProgramOutcome.judge(program, cases: whole, incomplete: false, shard: nil)])
-                == "CERTIFIED: P; NOT A CERTIFICATION PASS: P (1 case failed)")
+                == "PASSED BY THE SUITE, ATTESTED BY THE PARTNER: P; NOT A CERTIFICATION PASS: P (1 case failed)")
     }
 
     @Test("The suite's part passed and a MUST no machine judges unattested: awaiting attestation, exit unchanged; a failing one: not certified")
@@ -153,8 +155,8 @@ struct CertificationProgramTests {
         #expect(awaiting.status == .awaitingAttestation && awaiting.reason == "AF-LINK-021" && !awaiting.failedBySuite)
         #expect(awaiting.headline == "PASSED BY THE SUITE, AWAITING ATTESTATION: P (AF-LINK-021)")
         // A SHOULD left unattested does not hold a certification back; a MUST attested as not applicable does not either.
-        #expect(judge(["AF-LINK-021": .pass]).status == .certified)
-        #expect(judge(["AF-LINK-021": .notApplicable]).status == .certified)
+        #expect(judge(["AF-LINK-021": .pass]).status == .attestedByPartner)
+        #expect(judge(["AF-LINK-021": .notApplicable]).status == .attestedByPartner)
         let failing = judge(["AF-LINK-021": .fail, "AF-LINK-098": .pass])
         #expect(failing.status == .notCertified && failing.reason == "attested as not holding: AF-LINK-021" && !failing.failedBySuite)
         // The suite's own failures come first, whatever was attested; they alone decide the exit code.
@@ -177,7 +179,7 @@ struct CertificationProgramTests {
         var document = try ResultsDocument.parse(Data(ResultsDocument(run: run, profiles: ["app-link"], reproducible: true).render().utf8))
         #expect(document.outcome.certification?.map(\.status) == ["not-certified"])
         #expect(document.contradictions(catalog: catalog).isEmpty, "\(document.contradictions(catalog: catalog))")
-        document.outcome.certification?[0].status = "certified"
+        document.outcome.certification?[0].status = "attested-by-partner"
         document.outcome.certification?[0].reason = nil
         #expect(!document.contradictions(catalog: catalog).isEmpty)
     }
@@ -241,14 +243,14 @@ struct CertificationProgramTests {
         run.attestations = catalog.toAttest(for: catalog.programs).map {
             Attestation(requirement: $0.id, verdict: .pass, by: "R", date: "2026-11-28", note: "Checked by hand for the test.")
         }
-        #expect(run.programOutcomes.map(\.status) == [.certified])
+        #expect(run.programOutcomes.map(\.status) == [.attestedByPartner])
         var document = try ResultsDocument.parse(Data(ResultsDocument(run: run, profiles: ["app-link"], reproducible: true).render().utf8))
-        #expect(document.outcome.certification?.map(\.status) == ["certified"])
+        #expect(document.outcome.certification?.map(\.status) == ["attested-by-partner"])
         #expect(document.contradictions(catalog: catalog).isEmpty, "\(document.contradictions(catalog: catalog))")
         document.outcome.certification?[0].status = "not-certified"
         #expect(
             document.contradictions(catalog: catalog).contains {
-                $0.contains("records the certification links not-certified, but its cases make it links certified")
+                $0.contains("records the certification links not-certified, but its cases make it links attested-by-partner")
             },
             "\(document.contradictions(catalog: catalog))")
         document.outcome.certification = nil

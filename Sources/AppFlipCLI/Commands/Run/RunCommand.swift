@@ -132,7 +132,7 @@ enum RunCommand {
         presenter.announce(cases.count, profiles: options.profiles, target: runRedactor.redact(targets.description), jobs: options.jobs)
         // What is tested is hashed before the first case as well as after the last: an adapter that changes in
         // between (one that runs a good app, then copies a broken one over itself) tested no single program.
-        let adaptersBefore = AdapterDigests.files(of: targets, ownDigest: nil)
+        let adaptersBefore = AdapterDigests.files(of: targets, pinned: options.adapterFiles, ownDigest: nil)
         // `--time-limit`: no case starts after the deadline; those not reached are left out, as on an interruption.
         let deadline = options.timeLimit.map { Date().addingTimeInterval($0) }
         let results = runner.run(

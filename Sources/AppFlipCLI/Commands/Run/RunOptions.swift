@@ -41,6 +41,10 @@ struct RunOptions {
     var signingKey: [UInt8]?
     /// `--target-label`, else the configuration's `target_label`.
     var targetLabel: String?
+    /// `--target-version`, else the configuration's `target_version`.
+    var targetVersion: String?
+    /// `--adapter-file` and the configuration's `adapter_files`.
+    var adapterFiles: [String] = []
     /// `--attest FILE`: what reviewers judged by hand.
     var attest: String?
     /// `--operator TEXT`: who ran the suite.
@@ -111,6 +115,11 @@ struct RunOptions {
             assembly = try TargetArguments.partner(parsed, mode: mode, seed: seed, scope: try parsed.value(.scope), redirectURI: redirectURI)
         }
         targetLabel = try parsed.value(.targetLabel) ?? assembly.targetLabel
+        targetVersion = try parsed.value(.targetVersion) ?? assembly.targetVersion
+        adapterFiles = parsed.values(.adapterFile) + assembly.adapterFiles.filter { !parsed.values(.adapterFile).contains($0) }
+        for path in adapterFiles where (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) != .typeRegular {
+            throw Arguments.UsageError(message: "--adapter-file (or adapter_files): '\(path)' is not a regular file")
+        }
     }
 
     /// The private key `--sign-key` names, read and checked to be an Ed25519 key before anything runs; nil without

@@ -34,9 +34,10 @@ enum RunProvenance {
         provenance.shard = options.shard?.description
         provenance.runArguments = arguments
         provenance.targetLabel = options.targetLabel
+        provenance.targetVersion = options.targetVersion
         // Which build judged the target: the executable was hashed while the cases ran.
         provenance.executableSHA256 = RunIdentity.executableDigest.value()
-        provenance.adapterFiles = AdapterDigests.files(of: targets, ownDigest: provenance.executableSHA256)
+        provenance.adapterFiles = AdapterDigests.files(of: targets, pinned: options.adapterFiles, ownDigest: provenance.executableSHA256)
         provenance.runBy = AdapterDigests.runBy(given: options.runBy)
         provenance.host = Platform.hostName
         provenance.sourceCommit = SuiteVersion.sourceCommit

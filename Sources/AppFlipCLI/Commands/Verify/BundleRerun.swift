@@ -67,7 +67,8 @@ package enum BundleRerun {
         let status = RunCommand.main(
             arguments, console: Console(out: console.writeErr, err: console.writeErr), only: Set(document.cases.map(\.id))
         ) { preflight in
-            let reviewerFiles = AdapterDigests.files(of: preflight.targets, ownDigest: RunIdentity.executableDigest.value())
+            let reviewerFiles = AdapterDigests.files(
+                of: preflight.targets, pinned: preflight.options.adapterFiles, ownDigest: RunIdentity.executableDigest.value())
             let own = RunIdentity.executableDigest.value()
             if let problem = adapterProblem(recorded: document.run, reviewer: reviewerFiles, ownDigest: own) {
                 refusal = problem
@@ -155,7 +156,8 @@ package enum BundleRerun {
                 + "): another program would be judged, so nothing was re-run"
         }
         if let missing = unmatched.first {
-            return "the bundle records the \(missing.role) file \(missing.path) "
+            let what = missing.role.hasSuffix(" file") ? missing.role : missing.role + " file"
+            return "the bundle records the \(what) \(missing.path) "
                 + (missing.sha256.map { "(sha256 \($0))" } ?? "(not hashed: \(missing.problem ?? "unreadable"))")
                 + ", and your command names no file with that digest: name the same adapter, or nothing is re-run"
         }

@@ -33,83 +33,25 @@ enum VerifyCommand {
                 "\(reviewer.first { $0.hasPrefix("-") && $0 != "--" } ?? "a handler command") names the target of a re-run: give --rerun too",
                 usage: Usage.verify, console: console)
         }
-        // The keys whose signature the reviewer trusts, each read and checked before the bundle.
-        var trusted: [String] = []
-        for keyPath in parsed.values(.trustedKey) {
-            do {
-                // Every key of the file, each named: none taken silently, none dropped silently.
-                let keys = try Ed25519.publicKeyFingerprints(inPEM: try BoundedFile.read(keyPath, limit: 64 << 10))
-                for key in keys { console.out("trusting \(key) (from \(keyPath))") }
-                trusted += keys
-            } catch let failure as BoundedFile.Failure {
-                return Command.usageError("--trusted-key: \(failure.message)", usage: Usage.verify, console: console)
-            } catch let failure as Ed25519.Failure {
-                return Command.usageError("--trusted-key \(keyPath): \(failure.message)", usage: Usage.verify, console: console)
-            } catch {
-                return Command.usageError("--trusted-key \(keyPath): \(error)", usage: Usage.verify, console: console)
-            }
-        }
-        let data: [UInt8]
+        let trusted: [TrustedKeys.Key]
         do {
-            data = try BoundedFile.read(path, limit: BoundedFile.bundleLimit)
+            trusted = try TrustedKeys.read(parsed.values(.trustedKey), console: console)
         } catch {
-            console.err("error: \(error.reason == "cannot be read" ? "cannot read \(path)" : error.message)")
-            return ExitStatus.usage.rawValue
+            return Command.usageError(error.message, usage: Usage.verify, console: console)
         }
-        let verification: EvidenceBundle.Verification
-        do {
-            verification = try EvidenceBundle.verify(data)
-        } catch {
-            console.err("error: \(path): \(error.message)")
-            return ExitStatus.nonConformant.rawValue
+        // A reviewer's certificate is checked as one; anything else is a bundle.
+        if let bytes = try? BoundedFile.read(path, limit: 4 << 20), Certificate.looksLikeCertificate(bytes) {
+            return CertificateDecision.main(bytes, path: path, parsed: parsed, trusted: trusted, console: console)
         }
-        var problems = verification.problems
-        let manifest = verification.manifest
-        // The bundled cases, loaded as a run would load them: their digest must be the one the run recorded.
-        let bundled = bundledSuiteDigest(verification.entries)
-        if let bundled, bundled != manifest.casesDigest {
-            problems.append("the bundled case files hash to \(bundled.prefix(12))…, not the \(manifest.casesDigest.prefix(12))… the run recorded")
-        } else if bundled == nil {
-            problems.append("the bundled case files do not load")
+        let check: BundleCheck
+        switch BundleCheck.check(
+            path, trusted: trusted.map(\.fingerprint), cases: try? parsed.value(.cases), catalog: try? parsed.value(.catalog), console: console)
+        {
+        case .failure(let status): return status.code
+        case .success(let checked): check = checked
         }
-        let localCases = try? parsed.value(.cases)
-        let local = SuiteLoading.load(cases: localCases, catalog: try? parsed.value(.catalog), console: Console(out: { _ in }, err: { _ in }))
-        let matchesSuite = local?.1.digest == manifest.casesDigest
-        let suiteName = localCases.map { "the cases at \($0)" } ?? "the cases built into this binary"
-        // The catalog judges as much as the cases do: a partner's own could redefine a program to judge anything.
-        let bundledCatalog = verification.entries.first { $0.path == EvidenceBundle.catalogPath }.map { SHA256.hexDigest($0.bytes) }
-        let localCatalog = try? parsed.value(.catalog)
-        let matchesCatalog = bundledCatalog != nil && local.flatMap { BuiltInSuite.digest(of: $0.0) } == bundledCatalog
-        let catalogName = localCatalog.map { "the catalog at \($0)" } ?? "the catalog built into this binary"
-        for problem in problems { console.out("PROBLEM \(problem)") }
-        console.out("bundle: \(manifest.files.count) files" + (problems.isEmpty ? ", every SHA-256 as the manifest lists" : ""))
-        console.out(
-            "cases: sha256 \(manifest.casesDigest) — "
-                + (matchesSuite
-                    ? "\(suiteName) (suite \(SuiteVersion.current))"
-                    : "NOT \(suiteName) (suite \(SuiteVersion.current)): modified, or another version's"))
-        let catalogLine =
-            "catalog: " + (bundledCatalog.map { "sha256 \($0)" } ?? "missing") + " — "
-            + (matchesCatalog ? catalogName : "NOT \(catalogName): another catalog judged this run, and it certifies nothing here")
-        console.out("\(catalogLine)")
-        console.out(
-            "recorded: \(manifest.verdict) (exit \(manifest.exitCode)), suite \(manifest.suiteVersion), seed \(manifest.seed), "
-                + "target \(manifest.target)" + (manifest.startedAt.map { ", started \($0)" } ?? ""))
-        for attestation in verification.attestations {
-            let files = attestation.attachments.count
-            console.out(
-                "attested by hand (not judged by the suite): \(attestation.requirement) \(attestation.verdict) by \(attestation.by) on "
-                    + "\(attestation.date)" + (files == 0 ? "" : " (\(files) attachment\(files == 1 ? "" : "s"), SHA-256 checked)"))
-        }
-        if let document = verification.document {
-            for line in Self.identity(document) { console.out(line) }
-        }
-        console.out("re-run: \(Self.rerunCommand(path)) (name your target as for `run`; nothing of the bundle is executed)")
-        let bundledConfiguration = verification.entries.contains { $0.path == EvidenceBundle.configurationPath }
-        console.out("re-run needs: \(Self.rerunNeeds(verification.document, bundledConfiguration: bundledConfiguration))")
-        let (signatureLine, signatureHolds) = Self.signature(verification.signature, trusted: trusted)
-        console.out("\(signatureLine)")
-        var intact = problems.isEmpty && matchesSuite && matchesCatalog && signatureHolds
+        let verification = check.verification
+        var intact = check.intact
         if parsed.has(.rerun) {
             // Only a bundle that verified, signature included, is worth the reviewer's machine.
             let outcome =
@@ -161,7 +103,7 @@ enum VerifyCommand {
             let outcomes = (document.outcome.certification ?? []).map { entry in
                 let words =
                     switch ProgramOutcome.Status(rawValue: entry.status) {
-                    case .certified: "CERTIFIED"
+                    case .attestedByPartner: ProgramOutcome.attestedWords
                     case .awaitingAttestation: "PASSED BY THE SUITE, AWAITING ATTESTATION"
                     case .shard: "one shard of"
                     case .notCertified, nil: "NOT A CERTIFICATION PASS"
@@ -173,6 +115,7 @@ enum VerifyCommand {
             lines.append("certification run: no (an ordinary run; it certifies nothing)")
         }
         lines.append("target label: \(document.run.targetLabel ?? "none given")")
+        lines.append("target version: \(document.run.targetVersion ?? "none given")")
         // The suite's own reference adapters are named as such by this release's digests, whatever the bundle says.
         // (The executable that ran, as recorded, is one of them too: its internal commands are the reference's.)
         let reference = AdapterDigests.referenceDigests(ownDigest: RunIdentity.executableDigest.value())
@@ -210,11 +153,5 @@ enum VerifyCommand {
                 "to compare with yours, the run's configuration (the bundle holds it, secrets hidden, at \(EvidenceBundle.configurationPath))")
         }
         return needs.joined(separator: "; ")
-    }
-
-    /// The digest of the bundle's `cases/` files, computed by loading them as a run does.
-    private static func bundledSuiteDigest(_ entries: [TarArchive.Entry]) -> String? {
-        let files = entries.filter { $0.path.hasPrefix("cases/") }.map { SuiteFile(path: $0.path, bytes: $0.bytes) }
-        return try? CaseLoader.load(files: files, base: "cases", catalog: nil).digest
     }
 }

@@ -1,0 +1,178 @@
+import AppFlipDigest
+import AppFlipLoading
+import AppFlipModel
+import AppFlipReporting
+import Foundation
+
+/// `certify BUNDLE --sign-key REVIEWER.pem --reviewer NAME [--attest FILE] [--trusted-key PARTNER.pub]... --out FILE`:
+/// a certification reviewer's signed decision. The bundle is verified first (everything `verify` checks); the
+/// reviewer's own attestations decide the requirements no machine judges (the bundle's are shown, never counted);
+/// an optional re-run on the reviewer's terms must reproduce every case; only then is the certificate written, an
+/// in-toto Statement in a DSSE envelope signed with the reviewer's key. Anything short of that writes nothing.
+enum CertifyCommand {
+    static func main(_ arguments: [String], console: Console) -> Int32 {
+        let parsed: Arguments
+        do {
+            parsed = try Arguments(arguments, CommandOptions.certify)
+        } catch {
+            return Command.usageError(error.message, usage: Usage.certify, console: console)
+        }
+        if parsed.has(.help) {
+            console.out(.suite(Usage.certify))
+            return 0
+        }
+        let request: Request
+        do {
+            request = try Request(parsed, console: console)
+        } catch {
+            return Command.usageError(error.message, details: error.details, usage: Usage.certify, console: console)
+        }
+        let check: BundleCheck
+        switch BundleCheck.check(request.bundle, trusted: request.trusted, cases: nil, catalog: nil, console: console) {
+        case .failure(let status): return status.code
+        case .success(let checked): check = checked
+        }
+        guard check.intact, let document = check.verification.document else {
+            console.err("error: the bundle does not verify (above): no certificate written")
+            return ExitStatus.nonConformant.rawValue
+        }
+        guard document.run.certification == true else {
+            console.err("error: the bundle is of an ordinary run, which certifies nothing: no certificate written")
+            return ExitStatus.nonConformant.rawValue
+        }
+        guard let (catalog, suite) = SuiteLoading.load(cases: nil, catalog: nil, console: console) else { return ExitStatus.usage.rawValue }
+        let programs = (document.run.certificationPrograms ?? catalog.programs.map(\.key)).compactMap { catalog.program($0) }
+        var attestations: [Attestation] = []
+        if let path = request.attest {
+            do {
+                // The reviewer's word, dated no later than today and for the bundle's programs only.
+                let bounds = AttestationLoader.Bounds(latestDate: request.today, programs: programs)
+                attestations = try AttestationLoader.load(path: path, catalog: catalog, bounds: bounds).attestations
+            } catch {
+                SuiteLoading.report(error, console: console)
+                return ExitStatus.usage.rawValue
+            }
+        }
+        for attestation in document.attestations ?? [] {
+            console.out(
+                "attested in the bundle (shown, not counted): \(attestation.requirement) \(attestation.verdict) by \(attestation.by) on \(attestation.date)"
+            )
+        }
+        // The decision: the cases as recorded, each program against its whole case list, the reviewer's attestations.
+        var judged = document
+        judged.attestations = attestations.map {
+            ResultsDocument.AttestationEntry(
+                requirement: $0.requirement, verdict: $0.verdict.rawValue, by: $0.by, date: $0.date, note: $0.note, attachments: [])
+        }
+        let outcomes = judged.programOutcomes(catalog: catalog, suite: suite)
+        let refused = outcomes.filter { $0.status != .attestedByPartner }
+        for outcome in refused {
+            let reason = outcome.status == .awaitingAttestation ? "not attested by you: \(outcome.reason)" : outcome.reason
+            console.out("NOT CERTIFIED: \(outcome.program.title) (\(reason))")
+        }
+        guard refused.isEmpty, !outcomes.isEmpty else {
+            console.err("error: not every program holds: no certificate written")
+            return ExitStatus.nonConformant.rawValue
+        }
+        var rerun: String?
+        if parsed.has(.rerun) {
+            let outcome = BundleRerun.rerun(
+                check.verification, reviewer: parsed.words(CommandOption.rerunTarget), reports: try? parsed.value(.rerunReports), console: console)
+            for line in VerifyCommand.rerunLines(outcome) { console.out(line) }
+            guard outcome.reproduced else {
+                console.err("error: the re-run did not reproduce every case: no certificate written")
+                return ExitStatus.nonConformant.rawValue
+            }
+            rerun = "reproduced \(outcome.compared) of \(outcome.compared) on \(request.today)"
+        }
+        let signedBy: String? = if case .signed(let fingerprint, _) = check.verification.signature { fingerprint } else { nil }
+        let predicate = Certificate.Predicate(
+            reviewer: request.reviewer, date: request.today, suiteVersion: document.suite.version, casesSha256: document.suite.casesDigest,
+            catalogSha256: document.suite.catalogDigest ?? "", bundleSignedBy: signedBy,
+            programs: outcomes.map {
+                Certificate.Predicate.Program(
+                    program: $0.program.key, title: $0.program.title, outcome: "certified",
+                    cases: $0.program.caseIDs(in: suite.cases).count)
+            },
+            attestations: attestations.map(Self.entry), partnerAttestations: (document.attestations ?? []).map(Self.entry), rerun: rerun)
+        do {
+            let bytes = try Certificate.make(
+                predicate: predicate, bundleName: URL(fileURLWithPath: request.bundle).lastPathComponent,
+                bundleDigest: SHA256.hexDigest(check.bytes), privateKeyPEM: request.signingKey)
+            try ReportFiles.save(bytes, to: request.out)
+        } catch let failure as Certificate.Failure {
+            console.err("error: \(failure.message): no certificate written")
+            return ExitStatus.usage.rawValue
+        } catch {
+            console.err("error: the certificate cannot be written to \(request.out): \(String(describing: error))")
+            return ExitStatus.reportsNotWritten.rawValue
+        }
+        let titles = outcomes.map(\.program.title).joined(separator: ", ")
+        console.out(
+            "certificate: \(request.out), signed by you for bundle sha256 \(SHA256.hexDigest(check.bytes)): \(titles) "
+                + "(check it: verify \(request.out) --trusted-key YOUR.pub)")
+        return 0
+    }
+
+    private static func entry(_ attestation: Attestation) -> Certificate.Predicate.Attestation {
+        Certificate.Predicate.Attestation(
+            requirement: attestation.requirement, verdict: attestation.verdict.rawValue, by: attestation.by, date: attestation.date,
+            note: attestation.note)
+    }
+
+    private static func entry(_ attestation: ResultsDocument.AttestationEntry) -> Certificate.Predicate.Attestation {
+        Certificate.Predicate.Attestation(
+            requirement: attestation.requirement, verdict: attestation.verdict, by: attestation.by, date: attestation.date,
+            note: attestation.note)
+    }
+
+    /// What `certify` was asked, each part read and checked before the bundle is.
+    private struct Request {
+        var bundle: String
+        var out: String
+        var reviewer: String
+        var signingKey: [UInt8]
+        var attest: String?
+        var trusted: [String]
+        var today: String
+
+        init(_ parsed: Arguments, console: Console) throws(Arguments.UsageError) {
+            guard parsed.positionals.count == 1, let bundle = parsed.positionals.first else {
+                throw Arguments.UsageError(message: "certify takes one bundle")
+            }
+            self.bundle = bundle
+            guard let out = try parsed.value(.certificateOut) else {
+                throw Arguments.UsageError(message: "give --out FILE, where the certificate goes")
+            }
+            self.out = out
+            guard let reviewer = try parsed.value(.reviewer), reviewer.trimmingCharacters(in: .whitespaces).count >= 2 else {
+                throw Arguments.UsageError(message: "give --reviewer NAME: who decides, as the certificate will name them")
+            }
+            self.reviewer = reviewer.trimmingCharacters(in: .whitespaces)
+            guard let keyPath = try parsed.value(.signKey) else { throw Arguments.UsageError(message: "give --sign-key KEY.pem, your private key") }
+            do {
+                signingKey = try BoundedFile.read(keyPath, limit: 64 << 10)
+                _ = try Ed25519.sign([], privateKeyPEM: signingKey)
+            } catch let failure as Ed25519.Failure {
+                throw Arguments.UsageError(
+                    message: "--sign-key \(keyPath): \(failure.message) (a reviewer signs with a private key, not a public one)")
+            } catch {
+                throw Arguments.UsageError(message: "--sign-key: \(error)")
+            }
+            attest = try parsed.value(.attest)
+            trusted = try TrustedKeys.read(parsed.values(.trustedKey), console: console).map(\.fingerprint)
+            if !parsed.has(.rerun) {
+                let target = parsed.words(CommandOption.rerunTarget)
+                if let first = target.first(where: { $0.hasPrefix("-") && $0 != "--" }) ?? target.first {
+                    throw Arguments.UsageError(message: "\(first) names the target of a re-run: give --rerun too")
+                }
+            }
+            today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+            if let problem = ReportFiles.problem(
+                writing: (out as NSString).deletingLastPathComponent.isEmpty ? "." : (out as NSString).deletingLastPathComponent)
+            {
+                throw Arguments.UsageError(message: "--out: \(problem)")
+            }
+        }
+    }
+}

@@ -28,8 +28,10 @@ package enum AdapterDigests {
         }
         // The files the adapters depend on that no command line names (`--adapter-file`, `adapter_files`).
         files += pinned.map { file(pinnedRole, $0) }
-        // The suite's own stand-ins, by digest: a partner's label on them must not pass for a partner's app.
-        let reference = referenceDigests(ownDigest: ownDigest)
+        // The suite's own stand-ins, by digest: a partner's label on them must not pass for a partner's app. The
+        // `appflip-reference` beside this executable is hashed only when a file has its very size (most runs: never).
+        let sizes = Set(files.compactMap { file in file.sha256 == nil ? nil : size(of: file.path) })
+        let reference = referenceDigests(ownDigest: ownDigest, sizes: sizes)
         return files.map { file in
             var file = file
             file.suiteReference = file.sha256.map(reference.contains) ?? false
@@ -38,18 +40,29 @@ package enum AdapterDigests {
     }
 
     /// The digests of the suite's own reference adapters as this release has them: its executable (`reference-handler`
-    /// and the other internal commands) and the `appflip-reference` executable built beside it, when there.
-    static func referenceDigests(ownDigest: String?) -> Set<String> {
-        Set([ownDigest, siblingReferenceDigest].compactMap { $0 })
+    /// and the other internal commands) and the `appflip-reference` executable built beside it, when there; that one
+    /// only when one of `sizes` is its size (nil: whatever the sizes).
+    static func referenceDigests(ownDigest: String?, sizes: Set<Int>? = nil) -> Set<String> {
+        var digests = Set([ownDigest].compactMap { $0 })
+        if let sibling = Sibling.size, sizes?.contains(sibling) ?? true, let digest = Sibling.digest { digests.insert(digest) }
+        return digests
     }
 
-    /// The `appflip-reference` beside this executable, hashed once a process.
-    private static let siblingReferenceDigest: String? = {
-        guard let own = Bundle.main.executablePath else { return nil }
-        let sibling = URL(fileURLWithPath: own).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("appflip-reference").path
-        guard case .success(let digest) = FileDigest.sha256(atPath: sibling, limit: limit) else { return nil }
-        return digest
-    }()
+    /// The `appflip-reference` beside this executable: its size, read once, and its digest, taken once when asked.
+    private enum Sibling {
+        static let path: String? = Bundle.main.executablePath.map {
+            URL(fileURLWithPath: $0).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("appflip-reference").path
+        }
+        static let size: Int? = path.flatMap(AdapterDigests.size(of:))
+        static let digest: String? = path.flatMap { path in
+            guard case .success(let digest) = FileDigest.sha256(atPath: path, limit: limit) else { return nil }
+            return digest
+        }
+    }
+
+    private static func size(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+    }
 
     /// The role a pinned file is recorded under.
     static let pinnedRole = "adapter file"

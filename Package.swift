@@ -96,7 +96,7 @@ let package = Package(
                 "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipHTTP", "AppFlipModel", "AppFlipLoading", "AppFlipSuite", "AppFlipRunner",
                 "AppFlipReporting", "AppFlipCLI",
             ], path: "Tests/AppFlipTestSupport"),
-        .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference"], path: "Tests/BrokenHandler"),
+        .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference", "AppFlipReferenceServer"], path: "Tests/BrokenHandler"),
         .executableTarget(
             name: "broken-android-handler", dependencies: ["AppFlipBase", "AppFlipReference", "AppFlipReferenceServer"],
             path: "Tests/BrokenAndroidHandler"),

@@ -1,9 +1,12 @@
 // Deliberately broken App Flip link handlers, each with exactly one defect, to prove the suite catches it.
 //
-//   broken-handler --defect NAME [--client-id ID]
+//   broken-handler --defect NAME [--client-id ID] [--code-server URL [--code-server-ca PEM]]
 //
-// Each defect replaces one stage of the reference handler (or its adapter loop) and nothing else.
+// Each defect replaces one stage of the reference handler (or its adapter loop) and nothing else. With --code-server,
+// codes are minted at the reference server (as the reference handler's are), so the flip profile redeems them there:
+// a defect that makes its own codes keeps them.
 import AppFlipReference
+import AppFlipReferenceServer
 import Foundation
 
 let defects: [String: String] = [
@@ -43,19 +46,29 @@ let defects: [String: String] = [
 var arguments = Array(CommandLine.arguments.dropFirst())
 var defect = ""
 var clientID = ReferenceArguments.defaultClientID
+var codeServer: String?
+var codeServerCA: String?
 while !arguments.isEmpty {
     let name = arguments.removeFirst()
     guard !arguments.isEmpty else { break }
     let value = arguments.removeFirst()
-    if name == "--defect" { defect = value } else if name == "--client-id" { clientID = value }
+    switch name {
+    case "--defect": defect = value
+    case "--client-id": clientID = value
+    case "--code-server": codeServer = value
+    case "--code-server-ca": codeServerCA = value
+    default: break
+    }
 }
 guard defects[defect] != nil else {
     let list = defects.keys.sorted().map { "  \($0): \(defects[$0] ?? "")" }.joined(separator: "\n")
-    try? FileHandle.standardError.write(contentsOf: Data("usage: broken-handler --defect NAME [--client-id ID]\n\(list)\n".utf8))
+    try? FileHandle.standardError.write(
+        contentsOf: Data("usage: broken-handler --defect NAME [--client-id ID] [--code-server URL [--code-server-ca PEM]]\n\(list)\n".utf8))
     exit(2)
 }
 
 var handler = LinkHandler(clientID: clientID)
+if let codeServer, let minter = RemoteCodeMinter.minter(url: codeServer, authority: codeServerCA) { handler.mintCode = minter }
 let listed = LinkHandler.allowedRedirectURIs
 switch defect {
 case "lookalike-host":

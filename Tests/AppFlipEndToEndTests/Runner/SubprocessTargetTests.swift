@@ -38,6 +38,30 @@ struct SubprocessTargetTests {
         #expect(notPassing.isEmpty, "\(notPassing.map { "\($0.conformanceCase.id): \($0.message ?? "") \($0.findings.map(\.observed))" })")
     }
 
+    @Test(
+        "broken-handler --code-server: the flip profile redeems its codes, and a defect in them fails the flip's requirement",
+        arguments: [("fixed-code", "AF-LINK-024"), ("drops-state", "AF-LINK-010"), ("legitimate-variant", nil), ("components-style", nil)])
+    func brokenCodeServer(_ defect: String, _ requirement: String?) throws {
+        let server = ReferenceServer(configuration: ReferenceServerConfiguration(clientSecret: "reference-secret"))
+        let http = try HTTPServer(handler: server.handler)
+        http.start()
+        defer { http.stop() }
+        let base = "http://127.0.0.1:\(http.port)"
+        let handler = SubprocessTarget(
+            executable: broken, arguments: ["--defect", defect, "--code-server", base + ReferenceServer.mintPath], mode: .persistent)
+        let flip = try SuiteRun.load().1.cases.filter { $0.profile == .flip }
+        let run = try SuiteRun.run(
+            TargetUnderTest(adapters: [.linkHandler: handler], endpoints: [.token: base + "/oauth/token"], clientSecret: "reference-secret"),
+            cases: flip)
+        let failed = Set(run.results.flatMap { $0.findings.filter { $0.verdict == .fail }.map(\.requirement.id) })
+        #expect(!run.results.contains { $0.verdict == .error }, "\(run.results.map { "\($0.conformanceCase.id): \($0.message ?? "")" })")
+        if let requirement {
+            #expect(failed.contains(requirement), "\(defect): \(failed.sorted())")
+        } else {
+            #expect(run.results.allSatisfy { $0.verdict == .pass }, "\(defect): \(failed.sorted())")
+        }
+    }
+
     #if os(Linux)
         @Test("A handler runs in a session of its own: no controlling terminal to paint a verdict on, whatever the suite has")
         func sessionOfItsOwn() throws {

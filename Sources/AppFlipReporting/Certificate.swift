@@ -61,15 +61,16 @@ package enum Certificate {
         package var bundleSignedBy: String?
         package var programs: [Program]
         /// The reviewer's own judgements of the requirements no machine judges: the ones counted.
-        package var attestations: [Attestation]
+        package var attestations: [ResultsDocument.AttestationEntry]
         /// What the bundle's own attestation file said (usually the partner's): shown, never counted.
-        package var partnerAttestations: [Attestation]
+        package var partnerAttestations: [ResultsDocument.AttestationEntry]
         /// `reproduced N of N on YYYY-MM-DD` when the reviewer re-ran the cases.
         package var rerun: String?
 
         package init(
             reviewer: String, date: String, suiteVersion: String, casesSha256: String, catalogSha256: String, bundleSignedBy: String?,
-            programs: [Program], attestations: [Attestation], partnerAttestations: [Attestation], rerun: String?
+            programs: [Program], attestations: [ResultsDocument.AttestationEntry], partnerAttestations: [ResultsDocument.AttestationEntry],
+            rerun: String?
         ) {
             self.reviewer = reviewer
             self.date = date
@@ -95,22 +96,6 @@ package enum Certificate {
                 self.title = title
                 self.outcome = outcome
                 self.cases = cases
-            }
-        }
-
-        package struct Attestation: Codable, Sendable, Hashable {
-            package var requirement: String
-            package var verdict: String
-            package var by: String
-            package var date: String
-            package var note: String
-
-            package init(requirement: String, verdict: String, by: String, date: String, note: String) {
-                self.requirement = requirement
-                self.verdict = verdict
-                self.by = by
-                self.date = date
-                self.note = note
             }
         }
     }

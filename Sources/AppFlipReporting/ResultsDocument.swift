@@ -185,6 +185,13 @@ package struct ResultsDocument: Codable, Sendable, Hashable {
         package var bundlePath: String
         package var sha256: String
         package var bytes: Int
+
+        package init(path: String, bundlePath: String, sha256: String, bytes: Int) {
+            self.path = path
+            self.bundlePath = bundlePath
+            self.sha256 = sha256
+            self.bytes = bytes
+        }
     }
 
     package struct CaseEntry: Codable, Sendable, Hashable {

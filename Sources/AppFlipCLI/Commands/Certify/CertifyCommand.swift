@@ -62,7 +62,11 @@ enum CertifyCommand {
         var judged = document
         judged.attestations = attestations.map {
             ResultsDocument.AttestationEntry(
-                requirement: $0.requirement, verdict: $0.verdict.rawValue, by: $0.by, date: $0.date, note: $0.note, attachments: [])
+                requirement: $0.requirement, verdict: $0.verdict.rawValue, by: $0.by, date: $0.date, note: $0.note,
+                // The reviewer's attachments are named and hashed in the certificate; their bytes stay with the reviewer.
+                attachments: $0.attachments.map {
+                    ResultsDocument.AttachmentEntry(path: $0.path, bundlePath: $0.bundlePath, sha256: $0.sha256, bytes: $0.bytes)
+                })
         }
         let outcomes = judged.programOutcomes(catalog: catalog, suite: suite)
         let refused = outcomes.filter { $0.status != .attestedByPartner }
@@ -94,7 +98,7 @@ enum CertifyCommand {
                     program: $0.program.key, title: $0.program.title, outcome: "certified",
                     cases: $0.program.caseIDs(in: suite.cases).count)
             },
-            attestations: attestations.map(Self.entry), partnerAttestations: (document.attestations ?? []).map(Self.entry), rerun: rerun)
+            attestations: judged.attestations ?? [], partnerAttestations: document.attestations ?? [], rerun: rerun)
         do {
             let bytes = try Certificate.make(
                 predicate: predicate, bundleName: URL(fileURLWithPath: request.bundle).lastPathComponent,
@@ -112,18 +116,6 @@ enum CertifyCommand {
             "certificate: \(request.out), signed by you for bundle sha256 \(SHA256.hexDigest(check.bytes)): \(titles) "
                 + "(check it: verify \(request.out) --trusted-key YOUR.pub)")
         return 0
-    }
-
-    private static func entry(_ attestation: Attestation) -> Certificate.Predicate.Attestation {
-        Certificate.Predicate.Attestation(
-            requirement: attestation.requirement, verdict: attestation.verdict.rawValue, by: attestation.by, date: attestation.date,
-            note: attestation.note)
-    }
-
-    private static func entry(_ attestation: ResultsDocument.AttestationEntry) -> Certificate.Predicate.Attestation {
-        Certificate.Predicate.Attestation(
-            requirement: attestation.requirement, verdict: attestation.verdict, by: attestation.by, date: attestation.date,
-            note: attestation.note)
     }
 
     /// What `certify` was asked, each part read and checked before the bundle is.

@@ -19,13 +19,14 @@ struct BundleCheck {
     /// The bundle's bytes, for its digest.
     var bytes: [UInt8]
 
-    /// Reads and checks the bundle at `path`, printing what it found; a bundle that cannot be read is a status.
+    /// Reads and checks the bundle at `path` (or its bytes, when the caller has read them already), printing what it
+    /// found; a bundle that cannot be read is a status.
     static func check(
-        _ path: String, trusted: [String], cases: String?, catalog: String?, console: Console
+        _ path: String, bytes: [UInt8]? = nil, trusted: [String], cases: String?, catalog: String?, console: Console
     ) -> Result<BundleCheck, Status> {
         let data: [UInt8]
-        do {
-            data = try BoundedFile.read(path, limit: BoundedFile.bundleLimit)
+        do throws(BoundedFile.Failure) {
+            if let bytes { data = bytes } else { data = try BoundedFile.read(path, limit: BoundedFile.bundleLimit) }
         } catch {
             console.err("error: \(error.reason == "cannot be read" ? "cannot read \(path)" : error.message)")
             return .failure(Status(code: ExitStatus.usage.rawValue))

@@ -40,12 +40,15 @@ enum VerifyCommand {
             return Command.usageError(error.message, usage: Usage.verify, console: console)
         }
         // A reviewer's certificate is checked as one; anything else is a bundle.
-        if let bytes = try? BoundedFile.read(path, limit: 4 << 20), Certificate.looksLikeCertificate(bytes) {
+        // The file is read once: what is read here (whole, within a bundle's bound) is what the bundle check reads.
+        let bytes = try? BoundedFile.read(path, limit: BoundedFile.bundleLimit)
+        if let bytes, Certificate.looksLikeCertificate(bytes) {
             return CertificateDecision.main(bytes, path: path, parsed: parsed, trusted: trusted, console: console)
         }
         let check: BundleCheck
         switch BundleCheck.check(
-            path, trusted: trusted.map(\.fingerprint), cases: try? parsed.value(.cases), catalog: try? parsed.value(.catalog), console: console)
+            path, bytes: bytes, trusted: trusted.map(\.fingerprint), cases: try? parsed.value(.cases), catalog: try? parsed.value(.catalog),
+            console: console)
         {
         case .failure(let status): return status.code
         case .success(let checked): check = checked

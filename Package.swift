@@ -44,7 +44,7 @@ let package = Package(
         // The suite's case files and catalog (the Conformance/ directory), compiled in while building by
         // Plugins/EmbedSuite, which runs suite-embedder; AppFlipSuite loads them.
         .target(
-            name: "AppFlipSuiteFiles", path: "Conformance", exclude: ["FORMAT.md", "results.schema.json", "examples"],
+            name: "AppFlipSuiteFiles", path: "Conformance", exclude: ["FORMAT.md", "DETECTION.md", "results.schema.json", "examples"],
             plugins: ["EmbedSuite"]),
         .target(name: "AppFlipSuite", dependencies: ["AppFlipSyntax", "AppFlipDigest", "AppFlipModel", "AppFlipLoading", "AppFlipSuiteFiles"]),
         .executableTarget(name: "suite-embedder"),
@@ -61,6 +61,8 @@ let package = Package(
             dependencies: ["AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipRedaction", "AppFlipModel", "AppFlipLoading"]),
         // The reference implementations: link handler, Android activity, OAuth server, native client.
         .target(name: "AppFlipReference"),
+        // The shipped defects: which program carries each, what it breaks, which requirements a run must fail.
+        .target(name: "AppFlipDefects"),
         .target(name: "AppFlipReferenceServer", dependencies: ["AppFlipBase", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipReference"]),
         .target(name: "AppFlipReferenceClient", dependencies: ["AppFlipBase", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipReference"]),
         // Turning a request (flags, environment, library calls) into targets: a partner's, or the reference.
@@ -73,9 +75,9 @@ let package = Package(
         .target(
             name: "AppFlipCLI",
             dependencies: [
-                "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel", "AppFlipLoading",
-                "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient",
-                "AppFlipSetup",
+                "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel",
+                "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference", "AppFlipDefects", "AppFlipReferenceServer",
+                "AppFlipReferenceClient", "AppFlipSetup",
             ]),
         .target(
             name: "AppFlipConformance",
@@ -86,7 +88,7 @@ let package = Package(
         .executableTarget(name: "appflip-conformance", dependencies: ["AppFlipCLI"]),
         .executableTarget(
             name: "appflip-reference",
-            dependencies: ["AppFlipTLS", "AppFlipHTTP", "AppFlipReference", "AppFlipReferenceServer", "AppFlipReferenceClient"]),
+            dependencies: ["AppFlipTLS", "AppFlipHTTP", "AppFlipReference", "AppFlipDefects", "AppFlipReferenceServer", "AppFlipReferenceClient"]),
 
         // Test support and the deliberately broken handlers live under Tests/.
         .target(
@@ -94,24 +96,25 @@ let package = Package(
             dependencies: [
                 "AppFlipBase",
                 "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipHTTP", "AppFlipModel", "AppFlipLoading", "AppFlipSuite", "AppFlipRunner",
-                "AppFlipReporting", "AppFlipCLI",
+                "AppFlipReporting", "AppFlipCLI", "AppFlipDefects", "AppFlipReferenceServer",
             ], path: "Tests/AppFlipTestSupport"),
-        .executableTarget(name: "broken-handler", dependencies: ["AppFlipReference", "AppFlipReferenceServer"], path: "Tests/BrokenHandler"),
         .executableTarget(
-            name: "broken-android-handler", dependencies: ["AppFlipBase", "AppFlipReference", "AppFlipReferenceServer"],
+            name: "broken-handler", dependencies: ["AppFlipReference", "AppFlipDefects", "AppFlipReferenceServer"], path: "Tests/BrokenHandler"),
+        .executableTarget(
+            name: "broken-android-handler", dependencies: ["AppFlipBase", "AppFlipReference", "AppFlipDefects", "AppFlipReferenceServer"],
             path: "Tests/BrokenAndroidHandler"),
         .executableTarget(
             name: "broken-native-client",
             dependencies: [
                 "AppFlipBase", .target(name: "COpenSSL", condition: .when(platforms: [.linux])), "AppFlipSystem", "AppFlipTLS", "AppFlipHTTP",
-                "AppFlipReferenceClient",
+                "AppFlipDefects", "AppFlipReferenceClient",
             ], path: "Tests/BrokenNativeClient"),
         // Fast: syntax, model, judging, reporting; no executable, no subprocess (swift test --filter AppFlipUnitTests).
         .testTarget(
             name: "AppFlipUnitTests",
             dependencies: [
                 "AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel", "AppFlipChecks", "AppFlipLoading",
-                "AppFlipReporting", "AppFlipCLI", "AppFlipTestSupport",
+                "AppFlipReporting", "AppFlipCLI", "AppFlipDefects", "AppFlipTestSupport",
             ], path: "Tests/AppFlipUnitTests", exclude: ["Golden"]),
         // The deterministic mutation fuzzer (most of the unit tests' time once): its own target, so the unit tests stay seconds (`swift test --filter AppFlipUnitTests`); `swift test` runs it with the rest.
         .testTarget(
@@ -123,8 +126,9 @@ let package = Package(
             name: "AppFlipEndToEndTests",
             dependencies: [
                 "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel",
-                "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference", "AppFlipReferenceServer", "AppFlipSetup",
-                "AppFlipCLI", "AppFlipConformance", "suite-embedder", "appflip-conformance", "appflip-reference", "AppFlipTestSupport",
+                "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference", "AppFlipDefects", "AppFlipReferenceServer",
+                "AppFlipSetup", "AppFlipCLI", "AppFlipConformance", "suite-embedder", "appflip-conformance", "appflip-reference",
+                "AppFlipTestSupport",
                 "broken-handler", "broken-android-handler", "broken-native-client",
             ], path: "Tests/AppFlipEndToEndTests"),
     ]

@@ -50,6 +50,7 @@ package enum Command {
         case "merge": return MergeCommand.main(rest, console: console)
         case "verify": return VerifyCommand.main(rest, console: console)
         case "certify": return CertifyCommand.main(rest, console: console)
+        case "detection": return DetectionCommand.main(rest, console: console)
         case "reference-native-client":
             // Internal: the reference native client behind the native-client contract (used by --target reference).
             return ReferenceHandlerCommand.nativeClient(rest, console: console)

@@ -194,6 +194,14 @@ package struct CommandOption: Sendable, Hashable {
         ["--rerun"], nil, .run, "run the bundle's cases again against the target you name with the options below, and compare the verdicts")
     static let rerunReports = CommandOption(["--reports"], "DIR", .reports, "given --rerun, keep the re-run's reports there (default: not kept)")
 
+    static let detectionDefect = CommandOption(
+        ["--defect"], "NAME", .run, "run only this defect (family/name, or a name in any family); repeatable", repeatable: true)
+    static let detectionJobs = CommandOption(["--jobs"], "N", .run, "defects run at once (default: the number of cores)")
+    static let detectionSeed = CommandOption(["--seed"], "N", .run, "the seed every run uses (default: a fresh one, printed)")
+    static let document = CommandOption(
+        ["--document"], nil, .reports, "print Conformance/DETECTION.md as the catalogs declare it, and run nothing")
+    static let keep = CommandOption(["--keep"], "DIR", .reports, "keep every run's configuration, log and reports in DIR")
+
     static let reviewer = CommandOption(["--reviewer"], "NAME", .reports, "who decides: the reviewer the certificate names")
     static let certificateOut = CommandOption(["--out"], "FILE", .reports, "where the certificate goes")
     static let certificateBundle = CommandOption(
@@ -214,6 +222,7 @@ package struct CommandOption: Sendable, Hashable {
         "diff": [.help],
         "merge": [.reports, .cases, .catalog, .baseline, .summary, .reproducible, .bundle, .attest, .signKey, .help],
         "verify": [.cases, .catalog, .trustedKey, .certificateBundle, .rerun, .rerunReports, .help] + rerunTarget,
+        "detection": [.detectionDefect, .detectionJobs, .detectionSeed, .document, .keep, .help],
         "certify": [.signKey, .reviewer, .attest, .trustedKey, .certificateOut, .rerun, .rerunReports, .help] + rerunTarget,
     ]
 

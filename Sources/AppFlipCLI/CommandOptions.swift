@@ -26,6 +26,7 @@ enum CommandOptions {
     static let merge = command("merge")
     static let verify = command("verify")
     static let certify = command("certify")
+    static let detection = command("detection")
 
     static let byCommand: [String: Set] = CommandOption.byCommand.mapValues(Set.init)
 

@@ -15,6 +15,7 @@ package enum Usage {
           verify  check an evidence bundle (--bundle): every file's SHA-256, the suite's case files, the verdict;
                   or a reviewer's certificate, which alone says CERTIFIED
           certify a certification reviewer's signed decision on a verified bundle: an in-toto certificate
+          detection  run every shipped defect against the suite: each requirement, the defects that fail it
           help    show this help, or `help <command>`
           version show the suite's version (also -V, --version)
 
@@ -40,10 +41,11 @@ package enum Usage {
     /// Every command's help, by name, for `help NAME`.
     package static let topics = [
         "run": run, "lint": lint, "list": list, "validate-url": validateURL, "diff": diff, "merge": merge, "verify": verify, "certify": certify,
+        "detection": detection,
     ]
     /// The commands with a help topic, known without building the topics: `run`'s help reads the catalog for its
     /// programs, which an adapter process (`reference-handler`) must not pay for at every start.
-    package static let topicNames: Set<String> = ["run", "lint", "list", "validate-url", "diff", "merge", "verify", "certify"]
+    package static let topicNames: Set<String> = ["run", "lint", "list", "validate-url", "diff", "merge", "verify", "certify", "detection"]
 
     static let verify = """
         usage: appflip-conformance verify BUNDLE [--cases PATH] [--catalog PATH] [--trusted-key PUB.pem]...
@@ -83,6 +85,31 @@ package enum Usage {
             added; a signature that does not check, or by no trusted key; a case that did not reproduce, or a re-run that
             could not start; other cases), 2 unreadable, or a bad command line.
             """
+
+    static let detection = """
+        usage: appflip-conformance detection [--defect NAME]... [--jobs N] [--seed N] [--keep DIR]
+               appflip-conformance detection --document
+
+        The proof that the suite fails a partner who breaks a requirement: runs every defect the package ships
+        (appflip-reference serve --defect, and the broken-handler, broken-android-handler and broken-native-client
+        built beside this executable) against the suite, each with its own reference server on loopback, in
+        processes of their own, bounded in time, several at once. Each defect must fail exactly the MUST
+        requirements and warn under exactly the SHOULD requirements it names, with no case in error; each correct
+        variant must fail and warn nothing. Prints each defect's result as it ends, then every requirement a
+        machine judges with the defects that failed it, and ends with "detection: N of M automated MUST/MUST NOT
+        requirements failed by a shipped defect (K defects run)". Nothing is contacted but loopback.
+
+          --defect NAME           run only this defect (family/name, or a name in any family); repeatable
+          --jobs N                defects run at once (default: the number of cores)
+          --seed N                the seed every run uses (default: a fresh one, printed)
+          --keep DIR              keep every run's configuration, log and reports in DIR
+          --document              print Conformance/DETECTION.md as the catalogs declare it, and run nothing
+
+        Exit codes: 0 every defect showed exactly what it names and every automated MUST is failed by one, 1 a
+        defect showed something else (the suite stopped catching it, or blames another requirement), 2 a bad command
+        line or a program missing, 8 every defect showed what it names, but some automated MUST is failed by none
+        (each is named).
+        """
 
     static let certify = """
         usage: appflip-conformance certify BUNDLE --sign-key REVIEWER.pem --reviewer NAME --out CERTIFICATE.json

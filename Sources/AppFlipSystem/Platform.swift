@@ -127,6 +127,11 @@ package enum Platform {
         _exit(status)
     }
 
+    /// Ends process `pid` with SIGKILL (a program that outlived its bound; it cannot ignore this signal).
+    package static func forceKill(_ pid: Int32) {
+        _ = kill(pid, SIGKILL)
+    }
+
     /// Writing to a handler that has exited must be an error result, not a signal that kills the suite.
     package static func ignoreSIGPIPE() {
         _ = signal(SIGPIPE, SIG_IGN)

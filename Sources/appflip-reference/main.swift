@@ -1,3 +1,4 @@
+import AppFlipDefects
 import AppFlipHTTP
 import AppFlipReference
 import AppFlipReferenceClient
@@ -17,7 +18,7 @@ let usage = """
     \(ReferenceArguments.usage)
 
     usage: appflip-reference serve [--client-id ID] [--project-id ID] [--app-id ID] [--host 127.0.0.1] [--port 8080]
-                                   [--https CA_FILE] [--code-lifetime 600] [--token-lifetime 3600]
+                                   [--https CA_FILE] [--code-lifetime 600] [--token-lifetime 3600] [--defect NAME]
 
     Serves every endpoint a partner implements, correctly, with in-memory state: GET /oauth/authorize,
     POST /oauth/token, POST /oauth/revoke, GET /.well-known/apple-app-site-association, and the link handler at
@@ -28,6 +29,9 @@ let usage = """
     certificate (PEM) it writes to CA_FILE for a client to trust (run --ca-file CA_FILE), and prints
     "listening on https://HOST:PORT". --code-lifetime and --token-lifetime set how many seconds a code and an access
     token live (a certification waits each out: short ones for a test).
+    --defect NAME serves the reference with one deliberate defect (or, marked so, one correct design of another
+    kind), to prove the suite catches it (appflip-conformance detection runs them all). Never for a partner's use:
+    \(DefectCatalog.usageList(.server))
 
     usage: appflip-reference android-handler [--client-id ID] [--code-server URL]
 
@@ -115,6 +119,7 @@ var port = 8080
 var caFile: String?
 var codeLifetime = 600.0
 var tokenLifetime = 3600.0
+var defect: String?
 while !arguments.isEmpty {
     let name = arguments.removeFirst()
     guard !arguments.isEmpty else { fail("\(name) needs a value") }
@@ -125,6 +130,9 @@ while !arguments.isEmpty {
     case "--app-id": appID = value
     case "--host": host = value
     case "--https": caFile = value
+    case "--defect":
+        guard DefectCatalog.named(value, in: .server).first != nil else { fail("--defect: no server defect is called '\(value)'") }
+        defect = value
     case "--code-lifetime", "--token-lifetime":
         guard let seconds = Double(value), (1...86_400).contains(seconds) else { fail("\(name) takes 1 to 86400 seconds") }
         if name == "--code-lifetime" { codeLifetime = seconds } else { tokenLifetime = seconds }
@@ -136,11 +144,17 @@ while !arguments.isEmpty {
 }
 do {
     let secret = ProcessInfo.processInfo.environment["APPFLIP_REFERENCE_CLIENT_SECRET"] ?? "reference-secret"
-    let reference = ReferenceServer(
-        configuration: ReferenceServerConfiguration(
-            clientID: clientID, clientSecret: secret,
-            projectID: projectID, appID: appID,
-            codeLifetime: codeLifetime, tokenLifetime: tokenLifetime))
+    let configuration = ReferenceServerConfiguration(
+        clientID: clientID, clientSecret: secret, projectID: projectID, appID: appID, codeLifetime: codeLifetime,
+        tokenLifetime: tokenLifetime)
+    let reference = ReferenceServer(configuration: configuration)
+    var handler = reference.handler
+    if let defect {
+        guard let behaviour = ServerDefectBehaviours.behaviour(defect, configuration: configuration) else {
+            fail("--defect: '\(defect)' is listed but has no behaviour in this build")
+        }
+        handler = behaviour.wrap(handler)
+    }
     var identity: TLSServerIdentity?
     if let caFile {
         let authority = try CertificateAuthority(name: "appflip-reference serve CA")
@@ -151,7 +165,7 @@ do {
             fail("--https: cannot write the CA certificate to \(caFile): \(error.localizedDescription)")
         }
     }
-    let server = try HTTPServer(host: host, port: port, tls: identity, handler: reference.handler)
+    let server = try HTTPServer(host: host, port: port, tls: identity, handler: handler)
     try? FileHandle.standardOutput.write(contentsOf: Data("listening on \(server.scheme)://\(host):\(server.port)\n".utf8))
     server.run()
 } catch {

@@ -4,45 +4,14 @@
 //
 // Each defect replaces one stage of the reference activity (or what its adapter writes) and nothing else.
 import AppFlipBase
+import AppFlipDefects
 import AppFlipReference
 import AppFlipReferenceServer
 import Foundation
 
-let defects: [String: String] = [
-    "silent-bad-caller": "shows an error and stays on a caller it refuses: no result, no finish() (Google's sample)",
-    "no-caller-check": "never checks who started it",
-    "package-only-caller-check": "checks the calling package but not its certificate",
-    "no-client-check": "only checks that CLIENT_ID is there, never its value (Google's sample)",
-    "case-insensitive-client-id": "compares CLIENT_ID without regard to case",
-    "empty-code": "answers consent with RESULT_OK and an empty AUTHORIZATION_CODE (an option of Google's sample)",
-    "no-data-on-ok": "answers consent with RESULT_OK and no data intent",
-    "no-data-on-error": "answers every error with -2 and no data intent",
-    "string-error-type": "puts ERROR_TYPE as a String (\"2\"), which Google reads as recoverable",
-    "string-error-code": "puts ERROR_CODE as a String",
-    "error-type-out-of-range": "answers a failed verification with ERROR_TYPE 4",
-    "error-extras-on-ok": "adds ERROR_TYPE and ERROR_CODE to a RESULT_OK result",
-    "never-finishes": "sets the right result but never calls finish()",
-    "odd-result-on-string-scope": "answers result code 1 (RESULT_FIRST_USER) when SCOPE is not a String[]",
-    "crash-on-huge-extra": "crashes (exits) on a String extra longer than 65536 characters",
-    "crash-on-string-scope": "crashes (exits) when SCOPE is there but not a String[] (a cast used unchecked)",
-    "deny-recoverable": "answers a refused consent with ERROR_TYPE 1 (recoverable), so Google goes on to web linking",
-    "cancel-unrecoverable": "answers an abandoned sign-in with ERROR_TYPE 2 (unrecoverable)",
-    "disabled-recoverable": "answers a disabled account with ERROR_TYPE 1 (recoverable)",
-    "unredeemable-code": "returns codes its server never issued (minted locally)",
-    "repeats-code": "mints one code at its server and returns it on every later consent too (visible in persistent mode)",
-    "refuses-unknown-extra": "refuses a request that carries an extra it does not know",
-    "refuses-scope-array": "refuses every request whose SCOPE is a String[] (it reads SCOPE as a String), Google's own among them",
-    // Hostile fixtures: what the suite must survive and never show.
-    "unusable-answers": "answers each consent with its live code in an answer the contract cannot use, in turn: no \"finished\", "
-        + "\"result_code\" as a string, AUTHORIZATION_CODE as a CharSequence or a String[], a repeated member, a line cut short",
-    "floods-after-answer": "answers, then writes 3 MiB more (one-shot: the flood follows the answer's line)",
-    "digest-prefix": "accepts a caller whose certificate digest starts an allowed one, or is started by it (a prefix compare)",
-    // Fixtures, not defects: these activities must pass every case.
-    "google-app-only": "allows only the Google app (the one caller Google's pages name), refusing Google Home",
-    "normalised-digest": "compares certificate digests by their hex digits alone, whatever their case and colons",
-    "legitimate-variant": "cancels (0) refused callers, answers failed client checks with type 1, cancels an abandoned sign-in with -2/1, "
-        + "sends no ERROR_DESCRIPTION, compares certificate digests in lower case",
-]
+// The names and what each does wrong are the shipped catalog's (AppFlipDefects), which also says what a run must find.
+let defects = Dictionary(
+    DefectCatalog.all.filter { $0.family == .androidHandler }.map { ($0.name, $0.summary) }, uniquingKeysWith: { first, _ in first })
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var defect = ""
@@ -64,7 +33,7 @@ while !arguments.isEmpty {
     }
 }
 guard defects[defect] != nil else {
-    let list = defects.keys.sorted().map { "  \($0): \(defects[$0] ?? "")" }.joined(separator: "\n")
+    let list = DefectCatalog.usageList(.androidHandler)
     try? FileHandle.standardError.write(
         contentsOf: Data("usage: broken-android-handler --defect NAME [--client-id ID] [--code-server URL]\n\(list)\n".utf8))
     exit(2)

@@ -1,3 +1,4 @@
+import AppFlipDefects
 // Deliberately broken App Flip link handlers, each with exactly one defect, to prove the suite catches it.
 //
 //   broken-handler --defect NAME [--client-id ID] [--code-server URL [--code-server-ca PEM]]
@@ -9,39 +10,9 @@ import AppFlipReference
 import AppFlipReferenceServer
 import Foundation
 
-let defects: [String: String] = [
-    "lookalike-host": "accepts any https host that starts with Google's redirect host (suffix look-alikes)",
-    "prefix-bundle": "matches the flip URI list by prefix, so com.google.OPA.evil passes",
-    "any-redirect": "opens whatever redirect_uri it is given",
-    "no-client-check": "never checks client_id, as Google's published sample does",
-    "silent-bad-client": "opens nothing when client_id is wrong, as Google's inline sample does",
-    "drops-state": "never returns the state (every result lacks it): one bug behind many failing cases",
-    "raw-state": "appends values without percent-encoding, as Google's sample app does",
-    "reencodes-state": "percent-encodes values twice",
-    "user-not-authorized": "answers a refusal with error=user_not_authorized, as Google's sample app does",
-    "deny-as-cancelled": "answers a refusal with error=cancelled",
-    "first-of-repeated": "takes the first copy of a repeated parameter",
-    "empty-code": "returns an empty code",
-    "fixed-code": "returns the same code on every consent, so no code can be single-use",
-    "trims-client-id": "trims white space around client_id before comparing it (a trailing line feed passes)",
-    "case-insensitive-client-id": "compares client_id without regard to case (GOOGLE-CLIENT passes for google-client)",
-    "trims-state": "trims white space around state before echoing it",
-    "encoded-links-only": "declines a link whose redirect_uri is not percent-encoded, as Google's test tool sends it",
-    "short-code": "returns a different code for every link, but with only 64 bits of entropy (RFC 6749 §10.10 asks 128)",
-    "no-universal-links": "opens results without universal-links-only",
-    "crash-long-state": "crashes (SIGABRT) on a state longer than 4096 characters",
-    "hang": "never answers",
-    "result-in-fragment": "opens the redirect URI with its result in the fragment (#code=…&state=…), as the implicit flow would",
-    "token-in-fragment": "adds an access token to each code result, in the fragment (#access_token=…), as a hybrid flow would",
-    "floods-after-answer": "answers, then writes output without end (until its pipe closes)",
-    "floods-late": "answers, waits 0.3 s, then writes output without end (so the flood arrives after the next request)",
-    "garbage": "answers with a line that is not JSON",
-    "raw-state-chatty": "raw-state, and prints a stray log line after every answer (a protocol fault on top of real violations)",
-    // Fixtures, not defects for the link profile: these handlers must pass every case.
-    "link-derived-code": "the reference, but each code is derived from the link, so reports can be compared byte for byte",
-    "components-style": "reads the link as URLComponents.queryItems does ('+' stays a plus), as Google's samples do",
-    "legitimate-variant": "state first, '+' for spaces, lower-case hex, no error_description, invalid_request for a missing scope",
-]
+// The names and what each does wrong are the shipped catalog's (AppFlipDefects), which also says what a run must find.
+let defects = Dictionary(
+    DefectCatalog.all.filter { $0.family == .linkHandler }.map { ($0.name, $0.summary) }, uniquingKeysWith: { first, _ in first })
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var defect = ""
@@ -61,7 +32,7 @@ while !arguments.isEmpty {
     }
 }
 guard defects[defect] != nil else {
-    let list = defects.keys.sorted().map { "  \($0): \(defects[$0] ?? "")" }.joined(separator: "\n")
+    let list = DefectCatalog.usageList(.linkHandler)
     try? FileHandle.standardError.write(
         contentsOf: Data("usage: broken-handler --defect NAME [--client-id ID] [--code-server URL [--code-server-ca PEM]]\n\(list)\n".utf8))
     exit(2)

@@ -45,16 +45,16 @@ struct ContractLayoutTests {
             .filter { $0.hasPrefix("Sources/") || $0.hasPrefix("Tests/") }
     }
 
-    @Test("At most 15 files outside the activity contract's folders name Android")
+    @Test("At most 18 files outside the activity contract's folders name Android")
     func androidConfined() throws {
         let naming = try Self.namingAndroid()
-        #expect(naming.count <= 15, "\(naming.count) files name Android outside Sources/*/AndroidActivity/: \(naming)")
+        #expect(naming.count <= 18, "\(naming.count) files name Android outside Sources/*/AndroidActivity/: \(naming)")
     }
 
-    @Test("At most 15 files outside the native app contract's folders name its types, its step or its observation")
+    @Test("At most 18 files outside the native app contract's folders name its types, its step or its observation")
     func nativeConfined() throws {
         let naming = try Self.namingNativeApp()
-        #expect(naming.count <= 15, "\(naming.count) files name the native app's contract outside Sources/*/NativeApp/: \(naming)")
+        #expect(naming.count <= 18, "\(naming.count) files name the native app's contract outside Sources/*/NativeApp/: \(naming)")
     }
 
     @Test("CONTRIBUTING's list of what a new contract touches names every file outside contract folders that names one")

@@ -1,3 +1,4 @@
+import AppFlipDefects
 import AppFlipModel
 import AppFlipRunner
 import AppFlipSystem
@@ -20,64 +21,17 @@ struct BrokenNativeClientTests {
         var testDescription: String { name + " (\(mode))" }
     }
 
-    static let defects: [Defect] = [
-        Defect(name: "plain-pkce", failed: ["NAT-PKCE-004"]),
-        Defect(name: "fixed-verifier", failed: ["NAT-PKCE-002"]),
-        Defect(name: "no-state", warned: ["NAT-STATE-001"]),
-        Defect(name: "state-not-checked", failed: ["NAT-STATE-002"]),
-        Defect(name: "localhost", mode: "loopback", warned: ["NAT-REDIR-004-S"]),
-        // 127.1.0.1 is loopback (the suite delivers the redirect there), but not 127.0.0.1 or [::1]: a failure, said truly.
-        Defect(name: "other-loopback-address", mode: "loopback", failed: ["NAT-REDIR-004"]),
-        Defect(name: "double-slash", failed: ["NAT-REDIR-002"]),
-        Defect(name: "redirect-differs", failed: ["NAT-REDIR-005"]),
-        Defect(name: "old-refresh-token", failed: ["NAT-TOK-004"]),
-        Defect(name: "any-token-type", failed: ["NAT-TOK-003"]),
-        Defect(name: "follows-redirect", failed: ["NAT-PKCE-007"]),
-        Defect(name: "plain-after-error", failed: ["NAT-PKCE-005"]),
-        Defect(name: "no-revoke", warned: ["NAT-TOK-005"]),
-        Defect(name: "embedded", failed: ["NAT-REQ-003"]),
-        Defect(name: "accepts-replay", failed: ["NAT-STATE-002"]),
-        Defect(name: "ignores-issuer", warned: ["NAT-MIX-001-S"]),
-        Defect(name: "accepts-unsolicited", failed: ["NAT-STATE-002"]),
-        Defect(name: "no-verifier", failed: ["NAT-PKCE-006"]),
-        Defect(name: "short-verifier", failed: ["NAT-PKCE-001", "NAT-PKCE-002"]),
-        Defect(name: "wrong-verifier", failed: ["NAT-PKCE-003"]),
-        Defect(name: "plain-from-metadata", failed: ["NAT-PKCE-004"]),
-        Defect(name: "retries-slow-exchange", failed: ["NAT-TOK-006"]),
-        Defect(name: "time-state", warned: ["NAT-STATE-001"]),
-        Defect(name: "authenticates-twice", failed: ["NAT-TOK-001"]),
-        // The verifier is looked for in every request of the case, the token request's own URL included.
-        Defect(name: "verifier-in-query", failed: ["NAT-PKCE-007"]),
-        Defect(name: "verifier-on-sign-out", failed: ["NAT-PKCE-007"]),
-        // Correct, but not as the reference does it: nothing to find.
-        Defect(name: "refuses-without-s256"),
-        Defect(name: "hex-state"),
-        // Google's installed-app library: HTTP Basic with the client secret, no client_id in the body (RFC 6749 §2.3.1).
-        Defect(name: "basic-client-auth"),
-        Defect(name: "basic-client-auth", mode: "loopback"),
-        // Google's documented revocation: the token in the query of the POST.
-        Defect(name: "revokes-in-query"),
-        // A client_credentials request after a refused response redeems no code: no PKCE downgrade (NAT-PKCE-005).
-        Defect(name: "client-credentials-after-error"),
-        Defect(name: "listener-any", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
-        Defect(name: "listener-stays-open", mode: "loopback", warned: ListeningSockets.addresses(listeningOn: 1) == nil ? [] : ["NAT-REDIR-004-S"]),
-        // A listener the browser cannot use: the app's choice, a warning, never a case error or a hang; what needed
-        // the callback is not judged (listenerUnusable below).
-        Defect(name: "listener-closed-early", mode: "loopback", warned: ["NAT-REDIR-004-S"]),
-        Defect(name: "listener-silent", mode: "loopback", warned: ["NAT-REDIR-004-S"]),
-        // A token endpoint over https with a certificate the app must refuse (where this build serves TLS: Linux).
-        Defect(name: "accepts-any-certificate", failed: TLSTrust.isAvailable ? ["NAT-REQ-004"] : []),
-        Defect(name: "accepts-any-certificate", mode: "loopback", failed: TLSTrust.isAvailable ? ["NAT-REQ-004"] : []),
-        Defect(name: "no-host-check", failed: TLSTrust.isAvailable ? ["NAT-REQ-004"] : []),
-        // Correct another way: the CA file in a TLS context of its own, the chain and the address checked.
-        Defect(name: "ca-file"),
-        // An exchange the server refuses (a wrong secret) never signs the app in: NAT-TOK-001 fails, never a pass.
-        Defect(name: "wrong-secret", failed: ["NAT-TOK-001"]),
-        // HTTP Basic with an empty password is a public client naming itself: accepted, as client_id alone is.
-        Defect(name: "basic-no-secret"),
-        // No PKCE at all: NAT-PKCE-006 alone; the cases that compare challenges or methods judge nothing else of it.
-        Defect(name: "no-pkce", failed: ["NAT-PKCE-006"]),
-    ]
+    /// The shipped catalog's native clients (AppFlipDefects), defects and correct variants: what `detection` runs too.
+    static let defects: [Defect] = NativeClientDefects.all.filter { $0.role != .fixture }.map { entry in
+        let met: Bool
+        switch entry.condition {
+        case nil: met = true
+        case .ownTLS: met = TLSTrust.isAvailable
+        case .socketTable: met = ListeningSockets.addresses(listeningOn: 1) != nil
+        }
+        return Defect(
+            name: entry.name, mode: entry.redirect ?? "scheme", failed: met ? entry.fails : [], warned: met ? entry.warns : [])
+    }
 
     private func run(_ executable: String, _ arguments: [String], only: Set<String>? = nil) throws -> RunResult {
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .nativeClient && (only?.contains($0.id) ?? true) }

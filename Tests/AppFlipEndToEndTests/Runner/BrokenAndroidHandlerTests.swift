@@ -1,4 +1,5 @@
 import AppFlipBase
+import AppFlipDefects
 import AppFlipHTTP
 import AppFlipModel
 import AppFlipReferenceServer
@@ -17,45 +18,15 @@ struct BrokenAndroidHandlerTests {
         var status: AppFlipModel.ExitStatus
         /// The requirements failed: exactly these, no other.
         var failed: Set<String>
-        /// A SHOULD the defect must show as a warning, if any.
-        var warned: String?
+        /// The SHOULD requirements the defect must show as warnings.
+        var warned: Set<String>
         var testDescription: String { name }
     }
 
-    static let defects: [Defect] = [
-        // Google's sample leaves the user on its screen when the caller fails its check.
-        Defect(name: "silent-bad-caller", status: .nonConformant, failed: ["AF-ANDR-005"]),
-        Defect(name: "no-caller-check", status: .nonConformant, failed: ["AF-ANDR-001"]),
-        Defect(name: "package-only-caller-check", status: .nonConformant, failed: ["AF-ANDR-001"]),
-        Defect(name: "no-client-check", status: .nonConformant, failed: ["AF-ANDR-004"], warned: "AF-ANDR-004-S"),
-        // Exact means exact: a CLIENT_ID differing only in case is another client.
-        Defect(name: "case-insensitive-client-id", status: .nonConformant, failed: ["AF-ANDR-004"], warned: "AF-ANDR-004-S"),
-        Defect(name: "empty-code", status: .nonConformant, failed: ["AF-ANDR-002"]),
-        Defect(name: "no-data-on-ok", status: .nonConformant, failed: ["AF-ANDR-002"]),
-        Defect(name: "no-data-on-error", status: .nonConformant, failed: ["AF-ANDR-003"]),
-        // A String ERROR_TYPE is blamed on the types, not on the scenario whose type it spells right.
-        Defect(name: "string-error-type", status: .nonConformant, failed: ["AF-ANDR-003"]),
-        Defect(name: "string-error-code", status: .nonConformant, failed: ["AF-ANDR-003"]),
-        Defect(name: "error-type-out-of-range", status: .nonConformant, failed: ["AF-ANDR-003"], warned: "AF-ANDR-004-S"),
-        Defect(name: "error-extras-on-ok", status: .conformant, failed: [], warned: "AF-ANDR-006"),
-        // An activity that never finishes: every other check is not applicable, so one requirement carries it.
-        Defect(name: "never-finishes", status: .nonConformant, failed: ["AF-ANDR-005"]),
-        Defect(name: "odd-result-on-string-scope", status: .nonConformant, failed: ["AF-ANDR-007"]),
-        Defect(name: "deny-recoverable", status: .nonConformant, failed: ["AF-ANDR-008"]),
-        Defect(name: "cancel-unrecoverable", status: .nonConformant, failed: ["AF-ANDR-009"]),
-        Defect(name: "disabled-recoverable", status: .nonConformant, failed: ["AF-ANDR-010"]),
-        Defect(name: "unredeemable-code", status: .nonConformant, failed: ["AF-ANDR-012"]),
-        Defect(name: "repeats-code", status: .nonConformant, failed: ["AF-ANDR-011"]),
-        Defect(name: "refuses-unknown-extra", status: .nonConformant, failed: ["AF-ANDR-013"]),
-        // Refusing Google's own intent is the valid request's failure alone: the scenario cases, the unknown extra and
-        // Google Home start with a consenting Google intent and send nothing of their own when it is refused.
-        Defect(name: "refuses-scope-array", status: .nonConformant, failed: ["AF-ANDR-002"]),
-        // A digest compared by prefix takes the empty, half, truncated or extended digest rows.
-        Defect(name: "digest-prefix", status: .nonConformant, failed: ["AF-ANDR-001"]),
-        // A crash is a result Google receives (RESULT_CANCELED) and, on malformed input, what the requirement forbids.
-        Defect(name: "crash-on-huge-extra", status: .nonConformant, failed: ["AF-ANDR-013"]),
-        Defect(name: "crash-on-string-scope", status: .nonConformant, failed: ["AF-ANDR-007"]),
-    ]
+    /// The shipped catalog's broken activities (AppFlipDefects): what `detection` runs too.
+    static let defects: [Defect] = AndroidHandlerDefects.all.filter { $0.role == .defect }.map { entry in
+        Defect(name: entry.name, status: entry.fails.isEmpty ? .conformant : .nonConformant, failed: entry.fails, warned: entry.warns)
+    }
 
     /// Runs every Android case against `defect`, its codes minted by an in-process reference server so they redeem.
     static func run(_ defect: String) throws -> RunResult {
@@ -102,9 +73,8 @@ struct BrokenAndroidHandlerTests {
         let failed = Set(findings.filter { $0.verdict == .fail }.map(\.requirement.id))
         #expect(failed == defect.failed, "failed: \(failed.sorted())")
         #expect(run.exitStatus == defect.status)
-        if let warned = defect.warned {
-            #expect(findings.contains { $0.verdict == .warn && $0.requirement.id == warned })
-        }
+        let warned = Set(findings.filter { $0.verdict == .warn }.map(\.requirement.id))
+        #expect(defect.warned.isSubset(of: warned), "warned: \(warned.sorted())")
         #expect(
             run.count(.error) == 0, "errors: \(run.results.filter { $0.verdict == .error }.map { "\($0.conformanceCase.id): \($0.message ?? "")" })")
     }

@@ -1,3 +1,4 @@
+import AppFlipDefects
 import AppFlipModel
 import AppFlipReporting
 import AppFlipRunner
@@ -9,76 +10,45 @@ import Testing
 struct BrokenHandlerTests {
     struct Defect: Sendable, CustomTestStringConvertible {
         var name: String
-        var status: AppFlipModel.ExitStatus
-        /// A requirement that must appear in a failing (or, for SHOULD, warning) check.
-        var requirement: String
-        /// Requirements the defect does not break: they must never be shown failed.
-        var notBlamed: [String] = []
+        /// The requirements failed: exactly these, no other (so nothing is blamed on a requirement it does not break).
+        var failed: Set<String>
+        /// The SHOULD requirements it must show as warnings.
+        var warned: Set<String>
         var testDescription: String { name }
     }
 
-    static let defects: [Defect] = [
-        Defect(name: "lookalike-host", status: .nonConformant, requirement: "AF-LINK-005"),
-        Defect(name: "prefix-bundle", status: .nonConformant, requirement: "AF-LINK-005"),
-        Defect(name: "any-redirect", status: .nonConformant, requirement: "AF-LINK-005"),
-        Defect(name: "no-client-check", status: .nonConformant, requirement: "AF-LINK-003"),
-        // Declining a wrong client_id breaks "answer invalid_request" (006/018), not the client check or the
-        // encoding and vocabulary of a result that was never opened.
-        Defect(
-            name: "silent-bad-client", status: .nonConformant, requirement: "AF-LINK-018",
-            notBlamed: ["AF-LINK-003", "AF-LINK-011", "AF-LINK-013"]),
-        Defect(name: "raw-state", status: .nonConformant, requirement: "AF-LINK-010"),
-        // A stray line after each answer is a protocol fault; it must not turn the violations it follows into errors.
-        Defect(name: "raw-state-chatty", status: .nonConformant, requirement: "AF-LINK-010"),
-        Defect(name: "reencodes-state", status: .nonConformant, requirement: "AF-LINK-010"),
-        Defect(name: "user-not-authorized", status: .nonConformant, requirement: "AF-LINK-013"),
-        Defect(name: "deny-as-cancelled", status: .nonConformant, requirement: "AF-LINK-014"),
-        Defect(name: "first-of-repeated", status: .nonConformant, requirement: "AF-LINK-007"),
-        Defect(name: "empty-code", status: .nonConformant, requirement: "AF-LINK-012"),
-        // The same code on every consent: each answer looks fine alone; across the run no code is single-use.
-        Defect(name: "fixed-code", status: .nonConformant, requirement: "AF-LINK-012"),
-        Defect(name: "short-code", status: .nonConformant, requirement: "AF-LINK-012"),
-        Defect(name: "trims-client-id", status: .nonConformant, requirement: "AF-LINK-003"),
-        Defect(name: "case-insensitive-client-id", status: .nonConformant, requirement: "AF-LINK-003"),
-        // A token in the result URL, even in its fragment, where only a code belongs.
-        Defect(name: "token-in-fragment", status: .nonConformant, requirement: "AF-LINK-020"),
-        Defect(name: "trims-state", status: .nonConformant, requirement: "AF-LINK-010"),
-        Defect(name: "encoded-links-only", status: .nonConformant, requirement: "AF-LINK-002"),
-        Defect(name: "no-universal-links", status: .conformant, requirement: "AF-LINK-019"),
-        // A crash on malformed input is what AF-LINK-023 forbids: judged, not an error.
-        Defect(
-            name: "crash-long-state", status: .nonConformant, requirement: "AF-LINK-023",
-            notBlamed: ["AF-LINK-002", "AF-LINK-010", "AF-LINK-011", "AF-LINK-018"]),
-        Defect(name: "garbage", status: .inconclusive, requirement: "AF-LINK-002"),
-    ]
+    /// The shipped catalog's broken link handlers (AppFlipDefects): what `detection` runs too.
+    static let defects: [Defect] = LinkHandlerDefects.all.filter { $0.role == .defect }.map { entry in
+        Defect(name: entry.name, failed: entry.fails, warned: entry.warns)
+    }
 
-    @Test("The run's exit status and findings name the defect", arguments: defects)
+    @Test("The run fails exactly the requirements the defect names, warns under its SHOULDs, and nothing errs", arguments: defects)
     func caught(_ defect: Defect) throws {
         let target = SubprocessTarget(
             executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", defect.name],
             mode: .persistent)
         let run = try SuiteRun.run(target, timeout: 5)
-        #expect(run.exitStatus == defect.status)
-        switch defect.status {
-        case .inconclusive:
-            let errored = run.results.filter { $0.verdict == .error }
-            #expect(!errored.isEmpty)
-            #expect(errored.contains { $0.conformanceCase.requirements.contains { $0.id == defect.requirement } })
-            #expect(run.count(.fail) == 0, "a target error must not be reported as a requirement failure")
-        case .conformant:
-            let warned = run.results.flatMap(\.findings).filter { $0.verdict == .warn }
-            #expect(warned.contains { $0.requirement.id == defect.requirement })
-        default:
-            let failed = run.results.flatMap(\.findings).filter { $0.verdict == .fail }
-            #expect(
-                failed.contains { $0.requirement.id == defect.requirement },
-                "failed requirements: \(Set(failed.map(\.requirement.id)).sorted())")
-        }
-        let blamed = Set(run.results.flatMap(\.findings).filter { $0.verdict == .fail }.map(\.requirement.id))
-        for id in defect.notBlamed {
-            #expect(!blamed.contains(id), "\(id) is shown failed, but the defect does not break it")
+        #expect(run.exitStatus == (defect.failed.isEmpty ? .conformant : .nonConformant))
+        let findings = run.results.flatMap(\.findings)
+        let failed = Set(findings.filter { $0.verdict == .fail }.map(\.requirement.id))
+        let warned = Set(findings.filter { $0.verdict == .warn }.map(\.requirement.id))
+        // The app-link profile alone: what the defect breaks in the flip profile (AF-LINK-024) is detection's to see.
+        let judged = Set(run.results.flatMap(\.conformanceCase.requirements).map(\.id))
+        #expect(failed == defect.failed.intersection(judged), "failed requirements: \(failed.sorted())")
+        #expect(defect.warned.isSubset(of: warned), "warned: \(warned.sorted())")
+        for id in Set(run.results.flatMap(\.conformanceCase.requirements).map(\.id)).subtracting(defect.failed) {
             #expect(RequirementOutcome.verdict(of: id, in: run.results) != .fail, "the matrix shows \(id) failed")
         }
+        #expect(run.count(.error) == 0, "\(run.results.filter { $0.verdict == .error }.map { "\($0.conformanceCase.id): \($0.message ?? "")" })")
+    }
+
+    @Test("A handler that answers with a line that is not JSON makes the run inconclusive, never a requirement failure")
+    func garbage() throws {
+        let target = SubprocessTarget(executable: BuiltProducts.path("broken-handler"), arguments: ["--defect", "garbage"], mode: .persistent)
+        let run = try SuiteRun.run(target, timeout: 5)
+        #expect(run.exitStatus == .inconclusive)
+        #expect(run.results.contains { $0.verdict == .error && $0.conformanceCase.requirements.contains { $0.id == "AF-LINK-002" } })
+        #expect(run.count(.fail) == 0, "a target error must not be reported as a requirement failure")
     }
 
     @Test("A handler that makes different legitimate choices passes every case", arguments: ["legitimate-variant", "components-style"])

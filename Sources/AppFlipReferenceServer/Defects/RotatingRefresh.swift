@@ -37,7 +37,7 @@ package enum RotatingRefresh {
 }
 
 /// Which rotated token stands for which original, and which originals are retired.
-final class RotationBook: @unchecked Sendable {
+final class RotationBook: Sendable {
     /// Each rotated token's original, and the originals retired.
     private let book = Locked((originals: [String: String](), dead: Set<String>()))
 

@@ -126,7 +126,8 @@ let package = Package(
             name: "AppFlipEndToEndTests",
             dependencies: [
                 "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel",
-                "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference", "AppFlipDefects", "AppFlipReferenceServer",
+                "AppFlipChecks", "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference", "AppFlipDefects",
+                "AppFlipReferenceServer",
                 "AppFlipSetup", "AppFlipCLI", "AppFlipConformance", "suite-embedder", "appflip-conformance", "appflip-reference",
                 "AppFlipTestSupport",
                 "broken-handler", "broken-android-handler", "broken-native-client",

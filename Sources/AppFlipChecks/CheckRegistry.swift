@@ -83,6 +83,22 @@ package enum CheckRegistry {
         return text
     }
 
+    /// The check groups the suite adds to a step by itself, besides `groups` (the step's own), at `location`: for a
+    /// native sign-in, the URL audit's parts every authorization request shows (`AuditCheck.everySignIn`), each the
+    /// step does not judge itself, as setup (they judge every request, and are not what the case tests). `level` gives a
+    /// requirement's level from the catalog.
+    package static func impliedGroups(
+        for action: Step.Action, besides groups: [CheckGroup], level: (String) -> Level?, at location: SourceLocationValue
+    ) -> [CheckGroup] {
+        guard case .native(let native) = action, native.command == .signIn else { return [] }
+        let judged = Set(groups.map(\.requirement.id))
+        return AuditCheck.everySignIn.filter { !judged.contains($0) }.map { id in
+            CheckGroup(
+                requirement: RequirementReference(id: id, level: level(id) ?? .must), expectation: .all([AuditCheck.judging(id)]),
+                location: location, isSetup: true)
+        }
+    }
+
     /// Reads one `expect` entry through its kind; nil after a diagnostic.
     package static func read(key: String, _ node: Node, reader: inout NodeReader) -> [AnyCheck]? {
         guard let kind = byKey[key] else { return nil }

@@ -66,11 +66,15 @@ package struct Defect: Sendable, Hashable {
     package var redirect: String?
     /// When set and not met here, nothing is expected (the run must then fail and warn nothing).
     package var condition: Condition?
+    /// For a server: its test users sign in through its pages (form, session, consent form), so the sign-in probes
+    /// run; otherwise through the cookie test hook, which lets a wrapper see every code at the authorization endpoint.
+    package var signsInThroughPages = false
 
     package init(
         _ family: Family, _ name: String, _ summary: String, role: Role = .defect, fails: Set<String> = [], warns: Set<String> = [],
-        redirect: String? = nil, condition: Condition? = nil
+        redirect: String? = nil, condition: Condition? = nil, signsInThroughPages: Bool = false
     ) {
+        self.signsInThroughPages = signsInThroughPages
         self.family = family
         self.name = name
         self.summary = summary

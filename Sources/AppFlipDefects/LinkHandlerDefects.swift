@@ -24,6 +24,13 @@ package enum LinkHandlerDefects {
             "user-not-authorized", "answers a refusal with error=user_not_authorized, as Google's sample app does",
             fails: ["AF-LINK-013", "AF-LINK-014"]),
         defect("deny-as-cancelled", "answers a refusal with error=cancelled", fails: ["AF-LINK-014"]),
+        defect("cancel-as-denied", "answers an abandoned sign-in with error=access_denied, ending a recoverable link", fails: ["AF-LINK-015"]),
+        defect("disabled-as-cancelled", "answers a disabled account with error=cancelled, so Google retries", fails: ["AF-LINK-016"]),
+        defect(
+            "misses-one-listed", "its list has eleven of the twelve flip URIs (the production Google Home enterprise one is missing)",
+            fails: ["AF-LINK-004"]),
+        defect(
+            "fixed-flip-uri", "opens the Google Assistant's production flip URI whichever listed one the link named", fails: ["AF-LINK-022"]),
         defect("first-of-repeated", "takes the first copy of a repeated parameter", fails: ["AF-LINK-005", "AF-LINK-007"]),
         fixture("empty-code", "returns an empty code: one bug behind many failing cases"),
         defect("fixed-code", "returns the same code on every consent, so no code can be single-use", fails: ["AF-LINK-012", "AF-LINK-024"]),

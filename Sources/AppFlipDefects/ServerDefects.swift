@@ -50,7 +50,7 @@ package enum ServerDefects {
             fails: ["AF-AUTHZ-003"]),
         defect(
             "reusable-codes", "redeems the same code again and again, with the same tokens (a flip's code too)",
-            fails: ["TOK-CODE-004", "AF-LINK-024"],
+            fails: ["TOK-CODE-004", "AF-LINK-024", "AF-ANDR-012"],
             warns: ["TOK-CODE-004-S"]),
         defect(
             "pkce-not-verified", "never stores Google's challenges, so any verifier redeems the code (one must be sent)",
@@ -65,6 +65,91 @@ package enum ServerDefects {
         defect(
             "basic-without-www-authenticate", "answers a failed HTTP Basic client authentication with 400 and no WWW-Authenticate",
             fails: ["TOK-GEN-005"]),
+        defect(
+            "state-truncated", "keeps at most 1,024 characters of a state (a column too narrow) and returns what it kept", fails: ["AF-AUTHZ-007"]),
+        defect("refusal-without-state", "builds the refusal's redirect by hand and forgets the state", fails: ["AF-AUTHZ-008"]),
+        defect(
+            "refusal-as-server-error", "answers a user's refusal with server_error, as a consent page that throws on Cancel",
+            fails: ["AF-AUTHZ-009"]),
+        defect("any-response-type", "issues a code whatever response_type says (token, id_token, none)", fails: ["AF-AUTHZ-006"]),
+        defect(
+            "refuses-unknown-parameters", "refuses a parameter it does not know with invalid_request, where RFC 6749 §3.1 says ignore it",
+            fails: ["AF-AUTHZ-010"]),
+        defect(
+            "authorize-first-of-repeated", "takes the first copy of a repeated authorization parameter instead of refusing the request",
+            fails: ["AF-AUTHZ-003", "AF-AUTHZ-005", "AF-AUTHZ-011"]),
+        defect(
+            "missing-scope-server-error", "fails on a request without a scope parameter: an error redirect with server_error",
+            fails: ["AF-AUTHZ-012"]),
+        defect("cors-on-authorize", "lets any origin's script read its authorization responses (CORS)", fails: ["AF-AUTHZ-023"]),
+        defect(
+            "sandbox-uri-refused", "registered only Google's production redirect URI: a valid request to the sandbox one gets the error page",
+            fails: ["AF-AUTHZ-002"]),
+        defect(
+            "sandbox-to-production", "keeps one redirect URI per client: a sandbox request is answered at the production URI",
+            fails: ["AF-AUTHZ-004"]),
+        defect("plain-only-pkce", "supports the plain PKCE method only: an S256 challenge gets invalid_request", fails: ["AF-AUTHZ-015"]),
+        defect(
+            "sequential-codes", "hands out authorization codes c-1, c-2, …: unique, and guessable", fails: ["AF-AUTHZ-014"],
+            warns: ["AF-AUTHZ-014-S"]),
+        defect("codes-never-expire", "declares a code lifetime, but keeps its codes redeemable for a day", fails: ["AF-AUTHZ-013"]),
+        defect("token-takes-get", "answers a GET whose query holds the form as if it were the POST", fails: ["TOK-GEN-002"]),
+        defect(
+            "token-first-of-repeated", "takes the first copy of a repeated token parameter instead of refusing the request",
+            fails: ["TOK-GEN-003"]),
+        defect(
+            "two-client-authentications", "takes a request that authenticates twice (HTTP Basic and client_secret in the body)",
+            fails: ["TOK-GEN-004"]),
+        defect("redirect-uri-unchecked", "never compares the exchange's redirect_uri with the authorization request's", fails: ["TOK-CODE-002"]),
+        defect("unknown-code-invalid-request", "answers a code it never issued with invalid_request, not invalid_grant", fails: ["TOK-CODE-005"]),
+        defect(
+            "unknown-grant-invalid-request", "answers a grant type it does not support with invalid_request, not unsupported_grant_type",
+            fails: ["TOK-CODE-006"]),
+        defect("verifier-optional", "checks a verifier when one is sent, and redeems a challenged code without one", fails: ["TOK-PKCE-002"]),
+        defect(
+            "verifier-without-challenge", "ignores a verifier sent for a code issued without a challenge (a downgrade it does not see)",
+            fails: ["TOK-PKCE-003"]),
+        defect(
+            "token-response-without-expires-in", "never says how long a code exchange's access token lives (no expires_in)",
+            fails: ["TOK-RESP-001"]),
+        defect(
+            "token-type-mac", "calls a code exchange's access token a MAC token, though its API takes it as Bearer", fails: ["TOK-RESP-002"]),
+        defect("errors-typed-html", "writes its JSON token errors under the framework's default Content-Type, text/html", fails: ["TOK-ERR-001"]),
+        defect(
+            "bad-refresh-invalid-request", "answers a refresh token it never issued with invalid_request, not invalid_grant",
+            fails: ["TOK-REF-002"]),
+        defect(
+            "revoke-answers-204", "answers the revocation of a refresh token, sent without a hint, with 204 No Content, not 200",
+            fails: ["TOK-REV-001"]),
+        defect(
+            "refresh-revocation-ignored", "says 200 to the revocation of a refresh token, and keeps it working",
+            fails: ["TOK-REV-002", "TOK-REV-004", "TOK-REV-005"], warns: ["TOK-REV-006"]),
+        defect(
+            "revocation-delayed",
+            "revokes refresh tokens from a queue a worker drains seconds later: one used at once still works (the cases cannot tell this from "
+                + "a revocation that never happens, so TOK-REV-002 fails with TOK-REV-005)",
+            fails: ["TOK-REV-002", "TOK-REV-005"], warns: ["TOK-REV-006"]),
+        defect("code-any-client", "redeems a code for whichever authenticated client presents it", fails: ["TOK-CODE-003"]),
+        defect("same-user-for-everyone", "its API answers every access token as the first test user's", fails: ["TOK-CODE-007"]),
+        defect(
+            "short-flip-codes", "mints the codes an app hands Google (App Flip) as 16 hex digits: 64 bits, where 128 are asked",
+            fails: ["AF-ANDR-015"]),
+        Defect(
+            .server, "consent-without-csrf", "takes a consent form without its anti-forgery token, or with another session's",
+            fails: ["AF-AUTHZ-020"], signsInThroughPages: true),
+        Defect(
+            .server, "open-return-to", "sends a user who signed in wherever the sign-in form's return parameter says",
+            fails: ["AF-AUTHZ-018"], signsInThroughPages: true),
+        Defect(
+            .server, "consent-307", "answers the consent form's POST with 307, so the browser would post the form on to the client",
+            fails: ["AF-AUTHZ-022"], signsInThroughPages: true),
+        defect(
+            "authorize-over-plain-http", "answers plain http on its https port as it answers https: the sign-in page comes over http",
+            fails: ["AF-AUTHZ-001"]),
+        defect(
+            "plain-http-redirects-to-http", "answers plain http on its https port with a redirect to another http URL, not to https",
+            fails: ["AF-AUTHZ-001", "TOK-GEN-001"]),
+        defect("association-for-another-app", "its site association lists another team's app for the App Flip path", fails: ["AF-LINK-001"]),
         // Correct, but not as the reference does it.
         variant("throttle-by-delay", "throttles guessed secrets by a growing delay, not 429 (RFC 6749 §2.3.1 names no means)"),
         variant("rotating-refresh-with-grace", "rotates refresh tokens; the old one works until the new one is used (Google's rule)"),

@@ -83,15 +83,20 @@ package final class HTTPServer: @unchecked Sendable {
     }
 
     package var port: Int { listener.port }
+    /// With TLS: how requests that arrive in plain text on the same port are answered (nil: they are not; what
+    /// `appflip-reference serve --defect` shows of a deployment that serves http beside https).
+    private let plainHandler: Handler?
+
     /// `https` when the server speaks TLS, else `http`.
     package var scheme: String { identity == nil ? "http" : "https" }
     package var host: String { listener.host }
 
     package init(
         host: String = "127.0.0.1", port: Int = 0, limits: HTTPLimits = HTTPLimits(), capacity: Capacity = Capacity(),
-        tls identity: TLSServerIdentity? = nil, handler: @escaping Handler
+        tls identity: TLSServerIdentity? = nil, plainHandler: Handler? = nil, handler: @escaping Handler
     ) throws(SocketError) {
         listener = try TCPListener(host: host, port: port)
+        self.plainHandler = identity == nil ? nil : plainHandler
         self.limits = limits
         self.capacity = capacity
         self.identity = identity
@@ -166,7 +171,10 @@ package final class HTTPServer: @unchecked Sendable {
         state.withLock { $0.open[ObjectIdentifier(plain)] = (plain, Platform.monotonicSeconds()) }
         defer { state.withLock { $0.open[ObjectIdentifier(plain)] = nil } }
         let socket: any ByteStream
-        if let identity {
+        // A server that also answers plain http on its TLS port (a broken deployment, `plainHandler`): whatever does not
+        // start with a TLS handshake record (0x16) is read as plain text.
+        let plainText = plainHandler != nil && plain.peekFirstByte(deadline: Platform.monotonicSeconds() + capacity.idleTimeout) != 0x16
+        if let identity, !plainText {
             state.withLock { $0.handshaking += 1 }
             do {
                 socket = try TLSStream.accept(plain, identity: identity, deadline: Platform.monotonicSeconds() + capacity.idleTimeout)
@@ -209,7 +217,7 @@ package final class HTTPServer: @unchecked Sendable {
                 let body = try reader.readBody(try MessageReader.framing(head.headers, isResponse: false), source)
                 let request = HTTPRequest(method: String(parts[0]), target: String(parts[1]), headers: head.headers, body: body)
                 keepAlive = parts[2] == "HTTP/1.1" && request.headers["Connection"]?.lowercased() != "close"
-                var answer = handler(request)
+                var answer = (plainText ? plainHandler ?? handler : handler)(request)
                 if !keepAlive { answer.headers.append("Connection", "close") }
                 response = answer
             } catch let error as SocketError {

@@ -107,6 +107,10 @@ package final class NativeClientApp {
         /// Keeps the first sign-in's token and revocation endpoints for every later one, as a google-auth-oauthlib
         /// `Flow` reused across sign-ins does (a broken client: the configuration names them per sign-in).
         package var keepsFirstEndpoints = false
+        /// The authorization request's parameters as sent, given the reference's (a broken client's edits).
+        package var authorizationParameters: @Sendable ([(String, String)]) -> [(String, String)] = { $0 }
+        /// Refuses a token response that carries a member it does not know (RFC 6749 §5.1 says ignore it).
+        package var refusesUnknownMembers = false
         /// Runs before each command with it (a hostile client's extra traffic: Tests/BrokenNativeClient).
         package var beforeCommand: (@Sendable ([String: Any]) -> Void)?
         /// How https connections are made (nil: verified against the system's store and the CA the configuration gives,
@@ -226,6 +230,7 @@ package final class NativeClientApp {
                 ("scope", endpoints.scopes.joined(separator: " ")),
             ] + (behaviour.sendsChallenge ? [("code_challenge", challenge), ("code_challenge_method", method)] : [])
         if behaviour.sendsState { parameters.insert(("state", state), at: 4) }
+        parameters = behaviour.authorizationParameters(parameters)
         let separator = authorization.contains("?") ? "&" : "?"
         return [
             "action": "open-browser", "user_agent": behaviour.userAgent,
@@ -306,6 +311,10 @@ package final class NativeClientApp {
                 return rejected("the token endpoint answered \(status)")
             }
             guard let access = json["access_token"] as? String, !access.isEmpty else { return rejected("no access_token in the answer") }
+            let known: Set<String> = ["access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token"]
+            if behaviour.refusesUnknownMembers, let unknown = json.keys.first(where: { !known.contains($0) }) {
+                return rejected("the token response carries \(unknown), which this app does not know")
+            }
             // Unknown members are ignored (RFC 6749 §5.1); a token of a type the app does not know is not used (§7.1).
             guard behaviour.acceptsAnyTokenType || (json["token_type"] as? String)?.lowercased() == "bearer" else {
                 return rejected("token_type \(json["token_type"] as? String ?? "(none)") is not bearer: the token is not used")

@@ -127,6 +127,15 @@ package enum Platform {
         _exit(status)
     }
 
+    /// `recv`'s flag that reads without consuming.
+    package static var peekFlag: Int32 {
+        #if canImport(Glibc)
+            Int32(MSG_PEEK)
+        #else
+            MSG_PEEK
+        #endif
+    }
+
     /// Ends process `pid` with SIGKILL (a program that outlived its bound; it cannot ignore this signal).
     package static func forceKill(_ pid: Int32) {
         _ = kill(pid, SIGKILL)

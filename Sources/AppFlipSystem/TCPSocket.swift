@@ -179,6 +179,15 @@ package final class TCPSocket: @unchecked Sendable {
         }
     }
 
+    /// The first byte the peer sent, left unread (nil when it closed or sent nothing before `deadline`): how a server
+    /// tells a TLS ClientHello (0x16) from a plain-text request on one port.
+    package func peekFirstByte(deadline: Double) -> UInt8? {
+        guard (try? wait(for: Int16(POLLIN), deadline: deadline, what: "waiting for the first byte")) != nil else { return nil }
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Platform.peekFlag)
+        return count == 1 ? byte : nil
+    }
+
     /// True when the peer has closed or sent something unexpected while the connection sat idle.
     package var isStale: Bool {
         guard fd >= 0 else { return true }

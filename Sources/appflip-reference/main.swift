@@ -144,9 +144,10 @@ while !arguments.isEmpty {
 }
 do {
     let secret = ProcessInfo.processInfo.environment["APPFLIP_REFERENCE_CLIENT_SECRET"] ?? "reference-secret"
-    let configuration = ReferenceServerConfiguration(
+    var configuration = ReferenceServerConfiguration(
         clientID: clientID, clientSecret: secret, projectID: projectID, appID: appID, codeLifetime: codeLifetime,
         tokenLifetime: tokenLifetime)
+    if let defect { configuration = ServerDefectBehaviours.configuration(for: defect, configuration) }
     let reference = ReferenceServer(configuration: configuration)
     var handler = reference.handler
     if let defect {
@@ -165,7 +166,8 @@ do {
             fail("--https: cannot write the CA certificate to \(caFile): \(error.localizedDescription)")
         }
     }
-    let server = try HTTPServer(host: host, port: port, tls: identity, handler: handler)
+    let plain = defect.flatMap { ServerDefectBehaviours.plainHTTP(for: $0, reference.handler) }
+    let server = try HTTPServer(host: host, port: port, tls: identity, plainHandler: plain, handler: handler)
     try? FileHandle.standardOutput.write(contentsOf: Data("listening on \(server.scheme)://\(host):\(server.port)\n".utf8))
     server.run()
 } catch {

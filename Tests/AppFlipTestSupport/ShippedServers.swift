@@ -17,7 +17,15 @@ package enum BrokenServers {
         package var description: String { name }
     }
 
-    package static let all: [Defect] = ServerDefects.all.filter { $0.role == .defect }.map { entry in
+    /// The ones a server in this process shows: not those that need the real sign-in pages, a TLS port that also
+    /// answers http, settings of their own, or an Android activity minting its codes (detection runs those as
+    /// `appflip-reference serve --defect`).
+    package static let all: [Defect] = ServerDefects.all.filter { entry in
+        entry.role == .defect && !entry.signsInThroughPages && !entry.fails.allSatisfy({ $0.hasPrefix("AF-ANDR-") })
+            && ServerDefectBehaviours.plainHTTP(for: entry.name, { _ in HTTPResponse(status: 500) }) == nil
+            && ServerDefectBehaviours.configuration(for: entry.name, ShippedServers.configuration).codeLifetime
+                == ShippedServers.configuration.codeLifetime
+    }.map { entry in
         Defect(name: entry.name, fails: entry.fails, warns: entry.warns, wrap: ShippedServers.wrap(entry.name))
     }
 }
@@ -58,9 +66,10 @@ package enum VariantServers {
 }
 
 enum ShippedServers {
+    static let configuration = ReferenceServerConfiguration(clientID: ReferenceClient.id, clientSecret: ReferenceClient.secret)
+
     /// The shipped behaviour `name`, for a server set up as the HTTP profile tests set theirs up.
     static func wrap(_ name: String) -> @Sendable (@escaping HTTPServer.Handler) -> HTTPServer.Handler {
-        let configuration = ReferenceServerConfiguration(clientID: ReferenceClient.id, clientSecret: ReferenceClient.secret)
         guard let behaviour = ServerDefectBehaviours.behaviour(name, configuration: configuration) else {
             return { _ in { _ in HTTPResponse(status: 500, body: Array("no shipped behaviour \(name)\n".utf8)) } }
         }

@@ -166,7 +166,7 @@ default:
     break
 }
 
-/// The answer rewritten so the contract cannot use it, the live code still in it: form `turn` of six.
+/// The answer rewritten so the contract cannot use it, the live code still in it: form `turn` of six (`form(of:)`).
 func unusable(_ answer: Data, turn: Int) -> Data {
     guard var reply = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any],
         var data = reply["data"] as? [String: Any], var extras = data["extras"] as? [String: Any],
@@ -187,7 +187,17 @@ func unusable(_ answer: Data, turn: Int) -> Data {
     return Data(text)
 }
 
-var turn = 0
+/// Which of the six unusable forms a request gets: from what the request asks (its extras, caller and scenario), never
+/// from its seeded id or from the order a worker's requests arrive in, so every run answers each case alike.
+func form(of request: AdapterLoop.IntentRequest) -> Int {
+    let text =
+        request.extras.keys.sorted().map { "\($0)=\(String(describing: request.extras[$0]))" }.joined(separator: ";")
+        + "|\(request.caller.map { $0.package + "/" + $0.signature } ?? "")|\(request.scenario)"
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return Int(hash % 6)
+}
+
 while let line = readLine(strippingNewline: true) {
     guard !line.isEmpty else { continue }
     if defect == "crash-on-huge-extra", line.utf8.count > 65_536 + 200 {
@@ -200,8 +210,7 @@ while let line = readLine(strippingNewline: true) {
     let result = handle(request.extras, request.caller, request.scenario, activity: activity, defect: defect)
     guard var answer = AdapterLoop.answer(id: request.id, result) else { continue }
     if defect == "unusable-answers" {
-        answer = unusable(answer, turn: turn)
-        turn += 1
+        answer = unusable(answer, turn: form(of: request))
     }
     FileHandle.standardOutput.write(answer + Data("\n".utf8))
     if defect == "floods-after-answer" {

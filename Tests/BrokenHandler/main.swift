@@ -63,6 +63,17 @@ case "reencodes-state":
 case "user-not-authorized":
     let original = handler.errorCode
     handler.errorCode = { $0 == .deny ? "user_not_authorized" : original($0) }
+case "cancel-as-denied":
+    let original = handler.errorCode
+    handler.errorCode = { $0 == .cancel ? "access_denied" : original($0) }
+case "disabled-as-cancelled":
+    let original = handler.errorCode
+    handler.errorCode = { $0 == .disabledAccount ? "cancelled" : original($0) }
+case "misses-one-listed":
+    // Its list has eleven of the twelve flip URIs: the production Google Home enterprise one is missing.
+    handler.acceptsRedirectURI = { uri in
+        listed.contains(uri) && uri != "https://oauth-redirect.googleusercontent.com/a/com.google.Chromecast.enterprise"
+    }
 case "deny-as-cancelled":
     let original = handler.errorCode
     handler.errorCode = { $0 == .deny ? "cancelled" : original($0) }
@@ -190,6 +201,13 @@ while let line = readLine(strippingNewline: true) {
             let url = object["url"] as? String, let mark = url.firstIndex(of: "?")
         {
             object["url"] = url.replacingCharacters(in: mark...mark, with: "#")
+            answer = (try? JSONSerialization.data(withJSONObject: object)) ?? answer
+        }
+        if defect == "fixed-flip-uri", var object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any],
+            let url = object["url"] as? String, let mark = url.firstIndex(of: "?"), listed.contains(String(url[..<mark]))
+        {
+            // Opens the Google Assistant's production flip URI whichever listed one the link named.
+            object["url"] = "https://oauth-redirect.googleusercontent.com/a/com.google.OPA" + url[mark...]
             answer = (try? JSONSerialization.data(withJSONObject: object)) ?? answer
         }
         if defect == "token-in-fragment", var object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any],

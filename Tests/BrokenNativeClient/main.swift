@@ -31,9 +31,23 @@ guard defects[defect] != nil else {
     exit(2)
 }
 let app = NativeClientApp(
-    mode: mode, schemeURI: defect == "double-slash" ? "com.example.reference://oauth2redirect" : "com.example.reference:/oauth2redirect")
+    mode: mode,
+    schemeURI: defect == "double-slash"
+        ? "com.example.reference://oauth2redirect"
+        : defect == "scheme-without-period" ? "reference:/oauth2redirect" : "com.example.reference:/oauth2redirect")
 switch defect {
 case "plain-pkce": app.behaviour.challengeMethod = "plain"
+case "no-response-type": app.behaviour.authorizationParameters = { $0.filter { $0.0 != "response_type" } }
+case "repeats-scope": app.behaviour.authorizationParameters = { parameters in parameters + parameters.filter { $0.0 == "scope" } }
+case "refuses-unknown-members": app.behaviour.refusesUnknownMembers = true
+case "base64-challenge":
+    // The standard base64 alphabet with the padding stripped: '+' and '/' where base64url has '-' and '_' (about three
+    // sign-ins in four carry one).
+    app.behaviour.authorizationParameters = { parameters in
+        parameters.map { name, value in
+            name == "code_challenge" ? (name, value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")) : (name, value)
+        }
+    }
 case "basic-client-auth": app.behaviour.clientAuthentication = .basic
 case "authenticates-twice": app.behaviour.clientAuthentication = .twice
 case "revokes-in-query": app.behaviour.revokesInQuery = true

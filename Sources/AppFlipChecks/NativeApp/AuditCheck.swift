@@ -22,6 +22,18 @@ package struct AuditCheck: NativeCheck {
         "NAT-REDIR-004-S", "NAT-REDIR-005",
     ]
 
+    /// The parts of the audit that every authorization request shows (the parameters and their encoding, PKCE, the
+    /// state, the redirect URI), judged on every sign-in of every case, not only where a case names them: a defect that
+    /// shows in some requests only (a challenge whose alphabet is wrong when a `+` or `/` happens to come out) is then
+    /// caught in every run. Each grades at its own level (the SHOULDs warn).
+    package static let everySignIn = [
+        "NAT-REQ-001", "NAT-REQ-002", "NAT-PKCE-003", "NAT-PKCE-004", "NAT-PKCE-006", "NAT-PKCE-007", "NAT-STATE-001",
+        "NAT-REDIR-001", "NAT-REDIR-002", "NAT-REDIR-003", "NAT-REDIR-004", "NAT-REDIR-004-S",
+    ]
+
+    /// The check for `requirementID`'s part of the audit (one of `audited`).
+    package static func judging(_ requirementID: String) -> AnyCheck { AnyCheck(AuditCheck(requirementID: requirementID)) }
+
     package static func read(_ node: Node, reader: inout NodeReader) -> [AuditCheck]? {
         guard let scalar = reader.scalar(node, "'audit'") else { return nil }
         guard audited.contains(scalar.text) else {

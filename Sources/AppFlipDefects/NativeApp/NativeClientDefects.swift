@@ -18,6 +18,17 @@ package enum NativeClientDefects {
 
     package static let all: [Defect] = [
         defect("plain-pkce", "uses the plain challenge method", fails: ["NAT-PKCE-004"]),
+        defect(
+            "base64-challenge",
+            "encodes its S256 challenge in the standard base64 alphabet, padding stripped ('+' and '/' in about three sign-ins of four)",
+            fails: ["NAT-PKCE-003"]),
+        defect("no-response-type", "leaves response_type out of its authorization request", fails: ["NAT-REQ-001"]),
+        defect("repeats-scope", "sends the scope parameter twice in its authorization request", fails: ["NAT-REQ-002"]),
+        defect(
+            "scheme-without-period", "its private-use redirect URI's scheme has no period (reference:/oauth2redirect)", fails: ["NAT-REDIR-001"]),
+        defect(
+            "refuses-unknown-members", "refuses a token response that carries a member it does not know (RFC 6749 §5.1: ignore it)",
+            fails: ["NAT-TOK-002"]),
         defect("fixed-verifier", "uses the same verifier for every sign-in", fails: ["NAT-PKCE-002"]),
         defect("no-state", "sends no state (relies on PKCE)", warns: ["NAT-STATE-001"]),
         defect("state-not-checked", "sends a state but accepts a redirect with any state", fails: ["NAT-STATE-002"]),
@@ -30,7 +41,7 @@ package enum NativeClientDefects {
         defect("old-refresh-token", "keeps the first refresh token after a rotation", fails: ["NAT-TOK-004"]),
         defect("any-token-type", "uses a token whatever its token_type", fails: ["NAT-TOK-003"]),
         defect("follows-redirect", "re-posts the code exchange to a 307's Location", fails: ["NAT-PKCE-007"]),
-        defect("plain-after-error", "falls back to plain PKCE after the server refused a request", fails: ["NAT-PKCE-005"]),
+        defect("plain-after-error", "falls back to plain PKCE after the server refused a request", fails: ["NAT-PKCE-004", "NAT-PKCE-005"]),
         defect("no-revoke", "signs out without revoking", warns: ["NAT-TOK-005"]),
         defect("embedded", "opens the sign-in page in an embedded web view", fails: ["NAT-REQ-003"]),
         defect(

@@ -1,3 +1,4 @@
+import AppFlipChecks
 import AppFlipModel
 import AppFlipSyntax
 
@@ -46,7 +47,8 @@ extension CaseLoader {
                     reader.error(at: scalar.location, "'repeat' takes a count from 1 to 200")
                 }
             }
-            guard let checks = checkGroups(mapping, profile: profile), let action else { continue }
+            guard var checks = checkGroups(mapping, profile: profile), let action else { continue }
+            checks += CheckRegistry.impliedGroups(for: action, besides: checks, level: { catalog?[$0]?.level }, at: mapping.location)
             var whenCaptured: [String] = []
             if let node = mapping["when_captured"], let names = reader.scalarList(node, "'when_captured'") {
                 for name in names where !captured.contains(name.text) {

@@ -10,7 +10,7 @@ package struct CaseLoader {
     /// A file or table that expands past this many cases is refused.
     package static let maximumCases = 100_000
 
-    private let catalog: Catalog?
+    let catalog: Catalog?
     /// Each loaded file's bytes, for the offending line under a diagnostic.
     private var sources: [String: [UInt8]] = [:]
     var reader: NodeReader

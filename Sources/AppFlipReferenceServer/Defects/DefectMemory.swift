@@ -20,13 +20,16 @@ final class ResponseCache: Sendable {
     func set(_ key: String, _ value: HTTPResponse) { entries.withLock { $0[key] = value } }
 }
 
-/// Short aliases for real tokens, for a server that hands out guessable ones.
-final class TokenAliases: Sendable {
+/// Short, guessable aliases for real tokens or codes (`PREFIX1`, `PREFIX2`, …), for a server that hands out such.
+final class CountingAliases: Sendable {
+    private let prefix: String
     private let reals = Locked<[String: String]>([:])
+
+    init(prefix: String) { self.prefix = prefix }
 
     func alias(for real: String) -> String {
         reals.withLock { reals in
-            let alias = "at-\(reals.count + 1)"
+            let alias = "\(prefix)\(reals.count + 1)"
             reals[alias] = real
             return alias
         }
@@ -47,4 +50,12 @@ final class SparedTokens: Sendable {
             return kept.answer
         }
     }
+}
+
+/// A value remembered per key (a code's redirect URI, its challenge).
+final class PairMemory: Sendable {
+    private let values = Locked<[String: String]>([:])
+
+    func remember(_ value: String, for key: String) { values.withLock { $0[key] = value } }
+    func value(for key: String) -> String? { values.withLock { $0[key] } }
 }

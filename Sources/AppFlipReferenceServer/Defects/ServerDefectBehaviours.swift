@@ -21,13 +21,44 @@ package enum ServerDefectBehaviours {
         (defects(configuration) + variants).first { $0.name == name }
     }
 
+    /// The configuration a server with the defect `name` runs with: the given one, but for a defect that lives in the
+    /// reference's own settings rather than in a wrapper (codes that outlive what the server declares).
+    package static func configuration(for name: String, _ configuration: ReferenceServerConfiguration) -> ReferenceServerConfiguration {
+        var adjusted = configuration
+        if name == "codes-never-expire" { adjusted.codeLifetime = 86_400 }
+        return adjusted
+    }
+
+    /// How a server with the defect `name` answers requests that reach its https port in plain text, given the
+    /// reference's handler: nil for every defect but the two that serve http beside https.
+    package static func plainHTTP(for name: String, _ reference: @escaping HTTPServer.Handler) -> HTTPServer.Handler? {
+        switch name {
+        case "authorize-over-plain-http":
+            // Every endpoint answers over http as over https: the sign-in page too.
+            return reference
+        case "plain-http-redirects-to-http":
+            // A front that "canonicalizes" plain requests to another http URL instead of upgrading them to https.
+            return { request in
+                let host = (request.headers["Host"] ?? "127.0.0.1").split(separator: ":").first.map(String.init) ?? "127.0.0.1"
+                return HTTPResponse(status: 301, headers: HTTPHeaders([("Location", "http://www.\(host)\(request.target)")]))
+            }
+        default:
+            return nil
+        }
+    }
+
     /// Every behaviour's name: the catalog's server entries must be exactly these (a test holds it).
     package static func names(configuration: ReferenceServerConfiguration) -> [String] {
         (defects(configuration) + variants).map(\.name)
     }
 
     static func defects(_ configuration: ReferenceServerConfiguration) -> [Behaviour] {
-        [
+        authorizationDefects(configuration) + tokenDefects(configuration) + [
+            // Declares a code lifetime and keeps codes a day (`configuration(for:_:)`): the wrapper itself changes nothing.
+            Behaviour("codes-never-expire") { reference in reference },
+            // Serve http beside https on the same port (`plainHTTP(for:_:)`): over https they change nothing.
+            Behaviour("authorize-over-plain-http") { reference in reference },
+            Behaviour("plain-http-redirects-to-http") { reference in reference },
             Behaviour("narrowed-scope-unreported") { reference in
                 { request in
                     // Never says which scope it granted, even when it granted less than was asked.
@@ -92,7 +123,7 @@ package enum ServerDefectBehaviours {
                 }
             },
             Behaviour("counter-access-tokens") { reference in
-                let aliases = TokenAliases()
+                let aliases = CountingAliases(prefix: "at-")
                 return { request in
                     // Hands out "at-1", "at-2", …: all different, all guessable. The API and revocation see the real ones.
                     var forwarded = request

@@ -15,13 +15,13 @@ struct UnusableAnswerSecretTests {
     static let prefix = "LIVECODE"
 
     /// Every Android case against `target`, and its three reports rendered.
-    private static func run(_ target: any ExchangeTarget) throws -> (RunResult, String) {
-        let setup = try RunSetup.reference(TargetSpecification(seed: 7), handler: .inProcess, nativeClient: nil)
+    private static func run(_ target: any ExchangeTarget, seed: UInt64 = 7, jobs: Int = 2) throws -> (RunResult, String) {
+        let setup = try RunSetup.reference(TargetSpecification(seed: seed), handler: .inProcess, nativeClient: nil)
         defer { setup.referenceServer?.stop() }
         var targets = setup.targets
         targets.adapters[.androidActivity] = target
         let cases = try SuiteRun.load().1.cases.filter { $0.profile == .androidAppFlip }
-        let run = try SuiteRun.run(targets, cases: cases, configuration: setup.configuration, timeout: 5)
+        let run = try SuiteRun.run(targets, cases: cases, configuration: setup.configuration, timeout: 5, jobs: jobs)
         let reports = ReportSet(run: run, profiles: ["android-app-flip"]).render().map(\.text).joined(separator: "\n")
         return (run, reports)
     }
@@ -40,6 +40,18 @@ struct UnusableAnswerSecretTests {
         #expect(!consent.isEmpty, "no unusable answer with a code was seen")
         #expect(consent.allSatisfy { $0.evidence.answer.contains("‹redacted") }, "\(consent.map(\.evidence.answer))")
         #expect(!Self.showsCode(reports), "a live code reached a report")
+    }
+
+    @Test("The unusable form a case gets depends on what it asks, not on the seed or the workers: the same verdicts every run")
+    func sameFormEveryRun() throws {
+        let verdicts = { (seed: UInt64, jobs: Int) throws -> [String: Verdict] in
+            let (run, _) = try Self.run(Self.handler("unusable-answers", mode: .persistent), seed: seed, jobs: jobs)
+            return Dictionary(uniqueKeysWithValues: run.results.map { ($0.conformanceCase.id, $0.verdict) })
+        }
+        let first = try verdicts(7, 2)
+        let second = try verdicts(8, 4)
+        #expect(first == second, "\(first.filter { second[$0.key] != $0.value }.map(\.key).sorted())")
+        #expect(Set(first.values).count > 1, "every case got the same verdict: the forms do not vary")
     }
 
     /// Whether a code (the prefix, then what was minted) shows; the prefix alone is in the command line.

@@ -61,4 +61,14 @@ struct FormatContractTests {
         #expect(Set(CheckRegistry.keys).count == CheckRegistry.kinds.count)
         for key in CheckRegistry.keys { #expect(CheckRegistry.kind(for: key) != nil) }
     }
+
+    @Test("FORMAT.md names every requirement the audit judges on every native sign-in, and no other")
+    func everySignInAudits() throws {
+        let text = try String(contentsOfFile: PackageRoot.url.appendingPathComponent("Conformance/FORMAT.md").path, encoding: .utf8)
+        let sentence = try #require(
+            text.components(separatedBy: "Every `sign_in` step is\nalso judged").dropFirst().first?
+                .components(separatedBy: "each the step does not name itself").first)
+        let named = Set(sentence.matches(of: /NAT-[A-Z]+-\d{3}(-S)?/).map { String($0.output.0) })
+        #expect(named == Set(AuditCheck.everySignIn), "FORMAT.md names \(named.sorted())")
+    }
 }

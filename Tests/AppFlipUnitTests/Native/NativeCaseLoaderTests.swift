@@ -28,6 +28,30 @@ struct NativeCaseLoaderTests {
             + "      - requirement: NAT-TOK-001 MUST\n        expect:\n          \(expect)\n"
     }
 
+    @Test("Every sign-in step is judged by the URL audit's every-sign-in parts, besides its own checks")
+    func everySignInAudited() throws {
+        let (_, suite) = try SuiteRun.load()
+        let native = suite.cases.filter { $0.profile == .nativeClient }
+        var signIns = 0
+        for conformanceCase in native {
+            for step in conformanceCase.steps {
+                guard case .native(let action) = step.action else { continue }
+                let judged = Set(step.checks.map(\.requirement.id))
+                if action.command == .signIn {
+                    signIns += 1
+                    #expect(
+                        judged.isSuperset(of: ["NAT-REQ-001", "NAT-REQ-002", "NAT-PKCE-003", "NAT-PKCE-004", "NAT-REDIR-001", "NAT-STATE-001"]),
+                        "\(conformanceCase.id): \(judged.sorted())")
+                }
+            }
+        }
+        #expect(signIns >= 20, "\(signIns) sign-in steps")
+        // A step that names a requirement itself keeps its own group for it, not a second one.
+        let request = try #require(native.first { $0.id == "native-client/request/authorization-request" })
+        let groups = request.steps[0].checks.filter { $0.requirement.id == "NAT-REDIR-004-S" }
+        #expect(groups.count == 1)
+    }
+
     @Test("A well-formed native-client case loads")
     func loads() {
         #expect(diagnostics(nativeCase()).isEmpty, "\(diagnostics(nativeCase()))")

@@ -31,7 +31,7 @@ struct DetectionJob: Sendable {
                 let started = try startServer(in: directory)
                 server = started.server
                 let configuration = directory.appendingPathComponent("detection.target")
-                try Data(Self.configuration(base: started.base).utf8).write(to: configuration)
+                try Data(Self.configuration(base: started.base, pages: defect.signsInThroughPages).utf8).write(to: configuration)
                 arguments += ["--config", configuration.path]
                 if let caFile = started.caFile { arguments += ["--ca-file", caFile] }
                 arguments += target(codeServer: started.base + "/reference/flip-code", ca: started.caPEM)
@@ -58,8 +58,12 @@ struct DetectionJob: Sendable {
         let minting = ["--code-server", codeServer] + (ca.map { ["--code-server-ca", $0] } ?? [])
         switch defect.family {
         case .server:
-            return ["--profile", "authorize", "--profile", "token", "--profile", "site-association", "--profile", "flip", "--"]
-                + [programs.reference, "--client-id", DetectionJob.clientID] + minting
+            // The server's profiles, and the two whose codes it mints: the flip (the reference link handler) and the
+            // Android activity's (the reference activity).
+            let activity = ["android-handler", "--client-id", DetectionJob.clientID] + minting
+            return ["--profile", "authorize", "--profile", "token", "--profile", "site-association", "--profile", "flip"]
+                + ["--profile", "android-app-flip", "--android-handler", programs.reference]
+                + activity.flatMap { ["--android-handler-arg", $0] } + ["--", programs.reference, "--client-id", DetectionJob.clientID] + minting
         case .linkHandler:
             return ["--profile", "app-link", "--profile", "flip", "--", carrier, "--defect", defect.name] + minting
         case .androidHandler:
@@ -95,7 +99,7 @@ struct DetectionJob: Sendable {
 
     /// A partner's configuration for the reference server at `base`: every need given, users signed in by the
     /// server's cookie hook, secrets by variable.
-    static func configuration(base: String) -> String {
+    static func configuration(base: String, pages: Bool) -> String {
         """
         client_id: \(clientID)
         client_secret_env: APPFLIP_DETECTION_CLIENT_SECRET
@@ -122,6 +126,12 @@ struct DetectionJob: Sendable {
           link_site_association: \(base)/.well-known/apple-app-site-association
           api: \(base)/api/userinfo
           metadata: \(base)/.well-known/oauth-authorization-server
+
+        """ + (pages ? signInThroughPages : signInByCookie)
+    }
+
+    /// The test users signed in by the reference's cookie hook.
+    static let signInByCookie = """
         scenarios:
           consent:
             Cookie: reference-user=approver
@@ -133,7 +143,37 @@ struct DetectionJob: Sendable {
             Cookie: reference-user=second
 
         """
-    }
+
+    /// The test users signed in through the reference's pages, as a partner's staging configuration does (the disabled
+    /// account by the hook: its sign-in ends in no consent form).
+    static let signInThroughPages = """
+        sign_in:
+          consent:
+            form: "#sign-in"
+            fields:
+              username: approver
+              password: approver-password
+            consent_form: "#consent"
+            consent_button: approve
+          deny:
+            form: "#sign-in"
+            fields:
+              username: refuser
+              password: refuser-password
+            consent_form: "#consent"
+            consent_button: deny
+          second-user:
+            form: "#sign-in"
+            fields:
+              username: second
+              password: second-password
+            consent_form: "#consent"
+            consent_button: approve
+        scenarios:
+          disabled-account:
+            Cookie: reference-user=disabled
+
+        """
 }
 
 /// Why a detection job could not run.

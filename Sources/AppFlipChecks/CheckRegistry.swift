@@ -99,6 +99,12 @@ package enum CheckRegistry {
         }
     }
 
+    /// Reads a check group's `when_status` condition: a status check, the statuses on which the group is judged; nil
+    /// after a diagnostic.
+    package static func readStatusCondition(_ node: Node, reader: inout NodeReader) -> AnyCheck? {
+        readChecks(StatusCheck.self, node, &reader)?.first
+    }
+
     /// Reads one `expect` entry through its kind; nil after a diagnostic.
     package static func read(key: String, _ node: Node, reader: inout NodeReader) -> [AnyCheck]? {
         guard let kind = byKey[key] else { return nil }

@@ -100,6 +100,10 @@ package enum ServerDefects {
         defect(
             "two-client-authentications", "takes a request that authenticates twice (HTTP Basic and client_secret in the body)",
             fails: ["TOK-GEN-004"]),
+        defect(
+            "basic-auth-refused",
+            "supports client_secret_post only: a code exchange authenticated with HTTP Basic gets 401 invalid_client, as a wrong secret would",
+            fails: ["TOK-CODE-001", "TOK-GEN-004"]),
         defect("redirect-uri-unchecked", "never compares the exchange's redirect_uri with the authorization request's", fails: ["TOK-CODE-002"]),
         defect("unknown-code-invalid-request", "answers a code it never issued with invalid_request, not invalid_grant", fails: ["TOK-CODE-005"]),
         defect(

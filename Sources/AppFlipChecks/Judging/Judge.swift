@@ -49,6 +49,15 @@ package struct Judge: Sendable {
                 return count + 1
             })
         for group in checks {
+            if let condition = group.condition, let reason = unmet(condition, observation) {
+                switch group.expectation {
+                case .all(let checks):
+                    for check in checks { results.append(.notApplicable(group.requirement, expected: expected(check), reason: reason)) }
+                case .oneOf(let alternatives):
+                    results.append(.notApplicable(group.requirement, expected: alternativesText(alternatives), reason: reason))
+                }
+                continue
+            }
             switch group.expectation {
             case .all(let checks):
                 for check in checks {
@@ -76,11 +85,7 @@ package struct Judge: Sendable {
     /// alternative had an applicable check.
     private func judgeAlternatives(_ alternatives: [[AnyCheck]], _ requirement: RequirementReference, _ observation: Observation) -> CheckResult {
         let outcomes = alternatives.map { alternative in alternative.map { evaluate($0, observation) } }
-        let expectedText =
-            "one of: "
-            + zip(alternatives.indices, alternatives).map { index, alternative in
-                "(\(index + 1)) " + alternative.map(expected).joined(separator: ", ")
-            }.joined(separator: "; ")
+        let expectedText = alternativesText(alternatives)
         func isApplicable(_ outcome: CheckOutcome) -> Bool {
             if case .notApplicable = outcome { return false }
             return true
@@ -116,6 +121,22 @@ package struct Judge: Sendable {
             return "(\(index + 1)) \(miss)"
         }.joined(separator: "; ")
         return CheckResult(requirement: requirement, expected: expectedText, observed: observed, verdict: requirement.level.violationVerdict)
+    }
+
+    private func alternativesText(_ alternatives: [[AnyCheck]]) -> String {
+        "one of: "
+            + zip(alternatives.indices, alternatives).map { index, alternative in
+                "(\(index + 1)) " + alternative.map(expected).joined(separator: ", ")
+            }.joined(separator: "; ")
+    }
+
+    /// Why a group with a `when_status` condition is not judged on this observation, or nil when it is.
+    private func unmet(_ condition: AnyCheck, _ observation: Observation) -> String? {
+        switch evaluate(condition, observation) {
+        case .held: nil
+        case .violated(let observed): "the answer was \(observed), and this is judged only on \(expected(condition))"
+        case .notApplicable(let reason): reason
+        }
     }
 
     /// The sentence a report prints as "expected" for a check.

@@ -29,6 +29,8 @@ package struct StatusCheck: HTTPResponseCheck {
 
     package var scope: CheckScope { .response }
 
+    package var traits: CheckTraits { CheckTraits(judgesStatus: true) }
+
     package func matches(_ status: Int) -> Bool { codes.contains(status) || classes.contains(status / 100) }
 
     package func expected(in context: Template.Context) -> String {

@@ -22,6 +22,7 @@ extension CaseLoader {
         if case .http(let request) = step.action { probeOfStep = request.transportProbe }
         // The rule of the app this step drives, if it drives one.
         let ownRule = AppStepRule.all.first { $0.sends(step.action) }
+        validateConditions(step)
         for group in step.checks {
             for check in group.expectation.checks {
                 if check.base.traits.judgesTheProcess, isLink || ownRule?.judgesTheProcess == true { continue }
@@ -80,6 +81,32 @@ extension CaseLoader {
                         "these alternatives judge the opened URL; add 'action: open' to this step's checks, "
                             + "or 'action' to an alternative, so a target that opens nothing gets a verdict")
                 }
+            }
+        }
+    }
+    /// A group judged only on some statuses (`when_status`) needs an HTTP request, and another group of the step that
+    /// judges the status whatever it is: a refusal then fails there, under the requirement it breaks, and the
+    /// conditional group is never the only thing standing between a refusal and a pass.
+    private mutating func validateConditions(_ step: Step) {
+        let isStatus: (AnyCheck) -> Bool = { $0.base.traits.judgesStatus }
+        let judgesStatus = step.checks.contains { group in
+            guard group.condition == nil else { return false }
+            switch group.expectation {
+            case .all(let checks): return checks.contains(where: isStatus)
+            case .oneOf(let alternatives): return alternatives.allSatisfy { $0.contains(where: isStatus) }
+            }
+        }
+        for group in step.checks where group.condition != nil {
+            if case .http(let request) = step.action, request.transportProbe == nil {
+                if !judgesStatus {
+                    reader.error(
+                        at: group.location,
+                        "'when_status' leaves other answers unjudged; add 'status' to this step's checks "
+                            + "(under the requirement a refusal breaks), so a target that refuses fails there")
+                }
+            } else {
+                reader.error(
+                    at: group.location, "'when_status' judges an HTTP response's status; use it in a request step (without a transport probe)")
             }
         }
     }

@@ -260,11 +260,23 @@ package struct CaseLoader {
         var groups: [CheckGroup] = []
         for item in list.items {
             guard let mapping = reader.mapping(item, "a check"),
-                reader.checkKeys(mapping, allowed: ["requirement", "expect", "setup"], required: ["requirement", "expect"], in: "a check"),
+                reader.checkKeys(
+                    mapping, allowed: ["requirement", "expect", "setup", "when_status"], required: ["requirement", "expect"], in: "a check"),
                 let requirementNode = mapping["requirement"], let expectNode = mapping["expect"],
                 var group = checkGroup(requirement: requirementNode, expect: expectNode, profile: profile)
             else { continue }
             if let setup = mapping["setup"] { group.isSetup = reader.keyword(setup, "setup", "true") }
+            if let condition = mapping["when_status"] {
+                group.condition = CheckRegistry.readStatusCondition(condition, reader: &reader)
+                if let sample = group.expectation.checks.first(where: { $0.base.scope == .samples }), group.condition != nil {
+                    reader.error(
+                        at: group.location, "'\(sample.key)' judges values gathered over repetitions; a check with 'when_status' cannot use it")
+                } else if let status = group.expectation.checks.first(where: { $0.base.traits.judgesStatus }), group.condition != nil {
+                    reader.error(
+                        at: group.location,
+                        "a check with 'when_status' judges what such an answer carries, not '\(status.key)': judge the status in a check of its own")
+                }
+            }
             groups.append(group)
         }
         return groups

@@ -22,11 +22,19 @@ package struct CheckGroup: Sendable, Hashable {
     /// is not what the case tests. When every check that is not setup could not apply, the case is skipped with the
     /// reason, never passed on its setup alone.
     package var isSetup = false
+    /// `when_status`: the group is judged only on a response this check holds for (what a success must carry is not
+    /// asked of a refusal); on any other answer each of its checks is not applicable. Another group of the step judges
+    /// the status itself, so a refusal fails there.
+    package var condition: AnyCheck?
 
-    package init(requirement: RequirementReference, expectation: Expectation, location: SourceLocationValue, isSetup: Bool = false) {
+    package init(
+        requirement: RequirementReference, expectation: Expectation, location: SourceLocationValue, isSetup: Bool = false,
+        condition: AnyCheck? = nil
+    ) {
         self.requirement = requirement
         self.expectation = expectation
         self.location = location
         self.isSetup = isSetup
+        self.condition = condition
     }
 }

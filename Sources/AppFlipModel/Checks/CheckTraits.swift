@@ -20,6 +20,8 @@ package struct CheckTraits: Sendable, Hashable {
     package var decidesAction = false
     /// It requires an opened URL (`action: open`).
     package var requiresOpen = false
+    /// It judges an HTTP response's status (`status`), what a `when_status` condition is made of.
+    package var judgesStatus = false
     /// It judges the handler process itself, so it belongs in a link step and an intent step alike (`survives`: both
     /// contracts' adapters can crash).
     package var judgesTheProcess = false
@@ -30,7 +32,7 @@ package struct CheckTraits: Sendable, Hashable {
     package init(
         judgesOnlyTheRequest: Bool = false, judgesUnfinishedActivity: Bool = false, sampleName: String? = nil,
         transportProbe: HTTPStepRequest.TransportProbe? = nil, judgesBurst: Bool = false, decidesAction: Bool = false,
-        requiresOpen: Bool = false, judgesTheProcess: Bool = false, recordsIssuedCode: Bool = false
+        requiresOpen: Bool = false, judgesStatus: Bool = false, judgesTheProcess: Bool = false, recordsIssuedCode: Bool = false
     ) {
         self.judgesOnlyTheRequest = judgesOnlyTheRequest
         self.judgesUnfinishedActivity = judgesUnfinishedActivity
@@ -39,6 +41,7 @@ package struct CheckTraits: Sendable, Hashable {
         self.judgesBurst = judgesBurst
         self.decidesAction = decidesAction
         self.requiresOpen = requiresOpen
+        self.judgesStatus = judgesStatus
         self.judgesTheProcess = judgesTheProcess
         self.recordsIssuedCode = recordsIssuedCode
     }

@@ -41,6 +41,18 @@ extension ServerDefectBehaviours {
                     return reference(forwarded)
                 }
             },
+            Behaviour("basic-auth-refused") { reference in
+                { request in
+                    // Supports client_secret_post only: HTTP Basic client authentication fails as a wrong secret would
+                    // (a request that also sends the secret in the body stays the reference's two-methods refusal).
+                    guard isToken(request), request.headers["Authorization"]?.lowercased().hasPrefix("basic ") == true,
+                        !request.formPieces.contains(where: { $0.hasPrefix("client_secret=") })
+                    else { return reference(request) }
+                    var response = TokenResponses.error(401, "invalid_client", "Client authentication failed")
+                    response.headers.append("WWW-Authenticate", "Basic realm=\"appflip-reference\"")
+                    return response
+                }
+            },
             Behaviour("redirect-uri-unchecked") { reference in
                 let bound = PairMemory()
                 return { request in

@@ -30,12 +30,7 @@ struct CaseLoaderTests {
 
     /// Loads `text` as a case file through the public entry point, which throws every diagnostic.
     private func load(_ text: String) throws(DiagnosticList) -> [ConformanceCase] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loader-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("t.case").path
-        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-        return try CaseLoader.load(from: path, catalog: catalog).cases
+        try CaseText.load(text, catalog: catalog)
     }
 
     @Test("A valid case becomes a case with its requirement and expectations")

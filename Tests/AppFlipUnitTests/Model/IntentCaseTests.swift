@@ -1,6 +1,7 @@
 import AppFlipLoading
 import AppFlipModel
 import AppFlipSyntax
+import AppFlipTestSupport
 import Foundation
 import Testing
 
@@ -16,12 +17,7 @@ struct IntentCaseTests {
         sources: [])
 
     private func load(_ text: String) throws(DiagnosticList) -> [ConformanceCase] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("intent-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("t.case").path
-        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-        return try CaseLoader.load(from: path, catalog: catalog).cases
+        try CaseText.load(text, catalog: catalog)
     }
 
     private func android(_ intent: String, expect: String = "      result_code: -1\n") -> String {

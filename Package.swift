@@ -40,7 +40,7 @@ let package = Package(
         // Files to model values: cases, catalog, target configuration, baseline, attestation, with diagnostics.
         .target(
             name: "AppFlipLoading",
-            dependencies: ["AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipRedaction", "AppFlipModel", "AppFlipChecks"]),
+            dependencies: ["AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipRedaction", "AppFlipModel", "AppFlipChecks"]),
         // The suite's case files and catalog (the Conformance/ directory), compiled in while building by
         // Plugins/EmbedSuite, which runs suite-embedder; AppFlipSuite loads them.
         .target(
@@ -55,10 +55,15 @@ let package = Package(
             dependencies: [
                 "AppFlipBase", "AppFlipSystem", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel", "AppFlipChecks",
             ]),
-        // JUnit XML, Markdown, HTML, results.json, evidence bundles and their verification.
+        // The report writers: JUnit XML, Markdown, HTML, results.json and the summary, from results only.
         .target(
             name: "AppFlipReporting",
-            dependencies: ["AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipRedaction", "AppFlipModel", "AppFlipLoading"]),
+            dependencies: ["AppFlipBase", "AppFlipSystem", "AppFlipDigest", "AppFlipRedaction", "AppFlipModel"]),
+        // Evidence: results.json read back, merged, derived again and compared; bundles, their tar, signatures and
+        // certificates, and their verification.
+        .target(
+            name: "AppFlipEvidence",
+            dependencies: ["AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipModel", "AppFlipLoading", "AppFlipReporting"]),
         // The reference implementations: link handler, Android activity, OAuth server, native client.
         .target(name: "AppFlipReference"),
         // The shipped defects: which program carries each, what it breaks, which requirements a run must fail.
@@ -76,8 +81,8 @@ let package = Package(
             name: "AppFlipCLI",
             dependencies: [
                 "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel",
-                "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference", "AppFlipDefects", "AppFlipReferenceServer",
-                "AppFlipReferenceClient", "AppFlipSetup",
+                "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipEvidence", "AppFlipReference", "AppFlipDefects",
+                "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipSetup",
             ]),
         .target(
             name: "AppFlipConformance",
@@ -96,7 +101,7 @@ let package = Package(
             dependencies: [
                 "AppFlipBase",
                 "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipHTTP", "AppFlipModel", "AppFlipLoading", "AppFlipSuite", "AppFlipRunner",
-                "AppFlipReporting", "AppFlipCLI", "AppFlipDefects", "AppFlipReferenceServer",
+                "AppFlipReporting", "AppFlipEvidence", "AppFlipCLI", "AppFlipDefects", "AppFlipReferenceServer",
             ], path: "Tests/AppFlipTestSupport"),
         .executableTarget(
             name: "broken-handler", dependencies: ["AppFlipReference", "AppFlipDefects", "AppFlipReferenceServer"], path: "Tests/BrokenHandler"),
@@ -114,7 +119,7 @@ let package = Package(
             name: "AppFlipUnitTests",
             dependencies: [
                 "AppFlipBase", "AppFlipSyntax", "AppFlipDigest", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel", "AppFlipChecks", "AppFlipLoading",
-                "AppFlipReporting", "AppFlipCLI", "AppFlipDefects", "AppFlipTestSupport",
+                "AppFlipReporting", "AppFlipEvidence", "AppFlipCLI", "AppFlipDefects", "AppFlipTestSupport",
             ], path: "Tests/AppFlipUnitTests", exclude: ["Golden"]),
         // The deterministic mutation fuzzer (most of the unit tests' time once): its own target, so the unit tests stay seconds (`swift test --filter AppFlipUnitTests`); `swift test` runs it with the rest.
         .testTarget(
@@ -126,8 +131,8 @@ let package = Package(
             name: "AppFlipEndToEndTests",
             dependencies: [
                 "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel",
-                "AppFlipChecks", "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipReference", "AppFlipDefects",
-                "AppFlipReferenceServer",
+                "AppFlipChecks", "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipEvidence", "AppFlipReference",
+                "AppFlipDefects", "AppFlipReferenceServer",
                 "AppFlipSetup", "AppFlipCLI", "AppFlipConformance", "suite-embedder", "appflip-conformance", "appflip-reference",
                 "AppFlipTestSupport",
                 "broken-handler", "broken-android-handler", "broken-native-client",

@@ -5,7 +5,7 @@ import Foundation
 
 /// One command-line option, declared once as a static member (`CommandOption.mode`): a command reads its value through
 /// it (`parsed.value(.mode)`), so a misspelt option does not compile, and each command's table (`CommandOption.run`,
-/// `.list`, …) is what parsing (`CommandOptions`), `help run` and the certification refusals read. Tests hold README's
+/// `.list`, …) is what parsing (`CommandOptions`), `help run` and the certification refusals read. Tests hold Documentation/Configuration.md's
 /// option table and every command's help against the tables. Adding an option is a member here, a row in its
 /// command's table, and its behaviour in the command.
 package struct CommandOption: Sendable, Hashable {
@@ -43,7 +43,8 @@ package struct CommandOption: Sendable, Hashable {
 
     // run's options, in the order `help run` shows them within each group.
     static let target = CommandOption(["--target"], "reference", .target, "run every profile against the built-in reference server and handler")
-    static let config = CommandOption(["--config"], "FILE", .target, "the target configuration: endpoints, IDs, scenario decorations (README)")
+    static let config = CommandOption(
+        ["--config"], "FILE", .target, "the target configuration: endpoints, IDs, scenario decorations (Documentation/Configuration.md)")
     static let profile = CommandOption(
         ["--profile"], "NAME", .target,
         "{profiles} (default: all); repeatable; not with --certification",
@@ -116,7 +117,8 @@ package struct CommandOption: Sendable, Hashable {
     )
     static let signKey = CommandOption(
         ["--sign-key"], "KEY.pem", .reports,
-        "sign the bundle with this Ed25519 private key (PEM, as openssl genpkey writes one; README): who holds the key vouches for the run")
+        "sign the bundle with this Ed25519 private key (PEM, as openssl genpkey writes one; Documentation/Certification.md): who holds the key vouches for the run"
+    )
     static let targetLabel = CommandOption(
         ["--target-label"], "TEXT", .reports,
         "what the deployment or app version under test is called (recorded in every report, judged by nothing; or target_label in the configuration)")
@@ -226,7 +228,7 @@ package struct CommandOption: Sendable, Hashable {
         "certify": [.signKey, .reviewer, .attest, .trustedKey, .certificateOut, .rerun, .rerunReports, .help] + rerunTarget,
     ]
 
-    /// The options a certification run refuses, as help and README say them ("--baseline, --filter, … and --x").
+    /// The options a certification run refuses, as help and Documentation/Configuration.md say them ("--baseline, --filter, … and --x").
     package static var certificationRefusals: String { listed(refused.map(\.name).sorted(), or: false) }
 
     /// `a, b and c` (or `… or c`).

@@ -1,6 +1,6 @@
 /// The options each command takes, as parsing needs them, made from the command's table (`CommandOption.byCommand`):
 /// the commands parse with it, and `Command.check` uses it to tell whether a command line would be accepted (the
-/// README's and the CI templates' commands are checked that way).
+/// the documentation's and the CI templates' commands are checked that way).
 enum CommandOptions {
     struct Set {
         var values: Swift.Set<String>

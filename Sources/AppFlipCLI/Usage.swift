@@ -31,8 +31,8 @@ package enum Usage {
                appflip-conformance run --config FILE [--profile NAME]... [options] [-- HANDLER [HANDLER-ARGS...]]
 
         The handler command after `--` is started directly (never through a shell) and speaks the JSON Lines
-        adapter contract described in README.md. A target configuration file (--config) holds what the flags
-        above give, and the endpoints (README, "Pointing the suite at a staging server").
+        adapter contract described in Documentation/AdapterContracts.md. A target configuration file (--config) holds what the flags
+        above give, and the endpoints (Documentation/Configuration.md).
 
         """ + "\n" + CommandOption.runHelp + "\n\n" + """
             exit codes:
@@ -71,7 +71,7 @@ package enum Usage {
         nothing runs. The seed is fresh unless you give --seed: verdicts must reproduce, not values. What is about
         to run (cases, adapters and digests, URLs, bounds) is printed before the first case.
 
-          --trusted-key PUB.pem   an Ed25519 public key (PEM, as openssl pkey writes one; README) whose signature you trust
+          --trusted-key PUB.pem   an Ed25519 public key (PEM, as openssl pkey writes one; Documentation/Certification.md) whose signature you trust
           --bundle BUNDLE         given a certificate, the bundle it must be for (its SHA-256 is compared)
           --rerun                 run the bundle's cases again against your target and compare the verdicts, case by case
           --reports DIR           given --rerun, keep the re-run's reports in DIR (default: a temporary directory, removed)

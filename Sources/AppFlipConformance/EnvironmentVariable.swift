@@ -1,5 +1,5 @@
 /// The variables `ConformanceTarget.environment(_:)` reads, declared once: the library reads each through its case (a
-/// misspelt name does not compile), `ConformanceTarget.environmentVariables` lists them, and a test holds README's
+/// misspelt name does not compile), `ConformanceTarget.environmentVariables` lists them, and a test holds Documentation/GettingStarted.md's
 /// table of variables against them.
 enum EnvironmentVariable: String, CaseIterable, Sendable {
     case config = "APPFLIP_CONFIG"

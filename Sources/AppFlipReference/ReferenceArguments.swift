@@ -4,7 +4,7 @@ package enum ReferenceArguments {
         usage: appflip-reference [--client-id ID] [--code-server URL [--code-server-ca PEM]]
 
         The reference App Flip link handler. Reads one JSON request per line on standard input and answers one
-        JSON line per request on standard output (see README, "The adapter contract"). Runs until input closes.
+        JSON line per request on standard output (see Documentation/AdapterContracts.md). Runs until input closes.
           --client-id ID     the client ID registered for Google (default: google-client)
           --code-server URL  mint codes at a reference server (POST URL) so its token endpoint redeems them
           --code-server-ca PEM  the CA certificate (PEM text) that vouches for an https code server

@@ -2,7 +2,7 @@ import AppFlipReference
 
 /// What the reference server is set up with: its client, secret, project and app, and the test users.
 ///
-/// Scenario decorations (documented in the README): the cookie `reference-user` logs in a test user —
+/// Scenario decorations (documented in Documentation/AdapterContracts.md, "The reference server"): the cookie `reference-user` logs in a test user —
 /// `approver` and `second` approve consent, `refuser` refuses it, `disabled` owns a disabled account. Without it, the
 /// authorization endpoint shows its sign-in page and redirects nowhere.
 package struct ReferenceServerConfiguration: Sendable {

@@ -1,6 +1,6 @@
 import AppFlipBase
-import AppFlipLoading
 import AppFlipModel
+import AppFlipSystem
 import Foundation
 
 /// Writes a run's reports as one unit: every file goes to a temporary file created exclusively (`O_EXCL`,
@@ -121,7 +121,7 @@ package enum ReportFiles {
     /// Appends `text` to the file at `path`, creating it: a CI job summary (`$GITHUB_STEP_SUMMARY`) is a file other
     /// steps append to as well, so it is never replaced.
     package static func append(_ text: String, to path: String) throws(Failure) {
-        if let problem = BoundedFile.notRegular(path) { throw Failure(message: "cannot append to \(path): it \(problem)") }
+        if let problem = FileKind.notRegular(path) { throw Failure(message: "cannot append to \(path): it \(problem)") }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(message: "cannot open \(path) for appending: \(describe(errno))") }
         try writeAll(Array(text.utf8), to: fd, path: path)
@@ -130,7 +130,7 @@ package enum ReportFiles {
     /// Why `path` cannot take an appended summary, or nil when it can (checked before a run).
     package static func problem(appending path: String) -> String? {
         // A FIFO would hold the open until a reader came: refused before it is opened.
-        if let problem = BoundedFile.notRegular(path) { return "cannot append to \(path): it \(problem)" }
+        if let problem = FileKind.notRegular(path) { return "cannot append to \(path): it \(problem)" }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return "cannot open \(path) for appending: \(describe(errno))" }
         close(fd)

@@ -74,7 +74,7 @@ extension ResultsDocument {
 }
 
 extension ResultsDocument.ProgramEntry {
-    init(_ outcome: ProgramOutcome, catalog: Catalog) {
+    package init(_ outcome: ProgramOutcome, catalog: Catalog) {
         self.init(
             program: outcome.program.key, title: outcome.program.title, status: outcome.status.rawValue,
             reason: outcome.reason.isEmpty ? nil : outcome.reason, toAttest: catalog.toAttest(for: [outcome.program]).map(\.id))
@@ -122,7 +122,7 @@ extension ResultsDocument.ExchangeEntry {
     }
 
     /// The exchange this entry records.
-    var exchange: Evidence.Exchange {
+    package var exchange: Evidence.Exchange {
         Evidence.Exchange(
             transcript, sentAt: sentAt.flatMap(Evidence.Exchange.date), milliseconds: milliseconds,
             requestHeaders: (requestHeaders ?? []).map { Evidence.Header($0.name, $0.value) },

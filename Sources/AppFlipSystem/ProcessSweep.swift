@@ -17,7 +17,7 @@ import Foundation
 /// starts inherits it. A process that leaves its group (`setpgid`, `setsid`, a double-forked daemon) escapes a group
 /// kill but not this mark: on Linux, `/proc/PID/environ` shows it, and a sweep kills every marked process.
 /// On macOS another user's or a hardened process's environment cannot be read, so there the containment is the
-/// process group and the pid (documented in the README); a process that clears its own environment escapes both.
+/// process group and the pid (documented in Documentation/Troubleshooting.md); a process that clears its own environment escapes both.
 package enum ProcessSweep {
     /// Whether marked processes can be found here (Linux, through /proc).
     package static var isAvailable: Bool {

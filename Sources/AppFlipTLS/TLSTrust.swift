@@ -12,7 +12,7 @@ import Foundation
 /// on: the chain, the host name (an IP address against the certificate's IP addresses) and the validity dates.
 package enum TLSTrust {
     /// Whether this build speaks TLS itself (through the system's OpenSSL): on Linux. Elsewhere https goes through the
-    /// platform's HTTPS stack, and what it cannot send as written is skipped (README's HTTPS section).
+    /// platform's HTTPS stack, and what it cannot send as written is skipped (Documentation/Configuration.md, "HTTPS").
     #if canImport(COpenSSL)
         package static let isAvailable = true
     #else

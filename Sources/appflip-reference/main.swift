@@ -35,13 +35,13 @@ let usage = """
 
     usage: appflip-reference android-handler [--client-id ID] [--code-server URL]
 
-    The reference Android App Flip activity behind the Android adapter contract (README): it allows the Google app
+    The reference Android App Flip activity behind the Android adapter contract (Documentation/AdapterContracts.md): it allows the Google app
     and Google Home with their certificates, compares CLIENT_ID exactly, reads SCOPE as Google's String[], and
     finishes with RESULT_OK and a code, -2 with int ERROR_TYPE and ERROR_CODE, or RESULT_CANCELED.
 
     usage: appflip-reference native-client [--redirect scheme|loopback] [--scheme-uri URI]
 
-    A correct native OAuth client behind the native-client adapter contract (README): PKCE S256, a fresh state and
+    A correct native OAuth client behind the native-client adapter contract (Documentation/AdapterContracts.md): PKCE S256, a fresh state and
     verifier per sign-in, a private-use-scheme redirect (default com.example.reference:/oauth2redirect) or a
     loopback listener on 127.0.0.1 open only until its callback.
     """

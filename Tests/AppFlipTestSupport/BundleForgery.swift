@@ -1,4 +1,5 @@
 import AppFlipDigest
+import AppFlipEvidence
 import AppFlipReporting
 import Foundation
 

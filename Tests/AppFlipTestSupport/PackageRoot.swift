@@ -14,6 +14,17 @@ package enum PackageRoot {
         FileManager.default.fileExists(atPath: shared.appendingPathComponent(path).path)
     }
 
+    /// A file of the checkout as text (`README.md`, `Documentation/ExitCodes.md`).
+    package static func text(_ relative: String) throws -> String {
+        try String(contentsOf: url.appendingPathComponent(relative), encoding: .utf8)
+    }
+
+    /// The documents a reader is given: README.md, then every article under Documentation/, by name.
+    package static var documents: [String] {
+        let articles = (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent("Documentation").path)) ?? []
+        return ["README.md"] + articles.filter { $0.hasSuffix(".md") }.sorted().map { "Documentation/" + $0 }
+    }
+
     package static var junitSchema: String {
         url.deletingLastPathComponent().appendingPathComponent("shared/schemas/junit/jenkins-xunit-junit-10.xsd").path
     }

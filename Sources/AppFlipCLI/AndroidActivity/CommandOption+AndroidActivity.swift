@@ -2,7 +2,7 @@
 extension CommandOption {
     static let androidHandler = CommandOption(
         ["--android-handler"], "PATH", .target,
-        "the Android activity's adapter (the Android adapter contract, README); not through a shell; in --mode")
+        "the Android activity's adapter (the Android adapter contract, Documentation/AdapterContracts.md); not through a shell; in --mode")
     static let androidHandlerArg = CommandOption(["--android-handler-arg"], "ARG", .target, "an argument for it (repeatable)", repeatable: true)
     static let androidHandlerURL = CommandOption(
         ["--android-handler-url"], "URL", .target, "POST each Android request to this http:// URL and read the answer from the response")

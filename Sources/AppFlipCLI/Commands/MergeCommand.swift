@@ -1,3 +1,4 @@
+import AppFlipEvidence
 import AppFlipLoading
 import AppFlipModel
 import AppFlipReporting
@@ -8,141 +9,95 @@ import Foundation
 /// one set of reports and one verdict, as if one machine had run every case.
 enum MergeCommand {
     /// A path as the file system resolves it (absolute, symbolic links followed), to tell two spellings of one place.
-    private static func resolved(_ path: String) -> String {
+    static func resolved(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         return URL(fileURLWithPath: absolute).resolvingSymlinksInPath().standardizedFileURL.path
     }
 
+    /// What `merge` was asked, read and checked before anything is loaded: the problem is a usage error.
+    struct Options {
+        var shards: [String]
+        var reports: String
+        var cases: String?
+        var catalog: String?
+        var baseline: String?
+        var bundle: String?
+        var signingKey: [UInt8]?
+        var attest: String?
+        var summary: String?
+        var reproducible: Bool
+
+        init(_ parsed: Arguments) throws(Arguments.UsageError) {
+            guard !parsed.positionals.isEmpty else {
+                throw Arguments.UsageError(message: "merge takes the shards' reports directories (or results.json files)")
+            }
+            shards = parsed.positionals
+            reports = (try? parsed.value(.reports)) ?? "Reports"
+            cases = try? parsed.value(.cases)
+            catalog = try? parsed.value(.catalog)
+            baseline = try? parsed.value(.baseline)
+            bundle = try? parsed.value(.bundle)
+            attest = try? parsed.value(.attest)
+            summary = try? parsed.value(.summary)
+            reproducible = parsed.has(.reproducible)
+            signingKey = try RunOptions.signingKey(parsed, bundle: bundle)
+            if bundle == nil, attest != nil {
+                throw Arguments.UsageError(message: "--attest goes with --bundle: the shards' attestations are merged from their results")
+            }
+            // The merged reports would replace a shard's own results.json: the inputs are never written over.
+            let target = MergeCommand.resolved(reports)
+            for path in shards {
+                var isDirectory: ObjCBool = false
+                let directory =
+                    FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+                    ? path : (path as NSString).deletingLastPathComponent
+                if MergeCommand.resolved(directory.isEmpty ? "." : directory) == target {
+                    throw Arguments.UsageError(
+                        message: "--reports \(reports) holds the shard \(path): the merged reports would replace it; write them elsewhere")
+                }
+            }
+        }
+
+        /// Shards of a certification are merged as the run was made: the suite's own cases and catalog, no baseline.
+        func certificationProblem(_ shards: [(document: ResultsDocument, file: String)]) -> String? {
+            guard shards.contains(where: { $0.document.run.certification == true }) else { return nil }
+            for (option, given) in [(CommandOption.baseline, baseline), (.cases, cases), (.catalog, catalog)] where given != nil {
+                return "these shards are a certification run's, which takes no \(option.name): "
+                    + (option == .baseline
+                        ? "a certification accepts no known failure" : "a certification judges the suite's own cases against its own catalog")
+            }
+            return nil
+        }
+    }
+
     static func main(_ arguments: [String], console: Console) -> Int32 {
-        let parsed: Arguments
+        let options: Options
         do {
-            parsed = try Arguments(arguments, CommandOptions.merge)
+            let parsed = try Arguments(arguments, CommandOptions.merge)
+            if parsed.has(.help) {
+                console.out(.suite(Usage.merge))
+                return 0
+            }
+            options = try Options(parsed)
         } catch {
             return Command.usageError(error.message, usage: Usage.merge, console: console)
         }
-        if parsed.has(.help) {
-            console.out(.suite(Usage.merge))
-            return 0
-        }
-        guard !parsed.positionals.isEmpty else {
-            return Command.usageError("merge takes the shards' reports directories (or results.json files)", usage: Usage.merge, console: console)
-        }
-        let reports = (try? parsed.value(.reports)) ?? "Reports"
-        // The merged reports would replace a shard's own results.json: the inputs are never written over.
-        let target = Self.resolved(reports)
-        for path in parsed.positionals {
-            var isDirectory: ObjCBool = false
-            let directory =
-                FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-                ? path : (path as NSString).deletingLastPathComponent
-            if Self.resolved(directory.isEmpty ? "." : directory) == target {
-                return Command.usageError(
-                    "--reports \(reports) holds the shard \(path): the merged reports would replace it; write them elsewhere",
-                    usage: Usage.merge, console: console)
-            }
-        }
-        if let problem = ReportFiles.problem(writing: reports) {
-            console.err("error: --reports: \(problem)")
-            return ExitStatus.usage.rawValue
-        }
-        var shards: [(document: ResultsDocument, file: String)] = []
-        for path in parsed.positionals {
-            do {
-                shards.append(try ResultsDocument.load(run: path))
-            } catch {
-                console.err("error: \(error.message)")
-                return ExitStatus.usage.rawValue
-            }
-        }
-        // Shards of a certification are merged as the run was made: the suite's own cases and catalog, no baseline.
-        if shards.contains(where: { $0.document.run.certification == true }) {
-            for option in [CommandOption.baseline, .cases, .catalog] where !parsed.values(option).isEmpty {
-                return Command.usageError(
-                    "these shards are a certification run's, which takes no \(option.name): "
-                        + (option == .baseline
-                            ? "a certification accepts no known failure"
-                            : "a certification judges the suite's own cases against its own catalog"),
-                    usage: Usage.merge, console: console)
-            }
-        }
-        guard
-            let (catalog, suite) = SuiteLoading.load(
-                cases: try? parsed.value(.cases), catalog: try? parsed.value(.catalog),
-                console: console)
+        guard let shards = load(options, console: console) else { return ExitStatus.usage.rawValue }
+        if let problem = options.certificationProblem(shards) { return Command.usageError(problem, usage: Usage.merge, console: console) }
+        guard let (catalog, suite) = SuiteLoading.load(cases: options.cases, catalog: options.catalog, console: console),
+            var run = merged(shards, suite: suite, catalog: catalog, console: console)
         else { return ExitStatus.usage.rawValue }
-        var run: RunResult
-        do {
-            run = try ResultsDocument.merge(shards, suite: suite, catalog: catalog) { document in
-                Self.selection(of: document, in: suite, catalog: catalog)
-            }
-        } catch {
-            console.err("error: \(error.message)")
-            return ExitStatus.usage.rawValue
-        }
-        // What merged is this binary's view: the cases and catalog it holds the shards to.
-        run.provenance.catalogDigest = BuiltInSuite.digest(of: catalog)
-        run.provenance.casesBuiltIn = suite.digest == BuiltInSuite.casesDigest
-        run.provenance.catalogBuiltIn = run.provenance.catalogDigest == BuiltInSuite.catalogDigest
         var baseline: Baseline?
-        if let path = try? parsed.value(.baseline) {
-            do {
-                // Applied to the merged results: a requirement entry may fail in one shard and pass in another.
-                baseline = try BaselineLoader.load(path: path)
-                if let baseline { run.apply(baseline, today: String(ISO8601DateFormatter().string(from: Date()).prefix(10))) }
-            } catch {
-                SuiteLoading.report(error, console: console)
-                return ExitStatus.usage.rawValue
-            }
-            for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
+        if let path = options.baseline {
+            guard let loaded = apply(baseline: path, to: &run, console: console) else { return ExitStatus.usage.rawValue }
+            baseline = loaded
         }
         let profiles = shards.first?.document.profiles.map(\.profile) ?? []
-        let reproducible = parsed.has(.reproducible)
-        let bundle = try? parsed.value(.bundle)
-        let signingKey: [UInt8]?
-        do {
-            signingKey = try RunOptions.signingKey(parsed, bundle: bundle)
-        } catch {
-            return Command.usageError(error.message, usage: Usage.merge, console: console)
-        }
-        var attestations: AttestationFile?
-        if let bundle {
-            if let problem = ReportFiles.problem(
-                writing: (bundle as NSString).deletingLastPathComponent.isEmpty
-                    ? "." : (bundle as NSString).deletingLastPathComponent)
-            {
-                console.err("error: --bundle: \(problem)")
-                return ExitStatus.usage.rawValue
-            }
-            switch Self.attestations(for: run, path: try? parsed.value(.attest), catalog: catalog) {
-            case .success(let file): attestations = file
-            case .failure(let problem):
-                console.err("error: --attest: \(problem.message)")
-                return ExitStatus.usage.rawValue
-            }
-        } else if (try? parsed.value(.attest)) != nil {
-            return Command.usageError(
-                "--attest goes with --bundle: the shards' attestations are merged from their results", usage: Usage.merge,
-                console: console)
-        }
-        do throws(ReportFiles.Failure) {
-            let set = ReportSet(run: run, profiles: profiles, reproducible: reproducible)
-            if let bundle {
-                // The bundle carries the very bytes written, as a single run's does.
-                let files = set.render()
-                try ReportFiles.save(files, into: reports)
-                try BundleWriter.write(
-                    bundle, reports: files, suite: suite, catalog: catalog, attestations: attestations, baseline: baseline,
-                    signingKey: signingKey, run: run, reproducible: reproducible)
-            } else {
-                try ReportFiles.save(set.files, into: reports)
-            }
-            if let summary = try? parsed.value(.summary) {
-                try ReportFiles.append(
-                    MarkdownReport(run: run, profiles: profiles, reproducible: reproducible).renderSummary(reportsDirectory: reports),
-                    to: summary)
-            }
-        } catch {
-            console.err("error: the reports were not written: \(error.message)")
+        guard let attestations = bundleAttestations(options, run: run, catalog: catalog, console: console) else { return ExitStatus.usage.rawValue }
+        if let problem = write(
+            run, profiles: profiles, options: options, suite: suite, catalog: catalog, attestations: attestations, baseline: baseline)
+        {
+            console.err("error: the reports were not written: \(problem)")
             return ExitStatus.reportsNotWritten.rawValue
         }
         let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
@@ -150,8 +105,106 @@ enum MergeCommand {
             "\(run.results.count) cases from \(shards.count) shard\(shards.count == 1 ? "" : "s"): \(counts) — \(run.overall.rawValue) (exit \(run.exitStatus.rawValue))"
         )
         if run.provenance.certification { console.out(.suite(ProgramOutcome.headline(run.programOutcomes))) }
-        console.out("reports: \(ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", "))")
+        console.out("reports: \(ReportSet.names.map { options.reports + "/" + $0 }.joined(separator: ", "))")
         return run.exitStatus.rawValue
+    }
+
+    /// Every shard's results, each read back and derived again; nil after saying which could not be read.
+    private static func load(_ options: Options, console: Console) -> [(document: ResultsDocument, file: String)]? {
+        if let problem = ReportFiles.problem(writing: options.reports) {
+            console.err("error: --reports: \(problem)")
+            return nil
+        }
+        var shards: [(document: ResultsDocument, file: String)] = []
+        for path in options.shards {
+            do {
+                shards.append(try ResultsDocument.load(run: path))
+            } catch {
+                console.err("error: \(error.message)")
+                return nil
+            }
+        }
+        return shards
+    }
+
+    /// The shards as one run, held to the cases and catalog this binary has; nil after saying why they do not merge.
+    private static func merged(
+        _ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite, catalog: Catalog, console: Console
+    ) -> RunResult? {
+        var run: RunResult
+        do {
+            run = try ResultsDocument.merge(shards, suite: suite, catalog: catalog) { document in
+                Self.selection(of: document, in: suite, catalog: catalog)
+            }
+        } catch {
+            console.err("error: \(error.message)")
+            return nil
+        }
+        // What merged is this binary's view: the cases and catalog it holds the shards to.
+        run.provenance.catalogDigest = BuiltInSuite.digest(of: catalog)
+        run.provenance.casesBuiltIn = suite.digest == BuiltInSuite.casesDigest
+        run.provenance.catalogBuiltIn = run.provenance.catalogDigest == BuiltInSuite.catalogDigest
+        return run
+    }
+
+    /// Applies the baseline at `path` to the merged results (a requirement entry may fail in one shard and pass in
+    /// another), saying each problem of it; nil after saying why it could not be read.
+    private static func apply(baseline path: String, to run: inout RunResult, console: Console) -> Baseline? {
+        let baseline: Baseline
+        do {
+            baseline = try BaselineLoader.load(path: path)
+        } catch {
+            SuiteLoading.report(error, console: console)
+            return nil
+        }
+        run.apply(baseline, today: String(ISO8601DateFormatter().string(from: Date()).prefix(10)))
+        for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
+        return baseline
+    }
+
+    /// The attestations a merged bundle carries (`.some(nil)` without a bundle or without attestations); nil after
+    /// saying why the bundle cannot be written.
+    private static func bundleAttestations(_ options: Options, run: RunResult, catalog: Catalog, console: Console) -> AttestationFile?? {
+        guard let bundle = options.bundle else { return .some(nil) }
+        let directory = (bundle as NSString).deletingLastPathComponent
+        if let problem = ReportFiles.problem(writing: directory.isEmpty ? "." : directory) {
+            console.err("error: --bundle: \(problem)")
+            return nil
+        }
+        switch Self.attestations(for: run, path: options.attest, catalog: catalog) {
+        case .success(let file): return .some(file)
+        case .failure(let problem):
+            console.err("error: --attest: \(problem.message)")
+            return nil
+        }
+    }
+
+    /// Writes the merged reports, the bundle and the summary; nil when all were written, else why not.
+    private static func write(
+        _ run: RunResult, profiles: [String], options: Options, suite: CaseSuite, catalog: Catalog, attestations: AttestationFile?,
+        baseline: Baseline?
+    ) -> String? {
+        do throws(ReportFiles.Failure) {
+            let set = ReportSet(run: run, profiles: profiles, reproducible: options.reproducible)
+            if let bundle = options.bundle {
+                // The bundle carries the very bytes written, as a single run's does.
+                let files = set.render()
+                try ReportFiles.save(files, into: options.reports)
+                try BundleWriter.write(
+                    bundle, reports: files, suite: suite, catalog: catalog, attestations: attestations, baseline: baseline,
+                    signingKey: options.signingKey, run: run, reproducible: options.reproducible)
+            } else {
+                try ReportFiles.save(set.files, into: options.reports)
+            }
+            if let summary = options.summary {
+                try ReportFiles.append(
+                    MarkdownReport(run: run, profiles: profiles, reproducible: options.reproducible)
+                        .renderSummary(reportsDirectory: options.reports), to: summary)
+            }
+            return nil
+        } catch {
+            return error.message
+        }
     }
 
     /// The attestation file a merged bundle carries: none when the shards recorded none; else the file given, which

@@ -16,7 +16,7 @@ extension ConformanceTarget {
         return ConformanceTarget(.request(request))
     }
 
-    /// The same, served over HTTP (`POST` of the Android contract's request; the Robolectric bridge in README).
+    /// The same, served over HTTP (`POST` of the Android contract's request; the Robolectric bridge in Documentation/AdapterContracts.md).
     public static func androidURL(_ url: String, clientID: String, action: String, package: String) -> ConformanceTarget {
         var request = TargetSpecification()
         request.androidHandlerURL = url

@@ -150,8 +150,23 @@ package enum AttestationLoader {
             return nil
         }
         var attachments: [Attestation.Attachment] = []
-        if let listed = mapping["attachments"].flatMap({ reader.scalarList($0, "'attachments'") }) {
-            if listed.count > attachmentsPerAttestation, let node = mapping["attachments"] {
+        if let node = mapping["attachments"] {
+            guard let read = self.attachments(node, requirement: requirement.id, total: &total, read: read, reader: &reader) else { return nil }
+            attachments = read
+        }
+        return Attestation(
+            requirement: requirement.id, verdict: verdict, by: by.text.trimmingCharacters(in: .whitespaces), date: date.text,
+            note: note.text.trimmingCharacters(in: .whitespacesAndNewlines), attachments: attachments, location: node.location)
+    }
+
+    /// The files an attestation's `attachments:` lists, each read within its bound and the file's total; nil when
+    /// there are too many (each other problem is a diagnostic at its path, and the attachment is left out).
+    private static func attachments(
+        _ node: Node, requirement: String, total: inout Int, read: (String) -> Result<[UInt8], BoundedFile.Failure>, reader: inout NodeReader
+    ) -> [Attestation.Attachment]? {
+        var attachments: [Attestation.Attachment] = []
+        if let listed = reader.scalarList(node, "'attachments'") {
+            if listed.count > attachmentsPerAttestation {
                 reader.error(at: node.location, "at most \(attachmentsPerAttestation) attachments an attestation, not \(listed.count)")
                 return nil
             }
@@ -177,13 +192,11 @@ package enum AttestationLoader {
                     continue
                 }
                 let bytes = data
-                let name = bundleName(path.text, taken: Set(attachments.map(\.bundlePath)), requirement: requirement.id)
+                let name = bundleName(path.text, taken: Set(attachments.map(\.bundlePath)), requirement: requirement)
                 attachments.append(Attestation.Attachment(path: path.text, bundlePath: name, sha256: "", bytes: bytes.count, contents: bytes))
             }
         }
-        return Attestation(
-            requirement: requirement.id, verdict: verdict, by: by.text.trimmingCharacters(in: .whitespaces), date: date.text,
-            note: note.text.trimmingCharacters(in: .whitespacesAndNewlines), attachments: attachments, location: node.location)
+        return attachments
     }
 
     /// `attestations/AF-LINK-021/consent-screen.png`: the file's name with anything but letters, digits and `._-`

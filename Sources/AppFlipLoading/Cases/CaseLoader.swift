@@ -152,22 +152,8 @@ package struct CaseLoader {
             if scalar.text.isEmpty { reader.error(at: scalar.location, "'skip' needs a reason") }
             skip = scalar.text
         }
-        var needs: [ConformanceCase.Need] = []
-        if let needsNode = document["needs"], let values = reader.scalarList(needsNode, "'needs'") {
-            for value in values {
-                if let need = reader.enumValue(.scalar(value), "need", as: ConformanceCase.Need.self) { needs.append(need) }
-            }
-        }
-        var formerly: [String] = []
-        if let formerlyNode = document["formerly"], let values = reader.scalarList(formerlyNode, "'formerly'") {
-            for value in values {
-                if Self.isValidCaseID(value.text), value.text != idScalar.text {
-                    formerly.append(value.text)
-                } else {
-                    reader.error(at: value.location, "'formerly' lists the case's earlier IDs; '\(value.text)' is not one")
-                }
-            }
-        }
+        var needs = self.needs(document)
+        let formerly = self.formerly(document, id: idScalar.text)
         guard reader.diagnostics.count == before, let profile, let scenario, let steps else { return nil }
         var conformanceCase = ConformanceCase(
             id: idScalar.text, title: titleScalar.text, profile: profile, scenario: scenario,
@@ -184,6 +170,32 @@ package struct CaseLoader {
         conformanceCase.needs = needs
         conformanceCase.formerly = formerly
         return conformanceCase
+    }
+
+    /// `needs:`: what the configuration must provide for the case to run.
+    private mutating func needs(_ document: Node.Mapping) -> [ConformanceCase.Need] {
+        var needs: [ConformanceCase.Need] = []
+        if let needsNode = document["needs"], let values = reader.scalarList(needsNode, "'needs'") {
+            for value in values {
+                if let need = reader.enumValue(.scalar(value), "need", as: ConformanceCase.Need.self) { needs.append(need) }
+            }
+        }
+        return needs
+    }
+
+    /// `formerly:`: the case's earlier IDs, each an ID and not its own.
+    private mutating func formerly(_ document: Node.Mapping, id: String) -> [String] {
+        var formerly: [String] = []
+        if let formerlyNode = document["formerly"], let values = reader.scalarList(formerlyNode, "'formerly'") {
+            for value in values {
+                if Self.isValidCaseID(value.text), value.text != id {
+                    formerly.append(value.text)
+                } else {
+                    reader.error(at: value.location, "'formerly' lists the case's earlier IDs; '\(value.text)' is not one")
+                }
+            }
+        }
+        return formerly
     }
 
     /// A case without `steps`: one step of its `link` (or `intent`) and its checks (shared by a table's rows).

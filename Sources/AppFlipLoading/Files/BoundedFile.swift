@@ -1,10 +1,11 @@
 import AppFlipModel
 import AppFlipSyntax
+import AppFlipSystem
 import Foundation
 
 /// Reads a file someone names (`--config`, `--cases`, a results.json, a bundle, an attachment), never more of it than
 /// its bound: the size is asked first (a 1 GB sparse file is refused before a byte of it is read), and a file whose
-/// size says nothing (`/proc`, a pipe) is read to the bound plus one byte at most. README's bounds table lists each
+/// size says nothing (`/proc`, a pipe) is read to the bound plus one byte at most. Documentation/Troubleshooting.md's bounds table lists each
 /// input's bound.
 package enum BoundedFile {
     /// The parser's bound, and so that of every file in the case-file syntax (configuration, baseline, attestations,
@@ -33,7 +34,7 @@ package enum BoundedFile {
     /// link to one included) is opened: opening a FIFO no one writes to would wait for ever, and a directory or a
     /// device has no size worth saying.
     package static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
-        if let problem = notRegular(path) { throw Failure(path: path, reason: problem) }
+        if let problem = FileKind.notRegular(path) { throw Failure(path: path, reason: problem) }
         guard let handle = FileHandle(forReadingAtPath: path) else { throw Failure(path: path, reason: "cannot be read") }
         defer { try? handle.close() }
         if let size = try? handle.seekToEnd() {
@@ -60,21 +61,6 @@ package enum BoundedFile {
 }
 
 extension BoundedFile {
-    /// Why `path` is not a regular file to read (a directory, a FIFO, a device, a socket), or nil when it is one or
-    /// does not exist (opening it then says so). Asked before opening, so nothing waits on a FIFO with no writer.
-    package static func notRegular(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "is a directory, not a file"
-        case S_IFIFO: return "is a FIFO (a named pipe), not a regular file: give the file itself"
-        case S_IFCHR, S_IFBLK: return "is a device, not a regular file: give the file itself"
-        case S_IFSOCK: return "is a socket, not a regular file"
-        default: return "is not a regular file"
-        }
-    }
-
     /// A file in the case-file syntax (`what` names it: "the baseline file"), or a diagnostic at its first line saying
     /// why it cannot be read.
     package static func readSyntaxFile(_ path: String, what: String) throws(DiagnosticList) -> [UInt8] {

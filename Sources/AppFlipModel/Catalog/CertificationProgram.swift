@@ -10,7 +10,7 @@ package struct CertificationProgram: Sendable, Hashable {
     package var title: String
     /// The profiles it needs, each judged in full: none may be left out or skipped.
     package var profiles: [Profile]
-    /// What it covers, in one paragraph, for README and the report.
+    /// What it covers, in one paragraph, for Documentation/Certification.md and the report.
     package var covers: String
     /// Requirement IDs (globs with `*` and `?`) of its profiles it does not need, and why.
     package var leavesOut: [String] = []

@@ -31,7 +31,7 @@ package enum ProgramNeed: Sendable, Hashable {
     }
 
     /// The values the docs and the example configuration show in place of a partner's own: a need given one of them
-    /// is not met (`Conformance/examples/staging.target` and README; a test holds this list against them).
+    /// is not met (`Conformance/examples/staging.target` and Documentation/Certification.md; a test holds this list against them).
     package static let placeholders: [Value: Set<String>] = [
         .appID: ["TEAMID.bundle", "ABCDE12345.com.example.smarthome"],
         .projectID: ["my-smart-home-project", "PROJECT_ID", "YOUR_PROJECT_ID"],
@@ -74,7 +74,7 @@ package enum ProgramNeed: Sendable, Hashable {
     }
 
     /// What a partner writes under the key to meet it, and why the program needs it: the usage error's line and
-    /// README's table.
+    /// Documentation/Certification.md's table.
     package var whatToWrite: String {
         switch self {
         case .endpoint(.api):

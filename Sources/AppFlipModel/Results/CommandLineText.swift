@@ -36,7 +36,7 @@ package enum CommandLineText {
     }
 
     /// How this process was started, as a command to type: `swift run …` when it is a package's build product (the
-    /// README's way), the bare name when PATH finds this very executable, else its absolute path.
+    /// way the README's first lines run it), the bare name when PATH finds this very executable, else its absolute path.
     package static func invokedProgram(
         argument0: String = CommandLine.arguments.first ?? defaultProgram,
         currentDirectory: String = FileManager.default.currentDirectoryPath,

@@ -1,4 +1,4 @@
-/// The command's exit codes, documented in the README.
+/// The command's exit codes, documented in Documentation/ExitCodes.md.
 package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// No fail and no error (warnings and infos allowed).
     case conformant = 0
@@ -26,7 +26,7 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The run was interrupted (SIGINT, SIGTERM, SIGHUP or SIGQUIT); the reports hold the cases completed so far, marked incomplete.
     case interrupted = 130
 
-    /// One line for `help`: the one place the exit codes are listed for the command line (README's table is held
+    /// One line for `help`: the one place the exit codes are listed for the command line (Documentation/ExitCodes.md's table is held
     /// against it by a test).
     package var summary: String {
         switch self {

@@ -116,92 +116,129 @@ extension StepExecutor {
             return nil
         case .success(let built): prepared = built
         }
-        let transcript = "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))"
-        let requestHeaders = recordEvidence ? Evidence.headers(prepared.request.headerLines(host: prepared.origin.hostHeader)) : []
-        var walkPages: [PageHop] = []
-        if let walk = sent.walk {
-            walkPages = walk.pages
-            if recordEvidence || walk.unfinished != nil {
-                state.outcome.evidence.exchanges.append(
-                    Evidence.Exchange(label + "signed in through the pages:\n  " + walk.hops(of: walkPages).joined(separator: "\n  ")))
-            }
-            if let unfinished = walk.unfinished {
-                // Nothing after the pages was reached: an absence seen here would prove nothing. The page it stopped
-                // on is the evidence (a CSRF refusal says why in its body).
-                let last = HTTPObservation(
-                    status: walk.response.status, headers: walk.response.headers.fields.map { ($0.name, $0.value) },
-                    body: walk.response.body)
-                state.outcome.evidence.exchanges.append(
-                    Evidence.Exchange(
-                        label + "the page the walk stopped on: HTTP \(last.status)" + bodyExcerpt(last, redactor: state.redactor),
-                        responseHeaders: Evidence.headers(last.headers)))
-                state.outcome.record(.target(label + "the sign-in walk stopped before the authorization endpoint judged this request: " + unfinished))
-                return nil
-            }
-        }
+        let exchange = SentExchange(
+            transcript: "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))",
+            requestHeaders: recordEvidence ? Evidence.headers(prepared.request.headerLines(host: prepared.origin.hostHeader)) : [],
+            label: label)
+        if let walk = sent.walk, !absorb(walk, label: label, recordEvidence: recordEvidence, state: &state) { return nil }
         switch sent.answer {
         case .failure(let problem):
-            if problem.inexact {
-                // The platform could not carry the request or its answer as is: the case does not apply here.
-                state.outcome.record(.notApplicable(label + problem.message))
-                return nil
-            }
+            return absorb(noResponse: problem, sent: sent, prepared: prepared, exchange: exchange, state: &state)
+        case .success(let response):
+            return absorb(
+                response, sent: sent, of: step, prepared: prepared, exchange: exchange, context: context, recordEvidence: recordEvidence,
+                state: &state)
+        }
+    }
+
+    /// What every part of a sent request's evidence starts with.
+    struct SentExchange {
+        var transcript: String
+        var requestHeaders: [Evidence.Header]
+        var label: String
+    }
+
+    /// The sign-in walk before the request: its pages as evidence; false when it stopped before the request was sent.
+    private static func absorb(_ walk: SignInBrowser.Walk, label: String, recordEvidence: Bool, state: inout CaseState) -> Bool {
+        if recordEvidence || walk.unfinished != nil {
+            state.outcome.evidence.exchanges.append(
+                Evidence.Exchange(label + "signed in through the pages:\n  " + walk.hops(of: walk.pages).joined(separator: "\n  ")))
+        }
+        if let unfinished = walk.unfinished {
+            // Nothing after the pages was reached: an absence seen here would prove nothing. The page it stopped
+            // on is the evidence (a CSRF refusal says why in its body).
+            let last = HTTPObservation(
+                status: walk.response.status, headers: walk.response.headers.fields.map { ($0.name, $0.value) },
+                body: walk.response.body)
             state.outcome.evidence.exchanges.append(
                 Evidence.Exchange(
-                    transcript + "\n  → no response: \(problem.message)", sentAt: sent.sentAt,
-                    milliseconds: sent.milliseconds, requestHeaders: requestHeaders))
-            if sent.request.plainHTTPProbe {
-                // For a plain-http probe no answer is an answer: nothing is served there.
-                return (.unreachable(problem.message), prepared.sentParameters)
-            }
-            state.outcome.record(.target(label + problem.message))
-            return nil
-        case .success(let response):
-            if let framing = sent.framing {
-                // The worst of the case's rounds is kept.
-                if state.outcome.framing.map({ $0.verdict < framing.verdict || !$0.isApplicable }) ?? true { state.outcome.framing = framing }
-            }
-            if state.outcome.serverError == nil {
-                state.outcome.serverError = ServerErrorAnswer.check(
-                    status: response.status,
-                    request: "\(label)\(prepared.request.method) \(prepared.request.path)")
-            }
-            if response.status == 429 {
-                // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).
-                state.outcome.evidence.exchanges.append(
-                    Evidence.Exchange(
-                        transcript + "\n  → HTTP 429", sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
-                        responseHeaders: Evidence.headers(response.headers.fields.map { ($0.name, $0.value) })))
-                state.outcome.record(
-                    .throttled(
-                        label + "the target throttled this request (429 Too Many Requests"
-                            + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
-                            + "rerun with fewer --jobs, or allow the suite's address more requests"))
-                return nil
-            }
-            let http = HTTPObservation(
-                status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
-                body: response.body, walk: walkPages)
-            let observation = Observation.http(http)
-            state.redactor.add(SecretValues.inAnswer(http))
-            if prepared.usesConfiguredCredentials, let verdict = ConfiguredCredentials.verdict(on: http) {
-                state.outcome.configuredCredentials = state.outcome.configuredCredentials == .accepted ? .accepted : verdict
-            }
-            if recordEvidence {
-                let body =
-                    prepared.request.body.isEmpty
-                    ? ""
-                    : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self)))
-                let repeated = step.repeatCount > 1 ? " (first of \(step.repeatCount))" : ""
-                state.outcome.evidence.exchanges.append(
-                    Evidence.Exchange(
-                        transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation)
-                            + bodyExcerpt(http, redactor: state.redactor),
-                        sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
-                        responseHeaders: Evidence.headers(http.headers)))
-            }
-            return (observation, prepared.sentParameters)
+                    label + "the page the walk stopped on: HTTP \(last.status)" + bodyExcerpt(last, redactor: state.redactor),
+                    responseHeaders: Evidence.headers(last.headers)))
+            state.outcome.record(.target(label + "the sign-in walk stopped before the authorization endpoint judged this request: " + unfinished))
+            return false
         }
+        return true
+    }
+
+    /// A request that got no response: not applicable where the platform could not carry it, an answer for a
+    /// plain-http probe, else a target error.
+    private static func absorb(
+        noResponse problem: Problem, sent: SentHTTP, prepared: Prepared, exchange: SentExchange, state: inout CaseState
+    ) -> (Observation, [QueryParameter])? {
+        let label = exchange.label
+        let transcript = exchange.transcript
+        let requestHeaders = exchange.requestHeaders
+        if problem.inexact {
+            // The platform could not carry the request or its answer as is: the case does not apply here.
+            state.outcome.record(.notApplicable(label + problem.message))
+            return nil
+        }
+        state.outcome.evidence.exchanges.append(
+            Evidence.Exchange(
+                transcript + "\n  → no response: \(problem.message)", sentAt: sent.sentAt,
+                milliseconds: sent.milliseconds, requestHeaders: requestHeaders))
+        if sent.request.plainHTTPProbe {
+            // For a plain-http probe no answer is an answer: nothing is served there.
+            return (.unreachable(problem.message), prepared.sentParameters)
+        }
+        state.outcome.record(.target(label + problem.message))
+        return nil
+    }
+
+    /// A response: the evidence, what it says of the configured credentials, and the observation to judge; nil when the
+    /// target throttled the request.
+    private static func absorb(
+        _ response: HTTPResponse, sent: SentHTTP, of step: Step, prepared: Prepared, exchange: SentExchange, context: Template.Context,
+        recordEvidence: Bool, state: inout CaseState
+    ) -> (Observation, [QueryParameter])? {
+        let label = exchange.label
+        let transcript = exchange.transcript
+        let requestHeaders = exchange.requestHeaders
+        let walkPages = sent.walk?.pages ?? []
+        if let framing = sent.framing {
+            // The worst of the case's rounds is kept.
+            if state.outcome.framing.map({ $0.verdict < framing.verdict || !$0.isApplicable }) ?? true { state.outcome.framing = framing }
+        }
+        if state.outcome.serverError == nil {
+            state.outcome.serverError = ServerErrorAnswer.check(
+                status: response.status,
+                request: "\(label)\(prepared.request.method) \(prepared.request.path)")
+        }
+        if response.status == 429 {
+            // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).
+            state.outcome.evidence.exchanges.append(
+                Evidence.Exchange(
+                    transcript + "\n  → HTTP 429", sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
+                    responseHeaders: Evidence.headers(response.headers.fields.map { ($0.name, $0.value) })))
+            state.outcome.record(
+                .throttled(
+                    label + "the target throttled this request (429 Too Many Requests"
+                        + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
+                        + "rerun with fewer --jobs, or allow the suite's address more requests"))
+            return nil
+        }
+        let http = HTTPObservation(
+            status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
+            body: response.body, walk: walkPages)
+        let observation = Observation.http(http)
+        state.redactor.add(SecretValues.inAnswer(http))
+        if prepared.usesConfiguredCredentials, let verdict = ConfiguredCredentials.verdict(on: http) {
+            state.outcome.configuredCredentials = state.outcome.configuredCredentials == .accepted ? .accepted : verdict
+        }
+        if recordEvidence {
+            let body =
+                prepared.request.body.isEmpty
+                ? ""
+                : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self)))
+            let repeated = step.repeatCount > 1 ? " (first of \(step.repeatCount))" : ""
+            state.outcome.evidence.exchanges.append(
+                Evidence.Exchange(
+                    transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation)
+                        + bodyExcerpt(http, redactor: state.redactor),
+                    sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
+                    responseHeaders: Evidence.headers(http.headers)))
+        }
+        return (observation, prepared.sentParameters)
     }
 
     struct Prepared: Sendable {
@@ -224,6 +261,34 @@ extension StepExecutor {
         var inexact = false
         /// The step cannot be judged in this configuration: the case is skipped with the message.
         var notApplicable = false
+    }
+
+    /// Adds the client's authentication to the request, as `authentication` says: in the form, in HTTP Basic, both,
+    /// or a second client's; the problem when what it needs is not configured.
+    private func authenticate(
+        _ step: HTTPStepRequest, as authentication: HTTPStepRequest.ClientAuthentication, context: Template.Context, form: inout String?,
+        headers: inout HTTPHeaders
+    ) -> Problem? {
+        if authentication == .secondClient {
+            guard let second = targets.secondClient else { return Problem(message: "no second client is configured") }
+            let credentials = "client_id=\(FormEncoding.encode(second.id))&client_secret=\(FormEncoding.encode(second.secret))"
+            form = (form?.isEmpty ?? true) ? credentials : (form ?? "") + "&" + credentials
+        } else if authentication != .none {
+            let clientID = step.authenticationClientID?.resolve(in: context) ?? context.configuration.clientID
+            guard let secret = step.authenticationSecret?.resolve(in: context) ?? targets.clientSecret else {
+                return Problem(message: "this step authenticates the client, but no client secret is configured (client_secret_env)")
+            }
+            if authentication == .post || authentication == .both {
+                let credentials = "client_id=\(FormEncoding.encode(clientID))&client_secret=\(FormEncoding.encode(secret))"
+                form = (form?.isEmpty ?? true) ? credentials : (form ?? "") + "&" + credentials
+            }
+            if authentication == .basic || authentication == .both {
+                // RFC 6749 §2.3.1: form-encode the ID and secret, then Basic.
+                let pair = FormEncoding.encode(clientID) + ":" + FormEncoding.encode(secret)
+                headers.append("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())
+            }
+        }
+        return nil
     }
 
     func build(_ step: HTTPStepRequest, conformanceCase: ConformanceCase, context: Template.Context) -> Result<Prepared, Problem> {
@@ -269,24 +334,8 @@ extension StepExecutor {
         case .configured: authentication = targets.tokenAuthentication == .basic ? .basic : .post
         default: authentication = step.authentication
         }
-        if authentication == .secondClient {
-            guard let second = targets.secondClient else { return .failure(Problem(message: "no second client is configured")) }
-            let credentials = "client_id=\(FormEncoding.encode(second.id))&client_secret=\(FormEncoding.encode(second.secret))"
-            form = (form?.isEmpty ?? true) ? credentials : (form ?? "") + "&" + credentials
-        } else if authentication != .none {
-            let clientID = step.authenticationClientID?.resolve(in: context) ?? context.configuration.clientID
-            guard let secret = step.authenticationSecret?.resolve(in: context) ?? targets.clientSecret else {
-                return .failure(Problem(message: "this step authenticates the client, but no client secret is configured (client_secret_env)"))
-            }
-            if authentication == .post || authentication == .both {
-                let credentials = "client_id=\(FormEncoding.encode(clientID))&client_secret=\(FormEncoding.encode(secret))"
-                form = (form?.isEmpty ?? true) ? credentials : (form ?? "") + "&" + credentials
-            }
-            if authentication == .basic || authentication == .both {
-                // RFC 6749 §2.3.1: form-encode the ID and secret, then Basic.
-                let pair = FormEncoding.encode(clientID) + ":" + FormEncoding.encode(secret)
-                headers.append("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())
-            }
+        if let problem = authenticate(step, as: authentication, context: context, form: &form, headers: &headers) {
+            return .failure(problem)
         }
         var target = baseTarget
         var sent: [String] = []

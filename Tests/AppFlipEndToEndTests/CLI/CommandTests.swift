@@ -1,6 +1,7 @@
 import AppFlipBase
 import AppFlipCLI
 import AppFlipDigest
+import AppFlipEvidence
 import AppFlipHTTP
 import AppFlipLoading
 import AppFlipModel
@@ -57,9 +58,9 @@ struct CommandTests {
             Command.check(["run", "--target", "reference", "--profile", "token", "--profile", "authorize", "--filter", "a", "--filter", "b"]) == nil)
     }
 
-    @Test("The exit codes are listed in one place: help prints them from it, README's table has exactly them, in order")
+    @Test("The exit codes are listed in one place: help prints them from it, Documentation/ExitCodes.md's table has exactly them, in order")
     func exitCodes() throws {
-        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try PackageRoot.text("Documentation/ExitCodes.md")
         let table = readme.components(separatedBy: "| Exit | Meaning |").dropFirst().first ?? ""
         let codes = table.split(separator: "\n").dropFirst(1).prefix { $0.hasPrefix("|") }
             .compactMap { Int32($0.split(separator: "|").first?.trimmingCharacters(in: .whitespaces) ?? "") }
@@ -110,9 +111,11 @@ struct CommandTests {
         #expect(garbage.err.contains("more cases with the same error: unusable answer: the answer line is not a JSON object"), "\(garbage.err)")
     }
 
-    @Test("README's option table names exactly run's options (one table: CommandOption.run), and its certification row the refused ones")
+    @Test(
+        "Documentation/Configuration.md's option table names exactly run's options (one table: CommandOption.run), and its certification row the refused ones"
+    )
     func optionTable() throws {
-        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try PackageRoot.text("Documentation/Configuration.md")
         let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `--") || $0.hasPrefix("| `-") }
         var documented = Set<String>()
         for row in rows {
@@ -120,13 +123,13 @@ struct CommandTests {
             for word in first.split(whereSeparator: { " `,".contains($0) }) where word.hasPrefix("--") { documented.insert(String(word)) }
         }
         let declared = Set(CommandOption.run.map(\.name)).subtracting(["--help"])
-        #expect(documented.isSuperset(of: declared), "missing from README: \(declared.subtracting(documented).sorted())")
+        #expect(documented.isSuperset(of: declared), "missing from Documentation/Configuration.md: \(declared.subtracting(documented).sorted())")
         #expect(
             declared.isSuperset(of: documented.filter { !["--max-urls"].contains($0) }),
-            "README names options run does not have: \(documented.subtracting(declared).sorted())")
+            "Documentation/Configuration.md names options run does not have: \(documented.subtracting(declared).sorted())")
         let certification = try #require(rows.first { $0.hasPrefix("| `--certification") })
         for option in CommandOption.refused.map(\.name) {
-            #expect(certification.contains("`\(option)`"), "\(option) is not in README's --certification row")
+            #expect(certification.contains("`\(option)`"), "\(option) is not in the --certification row")
         }
         #expect(run(["help", "run"]).out.contains("refuses \(CommandOption.certificationRefusals)"))
     }

@@ -103,7 +103,7 @@ struct HollowNeedsTests {
             let shown = line.dropFirst(value.count + 2).split(separator: " ").first.map(String.init) ?? ""
             #expect(ProgramNeed.placeholders[key]?.contains(shown) == true, "\(value): \(shown)")
         }
-        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try PackageRoot.text("Documentation/Certification.md")
         #expect(readme.contains("`TEAMID.bundle`") && ProgramNeed.placeholders[.appID]?.contains("TEAMID.bundle") == true)
     }
 }

@@ -1,3 +1,4 @@
+import AppFlipEvidence
 import AppFlipReporting
 import AppFlipTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import AppFlipCLI
+import AppFlipEvidence
 import AppFlipModel
 import AppFlipReporting
 import AppFlipTestSupport

@@ -1,3 +1,4 @@
+import AppFlipEvidence
 import AppFlipHTTP
 import AppFlipReferenceServer
 import AppFlipReporting

@@ -4,19 +4,14 @@ import AppFlipTestSupport
 import Foundation
 import Testing
 
-/// The lists a partner reads in README are the lists the code declares: the profiles (`Profile`), the library's
+/// The lists a partner reads in README and Documentation/GettingStarted.md are the lists the code declares: the profiles (`Profile`), the library's
 /// environment variables (`EnvironmentVariable`), and `--profile`'s help, made from `Profile` too.
 @Suite("Documented lists")
 struct DocumentedListsTests {
-    private func readme() throws -> [Substring] {
-        try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8).split(
-            separator: "\n", omittingEmptySubsequences: false)
-    }
-
-    /// The rows of the README table whose header row starts with `header`.
-    private func table(_ header: String) throws -> [Substring] {
-        let lines = try readme()
-        let start = try #require(lines.firstIndex { $0.hasPrefix(header) }, "README has no table headed \(header)")
+    /// The rows of the table in `document` whose header row starts with `header`.
+    private func table(_ header: String, in document: String = "README.md") throws -> [Substring] {
+        let lines = try PackageRoot.text(document).split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.hasPrefix(header) }, "\(document) has no table headed \(header)")
         return Array(lines[(start + 2)...].prefix { $0.hasPrefix("|") })
     }
 
@@ -27,15 +22,16 @@ struct DocumentedListsTests {
         #expect(named == Profile.allCases.map(\.rawValue))
     }
 
-    @Test("README's table of the library's variables names exactly the variables the library reads")
+    @Test("Documentation/GettingStarted.md's table of the library's variables names exactly the variables the library reads")
     func environmentVariables() throws {
-        let rows = try table("| Variable | Meaning |")
+        let rows = try table("| Variable | Meaning |", in: "Documentation/GettingStarted.md")
         var named = Set<String>()
         for row in rows {
             for word in row.split(whereSeparator: { !($0.isUppercase || $0 == "_") }) where word.hasPrefix("APPFLIP_") { named.insert(String(word)) }
         }
         #expect(
-            named == Set(ConformanceTarget.environmentVariables), "README: \(named.sorted()); declared: \(ConformanceTarget.environmentVariables)")
+            named == Set(ConformanceTarget.environmentVariables), "documented: \(named.sorted()); declared: \(ConformanceTarget.environmentVariables)"
+        )
     }
 
     @Test("help run's --profile line names every profile (from the declaration)")

@@ -2,7 +2,7 @@ import AppFlipTestSupport
 import Foundation
 import Testing
 
-/// The two ways a partner depends on the suite, as README writes them, resolve: by URL (the package is named after
+/// The two ways a partner depends on the suite, as Documentation/GettingStarted.md writes them, resolve: by URL (the package is named after
 /// the URL's last component) and by path (named after the directory).
 @Suite("Depending on the package", .serialized)
 struct PackageDependencyTests {
@@ -30,7 +30,7 @@ struct PackageDependencyTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dependency-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // A checkout in a directory named appflip-conformance, as README's path dependency has it.
+        // A checkout in a directory named appflip-conformance, as the documented path dependency has it.
         try FileManager.default.createSymbolicLink(atPath: directory + "/appflip-conformance", withDestinationPath: PackageRoot.url.path)
         let byPath = try consumer(dependency: #".package(path: "../appflip-conformance")"#, package: "appflip-conformance", in: directory)
         #expect(byPath.status == 0, "\(byPath.output)")

@@ -1,4 +1,5 @@
 import AppFlipDigest
+import AppFlipEvidence
 import AppFlipLoading
 import AppFlipModel
 import AppFlipReporting

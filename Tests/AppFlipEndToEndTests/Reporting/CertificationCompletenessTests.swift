@@ -1,3 +1,4 @@
+import AppFlipEvidence
 import AppFlipLoading
 import AppFlipModel
 import AppFlipReporting

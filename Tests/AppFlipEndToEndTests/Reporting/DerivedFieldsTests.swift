@@ -1,5 +1,6 @@
 import AppFlipCLI
 import AppFlipDigest
+import AppFlipEvidence
 import AppFlipModel
 import AppFlipReporting
 import AppFlipTestSupport

@@ -1,3 +1,4 @@
+import AppFlipEvidence
 import AppFlipModel
 import AppFlipReporting
 import AppFlipRunner

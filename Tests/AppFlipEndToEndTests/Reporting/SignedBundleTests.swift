@@ -1,5 +1,6 @@
 import AppFlipCLI
 import AppFlipDigest
+import AppFlipEvidence
 import AppFlipReporting
 import AppFlipTestSupport
 import Foundation

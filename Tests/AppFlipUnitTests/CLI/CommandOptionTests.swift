@@ -1,4 +1,5 @@
 import AppFlipReporting
+import AppFlipTestSupport
 import Foundation
 import Testing
 
@@ -33,14 +34,14 @@ struct CommandOptionTests {
         #expect(named.isSubset(of: declared), "\(command)'s help names options it does not take: \(named.subtracting(declared).sorted())")
     }
 
-    @Test("Where a help, the README's option table or CONTRIBUTING names the report files, it names every one a run writes")
+    @Test("Where a help, the documentation's option table or CONTRIBUTING names the report files, it names every one a run writes")
     func reportFilesNamed() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
-        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        let readme = try PackageRoot.documents.map(PackageRoot.text).joined(separator: "\n")
         let contributing = try String(contentsOfFile: root + "/CONTRIBUTING.md", encoding: .utf8)
-        // Each text that lists report files: the `--reports` lines of every help, the README's option row and its
-        // words on how reports are written, CONTRIBUTING's on writing them at once.
+        // Each text that lists report files: the `--reports` lines of every help, the option table's row and the
+        // documentation's words on how reports are written, CONTRIBUTING's on writing them at once.
         var texts = Usage.topics.values.flatMap { help in
             help.split(separator: "\n").filter { $0.contains("--reports DIR") && $0.contains("junit.xml") }.map(String.init)
         }

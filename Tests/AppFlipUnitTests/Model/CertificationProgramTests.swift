@@ -1,3 +1,4 @@
+import AppFlipEvidence
 import AppFlipLoading
 import AppFlipModel
 import AppFlipReporting
@@ -94,13 +95,13 @@ struct CertificationProgramTests {
         #expect(android.judges(try #require(suite.cases.first { $0.profile == .androidAppFlip })))
     }
 
-    @Test("README's program table is the catalog's: each program's key, title and profiles")
+    @Test("Documentation/Certification.md's program table is the catalog's: each program's key, title and profiles")
     func readme() throws {
         let (catalog, _) = try SuiteRun.load()
-        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try PackageRoot.text("Documentation/Certification.md")
         for program in catalog.programs {
             let row = "| `\(program.key)`: \(program.title) | " + program.profiles.map { "`\($0.rawValue)`" }.joined(separator: ", ") + " | "
-            #expect(readme.contains(row), "README has no row \(row)")
+            #expect(readme.contains(row), "Documentation/Certification.md has no row \(row)")
         }
     }
 

@@ -1,4 +1,5 @@
 import AppFlipChecks
+import AppFlipEvidence
 import AppFlipModel
 import Foundation
 import Testing

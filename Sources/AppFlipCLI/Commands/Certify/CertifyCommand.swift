@@ -1,4 +1,5 @@
 import AppFlipDigest
+import AppFlipEvidence
 import AppFlipLoading
 import AppFlipModel
 import AppFlipReporting
@@ -10,37 +11,62 @@ import Foundation
 /// an optional re-run on the reviewer's terms must reproduce every case; only then is the certificate written, an
 /// in-toto Statement in a DSSE envelope signed with the reviewer's key. Anything short of that writes nothing.
 enum CertifyCommand {
+    /// Why `certify` stops before writing a certificate: what it said, and the exit status.
+    private struct Stop: Error {
+        var status: Int32
+    }
+
     static func main(_ arguments: [String], console: Console) -> Int32 {
         let parsed: Arguments
-        do {
-            parsed = try Arguments(arguments, CommandOptions.certify)
-        } catch {
-            return Command.usageError(error.message, usage: Usage.certify, console: console)
-        }
-        if parsed.has(.help) {
-            console.out(.suite(Usage.certify))
-            return 0
-        }
         let request: Request
         do {
+            parsed = try Arguments(arguments, CommandOptions.certify)
+            if parsed.has(.help) {
+                console.out(.suite(Usage.certify))
+                return 0
+            }
             request = try Request(parsed, console: console)
         } catch {
             return Command.usageError(error.message, details: error.details, usage: Usage.certify, console: console)
         }
+        do throws(Stop) {
+            let (check, document) = try verifiedCertification(request, console: console)
+            guard let (catalog, suite) = SuiteLoading.load(cases: nil, catalog: nil, console: console) else {
+                throw Stop(status: ExitStatus.usage.rawValue)
+            }
+            let judged = try judgedByReviewer(document, request: request, catalog: catalog, console: console)
+            let outcomes = try decision(judged, catalog: catalog, suite: suite, console: console)
+            let rerun = parsed.has(.rerun) ? try reproduced(check, parsed: parsed, today: request.today, console: console) : nil
+            try writeCertificate(
+                request, check: check, document: document, judged: judged, outcomes: outcomes, suite: suite, rerun: rerun, console: console)
+            return 0
+        } catch {
+            return error.status
+        }
+    }
+
+    /// The bundle, verified as `verify` verifies it, and its results: a certification's, or the run stops.
+    private static func verifiedCertification(_ request: Request, console: Console) throws(Stop) -> (BundleCheck, ResultsDocument) {
         let check: BundleCheck
         switch BundleCheck.check(request.bundle, trusted: request.trusted, cases: nil, catalog: nil, console: console) {
-        case .failure(let status): return status.code
+        case .failure(let status): throw Stop(status: status.code)
         case .success(let checked): check = checked
         }
         guard check.intact, let document = check.verification.document else {
             console.err("error: the bundle does not verify (above): no certificate written")
-            return ExitStatus.nonConformant.rawValue
+            throw Stop(status: ExitStatus.nonConformant.rawValue)
         }
         guard document.run.certification == true else {
             console.err("error: the bundle is of an ordinary run, which certifies nothing: no certificate written")
-            return ExitStatus.nonConformant.rawValue
+            throw Stop(status: ExitStatus.nonConformant.rawValue)
         }
-        guard let (catalog, suite) = SuiteLoading.load(cases: nil, catalog: nil, console: console) else { return ExitStatus.usage.rawValue }
+        return (check, document)
+    }
+
+    /// The bundle's results with the reviewer's attestations in place of the partner's (shown, never counted).
+    private static func judgedByReviewer(
+        _ document: ResultsDocument, request: Request, catalog: Catalog, console: Console
+    ) throws(Stop) -> ResultsDocument {
         let programs = (document.run.certificationPrograms ?? catalog.programs.map(\.key)).compactMap { catalog.program($0) }
         var attestations: [Attestation] = []
         if let path = request.attest {
@@ -50,7 +76,7 @@ enum CertifyCommand {
                 attestations = try AttestationLoader.load(path: path, catalog: catalog, bounds: bounds).attestations
             } catch {
                 SuiteLoading.report(error, console: console)
-                return ExitStatus.usage.rawValue
+                throw Stop(status: ExitStatus.usage.rawValue)
             }
         }
         for attestation in document.attestations ?? [] {
@@ -58,7 +84,6 @@ enum CertifyCommand {
                 "attested in the bundle (shown, not counted): \(attestation.requirement) \(attestation.verdict) by \(attestation.by) on \(attestation.date)"
             )
         }
-        // The decision: the cases as recorded, each program against its whole case list, the reviewer's attestations.
         var judged = document
         judged.attestations = attestations.map {
             ResultsDocument.AttestationEntry(
@@ -68,6 +93,12 @@ enum CertifyCommand {
                     ResultsDocument.AttachmentEntry(path: $0.path, bundlePath: $0.bundlePath, sha256: $0.sha256, bytes: $0.bytes)
                 })
         }
+        return judged
+    }
+
+    /// The decision: the cases as recorded, each program against its whole case list, the reviewer's attestations;
+    /// every program must hold.
+    private static func decision(_ judged: ResultsDocument, catalog: Catalog, suite: CaseSuite, console: Console) throws(Stop) -> [ProgramOutcome] {
         let outcomes = judged.programOutcomes(catalog: catalog, suite: suite)
         let refused = outcomes.filter { $0.status != .attestedByPartner }
         for outcome in refused {
@@ -76,19 +107,28 @@ enum CertifyCommand {
         }
         guard refused.isEmpty, !outcomes.isEmpty else {
             console.err("error: not every program holds: no certificate written")
-            return ExitStatus.nonConformant.rawValue
+            throw Stop(status: ExitStatus.nonConformant.rawValue)
         }
-        var rerun: String?
-        if parsed.has(.rerun) {
-            let outcome = BundleRerun.rerun(
-                check.verification, reviewer: parsed.words(CommandOption.rerunTarget), reports: try? parsed.value(.rerunReports), console: console)
-            for line in VerifyCommand.rerunLines(outcome) { console.out(line) }
-            guard outcome.reproduced else {
-                console.err("error: the re-run did not reproduce every case: no certificate written")
-                return ExitStatus.nonConformant.rawValue
-            }
-            rerun = "reproduced \(outcome.compared) of \(outcome.compared) on \(request.today)"
+        return outcomes
+    }
+
+    /// The reviewer's re-run (`--rerun TARGET-OPTIONS`): every case must reproduce; what the certificate says of it.
+    private static func reproduced(_ check: BundleCheck, parsed: Arguments, today: String, console: Console) throws(Stop) -> String {
+        let outcome = BundleRerun.rerun(
+            check.verification, reviewer: parsed.words(CommandOption.rerunTarget), reports: try? parsed.value(.rerunReports), console: console)
+        for line in VerifyCommand.rerunLines(outcome) { console.out(line) }
+        guard outcome.reproduced else {
+            console.err("error: the re-run did not reproduce every case: no certificate written")
+            throw Stop(status: ExitStatus.nonConformant.rawValue)
         }
+        return "reproduced \(outcome.compared) of \(outcome.compared) on \(today)"
+    }
+
+    /// Signs and writes the certificate, and says where it is and how to check it.
+    private static func writeCertificate(
+        _ request: Request, check: BundleCheck, document: ResultsDocument, judged: ResultsDocument, outcomes: [ProgramOutcome],
+        suite: CaseSuite, rerun: String?, console: Console
+    ) throws(Stop) {
         let signedBy: String? = if case .signed(let fingerprint, _) = check.verification.signature { fingerprint } else { nil }
         let predicate = Certificate.Predicate(
             reviewer: request.reviewer, date: request.today, suiteVersion: document.suite.version, casesSha256: document.suite.casesDigest,
@@ -106,16 +146,15 @@ enum CertifyCommand {
             try ReportFiles.save(bytes, to: request.out)
         } catch let failure as Certificate.Failure {
             console.err("error: \(failure.message): no certificate written")
-            return ExitStatus.usage.rawValue
+            throw Stop(status: ExitStatus.usage.rawValue)
         } catch {
             console.err("error: the certificate cannot be written to \(request.out): \(String(describing: error))")
-            return ExitStatus.reportsNotWritten.rawValue
+            throw Stop(status: ExitStatus.reportsNotWritten.rawValue)
         }
         let titles = outcomes.map(\.program.title).joined(separator: ", ")
         console.out(
             "certificate: \(request.out), signed by you for bundle sha256 \(SHA256.hexDigest(check.bytes)): \(titles) "
                 + "(check it: verify \(request.out) --trusted-key YOUR.pub)")
-        return 0
     }
 
     /// What `certify` was asked, each part read and checked before the bundle is.

@@ -1,4 +1,5 @@
 import AppFlipDefects
+import AppFlipEvidence
 import AppFlipReporting
 import Foundation
 

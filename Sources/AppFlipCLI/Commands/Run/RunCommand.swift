@@ -57,7 +57,7 @@ enum RunCommand {
                 "--certification: the configuration lacks \(missing.count) thing\(missing.count == 1 ? "" : "s") "
                     + "the program\(inputs.programs.count == 1 ? "" : "s") need\(inputs.programs.count == 1 ? "s" : ""), "
                     + "so some of \(inputs.programs.count == 1 ? "its" : "their") cases could not be judged "
-                    + "(README, \"Certification programs\"):",
+                    + "(Documentation/Certification.md, \"Certification programs\"):",
                 details: missing.map { "  " + $0.line }, usage: Usage.run, console: console, typed: arguments)
         }
         if !inputs.programs.isEmpty, AdapterDigests.runBy(given: options.runBy) == nil {

@@ -1,4 +1,5 @@
 import AppFlipBase
+import AppFlipEvidence
 import AppFlipHTTP
 import AppFlipModel
 import AppFlipRedaction

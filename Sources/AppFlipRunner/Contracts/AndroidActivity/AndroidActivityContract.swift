@@ -2,7 +2,7 @@ import AppFlipModel
 import AppFlipRedaction
 import Foundation
 
-/// The Android activity's contract (README, "The Android adapter contract"): the intent Google starts the partner's
+/// The Android activity's contract (Documentation/AdapterContracts.md, "The Android App Flip profile and its contract"): the intent Google starts the partner's
 /// activity with in, `{"id", "intent": {…}, "caller": {…}, "scenario"}`; the result the activity set out,
 /// `{"id", "result_code", "data", "finished"}`. An intent step's intent is built from its recipe, handed to the
 /// Android handler within the step's time, and the activity's result read.

@@ -4,7 +4,7 @@ import AppFlipModel
 import AppFlipRedaction
 import Foundation
 
-/// The iOS link handler's contract (README, "The adapter contract"): a universal link in, `{"id", "link",
+/// The iOS link handler's contract (Documentation/AdapterContracts.md, "The adapter contract"): a universal link in, `{"id", "link",
 /// "scenario"}`; what the app opened out, `{"id", "action": "open" | "decline", "url", "universal_links_only"}`.
 /// A link step's link is built from its recipe, handed to the handler within the step's time, and its answer read.
 package struct LinkHandlerContract: AdapterContract {

@@ -3,7 +3,7 @@ import AppFlipModel
 import AppFlipRedaction
 import Foundation
 
-/// The native app's contract (README, "The native-client contract"): one JSON command per line in, one answer per
+/// The native app's contract (Documentation/AdapterContracts.md, "The native-client profile and its contract"): one JSON command per line in, one answer per
 /// line out, one process per case, against the suite's test authorization server. A native step drives the app
 /// (sign in through the browser, replay a redirect, refresh, call the API, sign out) and observes what it did there.
 package struct NativeAppContract: AdapterContract {
@@ -100,32 +100,12 @@ extension StepExecutor {
             case .failure(let failure): return fail(failure, label: label, session: session, state: &state)
             }
         case .replayRedirect, .unsolicitedRedirect:
-            guard let earlier = state.native.redirect else {
-                state.outcome.record(
-                    .target(label + "no earlier sign-in in the case sent a redirect to " + (step.command == .replayRedirect ? "replay" : "aim at")))
-                return nil
-            }
-            var redirect = earlier
-            if step.command == .unsolicitedRedirect {
-                // The app's redirect URI, with a code the server will redeem and a state the app never sent.
-                let base = String(earlier[..<(earlier.firstIndex(of: "?") ?? earlier.endIndex)])
-                redirect =
-                    base + "?code=" + FormEncoding.encode(server.mintCode()) + "&state=unsolicited-" + FormEncoding.encode(UUID().uuidString)
-                    + "&iss=" + FormEncoding.encode(server.origin)
-            }
-            var record = NativeSignIn.Record()
-            NativeSignIn(timeout: timeout).deliver(redirect, session: session, into: &record, signingIn: false)
-            if let failure = record.failure { return fail(failure, label: label, session: session, state: &state) }
-            observation = NativeObservation(
-                command: step.command, answer: record.outcome, authorizationURL: state.native.authorizationURL,
-                requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
-            observation.redirect = redirect
-            observation.delivery = record.delivery
-            observation.undelivered = record.undelivered
-            observation.refusedByClosedListener = record.refusedByClosedListener
-            if record.refusedByClosedListener {
-                // The app may still be waiting for a callback that cannot come: nothing more can be asked of it.
-                state.native.notSent = "the app gave no answer after its closed listener refused the redirect"
+            switch redirected(
+                step, label: label, session: session, server: server, since: before, refreshTokensBefore: refreshTokensBefore, state: &state)
+            {
+            case .success(let redirected)?: observation = redirected
+            case .failure(let failure)?: return fail(failure, label: label, session: session, state: &state)
+            case nil: return nil
             }
         case .refresh, .callAPI, .signOut:
             let command: NativeCommand = step.command == .refresh ? .refresh : step.command == .callAPI ? .callAPI : .signOut
@@ -142,24 +122,10 @@ extension StepExecutor {
             // Refused requests may be what the checks miss: judging them would blame a requirement the app did not break.
             return fail(NativeFailure(message: overwhelmed), label: label, session: session, state: &state)
         }
-        if let certificate {
-            let (reasons, count) = server.failedHandshakes(certificate)
-            observation.tokenCertificate = certificate
-            observation.failedHandshakeCount = count - handshakesBefore
-            observation.failedHandshakes = Array(reasons.dropFirst(handshakesBefore))
-            observation.completedHandshakeCount = server.completedHandshakes(certificate) - completedBefore
-            if let elsewhere = Self.keptEarlierEndpoint(observation, certificate: certificate) {
-                return fail(NativeFailure(message: elsewhere), label: label, session: session, state: &state)
-            }
-            if certificate == .trusted, observation.failedHandshakeCount > 0, !observation.requests.contains(where: { $0.certificate == .trusted }) {
-                // Refusing the CA it was given says nothing of how the app checks certificates: it cannot be judged.
-                let reason = observation.failedHandshakes.first.map { " (the server saw: \($0))" } ?? ""
-                return fail(
-                    NativeFailure(
-                        message: "the app refused the token endpoint's certificate, issued by the CA the suite gave it "
-                            + "(ca_file, ca_pem)\(reason): the adapter must trust that CA for the case to judge anything"),
-                    label: label, session: session, state: &state)
-            }
+        if let certificate,
+            let failure = judgeable(&observation, certificate: certificate, server: server, before: (handshakesBefore, completedBefore))
+        {
+            return fail(failure, label: label, session: session, state: &state)
         }
         observation.refusedExchange = server.refusedExchange
         observation.caseRequests = server.requests
@@ -177,6 +143,66 @@ extension StepExecutor {
             state.outcome.evidence.exchanges.append(evidence(of: step, label: label, observation: observation, server: server, started: stepStarted))
         }
         return .native(observation)
+    }
+
+    /// A replayed redirect, or one the app never asked for, delivered to the app: what it did with it; nil when the case
+    /// has no earlier redirect (said in `state`).
+    private func redirected(
+        _ step: NativeStep, label: String, session: NativeClientSession, server: TestAuthorizationServer, since before: Int,
+        refreshTokensBefore: [String], state: inout CaseState
+    ) -> Result<NativeObservation, NativeFailure>? {
+        guard let earlier = state.native.redirect else {
+            state.outcome.record(
+                .target(label + "no earlier sign-in in the case sent a redirect to " + (step.command == .replayRedirect ? "replay" : "aim at")))
+            return nil
+        }
+        var redirect = earlier
+        if step.command == .unsolicitedRedirect {
+            // The app's redirect URI, with a code the server will redeem and a state the app never sent.
+            let base = String(earlier[..<(earlier.firstIndex(of: "?") ?? earlier.endIndex)])
+            redirect =
+                base + "?code=" + FormEncoding.encode(server.mintCode()) + "&state=unsolicited-" + FormEncoding.encode(UUID().uuidString)
+                + "&iss=" + FormEncoding.encode(server.origin)
+        }
+        var record = NativeSignIn.Record()
+        NativeSignIn(timeout: timeout).deliver(redirect, session: session, into: &record, signingIn: false)
+        if let failure = record.failure { return .failure(failure) }
+        var observation = NativeObservation(
+            command: step.command, answer: record.outcome, authorizationURL: state.native.authorizationURL,
+            requests: Array(server.requests.dropFirst(before)), refreshTokensBefore: refreshTokensBefore)
+        observation.redirect = redirect
+        observation.delivery = record.delivery
+        observation.undelivered = record.undelivered
+        observation.refusedByClosedListener = record.refusedByClosedListener
+        if record.refusedByClosedListener {
+            // The app may still be waiting for a callback that cannot come: nothing more can be asked of it.
+            state.native.notSent = "the app gave no answer after its closed listener refused the redirect"
+        }
+        return .success(observation)
+    }
+
+    /// The step's handshakes with the token endpoint's certificate, in `observation`; a failure when they leave nothing
+    /// to judge (the app kept an earlier sign-in's endpoint, or refused the CA the suite gave it).
+    private func judgeable(
+        _ observation: inout NativeObservation, certificate: NativeServerScript.TokenCertificate, server: TestAuthorizationServer,
+        before: (handshakes: Int, completed: Int)
+    ) -> NativeFailure? {
+        let (reasons, count) = server.failedHandshakes(certificate)
+        observation.tokenCertificate = certificate
+        observation.failedHandshakeCount = count - before.handshakes
+        observation.failedHandshakes = Array(reasons.dropFirst(before.handshakes))
+        observation.completedHandshakeCount = server.completedHandshakes(certificate) - before.completed
+        if let elsewhere = Self.keptEarlierEndpoint(observation, certificate: certificate) {
+            return NativeFailure(message: elsewhere)
+        }
+        if certificate == .trusted, observation.failedHandshakeCount > 0, !observation.requests.contains(where: { $0.certificate == .trusted }) {
+            // Refusing the CA it was given says nothing of how the app checks certificates: it cannot be judged.
+            let reason = observation.failedHandshakes.first.map { " (the server saw: \($0))" } ?? ""
+            return NativeFailure(
+                message: "the app refused the token endpoint's certificate, issued by the CA the suite gave it "
+                    + "(ca_file, ca_pem)\(reason): the adapter must trust that CA for the case to judge anything")
+        }
+        return nil
     }
 
     /// The case's app session and test authorization server (started by its first native step), with the token

@@ -1,6 +1,7 @@
 import AppFlipDigest
 import AppFlipLoading
 import AppFlipModel
+import AppFlipReporting
 import AppFlipSyntax
 
 /// A bundle's attestations, checked three ways: the attestation file the reviewer wrote (`attestations/attestations.txt`)

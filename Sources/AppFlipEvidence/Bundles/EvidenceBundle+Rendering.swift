@@ -1,5 +1,6 @@
 import AppFlipLoading
 import AppFlipModel
+import AppFlipReporting
 
 extension EvidenceBundle {
     /// The strongest rule a bundle's human-readable reports are held to: each is exactly what the suite writes from

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipReporting
 import Foundation
 
 /// What a bundle proves, checked against itself: results.json's derived fields are derived again

@@ -1,5 +1,6 @@
 import AppFlipBase
 import AppFlipDigest
+import AppFlipReporting
 import Foundation
 
 /// A certification reviewer's signed decision (`certify`), in the supply-chain convention rather than a format of our

@@ -1,6 +1,7 @@
 import AppFlipBase
 import AppFlipDigest
 import AppFlipModel
+import AppFlipReporting
 
 /// Shards back into one run (`merge`): the shards must come from the same suite, case files, seed and target, and
 /// together hold every shard of the split, each case once. The results are rebuilt against the case files and
@@ -21,6 +22,46 @@ extension ResultsDocument {
         selection: (ResultsDocument) -> Set<String>? = { _ in nil }, asRecorded: Bool = false
     ) throws(MergeFailure) -> RunResult {
         guard let first = shards.first else { throw MergeFailure(message: "nothing to merge") }
+        try checkSameRun(shards)
+        guard first.document.suite.casesDigest == suite.digest else {
+            throw MergeFailure(
+                message: "the case files here (sha256 \(suite.digest.prefix(12))…) are not the ones the shards ran "
+                    + "(\(first.document.suite.casesDigest.prefix(12))…): give the same --cases and --catalog")
+        }
+        if let recorded = first.document.suite.catalogDigest, let here = catalog.file.map({ SHA256.hexDigest($0.bytes) }), recorded != here {
+            throw MergeFailure(
+                message: "the catalog here (sha256 \(here.prefix(12))…) is not the one the shards ran (\(recorded.prefix(12))…): "
+                    + "give the same --catalog")
+        }
+        // One run read back as it was recorded (`verify` renders a bundle's reports again): a shard stays a shard.
+        if !asRecorded { try checkShards(shards) }
+        try checkMembership(shards, selection: selection)
+        for (document, file) in shards {
+            // Each shard's derived fields derived again, the requirements and profiles against these case files.
+            if let contradiction = document.contradictions(suite: suite, catalog: catalog).first {
+                throw MergeFailure(message: "\(file) contradicts itself: \(contradiction)")
+            }
+        }
+        let results = try caseResults(shards, suite: suite)
+        let attested = first.document.attestations
+        if let other = shards.first(where: { $0.document.attestations != attested }) {
+            throw MergeFailure(message: "\(other.file) carries other attestations than \(first.file): shards of one run were given the same --attest")
+        }
+        let provenance = mergedProvenance(shards, catalog: catalog, asRecorded: asRecorded)
+        var merged = RunResult(
+            results: results, catalog: catalog, provenance: provenance,
+            incomplete: shards.contains { $0.document.run.incomplete })
+        merged.attestations = try (attested ?? []).map { entry throws(MergeFailure) in try attestation(entry, file: first.file) }
+        if !asRecorded { try checkPrograms(provenance.certificationPrograms, results: results, suite: suite, catalog: catalog) }
+        for key in provenance.certificationPrograms {
+            if let program = catalog.program(key) { merged.programCases[key] = program.caseIDs(in: suite.cases) }
+        }
+        return merged
+    }
+
+    /// The shards come from one run: the same suite, case files, catalog, seed, target, command, build and adapters.
+    private static func checkSameRun(_ shards: [(document: ResultsDocument, file: String)]) throws(MergeFailure) {
+        guard let first = shards.first else { return }
         for (document, file) in shards.dropFirst() {
             let differences = [
                 ("suite version", document.suite.version, first.document.suite.version),
@@ -41,25 +82,10 @@ extension ResultsDocument {
                 throw MergeFailure(message: "\(file) has another \(what) than \(first.file) (\(shown)): shards of one run only")
             }
         }
-        guard first.document.suite.casesDigest == suite.digest else {
-            throw MergeFailure(
-                message: "the case files here (sha256 \(suite.digest.prefix(12))…) are not the ones the shards ran "
-                    + "(\(first.document.suite.casesDigest.prefix(12))…): give the same --cases and --catalog")
-        }
-        if let recorded = first.document.suite.catalogDigest, let here = catalog.file.map({ SHA256.hexDigest($0.bytes) }), recorded != here {
-            throw MergeFailure(
-                message: "the catalog here (sha256 \(here.prefix(12))…) is not the one the shards ran (\(recorded.prefix(12))…): "
-                    + "give the same --catalog")
-        }
-        // One run read back as it was recorded (`verify` renders a bundle's reports again): a shard stays a shard.
-        if !asRecorded { try checkShards(shards) }
-        try checkMembership(shards, selection: selection)
-        for (document, file) in shards {
-            // Each shard's derived fields derived again, the requirements and profiles against these case files.
-            if let contradiction = document.contradictions(suite: suite, catalog: catalog).first {
-                throw MergeFailure(message: "\(file) contradicts itself: \(contradiction)")
-            }
-        }
+    }
+
+    /// Every shard's cases rebuilt against the case files, each once, in the case files' order.
+    private static func caseResults(_ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite) throws(MergeFailure) -> [CaseResult] {
         let cases = Dictionary(suite.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<String>()
         var results: [CaseResult] = []
@@ -72,6 +98,12 @@ extension ResultsDocument {
         }
         let order = Dictionary(suite.cases.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
         results.sort { (order[$0.conformanceCase.id] ?? 0) < (order[$1.conformanceCase.id] ?? 0) }
+        return results
+    }
+
+    /// The merged run's provenance: the first shard's, with what differs between shards combined.
+    private static func mergedProvenance(_ shards: [(document: ResultsDocument, file: String)], catalog: Catalog, asRecorded: Bool) -> Provenance {
+        let first = shards[0]
         let run = first.document.run
         var provenance = Provenance(
             suiteVersion: first.document.suite.version, caseDigest: first.document.suite.casesDigest,
@@ -88,10 +120,6 @@ extension ResultsDocument {
         // Measured in one run; shards' are theirs alone.
         provenance.handlerStartupMeasured = shards.count == 1 ? run.handlerStartupMeasured : nil
         provenance.executableSHA256 = run.executableSha256
-        let attested = first.document.attestations
-        if let other = shards.first(where: { $0.document.attestations != attested }) {
-            throw MergeFailure(message: "\(other.file) carries other attestations than \(first.file): shards of one run were given the same --attest")
-        }
         provenance.sourceCommit = run.sourceCommit
         provenance.platform = run.platform
         provenance.toolchain = run.toolchain
@@ -118,16 +146,14 @@ extension ResultsDocument {
                 provenance.runArguments ?? arguments, subcommand: "run",
                 program: CommandLineText.program(of: run.command))
         }
-        var merged = RunResult(
-            results: results, catalog: catalog, provenance: provenance,
-            incomplete: shards.contains { $0.document.run.incomplete })
-        merged.attestations = try (attested ?? []).map { entry throws(MergeFailure) in try attestation(entry, file: first.file) }
-        // A certification is its programs' whole case lists: shards that do not cover them certify nothing.
-        for key in provenance.certificationPrograms {
+        return provenance
+    }
+
+    /// A certification is its programs' whole case lists: shards that do not cover them certify nothing.
+    private static func checkPrograms(_ keys: [String], results: [CaseResult], suite: CaseSuite, catalog: Catalog) throws(MergeFailure) {
+        for key in keys {
             guard let program = catalog.program(key) else { continue }
             let expected = program.caseIDs(in: suite.cases)
-            merged.programCases[key] = expected
-            guard !asRecorded else { continue }
             let held = results.filter { program.judges($0.conformanceCase) }.map(\.conformanceCase.id)
             let reasons = ProgramOutcome.caseListReasons(held, all: results.map(\.conformanceCase.id), expected: expected)
             if !reasons.isEmpty {
@@ -136,7 +162,6 @@ extension ResultsDocument {
                         + " (a certification is every case of its programs, once)")
             }
         }
-        return merged
     }
 
     /// The adapters a shard tested, as their roles and digests (paths may differ between machines).

@@ -4,8 +4,9 @@ import Testing
 
 /// The package's layers, as CONTRIBUTING ("Layers") draws them: every arrow in its block is a dependency Package.swift
 /// declares and every declared dependency is an arrow (so the compiler, which refuses an undeclared import, holds the
-/// drawing); the block is in layer order, each target depending only on those above it; no target holds more than a
-/// fifth of the source lines; and shared mutable state has one lock.
+/// drawing); the block is in layer order, each target depending only on those above it; the report writers see results
+/// only; no target holds more than a fifth of the source lines, and no function more than 80 lines; and shared mutable
+/// state has one lock.
 @Suite("Layers")
 struct LayerTests {
     /// One line of the drawing: a target and the targets it depends on.
@@ -152,13 +153,108 @@ struct LayerTests {
         ]
         var found: [String] = []
         for file in try Self.swiftFiles(under: "Sources") + Self.swiftFiles(under: "Tests")
-        where file.path != "Tests/AppFlipEndToEndTests/Library/LayerTests.swift" {
+        where file.path != "Tests/AppFlipUnitTests/Package/LayerTests.swift" {
             let code = Self.code(file.text)
             for primitive in primitives where code.contains(primitive) && !(allowed[file.path] ?? []).contains(primitive) {
                 found.append("\(file.path): \(primitive)")
             }
         }
         #expect(found.isEmpty, "\(found)")
+    }
+
+    @Test("The report writers see results only: no loader, runner, network, setup or evidence; evidence sits above them")
+    func reportingSeesResults() throws {
+        let targets = try Self.productTargets()
+        let reporting = try #require(targets.first { $0.name == "AppFlipReporting" })
+        let forbidden: Set<String> = [
+            "AppFlipLoading", "AppFlipRunner", "AppFlipHTTP", "AppFlipTLS", "AppFlipSetup", "AppFlipSuite", "AppFlipEvidence",
+        ]
+        #expect(
+            reporting.dependencies.isDisjoint(with: forbidden),
+            "AppFlipReporting depends on \(reporting.dependencies.intersection(forbidden).sorted())")
+        let evidence = try #require(targets.first { $0.name == "AppFlipEvidence" })
+        #expect(evidence.dependencies.contains("AppFlipReporting") && !evidence.dependencies.contains("AppFlipRunner"))
+        for file in try Self.swiftFiles(under: "Sources/AppFlipReporting") {
+            for module in forbidden { #expect(!file.text.contains("import \(module)\n"), "\(file.path) imports \(module)") }
+        }
+    }
+
+    /// The functions (and initializers) of `text` longer than `limit` lines, from the declaration's first line to its
+    /// closing brace, as `line: count`; string literals and comments are not read for braces.
+    static func longFunctions(in text: String, limit: Int) -> [String] {
+        var code: [String] = []
+        var inMultiline = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var kept = ""
+            var index = line.startIndex
+            while index < line.endIndex {
+                let rest = line[index...]
+                if inMultiline {
+                    guard let end = rest.range(of: "\"\"\"") else { break }
+                    index = end.upperBound
+                    inMultiline = false
+                } else if rest.hasPrefix("\"\"\"") {
+                    inMultiline = true
+                    index = line.index(index, offsetBy: 3)
+                } else if rest.hasPrefix("//") {
+                    break
+                } else if line[index] == "\"" {
+                    index = line.index(after: index)
+                    while index < line.endIndex, line[index] != "\"" {
+                        if line[index] == "\\", line.index(after: index) < line.endIndex { index = line.index(after: index) }
+                        index = line.index(after: index)
+                    }
+                    if index < line.endIndex { index = line.index(after: index) }
+                } else {
+                    kept.append(line[index])
+                    index = line.index(after: index)
+                }
+            }
+            code.append(kept)
+        }
+        let declaration = try? Regex(#"(^|\s)(func\s+\w|init[?!]?\s*[(<])"#)
+        var long: [String] = []
+        for start in code.indices {
+            guard let declaration, code[start].contains(declaration), !code[start].contains("protocol ") else { continue }
+            var depth = 0
+            var opened = false
+            var end = start
+            scan: while end < code.count {
+                for character in code[end] {
+                    if character == "{" {
+                        depth += 1
+                        opened = true
+                    } else if character == "}" {
+                        depth -= 1
+                    }
+                }
+                if opened, depth <= 0 { break scan }
+                // A requirement without a body: the next declaration comes first.
+                if !opened, end > start, code[end].contains(declaration) || code[end].contains("var ") || code[end].contains("case ") { break scan }
+                end += 1
+            }
+            if opened, end - start + 1 > limit { long.append("\(start + 1): \(end - start + 1)") }
+        }
+        return long
+    }
+
+    @Test("No function in Sources is longer than 80 lines: a longer one is split into steps that say what they do")
+    func functionsStayShort() throws {
+        var found: [String] = []
+        for file in try Self.swiftFiles(under: "Sources") {
+            found += Self.longFunctions(in: file.text, limit: 80).map { "\(file.path):\($0) lines" }
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
+
+    @Test("The function reader counts a body from its declaration to its closing brace, past braces in strings and comments")
+    func functionReader() {
+        let body = (0..<79).map { "    let x\($0) = \"{\" // }" }.joined(separator: "\n")
+        let text = "struct S {\n    func long() {\n" + body + "\n    }\n    func short() { }\n    init() {\n    }\n}\n"
+        #expect(Self.longFunctions(in: text, limit: 80) == ["2: 81"])
+        #expect(Self.longFunctions(in: text, limit: 81).isEmpty)
+        let multiline = "func f() {\n    let s = \"\"\"\n    {{{\n    \"\"\"\n}\n"
+        #expect(Self.longFunctions(in: multiline, limit: 4) == ["1: 5"])
     }
 
     @Test("The drawing's reader reads targets, continuation lines and (nothing), and flags a line without an arrow")

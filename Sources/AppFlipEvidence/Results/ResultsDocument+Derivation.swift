@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipReporting
 
 /// What a results.json says that it could derive, derived again from what it records underneath: whoever reads one
 /// (`verify`, `merge`, `diff`, `--rerun-failed`) trusts no derived field. Each contradiction is named; none is resolved

@@ -2,6 +2,7 @@ import AppFlipBase
 import AppFlipDigest
 import AppFlipLoading
 import AppFlipModel
+import AppFlipReporting
 import Foundation
 
 /// `--bundle FILE`: one archive a certification reviewer can trust and re-run: the reports, the case files and the
@@ -142,6 +143,38 @@ package enum EvidenceBundle {
         } catch {
             throw Failure(message: error.message)
         }
+        let (manifestEntry, manifest) = try readManifest(entries)
+        var problems: [String] = []
+        var attestations: [ResultsDocument.AttestationEntry] = []
+        var readDocument: ResultsDocument?
+        let byPath = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        if byPath.count != entries.count { problems.append("a path appears twice in the archive") }
+        problems += listingProblems(manifest, entries: entries, byPath: byPath)
+        let catalog = byPath[catalogPath].flatMap { try? CatalogLoader.load(bytes: $0.bytes, file: catalogPath) }
+        let suite = try? CaseLoader.load(
+            files: entries.filter { $0.path.hasPrefix("cases/") }.map { SuiteFile(path: $0.path, bytes: $0.bytes) },
+            base: "cases", catalog: catalog)
+        switch byPath["reports/results.json"].map({ entry in
+            Result { () throws(ResultsDocument.ReadFailure) in try ResultsDocument.parse(Data(entry.bytes)) }
+        }) {
+        case .success(let document)?:
+            problems += documentProblems(document, manifest: manifest, entries: entries, byPath: byPath, suite: suite, catalog: catalog)
+            attestations = document.attestations ?? []
+            readDocument = document
+        case .failure(let failure)?:
+            problems.append("reports/results.json cannot be read: \(failure.message)")
+        case nil:
+            problems.append("reports/results.json is missing")
+        }
+        let signature = signatureCheck(byPath, manifest: manifestEntry.bytes)
+        problems += certificationProblems(readDocument, attestations: attestations, signature: signature)
+        return Verification(
+            manifest: manifest, problems: problems, entries: entries, attestations: attestations, document: readDocument,
+            signature: signature)
+    }
+
+    /// The manifest, read strictly (a member written twice is refused as ambiguous).
+    private static func readManifest(_ entries: [TarArchive.Entry]) throws(Failure) -> (TarArchive.Entry, Manifest) {
         guard let manifestEntry = entries.first(where: { $0.path == manifestPath }) else { throw Failure(message: "no manifest.json in the bundle") }
         do {
             try JSONReader.check(manifestEntry.bytes)
@@ -153,11 +186,12 @@ package enum EvidenceBundle {
         guard let manifest = try? decoder.decode(Manifest.self, from: Data(manifestEntry.bytes)), manifest.schema == Manifest.schemaName else {
             throw Failure(message: "manifest.json is not a bundle manifest")
         }
+        return (manifestEntry, manifest)
+    }
+
+    /// Every file the manifest lists is there with its size and SHA-256, and nothing else is.
+    private static func listingProblems(_ manifest: Manifest, entries: [TarArchive.Entry], byPath: [String: TarArchive.Entry]) -> [String] {
         var problems: [String] = []
-        var attestations: [ResultsDocument.AttestationEntry] = []
-        var readDocument: ResultsDocument?
-        let byPath = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        if byPath.count != entries.count { problems.append("a path appears twice in the archive") }
         for file in manifest.files {
             guard let entry = byPath[file.path] else {
                 problems.append("\(file.path) is listed but missing")
@@ -171,39 +205,44 @@ package enum EvidenceBundle {
         for entry in entries where !listed.contains(entry.path) {
             problems.append("\(entry.path) is in the bundle but not in the manifest")
         }
-        let catalog = byPath[catalogPath].flatMap { try? CatalogLoader.load(bytes: $0.bytes, file: catalogPath) }
-        let suite = try? CaseLoader.load(
-            files: entries.filter { $0.path.hasPrefix("cases/") }.map { SuiteFile(path: $0.path, bytes: $0.bytes) },
-            base: "cases", catalog: catalog)
-        switch byPath["reports/results.json"].map({ entry in
-            Result { () throws(ResultsDocument.ReadFailure) in try ResultsDocument.parse(Data(entry.bytes)) }
-        }) {
-        case .success(let document)?:
-            if document.suite.casesDigest != manifest.casesDigest { problems.append("results.json names other case files than the manifest") }
-            let text = { (path: String) in byPath[path].map { String(decoding: $0.bytes, as: UTF8.self) } }
-            problems += contradictions(
-                manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"),
-                suite: suite, catalog: catalog)
-            problems += htmlContradictions(text("reports/report.html"), document: document, suite: suite, catalog: catalog)
-            problems += renderingContradictions(document: document, byPath: byPath, suite: suite, catalog: catalog)
-            attestations = document.attestations ?? []
-            readDocument = document
-            // A bundle holds what its layout explains and nothing else: a file no part of it accounts for (an
-            // attachment no attestation lists) is one a verification would vouch for without reason.
-            let explained = Set((document.attestations ?? []).flatMap { $0.attachments.map(\.bundlePath) })
-            for entry in entries where !Self.isLayoutPath(entry.path, baseline: document.outcome.baseline != nil) && !explained.contains(entry.path) {
-                problems.append(
-                    entry.path == baselinePath
-                        ? "\(baselinePath) is in the bundle, but results.json records no baseline"
-                        : "\(entry.path) is in the bundle, but nothing in its layout explains it (no attestation lists it)")
-            }
-            problems += attestationContradictions(document: document, report: text("reports/report.md"), byPath: byPath, catalog: catalog)
-        case .failure(let failure)?:
-            problems.append("reports/results.json cannot be read: \(failure.message)")
-        case nil:
-            problems.append("reports/results.json is missing")
+        return problems
+    }
+
+    /// What results.json contradicts: the manifest, the other reports, its own cases, the attestations, and any file
+    /// the layout does not explain.
+    private static func documentProblems(
+        _ document: ResultsDocument, manifest: Manifest, entries: [TarArchive.Entry], byPath: [String: TarArchive.Entry], suite: CaseSuite?,
+        catalog: Catalog?
+    ) -> [String] {
+        var problems: [String] = []
+        if document.suite.casesDigest != manifest.casesDigest { problems.append("results.json names other case files than the manifest") }
+        let text = { (path: String) in byPath[path].map { String(decoding: $0.bytes, as: UTF8.self) } }
+        problems += contradictions(
+            manifest: manifest, document: document, junit: text("reports/junit.xml"), report: text("reports/report.md"),
+            suite: suite, catalog: catalog)
+        problems += htmlContradictions(text("reports/report.html"), document: document, suite: suite, catalog: catalog)
+        problems += renderingContradictions(document: document, byPath: byPath, suite: suite, catalog: catalog)
+        // A bundle holds what its layout explains and nothing else: a file no part of it accounts for (an
+        // attachment no attestation lists) is one a verification would vouch for without reason.
+        let explained = Set((document.attestations ?? []).flatMap { $0.attachments.map(\.bundlePath) })
+        for entry in entries where !Self.isLayoutPath(entry.path, baseline: document.outcome.baseline != nil) && !explained.contains(entry.path) {
+            problems.append(
+                entry.path == baselinePath
+                    ? "\(baselinePath) is in the bundle, but results.json records no baseline"
+                    : "\(entry.path) is in the bundle, but nothing in its layout explains it (no attestation lists it)")
         }
-        let signature = signatureCheck(byPath, manifest: manifestEntry.bytes)
+        problems += attestationContradictions(document: document, report: text("reports/report.md"), byPath: byPath, catalog: catalog)
+        return problems
+    }
+
+    /// A certification's own rules: its attestations signed, and no adapter changed while its cases ran.
+    private static func certificationProblems(
+        _ document: ResultsDocument?, attestations: [ResultsDocument.AttestationEntry], signature: SignatureCheck
+    )
+        -> [String]
+    {
+        var problems: [String] = []
+        let readDocument = document
         // A certification's attestations are part of what is signed: unsigned, anyone could have added them after the
         // run (edited into results.json and rendered again) and no file of the bundle could tell.
         if readDocument?.run.certification == true, !attestations.isEmpty, signature == .unsigned {
@@ -220,9 +259,7 @@ package enum EvidenceBundle {
                         + "before the first case, \(adapter.sha256 ?? "unreadable") after the last): no single program was tested")
             }
         }
-        return Verification(
-            manifest: manifest, problems: problems, entries: entries, attestations: attestations, document: readDocument,
-            signature: signature)
+        return problems
     }
 
     /// Whether `path` is one of the files every bundle may hold by its layout: the reports, the case files, the

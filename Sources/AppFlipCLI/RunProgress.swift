@@ -5,7 +5,7 @@ import Foundation
 /// What a run shows while it goes: one line per case that did not pass (every case with `--verbose`, none with
 /// `--quiet`) and, on a terminal, a status line `[n/N] 12 pass · 1 fail` updated in place below them. Verdicts are
 /// coloured on a terminal unless `NO_COLOR` is set or `--color never` is given.
-final class RunProgress: @unchecked Sendable {
+final class RunProgress: Sendable {
     enum Verbosity: Sendable {
         case quiet, normal, verbose
     }

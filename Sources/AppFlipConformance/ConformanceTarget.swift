@@ -151,7 +151,7 @@ public struct ConformanceTarget: Sendable, CustomStringConvertible {
 
 /// The setup of one target value, made once and shared by every copy of it; the reference server it may hold
 /// stops when the last copy goes.
-final class SetupState: @unchecked Sendable {
+final class SetupState: Sendable {
     private let made = Locked<Result<RunSetup, SetupError>?>(nil)
 
     func value(_ make: () throws(SetupError) -> RunSetup) -> Result<RunSetup, SetupError> {

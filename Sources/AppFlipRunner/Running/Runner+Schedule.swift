@@ -7,7 +7,7 @@ extension Runner {
     /// One run's order and shared state: which case each worker takes next, the results as they finish, what the
     /// run judges across cases at the end (codes issued, configured credentials). Cases that run last (a burst that
     /// may set off the server's throttling) wait until every other case has finished, then run one at a time.
-    final class Schedule: @unchecked Sendable {
+    final class Schedule: Sendable {
         private let runner: Runner
         private let cases: [ConformanceCase]
         private let targets: TargetUnderTest

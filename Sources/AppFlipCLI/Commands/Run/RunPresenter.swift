@@ -7,7 +7,7 @@ import Foundation
 /// runner reports a case when nothing later can change it; the same target error once, then counted), the skips by
 /// profile and reason, the target and configuration problems, the root causes, the verdict line and where the reports
 /// went.
-final class RunPresenter: @unchecked Sendable {
+final class RunPresenter: Sendable {
     private let console: Console
     private let quiet: Bool
     private let display: RunProgress
@@ -157,7 +157,7 @@ final class RunPresenter: @unchecked Sendable {
 }
 
 /// The target errors the console said once, and how many cases repeated each.
-private final class PrintedCases: @unchecked Sendable {
+private final class PrintedCases: Sendable {
     /// Target errors by message, and the messages in the order first seen: each is printed once, then counted.
     private let errors = Locked((counts: [String: Int](), order: [String]()))
 

@@ -49,7 +49,7 @@ if [ "$mode" = link ]; then
     awk -v n="$cases" 'BEGIN { for (i = 1; i <= n; i++) printf "  - key: r%06d\n", i }'
   } > "$scratch/cases/bench.case"
   strip --strip-debug -o "$scratch/suite" "$bin"
-  echo "| 1,000 app-link cases, persistent, \`--jobs 1\` | worker: the exchange (StepExecutor.sendOnly) | judging thread, all | of it: the judging (DeferredJudgement.outcome) | the result redacted whole | its checks packed |"
+  echo "| 1,000 app-link cases, persistent, \`--jobs 1\` | worker: the exchange (StepExecutor.sendOnly) | judging thread, all | of it: the judging (DeferredJudgement.outcome) | the result redacted whole | its texts spooled |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: |"
   for adapter in minihandler openhandler; do
     cc -O2 -o "$scratch/$adapter" "$floors_src/$adapter.c"
@@ -64,7 +64,7 @@ if [ "$mode" = link ]; then
     judging=$(inclusive_in "$directory" '9runWorker7judgingyAA12JudgingQueueC_tFyyYbcfU1_ [')
     outcome=$(inclusive_in "$directory" '17DeferredJudgementV7outcome')
     sweep=$(inclusive_in "$directory" 'ModelE6redactyAD10CaseResultV')
-    pack=$(inclusive_in "$directory" '10CaseResultV4pack')
+    pack=$(inclusive_in "$directory" '10CaseResultV5spool')
     label=$([ "$adapter" = openhandler ] && echo "consenting (openhandler)" || echo "declining (minihandler)")
     echo "| $label | $(per "$worker" "$cases") | $(per "$judging" "$cases") | $(per "$outcome" "$cases") | $(per "$sweep" "$cases") | $(per "$pack" "$cases") |"
   done

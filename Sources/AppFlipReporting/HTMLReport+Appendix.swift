@@ -78,31 +78,35 @@ extension HTMLReport {
         return text + "</tbody>\n</table>\n</section>\n"
     }
 
-    /// Every case: its verdict, requirements and message, each row filterable (`data-case` names it for `verify`).
-    func everyCaseSection() -> String {
-        var text =
+    /// Every case: its verdict, requirements and message, each row filterable (`data-case` names it for `verify`),
+    /// written row by row.
+    func writeEveryCaseSection(into sink: ReportSink) {
+        sink.append(
             "<section id=\"cases\">\n<h2>Every case (\(run.results.count))</h2>\n<table>\n<thead><tr><th>Case</th><th>Verdict</th>"
-            + "<th>Requirements</th><th>Message</th><th>Time (s)</th></tr></thead>\n<tbody>\n"
+                + "<th>Requirements</th><th>Message</th><th>Time (s)</th></tr></thead>\n<tbody>\n")
+        var row = ""
         for result in run.results.prefix(Self.everyCaseRows) {
             let conformanceCase = result.conformanceCase
-            let checks = result.checks  // unpacked once (a run keeps them packed)
-            let requirements = CaseResult.requirements(of: conformanceCase, checks: checks)
-            text +=
+            let outlines = result.checkOutlines  // no texts: a recorded result's are in the spool
+            let requirements = CaseResult.requirements(of: conformanceCase, outlines: outlines)
+            row.removeAll(keepingCapacity: true)
+            row +=
                 "<tr data-case=\"\(HTMLText.text(conformanceCase.id))\""
                 + Self.filterAttributes(
                     verdicts: [result.verdict], profiles: [conformanceCase.profile.rawValue],
                     levels: requirements.map(\.level), search: [conformanceCase.id] + requirements.map(\.id)) + ">"
-            text +=
+            row +=
                 "<td><code>\(HTMLText.text(conformanceCase.id))</code></td><td class=\"tag \(result.verdict.rawValue)\">"
                 + "\(Self.verdictIcons[result.verdict] ?? "") \(result.verdict.rawValue)\(result.isKnown ? " (known)" : "")</td>"
-                + "<td>\(HTMLText.text(ReportFormatting.requirementList(conformanceCase, checks: checks)))</td><td>\(HTMLText.text(HTMLText.cut(result.message ?? "", limit: 300)))</td>"
+                + "<td>\(HTMLText.text(ReportFormatting.requirementList(conformanceCase, outlines: outlines)))</td><td>\(HTMLText.text(HTMLText.cut(result.message ?? "", limit: 300)))</td>"
                 + "<td class=\"n\">\(ReportFormatting.seconds(reproducible ? 0 : result.duration))</td></tr>\n"
+            sink.append(row)
         }
-        text += "</tbody>\n</table>\n"
+        var tail = "</tbody>\n</table>\n"
         if run.results.count > Self.everyCaseRows {
-            text += "<p>\(run.results.count - Self.everyCaseRows) more cases not listed here (see results.json).</p>\n"
+            tail += "<p>\(run.results.count - Self.everyCaseRows) more cases not listed here (see results.json).</p>\n"
         }
-        return text + "</section>\n"
+        sink.append(tail + "</section>\n")
     }
 
     /// Which build judged which target, how, and the command that reproduces the run.

@@ -30,23 +30,33 @@ package struct HTMLReport: Sendable {
     static let casesPerGroup = 100
     static let everyCaseRows = 20_000
 
+    /// The page, written into memory.
     package func render() -> String {
+        let sink = ReportSink()
+        write(into: sink)
+        return sink.text
+    }
+
+    /// Writes the page into `sink` section by section: the every-case table row by row, so a long run's page is
+    /// never held whole.
+    package func write(into sink: ReportSink) {
         let findings = self.findings ?? ReportFindings(run: run)
         let coverage = run.coverage(of: profiles)
         let headline = ReportHeadline(run: run, coverage: coverage)
-        var page = head(headline)
-        page += "<body>\n<header>\n<h1>AppFlip Conformance report</h1>\n" + verdictSection(headline, coverage: coverage) + "</header>\n"
-        page += filterForm()
-        page += "<main>\n"
-        if findings.causesMerge { page += rootCausesSection(findings.causes) }
-        page += profileSection(coverage)
-        page += failedRequirementsSection(findings.failures)
-        page += groupsSection("Failures and errors", id: "failures", findings.failures, anchor: "f")
-        if run.baseline != nil { page += groupsSection("Known failures (baseline)", id: "known", findings.known, anchor: "k") }
-        page += groupsSection("Warnings and observations", id: "warnings", findings.warnings, anchor: "w")
-        page += attestationSection() + skippedSection() + matrixSection() + everyCaseSection() + provenanceSection()
-        page += "</main>\n<script>" + HTMLReportAssets.script + "</script>\n</body>\n</html>\n"
-        return page
+        sink.append(head(headline))
+        sink.append("<body>\n<header>\n<h1>AppFlip Conformance report</h1>\n" + verdictSection(headline, coverage: coverage) + "</header>\n")
+        sink.append(filterForm())
+        sink.append("<main>\n")
+        if findings.causesMerge { sink.append(rootCausesSection(findings.causes)) }
+        sink.append(profileSection(coverage))
+        sink.append(failedRequirementsSection(findings.failures))
+        sink.append(groupsSection("Failures and errors", id: "failures", findings.failures, anchor: "f"))
+        if run.baseline != nil { sink.append(groupsSection("Known failures (baseline)", id: "known", findings.known, anchor: "k")) }
+        sink.append(groupsSection("Warnings and observations", id: "warnings", findings.warnings, anchor: "w"))
+        sink.append(attestationSection() + skippedSection() + matrixSection())
+        writeEveryCaseSection(into: sink)
+        sink.append(provenanceSection())
+        sink.append("</main>\n<script>" + HTMLReportAssets.script + "</script>\n</body>\n</html>\n")
     }
 
     /// The document's head: its policy first, so nothing after it runs unless the policy allows it.

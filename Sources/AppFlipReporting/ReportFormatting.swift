@@ -34,14 +34,23 @@ enum ReportFormatting {
 
     /// `AF-LINK-005 MUST NOT`.
     static func requirementList(_ result: CaseResult) -> String {
-        requirementList(result.conformanceCase, checks: result.checks)
+        requirementList(result.conformanceCase, outlines: result.checkOutlines)
     }
 
     /// `requirementList` from checks already read.
     static func requirementList(_ conformanceCase: ConformanceCase, checks: [CheckResult]) -> String {
+        requirementList(CaseResult.requirements(of: conformanceCase, checks: checks))
+    }
+
+    /// `requirementList` from outlines already read.
+    static func requirementList(_ conformanceCase: ConformanceCase, outlines: [CheckOutline]) -> String {
+        requirementList(CaseResult.requirements(of: conformanceCase, outlines: outlines))
+    }
+
+    private static func requirementList(_ references: [RequirementReference]) -> String {
         // Written into one string (each case's list is written into junit.xml and report.md).
         var text = ""
-        for (index, reference) in CaseResult.requirements(of: conformanceCase, checks: checks).enumerated() {
+        for (index, reference) in references.enumerated() {
             if index > 0 { text += ", " }
             text += reference.id
             text += " "

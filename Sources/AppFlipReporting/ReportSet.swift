@@ -35,7 +35,7 @@ package struct ReportSet: Sendable {
                 write: { $0.append(MarkdownReport(run: run, profiles: profiles, reproducible: reproducible, findings: findings).render()) }),
             ReportFile(
                 name: "report.html",
-                write: { $0.append(HTMLReport(run: run, profiles: profiles, reproducible: reproducible, findings: findings).render()) }),
+                write: { HTMLReport(run: run, profiles: profiles, reproducible: reproducible, findings: findings).write(into: $0) }),
             ReportFile(name: "results.json", write: { ResultsDocument.write(run: run, profiles: profiles, reproducible: reproducible, into: $0) }),
         ]
     }

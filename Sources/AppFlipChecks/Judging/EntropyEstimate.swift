@@ -11,14 +11,17 @@ package enum EntropyEstimate {
     package static func bits(of values: [String]) -> Double {
         let rows = values.map { Array($0.unicodeScalars) }
         let length = rows.map(\.count).min() ?? 0
+        return bits(columns: (0..<length).map { position in Set(rows.map { $0[position] }) })
+    }
+
+    /// The estimate from each position's characters over the sample, for the positions every value has: what a run
+    /// keeps of its codes instead of the codes (`IssuedCodeLedger`).
+    package static func bits(columns: some Collection<Set<Unicode.Scalar>>) -> Double {
         var varying = 0
         var seen = Set<Unicode.Scalar>()
-        for position in 0..<length {
-            let column = Set(rows.map { $0[position] })
-            if column.count > 1 {
-                varying += 1
-                seen.formUnion(column)
-            }
+        for column in columns where column.count > 1 {
+            varying += 1
+            seen.formUnion(column)
         }
         guard seen.count > 1 else { return 0 }
         return Double(varying) * Foundation.log2(Double(max(seen.count, alphabetSize(seen))))

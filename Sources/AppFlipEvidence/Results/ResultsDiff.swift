@@ -1,5 +1,6 @@
 import AppFlipModel
 import AppFlipReporting
+
 /// Two runs compared case by case (`appflip-conformance diff OLD NEW`): what newly fails, what was fixed, what
 /// changed verdict otherwise, which failures are still there but observed differently, and which cases came or
 /// went. A known failure (accepted by a baseline) counts as neither failing nor passing: it is "known".

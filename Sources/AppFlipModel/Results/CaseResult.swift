@@ -9,7 +9,7 @@ package struct CaseResult: Sendable, Hashable {
         var verdict: Verdict
         var checks: StoredChecks
         var message: String?
-        var evidence: Evidence
+        var evidence: StoredEvidence
         var duration: Double
         /// What most results lack, boxed: nil when every note is empty.
         var rare: Rare?
@@ -37,20 +37,45 @@ package struct CaseResult: Sendable, Hashable {
         case notes(Notes)
     }
 
-    /// The checks as judged, or packed into the run's text table once the run recorded the result (`pack`).
+    /// The checks as judged, or (once the run recorded the result) their outlines here and their texts in the run's
+    /// spool (`spool(into:)`).
     private enum StoredChecks: Hashable, Sendable {
         case plain([CheckResult])
-        case packed(PackedChecks)
+        /// The outlines as one word each (`ResultSpool.words`), the texts in the spool.
+        case spooled([UInt32], SpooledTexts)
 
         var checks: [CheckResult] {
             switch self {
             case .plain(let checks): checks
-            case .packed(let packed): packed.checks
+            case .spooled(let words, let texts): texts.checks(texts.spool.outlines(words))
+            }
+        }
+
+        var outlines: [CheckOutline] {
+            switch self {
+            case .plain(let checks): checks.map(CheckOutline.init)
+            case .spooled(let words, let texts): texts.spool.outlines(words)
             }
         }
 
         static func == (lhs: StoredChecks, rhs: StoredChecks) -> Bool { lhs.checks == rhs.checks }
         func hash(into hasher: inout Hasher) { checks.hash(into: &hasher) }
+    }
+
+    /// The evidence as recorded, or in the run's spool.
+    private enum StoredEvidence: Hashable, Sendable {
+        case plain(Evidence)
+        case spooled(SpooledTexts)
+
+        var evidence: Evidence {
+            switch self {
+            case .plain(let evidence): evidence
+            case .spooled(let texts): texts.evidence
+            }
+        }
+
+        static func == (lhs: StoredEvidence, rhs: StoredEvidence) -> Bool { lhs.evidence == rhs.evidence }
+        func hash(into hasher: inout Hasher) { evidence.hash(into: &hasher) }
     }
 
     private var storage: CopyOnWrite<Members>
@@ -66,26 +91,36 @@ package struct CaseResult: Sendable, Hashable {
         get { storage.value.verdict }
         set { storage.value.verdict = newValue }
     }
-    /// Unpacked on each read once packed: read them once where many are needed.
+    /// Read from the spool on each read once spooled: read them once where many are needed.
     package var checks: [CheckResult] {
         _read { yield storage.value.checks.checks }
         set { storage.value.checks = .plain(newValue) }
     }
 
-    /// Keeps the checks as numbers into `table` (a quarter of their room, and each distinct text once): what a run
-    /// does to every result it records. Reading them is unchanged; setting them keeps them as set.
-    package mutating func pack(into table: TextTable) {
-        guard case .plain(let checks) = storage.value.checks, !checks.isEmpty, let packed = PackedChecks(checks, into: table) else { return }
-        storage.value.checks = .packed(packed)
+    /// What each check judged, without its texts: all a count needs, and for a recorded result read without the spool.
+    package var checkOutlines: [CheckOutline] { storage.value.checks.outlines }
+
+    /// Moves the checks' texts and the evidence into the run's spool, keeping only the outlines here: what a run does
+    /// to every result it records, so its memory does not grow with its texts. Reading them is unchanged (each read
+    /// reads the spool: read them once where many are needed); setting them keeps them as set. When the spool cannot
+    /// take them, they stay here.
+    package mutating func spool(into spool: ResultSpool) {
+        guard case .plain(let checks) = storage.value.checks, case .plain(let evidence) = storage.value.evidence,
+            !checks.isEmpty || evidence != Evidence(), let words = spool.words(checks.map(CheckOutline.init)),
+            let texts = SpooledTexts(checks: checks, evidence: evidence, into: spool)
+        else { return }
+        storage.value.checks = .spooled(words, texts)
+        storage.value.evidence = .spooled(texts)
     }
     /// For `error` and `skip`: what happened, in one sentence.
     package var message: String? {
         get { storage.value.notes.message }
         set { storage.value.notes.message = newValue }
     }
+    /// Read from the spool on each read once spooled: read it once where many parts are needed.
     package var evidence: Evidence {
-        _read { yield storage.value.evidence }
-        set { storage.value.evidence = newValue }
+        _read { yield storage.value.evidence.evidence }
+        set { storage.value.evidence = .plain(newValue) }
     }
     /// Seconds spent on the case.
     package var duration: Double {
@@ -146,7 +181,7 @@ package struct CaseResult: Sendable, Hashable {
     ) {
         storage = CopyOnWrite(
             Members(
-                conformanceCase: conformanceCase, verdict: verdict, checks: .plain(checks), evidence: evidence, duration: duration,
+                conformanceCase: conformanceCase, verdict: verdict, checks: .plain(checks), evidence: .plain(evidence), duration: duration,
                 rare: message.map { .notes(Notes(message: $0)) }))
     }
 
@@ -197,14 +232,23 @@ package struct CaseResult: Sendable, Hashable {
 
     /// The requirements the case declares, then any other its checks judged (a case built at run time, such as a
     /// validate-url URL, declares none), each once.
-    package var requirements: [RequirementReference] { Self.requirements(of: conformanceCase, checks: checks) }
+    package var requirements: [RequirementReference] { Self.requirements(of: conformanceCase, outlines: checkOutlines) }
 
     /// `requirements` from checks already read.
     package static func requirements(of conformanceCase: ConformanceCase, checks: [CheckResult]) -> [RequirementReference] {
+        requirements(of: conformanceCase, judged: checks.lazy.map(\.requirement))
+    }
+
+    /// `requirements` from outlines already read.
+    package static func requirements(of conformanceCase: ConformanceCase, outlines: [CheckOutline]) -> [RequirementReference] {
+        requirements(of: conformanceCase, judged: outlines.lazy.map(\.requirement))
+    }
+
+    private static func requirements(of conformanceCase: ConformanceCase, judged: some Sequence<RequirementReference>) -> [RequirementReference] {
         // A case names a handful of requirements: a linear search beats hashing their IDs.
         var list: [RequirementReference] = []
         for reference in conformanceCase.requirements where !list.contains(reference) { list.append(reference) }
-        for check in checks where !list.contains(check.requirement) { list.append(check.requirement) }
+        for reference in judged where !list.contains(reference) { list.append(reference) }
         return list
     }
 }

@@ -47,14 +47,14 @@ package struct CheckResult: Sendable, Hashable {
         seen = .notApplicable(reason)
     }
 
-    /// What was seen, or why the check did not apply (`isApplicable` tells which): what `PackedChecks` keeps.
+    /// What was seen, or why the check did not apply (`isApplicable` tells which): what the spool keeps (`SpooledTexts`).
     var seenText: String {
         switch seen {
         case .observed(let text), .notApplicable(let text): text
         }
     }
 
-    /// A check from its parts, as `PackedChecks` unpacks it.
+    /// A check from its parts, as the spool gives it back (`SpooledTexts`).
     init(requirement: RequirementReference, verdict: Verdict, expected: String, seenText: String, applicable: Bool) {
         self.requirement = requirement
         self.verdict = verdict

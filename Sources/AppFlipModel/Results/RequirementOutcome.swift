@@ -14,7 +14,7 @@ package struct RequirementOutcome: Sendable {
     /// judged at all it is skipped.
     package static func verdict(of id: String, in cases: [CaseResult]) -> Verdict {
         var tally = Tally()
-        for result in cases { tally.add(result.checks, of: result.verdict, for: id) }
+        for result in cases { tally.add(result.checkOutlines, of: result.verdict, for: id) }
         return tally.verdict
     }
 
@@ -25,8 +25,8 @@ package struct RequirementOutcome: Sendable {
         private var worst: Verdict?
         private var sawFail = false, sawError = false
 
-        /// Adds one case: its checks (read once by the caller) and its verdict.
-        mutating func add(_ checks: [CheckResult], of caseVerdict: Verdict, for id: String) {
+        /// Adds one case: its checks' outlines (read once by the caller) and its verdict.
+        mutating func add(_ checks: [CheckOutline], of caseVerdict: Verdict, for id: String) {
             cases += 1
             isJudged = isJudged || caseVerdict != .skip
             var judgedOwn = false
@@ -56,10 +56,10 @@ extension RunResult {
     package var requirementOutcomes: [RequirementOutcome] {
         var tallies: [String: RequirementOutcome.Tally] = [:]
         for result in results {
-            // A recorded result's checks are unpacked on each read: once here for all its requirements.
-            let checks = result.checks
+            // The outlines alone (a recorded result's texts are in the spool): once here for all its requirements.
+            let checks = result.checkOutlines
             // A handful of requirements a case: each ID once, found by a linear look back (no set per case).
-            let references = CaseResult.requirements(of: result.conformanceCase, checks: checks)
+            let references = CaseResult.requirements(of: result.conformanceCase, outlines: checks)
             for (index, reference) in references.enumerated() where !references[..<index].contains(where: { $0.id == reference.id }) {
                 tallies[reference.id, default: RequirementOutcome.Tally()].add(checks, of: result.verdict, for: reference.id)
             }

@@ -4,10 +4,10 @@ import AppFlipDigest
 import AppFlipModel
 
 /// An authorization code a `code: fresh` check accepted, so the run can tell whether a target handed out the same
-/// code twice (a code that repeats is not single-use) and how guessable its codes are. The value stays in memory
-/// for the entropy estimate; reports only ever see counts.
+/// code twice (a code that repeats is not single-use) and how guessable its codes are. The value is kept only until
+/// the run records it (`IssuedCodeLedger`): from then on a code is its digest and its share of the entropy estimate.
 struct IssuedCode: Sendable, Hashable {
-    var digest: String
+    var digest: CodeDigest
     var value: String
     var requirement: RequirementReference
 
@@ -33,7 +33,7 @@ struct IssuedCode: Sendable, Hashable {
                     if codes.count == 1, let value = codes[0].value, found.isEmpty {
                         found.append(
                             IssuedCode(
-                                digest: SHA256.hexDigest(value), value: String(decoding: value, as: UTF8.self),
+                                digest: CodeDigest(SHA256.hash(value)), value: String(decoding: value, as: UTF8.self),
                                 requirement: group.requirement))
                     }
                 }
@@ -43,58 +43,27 @@ struct IssuedCode: Sendable, Hashable {
         }
         return found
     }
+}
 
-    /// Adds a failed check to every case that accepted a code another case (or another step) accepted too.
-    static func judgeFreshness(_ results: inout [CaseResult?], codes: [Int: [IssuedCode]]) {
-        var holders: [String: [Int]] = [:]
-        for (index, issued) in codes.sorted(by: { $0.key < $1.key }) {
-            for code in issued { holders[code.digest, default: []].append(index) }
+/// A code's SHA-256, in four words: what the run keeps of each code it was issued.
+struct CodeDigest: Sendable, Hashable {
+    private let words: (UInt64, UInt64, UInt64, UInt64)
+
+    init(_ digest: [UInt8]) {
+        func word(_ index: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for byte in digest.dropFirst(index * 8).prefix(8) { value = value << 8 | UInt64(byte) }
+            return value
         }
-        for (index, issued) in codes {
-            guard var result = results[index] else { continue }
-            var seen = Set<String>()
-            for code in issued where (holders[code.digest]?.count ?? 0) > 1 && seen.insert(code.digest).inserted {
-                let others = (holders[code.digest] ?? []).filter { $0 != index }.compactMap { results[$0]?.conformanceCase.id }
-                let repeats = (holders[code.digest] ?? []).count
-                let observed =
-                    others.isEmpty
-                    ? "the same code came back \(repeats) times in this case"
-                    : "the same code came back in \(repeats) answers of this run; also in " + Set(others).sorted().prefix(5).joined(separator: ", ")
-                        + (Set(others).count > 5 ? " and \(Set(others).count - 5) more" : "")
-                result.checks.append(
-                    CheckResult(
-                        requirement: code.requirement, expected: "a fresh code for every consent in the run (a code is single-use)",
-                        observed: observed, verdict: code.requirement.level.violationVerdict))
-                if code.requirement.level.violationVerdict > result.verdict, result.verdict != .error {
-                    result.verdict = code.requirement.level.violationVerdict
-                }
-            }
-            results[index] = result
-        }
-        judgeEntropy(&results, codes: codes)
+        words = (word(0), word(1), word(2), word(3))
     }
 
-    /// Adds, to the first case of each requirement that accepted fresh codes, a check of their joint entropy.
-    private static func judgeEntropy(_ results: inout [CaseResult?], codes: [Int: [IssuedCode]]) {
-        var byRequirement: [RequirementReference: (first: Int, values: [String])] = [:]
-        for (index, issued) in codes.sorted(by: { $0.key < $1.key }) {
-            // Appended in place: building a new array per code made a run of n codes cost n² copies.
-            for code in issued { byRequirement[code.requirement, default: (index, [])].values.append(code.value) }
-        }
-        for (requirement, entry) in byRequirement {
-            let distinct = Set(entry.values)
-            guard distinct.count >= minimumSample, var result = results[entry.first] else { continue }
-            let bits = EntropyEstimate.bits(of: distinct.sorted())
-            let held = bits >= Double(requiredBits)
-            result.checks.append(
-                CheckResult(
-                    requirement: requirement, expected: "the run's fresh codes carry at least \(requiredBits) bits of entropy (estimated)",
-                    observed: "about \(Int(bits)) bits over \(distinct.count) codes of this run",
-                    verdict: held ? .pass : requirement.level.violationVerdict))
-            if !held, requirement.level.violationVerdict > result.verdict, result.verdict != .error {
-                result.verdict = requirement.level.violationVerdict
-            }
-            results[entry.first] = result
-        }
+    static func == (lhs: CodeDigest, rhs: CodeDigest) -> Bool { lhs.words == rhs.words }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
     }
 }

@@ -21,7 +21,7 @@ extension Runner {
         private let earlierDone = DispatchGroup()
         private let alone = Locked(())
         private let collected: Locked<[CaseResult?]>
-        private let issuedCodes = Locked<[Int: [IssuedCode]]>([:])
+        private let issuedCodes = IssuedCodeLedger()
         private let credentials = Locked<[Int: ConfiguredCredentials]>([:])
         private let next = Locked(0)
         /// Cases stored but not yet reported to `progress`, because their verdict may still change: a worker's latest
@@ -29,7 +29,8 @@ extension Runner {
         /// the run at the end (codes issued, configured credentials). `progress` sees only final verdicts.
         private let held = Locked(Held())
         private let reporting = Locked(())
-        private let texts = TextTable()
+        /// Where recorded results keep their texts (nil when no temporary file could be made: then in memory).
+        private let spool = ResultSpool.temporary()
 
         init(
             runner: Runner, cases: [ConformanceCase], targets: TargetUnderTest, shouldStop: @escaping @Sendable () -> Bool,
@@ -99,12 +100,12 @@ extension Runner {
         /// in this exchange belongs; `followed` says whether the worker's next exchange may still show a fault of this
         /// case. A case finished while the run is being stopped is left out.
         private func store(_ caseIndex: Int, _ finished: Worker.Finished, previous: Int?, followed: Bool) {
-            if !finished.issuedCodes.isEmpty { issuedCodes.withLock { $0[caseIndex] = finished.issuedCodes } }
+            issuedCodes.record(finished.issuedCodes, of: caseIndex)
             if let verdict = finished.credentials { credentials.withLock { $0[caseIndex] = verdict } }
             // A case cut short by an interruption is not a result: it is left out, and the run is incomplete.
             if shouldStop() { return }
             var result = finished.result
-            result.pack(into: texts)
+            if let spool { result.spool(into: spool) }
             let previousResult = collected.withLock { all -> CaseResult? in
                 all[caseIndex] = result
                 guard let previous, let earlier = all[previous] else { return nil }
@@ -150,7 +151,7 @@ extension Runner {
         func results() -> [CaseResult] {
             var all = collected.withLock { $0 }
             ConfiguredCredentials.judge(&all, verdicts: credentials.withLock { $0 })
-            IssuedCode.judgeFreshness(&all, codes: issuedCodes.withLock { $0 })
+            issuedCodes.judge(&all)
             // What was held is final now: reported in the order the cases finished.
             for index in held.withLock({ $0.inOrder }) {
                 if let result = all[index] { reporting.withLock { _ in progress(result) } }

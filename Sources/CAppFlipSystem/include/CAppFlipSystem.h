@@ -20,4 +20,9 @@ int appflip_is_subreaper(void);
 pid_t appflip_spawn(const char *path, char *const argv[], char *const envp[],
                     int stdin_fd, int stdout_fd, int stderr_fd, int death_signal);
 
+/// Gives the free memory the allocator holds back to the system (glibc's malloc_trim: free pages of every arena),
+/// between the phases of a run, so what one phase freed does not stay resident through the next. 1 when memory was
+/// released, 0 when none was (or the platform's allocator has no such call).
+int appflip_release_free_memory(void);
+
 #endif

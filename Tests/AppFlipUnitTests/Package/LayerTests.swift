@@ -138,13 +138,12 @@ struct LayerTests {
         }
     }
 
-    @Test("Shared mutable state is a Locked: no other lock and no nonisolated(unsafe) in Sources or Tests, but the two that wait")
+    @Test("Shared mutable state is a Locked: no other lock and no nonisolated(unsafe) in Sources or Tests, but the one that waits")
     func oneLock() throws {
-        // Two other primitives, each for what a lock alone cannot do (CONTRIBUTING, "Layers"): TextTable's reader-writer
-        // lock lets the report writers read the run's texts at once, and JudgingQueue's condition lets the worker and
-        // the judge wait for each other. This file names them all, to look for them.
+        // One other primitive, for what a lock alone cannot do (CONTRIBUTING, "Layers"): JudgingQueue's condition lets
+        // the worker and the judge wait for each other. This file names them all, to look for them.
         let allowed = [
-            "Sources/AppFlipBase/Concurrency/Locked.swift": ["NSLock"], "Sources/AppFlipModel/Results/TextTable.swift": ["pthread_rwlock"],
+            "Sources/AppFlipBase/Concurrency/Locked.swift": ["NSLock"],
             "Sources/AppFlipRunner/Running/JudgingQueue.swift": ["NSCondition"],
         ]
         let primitives = [

@@ -4,6 +4,7 @@ import AppFlipModel
 import AppFlipRedaction
 import AppFlipReporting
 import AppFlipRunner
+import AppFlipSystem
 import Foundation
 
 /// `run`: runs the cases against the configured target (a link handler, HTTP endpoints, a native app), writes
@@ -115,6 +116,7 @@ enum RunCommand {
     }
 
     private static func execute(_ cases: [ConformanceCase], inputs: Inputs, options: RunOptions, arguments: [String], console: Console) -> Int32 {
+        FreeMemory.release()
         let targets = options.assembly.targets
         var runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
         // A certification judges every case, the ones that wait out a declared lifetime too.
@@ -139,6 +141,7 @@ enum RunCommand {
             cases, targets: targets, shouldStop: { interruption.signal != nil || deadline.map { Date() >= $0 } == true },
             progress: presenter.finished)
         presenter.casesEnded()
+        FreeMemory.release()
         if let limit = options.timeLimit, results.count < cases.count, interruption.signal == nil {
             console.err("time limit: \(Int(limit)) s reached after \(results.count) of \(cases.count) cases; the rest were not started")
         }

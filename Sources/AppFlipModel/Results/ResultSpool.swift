@@ -1,0 +1,142 @@
+import AppFlipBase
+import Foundation
+
+/// Where one run's recorded results keep their texts: a temporary file, removed from its directory the moment it is
+/// made (nothing is left behind, whatever ends the process; no other process can open it by name), written as each
+/// case is recorded and read back by the reports. A recorded result keeps in memory only what every report counts
+/// (its case, verdict, and each check's requirement and verdict); its evidence and its checks' texts come from here
+/// when a report writes them (`CaseResult.spool(into:)`), so a run's memory does not grow with its cases' texts.
+///
+/// Belongs to one run (`Runner.run` makes it); the results that use it keep it open. Appends are buffered (64 KiB)
+/// under the lock; reads of what is written are positional (`pread`) and wait for nothing but the lookup of where
+/// the buffer starts. A file that cannot take more (a full disk) is not an error: `append` says no, and the result
+/// stays in memory as before.
+package final class ResultSpool: Sendable {
+    private let fd: Int32
+    private let state = Locked(State())
+    /// The requirements recorded checks judged, each once, numbered: a recorded check's outline is one word.
+    private let references = Locked(References())
+    private static let flushSize = 1 << 16
+
+    /// Bytes not yet in the file, where they start in it, and whether the file has refused a write.
+    private struct State {
+        var buffer: [UInt8] = []
+        var flushed = 0
+        var refused = false
+    }
+
+    /// A spool over `fd`, which it closes (tests give one that refuses writes).
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// A new spool in `directory`, by default the temporary one (`$TMPDIR`, else `/tmp`), or nil when none can be made
+    /// there: the run then keeps its results in memory.
+    package static func temporary(in directory: String? = nil) -> ResultSpool? {
+        let environment = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 }
+        let directory = directory ?? environment ?? "/tmp"
+        for _ in 0..<8 {
+            let path = "\(directory)/.appflip-results.\(getpid())-" + String(UInt64.random(in: .min ... .max), radix: 36)
+            // Created here, never an existing file or a link; readable by this user alone; closed in every child.
+            let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                unlink(path)
+                return ResultSpool(fd: fd)
+            }
+            if errno != EEXIST { return nil }
+        }
+        return nil
+    }
+
+    /// Appends `bytes`; where they start, or nil when the file refused an earlier write (the caller keeps its
+    /// result in memory). What is buffered when a write fails stays in the buffer: nothing appended is ever lost.
+    func append(_ bytes: [UInt8]) -> Int? {
+        state.withLock { state -> Int? in
+            guard !state.refused else { return nil }
+            let offset = state.flushed + state.buffer.count
+            state.buffer.append(contentsOf: bytes)
+            if state.buffer.count >= Self.flushSize {
+                if writeAll(state.buffer, at: state.flushed) {
+                    state.flushed += state.buffer.count
+                    state.buffer.removeAll(keepingCapacity: true)
+                } else {
+                    state.refused = true
+                }
+            }
+            return offset
+        }
+    }
+
+    /// The `length` bytes appended at `offset`, or nil when the file cannot be read (an I/O error).
+    func read(at offset: Int, length: Int) -> [UInt8]? {
+        guard length > 0 else { return [] }
+        let buffered = state.withLock { state -> [UInt8]? in
+            guard offset >= state.flushed else { return nil }
+            let start = offset - state.flushed
+            return Array(state.buffer[start..<start + length])
+        }
+        if let buffered { return buffered }
+        var bytes = [UInt8](repeating: 0, count: length)
+        var done = 0
+        while done < length {
+            let count = bytes[done...].withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset + done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            done += count
+        }
+        return bytes
+    }
+
+    /// The outlines as words: the requirement's number (24 bits), the verdict and whether the check applied; nil
+    /// when the run has judged more requirements than 24 bits number (the outlines then stay as they are).
+    func words(_ outlines: [CheckOutline]) -> [UInt32]? {
+        references.withLock { references -> [UInt32]? in
+            guard references.list.count + outlines.count < 1 << 24 else { return nil }
+            return outlines.map { outline in
+                references.number(outline.requirement) | UInt32(Self.verdicts.firstIndex(of: outline.verdict) ?? 0) << 24
+                    | (outline.isApplicable ? 1 << 28 : 0)
+            }
+        }
+    }
+
+    /// The outlines the words stand for (`words(_:)` of this spool made them).
+    func outlines(_ words: [UInt32]) -> [CheckOutline] {
+        references.withLock { references in
+            words.map { word in
+                CheckOutline(
+                    requirement: references.list[Int(word & 0xFF_FFFF)], verdict: Self.verdicts[Int(word >> 24 & 0xF)],
+                    isApplicable: word & 1 << 28 != 0)
+            }
+        }
+    }
+
+    private static let verdicts = Verdict.allCases
+
+    /// Requirements by number and numbers by requirement.
+    private struct References {
+        var list: [RequirementReference] = []
+        var numbers: [RequirementReference: UInt32] = [:]
+
+        mutating func number(_ reference: RequirementReference) -> UInt32 {
+            if let number = numbers[reference] { return number }
+            let number = UInt32(list.count)
+            list.append(reference)
+            numbers[reference] = number
+            return number
+        }
+    }
+
+    /// Writes `bytes` at `offset` whole; false on a short write or an error (a full disk).
+    private func writeAll(_ bytes: [UInt8], at offset: Int) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let count = bytes[done...].withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset + done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            done += count
+        }
+        return true
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+
+/// A recorded result's texts in its run's spool (`ResultSpool`): its checks' expectations and observations, then its
+/// evidence, each a record of its own so a report that needs one reads only that. In the file a text is its UTF-8
+/// length (32 bits, little-endian) then its bytes, byte for byte as judged; a number is 64 bits.
+struct SpooledTexts: Sendable {
+    let spool: ResultSpool
+    let offset: Int
+    let checksLength: Int
+    let evidenceLength: Int
+
+    /// Spools `checks`' texts and `evidence`; nil when the spool cannot take them (the result keeps them in memory).
+    init?(checks: [CheckResult], evidence: Evidence, into spool: ResultSpool) {
+        var writer = Writer()
+        writer.number(checks.count)
+        for check in checks {
+            writer.text(check.expected)
+            writer.text(check.seenText)
+        }
+        let checksLength = writer.bytes.count
+        writer.text(evidence.link)
+        writer.text(evidence.answer)
+        writer.text(evidence.stderr)
+        writer.number(evidence.exchanges.count)
+        for exchange in evidence.exchanges { writer.exchange(exchange) }
+        guard let offset = spool.append(writer.bytes) else { return nil }
+        self.spool = spool
+        self.offset = offset
+        self.checksLength = checksLength
+        evidenceLength = writer.bytes.count - checksLength
+    }
+
+    /// The checks as judged, from their outlines and their spooled texts; a text the spool cannot give back is said
+    /// as such (the verdicts, kept in memory, stand).
+    func checks(_ outlines: [CheckOutline]) -> [CheckResult] {
+        var reader = Reader(spool.read(at: offset, length: checksLength))
+        let count = reader.count()
+        return outlines.enumerated().map { index, outline in
+            let texts = index < count ? (reader.text(), reader.text()) : (nil, nil)
+            return CheckResult(
+                requirement: outline.requirement, verdict: outline.verdict, expected: texts.0 ?? Self.unreadable,
+                seenText: texts.1 ?? Self.unreadable, applicable: outline.isApplicable)
+        }
+    }
+
+    /// The evidence as recorded.
+    var evidence: Evidence {
+        var reader = Reader(spool.read(at: offset + checksLength, length: evidenceLength))
+        guard let link = reader.text(), let answer = reader.text(), let stderr = reader.text() else {
+            return Evidence(answer: Self.unreadable)
+        }
+        let count = reader.count()
+        var exchanges: [Evidence.Exchange] = []
+        exchanges.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let exchange = reader.exchange() else { return Evidence(link: link, answer: answer, stderr: stderr + "\n" + Self.unreadable) }
+            exchanges.append(exchange)
+        }
+        return Evidence(link: link, answer: answer, stderr: stderr, exchanges: exchanges)
+    }
+
+    /// What a report says where a text could not be read back (an I/O error on the temporary file).
+    static let unreadable = "(the suite could not read this text back from its temporary file)"
+
+    /// Bytes written in the spool's form.
+    private struct Writer {
+        var bytes: [UInt8] = []
+
+        mutating func number(_ value: Int) { bits(UInt64(truncatingIfNeeded: value)) }
+
+        mutating func bits(_ value: UInt64) {
+            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        }
+
+        mutating func text(_ text: String) {
+            var text = text
+            text.withUTF8 { utf8 in
+                let count = UInt32(truncatingIfNeeded: utf8.count)
+                for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
+                bytes.append(contentsOf: utf8)
+            }
+        }
+
+        mutating func exchange(_ exchange: Evidence.Exchange) {
+            text(exchange.transcript)
+            // Present or not, then the value: a date to the bit, so a report written from the spool is the same.
+            number(exchange.sentAt == nil ? 0 : 1)
+            bits((exchange.sentAt?.timeIntervalSinceReferenceDate ?? 0).bitPattern)
+            number(exchange.milliseconds == nil ? 0 : 1)
+            number(exchange.milliseconds ?? 0)
+            for headers in [exchange.requestHeaders, exchange.responseHeaders] {
+                number(headers.count)
+                for header in headers {
+                    text(header.name)
+                    text(header.value)
+                }
+            }
+        }
+    }
+
+    /// Bytes read in the spool's form; every read after a short one gives nil (or 0 for a count).
+    private struct Reader {
+        private let bytes: [UInt8]
+        private var index = 0
+        private var failed: Bool
+
+        init(_ bytes: [UInt8]?) {
+            self.bytes = bytes ?? []
+            failed = bytes == nil
+        }
+
+        mutating func number() -> Int { Int(truncatingIfNeeded: bits() ?? 0) }
+
+        /// A count of what follows, never more than the bytes left could hold.
+        mutating func count() -> Int { max(0, min(number(), bytes.count - index)) }
+
+        mutating func bits() -> UInt64? {
+            guard !failed, bytes.count - index >= 8 else {
+                failed = true
+                return nil
+            }
+            var value: UInt64 = 0
+            for shift in 0..<8 { value |= UInt64(bytes[index + shift]) << UInt64(8 * shift) }
+            index += 8
+            return value
+        }
+
+        mutating func text() -> String? {
+            guard !failed, bytes.count - index >= 4 else {
+                failed = true
+                return nil
+            }
+            var count = 0
+            for shift in 0..<4 { count |= Int(bytes[index + shift]) << (8 * shift) }
+            index += 4
+            guard bytes.count - index >= count else {
+                failed = true
+                return nil
+            }
+            defer { index += count }
+            return String(decoding: bytes[index..<index + count], as: UTF8.self)
+        }
+
+        mutating func exchange() -> Evidence.Exchange? {
+            guard let transcript = text() else { return nil }
+            let hasDate = number() == 1
+            let date = bits().map { Date(timeIntervalSinceReferenceDate: Double(bitPattern: $0)) }
+            let hasMilliseconds = number() == 1
+            let milliseconds = number()
+            var headers: [[Evidence.Header]] = []
+            for _ in 0..<2 {
+                let count = count()
+                var list: [Evidence.Header] = []
+                for _ in 0..<count {
+                    guard let name = text(), let value = text() else { return nil }
+                    list.append(Evidence.Header(name, value))
+                }
+                headers.append(list)
+            }
+            guard !failed else { return nil }
+            return Evidence.Exchange(
+                transcript, sentAt: hasDate ? date : nil, milliseconds: hasMilliseconds ? milliseconds : nil,
+                requestHeaders: headers[0], responseHeaders: headers[1])
+        }
+    }
+}

@@ -3,6 +3,7 @@ import AppFlipHTTP
 import AppFlipModel
 import AppFlipRedaction
 import AppFlipReference
+import AppFlipReporting
 import AppFlipSuite
 import AppFlipSystem
 import Foundation

@@ -1,6 +1,7 @@
 import AppFlipBase
 import AppFlipHTTP
 import AppFlipModel
+import AppFlipReporting
 import AppFlipRunner
 import AppFlipSystem
 import Foundation

@@ -1,6 +1,7 @@
 import AppFlipReference
 import AppFlipReferenceClient
 import AppFlipReferenceServer
+import AppFlipReporting
 
 /// `reference-handler` (internal): the reference link handler behind the adapter contract, used by
 /// `--target reference`. With `--code-server URL` its codes are minted by the reference server so they redeem.

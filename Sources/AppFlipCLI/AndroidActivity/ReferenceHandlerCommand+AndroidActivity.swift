@@ -1,5 +1,6 @@
 import AppFlipReference
 import AppFlipReferenceServer
+import AppFlipReporting
 
 extension ReferenceHandlerCommand {
     /// `reference-android-handler` (internal): the reference Android App Flip activity behind the Android adapter

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipReporting
 
 /// `lint [PATH]`: checks case files and the catalog; exit 2 with every diagnostic on error.
 enum LintCommand {

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipReporting
 import AppFlipRunner
 
 /// `list [PATH]`: the cases a run would execute, with their requirements, and the requirements no case judges;

@@ -94,9 +94,9 @@ enum MergeCommand {
         }
         let profiles = shards.first?.document.profiles.map(\.profile) ?? []
         guard let attestations = bundleAttestations(options, run: run, catalog: catalog, console: console) else { return ExitStatus.usage.rawValue }
-        if let problem = write(
-            run, profiles: profiles, options: options, suite: suite, catalog: catalog, attestations: attestations, baseline: baseline)
-        {
+        let recording = recording(
+            profiles: profiles, options: options, suite: suite, catalog: catalog, attestations: attestations, baseline: baseline)
+        if let problem = recording.end(run).problem {
             console.err("error: the reports were not written: \(problem)")
             return ExitStatus.reportsNotWritten.rawValue
         }
@@ -179,32 +179,20 @@ enum MergeCommand {
         }
     }
 
-    /// Writes the merged reports, the bundle and the summary; nil when all were written, else why not.
-    private static func write(
-        _ run: RunResult, profiles: [String], options: Options, suite: CaseSuite, catalog: Catalog, attestations: AttestationFile?,
-        baseline: Baseline?
-    ) -> String? {
-        do throws(ReportFiles.Failure) {
-            let set = ReportSet(run: run, profiles: profiles, reproducible: options.reproducible)
-            if let bundle = options.bundle {
-                // The bundle carries the very bytes written, as a single run's does.
-                let files = set.render()
-                try ReportFiles.save(files, into: options.reports)
-                try BundleWriter.write(
-                    bundle, reports: files, suite: suite, catalog: catalog, attestations: attestations, baseline: baseline,
-                    signingKey: options.signingKey, run: run, reproducible: options.reproducible)
-            } else {
-                try ReportFiles.save(set.files, into: options.reports)
-            }
-            if let summary = options.summary {
-                try ReportFiles.append(
-                    MarkdownReport(run: run, profiles: profiles, reproducible: options.reproducible)
-                        .renderSummary(reportsDirectory: options.reports), to: summary)
-            }
-            return nil
-        } catch {
-            return error.message
-        }
+    /// The merged run's recorders: the reports (kept in memory too when a bundle carries them), the bundle, the
+    /// summary.
+    private static func recording(
+        profiles: [String], options: Options, suite: CaseSuite, catalog: Catalog, attestations: AttestationFile?, baseline: Baseline?
+    ) -> RunRecording {
+        let files = FileRecorders(
+            reports: options.reports, profiles: profiles, reproducible: options.reproducible,
+            // The bundle carries the very bytes written, as a single run's does.
+            bundle: options.bundle.map { path in
+                FileRecorders.Bundle(
+                    path: path, suite: suite, catalog: catalog, attestations: attestations, baseline: baseline, signingKey: options.signingKey)
+            }, summary: options.summary)
+        let recorders = files.recorders
+        return RunRecording(recorders, reports: options.reports)
     }
 
     /// The attestation file a merged bundle carries: none when the shards recorded none; else the file given, which

@@ -1,5 +1,6 @@
 import AppFlipLoading
 import AppFlipModel
+import AppFlipReporting
 import AppFlipSuite
 import AppFlipSyntax
 

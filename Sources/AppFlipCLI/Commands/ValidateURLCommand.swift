@@ -55,12 +55,9 @@ enum ValidateURLCommand {
         console.out("\(run.results.count) URL\(run.results.count == 1 ? "" : "s"): \(counts) — \(word) (exit \(run.exitStatus.rawValue))")
         if let reports {
             let reproducible = parsed.has(.reproducible)
-            do {
-                try ReportFiles.save(
-                    ReportSet(run: run, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible).files,
-                    into: reports)
-            } catch {
-                console.err("error: the reports were not written (the old ones, if any, are untouched): \(error.message)")
+            let recorder = ReportsRecorder(directory: reports, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible)
+            if let problem = RunRecording([recorder], reports: reports).end(run).problem {
+                console.err("error: the reports were not written (the old ones, if any, are untouched): \(problem)")
                 return ExitStatus.reportsNotWritten.rawValue
             }
             console.out("reports: \(ReportSet.names.map { "\(reports)/\($0)" }.joined(separator: ", "))")

@@ -1,4 +1,5 @@
 import AppFlipReferenceClient
+import AppFlipReporting
 
 extension ReferenceHandlerCommand {
     /// `reference-native-client [--redirect scheme|loopback]` (internal): the reference native client.

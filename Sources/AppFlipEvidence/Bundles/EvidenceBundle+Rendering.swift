@@ -47,10 +47,12 @@ extension EvidenceBundle {
         }
         if let baseline, let day = document.outcome.baseline?.judgedOn { run.apply(baseline, today: day) }
         let arguments = document.run.arguments ?? []
-        let rendered = ReportSet(
-            run: run, profiles: document.profiles.map(\.profile), reproducible: arguments.contains("--reproducible"),
-            fileAttributes: arguments.contains("--junit-file-attributes")
-        ).render()
+        // Replayed into the recorder a run writes its reports with, in memory.
+        let recorder = ReportsRecorder(
+            directory: nil, profiles: document.profiles.map(\.profile), reproducible: arguments.contains("--reproducible"),
+            fileAttributes: arguments.contains("--junit-file-attributes"))
+        RunRecording([recorder]).end(run)
+        let rendered = recorder.written ?? []
         var problems: [String] = []
         for (name, text) in rendered {
             guard let entry = byPath["reports/" + name] else { continue }  // a missing report is named where the manifest is checked

@@ -1,6 +1,7 @@
 import AppFlipBase
 import AppFlipDefects
 import AppFlipModel
+import AppFlipReporting
 import AppFlipSystem
 import Foundation
 

@@ -9,8 +9,8 @@ import Foundation
 
 /// `run`: runs the cases against the configured target (a link handler, HTTP endpoints, a native app), writes
 /// `junit.xml`, `report.md` and `results.json`, and exits with the verdict. The jobs are types of their own: the
-/// options (`RunOptions`), the selection (`RunSelection`), the console (`RunPresenter`), the record of the run
-/// (`RunProvenance`) and the reports (`RunReportWriter`); this file puts them in order.
+/// options (`RunOptions`), the selection (`RunSelection`), the record of the run (`RunProvenance`) and the recorders
+/// its options pick (`RunRecorders`: the console, the reports, the bundle, the summary); this file puts them in order.
 enum RunCommand {
     /// What a run reads before it starts: the suite, the programs, a baseline, attestations.
     private struct Inputs {
@@ -128,10 +128,17 @@ enum RunCommand {
         let runRedactor = Redactor(secrets: targets.secrets)
         // Which build judged the target: the executable is hashed on a thread of its own while the cases run.
         _ = RunIdentity.executableDigest
-        let presenter = RunPresenter(
-            console: console, options: options, total: cases.count, baseline: inputs.baseline,
-            today: String(started.at.prefix(10)))
-        presenter.announce(cases.count, profiles: options.profiles, target: runRedactor.redact(targets.description), jobs: options.jobs)
+        // The run's attestations are written by a person, so redacted like its other texts (the bundle's copy too).
+        var attestations = inputs.attestations
+        if let file = attestations { attestations?.bytes = Array(runRedactor.redact(String(decoding: file.bytes, as: UTF8.self)).utf8) }
+        let recording = RunRecorders.recording(
+            options, console: console, total: cases.count, suite: inputs.suite, catalog: inputs.catalog, attestations: attestations,
+            baseline: inputs.baseline, today: String(started.at.prefix(10)))
+        recording.record(
+            .started(
+                RunPlan(
+                    cases: cases.count, profiles: options.profiles.map(\.rawValue), target: runRedactor.redact(targets.description),
+                    jobs: options.jobs)))
         // What is tested is hashed before the first case as well as after the last: an adapter that changes in
         // between (one that runs a good app, then copies a broken one over itself) tested no single program.
         let adaptersBefore = AdapterDigests.files(of: targets, pinned: options.adapterFiles, ownDigest: nil)
@@ -139,8 +146,8 @@ enum RunCommand {
         let deadline = options.timeLimit.map { Date().addingTimeInterval($0) }
         let results = runner.run(
             cases, targets: targets, shouldStop: { interruption.signal != nil || deadline.map { Date() >= $0 } == true },
-            progress: presenter.finished)
-        presenter.casesEnded()
+            progress: { recording.record(.caseFinished($0)) })
+        recording.record(.casesEnded)
         FreeMemory.release()
         if let limit = options.timeLimit, results.count < cases.count, interruption.signal == nil {
             console.err("time limit: \(Int(limit)) s reached after \(results.count) of \(cases.count) cases; the rest were not started")
@@ -170,21 +177,9 @@ enum RunCommand {
         run.selected = Dictionary(grouping: cases, by: \.profile.rawValue).mapValues(\.count)
         // Each program is held against its whole case list, not against what this run selected.
         for program in inputs.programs { run.programCases[program.key] = program.caseIDs(in: inputs.suite.cases) }
-        var attestations = inputs.attestations
-        if let file = attestations {
-            // Written by a person, so redacted like the run's other texts (the bundle's copy of the file too).
-            run.attestations = file.attestations.map { $0.redacted(with: runRedactor) }
-            attestations?.bytes = Array(runRedactor.redact(String(decoding: file.bytes, as: UTF8.self)).utf8)
-        }
+        if let file = inputs.attestations { run.attestations = file.attestations.map { $0.redacted(with: runRedactor) } }
         if let baseline = inputs.baseline { run.apply(baseline, today: String(started.at.prefix(10))) }
-        presenter.afterCases(run)
-        let writing = Date()
-        let writeProblem = RunReportWriter.write(
-            run, options: options, suite: inputs.suite, catalog: inputs.catalog, attestations: attestations,
-            baseline: inputs.baseline)
-        return presenter.verdict(
-            run, selected: cases.count, profiles: options.profiles, reports: options.reports, writeProblem: writeProblem,
-            writeMilliseconds: Date().timeIntervalSince(writing) * 1000)
+        return recording.end(run).exitStatus.rawValue
     }
 
     /// The arguments with `--seed` made explicit (before any handler command), so the command reproduces the run.

@@ -2,6 +2,7 @@ import AppFlipDigest
 import AppFlipLoading
 import AppFlipModel
 import AppFlipReference
+import AppFlipReporting
 import AppFlipRunner
 import AppFlipSetup
 import AppFlipSuite

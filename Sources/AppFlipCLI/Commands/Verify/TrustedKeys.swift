@@ -1,5 +1,6 @@
 import AppFlipDigest
 import AppFlipLoading
+import AppFlipReporting
 
 /// The public keys a reviewer trusts (`--trusted-key`, repeatable): every key of each file, each named on the
 /// console; a private key, or a file with no public key, is a usage error.

@@ -1,37 +1,54 @@
 import AppFlipBase
 import AppFlipModel
-import AppFlipReporting
 import Foundation
 
-/// What `run` says on the console while and after it runs: a line per failing case once its verdict is final (the
-/// runner reports a case when nothing later can change it; the same target error once, then counted), the skips by
-/// profile and reason, the target and configuration problems, the root causes, the verdict line and where the reports
-/// went.
-final class RunPresenter: Sendable {
+/// What `run` says on the console while and after it runs (a `RunRecorder`): a line per failing case once its verdict
+/// is final (the runner reports a case when nothing later can change it; the same target error once, then counted),
+/// the skips by profile and reason, the target and configuration problems, the root causes, the verdict line and where
+/// the reports went.
+package final class ConsoleRecorder: RunRecorder {
     private let console: Console
     private let quiet: Bool
     private let display: RunProgress
     private let printed = PrintedCases()
     private let baseline: Baseline?
     private let today: String
+    private let plan = Locked(RunPlan(cases: 0, profiles: [], target: "", jobs: 0))
 
-    init(console: Console, options: RunOptions, total: Int, baseline: Baseline?, today: String) {
+    /// `today` (YYYY-MM-DD) is the day a baseline's entries are judged against.
+    package init(
+        console: Console, verbosity: RunProgress.Verbosity, color: RunProgress.ColorChoice, total: Int, baseline: Baseline?, today: String
+    ) {
         self.console = console
-        self.quiet = options.verbosity == .quiet
+        self.quiet = verbosity == .quiet
         self.baseline = baseline
         self.today = today
         display = RunProgress(
-            console: console, total: total, verbosity: options.verbosity,
-            color: options.color.enabled(isTerminal: console.errIsTerminal, environment: ProcessInfo.processInfo.environment))
+            console: console, total: total, verbosity: verbosity,
+            color: color.enabled(isTerminal: console.errIsTerminal, environment: ProcessInfo.processInfo.environment))
     }
 
-    func announce(_ cases: Int, profiles: [Profile], target: String, jobs: Int) {
+    package func record(_ event: RunEvent) {
+        switch event {
+        case .started(let plan):
+            self.plan.withLock { $0 = plan }
+            announce(plan)
+        case .caseFinished(let result): finished(result)
+        case .casesEnded: casesEnded()
+        case .ended(let run): afterCases(run)
+        case .recorded(let outcome):
+            let plan = plan.withLock { $0 }
+            verdict(outcome, selected: plan.cases, profiles: plan.profiles)
+        }
+    }
+
+    private func announce(_ plan: RunPlan) {
         guard !quiet else { return }
-        console.err("running \(cases) cases (\(profiles.map(\.rawValue).joined(separator: ", "))) against \(target) with \(jobs) jobs")
+        console.err("running \(plan.cases) cases (\(plan.profiles.joined(separator: ", "))) against \(plan.target) with \(plan.jobs) jobs")
     }
 
     /// A case's verdict is final (called on a worker's judging thread, or at the end of the run).
-    func finished(_ result: CaseResult) {
+    private func finished(_ result: CaseResult) {
         // Skips are summed up after the run, one line per profile and reason, not one per case.
         guard result.verdict != .pass, result.verdict != .skip, result.configurationProblem == nil, result.unreachableTarget == nil else {
             display.finished(result, line: nil)
@@ -46,7 +63,7 @@ final class RunPresenter: Sendable {
     }
 
     /// The cases have run: the progress line closes, each repeated error is counted.
-    func casesEnded() {
+    private func casesEnded() {
         display.finish()
         guard !quiet else { return }
         for (message, more) in printed.repeatedErrors {
@@ -56,7 +73,7 @@ final class RunPresenter: Sendable {
 
     /// What the run adds after its verdicts: attestations, baseline problems, skips, unreachable targets and
     /// configuration problems.
-    func afterCases(_ run: RunResult) {
+    private func afterCases(_ run: RunResult) {
         for attestation in run.attestations where !quiet { console.err("attested by hand (not judged by the suite): \(attestation.summary)") }
         for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
         if !quiet { for line in Self.skipLines(run.results) { display.print(line, verdict: .skip) } }
@@ -71,27 +88,27 @@ final class RunPresenter: Sendable {
 
     /// The root causes and the verdict line (printed even when the reports could not be written: the console is
     /// then the only record), the certification line, and the reports' problem or where they went.
-    func verdict(_ run: RunResult, selected: Int, profiles: [Profile], reports: String, writeProblem: String?, writeMilliseconds: Double) -> Int32 {
+    private func verdict(_ outcome: RecordingOutcome, selected: Int, profiles: [String]) {
+        let run = outcome.run
         let counts =
             Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
             + (run.baseline == nil ? "" : ", \(run.knownCount) known (baseline)")
-        let untested = run.coverage(of: profiles.map(\.rawValue)).filter { !$0.isTested }.map { "\($0.profile) (\($0.reason))" }
+        let untested = run.coverage(of: profiles).filter { !$0.isTested }.map { "\($0.profile) (\($0.reason))" }
         let scope = untested.isEmpty ? "" : "; NOT TESTED: " + untested.joined(separator: ", ")
         if !quiet { for line in RootCauseLines.lines(run) { console.out(line) } }
         let word = Self.word(run, ran: run.results.count, selected: selected)
-        console.out(
-            "\(run.results.count) cases: \(counts) — \(word)\(scope) (exit \((writeProblem == nil ? run.exitStatus : .reportsNotWritten).rawValue))")
+        console.out("\(run.results.count) cases: \(counts) — \(word)\(scope) (exit \(outcome.exitStatus.rawValue))")
         if run.provenance.certification { console.out(.suite(ProgramOutcome.headline(run.programOutcomes))) }
         if let custom = ReportHeadline.customSuite(run.provenance) { console.out(.suite(custom.prefix(1).uppercased() + custom.dropFirst())) }
-        if let writeProblem {
-            console.err("error: the reports were not written (the old ones, if any, are untouched): \(writeProblem)")
-            return ExitStatus.reportsNotWritten.rawValue
+        if let problem = outcome.problem {
+            console.err("error: the reports were not written (the old ones, if any, are untouched): \(problem)")
+            return
         }
+        guard let reports = outcome.reports else { return }
         let written = ReportSet.names.map { reports + "/" + $0 }.joined(separator: ", ")
         console.out(
-            "reports: \(written) (written in \(String(format: "%.1f", writeMilliseconds)) ms; cases ran in \(String(format: "%.2f", run.provenance.duration)) s)"
+            "reports: \(written) (written in \(String(format: "%.1f", outcome.milliseconds)) ms; cases ran in \(String(format: "%.2f", run.provenance.duration)) s)"
         )
-        return run.exitStatus.rawValue
     }
 
     private static func word(_ run: RunResult, ran: Int, selected: Int) -> String {
@@ -114,7 +131,7 @@ final class RunPresenter: Sendable {
     }
 
     /// `SKIP 12 authorize cases: the authorize endpoint is not configured`, once per profile and reason.
-    static func skipLines(_ results: [CaseResult]) -> [ConsoleText] {
+    package static func skipLines(_ results: [CaseResult]) -> [ConsoleText] {
         var order: [String] = []
         var counts: [String: Int] = [:]
         for result in results where result.verdict == .skip {
@@ -130,7 +147,7 @@ final class RunPresenter: Sendable {
     }
 
     /// A failing case's lines: every value in them (its ID, message, expectations and observations) kept on its line.
-    static func progressLine(_ result: CaseResult) -> ConsoleText {
+    package static func progressLine(_ result: CaseResult) -> ConsoleText {
         let location = "\(result.conformanceCase.location.file):\(result.conformanceCase.location.line)"
         var head: ConsoleText = "\(result.isKnown ? "KNOWN " : "")\(result.verdict.rawValue.uppercased()) \(result.conformanceCase.id) (\(location))"
         if let entry = result.knownBy.first { head = head + " accepted by the baseline until \(entry.expires): \(entry.reason)" }
@@ -147,7 +164,7 @@ final class RunPresenter: Sendable {
     /// The adapter's standard error beside the failure it came with, so a CI log says why without the report (an
     /// adapter that staging refused showed only "expected -1, observed -2"): its last lines, each cut short; already
     /// redacted and bounded in the evidence.
-    static func adapterLog(_ stderr: String, lines count: Int = 3, width: Int = 200) -> [ConsoleText] {
+    package static func adapterLog(_ stderr: String, lines count: Int = 3, width: Int = 200) -> [ConsoleText] {
         let lines = stderr.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !lines.isEmpty else { return [] }
         let shown = lines.suffix(count).map { $0.count > width ? String($0.prefix(width)) + "…" : $0 }

@@ -2,7 +2,7 @@ import AppFlipModel
 import AppFlipTestSupport
 import Testing
 
-@testable import AppFlipCLI
+@testable import AppFlipReporting
 
 /// Nothing a target or a file says can start a console line of its own: values interpolated into the suite's lines
 /// keep their line feeds as `\n`; the suite's own line structure stays.
@@ -29,16 +29,16 @@ struct ConsoleTextTests {
         failing.checks = failing.checks.map { check in
             CheckResult(requirement: check.requirement, expected: check.expected, observed: Self.forged, verdict: check.verdict)
         }
-        let lines = RunPresenter.progressLine(failing).text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = ConsoleRecorder.progressLine(failing).text.split(separator: "\n", omittingEmptySubsequences: false)
         // The head, one line per finding, then the adapter's standard error the case collected (here two lines).
-        let log = RunPresenter.adapterLog(failing.evidence.stderr)
+        let log = ConsoleRecorder.adapterLog(failing.evidence.stderr)
         #expect(!log.isEmpty && lines.count == 1 + failing.findings.count + log.count, "\(lines)")
         #expect(lines[1 + failing.findings.count] == "  adapter's stderr:", "\(lines)")
         #expect(!lines.contains { $0.hasPrefix("129 cases") })
         var erroring = failing
         erroring.verdict = .error
-        #expect(RunPresenter.progressLine(erroring).text.split(separator: "\n").count == 1 + log.count)
+        #expect(ConsoleRecorder.progressLine(erroring).text.split(separator: "\n").count == 1 + log.count)
         erroring.evidence.stderr = ""
-        #expect(!RunPresenter.progressLine(erroring).text.contains("\n"))
+        #expect(!ConsoleRecorder.progressLine(erroring).text.contains("\n"))
     }
 }

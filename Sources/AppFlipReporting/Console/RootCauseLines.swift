@@ -1,12 +1,11 @@
 import AppFlipModel
-import AppFlipReporting
 
 /// The run's root causes as the console's last lines before the verdict: a CI log is read from its end, so what to
 /// fix first is there, the most widespread first, as report.md's "Root causes" lists them.
-enum RootCauseLines {
-    static let shown = 5
+package enum RootCauseLines {
+    package static let shown = 5
 
-    static func lines(_ run: RunResult) -> [ConsoleText] {
+    package static func lines(_ run: RunResult) -> [ConsoleText] {
         let causes = RootCause.causes(of: FindingGroup.groups(of: run.results, verdicts: [.fail, .error]))
         guard !causes.isEmpty else { return [] }
         var lines: [ConsoleText] = []

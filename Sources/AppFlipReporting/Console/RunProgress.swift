@@ -5,18 +5,18 @@ import Foundation
 /// What a run shows while it goes: one line per case that did not pass (every case with `--verbose`, none with
 /// `--quiet`) and, on a terminal, a status line `[n/N] 12 pass · 1 fail` updated in place below them. Verdicts are
 /// coloured on a terminal unless `NO_COLOR` is set or `--color never` is given.
-final class RunProgress: Sendable {
-    enum Verbosity: Sendable {
+package final class RunProgress: Sendable {
+    package enum Verbosity: Sendable {
         case quiet, normal, verbose
     }
 
     /// `--color auto|always|never`.
-    enum ColorChoice: String, Sendable, CaseIterable {
+    package enum ColorChoice: String, Sendable, CaseIterable {
         case auto, always, never
 
         /// Whether to colour: `always` and `never` decide; `auto` colours a terminal unless `NO_COLOR` is set
         /// (to anything but the empty string, per no-color.org) or `TERM` is `dumb`.
-        func enabled(isTerminal: Bool, environment: [String: String]) -> Bool {
+        package func enabled(isTerminal: Bool, environment: [String: String]) -> Bool {
             switch self {
             case .always: return true
             case .never: return false
@@ -40,7 +40,7 @@ final class RunProgress: Sendable {
 
     private let state = Locked(State())
 
-    init(console: Console, total: Int, verbosity: Verbosity, color: Bool) {
+    package init(console: Console, total: Int, verbosity: Verbosity, color: Bool) {
         self.console = console
         self.total = total
         self.verbosity = verbosity
@@ -50,7 +50,7 @@ final class RunProgress: Sendable {
     }
 
     /// A case finished: its line (when there is one to show) above the status line.
-    func finished(_ result: CaseResult, line: ConsoleText?) {
+    package func finished(_ result: CaseResult, line: ConsoleText?) {
         state.withLock { state in
             state.done += 1
             state.counts[result.verdict, default: 0] += 1
@@ -66,12 +66,12 @@ final class RunProgress: Sendable {
     }
 
     /// A line that belongs above the status line (a repeated error counted, a summary).
-    func print(_ line: ConsoleText, verdict: Verdict? = nil) {
+    package func print(_ line: ConsoleText, verdict: Verdict? = nil) {
         state.withLock { write(line, verdict: verdict, &$0) }
     }
 
     /// Takes the status line away before the final lines.
-    func finish() {
+    package func finish() {
         state.withLock { state in
             if state.statusShown { console.rawErr("\r\u{1B}[2K") }
             state.statusShown = false

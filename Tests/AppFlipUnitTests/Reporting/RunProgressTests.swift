@@ -4,7 +4,7 @@ import AppFlipTestSupport
 import Foundation
 import Testing
 
-@testable import AppFlipCLI
+@testable import AppFlipReporting
 
 /// The console while a run goes: failures listed, passes only when asked, nothing when quiet; on a terminal a
 /// status line updated in place and colours, unless NO_COLOR says otherwise.

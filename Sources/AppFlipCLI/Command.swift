@@ -42,37 +42,10 @@ package enum Command {
             console.out("\(SuiteVersion.line)")
             return 0
         }
+        if let command = commands[name] { return command(rest, console) }
         switch name {
-        case "run": return RunCommand.main(rest, console: console)
-        case "lint": return LintCommand.main(rest, console: console)
-        case "list": return ListCommand.main(rest, console: console)
-        case "validate-url": return ValidateURLCommand.main(rest, console: console)
-        case "diff": return DiffCommand.main(rest, console: console)
-        case "merge": return MergeCommand.main(rest, console: console)
-        case "verify": return VerifyCommand.main(rest, console: console)
-        case "certify": return CertifyCommand.main(rest, console: console)
-        case "detection": return DetectionCommand.main(rest, console: console)
-        case "reference-native-client":
-            // Internal: the reference native client behind the native-client contract (used by --target reference).
-            return ReferenceHandlerCommand.nativeClient(rest, console: console)
-        case "reference-handler":
-            // Internal: the built-in reference handler behind the adapter contract (used by --target reference).
-            return ReferenceHandlerCommand.main(rest, console: console)
-        case "reference-android-handler":
-            // Internal: the built-in reference Android activity behind the Android adapter contract (--target reference).
-            return ReferenceHandlerCommand.android(rest, console: console)
         case "help", "-h", "--help":
-            guard let topic = rest.first else {
-                console.out(.suite(Usage.main))
-                return 0
-            }
-            guard let text = Usage.topics[topic] else {
-                let hint = Suggestion.closest(to: topic, among: Array(Usage.topics.keys)).map { " (did you mean '\($0)'?)" } ?? ""
-                console.err("error: no help for '\(topic)'\(hint)\nSee 'appflip-conformance help'.")
-                return ExitStatus.usage.rawValue
-            }
-            console.out(.suite(text))
-            return 0
+            return help(rest.first, console: console)
         case "--version", "version", "-V":
             console.out("\(SuiteVersion.line)")
             return 0
@@ -81,6 +54,34 @@ package enum Command {
             console.err("error: unknown command '\(name)'\(hint)\nSee 'appflip-conformance help'.")
             return ExitStatus.usage.rawValue
         }
+    }
+
+    /// Every subcommand by name. The `reference-*` ones are internal: the built-in reference handler, Android activity
+    /// and native client behind their adapter contracts (`--target reference`).
+    private static let commands: [String: @Sendable ([String], Console) -> Int32] = [
+        "run": { RunCommand.main($0, console: $1) }, "lint": { LintCommand.main($0, console: $1) },
+        "list": { ListCommand.main($0, console: $1) }, "validate-url": { ValidateURLCommand.main($0, console: $1) },
+        "diff": { DiffCommand.main($0, console: $1) }, "merge": { MergeCommand.main($0, console: $1) },
+        "verify": { VerifyCommand.main($0, console: $1) }, "certify": { CertifyCommand.main($0, console: $1) },
+        "detection": { DetectionCommand.main($0, console: $1) },
+        "reference-native-client": { ReferenceHandlerCommand.nativeClient($0, console: $1) },
+        "reference-handler": { ReferenceHandlerCommand.main($0, console: $1) },
+        "reference-android-handler": { ReferenceHandlerCommand.android($0, console: $1) },
+    ]
+
+    /// `help [TOPIC]`: the overview, or one command's help.
+    private static func help(_ topic: String?, console: Console) -> Int32 {
+        guard let topic else {
+            console.out(.suite(Usage.main))
+            return 0
+        }
+        guard let text = Usage.topics[topic] else {
+            let hint = Suggestion.closest(to: topic, among: Array(Usage.topics.keys)).map { " (did you mean '\($0)'?)" } ?? ""
+            console.err("error: no help for '\(topic)'\(hint)\nSee 'appflip-conformance help'.")
+            return ExitStatus.usage.rawValue
+        }
+        console.out(.suite(text))
+        return 0
     }
 
     /// Prints a usage error with the command's help; returns exit code 2.

@@ -6,39 +6,40 @@ import Foundation
 /// `diff OLD NEW`: compares two runs' results.json (or their reports directories) and exits 1 when the new run
 /// regressed: a case or a requirement that now fails or errs and did not before.
 enum DiffCommand {
+    /// What `diff` was given: the two runs, each a reports directory or a results.json.
+    struct Options {
+        var old: String
+        var new: String
+
+        /// Nil for `--help`.
+        init?(_ arguments: [String]) throws(Arguments.UsageError) {
+            let parsed = try Arguments(arguments, CommandOptions.diff)
+            if parsed.has(.help) { return nil }
+            guard parsed.positionals.count == 2 else {
+                throw Arguments.UsageError(message: "diff takes two runs: OLD and NEW (reports directories or results.json files)")
+            }
+            old = parsed.positionals[0]
+            new = parsed.positionals[1]
+        }
+    }
+
     static func main(_ arguments: [String], console: Console) -> Int32 {
-        let parsed: Arguments
+        let options: Options
         do {
-            parsed = try Arguments(arguments, CommandOptions.diff)
+            guard let given = try Options(arguments) else {
+                console.out(.suite(Usage.diff))
+                return 0
+            }
+            options = given
         } catch {
             return Command.usageError(error.message, usage: Usage.diff, console: console)
         }
-        if parsed.has(.help) {
-            console.out(.suite(Usage.diff))
-            return 0
-        }
-        guard parsed.positionals.count == 2 else {
-            return Command.usageError(
-                "diff takes two runs: OLD and NEW (reports directories or results.json files)", usage: Usage.diff, console: console)
-        }
-        guard let old = read(parsed.positionals[0], console: console), let new = read(parsed.positionals[1], console: console) else {
+        guard let old = read(options.old, console: console), let new = read(options.new, console: console) else {
             return ExitStatus.usage.rawValue
         }
-        console.out("old: \(describe(old))")
-        console.out("new: \(describe(new))")
-        if old.suite.casesDigest != new.suite.casesDigest {
-            console.out(
-                "note: the runs used different case files (sha256 \(old.suite.casesDigest.prefix(12))… and \(new.suite.casesDigest.prefix(12))…)")
-        }
-        if old.run.target != new.run.target { console.out("note: the runs judged different targets") }
+        describe(old, new, console: console)
         let diff = ResultsDiff(old: old.document, new: new.document)
-        section("REGRESSED: newly failing or in error", diff.regressed, console: console, showDetail: true)
-        section("FIXED", diff.fixed, console: console)
-        section("CHANGED verdict", diff.changed, console: console)
-        section("STILL FAILING, observed differently", diff.evidenceChanged, console: console, showDetail: true)
-        section("ADDED", diff.added, console: console)
-        section("REMOVED", diff.removed, console: console)
-        section("REQUIREMENTS whose verdict changed", diff.requirements, console: console)
+        sections(diff, console: console)
         let counts = [
             ("regressed", diff.regressed.count), ("fixed", diff.fixed.count), ("changed", diff.changed.count),
             ("observed differently", diff.evidenceChanged.count), ("added", diff.added.count), ("removed", diff.removed.count),
@@ -47,6 +48,28 @@ enum DiffCommand {
         let tally = counts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
         console.out("\(tally) — \(diff.hasRegression ? "REGRESSED" : "no regression") (exit \(status.rawValue))")
         return status.rawValue
+    }
+
+    /// Which runs are compared, and whether they used other case files or judged other targets.
+    private static func describe(_ old: Loaded, _ new: Loaded, console: Console) {
+        console.out("old: \(describe(old))")
+        console.out("new: \(describe(new))")
+        if old.suite.casesDigest != new.suite.casesDigest {
+            console.out(
+                "note: the runs used different case files (sha256 \(old.suite.casesDigest.prefix(12))… and \(new.suite.casesDigest.prefix(12))…)")
+        }
+        if old.run.target != new.run.target { console.out("note: the runs judged different targets") }
+    }
+
+    /// Every section of the comparison, the regressions first.
+    private static func sections(_ diff: ResultsDiff, console: Console) {
+        section("REGRESSED: newly failing or in error", diff.regressed, console: console, showDetail: true)
+        section("FIXED", diff.fixed, console: console)
+        section("CHANGED verdict", diff.changed, console: console)
+        section("STILL FAILING, observed differently", diff.evidenceChanged, console: console, showDetail: true)
+        section("ADDED", diff.added, console: console)
+        section("REMOVED", diff.removed, console: console)
+        section("REQUIREMENTS whose verdict changed", diff.requirements, console: console)
     }
 
     private struct Loaded {

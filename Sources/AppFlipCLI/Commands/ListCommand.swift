@@ -23,31 +23,37 @@ enum ListCommand {
             } catch {
                 return Command.usageError(error.message, usage: Usage.list, console: console)
             }
-            let matching = suite.cases.filter { profiles.contains($0.profile) && filter.matches($0) }
-            guard !matching.isEmpty else {
-                // As `run` does: a filter that matches nothing is a mistake, not an empty answer.
-                console.err(
-                    "error: no case matches "
-                        + (filter.patterns.isEmpty ? "the profiles" : "--filter \(filter.patterns.joined(separator: " --filter "))"))
-                return ExitStatus.usage.rawValue
-            }
-            for conformanceCase in matching {
-                console.out("\(conformanceCase.id)\t\(conformanceCase.requirements.map(\.description).joined(separator: ", "))")
-            }
-            guard filter.patterns.isEmpty else { return 0 }
-            // What a run of these profiles judges no case of: each with why, so a reviewer knows what to attest.
-            let covered = Set(suite.cases.flatMap(\.requirements).map(\.id))
-            for requirement in catalog.requirements
-            where !covered.contains(requirement.id)
-                && profiles.contains(where: { $0.rawValue == requirement.profile })
-            {
-                console.out(
-                    .suite(
-                        "# \(requirement.id) (\(requirement.level.rawValue), \(requirement.profile)) \(requirement.title) — "
-                            + (requirement.uncoveredReason ?? "no case").split(whereSeparator: \.isNewline).joined(separator: " ")))
-            }
-            return 0
+            return list(suite, catalog, profiles: profiles, filter: filter, console: console)
         }
+    }
+
+    /// The cases of `profiles` that `filter` matches, each with its requirements; without a filter, then what no case
+    /// of those profiles judges, each with why.
+    private static func list(_ suite: CaseSuite, _ catalog: Catalog, profiles: [Profile], filter: CaseFilter, console: Console) -> Int32 {
+        let matching = suite.cases.filter { profiles.contains($0.profile) && filter.matches($0) }
+        guard !matching.isEmpty else {
+            // As `run` does: a filter that matches nothing is a mistake, not an empty answer.
+            console.err(
+                "error: no case matches "
+                    + (filter.patterns.isEmpty ? "the profiles" : "--filter \(filter.patterns.joined(separator: " --filter "))"))
+            return ExitStatus.usage.rawValue
+        }
+        for conformanceCase in matching {
+            console.out("\(conformanceCase.id)\t\(conformanceCase.requirements.map(\.description).joined(separator: ", "))")
+        }
+        guard filter.patterns.isEmpty else { return 0 }
+        // What a run of these profiles judges no case of: each with why, so a reviewer knows what to attest.
+        let covered = Set(suite.cases.flatMap(\.requirements).map(\.id))
+        for requirement in catalog.requirements
+        where !covered.contains(requirement.id)
+            && profiles.contains(where: { $0.rawValue == requirement.profile })
+        {
+            console.out(
+                .suite(
+                    "# \(requirement.id) (\(requirement.level.rawValue), \(requirement.profile)) \(requirement.title) — "
+                        + (requirement.uncoveredReason ?? "no case").split(whereSeparator: \.isNewline).joined(separator: " ")))
+        }
+        return 0
     }
 
     /// Each program: its key and title, its profiles and cases, what it covers and leaves out, what it needs, what a

@@ -12,66 +12,86 @@ enum ValidateURLCommand {
     /// How many URLs a run judges unless `--max-urls` says otherwise.
     static let defaultMaximumURLs = 1_000
 
+    /// What `validate-url` was given: the URLs (from the arguments or standard input), where the reports go, the
+    /// catalog, the registered redirect URIs.
+    struct Options {
+        var inputs: [URLValidation.Input]
+        var reports: String?
+        var catalog: String?
+        var registeredRedirectURIs: [String]
+        var reproducible: Bool
+
+        /// Nil for `--help`.
+        init?(_ arguments: [String]) throws(Arguments.UsageError) {
+            let parsed = try Arguments(arguments, CommandOptions.validateURL)
+            if parsed.hasSeparator { throw Arguments.UsageError(message: "validate-url takes no handler command") }
+            if parsed.has(.help) { return nil }
+            var maximum = ValidateURLCommand.defaultMaximumURLs
+            if let text = try? parsed.value(.maxURLs) {
+                guard let number = Int(text), number > 0 else {
+                    throw Arguments.UsageError(message: "--max-urls takes a whole number above 0, not '\(text)'")
+                }
+                maximum = number
+            }
+            switch ValidateURLCommand.readInputs(parsed, maximum: maximum) {
+            case .success(let read): inputs = read
+            case .failure(let problem): throw Arguments.UsageError(message: problem.message)
+            }
+            reports = try? parsed.value(.reports)
+            catalog = try? parsed.value(.catalog)
+            registeredRedirectURIs = parsed.values(.registeredRedirectURI)
+            reproducible = parsed.has(.reproducible)
+        }
+    }
+
     static func main(_ arguments: [String], console: Console) -> Int32 {
-        let parsed: Arguments
+        let options: Options
         do {
-            parsed = try Arguments(arguments, CommandOptions.validateURL)
+            guard let given = try Options(arguments) else {
+                console.out(.suite(Usage.validateURL))
+                return 0
+            }
+            options = given
         } catch {
             return Command.usageError(error.message, usage: Usage.validateURL, console: console)
         }
-        if parsed.hasSeparator { return Command.usageError("validate-url takes no handler command", usage: Usage.validateURL, console: console) }
-        if parsed.has(.help) {
-            console.out(.suite(Usage.validateURL))
-            return 0
-        }
-        var maximum = defaultMaximumURLs
-        if let text = try? parsed.value(.maxURLs) {
-            guard let number = Int(text), number > 0 else {
-                return Command.usageError("--max-urls takes a whole number above 0, not '\(text)'", usage: Usage.validateURL, console: console)
-            }
-            maximum = number
-        }
-        let inputs: [URLValidation.Input]
-        switch readInputs(parsed, maximum: maximum) {
-        case .success(let read): inputs = read
-        case .failure(let problem): return Command.usageError(problem.message, usage: Usage.validateURL, console: console)
-        }
-        let reports = try? parsed.value(.reports)
-        if let reports, let problem = ReportFiles.problem(writing: reports) {
+        if let reports = options.reports, let problem = ReportFiles.problem(writing: reports) {
             console.err("error: --reports \(reports): \(problem)")
             return ExitStatus.usage.rawValue
         }
-        guard let catalog = SuiteLoading.loadCatalog(try? parsed.value(.catalog), console: console) else { return ExitStatus.usage.rawValue }
-        let audit = AuthorizationRequestAudit(registeredRedirectURIs: parsed.values(.registeredRedirectURI))
+        guard let catalog = SuiteLoading.loadCatalog(options.catalog, console: console) else { return ExitStatus.usage.rawValue }
         // The command as a reviewer would retype it, with any secret a URL carries withheld.
         let shown = arguments.map { $0.contains("?") ? Redaction.redact(url: $0) : $0 }
         let run = URLValidation.run(
-            inputs, audit: audit, catalog: catalog, suiteVersion: SuiteVersion.current,
-            startedAt: ISO8601DateFormatter().string(from: Date()),
+            options.inputs, audit: AuthorizationRequestAudit(registeredRedirectURIs: options.registeredRedirectURIs), catalog: catalog,
+            suiteVersion: SuiteVersion.current, startedAt: ISO8601DateFormatter().string(from: Date()),
             command: RunCommand.commandLine(shown, subcommand: "validate-url"))
         printFindings(run, console: console)
         let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")
         let word = run.exitStatus == .conformant ? "conformant" : run.exitStatus == .nonConformant ? "NOT conformant" : "inconclusive"
         console.out("\(run.results.count) URL\(run.results.count == 1 ? "" : "s"): \(counts) — \(word) (exit \(run.exitStatus.rawValue))")
-        if let reports {
-            let reproducible = parsed.has(.reproducible)
-            let recorder = ReportsRecorder(directory: reports, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible)
-            if let problem = RunRecording([recorder], reports: reports).end(run).problem {
-                console.err("error: the reports were not written (the old ones, if any, are untouched): \(problem)")
-                return ExitStatus.reportsNotWritten.rawValue
-            }
-            console.out("reports: \(ReportSet.names.map { "\(reports)/\($0)" }.joined(separator: ", "))")
-        }
+        if let reports = options.reports { return write(run, into: reports, reproducible: options.reproducible, console: console) }
         return run.exitStatus.rawValue
     }
 
-    private struct Problem: Error {
+    /// The reports, replayed into the recorder a run writes them with; the exit status.
+    private static func write(_ run: RunResult, into reports: String, reproducible: Bool, console: Console) -> Int32 {
+        let recorder = ReportsRecorder(directory: reports, profiles: [Profile.nativeClient.rawValue], reproducible: reproducible)
+        if let problem = RunRecording([recorder], reports: reports).end(run).problem {
+            console.err("error: the reports were not written (the old ones, if any, are untouched): \(problem)")
+            return ExitStatus.reportsNotWritten.rawValue
+        }
+        console.out("reports: \(ReportSet.names.map { "\(reports)/\($0)" }.joined(separator: ", "))")
+        return run.exitStatus.rawValue
+    }
+
+    fileprivate struct Problem: Error {
         var message: String
     }
 
     /// The URLs to judge: the arguments, or else one a line of standard input (read to bounds: no line costs more
     /// than the longest URL judged, no run more than the URLs it may judge).
-    private static func readInputs(_ parsed: Arguments, maximum: Int) -> Result<[URLValidation.Input], Problem> {
+    fileprivate static func readInputs(_ parsed: Arguments, maximum: Int) -> Result<[URLValidation.Input], Problem> {
         let tooMany = Problem(message: "more than \(maximum) URLs; judge them in several runs, or raise the limit with --max-urls N")
         guard parsed.positionals.count <= maximum else { return .failure(tooMany) }
         var inputs: [URLValidation.Input] = parsed.positionals.enumerated().map { index, url in

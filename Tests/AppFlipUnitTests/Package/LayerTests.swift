@@ -180,7 +180,8 @@ struct LayerTests {
 
     /// The functions (and initializers) of `text` longer than `limit` lines, from the declaration's first line to its
     /// closing brace, as `line: count`; string literals and comments are not read for braces.
-    static func longFunctions(in text: String, limit: Int) -> [String] {
+    /// `named`: only the functions of that name.
+    static func longFunctions(in text: String, limit: Int, named: String? = nil) -> [String] {
         var code: [String] = []
         var inMultiline = false
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -215,6 +216,7 @@ struct LayerTests {
         var long: [String] = []
         for start in code.indices {
             guard let declaration, code[start].contains(declaration), !code[start].contains("protocol ") else { continue }
+            if let named, !code[start].contains("func \(named)(") { continue }
             var depth = 0
             var opened = false
             var end = start
@@ -246,12 +248,26 @@ struct LayerTests {
         #expect(found.isEmpty, "\(found)")
     }
 
+    @Test("A command's main is at most 40 lines: it parses its options struct, then runs steps each named for what they do")
+    func commandMainsStayShort() throws {
+        var found: [String] = []
+        var mains = 0
+        for file in try Self.swiftFiles(under: "Sources/AppFlipCLI") {
+            mains += Self.longFunctions(in: file.text, limit: 0, named: "main").count
+            found += Self.longFunctions(in: file.text, limit: 40, named: "main").map { "\(file.path):\($0) lines" }
+        }
+        #expect(mains >= 10, "read \(mains) mains")
+        #expect(found.isEmpty, "\(found)")
+    }
+
     @Test("The function reader counts a body from its declaration to its closing brace, past braces in strings and comments")
     func functionReader() {
         let body = (0..<79).map { "    let x\($0) = \"{\" // }" }.joined(separator: "\n")
         let text = "struct S {\n    func long() {\n" + body + "\n    }\n    func short() { }\n    init() {\n    }\n}\n"
         #expect(Self.longFunctions(in: text, limit: 80) == ["2: 81"])
         #expect(Self.longFunctions(in: text, limit: 81).isEmpty)
+        #expect(Self.longFunctions(in: text, limit: 0, named: "short") == ["83: 1"])
+        #expect(Self.longFunctions(in: text, limit: 80, named: "short").isEmpty)
         let multiline = "func f() {\n    let s = \"\"\"\n    {{{\n    \"\"\"\n}\n"
         #expect(Self.longFunctions(in: multiline, limit: 4) == ["1: 5"])
     }

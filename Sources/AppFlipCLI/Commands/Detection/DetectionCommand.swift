@@ -8,38 +8,49 @@ import Foundation
 /// `detection`: runs every shipped defect against the suite and shows, requirement by requirement, the defects that
 /// fail it; exit 0 only when each defect showed exactly what it names and every automated MUST is failed by one.
 enum DetectionCommand {
+    /// What `detection` was given: the defects to run, how many at once, the seed, where to keep the runs, or
+    /// only the document.
+    struct Options {
+        var selection: [Defect]
+        var jobs: Int
+        var seed: UInt64
+        var keep: String?
+        var document: Bool
+
+        /// Nil for `--help`.
+        init?(_ arguments: [String]) throws(Arguments.UsageError) {
+            let parsed = try Arguments(arguments, CommandOptions.detection)
+            if parsed.has(.help) { return nil }
+            guard parsed.positionals.isEmpty else { throw Arguments.UsageError(message: "detection takes no arguments, only options") }
+            document = parsed.has(.document)
+            keep = try parsed.value(.keep)
+            let jobsText = try parsed.value(.detectionJobs)
+            let seedText = try parsed.value(.detectionSeed)
+            do throws(DetectionError) {
+                selection = try DetectionCommand.select(parsed.values(.detectionDefect))
+                jobs = try DetectionCommand.count(jobsText, name: "--jobs", default: ProcessInfo.processInfo.activeProcessorCount)
+                seed = try seedText.map(DetectionCommand.parseSeed) ?? UInt64.random(in: 1...UInt64(Int64.max))
+            } catch {
+                throw Arguments.UsageError(message: error.description)
+            }
+        }
+    }
+
     static func main(_ arguments: [String], console: Console) -> Int32 {
-        let parsed: Arguments
+        let options: Options
         do {
-            parsed = try Arguments(arguments, CommandOptions.detection)
+            guard let given = try Options(arguments) else {
+                console.out(.suite(Usage.detection))
+                return 0
+            }
+            options = given
         } catch {
             return Command.usageError(error.message, usage: Usage.detection, console: console)
-        }
-        if parsed.has(.help) {
-            console.out(.suite(Usage.detection))
-            return 0
-        }
-        guard parsed.positionals.isEmpty else {
-            return Command.usageError("detection takes no arguments, only options", usage: Usage.detection, console: console)
         }
         guard let catalog = SuiteLoading.loadCatalog(nil, console: console) else { return ExitStatus.usage.rawValue }
-        if parsed.has(.document) {
+        if options.document {
             console.out(.suite(DetectionDocument.render(catalog)))
             return 0
-        }
-        let selection: [Defect]
-        let jobs: Int
-        let seed: UInt64
-        let keep: String?
-        do {
-            keep = try parsed.value(.keep)
-            selection = try select(parsed.values(.detectionDefect))
-            jobs = try count(parsed.value(.detectionJobs), name: "--jobs", default: ProcessInfo.processInfo.activeProcessorCount)
-            seed = try parsed.value(.detectionSeed).map(parseSeed) ?? UInt64.random(in: 1...UInt64(Int64.max))
-        } catch let error as Arguments.UsageError {
-            return Command.usageError(error.message, usage: Usage.detection, console: console)
-        } catch {
-            return Command.usageError("\(error)", usage: Usage.detection, console: console)
         }
         let programs: DetectionPrograms
         switch DetectionPrograms.beside() {
@@ -49,13 +60,21 @@ enum DetectionCommand {
             return ExitStatus.usage.rawValue
         }
         let work =
-            keep.map { URL(fileURLWithPath: $0) }
+            options.keep.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("appflip-detection-\(ProcessInfo.processInfo.processIdentifier)-\(seed)")
-        console.out("detection: \(selection.count) defects and variants, \(jobs) at once, seed \(seed)")
-        let outcomes = DetectionPool.run(selection, jobs: jobs, seed: seed, programs: programs, work: work) { outcome in
+            .appendingPathComponent("appflip-detection-\(ProcessInfo.processInfo.processIdentifier)-\(options.seed)")
+        console.out("detection: \(options.selection.count) defects and variants, \(options.jobs) at once, seed \(options.seed)")
+        let outcomes = DetectionPool.run(options.selection, jobs: options.jobs, seed: options.seed, programs: programs, work: work) { outcome in
             console.out(.suite(line(outcome, https: programs.https)))
         }
+        return conclude(outcomes, options: options, catalog: catalog, programs: programs, work: work, console: console)
+    }
+
+    /// The tables, the counts and the exit status: 1 when a defect did not show what it names; 8 when every defect ran
+    /// and some automated MUST is failed by none.
+    private static func conclude(
+        _ outcomes: [DetectionOutcome], options: Options, catalog: Catalog, programs: DetectionPrograms, work: URL, console: Console
+    ) -> Int32 {
         let mismatched = outcomes.filter { !$0.differences(conditionMet: conditionMet($0.defect, https: programs.https)).isEmpty }
         let must = DetectionTable.observed(catalog, levels: DetectionTable.mustLevels, outcomes: outcomes)
         let should = DetectionTable.observed(catalog, levels: DetectionTable.shouldLevels, outcomes: outcomes)
@@ -69,7 +88,7 @@ enum DetectionCommand {
         if !mismatched.isEmpty {
             console.out("\(mismatched.count) defect(s) did not show what they name: \(mismatched.map(\.defect.id).joined(separator: ", "))")
         }
-        if keep == nil {
+        if options.keep == nil {
             if mismatched.isEmpty { try? FileManager.default.removeItem(at: work) } else { console.out("runs kept in \(work.path)") }
         }
         let ran = outcomes.filter { $0.defect.role == .defect }.count
@@ -79,14 +98,14 @@ enum DetectionCommand {
             "detection: \(must.detected.count) of \(must.requirements.count) automated MUST/MUST NOT requirements failed by a shipped defect (\(ran) defects run)"
         )
         guard mismatched.isEmpty else { return ExitStatus.nonConformant.rawValue }
-        let complete = selection.count == DefectCatalog.all.filter({ $0.role != .fixture }).count
+        let complete = options.selection.count == DefectCatalog.all.filter({ $0.role != .fixture }).count
         guard complete, !must.undetected.isEmpty else { return 0 }
         console.out("no shipped defect fails yet: \(must.undetected.map(\.id).joined(separator: ", "))")
         return ExitStatus.certificationIncomplete.rawValue
     }
 
     /// The catalog's defects and variants (never its fixtures), or those `names` picks.
-    private static func select(_ names: [String]) throws(DetectionError) -> [Defect] {
+    fileprivate static func select(_ names: [String]) throws(DetectionError) -> [Defect] {
         let runnable = DefectCatalog.all.filter { $0.role != .fixture }
         guard !names.isEmpty else { return runnable }
         var chosen: [Defect] = []
@@ -98,13 +117,13 @@ enum DetectionCommand {
         return chosen
     }
 
-    private static func count(_ text: String?, name: String, default fallback: Int) throws(DetectionError) -> Int {
+    fileprivate static func count(_ text: String?, name: String, default fallback: Int) throws(DetectionError) -> Int {
         guard let text else { return max(1, fallback) }
         guard let number = Int(text), (1...64).contains(number) else { throw DetectionError("\(name) takes 1 to 64") }
         return number
     }
 
-    private static func parseSeed(_ text: String) throws(DetectionError) -> UInt64 {
+    fileprivate static func parseSeed(_ text: String) throws(DetectionError) -> UInt64 {
         guard let seed = UInt64(text) else { throw DetectionError("--seed takes a whole number") }
         return seed
     }

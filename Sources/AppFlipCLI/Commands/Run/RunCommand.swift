@@ -49,7 +49,20 @@ enum RunCommand {
         let server = options.assembly.referenceServer
         defer { server?.stop() }
         guard let inputs = read(&options, arguments: arguments, console: console) else { return ExitStatus.usage.rawValue }
-        // Before anything is contacted: a certification whose cases could not all be judged is never reachable.
+        if let refused = refusesCertification(inputs, options: options, arguments: arguments, console: console) { return refused }
+        switch RunSelection.select(from: inputs.suite, options: options, programs: inputs.programs, console: console) {
+        case .exit(let status): return status
+        case .cases(let cases):
+            if let preflight, !preflight(Preflight(targets: options.assembly.targets, cases: cases, options: options)) {
+                return ExitStatus.usage.rawValue
+            }
+            return execute(cases, inputs: inputs, options: options, arguments: arguments, console: console)
+        }
+    }
+
+    /// Before anything is contacted: a certification whose cases could not all be judged is refused (exit 2, having
+    /// said what the configuration lacks); one that does not record who ran it is warned about.
+    private static func refusesCertification(_ inputs: Inputs, options: RunOptions, arguments: [String], console: Console) -> Int32? {
         let missing = ProgramNeedsCheck.missing(
             inputs.programs, cases: inputs.suite.cases, targets: options.assembly.targets,
             configuration: options.assembly.configuration)
@@ -67,14 +80,7 @@ enum RunCommand {
                 "warning: who ran this certification is not recorded (no --operator, no CI job's variables, no $USER): "
                     + "give --operator NAME; the reports say \"not recorded\"")
         }
-        switch RunSelection.select(from: inputs.suite, options: options, programs: inputs.programs, console: console) {
-        case .exit(let status): return status
-        case .cases(let cases):
-            if let preflight, !preflight(Preflight(targets: options.assembly.targets, cases: cases, options: options)) {
-                return ExitStatus.usage.rawValue
-            }
-            return execute(cases, inputs: inputs, options: options, arguments: arguments, console: console)
-        }
+        return nil
     }
 
     /// Everything read before the run, each problem said on the console (nil: a usage error).

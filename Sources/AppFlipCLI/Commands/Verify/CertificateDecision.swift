@@ -8,7 +8,8 @@ import AppFlipSuite
 /// `verify CERTIFICATE.json --trusted-key REVIEWER.pub [--bundle BUNDLE]`: checks a reviewer's certificate (a DSSE
 /// envelope around an in-toto Statement) and prints the decision. The only place the suite prints CERTIFIED.
 enum CertificateDecision {
-    static func main(_ bytes: [UInt8], path: String, parsed: Arguments, trusted: [TrustedKeys.Key], console: Console) -> Int32 {
+    static func decide(_ bytes: [UInt8], options: VerifyCommand.Options, trusted: [TrustedKeys.Key], console: Console) -> Int32 {
+        let path = options.path
         guard !trusted.isEmpty else {
             return Command.usageError(
                 "\(path) is a certificate: give --trusted-key with the reviewer's public key, or nothing says who decided",
@@ -24,7 +25,7 @@ enum CertificateDecision {
         var problems = verification.problems
         let statement = verification.statement
         let subject = statement.subject.first?.digest["sha256"] ?? "none"
-        if let bundle = try? parsed.value(.certificateBundle) {
+        if let bundle = options.certificateBundle {
             do {
                 let digest = SHA256.hexDigest(try BoundedFile.read(bundle, limit: BoundedFile.bundleLimit))
                 if digest != subject {
@@ -39,6 +40,22 @@ enum CertificateDecision {
             problems.append("the certificate names no certified program")
         }
         for problem in problems { console.out("PROBLEM \(problem)") }
+        show(verification, subject: subject, console: console)
+        let holds = problems.isEmpty && verification.signedBy != nil
+        if holds {
+            for program in predicate.programs {
+                console.out(
+                    "CERTIFIED: \(program.title) by \(predicate.reviewer) on \(predicate.date) for bundle sha256 \(subject)")
+            }
+        }
+        console.out(holds ? "verified" : "NOT verified")
+        return holds ? 0 : ExitStatus.nonConformant.rawValue
+    }
+
+    /// What the certificate says: for which bundle, who signed it, the suite, each attestation (the partner's shown,
+    /// not counted), the re-run.
+    private static func show(_ verification: Certificate.Verification, subject: String, console: Console) {
+        let predicate = verification.statement.predicate
         console.out("certificate: \(Certificate.predicateType), for bundle sha256 \(subject)")
         let signature = verification.signedBy.map { "signed by \($0), a trusted key" } ?? "by none of the trusted keys"
         console.out("signature: \(signature)")
@@ -52,14 +69,5 @@ enum CertificateDecision {
             console.out("\(line)\(attestation.date)")
         }
         if let rerun = predicate.rerun { console.out("re-run: \(rerun)") }
-        let holds = problems.isEmpty && verification.signedBy != nil
-        if holds {
-            for program in predicate.programs {
-                console.out(
-                    "CERTIFIED: \(program.title) by \(predicate.reviewer) on \(predicate.date) for bundle sha256 \(subject)")
-            }
-        }
-        console.out(holds ? "verified" : "NOT verified")
-        return holds ? 0 : ExitStatus.nonConformant.rawValue
     }
 }

@@ -10,57 +10,79 @@ import Foundation
 /// suite's (the same SHA-256 as the cases built into this binary, or those at `--cases`), and prints the verdict it
 /// records and how to re-run exactly those cases.
 enum VerifyCommand {
+    /// What `verify` was given: the bundle or certificate, the trusted keys, and for a re-run its target (the
+    /// reviewer's, never the bundle's) and where its reports go.
+    struct Options {
+        var path: String
+        var trustedKeyPaths: [String]
+        var rerun: Bool
+        var rerunReports: String?
+        /// The re-run's target as the reviewer's words give it (`--target`, `--link`, a handler command).
+        var reviewer: [String]
+        var cases: String?
+        var catalog: String?
+        /// The bundle a certificate is for (`--bundle`, with a certificate).
+        var certificateBundle: String?
+
+        /// Nil for `--help`.
+        init?(_ arguments: [String]) throws(Arguments.UsageError) {
+            let parsed = try Arguments(arguments, CommandOptions.verify)
+            if parsed.has(.help) { return nil }
+            guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
+                throw Arguments.UsageError(message: "verify takes one bundle")
+            }
+            rerun = parsed.has(.rerun)
+            if !parsed.values(.rerunReports).isEmpty && !rerun {
+                throw Arguments.UsageError(message: "--reports is where --rerun writes its reports: give --rerun too")
+            }
+            // The re-run's target is the reviewer's to name, and only for a re-run.
+            reviewer = parsed.words(CommandOption.rerunTarget)
+            if !reviewer.isEmpty && !rerun {
+                throw Arguments.UsageError(
+                    message:
+                        "\(reviewer.first { $0.hasPrefix("-") && $0 != "--" } ?? "a handler command") names the target of a re-run: give --rerun too")
+            }
+            self.path = path
+            trustedKeyPaths = parsed.values(.trustedKey)
+            rerunReports = try? parsed.value(.rerunReports)
+            cases = try? parsed.value(.cases)
+            catalog = try? parsed.value(.catalog)
+            certificateBundle = try? parsed.value(.certificateBundle)
+        }
+    }
+
     static func main(_ arguments: [String], console: Console) -> Int32 {
-        let parsed: Arguments
-        do {
-            parsed = try Arguments(arguments, CommandOptions.verify)
-        } catch {
-            return Command.usageError(error.message, usage: Usage.verify, console: console)
-        }
-        if parsed.has(.help) {
-            console.out(.suite(Usage.verify))
-            return 0
-        }
-        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
-            return Command.usageError("verify takes one bundle", usage: Usage.verify, console: console)
-        }
-        if !parsed.values(.rerunReports).isEmpty && !parsed.has(.rerun) {
-            return Command.usageError("--reports is where --rerun writes its reports: give --rerun too", usage: Usage.verify, console: console)
-        }
-        // The re-run's target is the reviewer's to name, and only for a re-run.
-        let reviewer = parsed.words(CommandOption.rerunTarget)
-        if !reviewer.isEmpty && !parsed.has(.rerun) {
-            return Command.usageError(
-                "\(reviewer.first { $0.hasPrefix("-") && $0 != "--" } ?? "a handler command") names the target of a re-run: give --rerun too",
-                usage: Usage.verify, console: console)
-        }
+        let options: Options
         let trusted: [TrustedKeys.Key]
         do {
-            trusted = try TrustedKeys.read(parsed.values(.trustedKey), console: console)
+            guard let given = try Options(arguments) else {
+                console.out(.suite(Usage.verify))
+                return 0
+            }
+            options = given
+            trusted = try TrustedKeys.read(options.trustedKeyPaths, console: console)
         } catch {
             return Command.usageError(error.message, usage: Usage.verify, console: console)
         }
         // A reviewer's certificate is checked as one; anything else is a bundle.
         // The file is read once: what is read here (whole, within a bundle's bound) is what the bundle check reads.
-        let bytes = try? BoundedFile.read(path, limit: BoundedFile.bundleLimit)
+        let bytes = try? BoundedFile.read(options.path, limit: BoundedFile.bundleLimit)
         if let bytes, Certificate.looksLikeCertificate(bytes) {
-            return CertificateDecision.main(bytes, path: path, parsed: parsed, trusted: trusted, console: console)
+            return CertificateDecision.decide(bytes, options: options, trusted: trusted, console: console)
         }
         let check: BundleCheck
         switch BundleCheck.check(
-            path, bytes: bytes, trusted: trusted.map(\.fingerprint), cases: try? parsed.value(.cases), catalog: try? parsed.value(.catalog),
-            console: console)
+            options.path, bytes: bytes, trusted: trusted.map(\.fingerprint), cases: options.cases, catalog: options.catalog, console: console)
         {
         case .failure(let status): return status.code
         case .success(let checked): check = checked
         }
-        let verification = check.verification
         var intact = check.intact
-        if parsed.has(.rerun) {
+        if options.rerun {
             // Only a bundle that verified, signature included, is worth the reviewer's machine.
             let outcome =
                 intact
-                ? BundleRerun.rerun(verification, reviewer: reviewer, reports: try? parsed.value(.rerunReports), console: console)
+                ? BundleRerun.rerun(check.verification, reviewer: options.reviewer, reports: options.rerunReports, console: console)
                 : BundleRerun.Outcome(refusal: "the bundle did not verify (above), so none of it was re-run")
             for line in Self.rerunLines(outcome) { console.out(line) }
             intact = intact && outcome.reproduced

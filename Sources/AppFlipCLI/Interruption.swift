@@ -9,8 +9,12 @@ import Foundation
 /// Turns SIGINT, SIGTERM, SIGHUP and SIGQUIT into an orderly stop: no new case starts, every handler process group
 /// is killed at once, and the run writes its reports marked incomplete. A second signal stops at once (exit 130,
 /// no reports): the way out when writing the reports itself hangs.
-final class Interruption: @unchecked Sendable {
-    private let received = Locked<Int32?>(nil)
+///
+/// Started and stopped by the command on its own thread (the signal sources are not `Sendable`); what the run's
+/// threads read is `received`.
+final class Interruption {
+    /// The signal that interrupted the run, if any, readable from any thread.
+    let received = Locked<Int32?>(nil)
     private var sources: [any DispatchSourceSignal] = []
 
     /// The signal that interrupted the run, if any.
@@ -22,7 +26,7 @@ final class Interruption: @unchecked Sendable {
         for number in Platform.terminationSignals {
             Foundation.signal(number, SIG_IGN)  // handled by the dispatch source below instead
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
+            source.setEventHandler { [received] in
                 let first = received.withLock { received -> Bool in
                     defer { if received == nil { received = number } }
                     return received == nil

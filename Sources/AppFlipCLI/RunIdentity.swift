@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipSystem
 import Foundation
 
@@ -26,14 +27,14 @@ enum RunIdentity {
     /// tests make, reads it no more). Nil when the file cannot be read.
     static let executableDigest = ExecutableDigest()
 
-    final class ExecutableDigest: @unchecked Sendable {
+    final class ExecutableDigest: Sendable {
         private let done = DispatchSemaphore(value: 0)
-        private var digest: String?
+        private let digest = Locked<String?>(nil)
 
         fileprivate init() {
             let thread = Thread { [self] in
                 if let path = Bundle.main.executablePath, case .success(let value) = FileDigest.sha256(atPath: path) {
-                    digest = value
+                    digest.withLock { $0 = value }
                 }
                 done.signal()
             }
@@ -44,7 +45,7 @@ enum RunIdentity {
         func value() -> String? {
             done.wait()
             done.signal()
-            return digest
+            return digest.withLock { $0 }
         }
     }
 }

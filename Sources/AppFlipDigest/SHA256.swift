@@ -65,6 +65,7 @@ package struct SHA256: Sendable {
 
 extension SHA256 {
     /// The library's hashing context, owned by one `SHA256` value at a time (copied before a shared one changes).
+    /// Unchecked Sendable: the EVP_MD_CTX is owned by one `SHA256` value, copied before a shared one changes.
     private final class Context: @unchecked Sendable {
         #if canImport(COpenSSL)
             private let pointer: OpaquePointer
@@ -74,6 +75,7 @@ extension SHA256 {
             /// cost); a fetched one is used as it is.
             private static let algorithm = Algorithm()
 
+            /// Unchecked Sendable: an EVP_MD is immutable once fetched, and OpenSSL lets threads share it.
             private struct Algorithm: @unchecked Sendable {
                 let pointer: OpaquePointer?
 

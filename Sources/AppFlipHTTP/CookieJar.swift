@@ -4,7 +4,7 @@ import Foundation
 
 /// The cookies one simulated browser keeps (RFC 6265, the part a sign-in needs): set from `Set-Cookie`, sent back
 /// to the hosts and paths they belong to, secure ones only over https, expired ones dropped. Bounded per host.
-package final class CookieJar: @unchecked Sendable {
+package final class CookieJar: Sendable {
     package struct Cookie: Sendable, Hashable {
         package var name: String
         package var value: String

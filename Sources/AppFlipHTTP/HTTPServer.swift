@@ -10,7 +10,7 @@ import Foundation
 /// to make room, so connections held open on purpose (slowloris) cannot lock a client out; with none such, the new
 /// connection is answered 503 and closed at once (the accept loop never waits long). A connection idle past
 /// `idleTimeout` is closed.
-package final class HTTPServer: @unchecked Sendable {
+package final class HTTPServer: Sendable {
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
     /// How much a peer may hold of the server.

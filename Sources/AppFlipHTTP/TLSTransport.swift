@@ -25,7 +25,7 @@ extension HTTPClient {
 
 /// Sends one request at a time over TLS with certificate verification on, never following redirects, within a
 /// body limit and the client's timeouts. A request the platform would alter on the way out is refused, not sent.
-final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class TLSTransport: NSObject, URLSessionDataDelegate, Sendable {
     /// What the delegate's callbacks and the sending thread share of the exchange in flight.
     private struct Exchange {
         var body: [UInt8] = []
@@ -42,7 +42,8 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
 
     private let exchange = Locked(Exchange())
     private let limits: HTTPLimits
-    private var session: URLSession?
+    /// Made once the transport exists (it is the session's delegate); nil once closed.
+    private let session = Locked<URLSession?>(nil)
 
     /// The transports with a request in flight, and whether the run was interrupted (no request starts after).
     private static let registry = Locked((inFlight: [ObjectIdentifier: TLSTransport](), aborted: false))
@@ -81,12 +82,16 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+        session.withLock { $0 = URLSession(configuration: configuration, delegate: self, delegateQueue: queue) }
     }
 
     func close() {
-        session?.invalidateAndCancel()
-        session = nil
+        // Taken out first: the session's own callbacks never wait on this lock while it is invalidated.
+        let closing = session.withLock { session in
+            defer { session = nil }
+            return session
+        }
+        closing?.invalidateAndCancel()
     }
 
     func send(_ request: HTTPRequest, origin: HTTPOrigin, total: Double) throws(HTTPClient.Failure) -> HTTPResponse {
@@ -115,7 +120,7 @@ final class TLSTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             exchange.problemIsPlatform = false
             exchange.finished = DispatchSemaphore(value: 0)
         }
-        guard let session else { throw HTTPClient.Failure(message: "the connection is closed", kind: .other) }
+        guard let session = session.withLock({ $0 }) else { throw HTTPClient.Failure(message: "the connection is closed", kind: .other) }
         let task = session.dataTask(with: urlRequest)
         exchange.withLock { exchange in
             exchange.current = task.taskIdentifier

@@ -42,6 +42,7 @@ package struct SocketError: Error, Sendable, CustomStringConvertible {
 }
 
 /// A connected TCP stream with deadline-bounded, non-blocking reads and writes. Not shared between threads.
+/// Unchecked Sendable: one owner thread at a time, handed over whole; calls on the descriptor are the OS's to order.
 package final class TCPSocket: @unchecked Sendable {
     package private(set) var fd: Int32
     /// `host:port` of the peer as given when connecting (or the client's address when accepted).
@@ -224,7 +225,7 @@ package final class TCPSocket: @unchecked Sendable {
 }
 
 /// A listening TCP socket on a local address.
-package final class TCPListener: @unchecked Sendable {
+package final class TCPListener: Sendable {
     package let port: Int
     package let host: String
     /// The listening descriptor; closed by whichever of `close()` and a running `accept()` finishes last, so its

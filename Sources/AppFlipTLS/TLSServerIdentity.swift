@@ -6,6 +6,7 @@ import AppFlipSystem
 
 /// What a TLS server presents: a certificate and its key, made by a `CertificateAuthority`, as an OpenSSL server
 /// context (TLS 1.2 and up, HTTP/1.1 by ALPN when the client asks).
+/// Unchecked Sendable: the SSL_CTX is only read once configured, which OpenSSL lets threads share.
 package final class TLSServerIdentity: TLSContextOwner, @unchecked Sendable {
     #if canImport(COpenSSL)
         package let context: OpaquePointer

@@ -8,6 +8,7 @@ import Foundation
 /// A TCP connection spoken over TLS by the system's OpenSSL: the handshake once, then records read and written without
 /// blocking, each wait bounded by the caller's deadline (and ended at once by an interrupted run, as the socket's are).
 /// What goes in goes out byte for byte: HTTP over it is exactly HTTP over a plain socket. Not shared between threads.
+/// Unchecked Sendable: one owner thread at a time, as its socket; OpenSSL's SSL object is used by that thread alone.
 package final class TLSStream: ByteStream, @unchecked Sendable {
     let socket: TCPSocket
     /// What the handshake agreed and what the peer presented.

@@ -90,6 +90,7 @@ package enum TLSTrust {
         }
 
         /// An SSL_CTX for clients: TLS 1.2 and up, the peer verified against the system's store and the anchors.
+        /// Unchecked Sendable: the SSL_CTX is only read once configured, which OpenSSL lets threads share.
         package final class ClientContext: TLSContextOwner, @unchecked Sendable {
             package let context: OpaquePointer
 

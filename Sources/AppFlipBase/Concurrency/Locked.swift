@@ -31,4 +31,5 @@ package final class Locked<Value> {
     }
 }
 
+/// Unchecked Sendable: the value is reached only inside `withLock`, under the lock.
 extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -3,6 +3,7 @@
 /// suite, the selection and its result; a run of 100,000 cases passes its results around by the thousand).
 package struct CopyOnWrite<Value: Hashable & Sendable>: Hashable, Sendable {
     /// Changed only through `value`'s modify accessor, which copies it first unless this holds the only reference.
+    /// Unchecked Sendable: the value changes only while this box is its holder's only reference (copied first otherwise).
     private final class Box: @unchecked Sendable {
         var value: Value
         init(_ value: Value) { self.value = value }

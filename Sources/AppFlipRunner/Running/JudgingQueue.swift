@@ -6,6 +6,7 @@ import Foundation
 /// The worker that waits is woken once the judge has worked the queue down to half its capacity, not at every
 /// item: when judging is the loop's bottleneck the worker is ahead all the time, and waking it for each item cost
 /// the judging thread a system call a case. Either side is woken only when it waits.
+/// Unchecked Sendable: every field is read and written with its `NSCondition` locked.
 final class JudgingQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [@Sendable () -> Void] = []

@@ -151,7 +151,10 @@ enum RunCommand {
         // `--time-limit`: no case starts after the deadline; those not reached are left out, as on an interruption.
         let deadline = options.timeLimit.map { Date().addingTimeInterval($0) }
         let results = runner.run(
-            cases, targets: targets, shouldStop: { interruption.signal != nil || deadline.map { Date() >= $0 } == true },
+            cases, targets: targets,
+            shouldStop: { [received = interruption.received] in
+                received.withLock { $0 } != nil || deadline.map { Date() >= $0 } == true
+            },
             progress: { recording.record(.caseFinished($0)) })
         recording.record(.casesEnded)
         FreeMemory.release()

@@ -12,7 +12,7 @@ import Foundation
 /// the repeated redirect URI are recorded, not enforced: a strict server would refuse the exchange, and every later
 /// step would then fail under requirements the app did not break. Each defect is blamed by the check that judges it
 /// (`pkce: verified`, `redirect_uri: repeated`).
-package final class TestAuthorizationServer: @unchecked Sendable {
+package final class TestAuthorizationServer: Sendable {
     package typealias Script = NativeServerScript
     package typealias Certificate = NativeServerScript.TokenCertificate
 
@@ -74,7 +74,7 @@ package final class TestAuthorizationServer: @unchecked Sendable {
         server = try HTTPServer(host: "127.0.0.1", port: 0, limits: Self.limits, capacity: Self.capacity) { request in
             box.server?.answer(request, over: nil) ?? HTTPResponse(status: 503)
         }
-        box.server = self
+        box.set(self)
         server.start()
     }
 
@@ -400,7 +400,15 @@ package final class TestAuthorizationServer: @unchecked Sendable {
     }
 }
 
-/// Lets the server's handler reach the object that owns the server (built after it).
-private final class HandlerBox: @unchecked Sendable {
-    weak var server: TestAuthorizationServer?
+/// Lets the server's handler reach the object that owns the server (built after it), without keeping it alive.
+private final class HandlerBox: Sendable {
+    private struct Weak: Sendable {
+        weak var server: TestAuthorizationServer?
+    }
+
+    private let reference = Locked(Weak())
+
+    var server: TestAuthorizationServer? { reference.withLock { $0.server } }
+
+    func set(_ server: TestAuthorizationServer) { reference.withLock { $0.server = server } }
 }

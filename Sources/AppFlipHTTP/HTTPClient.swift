@@ -46,8 +46,10 @@ package final class HTTPClient {
     package var limits: HTTPLimits
     package var timeouts: Timeouts
     /// Set only by a client that makes its own TLS connections (a deliberately careless one, in the tests); nil:
-    /// `TLSStream.connect`, verified against `TLSTrust`.
+    /// `TLSStream.connect`, verified against the network's trust.
     private let connector: TLSConnector?
+    /// Where the run's names point and what it trusts.
+    package let network: Network
     /// The kept-alive connection with its reader, which may hold bytes the server sent past the last response.
     private var idle: Connection?
     /// For https where this build does not speak TLS itself (`TLSTrust.isAvailable` false): the platform's HTTPS stack.
@@ -76,8 +78,9 @@ package final class HTTPClient {
         TLSTransport.abortAll()
     }
 
+    /// A client of `origin` on the run's `network` (a process that is no run passes `.system`).
     package init(
-        origin: HTTPOrigin, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts(),
+        origin: HTTPOrigin, network: Network, limits: HTTPLimits = HTTPLimits(), timeouts: Timeouts = Timeouts(),
         tls connector: TLSConnector? = nil
     ) throws(Failure) {
         guard origin.scheme == "http" || origin.scheme == "https" else {
@@ -87,6 +90,7 @@ package final class HTTPClient {
         self.limits = limits
         self.timeouts = timeouts
         self.connector = connector
+        self.network = network
         if origin.scheme == "https", !TLSTrust.isAvailable { tls = TLSTransport(limits: limits, timeouts: timeouts) }
     }
 
@@ -141,14 +145,14 @@ package final class HTTPClient {
     }
 
     /// A new connection to the origin (over TLS for https, the handshake within the connect timeout), to the address
-    /// `HostMapping` names for it, if any.
+    /// the run's `HostMapping` names for it, if any.
     private func open(deadline: Double) throws(Failure) -> any ByteStream {
         let now = Platform.monotonicSeconds()
         let limitedByTotal = deadline <= now + timeouts.connect
         let connectDeadline = min(deadline, now + timeouts.connect)
         let socket: TCPSocket
         do {
-            socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: connectDeadline)
+            socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: connectDeadline, mapping: network.hosts)
         } catch {
             guard error.kind == .timedOut else { throw Failure(message: error.message) }
             if limitedByTotal {
@@ -163,10 +167,10 @@ package final class HTTPClient {
             if let connector {
                 stream = try connector(socket, origin.host, connectDeadline)
             } else {
-                stream = try TLSStream.connect(socket, host: origin.host, deadline: connectDeadline)
+                stream = try TLSStream.connect(socket, host: origin.host, deadline: connectDeadline, trust: network.trust)
             }
             lastTLS = stream.facts
-            TLSObservations.record(stream.facts, for: origin)
+            network.observations.record(stream.facts, for: origin)
             return stream
         } catch {
             socket.close()
@@ -181,12 +185,14 @@ package final class HTTPClient {
 
     /// Connects to `origin` and, for https, completes the handshake (the certificate verified), then closes: the
     /// preflight's look at an origin. Returns what the handshake agreed, nil for http.
-    package static func handshake(_ origin: HTTPOrigin, timeout: Double) throws(Failure) -> TLSFacts? {
-        let client = try HTTPClient(origin: origin, timeouts: Timeouts(connect: timeout, total: timeout))
+    package static func handshake(_ origin: HTTPOrigin, network: Network, timeout: Double) throws(Failure) -> TLSFacts? {
+        let client = try HTTPClient(origin: origin, network: network, timeouts: Timeouts(connect: timeout, total: timeout))
         if origin.scheme == "https", !TLSTrust.isAvailable {
             // The platform's stack cannot be asked for a handshake alone: a TCP connection is what can be checked.
             do {
-                try TCPSocket.connect(host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + timeout).close()
+                try TCPSocket.connect(
+                    host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + timeout, mapping: network.hosts
+                ).close()
             } catch {
                 throw Failure(message: error.message)
             }
@@ -200,8 +206,10 @@ package final class HTTPClient {
     /// A whole handshake with `origin` (https), the certificate verified as every request's is, then what the server
     /// sent checked apart (`TLSStream.sentChainProblem`): what a `tls: certificate` probe judges. Throws as
     /// `handshake` does, `.invalidCertificate` for a certificate not valid here.
-    package static func inspectTLS(_ origin: HTTPOrigin, timeout: Double) throws(Failure) -> (facts: TLSFacts, chainProblem: String?) {
-        let client = try HTTPClient(origin: origin, timeouts: Timeouts(connect: timeout, total: timeout))
+    package static func inspectTLS(
+        _ origin: HTTPOrigin, network: Network, timeout: Double
+    ) throws(Failure) -> (facts: TLSFacts, chainProblem: String?) {
+        let client = try HTTPClient(origin: origin, network: network, timeouts: Timeouts(connect: timeout, total: timeout))
         let stream = try client.open(deadline: Platform.monotonicSeconds() + timeout)
         defer { stream.close() }
         let chainProblem = (stream as? TLSStream)?.sentChainProblem()

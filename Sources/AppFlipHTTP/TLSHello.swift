@@ -39,11 +39,11 @@ package enum TLSHello {
     }
 
     /// Sends the offer to host:port and reads the first answer. Throws only when no TCP connection could be made.
-    package static func probe(host: String, port: Int, offer: Offer, timeout: Double = 5) throws(HTTPClient.Failure) -> Answer {
+    package static func probe(host: String, port: Int, offer: Offer, mapping: HostMapping, timeout: Double = 5) throws(HTTPClient.Failure) -> Answer {
         let deadline = Platform.monotonicSeconds() + timeout
         let socket: TCPSocket
         do {
-            socket = try TCPSocket.connect(host: host, port: port, deadline: deadline)
+            socket = try TCPSocket.connect(host: host, port: port, deadline: deadline, mapping: mapping)
         } catch {
             throw HTTPClient.Failure(message: "connecting to \(host):\(port): \(error.message)")
         }

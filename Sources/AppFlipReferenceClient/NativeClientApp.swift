@@ -139,6 +139,9 @@ package final class NativeClientApp {
     private var lastFlow: Pending?
     /// Listeners a broken client leaves open.
     private var lingering: [LoopbackListener] = []
+    /// What this app trusts: the system's store, and the CA its configuration gives (kept across sign-ins, so one
+    /// given the same CA every time keeps its TLS context).
+    private var network: Network = .system
     let mode: RedirectMode
     let schemeURI: String
     private var endpoints: Endpoints?
@@ -193,7 +196,7 @@ package final class NativeClientApp {
         self.endpoints = endpoints
         // The CA the configuration gives for an https token endpoint is trusted besides the system's store, as an app
         // built to trust its server's CA does.
-        if let pem = configuration["ca_pem"] as? String { TLSTrust.trust(pem: pem) }
+        if let pem = configuration["ca_pem"] as? String { network = Network(trust: network.trust.adding(pem: pem)) }
         pending?.listener?.stop()
         if behaviour.refusesSignIn { return rejected("this app does not sign in") }
         // The discovery document, read as AppAuth's discoverConfiguration does; its PKCE methods change nothing.
@@ -361,7 +364,8 @@ package final class NativeClientApp {
     /// The PKCE methods a discovery document lists, or nil when it cannot be read (the configuration then stands).
     private func metadataMethods(_ url: String) -> [String]? {
         guard let (origin, target) = HTTPOrigin.split(url),
-            let client = try? HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10), tls: behaviour.tlsConnector)
+            let client = try? HTTPClient(
+                origin: origin, network: network, timeouts: HTTPClient.Timeouts(connect: 5, total: 10), tls: behaviour.tlsConnector)
         else { return nil }
         defer { client.close() }
         guard let response = try? client.send(HTTPRequest(method: "GET", target: target, headers: HTTPHeaders([("Accept", "application/json")]))),
@@ -395,7 +399,8 @@ package final class NativeClientApp {
     ) -> Result<(status: Int, json: [String: Any]), HTTPClient.Failure> {
         guard let (origin, target) = HTTPOrigin.split(url) else { return .failure(HTTPClient.Failure(message: "not an http(s) URL: \(url)")) }
         do {
-            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 5, total: timeout), tls: behaviour.tlsConnector)
+            let client = try HTTPClient(
+                origin: origin, network: network, timeouts: HTTPClient.Timeouts(connect: 5, total: timeout), tls: behaviour.tlsConnector)
             defer { client.close() }
             let request = HTTPRequest(
                 method: "POST", target: target,
@@ -406,7 +411,8 @@ package final class NativeClientApp {
             if behaviour.followsRedirects, response.status == 307, let location = response.headers["Location"],
                 let (movedOrigin, movedTarget) = HTTPOrigin.split(location)
             {
-                let moved = try HTTPClient(origin: movedOrigin, timeouts: HTTPClient.Timeouts(connect: 5, total: 10), tls: behaviour.tlsConnector)
+                let moved = try HTTPClient(
+                    origin: movedOrigin, network: network, timeouts: HTTPClient.Timeouts(connect: 5, total: 10), tls: behaviour.tlsConnector)
                 defer { moved.close() }
                 response = try moved.send(HTTPRequest(method: "POST", target: movedTarget, headers: request.headers, body: request.body))
             }

@@ -12,9 +12,9 @@ package enum RemoteCodeMinter {
     /// `authority` (PEM text) is trusted for an https server: the reference's CA, made in memory for one run.
     package static func minter(url: String, authority: String? = nil) -> (@Sendable (String, String?) -> String)? {
         guard let (origin, target) = HTTPOrigin.split(url) else { return nil }
-        if let authority { TLSTrust.trust(pem: authority) }
+        let network = Network(trust: authority.map { TLSTrust.system.adding(pem: $0) } ?? .system)
         return { redirectURI, scope in
-            switch mint(origin: origin, target: target, redirectURI: redirectURI, scope: scope) {
+            switch mint(origin: origin, target: target, redirectURI: redirectURI, scope: scope, network: network) {
             case .success(let code):
                 return code
             case .failure(let problem):
@@ -25,9 +25,11 @@ package enum RemoteCodeMinter {
         }
     }
 
-    private static func mint(origin: HTTPOrigin, target: String, redirectURI: String, scope: String?) -> Result<String, HTTPClient.Failure> {
+    private static func mint(
+        origin: HTTPOrigin, target: String, redirectURI: String, scope: String?, network: Network
+    ) -> Result<String, HTTPClient.Failure> {
         do {
-            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: 5))
+            let client = try HTTPClient(origin: origin, network: network, timeouts: HTTPClient.Timeouts(connect: 2, total: 5))
             defer { client.close() }
             var form = "redirect_uri=" + QueryCodec.encode(Array(redirectURI.utf8))
             if let scope { form += "&scope=" + QueryCodec.encode(Array(scope.utf8)) }

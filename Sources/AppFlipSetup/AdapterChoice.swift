@@ -1,3 +1,4 @@
+import AppFlipHTTP
 import AppFlipRunner
 
 /// A JSON Lines adapter as a request names it: a program (started directly, never through a shell, in the run's
@@ -16,7 +17,7 @@ struct AdapterChoice {
     var preflightRequest: HandlerRequest
 
     /// The adapter, or nil when the request names none.
-    func target(mode: SubprocessTarget.Mode, passedEnvironment: [String]) throws(SetupError) -> (any ExchangeTarget)? {
+    func target(mode: SubprocessTarget.Mode, passedEnvironment: [String], network: Network) throws(SetupError) -> (any ExchangeTarget)? {
         if let program {
             guard url == nil else { throw SetupError(bothGiven) }
             var target = try subprocess(program.name, arguments: program.arguments, mode: mode)
@@ -24,7 +25,7 @@ struct AdapterChoice {
             return target
         }
         guard let url else { return nil }
-        guard let http = HTTPAdapterTarget(url: url) else {
+        guard let http = HTTPAdapterTarget(url: url, network: network) else {
             throw SetupError("the \(role) URL must be an absolute http(s):// URL without userinfo, e.g. \(exampleURL)")
         }
         return http

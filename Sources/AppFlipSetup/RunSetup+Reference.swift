@@ -22,9 +22,8 @@ extension RunSetup {
     /// memory for this run, trusted by this run alone, nothing written to any trust store), and its link handler,
     /// whose codes that server mints (so the end-to-end flip redeems them). `nativeClient` is the reference native
     /// client when one can be started. With `answersLinkHost`, the link's own host (`app.example:443`) is pointed at
-    /// the server for the rest of the process (`HostMapping`), so the site association is fetched there as Apple's
-    /// CDN fetches it: for a process that runs one reference (the command line), never for one that runs several
-    /// at once.
+    /// the server in this run's network (`HostMapping`), so the site association is fetched there as Apple's CDN
+    /// fetches it.
     package static func reference(
         _ request: TargetSpecification, handler: ReferenceHandler,
         nativeClient: NativeClientTarget?, answersLinkHost: Bool = false
@@ -38,12 +37,13 @@ extension RunSetup {
         let linkHost = HTTPOrigin.split(request.link ?? referenceLink)?.origin.host ?? "app.example"
         let server: HTTPServer
         var authority: CertificateAuthority?
+        var trust = TLSTrust.system
         do {
             var identity: TLSServerIdentity?
             if TLSTrust.isAvailable {
                 let made = try CertificateAuthority(name: "AppFlip Conformance reference CA (this run only)")
                 identity = try made.serverIdentity(for: ["127.0.0.1", "localhost", linkHost])
-                TLSTrust.trust(pem: made.pem)
+                trust = trust.adding(pem: made.pem)
                 authority = made
             }
             server = try HTTPServer(host: "127.0.0.1", port: 0, tls: identity, handler: reference.handler)
@@ -70,13 +70,14 @@ extension RunSetup {
             secondClient: (ReferenceServerConfiguration.secondClientID, ReferenceServerConfiguration.secondClientSecret))
         targets.adapters[.nativeApp] = nativeClient
         if answersLinkHost, server.scheme == "https" {
-            HostMapping.add([HostMapping.Entry(host: linkHost, port: 443, address: "127.0.0.1", targetPort: server.port)])
+            targets.network.hosts.add([HostMapping.Entry(host: linkHost, port: 443, address: "127.0.0.1", targetPort: server.port)])
             targets.endpoints[.linkSiteAssociation] = "https://\(linkHost)/.well-known/apple-app-site-association"
         } else {
             targets.absenceReasons[.linkSiteAssociation] =
                 "the reference target's link host is a placeholder that no server answers "
                 + "for here; against a deployment the file is fetched from the link's own host"
         }
+        targets.network.trust = trust
         targets.signIn = referenceSignIn
         let configuration = referenceConfiguration(request, clientID: clientID, settings: settings)
         var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: server)

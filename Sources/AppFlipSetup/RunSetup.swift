@@ -46,7 +46,7 @@ package struct RunSetup: Sendable {
                 throw SetupError("the target configuration has errors:", details: error.description.split(separator: "\n").map(String.init))
             }
         }
-        try trust(caFile: request.caFile ?? file?.caFile, resolve: request.resolve + (file?.resolve ?? []))
+        let network = try network(caFile: request.caFile ?? file?.caFile, resolve: request.resolve + (file?.resolve ?? []))
         guard let clientID = request.clientID ?? file?.clientID else {
             throw SetupError("--client-id ID is required for your handler (or client_id in --config)")
         }
@@ -56,10 +56,10 @@ package struct RunSetup: Sendable {
             + (file?.handlerEnvironment ?? []).filter { entry in !request.handlerEnvironment.contains(entry.name) }
         let passedEnvironment = passed.map { "\($0.name)=\($0.value)" }
         let nativeClient = try nativeTarget(request, passedEnvironment: passedEnvironment)
-        let androidHandler = try androidTarget(request, passedEnvironment: passedEnvironment)
+        let androidHandler = try androidTarget(request, passedEnvironment: passedEnvironment, network: network)
         let link = try checkedLink(request, file: file, alone: nativeClient != nil || androidHandler != nil)
         let handlerURL = request.handlerURL ?? file?.endpoints[.linkHandler]
-        let linkHandler = try linkHandlerTarget(request, handlerURL: handlerURL, passedEnvironment: passedEnvironment)
+        let linkHandler = try linkHandlerTarget(request, handlerURL: handlerURL, passedEnvironment: passedEnvironment, network: network)
         var endpoints = file?.endpoints ?? [:]
         endpoints[.linkHandler] = nil
         for (endpoint, url) in endpoints.sorted(by: { $0.key.rawValue < $1.key.rawValue }) + (handlerURL.map { [(.linkHandler, $0)] } ?? []) {
@@ -86,6 +86,7 @@ package struct RunSetup: Sendable {
             secrets: (file?.secrets ?? []) + passed.map(\.value), secondClient: file?.secondClient)
         targets.signIn = file?.signIn ?? [:]
         targets.signInOrigins = file?.signInOrigins ?? []
+        targets.network = network
         let configuration = try runConfiguration(request, file: file, link: link, clientID: clientID, android: androidHandler != nil)
         var setup = RunSetup(targets: targets, configuration: configuration, referenceServer: nil)
         setup.targetLabel = file?.targetLabel
@@ -128,10 +129,11 @@ package struct RunSetup: Sendable {
 }
 
 extension RunSetup {
-    /// Trusts a staging CA and points names at addresses for every connection of the run (the preflight's included):
-    /// `--ca-file` or `ca_file:`, then `--resolve` and `resolve:` (a flag's mapping wins over the file's for the same
-    /// host and port).
-    static func trust(caFile: String?, resolve: [String]) throws(SetupError) {
+    /// The run's network: a staging CA trusted and names pointed at addresses for every connection of the run (the
+    /// preflight's included): `--ca-file` or `ca_file:`, then `--resolve` and `resolve:` (a flag's mapping wins over
+    /// the file's for the same host and port).
+    static func network(caFile: String?, resolve: [String]) throws(SetupError) -> Network {
+        var trust = TLSTrust.system
         if let caFile {
             let pem: [UInt8]
             do {
@@ -140,7 +142,7 @@ extension RunSetup {
                 throw SetupError("the CA file cannot be used: \(error.message)")
             }
             do {
-                try TLSTrust.trust(caFile: caFile, pem: pem)
+                trust = try TLSTrust(caFile: caFile, pem: pem)
             } catch {
                 throw SetupError("the CA file cannot be used: \(error.message)")
             }
@@ -152,6 +154,6 @@ extension RunSetup {
             }
             if !mappings.contains(where: { $0.host == entry.host && $0.port == entry.port }) { mappings.append(entry) }
         }
-        HostMapping.add(mappings.reversed())
+        return Network(hosts: HostMapping(mappings.reversed()), trust: trust)
     }
 }

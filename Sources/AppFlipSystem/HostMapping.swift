@@ -3,10 +3,10 @@ import Foundation
 
 /// Names pointed at other addresses for this run (`--resolve HOST:PORT:ADDRESS`, curl's form): a connection to
 /// `HOST:PORT` goes to `ADDRESS`, while everything else (the Host header, SNI, the certificate's check) still uses
-/// the name. Every connection the suite opens (`TCPSocket.connect`) honours it. The reference also moves a port (its
-/// link host's 443 to the port its server listens on), as curl's `--connect-to` does. For the whole process, which
-/// is one run of the command line.
-package enum HostMapping {
+/// the name. Every connection a run opens (`TCPSocket.connect`) is given its run's mapping. The reference also moves a
+/// port (its link host's 443 to the port its server listens on), as curl's `--connect-to` does. A value of one run:
+/// two suites run in one process (the library product) never see each other's.
+package struct HostMapping: Sendable, Hashable {
     /// One mapping.
     package struct Entry: Sendable, Hashable {
         package var host: String
@@ -32,20 +32,26 @@ package enum HostMapping {
         }
     }
 
-    private static let entries = Locked<[Entry]>([])
+    /// The mappings in force, for the report; a later one for the same host and port is the one that counts.
+    package private(set) var all: [Entry] = []
 
-    /// Adds mappings for the rest of the process (a later one for the same host and port wins).
-    package static func add(_ more: [Entry]) {
-        entries.withLock { entries in entries = entries.filter { entry in !more.contains { $0.host == entry.host && $0.port == entry.port } } + more }
+    package init(_ entries: [Entry] = []) {
+        add(entries)
+    }
+
+    /// No name mapped: every connection goes where its name resolves.
+    package static let none = HostMapping()
+
+    /// Adds mappings (a later one for the same host and port wins).
+    package mutating func add(_ more: [Entry]) {
+        all = all.filter { entry in !more.contains { $0.host == entry.host && $0.port == entry.port } } + more
     }
 
     /// Where a connection to `host:port` goes: the mapped address and port, or the host and port themselves.
-    package static func destination(of host: String, port: Int) -> (host: String, port: Int) {
+    package func destination(of host: String, port: Int) -> (host: String, port: Int) {
+        guard !all.isEmpty else { return (host, port) }
         let lower = host.lowercased()
-        guard let entry = entries.withLock({ $0.last { $0.host == lower && $0.port == port } }) else { return (host, port) }
+        guard let entry = all.last(where: { $0.host == lower && $0.port == port }) else { return (host, port) }
         return (entry.address, entry.targetPort ?? port)
     }
-
-    /// The mappings in force, for the report.
-    package static var all: [Entry] { entries.withLock { $0 } }
 }

@@ -85,10 +85,10 @@ package final class TCPSocket: @unchecked Sendable {
 
     package var isOpen: Bool { fd >= 0 }
 
-    /// Connects to `host:port` (or where `HostMapping` points it), trying each resolved address in turn, giving up at
-    /// `deadline` (monotonic seconds).
-    package static func connect(host name: String, port named: Int, deadline: Double) throws(SocketError) -> TCPSocket {
-        let (host, port) = HostMapping.destination(of: name, port: named)
+    /// Connects to `host:port` (or where the run's `mapping` points it), trying each resolved address in turn, giving
+    /// up at `deadline` (monotonic seconds).
+    package static func connect(host name: String, port named: Int, deadline: Double, mapping: HostMapping) throws(SocketError) -> TCPSocket {
+        let (host, port) = mapping.destination(of: name, port: named)
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Platform.streamSocketType

@@ -6,7 +6,7 @@ import AppFlipSystem
 
 /// A certificate authority made in memory by OpenSSL for one run: a P-256 key and a self-signed CA certificate valid
 /// for a day, which issues server certificates for the names and addresses a test server answers. Nothing is written
-/// to disk or to any trust store: a run trusts it through `TLSTrust.trust(pem:)`, an app through the PEM it is given.
+/// to disk or to any trust store: a run trusts it through `TLSTrust.adding(pem:)`, an app through the PEM it is given.
 /// Unchecked Sendable: its key and certificate are only read once made, which OpenSSL lets threads do at once.
 package final class CertificateAuthority: @unchecked Sendable {
     /// The CA certificate, PEM-encoded: what a client trusts.

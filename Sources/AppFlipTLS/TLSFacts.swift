@@ -65,7 +65,7 @@ package struct TLSFacts: Sendable, Hashable {
 
         /// Why the certificate `host` presented was refused, with what it presented: not valid here (its dates or its
         /// names), or vouched for by nobody the run trusts.
-        static func unverified(_ host: String, code: Int32, ssl: OpaquePointer) -> String {
+        static func unverified(_ host: String, code: Int32, ssl: OpaquePointer, caFile: String?) -> String {
             let reason = String(cString: X509_verify_cert_error_string(Int(code)))
             let facts = TLSFacts(ssl: ssl)
             var presented = ""
@@ -77,7 +77,7 @@ package struct TLSFacts: Sendable, Hashable {
             if invalidHere.contains(code) {
                 return "the certificate of \(host) is not valid for it: \(reason)\(presented); no client can connect to it so"
             }
-            let trusted = TLSTrust.caFile.map { " besides the CA file \($0)" } ?? ""
+            let trusted = caFile.map { " besides the CA file \($0)" } ?? ""
             return "the certificate of \(host) cannot be verified: \(reason)\(presented); the system's trust store\(trusted) does not vouch for it"
         }
 

@@ -14,15 +14,18 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
     /// What the handshake agreed and what the peer presented.
     package private(set) var facts = TLSFacts()
     package private(set) var endedWithoutCloseNotify = false
+    /// What the client side verified the peer against (the run's trust; the system's for a server side).
+    private let trust: TLSTrust
     #if canImport(COpenSSL)
         private let ssl: OpaquePointer
         private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
     #endif
 
     #if canImport(COpenSSL)
-        private init(socket: TCPSocket, ssl: OpaquePointer) {
+        private init(socket: TCPSocket, ssl: OpaquePointer, trust: TLSTrust) {
             self.socket = socket
             self.ssl = ssl
+            self.trust = trust
         }
 
         deinit {
@@ -31,11 +34,12 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
         }
     #endif
 
-    /// The client side: a handshake with `host` on `socket` before `deadline`, the certificate verified against
-    /// `TLSTrust` for that name (an IP address against the certificate's addresses), SNI sent for a DNS name.
-    package static func connect(_ socket: TCPSocket, host: String, deadline: Double) throws(SocketError) -> TLSStream {
+    /// The client side: a handshake with `host` on `socket` before `deadline`, the certificate verified against the
+    /// run's `trust` for that name (an IP address against the certificate's addresses), SNI sent for a DNS name.
+    package static func connect(_ socket: TCPSocket, host: String, deadline: Double, trust: TLSTrust) throws(SocketError) -> TLSStream {
         #if canImport(COpenSSL)
-            return try start(socket, context: TLSTrust.clientContext(), role: .client(host: host, checksName: true), deadline: deadline)
+            return try start(
+                socket, context: trust.clientContext(), role: .client(host: host, checksName: true), deadline: deadline, trust: trust)
         #else
             throw SocketError(.tls, "this build does not speak TLS itself")
         #endif
@@ -50,7 +54,8 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
         deadline: Double
     ) throws(SocketError) -> TLSStream {
         #if canImport(COpenSSL)
-            return try start(socket, context: context, role: .client(host: host, checksName: checksHostName), deadline: deadline)
+            return try start(
+                socket, context: context, role: .client(host: host, checksName: checksHostName), deadline: deadline, trust: .system)
         #else
             throw SocketError(.tls, "this build does not speak TLS itself")
         #endif
@@ -59,7 +64,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
     /// The server side: the handshake a client starts on `socket`, with `identity`'s certificate, before `deadline`.
     package static func accept(_ socket: TCPSocket, identity: TLSServerIdentity, deadline: Double) throws(SocketError) -> TLSStream {
         #if canImport(COpenSSL)
-            return try start(socket, context: identity, role: .server, deadline: deadline)
+            return try start(socket, context: identity, role: .server, deadline: deadline, trust: .system)
         #else
             throw SocketError(.tls, "this build does not speak TLS itself")
         #endif
@@ -76,10 +81,12 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
         /// A stream over `socket` from `context`, its handshake done in `role`. The context is passed as its owner, which
         /// the call keeps alive: a context the trust has just replaced is freed only once `SSL_new` holds a reference of
         /// its own.
-        private static func start(_ socket: TCPSocket, context: some TLSContextOwner, role: Role, deadline: Double) throws(SocketError) -> TLSStream {
+        private static func start(
+            _ socket: TCPSocket, context: some TLSContextOwner, role: Role, deadline: Double, trust: TLSTrust
+        ) throws(SocketError) -> TLSStream {
             let made = withExtendedLifetime(context) { SSL_new(context.context) }
             guard let ssl = made else { throw TLSError.last("starting TLS") }
-            let stream = TLSStream(socket: socket, ssl: ssl)
+            let stream = TLSStream(socket: socket, ssl: ssl, trust: trust)
             _ = SSL_set_fd(ssl, socket.fd)
             var host: String?
             if case .client(let name, let checksName) = role {
@@ -112,7 +119,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
                     if connecting, verification != X509_V_OK {
                         ERR_clear_error()
                         let kind: SocketError.Kind = TLSFacts.invalidHere.contains(verification) ? .invalidCertificate : .untrusted
-                        throw SocketError(kind, TLSFacts.unverified(host ?? socket.peer, code: verification, ssl: ssl))
+                        throw SocketError(kind, TLSFacts.unverified(host ?? socket.peer, code: verification, ssl: ssl, caFile: trust.caFile))
                     }
                     throw failure(error, what: "the TLS handshake with \(socket.peer) failed")
                 }
@@ -211,7 +218,7 @@ package final class TLSStream: ByteStream, @unchecked Sendable {
             else { return nil }
             defer { X509_STORE_free(store) }
             _ = X509_STORE_set_default_paths(store)
-            for anchor in TLSTrust.state.withLock({ $0.anchors }) {
+            for anchor in trust.anchors {
                 _ = anchor.withX509 { certificate in X509_self_signed(certificate, 0) == 1 ? X509_STORE_add_cert(store, certificate) : 0 }
             }
             ERR_clear_error()

@@ -6,11 +6,12 @@ import Foundation
     import COpenSSL
 #endif
 
-/// What the suite trusts when it verifies a server's certificate: the system's store (as OpenSSL finds it, honouring
+/// What a run trusts when it verifies a server's certificate: the system's store (as OpenSSL finds it, honouring
 /// `SSL_CERT_FILE` and `SSL_CERT_DIR`), a staging CA given with `--ca-file` or `ca_file:`, and CAs made in memory for
-/// one run (the reference's). For the whole process, which is one run of the command line. Verification is always
-/// on: the chain, the host name (an IP address against the certificate's IP addresses) and the validity dates.
-package enum TLSTrust {
+/// the run (the reference's). A value of one run, fixed once made (`adding` makes another): two suites run in one
+/// process (the library product) never trust each other's CAs. Verification is always on: the chain, the host name
+/// (an IP address against the certificate's IP addresses) and the validity dates.
+package final class TLSTrust: Sendable {
     /// Whether this build speaks TLS itself (through the system's OpenSSL): on Linux. Elsewhere https goes through the
     /// platform's HTTPS stack, and what it cannot send as written is skipped (Documentation/Configuration.md, "HTTPS").
     #if canImport(COpenSSL)
@@ -25,68 +26,60 @@ package enum TLSTrust {
         package var description: String { message }
     }
 
+    /// The CA file given, if any (for the report and for messages that say how to trust a CA).
+    package let caFile: String?
+
+    /// The system's store alone.
+    package static let system = TLSTrust()
+
+    #if canImport(COpenSSL)
+        /// The certificates trusted besides the system's store.
+        package let anchors: [PEMCertificates.Certificate]
+        /// The context every client connection is made from, once made.
+        private let context = Locked<ClientContext?>(nil)
+
+        private init(anchors: [PEMCertificates.Certificate] = [], caFile: String? = nil) {
+            self.anchors = anchors
+            self.caFile = caFile
+        }
+    #else
+        private init(caFile: String? = nil) {
+            self.caFile = caFile
+        }
+    #endif
+
     /// Trusts the CA certificates in `pem`, the contents of the CA file `path` (read by the caller, within its
-    /// bound), besides the system's store, from now on. Checked at once: a file that holds no certificate is an error.
-    package static func trust(caFile path: String, pem: [UInt8]) throws(Failure) {
+    /// bound), besides the system's store. Checked at once: a file that holds no certificate is an error.
+    package convenience init(caFile path: String, pem: [UInt8]) throws(Failure) {
         #if canImport(COpenSSL)
             let certificates = PEMCertificates.read(pem)
             guard !certificates.isEmpty else { throw Failure(message: "\(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)") }
-            state.withLock {
-                $0.caFile = path
-                $0.add(certificates)
-            }
+            self.init(anchors: certificates, caFile: path)
         #else
             throw Failure(message: "--ca-file needs this build to speak TLS itself (Linux); on this platform trust the CA in the system's store")
         #endif
     }
 
-    /// Trusts `pem` (certificates made in memory for this run, such as the reference's CA) from now on.
-    package static func trust(pem: String) {
+    /// This trust and `pem` besides (certificates made in memory, such as the reference's CA).
+    package func adding(pem: String) -> TLSTrust {
         #if canImport(COpenSSL)
-            let certificates = PEMCertificates.read(Array(pem.utf8))
-            state.withLock { $0.add(certificates) }
+            let new = PEMCertificates.read(Array(pem.utf8)).filter { !anchors.contains($0) }
+            return new.isEmpty ? self : TLSTrust(anchors: anchors + new, caFile: caFile)
+        #else
+            return self
         #endif
     }
 
-    /// The CA file given, if any (for the report and for messages that say how to trust a CA).
-    package static var caFile: String? { state.withLock { $0.caFile } }
-
     #if canImport(COpenSSL)
-        package struct State {
-            package private(set) var anchors: [PEMCertificates.Certificate] = []
-            var caFile: String?
-            /// The context for the anchors as they stand, once made, with how many anchors it was made from.
-            package private(set) var clientContext: (context: ClientContext, anchors: Int)?
-
-            package init() {}
-
-            /// Trusts `certificates` besides the anchors; the client context is made again only when one is new (a
-            /// native client given the same CA at every sign-in keeps its context).
-            package mutating func add(_ certificates: [PEMCertificates.Certificate]) {
-                let new = certificates.filter { !anchors.contains($0) }
-                guard !new.isEmpty else { return }
-                anchors += new
-                clientContext = nil
-            }
-
-            /// Keeps `made`, a context built from the first `count` anchors, unless anchors were added meanwhile (another
-            /// run's CA, in a process running several): kept, it would serve every later connection without them.
-            package mutating func keep(_ made: ClientContext, madeFrom count: Int) {
-                guard clientContext == nil, count == anchors.count else { return }
-                clientContext = (made, count)
-            }
-        }
-
-        static let state = Locked(State())
-
-        /// The context every client connection is made from, built once for the trust as it stands: every anchor added
-        /// before the call is in it.
-        static func clientContext() throws(SocketError) -> ClientContext {
-            if let known = state.withLock({ $0.clientContext?.context }) { return known }
-            let anchors = state.withLock { $0.anchors }
+        /// The context every client connection is made from, built once: the system's store and the anchors.
+        func clientContext() throws(SocketError) -> ClientContext {
+            if let known = context.withLock({ $0 }) { return known }
             let made = try ClientContext(anchors: anchors)
-            state.withLock { $0.keep(made, madeFrom: anchors.count) }
-            return made
+            return context.withLock { kept in
+                if let kept { return kept }
+                kept = made
+                return made
+            }
         }
 
         /// An SSL_CTX for clients: TLS 1.2 and up, the peer verified against the system's store and the anchors.

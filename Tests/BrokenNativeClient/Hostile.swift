@@ -18,14 +18,14 @@ enum Hostile {
 
     static func hold(_ count: Int, to origin: HTTPOrigin) {
         for _ in 0..<count {
-            if let socket = try? TCPSocket.connect(host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + 2) {
+            if let socket = try? TCPSocket.connect(host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + 2, mapping: .none) {
                 held.withLock { $0.append(socket) }
             }
         }
     }
 
     static func flood(_ origin: HTTPOrigin) {
-        guard let client = try? HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: 5)) else { return }
+        guard let client = try? HTTPClient(origin: origin, network: .system, timeouts: HTTPClient.Timeouts(connect: 2, total: 5)) else { return }
         defer { client.close() }
         let large = [UInt8](repeating: 0x61, count: 1 << 20)
         for _ in 0..<3 { _ = try? client.send(HTTPRequest(method: "POST", target: "/flood", body: large)) }

@@ -11,7 +11,7 @@ enum CredentialsPreflight {
     static func problem(_ targets: TargetUnderTest, _ configuration: RunConfiguration, timeout: Double) -> String? {
         guard let url = targets.endpoints[.token], let secret = targets.clientSecret, let (origin, path) = HTTPOrigin.split(url),
             let client = try? HTTPClient(
-                origin: origin, limits: targets.limits,
+                origin: origin, network: targets.network, limits: targets.limits,
                 timeouts: HTTPClient.Timeouts(connect: min(5, timeout), total: timeout))
         else { return nil }
         defer { client.close() }

@@ -36,7 +36,7 @@ enum ReachabilityPreflight {
         DispatchQueue.concurrentPerform(iterations: origins.count) { index in
             let origin = origins[index]
             do throws(HTTPClient.Failure) {
-                _ = try HTTPClient.handshake(origin, timeout: min(5, timeout))
+                _ = try HTTPClient.handshake(origin, network: targets.network, timeout: min(5, timeout))
             } catch {
                 let wayOut = error.kind == .untrusted ? ". " + Self.wayOut : ""
                 found.withLock { $0[origin.description] = error.message + wayOut }

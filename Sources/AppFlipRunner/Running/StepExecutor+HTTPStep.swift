@@ -395,7 +395,8 @@ extension StepExecutor {
         if let existing = clients[origin] { return .success(existing) }
         do {
             let client = try HTTPClient(
-                origin: origin, limits: targets.limits, timeouts: HTTPClient.Timeouts(connect: min(5, timeout), total: timeout))
+                origin: origin, network: targets.network, limits: targets.limits,
+                timeouts: HTTPClient.Timeouts(connect: min(5, timeout), total: timeout))
             clients[origin] = client
             return .success(client)
         } catch {

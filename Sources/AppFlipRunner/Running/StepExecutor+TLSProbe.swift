@@ -13,7 +13,7 @@ extension StepExecutor {
         let answer: TLSHello.Answer
         let started = Date()
         do {
-            answer = try TLSHello.probe(host: origin.host, port: origin.port, offer: offer, timeout: timeout)
+            answer = try TLSHello.probe(host: origin.host, port: origin.port, offer: offer, mapping: targets.network.hosts, timeout: timeout)
         } catch {
             state.outcome.record(.target(label + error.message))
             return nil
@@ -38,7 +38,7 @@ extension StepExecutor {
         let finding: TLSHandshake.CertificateFinding
         var facts = TLSFacts()
         do {
-            let inspected = try HTTPClient.inspectTLS(origin, timeout: timeout)
+            let inspected = try HTTPClient.inspectTLS(origin, network: targets.network, timeout: timeout)
             facts = inspected.facts
             finding = inspected.chainProblem.map { .incompleteChain($0) } ?? .valid
         } catch {

@@ -20,6 +20,9 @@ package struct TargetUnderTest: Sendable {
     package var secrets: [String]
     /// Bounds on every HTTP response.
     package var limits: HTTPLimits
+    /// Where the run's names point and what it trusts (`--resolve`, `--ca-file`, the reference's CA and link host):
+    /// every connection the run makes goes through it.
+    package var network: Network = .system
     /// Another client registered at the partner, when configured.
     package var secondClient: (id: String, secret: String)?
     /// Set when the token endpoint rejected the configured client credentials before the run: the cases that send

@@ -19,12 +19,14 @@ package enum TransportSurvey {
             origins.append(origin)
         }
         return origins.map { origin in
-            if let facts = TLSObservations.facts(for: origin) {
+            if let facts = targets.network.observations.facts(for: origin) {
                 return "\(origin): \(facts.summary) (the chain and host name verified by OpenSSL)"
             }
             let answer: String
             do throws(HTTPClient.Failure) {
-                answer = try TLSHello.probe(host: origin.host, port: origin.port, offer: .modern, timeout: min(5, timeout)).summary
+                answer = try TLSHello.probe(
+                    host: origin.host, port: origin.port, offer: .modern, mapping: targets.network.hosts, timeout: min(5, timeout)
+                ).summary
             } catch {
                 answer = "no handshake: \(error.message)"
             }

@@ -11,11 +11,16 @@ package struct HTTPAdapterTarget: ExchangeTarget {
     package var target: String
     package var limits: HTTPLimits
     package var connectTimeout: Double
+    /// The run's names and trust (`--resolve`, `--ca-file`).
+    package var network: Network
 
     /// Nil when `url` is not an absolute http(s) URL without userinfo.
-    package init?(url: String, limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20), connectTimeout: Double = 5) {
+    package init?(
+        url: String, network: Network = .system, limits: HTTPLimits = HTTPLimits(maximumBodyBytes: 1 << 20), connectTimeout: Double = 5
+    ) {
         guard let (origin, target) = HTTPOrigin.split(url) else { return nil }
         self.origin = origin
+        self.network = network
         self.target = target
         self.limits = limits
         self.connectTimeout = connectTimeout
@@ -26,7 +31,8 @@ package struct HTTPAdapterTarget: ExchangeTarget {
     /// Whether the handler's origin takes a TCP connection (nothing is sent).
     package func preflight(timeout: Double) -> String? {
         do throws(SocketError) {
-            let socket = try TCPSocket.connect(host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + min(5, timeout))
+            let socket = try TCPSocket.connect(
+                host: origin.host, port: origin.port, deadline: Platform.monotonicSeconds() + min(5, timeout), mapping: network.hosts)
             socket.close()
             return nil
         } catch {
@@ -59,7 +65,7 @@ final class HTTPAdapterSession: ExchangeSession {
         } else {
             do {
                 client = try HTTPClient(
-                    origin: target.origin, limits: target.limits,
+                    origin: target.origin, network: target.network, limits: target.limits,
                     timeouts: HTTPClient.Timeouts(connect: min(target.connectTimeout, timeout), total: timeout))
             } catch {
                 return TargetExchange(failure: error.message)

@@ -1,3 +1,4 @@
+import AppFlipHTTP
 import AppFlipModel
 import AppFlipReference
 import AppFlipReferenceServer
@@ -14,9 +15,11 @@ extension RunSetup {
     }
 
     /// The Android activity's adapter the request names: a program, or a URL (not both).
-    static func androidTarget(_ request: TargetSpecification, passedEnvironment: [String]) throws(SetupError) -> (any ExchangeTarget)? {
+    static func androidTarget(
+        _ request: TargetSpecification, passedEnvironment: [String], network: Network
+    ) throws(SetupError) -> (any ExchangeTarget)? {
         try androidChoice(program: request.androidHandler.map { ($0.program, $0.arguments) }, url: request.androidHandlerURL)
-            .target(mode: request.mode, passedEnvironment: passedEnvironment)
+            .target(mode: request.mode, passedEnvironment: passedEnvironment, network: network)
     }
 
     /// The Android App Flip handler: a program (a path, or a name looked up on `PATH`) speaking the Android adapter

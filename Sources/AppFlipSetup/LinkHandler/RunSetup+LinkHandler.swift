@@ -1,3 +1,4 @@
+import AppFlipHTTP
 import AppFlipModel
 import AppFlipReferenceServer
 import AppFlipRunner
@@ -24,7 +25,7 @@ extension RunSetup {
     /// The link handler the request names: a command after `--`, or a URL (the flag's or the configuration's).
     static func linkHandlerTarget(
         _ request: TargetSpecification, handlerURL: String?,
-        passedEnvironment: [String]
+        passedEnvironment: [String], network: Network
     ) throws(SetupError) -> (any ExchangeTarget)? {
         if let command = request.handlerCommand, command.isEmpty { throw SetupError("give the handler command after '--'") }
         let choice = AdapterChoice(
@@ -33,7 +34,7 @@ extension RunSetup {
             url: request.handlerCommand == nil ? handlerURL : request.handlerURL,
             bothGiven: "--handler-url cannot be combined with a handler command after '--'",
             role: "handler", exampleURL: "http://127.0.0.1:8080/link-handler", preflightRequest: .linkPreflight)
-        return try choice.target(mode: request.mode, passedEnvironment: passedEnvironment)
+        return try choice.target(mode: request.mode, passedEnvironment: passedEnvironment, network: network)
     }
 
     /// The reference link handler: the suite's own executable's `reference-handler`, or the handler in-process, minting

@@ -1,3 +1,4 @@
+import AppFlipHTTP
 import AppFlipModel
 import AppFlipTLS
 import AppFlipTestSupport
@@ -14,14 +15,15 @@ import Testing
 struct ConnectionHygieneTests {
     /// The get-method probe, then the same case again on the same worker: before the probes went alone, the second
     /// case's first request was read by the server behind the first case's unread body and answered 501.
-    private func run(_ server: PlainPythonServer, seed: UInt64, base: String? = nil) throws -> RunResult {
+    private func run(_ server: PlainPythonServer, seed: UInt64, base: String? = nil, network: Network = .system) throws -> RunResult {
         let probe = try #require(try SuiteRun.load().1.cases.first { $0.id == "token/request/get-method" })
         var after = probe
         after.id += "/after"
         let base = base ?? server.base
-        let targets = TargetUnderTest(
+        var targets = TargetUnderTest(
             endpoints: [.authorize: base + "/authorize", .token: base + "/token"],
             clientSecret: PlainPythonServer.secret, decorations: [.consent: [("Cookie", "user=approver")]])
+        targets.network = network
         var configuration = SuiteRun.configuration
         configuration.seed = seed
         return try SuiteRun.run(targets, cases: [probe, after, probe, after], configuration: configuration, jobs: 1)
@@ -55,8 +57,8 @@ struct ConnectionHygieneTests {
         let port = try #require(server.base.split(separator: ":").last.flatMap { Int($0) })
         let front = try TLSFixture(upstream: port)
         defer { front.stop() }
-        try TLSTrust.trust(caFile: front.caFile, pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: front.caFile))))
-        let run = try run(server, seed: 1, base: "https://127.0.0.1:\(front.port)")
+        let trust = try TLSTrust(caFile: front.caFile, pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: front.caFile))))
+        let run = try run(server, seed: 1, base: "https://127.0.0.1:\(front.port)", network: Network(trust: trust))
         for result in run.results {
             #expect(result.verdict == .warn, "\(result.conformanceCase.id): \(result.verdict) \(result.message ?? "") \(result.findings)")
             let framing = result.checks.filter { $0.requirement == RequestFraming.requirement }

@@ -7,7 +7,7 @@ import Testing
 struct HTTPClientTests {
     private func client(_ server: RecordingServer, total: Double = 5) throws -> HTTPClient {
         try HTTPClient(
-            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port), network: .system,
             limits: HTTPLimits(maximumBodyBytes: 1024), timeouts: HTTPClient.Timeouts(connect: 2, total: total))
     }
 
@@ -198,7 +198,7 @@ struct HTTPClientTests {
         let listener = try RecordingServer { _ in .closeWithoutAnswer }
         let port = listener.port
         listener.stop()
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: port))
+        let client = try HTTPClient(origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: port), network: .system)
         #expect(throws: HTTPClient.Failure.self) { try client.send(HTTPRequest(method: "GET", target: "/")) }
     }
 

@@ -16,7 +16,7 @@ struct HTTPSTests {
     func verificationOn() throws {
         let fixture = try TLSFixture()
         defer { fixture.stop() }
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: fixture.port))
+        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: fixture.port), network: .system)
         defer { client.close() }
         do {
             _ = try client.send(HTTPRequest(method: "GET", target: "/.well-known/apple-app-site-association"))
@@ -30,9 +30,9 @@ struct HTTPSTests {
     func exactOverTLS() throws {
         let fixture = try TLSFixture()
         defer { fixture.stop() }
-        try TLSTrust.trust(
+        let trust = try TLSTrust(
             caFile: fixture.directory + "/cert.pem", pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture.directory + "/cert.pem"))))
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: fixture.port))
+        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: fixture.port), network: Network(trust: trust))
         defer { client.close() }
         let escaped = try client.send(HTTPRequest(method: "GET", target: "/oauth/authorize?x=%ZZ"))
         #expect((400...499).contains(escaped.status), "answered \(escaped.status)")

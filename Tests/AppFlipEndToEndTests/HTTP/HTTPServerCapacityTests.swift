@@ -15,10 +15,12 @@ struct HTTPServerCapacityTests {
         server.start()
         defer { server.stop() }
         // Two connections that never send a byte hold both places.
-        let held = try (0..<2).map { _ in try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2) }
+        let held = try (0..<2).map { _ in
+            try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2, mapping: .none)
+        }
         defer { for connection in held { connection.close() } }
         Thread.sleep(forTimeInterval: 0.1)
-        let third = try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2)
+        let third = try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2, mapping: .none)
         defer { third.close() }
         var answer: [UInt8] = []
         while try third.read(appendingTo: &answer, waitFirst: true, deadline: Platform.monotonicSeconds() + 2) > 0 {}
@@ -30,7 +32,7 @@ struct HTTPServerCapacityTests {
             #expect(try socket.read(appendingTo: &rest, waitFirst: true, deadline: Platform.monotonicSeconds() + 10) == 0)
         }
         #expect(server.refusals.idle == 2)
-        let client = try HTTPClient(origin: try #require(HTTPOrigin.split("http://127.0.0.1:\(server.port)/")?.origin))
+        let client = try HTTPClient(origin: try #require(HTTPOrigin.split("http://127.0.0.1:\(server.port)/")?.origin), network: .system)
         defer { client.close() }
         #expect(try client.send(HTTPRequest(method: "GET", target: "/")).status == 200)
     }
@@ -39,7 +41,7 @@ struct HTTPServerCapacityTests {
     /// others a head that never ends; over TLS, none completes its handshake.
     private func hold(_ count: Int, on server: HTTPServer) throws -> [TCPSocket] {
         try (0..<count).map { index in
-            let socket = try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2)
+            let socket = try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2, mapping: .none)
             if index > 0, server.scheme == "http" {
                 try socket.write(Array("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8), deadline: Platform.monotonicSeconds() + 2)
             }
@@ -51,10 +53,8 @@ struct HTTPServerCapacityTests {
     @Test("Connections held open on purpose lock no client out: the longest-waiting makes room, the others stay", arguments: ["http", "https"])
     func slowlorisMakesRoom(scheme: String) throws {
         let authority = try CertificateAuthority()
-        if scheme == "https" {
-            guard TLSTrust.isAvailable else { return }
-            TLSTrust.trust(pem: authority.pem)
-        }
+        if scheme == "https" { guard TLSTrust.isAvailable else { return } }
+        let network = Network(trust: TLSTrust.system.adding(pem: authority.pem))
         // A long idle timeout: without making room, the client would be refused (https: closed at once) for all of it.
         let capacity = HTTPServer.Capacity(maximumConnections: 4, idleTimeout: 60)
         let identity = scheme == "https" ? try authority.serverIdentity(for: ["127.0.0.1"], flaw: .none) : nil
@@ -65,7 +65,7 @@ struct HTTPServerCapacityTests {
         defer { for connection in held { connection.close() } }
         Thread.sleep(forTimeInterval: capacity.evictableAfter + 0.3)
         for attempt in 1...3 {
-            let client = try HTTPClient(origin: HTTPOrigin(scheme: scheme, host: "127.0.0.1", port: server.port))
+            let client = try HTTPClient(origin: HTTPOrigin(scheme: scheme, host: "127.0.0.1", port: server.port), network: network)
             defer { client.close() }
             #expect(try client.send(HTTPRequest(method: "GET", target: "/")).status == 200, "attempt \(attempt)")
             Thread.sleep(forTimeInterval: capacity.evictableAfter + 0.1)
@@ -84,11 +84,11 @@ struct HTTPServerCapacityTests {
         }
         server.start()
         defer { server.stop() }
-        let client = try HTTPClient(origin: try #require(HTTPOrigin.split("http://127.0.0.1:\(server.port)/")?.origin))
+        let client = try HTTPClient(origin: try #require(HTTPOrigin.split("http://127.0.0.1:\(server.port)/")?.origin), network: .system)
         defer { client.close() }
         #expect(try client.send(HTTPRequest(method: "GET", target: "/")).status == 200)
         // The only place is the client's keep-alive connection, idle for less than evictableAfter: a newcomer gets 503.
-        let other = try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2)
+        let other = try TCPSocket.connect(host: "127.0.0.1", port: server.port, deadline: Platform.monotonicSeconds() + 2, mapping: .none)
         defer { other.close() }
         var answer: [UInt8] = []
         while try other.read(appendingTo: &answer, waitFirst: true, deadline: Platform.monotonicSeconds() + 5) > 0 {}

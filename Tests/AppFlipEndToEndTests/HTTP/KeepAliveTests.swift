@@ -24,7 +24,7 @@ struct KeepAliveTests {
         server.start()
         defer { server.stop() }
         let client = try HTTPClient(
-            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port), network: .system,
             timeouts: HTTPClient.Timeouts(connect: 2, total: 2))
         var sent = 0
         var received = 0
@@ -52,7 +52,7 @@ struct KeepAliveTests {
         let server = try RecordingServer { _ in RecordingServer.ok(page, headers: "Content-Type: text/html\r\nX-Frame-Options: DENY\r\n") }
         defer { server.stop() }
         let client = try HTTPClient(
-            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port), network: .system,
             timeouts: HTTPClient.Timeouts(connect: 2, total: 2))
         for index in 0..<300 {
             let response = try client.send(HTTPRequest(method: "GET", target: "/authorize?n=\(index)"))
@@ -68,7 +68,7 @@ struct KeepAliveTests {
         let server = try RecordingServer { _ in count.next() == 0 ? RecordingServer.ok("first") : .stall(seconds: 1.5) }
         defer { server.stop() }
         let client = try HTTPClient(
-            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port), network: .system,
             timeouts: HTTPClient.Timeouts(connect: 2, total: 0.5))
         _ = try client.send(HTTPRequest(method: "GET", target: "/a"))
         do {
@@ -87,7 +87,7 @@ struct KeepAliveTests {
         let server = try RecordingServer { _ in .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nabc".utf8)) }
         defer { server.stop() }
         let client = try HTTPClient(
-            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port), network: .system,
             timeouts: HTTPClient.Timeouts(connect: 2, total: 0.4))
         #expect { try client.send(HTTPRequest(method: "GET", target: "/")) } throws: { error in
             let message = (error as? HTTPClient.Failure)?.message ?? ""
@@ -101,7 +101,7 @@ struct KeepAliveTests {
         let server = try RecordingServer { _ in count.next() == 1 ? .closeWithoutAnswer : RecordingServer.ok("fine") }
         defer { server.stop() }
         let client = try HTTPClient(
-            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port),
+            origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: server.port), network: .system,
             timeouts: HTTPClient.Timeouts(connect: 2, total: 2))
         _ = try client.send(HTTPRequest(method: "GET", target: "/a"))
         let second = try client.send(HTTPRequest(method: "GET", target: "/b"))

@@ -10,13 +10,14 @@ import Testing
 /// every time: another CA, an expired one, another host are each refused with the reason and the way out.
 @Suite("https over OpenSSL", .serialized, .enabled(if: TLSTrust.isAvailable))
 struct OpenSSLTransportTests {
-    /// A server over TLS whose answers say what it received, with a certificate for `names` issued as `flaw` says.
+    /// A server over TLS whose answers say what it received, with a certificate for `names` issued as `flaw` says, and
+    /// a network that trusts its CA (when `trusted`).
     private static func server(
         names: [String] = ["127.0.0.1", "localhost"], flaw: CertificateAuthority.Flaw = .none,
         trusted: Bool = true
-    ) throws -> HTTPServer {
+    ) throws -> (HTTPServer, Network) {
         let authority = try CertificateAuthority()
-        if trusted { TLSTrust.trust(pem: authority.pem) }
+        let network = Network(trust: trusted ? TLSTrust.system.adding(pem: authority.pem) : .system)
         let server = try HTTPServer(tls: try authority.serverIdentity(for: names, flaw: flaw)) { request in
             if request.target == "/challenge" {
                 return HTTPResponse(
@@ -31,14 +32,14 @@ struct OpenSSLTransportTests {
                 body: request.body)
         }
         server.start()
-        return server
+        return (server, network)
     }
 
     @Test("Requests go as written: a GET with a body, an invalid escape, a 401 challenge; repeated headers stay apart and in order; one handshake")
     func exact() throws {
-        let server = try Self.server()
+        let (server, network) = try Self.server()
         defer { server.stop() }
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: server.port))
+        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: server.port), network: network)
         defer { client.close() }
         let withBody = try client.send(
             HTTPRequest(
@@ -66,9 +67,9 @@ struct OpenSSLTransportTests {
             ("another host", .none, ["other.example"], "mismatch", .invalidCertificate),
         ])
     func refused(_ name: String, _ flaw: CertificateAuthority.Flaw, _ names: [String], _ reason: String, _ kind: HTTPClient.Failure.Kind) throws {
-        let server = try Self.server(names: names, flaw: flaw)
+        let (server, network) = try Self.server(names: names, flaw: flaw)
         defer { server.stop() }
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: server.port))
+        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: server.port), network: network)
         defer { client.close() }
         do {
             let response = try client.send(HTTPRequest(method: "GET", target: "/"))
@@ -83,35 +84,41 @@ struct OpenSSLTransportTests {
 
     @Test("--resolve points a name at an address; SNI and the certificate's check use the name")
     func resolve() throws {
-        let server = try Self.server(names: ["auth.staging.example"])
+        var (server, network) = try Self.server(names: ["auth.staging.example"])
         defer { server.stop() }
-        HostMapping.add([HostMapping.Entry(host: "auth.staging.example", port: server.port, address: "127.0.0.1")])
-        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "auth.staging.example", port: server.port))
+        network.hosts.add([HostMapping.Entry(host: "auth.staging.example", port: server.port, address: "127.0.0.1")])
+        let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "auth.staging.example", port: server.port), network: network)
         defer { client.close() }
         let response = try client.send(HTTPRequest(method: "GET", target: "/mapped"))
         #expect(response.status == 200 && client.lastTLS?.subject?.contains("auth.staging.example") == true)
         #expect(HostMapping.Entry(parsing: "auth.example:443:127.0.0.1") == HostMapping.Entry(host: "auth.example", port: 443, address: "127.0.0.1"))
-        #expect(HostMapping.destination(of: "AUTH.staging.example", port: server.port) == ("127.0.0.1", server.port))
+        #expect(network.hosts.destination(of: "AUTH.staging.example", port: server.port) == ("127.0.0.1", server.port))
+        // Another run's network in the same process knows nothing of the mapping.
+        #expect(HostMapping.none.destination(of: "auth.staging.example", port: server.port) == ("auth.staging.example", server.port))
         #expect(HostMapping.Entry(parsing: "h:443:[::1]")?.address == "::1")
         for bad in ["auth.example:443", "auth.example:0:127.0.0.1", ":443:1.2.3.4", "a:b:c"] {
             #expect(HostMapping.Entry(parsing: bad) == nil, "\(bad)")
         }
     }
 
-    @Test("Connections made while the trust changes (a reference starting beside a run) never use a freed context")
+    @Test("Connections made while other runs' trusts are made beside them (a reference starting beside a run) all verify")
     func trustChangingUnderConnections() throws {
-        let server = try Self.server()
+        let (server, network) = try Self.server()
         defer { server.stop() }
         let others = try (0..<4).map { _ in try CertificateAuthority().pem }
         let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 5) { worker in
             if worker == 4 {
-                for round in 0..<60 { TLSTrust.trust(pem: others[round % others.count]) }
+                for round in 0..<60 {
+                    let other = Network(trust: TLSTrust.system.adding(pem: others[round % others.count]))
+                    _ = try? HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: server.port), network: other).send(
+                        HTTPRequest(method: "GET", target: "/"))
+                }
                 return
             }
             for _ in 0..<40 {
                 do {
-                    let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: server.port))
+                    let client = try HTTPClient(origin: HTTPOrigin(scheme: "https", host: "127.0.0.1", port: server.port), network: network)
                     _ = try client.send(HTTPRequest(method: "GET", target: "/"))
                     client.close()
                 } catch {

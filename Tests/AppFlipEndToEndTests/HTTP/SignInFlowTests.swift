@@ -19,7 +19,7 @@ struct SignInFlowTests {
 
         init(port: Int) throws {
             base = "http://127.0.0.1:\(port)"
-            client = try HTTPClient(origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: port))
+            client = try HTTPClient(origin: HTTPOrigin(scheme: "http", host: "127.0.0.1", port: port), network: .system)
         }
 
         func send(_ method: String, _ url: String, form: [(String, String)] = []) throws -> (HTTPResponse, String) {

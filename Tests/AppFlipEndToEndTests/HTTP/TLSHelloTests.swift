@@ -81,13 +81,13 @@ struct TLSHelloTests {
     func realServers() throws {
         let modern = try TLSFixture()
         defer { modern.stop() }
-        let picked = try TLSHello.probe(host: "127.0.0.1", port: modern.port, offer: .modern)
+        let picked = try TLSHello.probe(host: "127.0.0.1", port: modern.port, offer: .modern, mapping: .none)
         guard case .accepted(let version, _, _) = picked else {
             Issue.record("\(picked)")
             return
         }
         #expect(version == 0x0304)
-        guard case .refused(let why) = try TLSHello.probe(host: "127.0.0.1", port: modern.port, offer: .legacyOnly) else {
+        guard case .refused(let why) = try TLSHello.probe(host: "127.0.0.1", port: modern.port, offer: .legacyOnly, mapping: .none) else {
             Issue.record("TLS 1.1 accepted by a default server")
             return
         }
@@ -95,19 +95,19 @@ struct TLSHelloTests {
 
         let legacy = try TLSFixture(legacy: true)
         defer { legacy.stop() }
-        let old = try TLSHello.probe(host: "127.0.0.1", port: legacy.port, offer: .legacyOnly)
+        let old = try TLSHello.probe(host: "127.0.0.1", port: legacy.port, offer: .legacyOnly, mapping: .none)
         #expect(old.summary.hasPrefix("TLS 1.1, TLS_"), "\(old.summary)")
 
         let twelve = try OpenSSLServer(directory: modern.directory, arguments: ["-tls1_2"])
         defer { twelve.stop() }
-        let answer = try TLSHello.probe(host: "127.0.0.1", port: twelve.port, offer: .modern)
+        let answer = try TLSHello.probe(host: "127.0.0.1", port: twelve.port, offer: .modern, mapping: .none)
         #expect(answer.summary.hasPrefix("TLS 1.2, TLS_ECDHE_RSA_WITH_"), "\(answer.summary)")
-        #expect(try TLSHello.probe(host: "127.0.0.1", port: twelve.port, offer: .legacyOnly).summary.hasPrefix("refused"))
+        #expect(try TLSHello.probe(host: "127.0.0.1", port: twelve.port, offer: .legacyOnly, mapping: .none).summary.hasPrefix("refused"))
     }
 
     @Test("No server: the probe throws with the connection failure instead of inventing an answer")
     func noServer() {
-        #expect(throws: HTTPClient.Failure.self) { try TLSHello.probe(host: "127.0.0.1", port: 1, offer: .modern, timeout: 2) }
+        #expect(throws: HTTPClient.Failure.self) { try TLSHello.probe(host: "127.0.0.1", port: 1, offer: .modern, mapping: .none, timeout: 2) }
     }
 }
 
@@ -132,7 +132,7 @@ final class OpenSSLServer: @unchecked Sendable {
         try process.run()
         // Wait until it listens.
         for _ in 0..<100 {
-            if (try? TLSHello.probe(host: "127.0.0.1", port: port, offer: .modern, timeout: 1)) != nil { return }
+            if (try? TLSHello.probe(host: "127.0.0.1", port: port, offer: .modern, mapping: .none, timeout: 1)) != nil { return }
             usleep(50_000)
         }
     }

@@ -79,7 +79,8 @@ package struct NativeSignIn: Sendable {
         let browser: HTTPResponse
         do throws(HTTPClient.Failure) {
             guard let (origin, target) = HTTPOrigin.split(url) else { throw HTTPClient.Failure(message: "not an http URL") }
-            let client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: timeout))
+            // The suite's own test server on loopback: no name or CA of the run's is involved.
+            let client = try HTTPClient(origin: origin, network: .system, timeouts: HTTPClient.Timeouts(connect: 2, total: timeout))
             defer { client.close() }
             browser = try client.send(
                 HTTPRequest(
@@ -197,7 +198,8 @@ package struct NativeSignIn: Sendable {
         guard let (origin, target) = HTTPOrigin.split(location) else { return .unreachable("not a URL the suite can fetch") }
         let client: HTTPClient
         do {
-            client = try HTTPClient(origin: origin, timeouts: HTTPClient.Timeouts(connect: 2, total: min(timeout, 5)))
+            // The app's own listener on loopback: no name or CA of the run's is involved.
+            client = try HTTPClient(origin: origin, network: .system, timeouts: HTTPClient.Timeouts(connect: 2, total: min(timeout, 5)))
         } catch {
             return .unreachable(error.message)
         }

@@ -7,13 +7,14 @@ import AppFlipSystem
 /// A certificate authority made in memory by OpenSSL for one run: a P-256 key and a self-signed CA certificate valid
 /// for a day, which issues server certificates for the names and addresses a test server answers. Nothing is written
 /// to disk or to any trust store: a run trusts it through `TLSTrust.adding(pem:)`, an app through the PEM it is given.
-/// Unchecked Sendable: its key and certificate are only read once made, which OpenSSL lets threads do at once.
-package final class CertificateAuthority: @unchecked Sendable {
+package final class CertificateAuthority: Sendable {
     /// The CA certificate, PEM-encoded: what a client trusts.
     package let pem: String
     #if canImport(COpenSSL)
-        private let key: OpaquePointer
-        private let certificate: OpaquePointer
+        private let ownedKey: OpenSSLObject
+        private let ownedCertificate: OpenSSLObject
+        private var key: OpaquePointer { ownedKey.pointer }
+        private var certificate: OpaquePointer { ownedCertificate.pointer }
     #endif
 
     /// Which certificate to issue: the usual one, or one a client must refuse.
@@ -39,27 +40,21 @@ package final class CertificateAuthority: @unchecked Sendable {
     package init(name: String = "AppFlip Conformance test CA (this run only)") throws(SocketError) {
         #if canImport(COpenSSL)
             guard let key = appflip_EVP_EC_gen_P256() else { throw TLSError.last("making a key") }
-            self.key = key
+            ownedKey = OpenSSLObject(key) { EVP_PKEY_free($0) }
             let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-            certificate = try Self.certificate(
+            let made = try Self.certificate(
                 subject: "\(name) \(tag)", issuer: nil, key: key, signer: key, signerCertificate: nil,
                 extensions: [
                     (NID_basic_constraints, "critical,CA:TRUE"), (NID_key_usage, "critical,keyCertSign,cRLSign"),
                     (NID_subject_key_identifier, "hash"),
                 ],
                 validFrom: -3600, validFor: 86_400)
-            pem = Self.pem(of: certificate)
+            ownedCertificate = OpenSSLObject(made) { X509_free($0) }
+            pem = Self.pem(of: made)
         #else
             throw SocketError(.tls, "this build does not speak TLS itself")
         #endif
     }
-
-    #if canImport(COpenSSL)
-        deinit {
-            X509_free(certificate)
-            EVP_PKEY_free(key)
-        }
-    #endif
 
     /// A server identity for `names` (DNS names and IP addresses alike), issued by this CA unless `flaw` says
     /// otherwise.

@@ -6,14 +6,15 @@ import AppFlipSystem
 
 /// What a TLS server presents: a certificate and its key, made by a `CertificateAuthority`, as an OpenSSL server
 /// context (TLS 1.2 and up, HTTP/1.1 by ALPN when the client asks).
-/// Unchecked Sendable: the SSL_CTX is only read once configured, which OpenSSL lets threads share.
-package final class TLSServerIdentity: TLSContextOwner, @unchecked Sendable {
+package final class TLSServerIdentity: TLSContextOwner, Sendable {
     #if canImport(COpenSSL)
-        package let context: OpaquePointer
+        /// Configured here, then only read.
+        private let owned: OpenSSLObject
+        package var context: OpaquePointer { owned.pointer }
 
         init(certificate: OpaquePointer, key: OpaquePointer) throws(SocketError) {
             guard let context = SSL_CTX_new(TLS_server_method()) else { throw TLSError.last("creating a TLS server context") }
-            self.context = context
+            owned = OpenSSLObject(context) { SSL_CTX_free($0) }
             _ = appflip_SSL_CTX_set_min_proto_version(context, appflip_TLS1_2_VERSION())
             _ = appflip_SSL_CTX_set_partial_write_modes(context)
             _ = SSL_CTX_set_options(context, UInt64(appflip_SSL_OP_IGNORE_UNEXPECTED_EOF()) | UInt64(appflip_SSL_OP_NO_RENEGOTIATION()))
@@ -42,7 +43,5 @@ package final class TLSServerIdentity: TLSContextOwner, @unchecked Sendable {
                     return SSL_TLSEXT_ERR_NOACK
                 }, nil)
         }
-
-        deinit { SSL_CTX_free(context) }
     #endif
 }

@@ -83,13 +83,14 @@ package final class TLSTrust: Sendable {
         }
 
         /// An SSL_CTX for clients: TLS 1.2 and up, the peer verified against the system's store and the anchors.
-        /// Unchecked Sendable: the SSL_CTX is only read once configured, which OpenSSL lets threads share.
-        package final class ClientContext: TLSContextOwner, @unchecked Sendable {
-            package let context: OpaquePointer
+        package final class ClientContext: TLSContextOwner, Sendable {
+            /// Configured here, then only read.
+            private let owned: OpenSSLObject
+            package var context: OpaquePointer { owned.pointer }
 
             package init(anchors: [PEMCertificates.Certificate]) throws(SocketError) {
                 guard let context = SSL_CTX_new(TLS_client_method()) else { throw TLSError.last("creating a TLS context") }
-                self.context = context
+                owned = OpenSSLObject(context) { SSL_CTX_free($0) }
                 _ = appflip_SSL_CTX_set_min_proto_version(context, appflip_TLS1_2_VERSION())
                 _ = appflip_SSL_CTX_set_partial_write_modes(context)
                 // A close without close_notify is read as such (`TLSStream.endedWithoutCloseNotify`), not as an orderly end:
@@ -104,8 +105,6 @@ package final class TLSTrust: Sendable {
                 let alpn: [UInt8] = [8] + Array("http/1.1".utf8)
                 _ = alpn.withUnsafeBufferPointer { SSL_CTX_set_alpn_protos(context, $0.baseAddress, UInt32($0.count)) }
             }
-
-            deinit { SSL_CTX_free(context) }
         }
     #endif
 }

@@ -4,9 +4,25 @@ import Foundation
 
 package enum ListeningSockets {
     /// The local addresses with a socket listening on `port` (`127.0.0.1`, `0.0.0.0`, `::1`, `::`, …), or nil where
-    /// they cannot be read (macOS: no /proc).
+    /// they cannot be read (macOS: no /proc). The kernel writes its socket tables a page at a time, and an entry can
+    /// be skipped when other sockets open or close between two of those reads (a busy machine, a CI job running tests
+    /// side by side): the tables are read three times at once and what any read saw is kept, so a listener that is
+    /// there is not missed, and one closed before the first read is in none.
     package static func addresses(listeningOn port: Int) -> [String]? {
         #if os(Linux)
+            var found: [String] = []
+            for _ in 0..<3 {
+                for address in read(listeningOn: port) where !found.contains(address) { found.append(address) }
+            }
+            return found
+        #else
+            return nil
+        #endif
+    }
+
+    #if os(Linux)
+        /// One read of /proc/net/tcp and /proc/net/tcp6.
+        private static func read(listeningOn port: Int) -> [String] {
             var found: [String] = []
             for (file, isIPv6) in [("/proc/net/tcp", false), ("/proc/net/tcp6", true)] {
                 guard let data = FileManager.default.contents(atPath: file) else { continue }
@@ -20,10 +36,8 @@ package enum ListeningSockets {
                 }
             }
             return found
-        #else
-            return nil
-        #endif
-    }
+        }
+    #endif
 
     /// /proc/net/tcp writes an IPv4 address as one 32-bit word in host (little-endian) order.
     static func ipv4(_ hex: Substring) -> String {

@@ -59,7 +59,6 @@ extension CaseLoader {
                 table[location.file].map { SourceLines.line(location.line, of: $0) } ?? ""
             })
         var cases: [ConformanceCase] = []
-        var hasher = SHA256()
         // Files are read independently (a loader each), a few at once on the machine's cores; their cases and
         // diagnostics are taken in path order, as if read one after another. A few at a time, so that case files
         // past the limit on cases are never all expanded at once.
@@ -71,17 +70,14 @@ extension CaseLoader {
             let loaded = Concurrently.map(chunk) { file in
                 var own = CaseLoader(catalog: catalog)
                 let cases = own.load(bytes: file.bytes, file: file.path, group: group(of: file.path, relativeTo: base))
-                return (cases: cases, diagnostics: own.diagnostics)
+                return (path: file.path, cases: cases, diagnostics: own.diagnostics)
             }
-            for (file, found) in zip(chunk, loaded) {
-                // Paths relative to the cases root, so the digest does not depend on where the checkout is.
-                hasher.update(Array(CaseSuite.relativePath(of: file.path, to: base).utf8) + [0])
-                hasher.update(file.bytes)
+            for found in loaded {
                 loader.reader.diagnostics += found.diagnostics
                 cases += found.cases
                 if cases.count > maximumCases {
                     loader.reader.error(
-                        at: SourceLocation(file: file.path, line: 1, column: 1),
+                        at: SourceLocation(file: found.path, line: 1, column: 1),
                         "the case files expand into more than \(maximumCases) cases")
                     break loading
                 }
@@ -100,7 +96,19 @@ extension CaseLoader {
         }
         loader.checkUniqueIDs(cases)
         if !loader.reader.diagnostics.isEmpty { throw DiagnosticList(loader.reader.diagnostics) }
-        return CaseSuite(cases: cases, sources: sorted, digest: SHA256.hex(hasher.finalize()), root: base)
+        return CaseSuite(cases: cases, sources: sorted, digest: digest(of: sorted, base: base), root: base)
+    }
+
+    /// The digest a suite of these files records, without reading a case: SHA-256 over each file's path relative to
+    /// `base` (so it does not depend on where the checkout is), a NUL, and its bytes, in path order. What `load` gives
+    /// the suite it reads; the built-in suite's is taken from here, so a run of other cases never parses it.
+    package static func digest(of files: [SuiteFile], base: String) -> String {
+        var hasher = SHA256()
+        for file in files.sorted(by: { $0.path < $1.path }) {
+            hasher.update(Array(CaseSuite.relativePath(of: file.path, to: base).utf8) + [0])
+            hasher.update(file.bytes)
+        }
+        return SHA256.hex(hasher.finalize())
     }
 
     static func caseFiles(under root: String) -> [String] {

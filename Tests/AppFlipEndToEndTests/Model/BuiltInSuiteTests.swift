@@ -20,6 +20,12 @@ struct BuiltInSuiteTests {
             #expect(embedded.bytes == file.bytes, "\(embedded.path) differs from the checkout")
         }
         #expect(builtIn.digest == onDisk.digest)
+        // The digest a run compares a suite with is taken from the bytes alone, and is the one loading gives.
+        #expect(BuiltInSuite.casesDigest == builtIn.digest)
+        #expect(CaseLoader.digest(of: onDisk.sources.reversed(), base: PackageRoot.cases) == onDisk.digest, "in path order, whatever the order given")
+        var edited = onDisk.sources
+        edited[0].bytes += Array("\n".utf8)
+        #expect(CaseLoader.digest(of: edited, base: PackageRoot.cases) != onDisk.digest, "a byte more is another suite")
         #expect(builtIn.cases.map(\.id) == onDisk.cases.map(\.id))
         #expect(builtIn.cases.map(\.group) == onDisk.cases.map(\.group))
         let catalog = try BuiltInSuite.catalog()

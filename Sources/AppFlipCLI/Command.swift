@@ -89,6 +89,27 @@ package enum Command {
     /// a mistake is seen at once, not under a page of help.
     /// The error, the usage form of what was `typed` (the handler form for a handler command, the native form for a
     /// native client; the first form otherwise), and where the help is.
+    /// A command's options read by `parse` (nil for `--help`), or the exit status once its help (0) or a usage error (2)
+    /// is printed: how every command with an `Options` struct starts.
+    static func options<Options>(
+        _ arguments: [String], usage: String, console: Console, _ parse: ([String]) throws(Arguments.UsageError) -> Options?
+    ) -> Result<Options, CommandExit> {
+        do {
+            guard let options = try parse(arguments) else {
+                console.out(.suite(usage))
+                return .failure(CommandExit(status: 0))
+            }
+            return .success(options)
+        } catch {
+            return .failure(CommandExit(status: usageError(error.message, usage: usage, console: console)))
+        }
+    }
+
+    /// The exit status of a command that stops before its work (its help, a usage error).
+    struct CommandExit: Error {
+        var status: Int32
+    }
+
     static func usageError(_ message: String, details: [String] = [], usage: String, console: Console, typed: [String] = []) -> Int32 {
         let line = "usage: " + usageForm(usage, typed: typed)
         let command = line.split(separator: " ").dropFirst(2).first.map(String.init) ?? ""

@@ -25,14 +25,9 @@ enum DiffCommand {
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
         let options: Options
-        do {
-            guard let given = try Options(arguments) else {
-                console.out(.suite(Usage.diff))
-                return 0
-            }
-            options = given
-        } catch {
-            return Command.usageError(error.message, usage: Usage.diff, console: console)
+        switch Command.options(arguments, usage: Usage.diff, console: console, Options.init) {
+        case .success(let given): options = given
+        case .failure(let exit): return exit.status
         }
         guard let old = read(options.old, console: console), let new = read(options.new, console: console) else {
             return ExitStatus.usage.rawValue

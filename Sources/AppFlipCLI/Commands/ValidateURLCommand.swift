@@ -46,14 +46,9 @@ enum ValidateURLCommand {
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
         let options: Options
-        do {
-            guard let given = try Options(arguments) else {
-                console.out(.suite(Usage.validateURL))
-                return 0
-            }
-            options = given
-        } catch {
-            return Command.usageError(error.message, usage: Usage.validateURL, console: console)
+        switch Command.options(arguments, usage: Usage.validateURL, console: console, Options.init) {
+        case .success(let given): options = given
+        case .failure(let exit): return exit.status
         }
         if let reports = options.reports, let problem = ReportFiles.problem(writing: reports) {
             console.err("error: --reports \(reports): \(problem)")

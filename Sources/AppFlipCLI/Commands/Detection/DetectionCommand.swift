@@ -38,14 +38,9 @@ enum DetectionCommand {
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
         let options: Options
-        do {
-            guard let given = try Options(arguments) else {
-                console.out(.suite(Usage.detection))
-                return 0
-            }
-            options = given
-        } catch {
-            return Command.usageError(error.message, usage: Usage.detection, console: console)
+        switch Command.options(arguments, usage: Usage.detection, console: console, Options.init) {
+        case .success(let given): options = given
+        case .failure(let exit): return exit.status
         }
         guard let catalog = SuiteLoading.loadCatalog(nil, console: console) else { return ExitStatus.usage.rawValue }
         if options.document {

@@ -54,12 +54,11 @@ enum VerifyCommand {
     static func main(_ arguments: [String], console: Console) -> Int32 {
         let options: Options
         let trusted: [TrustedKeys.Key]
+        switch Command.options(arguments, usage: Usage.verify, console: console, Options.init) {
+        case .success(let given): options = given
+        case .failure(let exit): return exit.status
+        }
         do {
-            guard let given = try Options(arguments) else {
-                console.out(.suite(Usage.verify))
-                return 0
-            }
-            options = given
             trusted = try TrustedKeys.read(options.trustedKeyPaths, console: console)
         } catch {
             return Command.usageError(error.message, usage: Usage.verify, console: console)

@@ -77,7 +77,7 @@ package final class CookieJar: Sendable {
             case 7 where hasValue && attributeName.utf8.hasASCIIPrefixIgnoringCase("max-age"):
                 if let seconds = Int(attributeValue) { maxAge = seconds }
             case 7 where hasValue && attributeName.utf8.hasASCIIPrefixIgnoringCase("expires"):
-                if let date = Self.httpDate(attributeValue) { expiresPassed = date.timeIntervalSinceNow <= 0 }
+                if let date = CookieDate.parse(attributeValue) { expiresPassed = date.timeIntervalSinceNow <= 0 }
             case 6 where attributeName.utf8.hasASCIIPrefixIgnoringCase("secure"):
                 cookie.secure = true
             default:
@@ -133,16 +133,5 @@ package final class CookieJar: Sendable {
         if request == cookiePath { return true }
         guard request.utf8.starts(with: cookiePath.utf8) else { return false }
         return cookiePath.utf8.last == 0x2F || request.utf8.dropFirst(cookiePath.utf8.count).first == 0x2F
-    }
-
-    private static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipEvidence
 import AppFlipLoading
 import AppFlipModel
@@ -157,7 +158,7 @@ enum MergeCommand {
             SuiteLoading.report(error, console: console)
             return nil
         }
-        run.apply(baseline, today: String(ISO8601DateFormatter().string(from: Date()).prefix(10)))
+        run.apply(baseline, today: UTCTimestamp.day(Date()))
         for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
         return baseline
     }

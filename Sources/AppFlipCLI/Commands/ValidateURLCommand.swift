@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 import AppFlipRedaction
 import AppFlipReporting
@@ -59,7 +60,7 @@ enum ValidateURLCommand {
         let shown = arguments.map { $0.contains("?") ? Redaction.redact(url: $0) : $0 }
         let run = URLValidation.run(
             options.inputs, audit: AuthorizationRequestAudit(registeredRedirectURIs: options.registeredRedirectURIs), catalog: catalog,
-            suiteVersion: SuiteVersion.current, startedAt: ISO8601DateFormatter().string(from: Date()),
+            suiteVersion: SuiteVersion.current, startedAt: UTCTimestamp.seconds(Date()),
             command: RunCommand.commandLine(shown, subcommand: "validate-url"))
         printFindings(run, console: console)
         let counts = Verdict.allCases.map { "\(run.count($0)) \($0.rawValue)" }.joined(separator: ", ")

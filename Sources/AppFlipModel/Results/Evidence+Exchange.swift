@@ -1,3 +1,4 @@
+import AppFlipBase
 import Foundation
 
 extension Evidence {
@@ -42,19 +43,12 @@ extension Evidence {
             return text
         }
 
-        /// `2026-11-25T20:21:16.123Z`: UTC with milliseconds, as results.json writes it.
-        /// To the millisecond, rounded, so a timestamp read back (`date(_:)`) writes the same text again: the format
-        /// cuts the fraction, and a parsed `.948` may be a hair under it.
-        package static func timestamp(_ date: Date) -> String {
-            let milliseconds = (date.timeIntervalSinceReferenceDate * 1000).rounded()
-            return Date(timeIntervalSinceReferenceDate: (milliseconds + 0.5) / 1000).formatted(
-                Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-        }
+        /// `2026-11-25T20:21:16.123Z`: UTC with milliseconds, as results.json writes it, rounded to the millisecond so
+        /// a timestamp read back (`date(_:)`) writes the same text again.
+        package static func timestamp(_ date: Date) -> String { UTCTimestamp.milliseconds(date) }
 
         /// Reads `timestamp(_:)`'s form back.
-        package static func date(_ text: String) -> Date? {
-            try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
-        }
+        package static func date(_ text: String) -> Date? { UTCTimestamp.date(text) }
     }
 
     /// One header line of an exchange.

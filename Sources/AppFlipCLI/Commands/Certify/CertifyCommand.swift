@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipDigest
 import AppFlipEvidence
 import AppFlipLoading
@@ -198,7 +199,7 @@ enum CertifyCommand {
                     throw Arguments.UsageError(message: "\(first) names the target of a re-run: give --rerun too")
                 }
             }
-            today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+            today = UTCTimestamp.day(Date())
             if let problem = ReportFiles.problem(
                 writing: (out as NSString).deletingLastPathComponent.isEmpty ? "." : (out as NSString).deletingLastPathComponent)
             {

@@ -110,7 +110,7 @@ enum RunCommand {
             if let path = options.attest {
                 // Dated no later than today, and in a certification for its programs only.
                 let bounds = AttestationLoader.Bounds(
-                    latestDate: String(ISO8601DateFormatter().string(from: Date()).prefix(10)),
+                    latestDate: UTCTimestamp.day(Date()),
                     programs: inputs.programs.isEmpty ? nil : inputs.programs)
                 inputs.attestations = try AttestationLoader.load(path: path, catalog: catalog, bounds: bounds)
             }
@@ -127,7 +127,7 @@ enum RunCommand {
         var runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
         // A certification judges every case, the ones that wait out a declared lifetime too.
         runner.includeSlow = options.includeSlow || !inputs.programs.isEmpty
-        let started = RunProvenance.Started(at: ISO8601DateFormatter().string(from: Date()), clock: Date())
+        let started = RunProvenance.Started(at: UTCTimestamp.seconds(Date()), clock: Date())
         let interruption = Interruption()
         interruption.start(console: console)
         defer { interruption.stop() }

@@ -18,6 +18,12 @@ package struct CaseLoader {
     /// first row's profile) and reused, instead of once a row.
     private var sharedChecks: (profile: Profile?, groups: [CheckGroup]?, usesProjectID: Bool)?
     private var checksAreShared = false
+    /// In a table file where no column changes what the steps are made of (`link`, `intent`, `steps`, the checks,
+    /// `profile`, `repeat`), every row's steps are the same: they are read for the first row and shared by the rest,
+    /// one array for the whole table (so the first row's location stands for the one-step case's step). A table of
+    /// 20,000 rows is then 20,000 IDs and titles, not 20,000 copies of its steps.
+    private var sharedSteps: (profile: Profile?, caseRepeat: Int, steps: [Step], usesProjectID: Bool)?
+    private var stepsAreShared = false
 
     /// Every diagnostic found so far.
     package var diagnostics: [Diagnostic] { reader.diagnostics }
@@ -78,15 +84,20 @@ package struct CaseLoader {
         guard let rows = tableRows(tableNode) else { return [] }
         checksAreShared = !["requirement", "expect", "checks"].contains { document[$0].map(Self.mentionsRow) ?? false }
         sharedChecks = nil
+        sharedSteps = nil
         defer {
             checksAreShared = false
             sharedChecks = nil
+            stepsAreShared = false
+            sharedSteps = nil
         }
         var cases: [ConformanceCase] = []
         let before = reader.diagnostics.count
         // Only the entries that name a column differ from row to row: the others are the same nodes in every row.
         let entries = document.entries.filter { $0.key.text != "table" }
         let varies = entries.map { Self.mentionsRow(.scalar($0.key)) || Self.mentionsRow($0.value) || Self.holdsTableKey($0.value) }
+        let stepKeys: Set = ["link", "intent", "steps", "requirement", "expect", "checks", "profile", "repeat"]
+        stepsAreShared = !zip(entries, varies).contains { entry, varies in varies && stepKeys.contains(entry.key.text) }
         for row in rows {
             var mapping = document
             mapping.entries = zip(entries, varies).map { entry, varies in
@@ -94,7 +105,11 @@ package struct CaseLoader {
                     ? Node.Mapping.Entry(key: substitute(row: row.values, in: entry.key), value: substitute(row: row.values, in: entry.value))
                     : entry
             }
-            if let converted = convert(mapping, location: row.location, group: group) { cases += bounded([converted]) }
+            if var converted = convert(mapping, location: row.location, group: group) {
+                // Rows that differ only in their IDs share one box of members (the steps are shared already).
+                if let previous = cases.last { converted.sharingMembers(with: previous) }
+                cases += bounded([converted])
+            }
             if reader.diagnostics.count > before { break }  // the same mistake would repeat for every row
         }
         return cases
@@ -132,20 +147,16 @@ package struct CaseLoader {
             }
         }
         let steps: [Step]?
-        if let stepsNode = document["steps"] {
-            for key in ["link", "intent", "requirement", "expect", "checks"] {
-                if let other = document.entries.first(where: { $0.key.text == key }) {
-                    reader.error(at: other.key.location, "'\(key)' belongs inside a step when a case has 'steps'")
-                }
-            }
-            steps = parseSteps(stepsNode, profile: profile, caseRepeat: caseRepeat)
-        } else if profile == .nativeClient {
-            reader.error(
-                at: document.location,
-                "a native-client case drives the app through 'steps' (sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out)")
-            steps = nil
+        if stepsAreShared, let shared = sharedSteps, shared.profile == profile, shared.caseRepeat == caseRepeat {
+            steps = shared.steps
+            // Read once for every row: what their templates use, each row uses.
+            if shared.usesProjectID { reader.usesProjectID = true }
         } else {
-            steps = singleStep(document, profile: profile, location: location, caseRepeat: caseRepeat)
+            let usedBefore = reader.usesProjectID
+            reader.usesProjectID = false
+            steps = caseSteps(document, profile: profile, location: location, caseRepeat: caseRepeat)
+            if stepsAreShared, let steps { sharedSteps = (profile, caseRepeat, steps, reader.usesProjectID) }
+            reader.usesProjectID = usedBefore || reader.usesProjectID
         }
         var skip: String?
         if let skipNode = document["skip"], let scalar = reader.scalar(skipNode, "'skip'") {
@@ -170,6 +181,25 @@ package struct CaseLoader {
         conformanceCase.needs = needs
         conformanceCase.formerly = formerly
         return conformanceCase
+    }
+
+    /// The case's steps: its `steps`, or one step of its `link` (or `intent`) and its checks.
+    private mutating func caseSteps(_ document: Node.Mapping, profile: Profile?, location: SourceLocation, caseRepeat: Int) -> [Step]? {
+        if let stepsNode = document["steps"] {
+            for key in ["link", "intent", "requirement", "expect", "checks"] {
+                if let other = document.entries.first(where: { $0.key.text == key }) {
+                    reader.error(at: other.key.location, "'\(key)' belongs inside a step when a case has 'steps'")
+                }
+            }
+            return parseSteps(stepsNode, profile: profile, caseRepeat: caseRepeat)
+        }
+        if profile == .nativeClient {
+            reader.error(
+                at: document.location,
+                "a native-client case drives the app through 'steps' (sign_in, replay_redirect, unsolicited_redirect, refresh, call_api, sign_out)")
+            return nil
+        }
+        return singleStep(document, profile: profile, location: location, caseRepeat: caseRepeat)
     }
 
     /// `needs:`: what the configuration must provide for the case to run.

@@ -5,17 +5,17 @@ package typealias SourceLocationValue = SourceLocation
 
 /// One test case: a link to send, what the simulated user does, and the checks that judge the answer.
 package struct ConformanceCase: Sendable, Hashable, Identifiable {
-    /// The stored members, in one shared box (`CopyOnWrite`): a run of 100,000 cases holds each case in the
-    /// suite, in the selection and in its result, and a copy of the box is one reference where the members are
-    /// some 130 bytes.
+    /// The members a case shares with others like it, in one shared box (`CopyOnWrite`): a run of 100,000 cases holds
+    /// each case in the suite, in the selection and in its result, and a copy of the box is one reference where the
+    /// members are some 120 bytes. The rows of a table whose columns change only the ID share one box
+    /// (`sharingMembers(with:)`): the ID and the row's line are the case's own.
     private struct Members: Hashable, Sendable {
-        var id: String
         var title: String
         var profile: Profile
         var scenario: Scenario
         var steps: [Step]
         var skipReason: String?
-        var location: SourceLocation
+        var file: String
         var group: String
         var repeatCount: Int
         var needs: [Need] = []
@@ -23,12 +23,11 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
     }
 
     private var storage: CopyOnWrite<Members>
-
     /// Stable, written in the case file (never positional): `app-link/redirect-uri/lookalike-suffix-host`.
-    package var id: String {
-        get { storage.value.id }
-        set { storage.value.id = newValue }
-    }
+    package var id: String
+    private var line: Int32
+    private var column: Int32
+
     package var title: String {
         get { storage.value.title }
         set { storage.value.title = newValue }
@@ -53,8 +52,12 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
     }
     /// Where the case (or, for a table, its row) is written.
     package var location: SourceLocation {
-        _read { yield storage.value.location }
-        set { storage.value.location = newValue }
+        get { SourceLocation(file: storage.value.file, line: Int(line), column: Int(column)) }
+        set {
+            if storage.value.file != newValue.file { storage.value.file = newValue.file }
+            line = Int32(clamping: newValue.line)
+            column = Int32(clamping: newValue.column)
+        }
     }
     /// The case file's directory under the cases root, e.g. `app-link/redirect-uri`.
     package var group: String {
@@ -155,8 +158,17 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
     ) {
         storage = CopyOnWrite(
             Members(
-                id: id, title: title, profile: profile, scenario: scenario, steps: steps, skipReason: skipReason,
-                location: location, group: group, repeatCount: repeatCount))
+                title: title, profile: profile, scenario: scenario, steps: steps, skipReason: skipReason, file: location.file,
+                group: group, repeatCount: repeatCount))
+        self.id = id
+        line = Int32(clamping: location.line)
+        column = Int32(clamping: location.column)
+    }
+
+    /// Takes `other`'s box when the two cases are the same but for their IDs and lines (the rows of a table whose
+    /// columns change only the ID): one box for them all instead of one each.
+    package mutating func sharingMembers(with other: ConformanceCase) {
+        if storage == other.storage { storage = other.storage }
     }
 
     /// A one-step case that sends a link and judges the answer.

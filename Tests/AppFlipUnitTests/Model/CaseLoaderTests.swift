@@ -206,6 +206,28 @@ struct CaseLoaderTests {
         }
     }
 
+    @Test("A table whose columns change nothing of the steps shares one steps array, and every row still needs what they use")
+    func sharedSteps() throws {
+        func base(_ steps: [ConformanceCase]) -> [UnsafePointer<Step>?] { steps.map { $0.steps.withUnsafeBufferPointer(\.baseAddress) } }
+        let template = Self.valid.replacingOccurrences(of: "app-link/x/one", with: "app-link/x/${row.key}")
+            .replacingOccurrences(of: "https://evil.example/", with: "https://evil.example/${project_id}")
+        let rows = "table:\n  - key: a\n    name: A\n  - key: b\n    name: B\n  - key: c\n    name: C\n"
+        let shared = try load(template + rows)
+        #expect(shared.count == 3)
+        #expect(Set(base(shared)).count == 1, "one array for every row")
+        #expect(shared.allSatisfy { $0.needs == [.projectID] }, "each row sends ${project_id}")
+        #expect(shared.map(\.location.line) == [12, 14, 16])
+        // A title that names a column: the rows differ there, and still share their steps.
+        let titled = try load(template.replacingOccurrences(of: "title: One", with: "title: One ${row.name}") + rows)
+        #expect(titled.map(\.title) == ["One A", "One B", "One C"])
+        #expect(Set(base(titled)).count == 1)
+        // A link that names a column: each row's own steps.
+        let varying = try load(template.replacingOccurrences(of: "evil.example/", with: "${row.key}.example/") + rows)
+        #expect(Set(base(varying)).count == 3)
+        #expect(Set(varying.map(\.steps)).count == 3)
+        #expect(varying.allSatisfy { $0.needs == [.projectID] })
+    }
+
     @Test(
         "Case IDs are non-empty segments of [A-Za-z0-9._-] joined by '/'",
         arguments: [

@@ -113,19 +113,22 @@ package struct Redactor: Sendable {
         return Array(bytes[best])
     }
 
-    /// A secret's needles, worked out once per process (every case of a run hides the configured secrets).
+    /// A secret's needles, worked out once per process (every case of a run hides the configured secrets). The memo
+    /// holds at most `memoLimit` secrets: a run's own secrets are a handful, while every code a target issues is a
+    /// secret seen once, and a memo of thousands of those would only hold memory.
     static func needles(of secret: String, bytes: [UInt8]) -> [SecretNeedles.Needle] {
         let key = ByteKey(secret)
         if let known = needlesBySecret.withLock({ $0[key] }) { return known }
         let needles = SecretNeedles(secret: bytes).needles
         needlesBySecret.withLock { memo in
-            if memo.count >= 4096 { memo.removeAll(keepingCapacity: true) }
+            if memo.count >= Self.memoLimit { memo.removeAll(keepingCapacity: true) }
             memo[key] = needles
         }
         return needles
     }
 
     private static let needlesBySecret = Locked<[ByteKey: [SecretNeedles.Needle]]>([:])
+    private static let memoLimit = 256
 
     // MARK: - Redacting
 

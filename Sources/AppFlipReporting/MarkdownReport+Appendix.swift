@@ -11,7 +11,8 @@ extension MarkdownReport {
         /// markup, so a list whose IDs alone pass the size limit is never rendered.
         private let everyCaseFits: Bool
         private var matrix: String?
-        private var everyCase: String?
+        /// The list of every case once rendered: nil inside when it passed the size limit.
+        private var everyCase: String??
 
         init(report: MarkdownReport) {
             self.report = report
@@ -19,7 +20,8 @@ extension MarkdownReport {
             everyCaseFits = report.run.results.reduce(0) { $0 + $1.conformanceCase.id.utf8.count + 20 } <= MarkdownReport.sizeLimit
         }
 
-        /// The appendix at `detail`, or nil when the level lists every case and that list cannot fit.
+        /// The appendix at `detail`, or nil when the level lists every case and that list cannot fit (it alone passes
+        /// the size limit: it is rendered only that far, never whole, whatever the number of cases).
         mutating func text(_ detail: Detail) -> String? {
             if detail.listsEveryCase && !everyCaseFits { return nil }
             var text = "## Appendix\n\n"
@@ -30,8 +32,9 @@ extension MarkdownReport {
             }
             text += fixed
             if detail.listsEveryCase {
-                let rendered = everyCase ?? report.everyCase()
+                let rendered = everyCase ?? report.everyCase(limit: MarkdownReport.sizeLimit)
                 everyCase = rendered
+                guard let rendered else { return nil }
                 text += rendered
             }
             return text
@@ -104,12 +107,14 @@ extension MarkdownReport {
         return text + "\n</details>\n\n"
     }
 
-    fileprivate func everyCase() -> String {
+    /// The list of every case, or nil once it passes `limit` bytes (it is not rendered further).
+    fileprivate func everyCase(limit: Int) -> String? {
         var text = "<details><summary>D. Every case (\(run.results.count))</summary>\n\n"
         text += "| Case | Verdict | Requirements | Time (s) |\n| --- | --- | --- | ---: |\n"
         for result in run.results {
             text += "| `\(result.conformanceCase.id)` | \(Self.icons[result.verdict] ?? "") \(result.verdict.rawValue) | "
             text += "\(ReportFormatting.requirementList(result)) | \(ReportFormatting.seconds(reproducible ? 0 : result.duration)) |\n"
+            if text.utf8.count > limit { return nil }
         }
         return text + "\n</details>\n"
     }

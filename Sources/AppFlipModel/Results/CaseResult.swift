@@ -7,9 +7,7 @@ package struct CaseResult: Sendable, Hashable {
     private struct Members: Hashable, Sendable {
         var conformanceCase: ConformanceCase
         var verdict: Verdict
-        var checks: StoredChecks
-        var message: String?
-        var evidence: StoredEvidence
+        var texts: Texts
         var duration: Double
         /// What most results lack, boxed: nil when every note is empty.
         var rare: Rare?
@@ -37,45 +35,39 @@ package struct CaseResult: Sendable, Hashable {
         case notes(Notes)
     }
 
-    /// The checks as judged, or (once the run recorded the result) their outlines here and their texts in the run's
-    /// spool (`spool(into:)`).
-    private enum StoredChecks: Hashable, Sendable {
-        case plain([CheckResult])
-        /// The outlines as one word each (`ResultSpool.words`), the texts in the spool.
-        case spooled([UInt32], SpooledTexts)
+    /// The checks and the evidence as judged (boxed: a result holds them only until the run records it), or, once
+    /// the run recorded the result, where the spool keeps them (`spool(into:)`): their outlines among its words and
+    /// their texts in its file, some 32 bytes in all.
+    private enum Texts: Hashable, Sendable {
+        indirect case plain([CheckResult], Evidence)
+        case spooled(SpooledTexts)
 
         var checks: [CheckResult] {
             switch self {
-            case .plain(let checks): checks
-            case .spooled(let words, let texts): texts.checks(texts.spool.outlines(words))
+            case .plain(let checks, _): checks
+            case .spooled(let texts): texts.checks
             }
         }
 
         var outlines: [CheckOutline] {
             switch self {
-            case .plain(let checks): checks.map(CheckOutline.init)
-            case .spooled(let words, let texts): texts.spool.outlines(words)
+            case .plain(let checks, _): checks.map(CheckOutline.init)
+            case .spooled(let texts): texts.outlines
             }
         }
 
-        static func == (lhs: StoredChecks, rhs: StoredChecks) -> Bool { lhs.checks == rhs.checks }
-        func hash(into hasher: inout Hasher) { checks.hash(into: &hasher) }
-    }
-
-    /// The evidence as recorded, or in the run's spool.
-    private enum StoredEvidence: Hashable, Sendable {
-        case plain(Evidence)
-        case spooled(SpooledTexts)
-
         var evidence: Evidence {
             switch self {
-            case .plain(let evidence): evidence
+            case .plain(_, let evidence): evidence
             case .spooled(let texts): texts.evidence
             }
         }
 
-        static func == (lhs: StoredEvidence, rhs: StoredEvidence) -> Bool { lhs.evidence == rhs.evidence }
-        func hash(into hasher: inout Hasher) { evidence.hash(into: &hasher) }
+        static func == (lhs: Texts, rhs: Texts) -> Bool { lhs.checks == rhs.checks && lhs.evidence == rhs.evidence }
+        func hash(into hasher: inout Hasher) {
+            checks.hash(into: &hasher)
+            evidence.hash(into: &hasher)
+        }
     }
 
     private var storage: CopyOnWrite<Members>
@@ -93,24 +85,22 @@ package struct CaseResult: Sendable, Hashable {
     }
     /// Read from the spool on each read once spooled: read them once where many are needed.
     package var checks: [CheckResult] {
-        _read { yield storage.value.checks.checks }
-        set { storage.value.checks = .plain(newValue) }
+        _read { yield storage.value.texts.checks }
+        set { storage.value.texts = .plain(newValue, storage.value.texts.evidence) }
     }
 
-    /// What each check judged, without its texts: all a count needs, and for a recorded result read without the spool.
-    package var checkOutlines: [CheckOutline] { storage.value.checks.outlines }
+    /// What each check judged, without its texts: all a count needs, and for a recorded result read without the file.
+    package var checkOutlines: [CheckOutline] { storage.value.texts.outlines }
 
     /// Moves the checks' texts and the evidence into the run's spool, keeping only the outlines here: what a run does
     /// to every result it records, so its memory does not grow with its texts. Reading them is unchanged (each read
     /// reads the spool: read them once where many are needed); setting them keeps them as set. When the spool cannot
     /// take them, they stay here.
     package mutating func spool(into spool: ResultSpool) {
-        guard case .plain(let checks) = storage.value.checks, case .plain(let evidence) = storage.value.evidence,
-            !checks.isEmpty || evidence != Evidence(), let words = spool.words(checks.map(CheckOutline.init)),
+        guard case .plain(let checks, let evidence) = storage.value.texts, !checks.isEmpty || evidence != Evidence(),
             let texts = SpooledTexts(checks: checks, evidence: evidence, into: spool)
         else { return }
-        storage.value.checks = .spooled(words, texts)
-        storage.value.evidence = .spooled(texts)
+        storage.value.texts = .spooled(texts)
     }
     /// For `error` and `skip`: what happened, in one sentence.
     package var message: String? {
@@ -119,8 +109,8 @@ package struct CaseResult: Sendable, Hashable {
     }
     /// Read from the spool on each read once spooled: read it once where many parts are needed.
     package var evidence: Evidence {
-        _read { yield storage.value.evidence.evidence }
-        set { storage.value.evidence = .plain(newValue) }
+        _read { yield storage.value.texts.evidence }
+        set { storage.value.texts = .plain(storage.value.texts.checks, newValue) }
     }
     /// Seconds spent on the case.
     package var duration: Double {
@@ -181,7 +171,7 @@ package struct CaseResult: Sendable, Hashable {
     ) {
         storage = CopyOnWrite(
             Members(
-                conformanceCase: conformanceCase, verdict: verdict, checks: .plain(checks), evidence: .plain(evidence), duration: duration,
+                conformanceCase: conformanceCase, verdict: verdict, texts: .plain(checks, evidence), duration: duration,
                 rare: message.map { .notes(Notes(message: $0)) }))
     }
 

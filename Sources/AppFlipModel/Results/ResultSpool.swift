@@ -14,7 +14,7 @@ import Foundation
 package final class ResultSpool: Sendable {
     private let fd: Int32
     private let state = Locked(State())
-    /// The requirements recorded checks judged, each once, numbered: a recorded check's outline is one word.
+    /// The requirements recorded checks judged, each once, numbered, and each recorded check's outline as one word.
     private let references = Locked(References())
     private static let flushSize = 1 << 16
 
@@ -89,22 +89,34 @@ package final class ResultSpool: Sendable {
         return bytes
     }
 
-    /// The outlines as words: the requirement's number (24 bits), the verdict and whether the check applied; nil
-    /// when the run has judged more requirements than 24 bits number (the outlines then stay as they are).
-    func words(_ outlines: [CheckOutline]) -> [UInt32]? {
-        references.withLock { references -> [UInt32]? in
-            guard references.list.count + outlines.count < 1 << 24 else { return nil }
-            return outlines.map { outline in
-                references.number(outline.requirement) | UInt32(Self.verdicts.firstIndex(of: outline.verdict) ?? 0) << 24
-                    | (outline.isApplicable ? 1 << 28 : 0)
+    /// Keeps `outlines` here, one word each (the requirement's number in 24 bits, the verdict and whether the check
+    /// applied) in one array for the whole run, so a recorded result holds where its words start and not an array of
+    /// its own; nil when the run has judged more requirements than 24 bits number, or kept more words than 32 bits
+    /// count (the outlines then stay with the result).
+    func keep(_ outlines: [CheckOutline]) -> OutlineSpan? {
+        references.withLock { references -> OutlineSpan? in
+            guard references.list.count + outlines.count < 1 << 24, let start = UInt32(exactly: references.words.count),
+                let count = UInt32(exactly: outlines.count), UInt32.max - start >= count
+            else { return nil }
+            for outline in outlines {
+                references.words.append(
+                    references.number(outline.requirement) | UInt32(Self.verdicts.firstIndex(of: outline.verdict) ?? 0) << 24
+                        | (outline.isApplicable ? 1 << 28 : 0))
             }
+            return OutlineSpan(start: start, count: count)
         }
     }
 
-    /// The outlines the words stand for (`words(_:)` of this spool made them).
-    func outlines(_ words: [UInt32]) -> [CheckOutline] {
+    /// Where a result's outlines are among the words `keep(_:)` kept.
+    struct OutlineSpan: Sendable, Hashable {
+        var start: UInt32
+        var count: UInt32
+    }
+
+    /// The outlines `keep(_:)` of this spool kept at `span`.
+    func outlines(_ span: OutlineSpan) -> [CheckOutline] {
         references.withLock { references in
-            words.map { word in
+            references.words[Int(span.start)..<Int(span.start) + Int(span.count)].map { word in
                 CheckOutline(
                     requirement: references.list[Int(word & 0xFF_FFFF)], verdict: Self.verdicts[Int(word >> 24 & 0xF)],
                     isApplicable: word & 1 << 28 != 0)
@@ -114,10 +126,11 @@ package final class ResultSpool: Sendable {
 
     private static let verdicts = Verdict.allCases
 
-    /// Requirements by number and numbers by requirement.
+    /// Requirements by number and numbers by requirement, and every recorded check's outline as a word.
     private struct References {
         var list: [RequirementReference] = []
         var numbers: [RequirementReference: UInt32] = [:]
+        var words: [UInt32] = []
 
         mutating func number(_ reference: RequirementReference) -> UInt32 {
             if let number = numbers[reference] { return number }

@@ -5,11 +5,15 @@ import Foundation
 /// length (32 bits, little-endian) then its bytes, byte for byte as judged; a number is 64 bits.
 struct SpooledTexts: Sendable {
     let spool: ResultSpool
-    let offset: Int
-    let checksLength: Int
-    let evidenceLength: Int
+    private let offset: Int
+    /// The byte counts of the checks' texts and of the evidence (a result's texts are bounded far below 4 GiB).
+    private let checksLength: UInt32
+    private let evidenceLength: UInt32
+    /// The checks' outlines, among the spool's words.
+    private let span: ResultSpool.OutlineSpan
 
-    /// Spools `checks`' texts and `evidence`; nil when the spool cannot take them (the result keeps them in memory).
+    /// Spools `checks` (their outlines as words, their texts in the file) and `evidence`; nil when the spool cannot
+    /// take them (the result keeps them in memory).
     init?(checks: [CheckResult], evidence: Evidence, into spool: ResultSpool) {
         var writer = Writer()
         writer.number(checks.count)
@@ -23,17 +27,24 @@ struct SpooledTexts: Sendable {
         writer.text(evidence.stderr)
         writer.number(evidence.exchanges.count)
         for exchange in evidence.exchanges { writer.exchange(exchange) }
-        guard let offset = spool.append(writer.bytes) else { return nil }
+        guard let checksLength = UInt32(exactly: checksLength), let evidenceLength = UInt32(exactly: writer.bytes.count - Int(checksLength)),
+            let span = spool.keep(checks.map(CheckOutline.init)), let offset = spool.append(writer.bytes)
+        else { return nil }
         self.spool = spool
         self.offset = offset
         self.checksLength = checksLength
-        evidenceLength = writer.bytes.count - checksLength
+        self.evidenceLength = evidenceLength
+        self.span = span
     }
+
+    /// What each check judged, without its texts.
+    var outlines: [CheckOutline] { spool.outlines(span) }
 
     /// The checks as judged, from their outlines and their spooled texts; a text the spool cannot give back is said
     /// as such (the verdicts, kept in memory, stand).
-    func checks(_ outlines: [CheckOutline]) -> [CheckResult] {
-        var reader = Reader(spool.read(at: offset, length: checksLength))
+    var checks: [CheckResult] {
+        let outlines = self.outlines
+        var reader = Reader(spool.read(at: offset, length: Int(checksLength)))
         let count = reader.count()
         return outlines.enumerated().map { index, outline in
             let texts = index < count ? (reader.text(), reader.text()) : (nil, nil)
@@ -45,7 +56,7 @@ struct SpooledTexts: Sendable {
 
     /// The evidence as recorded.
     var evidence: Evidence {
-        var reader = Reader(spool.read(at: offset + checksLength, length: evidenceLength))
+        var reader = Reader(spool.read(at: offset + Int(checksLength), length: Int(evidenceLength)))
         guard let link = reader.text(), let answer = reader.text(), let stderr = reader.text() else {
             return Evidence(answer: Self.unreadable)
         }

@@ -4,34 +4,41 @@ import AppFlipModel
 import Foundation
 
 /// Every authorization code a run's `code: fresh` checks accepted, kept as the run goes in a form that does not grow
-/// with the codes' text: each code's digest with the case that first held it (and the others only for a code that
-/// came back), and, per requirement, the distinct codes' digests and their characters position by position, which is
-/// all the entropy estimate reads (`EntropyEstimate`). A code's value is never kept past its case.
+/// with the codes' text: each code's digest with the case that first held it and the requirements that accepted it (and
+/// the other holders only for a code that came back), and, per requirement, how many distinct codes it accepted and
+/// their characters position by position, which is all the entropy estimate reads (`EntropyEstimate`). A code's value
+/// is never kept past its case.
 ///
 /// At the end of the run (`judge`), every case that holds a code another case (or another of its steps) held too gets
 /// a failed check, and the first case of each requirement a check of its codes' joint entropy.
 final class IssuedCodeLedger: Sendable {
     private let state = Locked(State())
 
-    /// A case holding a code: which case, the requirement that accepted it, and its place among the case's codes (the
-    /// checks a case is given come in that order).
+    /// A case holding a code, in twelve bytes: which case, the number of the requirement that accepted it
+    /// (`State.requirements`), and its place among the case's codes (the checks a case is given come in that order).
     private struct Holder: Sendable {
-        var caseIndex: Int
-        var requirement: RequirementReference
-        var position: Int
+        var caseIndex: UInt32
+        var requirement: UInt32
+        var position: UInt32
     }
 
-    /// The distinct codes one requirement accepted: their digests, the first case that held one, and each position's
+    /// What the ledger keeps of a code: its first holder, and the requirements (by number, the first 64) that
+    /// accepted it, so a code a second requirement accepts counts as distinct for that one.
+    private struct Entry: Sendable {
+        var first: Holder
+        var requirements: UInt64
+    }
+
+    /// The distinct codes one requirement accepted: how many, the first case that held one, and each position's
     /// characters over every code long enough to have it.
     private struct Sample: Sendable {
         var first: Int
-        var digests: Set<CodeDigest> = []
+        var distinct = 0
         var columns: [Column] = []
         var shortest = Int.max
 
-        mutating func add(_ code: IssuedCode, of caseIndex: Int) {
-            first = min(first, caseIndex)
-            guard digests.insert(code.digest).inserted else { return }
+        mutating func add(_ code: IssuedCode) {
+            distinct += 1
             var position = 0
             for scalar in code.value.unicodeScalars {
                 if position == columns.count { columns.append(Column()) }
@@ -70,9 +77,25 @@ final class IssuedCodeLedger: Sendable {
     }
 
     private struct State: Sendable {
-        var first: [CodeDigest: Holder] = [:]
+        var codes: [CodeDigest: Entry] = [:]
+        /// The other holders of a code that came back (a conformant target has none).
         var more: [CodeDigest: [Holder]] = [:]
-        var samples: [RequirementReference: Sample] = [:]
+        /// The requirements that accepted codes, numbered in the order first seen, and each one's sample.
+        var requirements: [RequirementReference] = []
+        var samples: [Sample] = []
+
+        mutating func number(of requirement: RequirementReference, caseIndex: Int) -> Int {
+            if let number = requirements.firstIndex(of: requirement) { return number }
+            requirements.append(requirement)
+            samples.append(Sample(first: caseIndex))
+            return requirements.count - 1
+        }
+
+        /// Whether `requirement` accepted the code before.
+        func accepted(_ digest: CodeDigest, _ entry: Entry, by requirement: Int) -> Bool {
+            if requirement < 64 { return entry.requirements >> UInt64(requirement) & 1 == 1 }
+            return Int(entry.first.requirement) == requirement || (more[digest] ?? []).contains { Int($0.requirement) == requirement }
+        }
     }
 
     /// Records the codes case `caseIndex` was issued, in the order its steps accepted them.
@@ -80,10 +103,23 @@ final class IssuedCodeLedger: Sendable {
         guard !codes.isEmpty else { return }
         state.withLock { state in
             for (position, code) in codes.enumerated() {
-                let holder = Holder(caseIndex: caseIndex, requirement: code.requirement, position: position)
-                if state.first[code.digest] == nil { state.first[code.digest] = holder } else { state.more[code.digest, default: []].append(holder) }
-                // Changed in place: a copy out of the dictionary would copy its set of digests, once a code.
-                state.samples[code.requirement, default: Sample(first: caseIndex)].add(code, of: caseIndex)
+                let number = state.number(of: code.requirement, caseIndex: caseIndex)
+                let holder = Holder(
+                    caseIndex: UInt32(truncatingIfNeeded: caseIndex), requirement: UInt32(truncatingIfNeeded: number),
+                    position: UInt32(truncatingIfNeeded: position))
+                let bit: UInt64 = number < 64 ? 1 << UInt64(number) : 0
+                let distinct: Bool
+                if let entry = state.codes[code.digest] {
+                    distinct = !state.accepted(code.digest, entry, by: number)
+                    state.codes[code.digest]?.requirements |= bit
+                    state.more[code.digest, default: []].append(holder)
+                } else {
+                    distinct = true
+                    state.codes[code.digest] = Entry(first: holder, requirements: bit)
+                }
+                // Changed in place: a copy out of the array would copy its columns, once a code.
+                state.samples[number].first = min(state.samples[number].first, caseIndex)
+                if distinct { state.samples[number].add(code) }
             }
         }
     }
@@ -95,13 +131,14 @@ final class IssuedCodeLedger: Sendable {
         // Each repeated code's holders, gathered by case: a case's checks come in the order it was issued its codes.
         var repeatedIn: [Int: [(position: Int, requirement: RequirementReference, holders: [Int])]] = [:]
         for (digest, more) in state.more {
-            guard let first = state.first[digest] else { continue }
+            guard let first = state.codes[digest]?.first else { continue }
             let holders = [first] + more
-            var seen = Set<Int>()
+            var seen = Set<UInt32>()
             for holder in holders where seen.insert(holder.caseIndex).inserted {
                 // The first place the case holds the code: a case given it twice is told once.
                 let own = holders.filter { $0.caseIndex == holder.caseIndex }.min { $0.position < $1.position } ?? holder
-                repeatedIn[holder.caseIndex, default: []].append((own.position, own.requirement, holders.map(\.caseIndex)))
+                repeatedIn[Int(holder.caseIndex), default: []].append(
+                    (Int(own.position), state.requirements[Int(own.requirement)], holders.map { Int($0.caseIndex) }))
             }
         }
         for (index, repeated) in repeatedIn {
@@ -120,19 +157,19 @@ final class IssuedCodeLedger: Sendable {
             }
             results[index] = result
         }
-        judgeEntropy(state.samples, &results)
+        judgeEntropy(Array(zip(state.requirements, state.samples)), &results)
     }
 
     /// Adds, to the first case of each requirement that accepted fresh codes, a check of their joint entropy.
-    private func judgeEntropy(_ samples: [RequirementReference: Sample], _ results: inout [CaseResult?]) {
+    private func judgeEntropy(_ samples: [(RequirementReference, Sample)], _ results: inout [CaseResult?]) {
         for (requirement, sample) in samples {
-            guard sample.digests.count >= IssuedCode.minimumSample, var result = results[sample.first] else { continue }
+            guard sample.distinct >= IssuedCode.minimumSample, var result = results[sample.first] else { continue }
             let bits = sample.bits
             result.add(
                 CheckResult(
                     requirement: requirement,
                     expected: "the run's fresh codes carry at least \(IssuedCode.requiredBits) bits of entropy (estimated)",
-                    observed: "about \(Int(bits)) bits over \(sample.digests.count) codes of this run",
+                    observed: "about \(Int(bits)) bits over \(sample.distinct) codes of this run",
                     verdict: bits >= Double(IssuedCode.requiredBits) ? .pass : requirement.level.violationVerdict))
             results[sample.first] = result
         }

@@ -27,8 +27,11 @@ extension Runner {
         /// Cases stored but not yet reported to `progress`, because their verdict may still change: a worker's latest
         /// case (the next exchange on its connection may show a fault of this one) and a case judged again across
         /// the run at the end (codes issued, configured credentials). `progress` sees only final verdicts.
-        private let held = Locked(Held())
+        private let held: Locked<Held>
         private let reporting = Locked(())
+        /// How many cases were stored, and every how many the allocator's free pages go back to the system.
+        private let recorded = Locked(0)
+        private static let releaseInterval = 2048
         /// Where recorded results keep their texts (nil when no temporary file could be made: then in memory).
         private let spool = ResultSpool.temporary()
 
@@ -42,6 +45,7 @@ extension Runner {
             self.shouldStop = shouldStop
             self.progress = progress
             collected = Locked(Array(repeating: nil, count: cases.count))
+            held = Locked(Held(cases: cases.count))
             waiting = cases.indices.filter { cases[$0].waits && !cases[$0].runsLast }
             order = cases.indices.filter { !cases[$0].waits && !cases[$0].runsLast } + cases.indices.filter { cases[$0].runsLast }
             lastPhase = order.count - cases.indices.filter { cases[$0].runsLast }.count
@@ -106,6 +110,15 @@ extension Runner {
             if shouldStop() { return }
             var result = finished.result
             if let spool { result.spool(into: spool) }
+            // A long run's threads free what each case made while the results they keep stay: the allocator's arenas
+            // fill with holes it keeps resident. Every so many cases those free pages go back, so a run's memory
+            // follows what it keeps, not what it made (a few milliseconds each time).
+            if recorded.withLock({ count -> Bool in
+                count += 1
+                return count % Self.releaseInterval == 0
+            }) {
+                FreeMemory.release()
+            }
             let previousResult = collected.withLock { all -> CaseResult? in
                 all[caseIndex] = result
                 guard let previous, let earlier = all[previous] else { return nil }
@@ -128,22 +141,27 @@ extension Runner {
         }
 
         /// The held cases, each with when it was stored (they are reported in that order at the end) and whether the
-        /// run judges it again once every case has run (then only the end releases it).
+        /// run judges it again once every case has run (then only the end releases it): one word a case of the run
+        /// (0 when not held, else the order it was stored in, plus one, then that flag in the lowest bit), so holding
+        /// every case of a run whose target issues codes costs eight bytes a case.
         private struct Held {
-            private var stored: [Int: (order: Int, judgedAtEnd: Bool)] = [:]
-            private var count = 0
+            private var entries: [UInt64]
+            private var count: UInt64 = 0
+
+            init(cases: Int) { entries = Array(repeating: 0, count: cases) }
 
             mutating func add(_ caseIndex: Int, judgedAtEnd: Bool) {
-                stored[caseIndex] = (count, judgedAtEnd)
                 count += 1
+                entries[caseIndex] = count << 1 | (judgedAtEnd ? 1 : 0)
             }
             /// Releases a case its worker's next exchange has followed (true), unless the end judges it again.
             mutating func releasesWithItsFollower(_ caseIndex: Int) -> Bool {
-                guard let entry = stored[caseIndex], !entry.judgedAtEnd else { return false }
-                stored[caseIndex] = nil
+                let entry = entries[caseIndex]
+                guard entry != 0, entry & 1 == 0 else { return false }
+                entries[caseIndex] = 0
                 return true
             }
-            var inOrder: [Int] { stored.sorted { $0.value.order < $1.value.order }.map(\.key) }
+            var inOrder: [Int] { entries.indices.filter { entries[$0] != 0 }.sorted { entries[$0] < entries[$1] } }
         }
 
         /// The results in case order, with what is judged across cases applied (configured credentials, codes issued

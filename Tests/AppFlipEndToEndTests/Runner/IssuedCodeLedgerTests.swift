@@ -95,4 +95,35 @@ struct IssuedCodeLedgerTests {
             #expect(entropy?.observed == "about \(Int(EntropyEstimate.bits(of: distinct))) bits over \(distinct.count) codes of this run")
         }
     }
+
+    @Test(
+        "Each requirement counts its own distinct codes: a code two requirements accepted is in both samples, once each, past the 64 kept as bits too"
+    )
+    func distinctPerRequirement() {
+        var random = Mutator(seed: 33)
+        let first = RequirementReference(id: "AF-LINK-012", level: .must)
+        // Fillers give the requirements numbers, so the two under test are the 2nd and the 68th the ledger sees.
+        let fillers = (0..<66).map { RequirementReference(id: "AF-FILL-\($0)", level: .must) }
+        for late in [fillers[0], RequirementReference(id: "AF-LATE-1", level: .must)] {
+            let ledger = IssuedCodeLedger()
+            let values = (0..<5).map { _ in Self.randomCode(&random) }
+            var caseIndex = 0
+            func record(_ value: String, _ requirement: RequirementReference) {
+                ledger.record([IssuedCode(digest: CodeDigest(SHA256.hash(Array(value.utf8))), value: value, requirement: requirement)], of: caseIndex)
+                caseIndex += 1
+            }
+            for value in values { record(value, first) }
+            for filler in fillers where filler != late { record(Self.randomCode(&random), filler) }
+            // The same five under the late requirement, the first of them twice: five distinct codes, not six.
+            for value in values + [values[0]] { record(value, late) }
+            var results = Self.results(caseIndex)
+            ledger.judge(&results)
+            let entropy = results.compactMap { $0 }.flatMap(\.checks).filter { $0.expected.contains("entropy") }
+            #expect(entropy.first { $0.requirement == first }?.observed.hasSuffix("over 5 codes of this run") == true)
+            #expect(entropy.first { $0.requirement == late }?.observed.hasSuffix("over 5 codes of this run") == true, "\(late.id)")
+            // Every case that held a code another held fails freshness under the requirement that accepted it there.
+            let repeated = results.compactMap { $0 }.filter { $0.checks.contains { $0.expected.hasPrefix("a fresh code") } }
+            #expect(repeated.count == 11)
+        }
+    }
 }

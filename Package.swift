@@ -77,12 +77,20 @@ let package = Package(
                 "AppFlipSystem", "AppFlipTLS", "AppFlipHTTP", "AppFlipModel", "AppFlipLoading", "AppFlipRunner", "AppFlipReference",
                 "AppFlipReferenceServer",
             ]),
+        // One run from its first case to its record (provenance, adapters' digests, the record handed to the recorders),
+        // whoever asked for it: the command line's `run`, a reviewer's re-run.
+        .target(
+            name: "AppFlipSession",
+            dependencies: [
+                "AppFlipBase", "AppFlipSystem", "AppFlipDigest", "AppFlipRedaction", "AppFlipModel", "AppFlipSuite", "AppFlipRunner",
+                "AppFlipReporting",
+            ]),
         .target(
             name: "AppFlipCLI",
             dependencies: [
                 "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel",
                 "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipEvidence", "AppFlipReference", "AppFlipDefects",
-                "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipSetup",
+                "AppFlipReferenceServer", "AppFlipReferenceClient", "AppFlipSetup", "AppFlipSession",
             ]),
         .target(
             name: "AppFlipConformance",
@@ -133,7 +141,7 @@ let package = Package(
                 "AppFlipBase", "AppFlipSyntax", "AppFlipSystem", "AppFlipDigest", "AppFlipTLS", "AppFlipHTTP", "AppFlipRedaction", "AppFlipModel",
                 "AppFlipChecks", "AppFlipLoading", "AppFlipSuite", "AppFlipRunner", "AppFlipReporting", "AppFlipEvidence", "AppFlipReference",
                 "AppFlipDefects", "AppFlipReferenceServer",
-                "AppFlipSetup", "AppFlipCLI", "AppFlipConformance", "suite-embedder", "appflip-conformance", "appflip-reference",
+                "AppFlipSetup", "AppFlipSession", "AppFlipCLI", "AppFlipConformance", "suite-embedder", "appflip-conformance", "appflip-reference",
                 "AppFlipTestSupport",
                 "broken-handler", "broken-android-handler", "broken-native-client",
             ], path: "Tests/AppFlipEndToEndTests"),

@@ -1,5 +1,5 @@
-import AppFlipCLI
 import AppFlipDigest
+import AppFlipSession
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import AppFlipDigest
 import AppFlipEvidence
 import AppFlipModel
 import AppFlipReporting
+import AppFlipSession
 import AppFlipSystem
 import AppFlipTestSupport
 import Foundation

@@ -280,6 +280,20 @@ struct LayerTests {
         #expect(found.isEmpty, "\(found)")
     }
 
+    @Test("The command line assembles no run record: the run's result and provenance are built below it (AppFlipSession)")
+    func commandLineAssemblesNoRecord() throws {
+        var found: [String] = []
+        for file in try Self.swiftFiles(under: "Sources/AppFlipCLI") {
+            for (number, line) in Self.code(file.text).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains("RunResult(") || line.contains("Provenance(") {
+                found.append("\(file.path):\(number + 1)")
+            }
+        }
+        #expect(found.isEmpty, "\(found)")
+        let session = try Self.swiftFiles(under: "Sources/AppFlipSession").map { Self.code($0.text) }.joined()
+        #expect(session.contains("RunResult(") && session.contains("Provenance("), "the session is where they are built")
+    }
+
     @Test("The function reader counts a body from its declaration to its closing brace, past braces in strings and comments")
     func functionReader() {
         let body = (0..<79).map { "    let x\($0) = \"{\" // }" }.joined(separator: "\n")

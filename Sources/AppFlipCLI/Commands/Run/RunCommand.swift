@@ -1,16 +1,15 @@
 import AppFlipBase
 import AppFlipLoading
 import AppFlipModel
-import AppFlipRedaction
 import AppFlipReporting
 import AppFlipRunner
-import AppFlipSystem
+import AppFlipSession
 import Foundation
 
 /// `run`: runs the cases against the configured target (a link handler, HTTP endpoints, a native app), writes
-/// `junit.xml`, `report.md` and `results.json`, and exits with the verdict. The jobs are types of their own: the
-/// options (`RunOptions`), the selection (`RunSelection`), the record of the run (`RunProvenance`) and the recorders
-/// its options pick (`RunRecorders`: the console, the reports, the bundle, the summary); this file puts them in order.
+/// the reports, and exits with the verdict. The jobs are types of their own: the options (`RunOptions`), the selection
+/// (`RunSelection`), the recorders its options pick (`RunRecorders`: the console, the reports, the bundle, the
+/// summary) and the run itself with its record (`RunSession`, below the command line); this file puts them in order.
 enum RunCommand {
     /// What a run reads before it starts: the suite, the programs, a baseline, attestations.
     private struct Inputs {
@@ -122,73 +121,31 @@ enum RunCommand {
     }
 
     private static func execute(_ cases: [ConformanceCase], inputs: Inputs, options: RunOptions, arguments: [String], console: Console) -> Int32 {
-        FreeMemory.release()
-        let targets = options.assembly.targets
-        var runner = Runner(configuration: options.assembly.configuration, timeout: options.timeout, jobs: options.jobs)
-        // A certification judges every case, the ones that wait out a declared lifetime too.
-        runner.includeSlow = options.includeSlow || !inputs.programs.isEmpty
-        let started = RunProvenance.Started(at: UTCTimestamp.seconds(Date()), clock: Date())
+        let session = RunSession(
+            description(options, arguments: arguments, certifying: !inputs.programs.isEmpty), suite: inputs.suite, catalog: inputs.catalog,
+            programs: inputs.programs, baseline: inputs.baseline, attestations: inputs.attestations)
         let interruption = Interruption()
         interruption.start(console: console)
         defer { interruption.stop() }
-        let runRedactor = Redactor(secrets: targets.secrets)
-        // Which build judged the target: the executable is hashed on a thread of its own while the cases run.
-        _ = RunIdentity.executableDigest
-        // The run's attestations are written by a person, so redacted like its other texts (the bundle's copy too).
-        var attestations = inputs.attestations
-        if let file = attestations { attestations?.bytes = Array(runRedactor.redact(String(decoding: file.bytes, as: UTF8.self)).utf8) }
         let recording = RunRecorders.recording(
-            options, console: console, total: cases.count, suite: inputs.suite, catalog: inputs.catalog, attestations: attestations,
-            baseline: inputs.baseline, today: String(started.at.prefix(10)))
-        recording.record(
-            .started(
-                RunPlan(
-                    cases: cases.count, profiles: options.profiles.map(\.rawValue), target: runRedactor.redact(targets.description),
-                    jobs: options.jobs)))
-        // What is tested is hashed before the first case as well as after the last: an adapter that changes in
-        // between (one that runs a good app, then copies a broken one over itself) tested no single program.
-        let adaptersBefore = AdapterDigests.files(of: targets, pinned: options.adapterFiles, ownDigest: nil)
-        // `--time-limit`: no case starts after the deadline; those not reached are left out, as on an interruption.
-        let deadline = options.timeLimit.map { Date().addingTimeInterval($0) }
-        let results = runner.run(
-            cases, targets: targets,
-            shouldStop: { [received = interruption.received] in
-                received.withLock { $0 } != nil || deadline.map { Date() >= $0 } == true
-            },
-            progress: { recording.record(.caseFinished($0)) })
-        recording.record(.casesEnded)
-        FreeMemory.release()
-        if let limit = options.timeLimit, results.count < cases.count, interruption.signal == nil {
-            console.err("time limit: \(Int(limit)) s reached after \(results.count) of \(cases.count) cases; the rest were not started")
-        }
-        // No process a handler started outlives the run: groups, leaders, and whatever carries this run's marks.
-        targets.endProcesses()
-        var provenance = RunProvenance.make(
-            options: options, suite: inputs.suite, catalog: inputs.catalog, cases: cases, programs: inputs.programs,
-            arguments: arguments, started: started)
-        provenance.adapterFiles = provenance.adapterFiles.map { file in
-            var file = file
-            if let before = adaptersBefore.first(where: { $0.role == file.role && $0.path == file.path })?.sha256, before != file.sha256 {
-                file.sha256Before = before
-            }
-            return file
-        }
-        for file in provenance.adapterFiles where file.changed {
-            console.err(
-                "ADAPTER CHANGED: \(file.role) \(file.path) hashed sha256 \(file.sha256Before ?? "") before the first case and "
-                    + "\(file.sha256 ?? "(unreadable)") after the last: no single program was tested, and the run is no certification")
-        }
-        // The configured secrets are hidden in the provenance like everywhere else (a handler URL's password, a
-        // secret a partner put on the adapter's command line).
-        var run = RunResult(
-            results: results, catalog: inputs.catalog, provenance: runRedactor.redact(provenance),
-            incomplete: interruption.signal != nil || results.count < cases.count)
-        run.selected = Dictionary(grouping: cases, by: \.profile.rawValue).mapValues(\.count)
-        // Each program is held against its whole case list, not against what this run selected.
-        for program in inputs.programs { run.programCases[program.key] = program.caseIDs(in: inputs.suite.cases) }
-        if let file = inputs.attestations { run.attestations = file.attestations.map { $0.redacted(with: runRedactor) } }
-        if let baseline = inputs.baseline { run.apply(baseline, today: String(started.at.prefix(10))) }
-        return recording.end(run).exitStatus.rawValue
+            options, console: console, total: cases.count, suite: inputs.suite, catalog: inputs.catalog,
+            attestations: session.recordedAttestations, baseline: inputs.baseline, today: session.today)
+        return session.run(
+            cases, recording: recording, console: console,
+            interrupted: { [received = interruption.received] in received.withLock { $0 } != nil }
+        ).exitStatus.rawValue
+    }
+
+    /// The run the options describe; `certifying`: a certification judges every case, the ones that wait out a declared
+    /// lifetime too.
+    private static func description(_ options: RunOptions, arguments: [String], certifying: Bool) -> RunDescription {
+        let arguments = withSeed(arguments, options.assembly.configuration.seed)
+        return RunDescription(
+            targets: options.assembly.targets, configuration: options.assembly.configuration, profiles: options.profiles,
+            mode: options.mode.rawValue, jobs: options.jobs, timeout: options.timeout, includeSlow: options.includeSlow || certifying,
+            timeLimit: options.timeLimit, filters: options.filters, samples: options.samples, shard: options.shard?.description,
+            arguments: arguments, command: commandLine(arguments), targetLabel: options.targetLabel, targetVersion: options.targetVersion,
+            pinnedAdapterFiles: options.adapterFiles, runBy: options.runBy)
     }
 
     /// The arguments with `--seed` made explicit (before any handler command), so the command reproduces the run.

@@ -5,6 +5,7 @@ import AppFlipModel
 import AppFlipRedaction
 import AppFlipReporting
 import AppFlipRunner
+import AppFlipSession
 import Foundation
 
 /// `verify --rerun`: the reviewer's re-run, on the reviewer's terms. The target is the one the reviewer names on the

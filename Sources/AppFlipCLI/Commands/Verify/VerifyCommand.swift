@@ -3,6 +3,7 @@ import AppFlipEvidence
 import AppFlipLoading
 import AppFlipModel
 import AppFlipReporting
+import AppFlipSession
 import AppFlipSuite
 import Foundation
 

@@ -6,11 +6,11 @@ import Foundation
 /// existing file among its arguments (a script, a configuration it reads), and who ran it where.
 package enum AdapterDigests {
     /// A file larger than this is named but not hashed (an adapter is a program or a script, not a data set).
-    static let limit = 512 << 20
+    package static let limit = 512 << 20
 
     /// The files of the run's adapters, in the contracts' order (`AdapterContracts`); the
     /// suite's own executable (the reference's adapters) by the digest already taken.
-    static func files(of targets: TargetUnderTest, pinned: [String] = [], ownDigest: String?) -> [Provenance.AdapterFile] {
+    package static func files(of targets: TargetUnderTest, pinned: [String] = [], ownDigest: String?) -> [Provenance.AdapterFile] {
         let programs = targets.contracts.all.compactMap { contract in
             targets.adapters[contract.key]?.program.map { (role: contract.role, executable: $0.executable, arguments: $0.arguments) }
         }
@@ -42,7 +42,7 @@ package enum AdapterDigests {
     /// The digests of the suite's own reference adapters as this release has them: its executable (`reference-handler`
     /// and the other internal commands) and the `appflip-reference` executable built beside it, when there; that one
     /// only when one of `sizes` is its size (nil: whatever the sizes).
-    static func referenceDigests(ownDigest: String?, sizes: Set<Int>? = nil) -> Set<String> {
+    package static func referenceDigests(ownDigest: String?, sizes: Set<Int>? = nil) -> Set<String> {
         var digests = Set([ownDigest].compactMap { $0 })
         if let sibling = Sibling.size, sizes?.contains(sibling) ?? true, let digest = Sibling.digest { digests.insert(digest) }
         return digests
@@ -65,7 +65,7 @@ package enum AdapterDigests {
     }
 
     /// The role a pinned file is recorded under.
-    static let pinnedRole = "adapter file"
+    package static let pinnedRole = "adapter file"
 
     private static func isRegularFile(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("-") else { return false }

@@ -3,12 +3,12 @@ import AppFlipSystem
 import Foundation
 
 /// Which build of the suite ran, and where: what a reviewer needs besides the suite's version to trust a report.
-enum RunIdentity {
+package enum RunIdentity {
     /// The operating system, its version, and the processor.
-    static let platform = "\(Platform.names.system) \(ProcessInfo.processInfo.operatingSystemVersionString), \(Platform.names.processor)"
+    package static let platform = "\(Platform.names.system) \(ProcessInfo.processInfo.operatingSystemVersionString), \(Platform.names.processor)"
 
     /// The Swift compiler the suite was built with (to its minor version).
-    static let toolchain: String = {
+    package static let toolchain: String = {
         #if compiler(>=6.4)
             "Swift 6.4 or later"
         #elseif compiler(>=6.3)
@@ -25,9 +25,9 @@ enum RunIdentity {
     /// The SHA-256 of the running executable, worked out once a process on a thread of its own, started by the first
     /// run that asks (it reads the whole file while the cases run; a second run in the same process, as in-process
     /// tests make, reads it no more). Nil when the file cannot be read.
-    static let executableDigest = ExecutableDigest()
+    package static let executableDigest = ExecutableDigest()
 
-    final class ExecutableDigest: Sendable {
+    package final class ExecutableDigest: Sendable {
         private let done = DispatchSemaphore(value: 0)
         private let digest = Locked<String?>(nil)
 
@@ -42,7 +42,7 @@ enum RunIdentity {
         }
 
         /// Waits for the digest.
-        func value() -> String? {
+        package func value() -> String? {
             done.wait()
             done.signal()
             return digest.withLock { $0 }

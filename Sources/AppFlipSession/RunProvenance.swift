@@ -14,38 +14,35 @@ enum RunProvenance {
     }
 
     static func make(
-        options: RunOptions, suite: CaseSuite, catalog: Catalog, cases: [ConformanceCase], programs: [CertificationProgram],
-        arguments: [String], started: Started
+        _ run: RunDescription, suite: CaseSuite, catalog: Catalog, cases: [ConformanceCase], programs: [CertificationProgram],
+        started: Started
     ) -> Provenance {
-        let targets = options.assembly.targets
-        let seed = options.assembly.configuration.seed
-        let arguments = RunCommand.withSeed(arguments, seed)
+        let targets = run.targets
         var provenance = Provenance(
-            suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count, seed: seed,
-            target: targets.description, mode: options.mode.rawValue, jobs: options.jobs,
-            filter: options.filters.isEmpty ? nil : options.filters.joined(separator: " "), startedAt: started.at,
-            duration: Date().timeIntervalSince(started.clock), command: RunCommand.commandLine(arguments))
+            suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count, seed: run.configuration.seed,
+            target: targets.description, mode: run.mode, jobs: run.jobs, filter: run.filters.isEmpty ? nil : run.filters.joined(separator: " "),
+            startedAt: started.at, duration: Date().timeIntervalSince(started.clock), command: run.command)
         // Which suite judged: the digests, and whether they are the suite's own (a custom suite certifies nothing).
         provenance.catalogDigest = BuiltInSuite.digest(of: catalog)
         provenance.casesBuiltIn = suite.digest == BuiltInSuite.casesDigest
         provenance.catalogBuiltIn = provenance.catalogDigest == BuiltInSuite.catalogDigest
-        provenance.samples = options.samples
+        provenance.samples = run.samples
         provenance.certificationPrograms = programs.map(\.key)
-        provenance.shard = options.shard?.description
-        provenance.runArguments = arguments
-        provenance.targetLabel = options.targetLabel
-        provenance.targetVersion = options.targetVersion
+        provenance.shard = run.shard
+        provenance.runArguments = run.arguments
+        provenance.targetLabel = run.targetLabel
+        provenance.targetVersion = run.targetVersion
         // Which build judged the target: the executable was hashed while the cases ran.
         provenance.executableSHA256 = RunIdentity.executableDigest.value()
-        provenance.adapterFiles = AdapterDigests.files(of: targets, pinned: options.adapterFiles, ownDigest: provenance.executableSHA256)
-        provenance.runBy = AdapterDigests.runBy(given: options.runBy)
+        provenance.adapterFiles = AdapterDigests.files(of: targets, pinned: run.pinnedAdapterFiles, ownDigest: provenance.executableSHA256)
+        provenance.runBy = AdapterDigests.runBy(given: run.runBy)
         provenance.host = Platform.hostName
         provenance.sourceCommit = SuiteVersion.sourceCommit
         provenance.platform = RunIdentity.platform
         provenance.toolchain = RunIdentity.toolchain
-        provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: options.timeout)
+        provenance.transport = TransportSurvey.survey(cases, targets: targets, timeout: run.timeout)
         // The first adapter's, in the contracts' order, that starts processes.
-        if let startup = targets.contracts.all.lazy.compactMap({ targets.adapters[$0.key]?.startupReport(timeout: options.timeout) }).first {
+        if let startup = targets.contracts.all.lazy.compactMap({ targets.adapters[$0.key]?.startupReport(timeout: run.timeout) }).first {
             provenance.handlerStartup = startup.policy
             provenance.handlerStartupMeasured = startup.measured
         }

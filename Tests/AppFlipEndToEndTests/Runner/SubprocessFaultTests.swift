@@ -131,8 +131,10 @@ struct SubprocessFaultTests {
         let exchange = session.exchange(request(), timeout: 5)
         session.close()
         // What the run does at its end: every process carrying the target's mark is swept. On a loaded machine the
-        // daemon can be forked after the case's own sweep, so the check is that it is gone once the run ended; it
-        // sleeps 60 s, so one that escaped is still there at the ceiling.
+        // daemon can be forked after the case's own sweep, and even after a sweep made at once (the subshell that
+        // forks it may not have run yet): the run's end comes long after its last case, so the sweep here waits until
+        // the daemon is there (or 5 s). It sleeps 60 s, so one that escaped is still there at the ceiling.
+        _ = Waiting.until(ceiling: 5) { InterruptionTests.processes(containing: marker) > 0 }
         target.endProcesses()
         #expect(exchange.answer?.action == .decline, "\(exchange.failure ?? "")")
         #expect(Waiting.until(ceiling: 20) { InterruptionTests.processes(containing: marker) == 0 }, "the daemon outlived the run")

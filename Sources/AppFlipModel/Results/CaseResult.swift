@@ -37,21 +37,23 @@ package struct CaseResult: Sendable, Hashable {
 
     /// The checks and the evidence as judged (boxed: a result holds them only until the run records it), or, once
     /// the run recorded the result, where the spool keeps them (`spool(into:)`): their outlines among its words and
-    /// their texts in its file, some 32 bytes in all.
+    /// their texts in its file, some 32 bytes in all; or checks set after the run recorded the result (a code seen
+    /// again, a configured credential found), kept here while the evidence stays in the spool.
     private enum Texts: Hashable, Sendable {
         indirect case plain([CheckResult], Evidence)
         case spooled(SpooledTexts)
+        indirect case checksReplaced([CheckResult], SpooledTexts)
 
         var checks: [CheckResult] {
             switch self {
-            case .plain(let checks, _): checks
+            case .plain(let checks, _), .checksReplaced(let checks, _): checks
             case .spooled(let texts): texts.checks
             }
         }
 
         var outlines: [CheckOutline] {
             switch self {
-            case .plain(let checks, _): checks.map(CheckOutline.init)
+            case .plain(let checks, _), .checksReplaced(let checks, _): checks.map(CheckOutline.init)
             case .spooled(let texts): texts.outlines
             }
         }
@@ -59,7 +61,21 @@ package struct CaseResult: Sendable, Hashable {
         var evidence: Evidence {
             switch self {
             case .plain(_, let evidence): evidence
-            case .spooled(let texts): texts.evidence
+            case .spooled(let texts), .checksReplaced(_, let texts): texts.evidence
+            }
+        }
+
+        /// Whether the evidence is in the spool, not in memory.
+        var evidenceIsSpooled: Bool {
+            if case .plain = self { return false }
+            return true
+        }
+
+        /// The texts with `checks` in place of the checks; spooled evidence stays spooled.
+        func replacingChecks(_ checks: [CheckResult]) -> Texts {
+            switch self {
+            case .plain(_, let evidence): .plain(checks, evidence)
+            case .spooled(let texts), .checksReplaced(_, let texts): .checksReplaced(checks, texts)
             }
         }
 
@@ -86,16 +102,19 @@ package struct CaseResult: Sendable, Hashable {
     /// Read from the spool on each read once spooled: read them once where many are needed.
     package var checks: [CheckResult] {
         _read { yield storage.value.texts.checks }
-        set { storage.value.texts = .plain(newValue, storage.value.texts.evidence) }
+        set { storage.value.texts = storage.value.texts.replacingChecks(newValue) }
     }
 
     /// What each check judged, without its texts: all a count needs, and for a recorded result read without the file.
     package var checkOutlines: [CheckOutline] { storage.value.texts.outlines }
 
+    /// Whether the evidence is in the run's spool (read from there on each read), not in memory.
+    package var evidenceIsSpooled: Bool { storage.value.texts.evidenceIsSpooled }
+
     /// Moves the checks' texts and the evidence into the run's spool, keeping only the outlines here: what a run does
     /// to every result it records, so its memory does not grow with its texts. Reading them is unchanged (each read
-    /// reads the spool: read them once where many are needed); setting them keeps them as set. When the spool cannot
-    /// take them, they stay here.
+    /// reads the spool: read them once where many are needed); setting the checks keeps them here and leaves the
+    /// evidence in the spool, and setting the evidence keeps both here. When the spool cannot take them, they stay here.
     package mutating func spool(into spool: ResultSpool) {
         guard case .plain(let checks, let evidence) = storage.value.texts, !checks.isEmpty || evidence != Evidence(),
             let texts = SpooledTexts(checks: checks, evidence: evidence, into: spool)

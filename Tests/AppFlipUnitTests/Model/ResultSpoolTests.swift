@@ -99,6 +99,7 @@ struct ResultSpoolTests {
         let plain = Self.result(seed: 7)
         var spooled = plain
         spooled.spool(into: try #require(ResultSpool.temporary()))
+        #expect(spooled.evidenceIsSpooled && !plain.evidenceIsSpooled)
         #expect(plain.checks == Self.result(seed: 7).checks, "spooling a copy leaves the original as it was")
         let added = CheckResult(
             requirement: RequirementReference(id: "AF-LINK-012", level: .must), expected: "a fresh code",
@@ -106,8 +107,17 @@ struct ResultSpoolTests {
         spooled.checks.append(added)
         #expect(spooled.checks == plain.checks + [added])
         #expect(spooled.evidence == plain.evidence, "the evidence is still read from the spool")
+        // A run appends checks to recorded results at its end (a code seen again): that must not bring their
+        // evidence back into memory.
+        #expect(spooled.evidenceIsSpooled, "appending a check leaves the evidence in the spool")
+        spooled.checks.append(added)
+        #expect(spooled.checks == plain.checks + [added, added])
+        #expect(spooled.evidenceIsSpooled)
+        #expect(spooled.checkOutlines.count == plain.checks.count + 2)
         spooled.evidence.stderr = "changed"
         #expect(spooled.evidence.stderr == "changed")
+        #expect(!spooled.evidenceIsSpooled, "evidence set is kept as set")
+        #expect(spooled.checks == plain.checks + [added, added])
         #expect(spooled != plain)
     }
 

@@ -17,15 +17,20 @@ package enum Command {
         ProcessSweep.becomeSubreaper()
     }
 
-    /// For the command-line tool's process only (one process is one run): `--reproducible` (before any handler
-    /// command) turns redaction's fingerprints off, so that two runs write the same placeholders (`‹redacted›`). A
-    /// fingerprint keyed for the run would differ between runs, and one keyed by the seed could be used to confirm a
-    /// guessed secret by anyone holding the reports.
-    package static func configureRedaction(for arguments: [String]) {
-        if arguments.prefix(while: { $0 != "--" }).contains("--reproducible") { Redaction.showFingerprints(false) }
+    /// The placeholder style of a command: `--reproducible` (before any handler command) writes placeholders without
+    /// fingerprints, so that two runs write the same ones (`‹redacted›`). A fingerprint keyed for the run would differ
+    /// between runs, and one keyed by the seed could be used to confirm a guessed secret by anyone holding the reports.
+    package static func placeholderStyle(for arguments: [String]) -> Redaction.PlaceholderStyle {
+        arguments.prefix(while: { $0 != "--" }).contains("--reproducible") ? .plain : .fingerprinted
     }
 
+    /// Runs the command the arguments name, redaction's placeholders in its style (`placeholderStyle`) for this call
+    /// only, and returns its exit code.
     package static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
+        Redaction.$style.withValue(placeholderStyle(for: arguments)) { dispatch(arguments, console: console) }
+    }
+
+    private static func dispatch(_ arguments: [String], console: Console) -> Int32 {
         // Output piped into `head` must not kill the run before its reports are written: a closed pipe is an
         // ignored write error (Console), never SIGPIPE.
         Platform.ignoreSIGPIPE()

@@ -5,9 +5,9 @@ import Foundation
 /// Hides credentials (authorization codes, tokens, secrets, verifiers, passwords) in anything written to a report
 /// or a console: by parameter name in URLs and free text here, by value (in every encoding) in `Redactor`.
 ///
-/// A hidden value shows as a placeholder with a fingerprint keyed for this run only (`RunKey`): equal values
+/// A hidden value shows as a placeholder with a fingerprint keyed for this process only (`RunKey`): equal values
 /// correlate within one run's reports, and nothing else can be learnt from them (not the length, not a guess
-/// confirmed offline).
+/// confirmed offline). A run may ask for placeholders without one (`style`).
 package enum Redaction {
     /// Parameter names whose values are credentials (compared form-decoded, without case).
     package static let sensitiveParameters: Set<String> = [
@@ -50,14 +50,13 @@ package enum Redaction {
     private static let credentialNameBytes = sensitiveNames + credentialNames.map { Array($0.utf8) }
     private static let credentialSuffixBytes = credentialSuffixes.map { Array($0.utf8) }
 
-    /// `‹redacted hmac:1a2b3c4d›`: the first 32 bits of HMAC-SHA-256 of the value under this run's key; `‹redacted›`
-    /// when fingerprints are off (`showFingerprints(false)`).
+    /// `‹redacted hmac:1a2b3c4d›`: the first 32 bits of HMAC-SHA-256 of the value under this process's key; `‹redacted›`
+    /// where the placeholder style in scope is `.plain` (`style`).
     package static func placeholder<Bytes: Collection>(for value: Bytes) -> String where Bytes.Element == UInt8 {
+        guard style == .fingerprinted else { return "‹redacted›" }
         // One case shows the same code in its evidence, its summary and several checks: it is keyed once.
         let key = MemoKey(bytes: Array(value))
-        let (known, fingerprints) = memos.withLock { ($0.placeholders[key], $0.showsFingerprints) }
-        if let known { return known }
-        guard fingerprints else { return "‹redacted›" }
+        if let known = memos.withLock({ $0.placeholders[key] }) { return known }
         let text = "‹redacted hmac:\(SHA256.hex(Array(RunKey.fingerprints.authenticationCode(for: key.bytes).prefix(4))))›"
         memos.withLock { memos in
             if memos.placeholders.count >= 4096 { memos.placeholders.removeAll(keepingCapacity: true) }
@@ -66,17 +65,21 @@ package enum Redaction {
         return text
     }
 
-    /// Whether placeholders carry a fingerprint (the default). A run asked for byte-identical reports (`--reproducible`)
-    /// turns them off: a key drawn for the run would differ between two runs, and one derived from the seed (which
-    /// the reports print) would let anyone holding them confirm a guessed secret. Equal values then no longer
-    /// correlate. For the whole process, which is one run of the command line.
-    package static func showFingerprints(_ on: Bool) {
-        memos.withLock { memos in
-            memos.showsFingerprints = on
-            memos.placeholders.removeAll()
-            memos.redactedURLs.removeAll()
-        }
+    /// How placeholders are written.
+    package enum PlaceholderStyle: Sendable, Hashable {
+        /// With a fingerprint (the default): equal values correlate within the reports.
+        case fingerprinted
+        /// `‹redacted›` alone: what a run asked for byte-identical reports (`--reproducible`) writes. A key drawn for
+        /// the run would differ between two runs, and one derived from the seed (which the reports print) would let
+        /// anyone holding them confirm a guessed secret. Equal values then no longer correlate.
+        case plain
     }
+
+    /// The placeholder style of the run under way, bound for a scope (`Redaction.$style.withValue(.plain) { … }`)
+    /// rather than set for the process: two runs in one process (the library's test runner) each write theirs. A
+    /// scope is a task, or the thread that bound it; the runner binds its worker and judging threads to the style of
+    /// the thread that started the run.
+    @TaskLocal package static var style = PlaceholderStyle.fingerprinted
 
     /// Whether `text` starts with a placeholder (a value already hidden).
     package static func isPlaceholder(_ text: Substring) -> Bool { text.hasPrefix("‹redacted") }
@@ -86,6 +89,7 @@ package enum Redaction {
         // A case's opened URL is shown in its evidence and in the checks that quote the answer: redacted once. Only a
         // URL that had something to hide is kept (a fingerprint is what costs): a link as sent is mostly unique, and
         // has none.
+        guard style == .fingerprinted else { return redactWhole(url: url) }
         let key = ByteKey(url)
         if let known = memos.withLock({ $0.redactedURLs[key] }) { return known }
         let redacted = redactWhole(url: url)
@@ -275,13 +279,12 @@ package enum Redaction {
         Redactor(secrets: secrets).hideSecrets(in: text)
     }
 
-    /// The memos of placeholders and of redacted URLs, and the fingerprint setting they were made under.
+    /// The memos of fingerprinted placeholders and of URLs redacted with them (a run that writes plain placeholders
+    /// keeps no memo: making one costs nothing).
     private struct Memos {
         /// Cleared when it reaches 4,096 entries.
         var placeholders: [MemoKey: String] = [:]
-        var showsFingerprints = true
-        /// URLs that had a credential to hide, redacted lately (their placeholders made under the fingerprint setting
-        /// of now), cleared at 256.
+        /// URLs that had a credential to hide, redacted lately, cleared at 256.
         var redactedURLs: [ByteKey: String] = [:]
     }
 

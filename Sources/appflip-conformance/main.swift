@@ -2,5 +2,4 @@ import AppFlipCLI
 import Foundation
 
 Command.containDescendants()
-Command.configureRedaction(for: Array(CommandLine.arguments.dropFirst()))
 exit(Command.main(Array(CommandLine.arguments.dropFirst())))

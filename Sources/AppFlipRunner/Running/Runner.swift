@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipRedaction
 import AppFlipSystem
 import Foundation
 
@@ -50,11 +51,13 @@ package struct Runner: Sendable {
         let targets = preflighted(targets, for: cases)
         let schedule = Schedule(runner: self, cases: cases, targets: targets, shouldStop: shouldStop, progress: progress)
         let group = DispatchGroup()
+        // A thread starts with no scope bound: each writes placeholders in the style of the run that started it.
+        let style = Redaction.style
         func start(_ body: @escaping @Sendable () -> Void) {
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
-                body()
+                Redaction.$style.withValue(style) { body() }
             }
             thread.stackSize = 8 << 20
             thread.start()

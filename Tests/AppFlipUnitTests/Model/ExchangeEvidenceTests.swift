@@ -8,7 +8,6 @@ import Testing
 /// value kept as it came, the whole bounded; and the exchange's text with or without its time.
 @Suite("Exchange evidence")
 struct ExchangeEvidenceTests {
-    init() { Redaction.showFingerprints(true) }
 
     private func hidden(_ name: String, _ value: String) -> String { HeaderCredentials.hide(name: name, value: value) }
 

@@ -1,6 +1,8 @@
+import AppFlipBase
 import AppFlipDigest
 import AppFlipModel
 import AppFlipRedaction
+import Foundation
 import Testing
 
 @Suite("Redaction")
@@ -23,6 +25,28 @@ struct RedactionTests {
         // Not the unsalted SHA-256 of the value (what an offline guess would compute), and no length.
         #expect(!placeholder.contains(String(SHA256.hexDigest(Array("hunter22".utf8)).prefix(8))))
         #expect(placeholder.hasPrefix("‹redacted hmac:") && placeholder.utf8.count == "‹redacted hmac:12345678›".utf8.count, "\(placeholder)")
+    }
+
+    @Test("A plain placeholder style holds for its scope only: the same value outside it, or on another thread, keeps its fingerprint")
+    func styleIsScoped() throws {
+        let url = "https://h/a?code=S3CR3T-CODE&state=visible"
+        let fingerprinted = Redaction.redact(url: url)
+        let (plain, elsewhere, inside) = Redaction.$style.withValue(.plain) { () -> (String, String, String) in
+            // A thread started here binds nothing: it writes the default style.
+            let other = Locked("")
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                other.withLock { $0 = Redaction.redact(url: url) }
+                done.signal()
+            }.start()
+            done.wait()
+            return (Redaction.redact(url: url), other.withLock { $0 }, Redaction.placeholder(for: Array("hunter22".utf8)))
+        }
+        #expect(plain == "https://h/a?code=‹redacted›&state=visible", "the memo of the fingerprinted URL is not reused")
+        #expect(inside == "‹redacted›")
+        #expect(elsewhere == fingerprinted && fingerprinted.contains("code=‹redacted hmac:"), "\(elsewhere)")
+        #expect(Redaction.redact(url: url) == fingerprinted, "the scope ended")
+        #expect(Redaction.scrubText("token=abcdef123456") != Redaction.$style.withValue(.plain) { Redaction.scrubText("token=abcdef123456") })
     }
 
     @Test("Free text loses name=value credentials and any known secret, wherever they appear")

@@ -9,7 +9,6 @@ import Testing
 /// missing or of another type, a repeated member, a line cut short at any byte), and random secrets.
 @Suite("Secret positions in unusable answers")
 struct SecretPositionsTests {
-    init() { Redaction.showFingerprints(true) }
 
     /// A secret of the characters a code or token is made of, JSON-safe, random each time.
     private static func secret(_ generator: inout some RandomNumberGenerator) -> String {

@@ -83,7 +83,7 @@ let package = Package(
             name: "AppFlipSession",
             dependencies: [
                 "AppFlipBase", "AppFlipSystem", "AppFlipDigest", "AppFlipRedaction", "AppFlipModel", "AppFlipSuite", "AppFlipRunner",
-                "AppFlipReporting",
+                "AppFlipReporting", "AppFlipEvidence",
             ]),
         .target(
             name: "AppFlipCLI",

@@ -13,6 +13,14 @@ enum RunProvenance {
         var clock: Date
     }
 
+    /// Which suite judged: the catalog's digest, and whether the cases and the catalog are the suite's own (a custom
+    /// suite certifies nothing).
+    static func recordJudgingSuite(_ suite: CaseSuite, catalog: Catalog, into provenance: inout Provenance) {
+        provenance.catalogDigest = BuiltInSuite.digest(of: catalog)
+        provenance.casesBuiltIn = suite.digest == BuiltInSuite.casesDigest
+        provenance.catalogBuiltIn = provenance.catalogDigest == BuiltInSuite.catalogDigest
+    }
+
     static func make(
         _ run: RunDescription, suite: CaseSuite, catalog: Catalog, cases: [ConformanceCase], programs: [CertificationProgram],
         started: Started
@@ -22,10 +30,7 @@ enum RunProvenance {
             suiteVersion: SuiteVersion.current, caseDigest: suite.digest, caseFileCount: suite.files.count, seed: run.configuration.seed,
             target: targets.description, mode: run.mode, jobs: run.jobs, filter: run.filters.isEmpty ? nil : run.filters.joined(separator: " "),
             startedAt: started.at, duration: Date().timeIntervalSince(started.clock), command: run.command)
-        // Which suite judged: the digests, and whether they are the suite's own (a custom suite certifies nothing).
-        provenance.catalogDigest = BuiltInSuite.digest(of: catalog)
-        provenance.casesBuiltIn = suite.digest == BuiltInSuite.casesDigest
-        provenance.catalogBuiltIn = provenance.catalogDigest == BuiltInSuite.catalogDigest
+        recordJudgingSuite(suite, catalog: catalog, into: &provenance)
         provenance.samples = run.samples
         provenance.certificationPrograms = programs.map(\.key)
         provenance.shard = run.shard

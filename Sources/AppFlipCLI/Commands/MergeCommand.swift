@@ -3,6 +3,7 @@ import AppFlipEvidence
 import AppFlipLoading
 import AppFlipModel
 import AppFlipReporting
+import AppFlipSession
 import AppFlipSuite
 import Foundation
 
@@ -86,13 +87,10 @@ enum MergeCommand {
         guard let shards = load(options, console: console) else { return ExitStatus.usage.rawValue }
         if let problem = options.certificationProblem(shards) { return Command.usageError(problem, usage: Usage.merge, console: console) }
         guard let (catalog, suite) = SuiteLoading.load(cases: options.cases, catalog: options.catalog, console: console),
-            var run = merged(shards, suite: suite, catalog: catalog, console: console)
+            let baseline = loadBaseline(options.baseline, console: console)
         else { return ExitStatus.usage.rawValue }
-        var baseline: Baseline?
-        if let path = options.baseline {
-            guard let loaded = apply(baseline: path, to: &run, console: console) else { return ExitStatus.usage.rawValue }
-            baseline = loaded
-        }
+        let session = MergeSession(suite: suite, catalog: catalog, baseline: baseline, today: UTCTimestamp.day(Date()))
+        guard let run = merged(shards, session: session, console: console) else { return ExitStatus.usage.rawValue }
         let profiles = shards.first?.document.profiles.map(\.profile) ?? []
         guard let attestations = bundleAttestations(options, run: run, catalog: catalog, console: console) else { return ExitStatus.usage.rawValue }
         let recording = recording(
@@ -128,39 +126,29 @@ enum MergeCommand {
         return shards
     }
 
-    /// The shards as one run, held to the cases and catalog this binary has; nil after saying why they do not merge.
-    private static func merged(
-        _ shards: [(document: ResultsDocument, file: String)], suite: CaseSuite, catalog: Catalog, console: Console
-    ) -> RunResult? {
-        var run: RunResult
+    /// The shards as one run (`MergeSession`), each problem of the baseline said; nil after saying why they do not
+    /// merge.
+    private static func merged(_ shards: [(document: ResultsDocument, file: String)], session: MergeSession, console: Console) -> RunResult? {
+        let run: RunResult
         do {
-            run = try ResultsDocument.merge(shards, suite: suite, catalog: catalog) { document in
-                Self.selection(of: document, in: suite, catalog: catalog)
-            }
+            run = try session.merged(shards) { document in Self.selection(of: document, in: session.suite, catalog: session.catalog) }
         } catch {
             console.err("error: \(error.message)")
             return nil
         }
-        // What merged is this binary's view: the cases and catalog it holds the shards to.
-        run.provenance.catalogDigest = BuiltInSuite.digest(of: catalog)
-        run.provenance.casesBuiltIn = suite.digest == BuiltInSuite.casesDigest
-        run.provenance.catalogBuiltIn = run.provenance.catalogDigest == BuiltInSuite.catalogDigest
+        for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
         return run
     }
 
-    /// Applies the baseline at `path` to the merged results (a requirement entry may fail in one shard and pass in
-    /// another), saying each problem of it; nil after saying why it could not be read.
-    private static func apply(baseline path: String, to run: inout RunResult, console: Console) -> Baseline? {
-        let baseline: Baseline
+    /// The baseline at `path` (`.some(nil)` without one); nil after saying why it could not be read.
+    private static func loadBaseline(_ path: String?, console: Console) -> Baseline?? {
+        guard let path else { return .some(nil) }
         do {
-            baseline = try BaselineLoader.load(path: path)
+            return .some(try BaselineLoader.load(path: path))
         } catch {
             SuiteLoading.report(error, console: console)
             return nil
         }
-        run.apply(baseline, today: UTCTimestamp.day(Date()))
-        for problem in run.baseline?.problems ?? [] { console.err("BASELINE: \(problem.message)") }
-        return baseline
     }
 
     /// The attestations a merged bundle carries (`.some(nil)` without a bundle or without attestations); nil after

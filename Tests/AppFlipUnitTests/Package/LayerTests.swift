@@ -280,18 +280,23 @@ struct LayerTests {
         #expect(found.isEmpty, "\(found)")
     }
 
-    @Test("The command line assembles no run record: the run's result and provenance are built below it (AppFlipSession)")
+    @Test("The command line assembles no run record: the run's result, provenance and baseline are made below it (AppFlipSession)")
     func commandLineAssemblesNoRecord() throws {
+        // Building a record or its provenance, setting a field of a provenance, applying a baseline.
+        let assembling = [#"RunResult\("#, #"Provenance\("#, #"\.provenance\.[A-Za-z]+ *=[^=]"#, #"\.apply\([a-z]*[Bb]aseline"#]
+        func assembles(_ line: Substring) -> Bool { assembling.contains { line.range(of: $0, options: .regularExpression) != nil } }
+        #expect(assembles("run.provenance.seed = 1") && assembles("run.apply(baseline, today: day)") && !assembles("x.provenance.seed == 1"))
         var found: [String] = []
         for file in try Self.swiftFiles(under: "Sources/AppFlipCLI") {
-            for (number, line) in Self.code(file.text).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            where line.contains("RunResult(") || line.contains("Provenance(") {
+            for (number, line) in Self.code(file.text).split(separator: "\n", omittingEmptySubsequences: false).enumerated() where assembles(line) {
                 found.append("\(file.path):\(number + 1)")
             }
         }
         #expect(found.isEmpty, "\(found)")
         let session = try Self.swiftFiles(under: "Sources/AppFlipSession").map { Self.code($0.text) }.joined()
-        #expect(session.contains("RunResult(") && session.contains("Provenance("), "the session is where they are built")
+        #expect(
+            session.contains("RunResult(") && session.contains("Provenance(") && session.contains(".apply(baseline"),
+            "the session is where they are made")
     }
 
     @Test("The function reader counts a body from its declaration to its closing brace, past braces in strings and comments")

@@ -35,6 +35,13 @@ inclusive_in() {
   done | sort -n | tail -1
 }
 per() { awk -v n="${1:-0}" -v d="$2" 'BEGIN { printf "%.0fk", n / d / 1000 }'; }
+# Every instruction of the process, all its threads (each thread's file says its total on its `summary:` or `totals:`
+# line), in millions.
+whole() {
+  local files=()
+  for file in "$1"/callgrind.*-*; do case $file in *.annotated) ;; *) files+=("$file") ;; esac; done
+  awk '/^(summary|totals): / { if (!seen[FILENAME]++) total += $2 } END { printf "%.0fM", total / 1e6 }' "${files[@]}"
+}
 
 if [ "$mode" = link ]; then
   floors_src=${FLOORS_SRC:-"$(dirname "$0")/../../shared/bench"}
@@ -49,8 +56,8 @@ if [ "$mode" = link ]; then
     awk -v n="$cases" 'BEGIN { for (i = 1; i <= n; i++) printf "  - key: r%06d\n", i }'
   } > "$scratch/cases/bench.case"
   strip --strip-debug -o "$scratch/suite" "$bin"
-  echo "| 1,000 app-link cases, persistent, \`--jobs 1\` | worker: the exchange (StepExecutor.sendOnly) | judging thread, all | of it: the judging (DeferredJudgement.outcome) | the result redacted whole | its texts spooled |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  echo "| 1,000 app-link cases, persistent, \`--jobs 1\` | whole process | worker: the exchange (StepExecutor.sendOnly) | judging thread, all | of it: the judging (DeferredJudgement.outcome) | the result redacted whole | its texts spooled |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
   for adapter in minihandler openhandler; do
     cc -O2 -o "$scratch/$adapter" "$floors_src/$adapter.c"
     mkdir -p "$scratch/$adapter-counts"
@@ -66,7 +73,7 @@ if [ "$mode" = link ]; then
     sweep=$(inclusive_in "$directory" 'ModelE6redactyAD10CaseResultV')
     pack=$(inclusive_in "$directory" '10CaseResultV5spool')
     label=$([ "$adapter" = openhandler ] && echo "consenting (openhandler)" || echo "declining (minihandler)")
-    echo "| $label | $(per "$worker" "$cases") | $(per "$judging" "$cases") | $(per "$outcome" "$cases") | $(per "$sweep" "$cases") | $(per "$pack" "$cases") |"
+    echo "| $label | $(whole "$directory") | $(per "$worker" "$cases") | $(per "$judging" "$cases") | $(per "$outcome" "$cases") | $(per "$sweep" "$cases") | $(per "$pack" "$cases") |"
   done
   exit 0
 fi
@@ -109,6 +116,7 @@ judging=$(inclusive '17DeferredJudgementV7outcome')
 sweep=$(inclusive 'ModelE6redactyAD10CaseResultV')
 echo "| Thread (200 authorize cases, $requests requests ($mode), external reference server) | A request | A case |"
 echo "| --- | ---: | ---: |"
+echo "| the whole process, every thread: $(whole "$scratch") | | |"
 echo "| worker: the exchange (HTTP client, cookies; the pages and forms of a walk), StepExecutor.sendOnly | $(per "$worker" "$requests") | $(per "$worker" "$cases") |"
 echo "| judging thread: evidence, redaction, checks, DeferredJudgement.outcome | $(per "$judging" "$requests") | $(per "$judging" "$cases") |"
 if [ -n "$sweep" ]; then

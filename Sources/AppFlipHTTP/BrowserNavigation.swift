@@ -29,7 +29,10 @@ package struct BrowserNavigation: Sendable, Equatable {
 
     /// A form submitted from a page at `origin` + `target` under the page's referrer policy.
     package static func submission(from origin: HTTPOrigin, target: String, policy: ReferrerPolicy) -> BrowserNavigation {
-        BrowserNavigation(referrerOrigin: origin, referrerTarget: String(target.prefix { $0 != "#" }), policy: policy)
+        // Cut at the fragment's '#' byte: read Character by Character, a long target cost a grapheme break test a
+        // character on every page of every walk.
+        let withoutFragment = target.utf8.firstIndex(of: UInt8(ascii: "#")).map { String(target[..<$0]) } ?? target
+        return BrowserNavigation(referrerOrigin: origin, referrerTarget: withoutFragment, policy: policy)
     }
 
     /// The navigation followed through a redirect from `current` to `next`, whose answer set `policyHeader`.

@@ -219,7 +219,10 @@ struct SignInBrowser {
     }
 
     /// A request's path: its target up to the query.
-    static func path(of target: String) -> String { String(target.prefix { $0 != "?" && $0 != "#" }) }
+    static func path(of target: String) -> String {
+        // By bytes: a Character reading tests grapheme breaks at every character of every hop's target.
+        target.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }.map { String(target[..<$0]) } ?? target
+    }
 
     /// The request a browser sends to follow a redirect (WHATWG Fetch §4.4, "HTTP-redirect fetch", step 12): 307 and
     /// 308 keep the method and the body; 301 and 302 turn a POST into a GET, 303 anything but GET and HEAD; a GET
@@ -383,7 +386,7 @@ struct SignInBrowser {
                 headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]), body: Array(encoded.utf8))
             return (split.origin, request)
         }
-        let path = String(split.target.prefix { $0 != "?" })
+        let path = split.target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(split.target[..<$0]) } ?? split.target
         return (split.origin, HTTPRequest(method: "GET", target: path + "?" + encoded))
     }
 }

@@ -15,15 +15,58 @@ package struct Parser {
         }
     }
 
+    /// One line of the file, read as UTF-8 bytes (every character the grammar gives a meaning is ASCII, and no byte
+    /// of a multi-byte sequence is one): positions in it are byte offsets, turned into character columns only where a
+    /// location is made (`column(_:)`).
     private struct Line {
         var number: Int
-        var characters: [Character]
-        var text: String
+        /// The line's bytes, without its ending, in the file's storage.
+        var bytes: ArraySlice<UInt8>
         /// Leading spaces; meaningful only when the line is significant.
         var indent: Int
         /// True for lines that are blank or hold only a comment.
         var isInsignificant: Bool
+        var isASCII: Bool
+
+        var count: Int { bytes.count }
+
+        subscript(offset: Int) -> UInt8 { bytes[bytes.startIndex + offset] }
+
+        func slice(_ range: Range<Int>) -> ArraySlice<UInt8> {
+            bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)]
+        }
+
+        func string(_ range: Range<Int>) -> String { String(decoding: slice(range), as: UTF8.self) }
+
+        /// The line as text, for a diagnostic.
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+
+        /// The 0-based character column of byte `offset` (the characters before it, as an editor counts them).
+        func column(_ offset: Int) -> Int {
+            isASCII ? offset : string(0..<min(max(offset, 0), count)).count + max(0, offset - count)
+        }
+
+        /// The character at byte `offset`, for a diagnostic that quotes it.
+        func character(at offset: Int) -> String {
+            let lead = self[offset]
+            let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            return string(offset..<min(offset + length, count))
+        }
+
+        /// Whether every byte from `offset` on is a space.
+        func isBlank(from offset: Int = 0) -> Bool { slice(min(offset, count)..<count).allSatisfy { $0 == Parser.space } }
     }
+
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
+    private static let hash = UInt8(ascii: "#")
+    private static let dash = UInt8(ascii: "-")
+    private static let doubleQuote = UInt8(ascii: "\"")
+    private static let singleQuote = UInt8(ascii: "'")
+    private static let backslash = UInt8(ascii: "\\")
+    /// What a plain key may not hold (braces aside, allowed in a `${…}` variable), and a one-line list's plain item.
+    private static let keyForbidden: [UInt8] = Array("\t#[],".utf8)
+    private static let flowItemForbidden: [UInt8] = Array("[{}#\t".utf8)
 
     private let file: String
     private let limits: Limits
@@ -47,7 +90,7 @@ package struct Parser {
                     "file is \(bytes.count) bytes; the limit is \(limits.maximumBytes)")
             ])
         }
-        guard let text = Parser.decodeUTF8(bytes, file: file, diagnostics: &parser.diagnostics) else {
+        guard let text = Parser.validUTF8(bytes, file: file, diagnostics: &parser.diagnostics) else {
             throw DiagnosticList(parser.diagnostics)
         }
         parser.split(text)
@@ -65,10 +108,12 @@ package struct Parser {
 
     // MARK: - Lines
 
-    private static func decodeUTF8(_ bytes: [UInt8], file: String, diagnostics: inout [Diagnostic]) -> String? {
+    /// The file's bytes after any byte order mark, when they are valid UTF-8; else nil, with a diagnostic at the first
+    /// invalid byte.
+    private static func validUTF8(_ bytes: [UInt8], file: String, diagnostics: inout [Diagnostic]) -> ArraySlice<UInt8>? {
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-        if let text = String(validating: body, as: UTF8.self) { return text }
+        if String(validating: body, as: UTF8.self) != nil { return body }
         // Find the first invalid byte to point at it.
         var line = 1
         var lineStart = body.startIndex
@@ -108,39 +153,44 @@ package struct Parser {
         return String(validating: candidate, as: UTF8.self) == nil ? 0 : length
     }
 
-    private mutating func split(_ text: String) {
+    /// The lines as `SourceLines.split` counts them: LF and CR LF end a line.
+    private mutating func split(_ text: ArraySlice<UInt8>) {
         var number = 0
-        for lineText in SourceLines.split(text) {
+        var start = text.startIndex
+        while true {
+            let newline = text[start...].firstIndex(of: 0x0A)
+            var end = newline ?? text.endIndex
+            if newline != nil, end > start, text[end - 1] == 0x0D { end -= 1 }
             number += 1
-            let characters = Array(lineText)
+            let bytes = text[start..<end]
             var indent = 0
-            while indent < characters.count, characters[indent] == " " { indent += 1 }
-            let rest = characters[indent...]
-            let insignificant = rest.allSatisfy { $0 == " " } || rest.first == "#"
-            if !insignificant, indent < characters.count, characters[indent] == "\t" {
+            while indent < bytes.count, bytes[start + indent] == Self.space { indent += 1 }
+            let insignificant = indent == bytes.count || bytes[start + indent] == Self.hash
+            let line = Line(
+                number: number, bytes: bytes, indent: indent, isInsignificant: insignificant, isASCII: bytes.allSatisfy { $0 < 0x80 })
+            if !insignificant, bytes[start + indent] == Self.tab {
                 diagnostics.append(
-                    diagnostic(
-                        line: number, column: indent + 1, text: lineText,
-                        "tab character in indentation; indent with spaces"))
+                    diagnostic(line: number, column: line.column(indent) + 1, text: line.text, "tab character in indentation; indent with spaces"))
             }
-            lines.append(
-                Line(
-                    number: number, characters: characters, text: lineText, indent: indent,
-                    isInsignificant: insignificant))
+            lines.append(line)
+            guard let newline else { break }
+            start = newline + 1
         }
-        if lines.last?.characters.isEmpty == true, lines.count > 1 { lines.removeLast() }
+        if lines.last?.count == 0, lines.count > 1 { lines.removeLast() }
     }
 
     private func diagnostic(line: Int, column: Int, text: String, _ message: String) -> Diagnostic {
         Diagnostic(at: SourceLocation(file: file, line: line, column: column), message, lineText: text)
     }
 
+    /// An error at byte `column` of `line`.
     private mutating func error(_ line: Line, column: Int, _ message: String) {
-        diagnostics.append(diagnostic(line: line.number, column: column + 1, text: line.text, message))
+        diagnostics.append(diagnostic(line: line.number, column: line.column(column) + 1, text: line.text, message))
     }
 
+    /// The location of byte `column` of `line`.
     private func location(_ line: Line, column: Int) -> SourceLocation {
-        SourceLocation(file: file, line: line.number, column: column + 1)
+        SourceLocation(file: file, line: line.number, column: line.column(column) + 1)
     }
 
     /// Index of the next significant line at or after `from`, or nil.
@@ -188,10 +238,10 @@ package struct Parser {
             cursor = lines.count
             return nil
         }
-        let characters = lines[startLine].characters
+        let characters = lines[startLine]
         let isList =
-            characters[startColumn] == "-"
-            && (startColumn + 1 == characters.count || characters[startColumn + 1] == " ")
+            characters[startColumn] == UInt8(ascii: "-")
+            && (startColumn + 1 == characters.count || characters[startColumn + 1] == UInt8(ascii: " "))
         return isList ? parseList(indent: indent, inline: inline) : parseMapping(indent: indent, inline: inline)
     }
 
@@ -212,8 +262,8 @@ package struct Parser {
                 dashColumn = indent
             }
             let line = lines[lineIndex]
-            guard line.characters[dashColumn] == "-",
-                dashColumn + 1 == line.characters.count || line.characters[dashColumn + 1] == " "
+            guard line[dashColumn] == UInt8(ascii: "-"),
+                dashColumn + 1 == line.count || line[dashColumn + 1] == UInt8(ascii: " ")
             else {
                 error(line, column: dashColumn, "expected a list item '- ' at this indentation")
                 cursor = lineIndex + 1
@@ -222,8 +272,8 @@ package struct Parser {
             }
             cursor = lineIndex + 1
             var contentColumn = dashColumn + 1
-            while contentColumn < line.characters.count, line.characters[contentColumn] == " " { contentColumn += 1 }
-            if contentColumn >= line.characters.count || line.characters[contentColumn] == "#" {
+            while contentColumn < line.count, line[contentColumn] == UInt8(ascii: " ") { contentColumn += 1 }
+            if contentColumn >= line.count || line[contentColumn] == UInt8(ascii: "#") {
                 // The item's value is an indented block on the following lines.
                 if let next = nextSignificant(from: cursor), lines[next].indent > indent {
                     cursor = next
@@ -286,18 +336,18 @@ package struct Parser {
 
     /// True when the text at `column` reads as `key: ...` (or `"key": ...`).
     private func startsMappingEntry(_ line: Line, at column: Int) -> Bool {
-        let characters = line.characters
+        let characters = line
         var index = column
-        if characters[index] == "\"" || characters[index] == "'" {
+        if characters[index] == UInt8(ascii: "\"") || characters[index] == UInt8(ascii: "'") {
             let quote = characters[index]
             index += 1
             while index < characters.count {
-                if characters[index] == "\\", quote == "\"" {
+                if characters[index] == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
                     index += 2
                     continue
                 }
                 if characters[index] == quote {
-                    if quote == "'", index + 1 < characters.count, characters[index + 1] == "'" {
+                    if quote == UInt8(ascii: "'"), index + 1 < characters.count, characters[index + 1] == UInt8(ascii: "'") {
                         index += 2
                         continue
                     }
@@ -306,13 +356,13 @@ package struct Parser {
                 index += 1
             }
             index += 1
-            return index < characters.count && characters[index] == ":"
-                && (index + 1 == characters.count || characters[index + 1] == " ")
+            return index < characters.count && characters[index] == UInt8(ascii: ":")
+                && (index + 1 == characters.count || characters[index + 1] == UInt8(ascii: " "))
         }
-        if characters[index] == "[" || characters[index] == "{" { return false }
+        if characters[index] == UInt8(ascii: "[") || characters[index] == UInt8(ascii: "{") { return false }
         while index < characters.count {
-            if characters[index] == ":", index + 1 == characters.count || characters[index + 1] == " " { return true }
-            if characters[index] == "#", index > column, characters[index - 1] == " " { return false }
+            if characters[index] == UInt8(ascii: ":"), index + 1 == characters.count || characters[index + 1] == UInt8(ascii: " ") { return true }
+            if characters[index] == UInt8(ascii: "#"), index > column, characters[index - 1] == UInt8(ascii: " ") { return false }
             index += 1
         }
         return false
@@ -320,51 +370,54 @@ package struct Parser {
 
     /// Parses `key:` at `column`; returns the key and the column just after the colon.
     private mutating func parseKey(line: Line, column: Int) -> (Node.Scalar, Int)? {
-        let characters = line.characters
-        if characters[column] == "-", column + 1 == characters.count || characters[column + 1] == " " {
+        let characters = line
+        if characters[column] == UInt8(ascii: "-"), column + 1 == characters.count || characters[column + 1] == UInt8(ascii: " ") {
             error(line, column: column, "a list item where a 'key: value' entry was expected")
             return nil
         }
-        if characters[column] == "\"" || characters[column] == "'" {
+        if characters[column] == UInt8(ascii: "\"") || characters[column] == UInt8(ascii: "'") {
             guard let (text, end) = parseQuoted(line: line, column: column) else { return nil }
-            guard end < characters.count, characters[end] == ":",
-                end + 1 == characters.count || characters[end + 1] == " "
+            guard end < characters.count, characters[end] == UInt8(ascii: ":"),
+                end + 1 == characters.count || characters[end + 1] == UInt8(ascii: " ")
             else {
                 error(line, column: end, "expected ':' after the quoted key")
                 return nil
             }
-            let style: Node.Scalar.Style = characters[column] == "\"" ? .doubleQuoted : .singleQuoted
+            let style: Node.Scalar.Style = characters[column] == UInt8(ascii: "\"") ? .doubleQuoted : .singleQuoted
             return (Node.Scalar(text: text, style: style, location: location(line, column: column)), end + 1)
         }
         var index = column
         while index < characters.count {
-            if characters[index] == ":", index + 1 == characters.count || characters[index + 1] == " " { break }
+            if characters[index] == UInt8(ascii: ":"), index + 1 == characters.count || characters[index + 1] == UInt8(ascii: " ") { break }
             index += 1
         }
         guard index < characters.count else {
             error(line, column: column, "expected 'key: value'")
             return nil
         }
-        let key = String(characters[column..<index]).trimmingTrailingSpaces()
+        let key = characters.string(column..<index).trimmingTrailingSpaces()
         if key.isEmpty {
             error(line, column: column, "empty key")
             return nil
         }
         // Braces are allowed only as part of a `${…}` variable, which a table row substitutes into keys.
-        let keyCharacters = Array(characters[column..<index])
+        let keyBytes = Array(characters.slice(column..<index))
         func isVariableBrace(_ offset: Int) -> Bool {
-            let character = keyCharacters[offset]
-            if character == "{" { return offset > 0 && keyCharacters[offset - 1] == "$" }
-            if character == "}" { return keyCharacters[..<offset].lastIndex(of: "{").map { $0 > 0 && keyCharacters[$0 - 1] == "$" } ?? false }
+            let byte = keyBytes[offset]
+            if byte == UInt8(ascii: "{") { return offset > 0 && keyBytes[offset - 1] == UInt8(ascii: "$") }
+            if byte == UInt8(ascii: "}") {
+                return keyBytes[..<offset].lastIndex(of: UInt8(ascii: "{")).map { $0 > 0 && keyBytes[$0 - 1] == UInt8(ascii: "$") } ?? false
+            }
             return false
         }
-        if let offset = keyCharacters.indices.first(where: {
-            "\t#[],".contains(keyCharacters[$0]) || ("{}".contains(keyCharacters[$0]) && !isVariableBrace($0))
+        if let offset = keyBytes.indices.first(where: {
+            Self.keyForbidden.contains(keyBytes[$0])
+                || ((keyBytes[$0] == UInt8(ascii: "{") || keyBytes[$0] == UInt8(ascii: "}")) && !isVariableBrace($0))
         }) {
             let bad = column + offset
             error(
                 line, column: bad,
-                "character '\(characters[bad] == "\t" ? "\\t" : String(characters[bad]))' is not allowed in a plain key; quote the key")
+                "character '\(characters[bad] == Self.tab ? "\\t" : characters.character(at: bad))' is not allowed in a plain key; quote the key")
             return nil
         }
         return (Node.Scalar(text: key, style: .plain, location: location(line, column: column)), index + 1)
@@ -374,13 +427,13 @@ package struct Parser {
     private mutating func parseValue(line lineIndex: Int, column: Int, parentIndent: Int, keyColumn: Int) -> Node? {
         let line = lines[lineIndex]
         var start = column
-        while start < line.characters.count, line.characters[start] == " " { start += 1 }
-        if start >= line.characters.count || line.characters[start] == "#" {
+        while start < line.count, line[start] == UInt8(ascii: " ") { start += 1 }
+        if start >= line.count || line[start] == UInt8(ascii: "#") {
             guard let next = nextSignificant(from: cursor), lines[next].indent > parentIndent else {
                 if let next = nextSignificant(from: cursor), lines[next].indent == parentIndent,
-                    lines[next].characters[parentIndent] == "-"
+                    lines[next][parentIndent] == UInt8(ascii: "-")
                 {
-                    error(lines[next], column: parentIndent, "indent the list items under '\(String(line.characters[keyColumn..<column - 1]))'")
+                    error(lines[next], column: parentIndent, "indent the list items under '\(line.string(keyColumn..<column - 1))'")
                     skipSameIndentListItems(indent: parentIndent)
                     return nil
                 }
@@ -395,7 +448,7 @@ package struct Parser {
 
     private mutating func skipSameIndentListItems(indent: Int) {
         while let next = nextSignificant(from: cursor), lines[next].indent >= indent,
-            lines[next].indent > indent || lines[next].characters[indent] == "-"
+            lines[next].indent > indent || lines[next][indent] == UInt8(ascii: "-")
         {
             cursor = next + 1
         }
@@ -404,10 +457,10 @@ package struct Parser {
     /// A value written on the same line: a scalar, a one-line list or a block-string header.
     private mutating func parseInlineValue(line lineIndex: Int, column: Int, parentIndent: Int) -> Node? {
         let line = lines[lineIndex]
-        let characters = line.characters
+        let characters = line
         let here = location(line, column: column)
         let node: Node?
-        switch characters[column] {
+        switch Unicode.Scalar(characters[column]) {
         case "|":
             return parseBlockString(line: lineIndex, column: column, parentIndent: parentIndent)
         case ">":
@@ -419,13 +472,15 @@ package struct Parser {
             error(line, column: column, "'{...}' mappings are not supported; write the entries as an indented block")
             node = nil
         case "&", "*", "!":
-            error(line, column: column, "anchors, aliases and tags are not supported; quote the value if '\(characters[column])' is meant literally")
+            error(
+                line, column: column,
+                "anchors, aliases and tags are not supported; quote the value if '\(characters.character(at: column))' is meant literally")
             node = nil
         case "\"", "'":
             if let (text, end) = parseQuoted(line: line, column: column), expectLineEnd(line, from: end) {
                 node = .scalar(
                     Node.Scalar(
-                        text: text, style: characters[column] == "\"" ? .doubleQuoted : .singleQuoted,
+                        text: text, style: characters[column] == UInt8(ascii: "\"") ? .doubleQuoted : .singleQuoted,
                         location: here))
             } else {
                 node = nil
@@ -441,99 +496,101 @@ package struct Parser {
     }
 
     private mutating func parsePlain(line: Line, column: Int) -> Node.Scalar? {
-        let characters = line.characters
+        let characters = line
         var end = column
         while end < characters.count {
-            if characters[end] == "#", characters[end - 1] == " " { break }
-            if characters[end] == "\t" {
+            if characters[end] == UInt8(ascii: "#"), characters[end - 1] == UInt8(ascii: " ") { break }
+            if characters[end] == UInt8(ascii: "\t") {
                 error(line, column: end, "tab character in a plain value; quote the value and write \\t")
                 return nil
             }
-            if characters[end] == ":", end + 1 < characters.count, characters[end + 1] == " " {
+            if characters[end] == UInt8(ascii: ":"), end + 1 < characters.count, characters[end + 1] == UInt8(ascii: " ") {
                 error(line, column: end, "': ' inside a plain value; quote the value")
                 return nil
             }
             end += 1
         }
-        let text = String(characters[column..<end]).trimmingTrailingSpaces()
+        let text = characters.string(column..<end).trimmingTrailingSpaces()
         return Node.Scalar(text: text, style: .plain, location: location(line, column: column))
     }
 
     /// Requires that only spaces or a comment follow `from`.
     private mutating func expectLineEnd(_ line: Line, from: Int) -> Bool {
         var index = from
-        while index < line.characters.count, line.characters[index] == " " { index += 1 }
-        if index == line.characters.count || (line.characters[index] == "#" && index > from) { return true }
+        while index < line.count, line[index] == UInt8(ascii: " ") { index += 1 }
+        if index == line.count || (line[index] == UInt8(ascii: "#") && index > from) { return true }
         error(line, column: index, "unexpected text after the value")
         return false
     }
 
-    /// Parses a quoted scalar; returns its text and the column after the closing quote.
+    /// Parses a quoted scalar; returns its text and the byte offset after the closing quote.
     private mutating func parseQuoted(line: Line, column: Int) -> (String, Int)? {
-        let characters = line.characters
+        let characters = line
         let quote = characters[column]
-        var text = ""
+        var text: [UInt8] = []
         var index = column + 1
         while index < characters.count {
-            let character = characters[index]
-            if quote == "'" {
-                if character == "'" {
-                    if index + 1 < characters.count, characters[index + 1] == "'" {
-                        text.append("'")
+            let byte = characters[index]
+            if quote == Self.singleQuote {
+                if byte == Self.singleQuote {
+                    if index + 1 < characters.count, characters[index + 1] == Self.singleQuote {
+                        text.append(Self.singleQuote)
                         index += 2
                         continue
                     }
-                    return (text, index + 1)
+                    return (String(decoding: text, as: UTF8.self), index + 1)
                 }
-                text.append(character)
+                text.append(byte)
                 index += 1
                 continue
             }
-            if character == "\"" { return (text, index + 1) }
-            if character == "\\" {
+            if byte == Self.doubleQuote { return (String(decoding: text, as: UTF8.self), index + 1) }
+            if byte == Self.backslash {
                 guard index + 1 < characters.count else { break }
                 let escape = characters[index + 1]
-                let simple: [Character: String] = [
-                    "\\": "\\", "\"": "\"", "/": "/", "n": "\n", "t": "\t",
-                    "r": "\r", "0": "\0", "a": "\u{07}", "b": "\u{08}",
-                    "e": "\u{1B}", "f": "\u{0C}", "v": "\u{0B}", " ": " ",
-                ]
-                if let replacement = simple[escape] {
-                    text += replacement
+                if let replacement = Self.simpleEscapes[escape] {
+                    text.append(replacement)
                     index += 2
                     continue
                 }
-                let width: Int? = escape == "x" ? 2 : escape == "u" ? 4 : escape == "U" ? 8 : nil
+                let width: Int? = escape == UInt8(ascii: "x") ? 2 : escape == UInt8(ascii: "u") ? 4 : escape == UInt8(ascii: "U") ? 8 : nil
                 guard let width else {
-                    error(line, column: index, "unknown escape '\\\(escape)'")
+                    error(line, column: index, "unknown escape '\\\(characters.character(at: index + 1))'")
                     return nil
                 }
                 let digitsEnd = index + 2 + width
                 guard digitsEnd <= characters.count,
-                    let value = UInt32(String(characters[(index + 2)..<digitsEnd]), radix: 16),
+                    let value = UInt32(characters.string((index + 2)..<digitsEnd), radix: 16),
                     let scalar = Unicode.Scalar(value)
                 else {
-                    error(line, column: index, "'\\\(escape)' needs \(width) hexadecimal digits naming a Unicode scalar")
+                    error(line, column: index, "'\\\(Character(Unicode.Scalar(escape)))' needs \(width) hexadecimal digits naming a Unicode scalar")
                     return nil
                 }
-                text.unicodeScalars.append(scalar)
+                text.append(contentsOf: String(Character(scalar)).utf8)
                 index = digitsEnd
                 continue
             }
-            text.append(character)
+            text.append(byte)
             index += 1
         }
         error(line, column: column, "unterminated quoted string (quoted strings end on the line they start)")
         return nil
     }
 
+    /// The one-character escapes of a double-quoted scalar, by the byte after the backslash.
+    private static let simpleEscapes: [UInt8: UInt8] = [
+        UInt8(ascii: "\\"): UInt8(ascii: "\\"), UInt8(ascii: "\""): UInt8(ascii: "\""), UInt8(ascii: "/"): UInt8(ascii: "/"),
+        UInt8(ascii: "n"): 0x0A, UInt8(ascii: "t"): 0x09, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "0"): 0x00, UInt8(ascii: "a"): 0x07,
+        UInt8(ascii: "b"): 0x08, UInt8(ascii: "e"): 0x1B, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "v"): 0x0B, UInt8(ascii: " "): 0x20,
+    ]
+
     private mutating func parseFlowList(line: Line, column: Int) -> Node? {
-        let characters = line.characters
+        let characters = line
         var items: [Node] = []
         var index = column + 1
-        func skipSpaces() { while index < characters.count, characters[index] == " " { index += 1 } }
+        func skipSpaces() { while index < characters.count, characters[index] == UInt8(ascii: " ") { index += 1 } }
         skipSpaces()
-        if index < characters.count, characters[index] == "]" {
+        if index < characters.count, characters[index] == UInt8(ascii: "]") {
             guard expectLineEnd(line, from: index + 1) else { return nil }
             return .sequence(Node.Sequence(items: [], location: location(line, column: column)))
         }
@@ -541,26 +598,26 @@ package struct Parser {
             skipSpaces()
             guard index < characters.count else { break }
             let itemStart = index
-            if characters[index] == "\"" || characters[index] == "'" {
+            if characters[index] == UInt8(ascii: "\"") || characters[index] == UInt8(ascii: "'") {
                 guard let (text, end) = parseQuoted(line: line, column: index) else { return nil }
                 items.append(
                     .scalar(
                         Node.Scalar(
-                            text: text, style: characters[itemStart] == "\"" ? .doubleQuoted : .singleQuoted,
+                            text: text, style: characters[itemStart] == UInt8(ascii: "\"") ? .doubleQuoted : .singleQuoted,
                             location: location(line, column: itemStart))))
                 index = end
             } else {
-                while index < characters.count, characters[index] != ",", characters[index] != "]" {
-                    if "[{}#\t".contains(characters[index]) {
+                while index < characters.count, characters[index] != UInt8(ascii: ","), characters[index] != UInt8(ascii: "]") {
+                    if Self.flowItemForbidden.contains(characters[index]) {
                         error(
                             line, column: index,
-                            "character '\(characters[index] == "\t" ? "\\t" : String(characters[index]))' is not allowed in a one-line list item; quote the item"
+                            "character '\(characters[index] == Self.tab ? "\\t" : characters.character(at: index))' is not allowed in a one-line list item; quote the item"
                         )
                         return nil
                     }
                     index += 1
                 }
-                let text = String(characters[itemStart..<index]).trimmingTrailingSpaces()
+                let text = characters.string(itemStart..<index).trimmingTrailingSpaces()
                 if text.isEmpty {
                     error(line, column: itemStart, "empty item in a one-line list")
                     return nil
@@ -569,11 +626,11 @@ package struct Parser {
             }
             skipSpaces()
             guard index < characters.count else { break }
-            if characters[index] == "]" {
+            if characters[index] == UInt8(ascii: "]") {
                 guard expectLineEnd(line, from: index + 1) else { return nil }
                 return .sequence(Node.Sequence(items: items, location: location(line, column: column)))
             }
-            guard characters[index] == "," else {
+            guard characters[index] == UInt8(ascii: ",") else {
                 error(line, column: index, "expected ',' or ']' in a one-line list")
                 return nil
             }
@@ -586,10 +643,10 @@ package struct Parser {
     /// Parses `|`, `|-` or `|+` and the more-indented lines after it.
     private mutating func parseBlockString(line lineIndex: Int, column: Int, parentIndent: Int) -> Node? {
         let line = lines[lineIndex]
-        let characters = line.characters
-        var chomping: Character = " "
+        let characters = line
+        var chomping = Self.space
         var index = column + 1
-        if index < characters.count, characters[index] == "-" || characters[index] == "+" {
+        if index < characters.count, characters[index] == Self.dash || characters[index] == UInt8(ascii: "+") {
             chomping = characters[index]
             index += 1
         }
@@ -598,44 +655,43 @@ package struct Parser {
         var scan = cursor
         while scan < lines.count {
             let candidate = lines[scan]
-            let blank = candidate.characters.allSatisfy { $0 == " " }
-            if !blank, candidate.indent <= parentIndent { break }
+            if !candidate.isBlank(), candidate.indent <= parentIndent { break }
             body.append(candidate)
             scan += 1
         }
         cursor = scan
-        guard let firstText = body.first(where: { !$0.characters.allSatisfy { $0 == " " } }) else {
+        guard let firstText = body.first(where: { !$0.isBlank() }) else {
             error(line, column: column, "a block string needs at least one more-indented line")
             return nil
         }
         let blockIndent = firstText.indent
-        var textLines: [String] = []
-        for bodyLine in body {
-            if bodyLine.characters.allSatisfy({ $0 == " " }) {
-                textLines.append(String(bodyLine.characters.dropFirst(min(blockIndent, bodyLine.characters.count))))
+        var text: [UInt8] = []
+        for (number, bodyLine) in body.enumerated() {
+            if number > 0 { text.append(0x0A) }
+            if bodyLine.isBlank() {
+                text += bodyLine.slice(min(blockIndent, bodyLine.count)..<bodyLine.count)
                 continue
             }
             if bodyLine.indent < blockIndent {
                 error(bodyLine, column: bodyLine.indent, "block string line is indented less than its first line")
                 return nil
             }
-            if let tab = bodyLine.characters.prefix(blockIndent + 1).firstIndex(of: "\t") {
-                error(bodyLine, column: tab, "tab character in indentation; indent with spaces")
+            if let tab = bodyLine.slice(0..<min(blockIndent + 1, bodyLine.count)).firstIndex(of: Self.tab) {
+                error(bodyLine, column: tab - bodyLine.bytes.startIndex, "tab character in indentation; indent with spaces")
                 return nil
             }
-            textLines.append(String(bodyLine.characters.dropFirst(blockIndent)))
+            text += bodyLine.slice(blockIndent..<bodyLine.count)
         }
-        var text = textLines.joined(separator: "\n")
         switch chomping {
-        case "-":
-            while text.hasSuffix("\n") { text.removeLast() }
-        case "+":
-            text += "\n"
+        case Self.dash:
+            while text.last == 0x0A { text.removeLast() }
+        case UInt8(ascii: "+"):
+            text.append(0x0A)
         default:
-            while text.hasSuffix("\n") { text.removeLast() }
-            text += "\n"
+            while text.last == 0x0A { text.removeLast() }
+            text.append(0x0A)
         }
-        return .scalar(Node.Scalar(text: text, style: .block, location: location(line, column: column)))
+        return .scalar(Node.Scalar(text: String(decoding: text, as: UTF8.self), style: .block, location: location(line, column: column)))
     }
 }
 

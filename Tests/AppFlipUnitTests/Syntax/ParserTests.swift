@@ -73,6 +73,17 @@ struct ParserTests {
         #expect(text(root["c"]) == "y\n")
     }
 
+    @Test("A location after non-ASCII text counts characters, as an editor does, and values keep every byte")
+    func nonASCIILocations() throws {
+        let root = try #require(mapping(try parse("clé: \"日本\"\ne\u{301}: 😀 x\n")))
+        let entries = root.entries
+        #expect(entries.map(\.key.text) == ["clé", "e\u{301}"])
+        #expect(entries[0].value.location.column == 6)
+        #expect(entries[1].value.location.column == 4)
+        #expect(text(entries[1].value) == "😀 x")
+        #expect(text(entries[0].value) == "日本")
+    }
+
     @Test("Locations are 1-based lines and columns")
     func locations() throws {
         let root = try #require(mapping(try parse("a:\n  bb: value\n")))
@@ -106,6 +117,15 @@ struct ParserTests {
         Bad(marked: "1️⃣# only a comment\n", message: "the file is empty"),
         Bad(marked: "a: 1️⃣>\n  folded\n", message: "folded block strings ('>') are not supported"),
         Bad(marked: "list:\n  - a\n  1️⃣b: c\n", message: "expected a list item '- ' at this indentation"),
+        // Columns count characters, not bytes: what comes before the mark is two- and four-byte UTF-8, and a letter with a
+        // combining accent (one character of two scalars).
+        Bad(marked: "é: \"日本 x1️⃣\\q\"\n", message: "unknown escape '\\q'"),
+        Bad(marked: "clé: a😀b1️⃣: c\n", message: "': ' inside a plain value"),
+        Bad(marked: "e\u{301}: 1️⃣[x, y\n", message: "unterminated one-line list"),
+        Bad(marked: "a: \"ü\" 1️⃣tail\n", message: "unexpected text after the value"),
+        Bad(marked: "ke\u{2603}y1️⃣#: 1\n", message: "character '#' is not allowed in a plain key"),
+        Bad(marked: "a: [x, b1️⃣#c]\n", message: "character '#' is not allowed in a one-line list item"),
+        Bad(marked: "a: \"x1️⃣\\é\"\n", message: "unknown escape '\\é'"),
     ]
 
     @Test("Each malformed input gets one diagnostic at the marked place", arguments: badInputs)

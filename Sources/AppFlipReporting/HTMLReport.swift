@@ -88,7 +88,16 @@ package struct HTMLReport: Sendable {
     }
 
     /// A level as a filter token: `MUST NOT` → `MUST-NOT`.
-    static func token(_ level: Level) -> String { level.rawValue.replacingOccurrences(of: " ", with: "-") }
+    static func token(_ level: Level) -> String {
+        // Every filterable row asks for its levels' tokens: written out, not made by Foundation's replacing each time.
+        switch level {
+        case .must: "MUST"
+        case .mustNot: "MUST-NOT"
+        case .should: "SHOULD"
+        case .shouldNot: "SHOULD-NOT"
+        case .may: "MAY"
+        }
+    }
 
     /// The attributes that make an element filterable: its verdicts, profiles, levels and what a search finds it by.
     static func filterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String]) -> String {

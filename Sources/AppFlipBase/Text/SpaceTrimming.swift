@@ -12,12 +12,37 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
     }
 
     @usableFromInline
-    func trimmingSpacesScalarByScalar() -> String {
+    func trimmingSpacesScalarByScalar() -> String { trimmingScalars(where: isSpace) }
+
+    /// Without leading and trailing spaces and line breaks as Foundation's `.whitespacesAndNewlines` trims them on Linux
+    /// (`trimmingSpaces`' set, and U+000A to U+000D, U+0085, U+2028 and U+2029), read without Foundation: the catalog's
+    /// statements and notes, a few hundred of them read at every start.
+    @inlinable
+    package func trimmingSpacesAndNewlines() -> String {
+        guard let first = utf8.first, let last = utf8.last, first < 0x80, last < 0x80, !Self.isASCIISpaceOrNewline(first),
+            !Self.isASCIISpaceOrNewline(last)
+        else { return trimmingScalars { isSpace($0) || isNewline($0) } }
+        return String(self)
+    }
+
+    @usableFromInline
+    static func isASCIISpaceOrNewline(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
+    @usableFromInline
+    func isNewline(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    @usableFromInline
+    func trimmingScalars(where trimmed: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         var start = scalars.startIndex
         var end = scalars.endIndex
-        while start < end, isSpace(scalars[start]) { start = scalars.index(after: start) }
-        while start < end, isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        while start < end, trimmed(scalars[start]) { start = scalars.index(after: start) }
+        while start < end, trimmed(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
         return String(self[start..<end])
     }
 

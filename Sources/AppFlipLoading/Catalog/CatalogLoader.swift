@@ -121,23 +121,23 @@ package enum CatalogLoader {
                 reader.error(at: citation.location, "citation must start with a source key; '\(key)' is not one\(hint)")
                 continue
             }
-            parsed.append(Citation(sourceKey: key, section: String(citation.text.dropFirst(key.count)).trimmingCharacters(in: .whitespaces)))
+            parsed.append(Citation(sourceKey: key, section: String(citation.text.dropFirst(key.count)).trimmingSpaces()))
         }
-        let decision = mapping["decision"].flatMap { reader.scalar($0, "'decision'") }?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let decision = mapping["decision"].flatMap { reader.scalar($0, "'decision'") }?.text.trimmingSpacesAndNewlines()
         let notObservable = mapping["not_observable"].flatMap { reader.scalar($0, "'not_observable'") }?.text
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let planned = mapping["planned"].flatMap { reader.scalar($0, "'planned'") }?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingSpacesAndNewlines()
+        let planned = mapping["planned"].flatMap { reader.scalar($0, "'planned'") }?.text.trimmingSpacesAndNewlines()
         if planned != nil, notObservable != nil, let node = mapping["planned"] {
             reader.error(at: node.location, "a requirement is either 'planned' or 'not_observable', not both")
         }
         var requirement = Requirement(
             id: id.text, level: level, profile: profile, title: title.text,
-            statement: statement.text.trimmingCharacters(in: .whitespacesAndNewlines),
+            statement: statement.text.trimmingSpacesAndNewlines(),
             citations: parsed, decision: decision, notObservable: notObservable, planned: planned)
         requirement.judgedBySuite = mapping["judged_by_suite"].flatMap { reader.scalar($0, "'judged_by_suite'") }?.text
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingSpacesAndNewlines()
         requirement.appliesWhen = mapping["applies_when"].flatMap { reader.scalar($0, "'applies_when'") }?.text
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingSpacesAndNewlines()
         requirement.quote = mapping["quote"].flatMap { quote($0, citations: citations, parsed: parsed, reader: &reader) }
         return requirement
     }
@@ -174,7 +174,7 @@ package enum CatalogLoader {
             return nil
         }
         let leavesOut = mapping["leaves_out"].flatMap { reader.scalarList($0, "'leaves_out'") }?.map(\.text) ?? []
-        let why = mapping["leaves_out_why"].flatMap { reader.scalar($0, "'leaves_out_why'") }?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let why = mapping["leaves_out_why"].flatMap { reader.scalar($0, "'leaves_out_why'") }?.text.trimmingSpacesAndNewlines()
         if !leavesOut.isEmpty, why == nil {
             reader.error(at: key.location, "program '\(key.text)' leaves requirements out; say why in 'leaves_out_why'")
         }
@@ -193,7 +193,7 @@ package enum CatalogLoader {
         }
         return CertificationProgram(
             key: key.text, title: title.text, profiles: profiles,
-            covers: covers.text.trimmingCharacters(in: .whitespacesAndNewlines), leavesOut: leavesOut, leavesOutWhy: why,
+            covers: covers.text.trimmingSpacesAndNewlines(), leavesOut: leavesOut, leavesOutWhy: why,
             needs: needs)
     }
 

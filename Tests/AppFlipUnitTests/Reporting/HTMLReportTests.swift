@@ -1,15 +1,26 @@
 import AppFlipDigest
 import AppFlipModel
-import AppFlipReporting
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipReporting
 
 /// report.html as text: self-contained, its own code allowed by hash and nothing else, every target text inert, links
 /// only to https sources and its own anchors, and the same findings as report.md. (In a browser:
 /// HTMLReportBrowserTests.)
 @Suite("HTML report")
 struct HTMLReportTests {
+    @Test("A level's filter token is its name with a hyphen for the space, one word the page's filter matches")
+    func levelTokens() {
+        for level in Level.allCases {
+            let token = HTMLReport.token(level)
+            #expect(token == level.rawValue.split(separator: " ").joined(separator: "-"), "\(level)")
+            #expect(!token.contains(" "))
+        }
+        #expect(Set(Level.allCases.map(HTMLReport.token)).count == Level.allCases.count)
+    }
+
     static let hostile = Fixtures.hostileMarkup
 
     /// A run whose every target-written text is hostile.

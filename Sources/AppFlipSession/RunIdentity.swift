@@ -23,8 +23,8 @@ package enum RunIdentity {
     }()
 
     /// The SHA-256 of the running executable, worked out once a process on a thread of its own, started by the first
-    /// run that asks (it reads the whole file while the cases run; a second run in the same process, as in-process
-    /// tests make, reads it no more). Nil when the file cannot be read.
+    /// run that asks (a run asks once its cases have run; a second run in the same process, as in-process tests make,
+    /// reads it no more). Nil when the file cannot be read.
     package static let executableDigest = ExecutableDigest()
 
     package final class ExecutableDigest: Sendable {

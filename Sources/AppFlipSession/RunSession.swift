@@ -58,8 +58,6 @@ package struct RunSession {
         let targets = run.targets
         var runner = Runner(configuration: run.configuration, timeout: run.timeout, jobs: run.jobs)
         runner.includeSlow = run.includeSlow
-        // Which build judged the target: the executable is hashed on a thread of its own while the cases run.
-        _ = RunIdentity.executableDigest
         recording.record(
             .started(
                 RunPlan(
@@ -74,6 +72,9 @@ package struct RunSession {
             cases, targets: targets, shouldStop: { interrupted() || deadline.map { Date() >= $0 } == true },
             progress: { recording.record(.caseFinished($0)) })
         recording.record(.casesEnded)
+        // Which build judged the target: the executable is hashed once the cases have run, on a thread of its own
+        // while the run's record is put together; hashed while they ran, it took a core from the first cases.
+        _ = RunIdentity.executableDigest
         FreeMemory.release()
         if let limit = run.timeLimit, results.count < cases.count, !interrupted() {
             console.err("time limit: \(Int(limit)) s reached after \(results.count) of \(cases.count) cases; the rest were not started")

@@ -45,13 +45,13 @@ package enum BuiltInSuite {
         return (catalog, try cases(catalog: catalog))
     }
 
-    /// The SHA-256 of the built-in catalog's bytes: what a run's catalog is compared with to say whether it is the
-    /// suite's own.
-    package static let catalogDigest: String = SHA256.hexDigest(EmbeddedSuiteFiles.all.first { $0.path == catalogPath }?.text.utf8 ?? "".utf8)
+    /// The SHA-256 of the built-in catalog's bytes, taken when the binary was built: what a run's catalog is compared
+    /// with to say whether it is the suite's own.
+    package static let catalogDigest: String = EmbeddedSuiteFiles.catalogDigest
 
-    /// The digest of the built-in case files as a run records it, from their bytes: a run of other cases (`--cases`)
-    /// compares its own with it and never parses the built-in ones.
-    package static let casesDigest: String = CaseLoader.digest(of: caseFiles, base: casesRoot)
+    /// The digest of the built-in case files as a run records it (`CaseLoader.digest`), taken when the binary was
+    /// built: a run of other cases (`--cases`) compares its own with it, and neither parses nor hashes the built-in ones.
+    package static let casesDigest: String = EmbeddedSuiteFiles.casesDigest
 
     /// The SHA-256 of a catalog as loaded (its file's bytes), or nil for one built in code.
     package static func digest(of catalog: Catalog) -> String? {

@@ -99,16 +99,10 @@ extension CaseLoader {
         return CaseSuite(cases: cases, sources: sorted, digest: digest(of: sorted, base: base), root: base)
     }
 
-    /// The digest a suite of these files records, without reading a case: SHA-256 over each file's path relative to
-    /// `base` (so it does not depend on where the checkout is), a NUL, and its bytes, in path order. What `load` gives
-    /// the suite it reads; the built-in suite's is taken from here, so a run of other cases never parses it.
+    /// The digest a suite of these files records, without reading a case (`SuiteDigest`, the paths relative to
+    /// `base`). What `load` gives the suite it reads; the built-in suite's is taken when the binary is built.
     package static func digest(of files: [SuiteFile], base: String) -> String {
-        var hasher = SHA256()
-        for file in files.sorted(by: { $0.path < $1.path }) {
-            hasher.update(Array(CaseSuite.relativePath(of: file.path, to: base).utf8) + [0])
-            hasher.update(file.bytes)
-        }
-        return SHA256.hex(hasher.finalize())
+        SuiteDigest.of(files.map { (CaseSuite.relativePath(of: $0.path, to: base), $0.bytes) })
     }
 
     static func caseFiles(under root: String) -> [String] {

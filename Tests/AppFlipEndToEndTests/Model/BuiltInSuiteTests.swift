@@ -1,3 +1,4 @@
+import AppFlipDigest
 import AppFlipEvidence
 import AppFlipLoading
 import AppFlipModel
@@ -20,8 +21,9 @@ struct BuiltInSuiteTests {
             #expect(embedded.bytes == file.bytes, "\(embedded.path) differs from the checkout")
         }
         #expect(builtIn.digest == onDisk.digest)
-        // The digest a run compares a suite with is taken from the bytes alone, and is the one loading gives.
-        #expect(BuiltInSuite.casesDigest == builtIn.digest)
+        // The digest a run compares a suite with is taken when the binary is built, and is the one loading gives the
+        // checkout's files now (a stale build, or an embedder hashing another way, fails here).
+        #expect(BuiltInSuite.casesDigest == builtIn.digest && BuiltInSuite.casesDigest == onDisk.digest)
         #expect(CaseLoader.digest(of: onDisk.sources.reversed(), base: PackageRoot.cases) == onDisk.digest, "in path order, whatever the order given")
         var edited = onDisk.sources
         edited[0].bytes += Array("\n".utf8)
@@ -31,6 +33,8 @@ struct BuiltInSuiteTests {
         let catalog = try BuiltInSuite.catalog()
         #expect(catalog.file?.bytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: PackageRoot.catalog))))
         #expect(catalog.file?.path == "Conformance/requirements.catalog")
+        #expect(BuiltInSuite.catalogDigest == SHA256.hexDigest(try Data(contentsOf: URL(fileURLWithPath: PackageRoot.catalog))))
+        #expect(BuiltInSuite.digest(of: catalog) == BuiltInSuite.catalogDigest)
     }
 
     @Test("the binary lints, runs and verifies with the built-in suite from a directory with no Conformance/")

@@ -50,7 +50,7 @@ extension HTMLReport {
 
     /// Every requirement of the catalog: its level, sources, the cases that judged it and its result.
     func matrixSection() -> String {
-        let outcomes = run.requirementOutcomes
+        let outcomes = findings?.outcomes ?? run.requirementOutcomes
         var text =
             "<section id=\"matrix\">\n<h2>Requirement matrix</h2>\n<p>This run judged \(outcomes.filter(\.isJudged).count) of the "
             + "\(outcomes.count) requirements in the catalog.</p>\n<table>\n<thead><tr><th>ID</th><th>Level</th><th>Requirement</th><th>Sources</th>"

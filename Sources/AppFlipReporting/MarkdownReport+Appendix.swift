@@ -42,7 +42,7 @@ extension MarkdownReport {
     }
 
     fileprivate func matrix() -> String {
-        let outcomes = run.requirementOutcomes
+        let outcomes = findings?.outcomes ?? run.requirementOutcomes
         let judged = outcomes.filter(\.isJudged).count
         var text = "<details><summary>A. Requirement matrix: \(judged) of \(outcomes.count) requirements judged</summary>\n\n"
         let planned = outcomes.filter { $0.requirement.planned != nil }.count

@@ -8,12 +8,16 @@ package struct ReportFindings: Sendable {
     package var known: [FindingGroup]
     /// The failures' root causes, the most widespread first.
     package var causes: [RootCause]
+    /// Every requirement of the catalog with what the run found of it (`RunResult.requirementOutcomes`): worked out once
+    /// for the reports that show it (a pass over every result's checks).
+    package var outcomes: [RequirementOutcome]
 
     package init(run: RunResult) {
         failures = FindingGroup.groups(of: run.results, verdicts: [.fail, .error])
         warnings = FindingGroup.groups(of: run.results, verdicts: [.warn, .info])
         known = FindingGroup.groups(of: run.results, verdicts: [.fail, .error], known: true)
         causes = RootCause.causes(of: failures)
+        outcomes = run.requirementOutcomes
     }
 
     /// Whether the root causes say more than the failure groups do (fewer causes than failing groups).

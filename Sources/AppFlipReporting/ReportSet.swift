@@ -36,7 +36,9 @@ package struct ReportSet: Sendable {
             ReportFile(
                 name: "report.html",
                 write: { HTMLReport(run: run, profiles: profiles, reproducible: reproducible, findings: findings).write(into: $0) }),
-            ReportFile(name: "results.json", write: { ResultsDocument.write(run: run, profiles: profiles, reproducible: reproducible, into: $0) }),
+            ReportFile(
+                name: "results.json",
+                write: { ResultsDocument.write(run: run, profiles: profiles, reproducible: reproducible, outcomes: findings.outcomes, into: $0) }),
         ]
     }
 

@@ -8,7 +8,8 @@ extension ResultsDocument {
     }
 
     /// The document; without `listingCases` its case list is empty (the streaming writer writes the cases itself).
-    init(run: RunResult, profiles: [String], reproducible: Bool, listingCases: Bool) {
+    /// `outcomes`: the run's requirement outcomes when the caller worked them out already.
+    init(run: RunResult, profiles: [String], reproducible: Bool, listingCases: Bool, outcomes: [RequirementOutcome]? = nil) {
         let provenance = run.provenance
         schema = Self.schemaName
         version = Self.currentVersion
@@ -50,7 +51,7 @@ extension ResultsDocument {
                 profile: entry.profile, cases: entry.total, judged: entry.judged, tested: entry.isTested,
                 reason: entry.reason.isEmpty ? nil : entry.reason)
         }
-        requirements = run.requirementOutcomes.map { outcome in
+        requirements = (outcomes ?? run.requirementOutcomes).map { outcome in
             let requirement = outcome.requirement
             return RequirementEntry(
                 id: requirement.id, level: requirement.level.rawValue, profile: requirement.profile,

@@ -4,8 +4,10 @@ import AppFlipModel
 /// keys sorted them), so a run of 100,000 cases is written as it is read, one case at a time.
 extension ResultsDocument {
     /// Writes a finished run's document: the cases straight from the results, each flushed as it is written.
-    package static func write(run: RunResult, profiles: [String], reproducible: Bool, into sink: ReportSink) {
-        let head = ResultsDocument(run: run, profiles: profiles, reproducible: reproducible, listingCases: false)
+    package static func write(
+        run: RunResult, profiles: [String], reproducible: Bool, outcomes: [RequirementOutcome]? = nil, into sink: ReportSink
+    ) {
+        let head = ResultsDocument(run: run, profiles: profiles, reproducible: reproducible, listingCases: false, outcomes: outcomes)
         head.write(into: sink) { json in
             for result in run.results {
                 json.element()

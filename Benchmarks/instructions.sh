@@ -56,8 +56,8 @@ if [ "$mode" = link ]; then
     awk -v n="$cases" 'BEGIN { for (i = 1; i <= n; i++) printf "  - key: r%06d\n", i }'
   } > "$scratch/cases/bench.case"
   strip --strip-debug -o "$scratch/suite" "$bin"
-  echo "| 1,000 app-link cases, persistent, \`--jobs 1\` | whole process | worker: the exchange (StepExecutor.sendOnly) | judging thread, all | of it: the judging (DeferredJudgement.outcome) | the result redacted whole | its texts spooled |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| 1,000 app-link cases, persistent, \`--jobs 1\` | whole process | worker: the exchange (StepExecutor.sendOnly) | judging thread, all | of it: the judging (DeferredJudgement.outcome) | its texts spooled |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
   for adapter in minihandler openhandler; do
     cc -O2 -o "$scratch/$adapter" "$floors_src/$adapter.c"
     mkdir -p "$scratch/$adapter-counts"
@@ -70,10 +70,9 @@ if [ "$mode" = link ]; then
     worker=$(inclusive_in "$directory" '12StepExecutorC8sendOnly')
     judging=$(inclusive_in "$directory" '9runWorker7judgingyAA12JudgingQueueC_tFyyYbcfU1_ [')
     outcome=$(inclusive_in "$directory" '17DeferredJudgementV7outcome')
-    sweep=$(inclusive_in "$directory" 'ModelE6redactyAD10CaseResultV')
     pack=$(inclusive_in "$directory" '10CaseResultV5spool')
     label=$([ "$adapter" = openhandler ] && echo "consenting (openhandler)" || echo "declining (minihandler)")
-    echo "| $label | $(whole "$directory") | $(per "$worker" "$cases") | $(per "$judging" "$cases") | $(per "$outcome" "$cases") | $(per "$sweep" "$cases") | $(per "$pack" "$cases") |"
+    echo "| $label | $(whole "$directory") | $(per "$worker" "$cases") | $(per "$judging" "$cases") | $(per "$outcome" "$cases") | $(per "$pack" "$cases") |"
   done
   exit 0
 fi
@@ -112,13 +111,8 @@ grep -q "$cases pass" "$scratch/run.log" || { grep -a "cases:" "$scratch/run.log
 inclusive() { inclusive_in "$scratch" "$1"; }
 worker=$(inclusive '12StepExecutorC8sendOnly')
 judging=$(inclusive '17DeferredJudgementV7outcome')
-# The case's result redacted whole (Runner.Worker.finished), after the outcome, on the same thread.
-sweep=$(inclusive 'ModelE6redactyAD10CaseResultV')
 echo "| Thread (200 authorize cases, $requests requests ($mode), external reference server) | A request | A case |"
 echo "| --- | ---: | ---: |"
 echo "| the whole process, every thread: $(whole "$scratch") | | |"
 echo "| worker: the exchange (HTTP client, cookies; the pages and forms of a walk), StepExecutor.sendOnly | $(per "$worker" "$requests") | $(per "$worker" "$cases") |"
 echo "| judging thread: evidence, redaction, checks, DeferredJudgement.outcome | $(per "$judging" "$requests") | $(per "$judging" "$cases") |"
-if [ -n "$sweep" ]; then
-  echo "| judging thread: the result redacted whole, Redactor.redact(CaseResult) | $(per "$sweep" "$requests") | $(per "$sweep" "$cases") |"
-fi

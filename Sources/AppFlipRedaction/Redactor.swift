@@ -35,6 +35,10 @@ package struct Redactor: Sendable {
     /// Set when a form of a secret has no run of four characters no escaper changes to find it by raw: then any text
     /// with escapes is decoded.
     private var anchorless = false
+    /// A bit a byte that some needle holds (either case, for a needle found without case), or that an escape is
+    /// written with: a line break between two bytes of which one is none of these splits no secret, and a text is
+    /// read without its line breaks only where some break may (`breaksMaySplitASecret`). Empty until the first needle.
+    private var inNeedles: [UInt64] = []
 
     /// A partial match this long is hidden wherever it stands (a secret cut short).
     static let hiddenPrefix = 12
@@ -43,6 +47,14 @@ package struct Redactor: Sendable {
 
     package init(secrets: [String] = []) {
         add(secrets)
+    }
+
+    /// How many secrets it looks for.
+    package var secretCount: Int { secrets.count }
+
+    /// A redactor of the secrets added after the first `count` alone: what a text redacted before them still needs.
+    package func secrets(after count: Int) -> Redactor {
+        Redactor(secrets: secrets[min(count, secrets.count)...].map { String(decoding: $0, as: UTF8.self) })
     }
 
     /// Looks for `more` secrets besides.
@@ -73,6 +85,15 @@ package struct Redactor: Sendable {
         if filter.isEmpty {
             filter = [UInt64](repeating: 0, count: 1024)
             starts = [UInt64](repeating: 0, count: 4)
+            inNeedles = [UInt64](repeating: 0, count: 4)
+            // An escape cut by a line break (`%2` then `F`) is read whole once the break is read as nothing.
+            for byte in "%+\\&#;0123456789abcdefABCDEFxuU".utf8 { inNeedles[Int(byte >> 6)] |= 1 << UInt64(byte & 63) }
+        }
+        if !entry.isAnchor {
+            for byte in entry.bytes {
+                inNeedles[Int(byte >> 6)] |= 1 << UInt64(byte & 63)
+                if let upper = Self.upper(byte, foldsCase: entry.foldsCase) { inNeedles[Int(upper >> 6)] |= 1 << UInt64(upper & 63) }
+            }
         }
         func add(_ high: UInt8, _ low: UInt8) {
             let key = UInt16(high) << 8 | UInt16(low)
@@ -155,12 +176,14 @@ package struct Redactor: Sendable {
         let redacted: String? = bytes.withUTF8 { original in
             var anchored = false
             var found = matches(in: RawReading(bytes: original), original: original, anchored: &anchored)
-            var kinds = EscapedText.kinds(in: original).filter { acrossLines || $0 != .lineBreak }
+            var kinds = EscapedText.kinds(in: original).filter {
+                $0 != .lineBreak || (acrossLines && breaksMaySplitASecret(original))
+            }
             // Escapes are decoded only where a form of a secret may hide behind them: a run of its characters that no
             // escaper changes is there as written, some form has no such run, such characters are escaped
             // themselves, or the text was cut (a secret's first few characters may be all that is left of it). A
-            // value split across lines has no such sign (its anchor is split too): line breaks are always read, and
-            // escapes are decoded where a JSON string holds one (`\n`, `\r`).
+            // value split across lines has no such sign (its anchor is split too): line breaks are read wherever one
+            // may split a secret, and escapes are decoded where a JSON string holds one (`\n`, `\r`).
             if !kinds.isEmpty, !(anchored || anchorless || Self.isCut(original) || Self.escapesUnescaped(original) || Self.escapesLineBreak(original))
             {
                 kinds = kinds.filter { $0 == .lineBreak }
@@ -248,6 +271,25 @@ package struct Redactor: Sendable {
             }
             found.append(Match(start: start, end: end, secret: entry.secret))
         }
+    }
+
+    /// Whether some line break (a run of CR and LF) stands between two bytes that could both be part of a secret's
+    /// form: only across such a break can the text read without its breaks show a secret its raw reading does not (a
+    /// transcript's breaks, followed by its indent, never do).
+    private func breaksMaySplitASecret(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
+        func inNeedle(_ byte: UInt8) -> Bool { inNeedles[Int(byte >> 6)] & (1 << UInt64(byte & 63)) != 0 }
+        var index = 0
+        while index < bytes.count {
+            guard isBreak(bytes[index]) else {
+                index += 1
+                continue
+            }
+            let before = index > 0 ? bytes[index - 1] : nil
+            while index < bytes.count, isBreak(bytes[index]) { index += 1 }
+            if let before, index < bytes.count, inNeedle(before), inNeedle(bytes[index]) { return true }
+        }
+        return false
     }
 
     /// Whether the text holds a line break as a JSON string writes one (`\n`, `\r`).

@@ -4,12 +4,19 @@ import AppFlipRedaction
 extension Redactor {
     /// `result` with its message, notes, evidence and every check's expected and observed text redacted.
     package func redact(_ result: CaseResult) -> CaseResult {
-        var result = result
-        result.message = result.message.map(redact)
-        result.runFault = result.runFault.map(redact)
+        var result = redactMessage(of: result)
         result.evidence = redact(result.evidence)
         let checks = result.checks
         if !checks.isEmpty { result.checks = checks.map(redact) }
+        return result
+    }
+
+    /// `result` with its message and run fault redacted: for a result whose evidence and checks were redacted as they
+    /// were recorded (a run's: `StepExecutor.Outcome`), or that has none (a case not sent).
+    package func redactMessage(of result: CaseResult) -> CaseResult {
+        var result = result
+        result.message = result.message.map(redact)
+        result.runFault = result.runFault.map(redact)
         return result
     }
 

@@ -66,8 +66,9 @@ extension Evidence {
     }
 
     /// An exchange's header lines as recorded: at most `headerLimit`, then one line with no name counting the rest.
-    /// Values are kept as they came; the result's redaction (`Redactor.redact(_: CaseResult)`) hides credentials by
-    /// the header's name and every known secret, then cuts each value to `headerValueLimit`.
+    /// Values are kept as they came; recording the exchange (`Redactor.redact(_: [Header])`, where a case's outcome
+    /// records it) hides credentials by the header's name and every known secret, then cuts each value to
+    /// `headerValueLimit`.
     package static func headers(_ fields: [(name: String, value: String)]) -> [Header] {
         var kept = fields.prefix(headerLimit).map { Header(String($0.name.unicodeScalars.prefix(128)), $0.value) }
         if fields.count > headerLimit { kept.append(Header("", "… \(fields.count - headerLimit) more header lines not kept")) }

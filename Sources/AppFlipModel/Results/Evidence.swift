@@ -9,6 +9,9 @@ package struct Evidence: Sendable, Hashable {
     /// For cases with HTTP or native steps: each exchange, one entry per step (redacted, bounded).
     package var exchanges: [Exchange]
 
+    /// Nothing recorded.
+    package var isEmpty: Bool { link.isEmpty && answer.isEmpty && stderr.isEmpty && exchanges.isEmpty }
+
     package init(link: String = "", answer: String = "", stderr: String = "", exchanges: [Exchange] = []) {
         self.link = link
         self.answer = answer

@@ -35,7 +35,7 @@ struct DeferredJudgement: Sendable {
 
     /// The case's outcome, the same as `StepExecutor.run` gives when it sends and judges in one go.
     func outcome() -> StepExecutor.Outcome {
-        var state = StepExecutor.CaseState(outcome: StepExecutor.Outcome(), redactor: redactor)
+        var state = StepExecutor.CaseState(redactor: redactor)
         let context = Template.Context(configuration: configuration, generated: generated, captured: [:], samples: [:])
         let absorbed =
             switch sent {

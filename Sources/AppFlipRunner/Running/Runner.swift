@@ -196,7 +196,7 @@ package struct Runner: Sendable {
         /// (`DeferredJudgement`), which `Started.finish` then does on the caller's thread; `readingAhead` when the
         /// thread that will judge it is behind (`StepExecutor.readsAhead`).
         func start(_ conformanceCase: ConformanceCase, judgingApart: Bool, readingAhead: Bool = false) -> Started {
-            if let result = unsent(conformanceCase) { return .finished(Finished(result: executor.runRedactor.redact(result))) }
+            if let result = unsent(conformanceCase) { return .finished(Finished(result: executor.runRedactor.redactMessage(of: result))) }
             executor.readsAhead = judgingApart && readingAhead
             let started = Date()
             if judgingApart, let judgement = executor.sendOnly(conformanceCase) {
@@ -252,12 +252,12 @@ package struct Runner: Sendable {
         }
 
         /// The result of a case that ran: error when the suite or the target failed, skipped when a step did not
-        /// apply, otherwise judged by its worst check. Redacted whole, with every secret the case met, before
-        /// anything reads it.
+        /// apply, otherwise judged by its worst check. Its evidence and checks were redacted as the outcome recorded
+        /// them; its message is redacted here, with every secret the case met, before anything reads it.
         static func finished(_ conformanceCase: ConformanceCase, _ outcome: StepExecutor.Outcome, duration: Double) -> Finished {
             Finished(
-                result: outcome.redactor.redact(result(conformanceCase, outcome, duration: duration)), issuedCodes: outcome.issuedCodes,
-                credentials: outcome.configuredCredentials, previousCaseFault: outcome.previousRequestFault.map(outcome.redactor.redact))
+                result: outcome.redactor.redactMessage(of: result(conformanceCase, outcome, duration: duration)), issuedCodes: outcome.issuedCodes,
+                credentials: outcome.configuredCredentials, previousCaseFault: outcome.previousRequestFault)
         }
 
         private static func result(_ conformanceCase: ConformanceCase, _ outcome: StepExecutor.Outcome, duration: Double) -> CaseResult {

@@ -44,7 +44,7 @@ extension StepExecutor {
         let transcript =
             "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target)) "
             + "(a burst)\n  → \(summary.summary)"
-        state.outcome.evidence.exchanges.append(
+        state.outcome.record(
             Evidence.Exchange(
                 transcript, sentAt: burstStarted, milliseconds: Int((Date().timeIntervalSince(burstStarted) * 1000).rounded()),
                 requestHeaders: Evidence.headers(prepared.request.headerLines(host: prepared.origin.hostHeader)),

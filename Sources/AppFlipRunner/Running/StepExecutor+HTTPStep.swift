@@ -120,13 +120,21 @@ extension StepExecutor {
             transcript: "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))",
             requestHeaders: recordEvidence ? Evidence.headers(prepared.request.headerLines(host: prepared.origin.hostHeader)) : [],
             label: label)
+        let answer = sent.answer.map { response in
+            HTTPObservation(
+                status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) }, body: response.body,
+                walk: sent.walk?.pages ?? [])
+        }
+        // The answer's codes and tokens are looked for in all of the case's evidence: learnt before the walk's pages
+        // are recorded (its last hop may show them), they are looked for once.
+        if case .success(let http) = answer { state.outcome.learn(SecretValues.inAnswer(http)) }
         if let walk = sent.walk, !absorb(walk, label: label, recordEvidence: recordEvidence, state: &state) { return nil }
-        switch sent.answer {
+        switch answer {
         case .failure(let problem):
             return absorb(noResponse: problem, sent: sent, prepared: prepared, exchange: exchange, state: &state)
-        case .success(let response):
+        case .success(let http):
             return absorb(
-                response, sent: sent, of: step, prepared: prepared, exchange: exchange, context: context, recordEvidence: recordEvidence,
+                http, sent: sent, of: step, prepared: prepared, exchange: exchange, context: context, recordEvidence: recordEvidence,
                 state: &state)
         }
     }
@@ -141,8 +149,7 @@ extension StepExecutor {
     /// The sign-in walk before the request: its pages as evidence; false when it stopped before the request was sent.
     private static func absorb(_ walk: SignInBrowser.Walk, label: String, recordEvidence: Bool, state: inout CaseState) -> Bool {
         if recordEvidence || walk.unfinished != nil {
-            state.outcome.evidence.exchanges.append(
-                Evidence.Exchange(label + "signed in through the pages:\n  " + walk.hops(of: walk.pages).joined(separator: "\n  ")))
+            state.outcome.record(Evidence.Exchange(label + "signed in through the pages:\n  " + walk.hops(of: walk.pages).joined(separator: "\n  ")))
         }
         if let unfinished = walk.unfinished {
             // Nothing after the pages was reached: an absence seen here would prove nothing. The page it stopped
@@ -150,10 +157,9 @@ extension StepExecutor {
             let last = HTTPObservation(
                 status: walk.response.status, headers: walk.response.headers.fields.map { ($0.name, $0.value) },
                 body: walk.response.body)
-            state.outcome.evidence.exchanges.append(
-                Evidence.Exchange(
-                    label + "the page the walk stopped on: HTTP \(last.status)" + bodyExcerpt(last, redactor: state.redactor),
-                    responseHeaders: Evidence.headers(last.headers)))
+            state.outcome.record(
+                Evidence.Exchange(label + "the page the walk stopped on: HTTP \(last.status)", responseHeaders: Evidence.headers(last.headers)),
+                then: bodyExcerpt(last, redactor: state.outcome.redactor))
             state.outcome.record(.target(label + "the sign-in walk stopped before the authorization endpoint judged this request: " + unfinished))
             return false
         }
@@ -173,7 +179,7 @@ extension StepExecutor {
             state.outcome.record(.notApplicable(label + problem.message))
             return nil
         }
-        state.outcome.evidence.exchanges.append(
+        state.outcome.record(
             Evidence.Exchange(
                 transcript + "\n  → no response: \(problem.message)", sentAt: sent.sentAt,
                 milliseconds: sent.milliseconds, requestHeaders: requestHeaders))
@@ -188,40 +194,35 @@ extension StepExecutor {
     /// A response: the evidence, what it says of the configured credentials, and the observation to judge; nil when the
     /// target throttled the request.
     private static func absorb(
-        _ response: HTTPResponse, sent: SentHTTP, of step: Step, prepared: Prepared, exchange: SentExchange, context: Template.Context,
+        _ http: HTTPObservation, sent: SentHTTP, of step: Step, prepared: Prepared, exchange: SentExchange, context: Template.Context,
         recordEvidence: Bool, state: inout CaseState
     ) -> (Observation, [QueryParameter])? {
         let label = exchange.label
         let transcript = exchange.transcript
         let requestHeaders = exchange.requestHeaders
-        let walkPages = sent.walk?.pages ?? []
         if let framing = sent.framing {
             // The worst of the case's rounds is kept.
             if state.outcome.framing.map({ $0.verdict < framing.verdict || !$0.isApplicable }) ?? true { state.outcome.framing = framing }
         }
         if state.outcome.serverError == nil {
             state.outcome.serverError = ServerErrorAnswer.check(
-                status: response.status,
+                status: http.status,
                 request: "\(label)\(prepared.request.method) \(prepared.request.path)")
         }
-        if response.status == 429 {
+        if http.status == 429 {
             // Throttled: the answer says nothing about the requirement under test (bursts judge 429 themselves).
-            state.outcome.evidence.exchanges.append(
+            state.outcome.record(
                 Evidence.Exchange(
                     transcript + "\n  → HTTP 429", sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
-                    responseHeaders: Evidence.headers(response.headers.fields.map { ($0.name, $0.value) })))
+                    responseHeaders: Evidence.headers(http.headers)))
             state.outcome.record(
                 .throttled(
                     label + "the target throttled this request (429 Too Many Requests"
-                        + (response.headers["Retry-After"].map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
+                        + (http.header("Retry-After").map { ", Retry-After: \($0)" } ?? "") + "), so its answer judges nothing; "
                         + "rerun with fewer --jobs, or allow the suite's address more requests"))
             return nil
         }
-        let http = HTTPObservation(
-            status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) },
-            body: response.body, walk: walkPages)
         let observation = Observation.http(http)
-        state.redactor.add(SecretValues.inAnswer(http))
         if prepared.usesConfiguredCredentials, let verdict = ConfiguredCredentials.verdict(on: http) {
             state.outcome.configuredCredentials = state.outcome.configuredCredentials == .accepted ? .accepted : verdict
         }
@@ -231,12 +232,11 @@ extension StepExecutor {
                 ? ""
                 : "\n  body: " + Redaction.redact(query: Substring(String(decoding: prepared.request.body, as: UTF8.self)))
             let repeated = step.repeatCount > 1 ? " (first of \(step.repeatCount))" : ""
-            state.outcome.evidence.exchanges.append(
+            state.outcome.record(
                 Evidence.Exchange(
-                    transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation)
-                        + bodyExcerpt(http, redactor: state.redactor),
-                    sentAt: sent.sentAt, milliseconds: sent.milliseconds, requestHeaders: requestHeaders,
-                    responseHeaders: Evidence.headers(http.headers)))
+                    transcript + repeated + body + "\n  → " + Judge(context: context).summary(observation), sentAt: sent.sentAt,
+                    milliseconds: sent.milliseconds, requestHeaders: requestHeaders, responseHeaders: Evidence.headers(http.headers)),
+                then: bodyExcerpt(http, redactor: state.outcome.redactor))
         }
         return (observation, prepared.sentParameters)
     }

@@ -21,7 +21,7 @@ extension StepExecutor {
         var version: UInt16?
         if case .accepted(let picked, _, _) = answer { version = picked }
         let observation = Observation.handshake(TLSHandshake(offer: offer.description, version: version, answer: answer.summary))
-        state.outcome.evidence.exchanges.append(
+        state.outcome.record(
             Evidence.Exchange(
                 "\(label)TLS handshake with \(origin.host):\(origin.port): \(offer.description)\n  → \(observation.summary)",
                 sentAt: started, milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded())))
@@ -58,7 +58,7 @@ extension StepExecutor {
             TLSHandshake(
                 offer: offer, version: version, answer: answer, certificate: finding,
                 cipher: facts.cipher.isEmpty ? nil : facts.cipher))
-        state.outcome.evidence.exchanges.append(
+        state.outcome.record(
             Evidence.Exchange(
                 "\(label)TLS handshake with \(origin.host):\(origin.port): \(offer)\n  → \(observation.summary)",
                 sentAt: started, milliseconds: Int((Date().timeIntervalSince(started) * 1000).rounded())))

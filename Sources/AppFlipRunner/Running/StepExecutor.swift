@@ -67,42 +67,9 @@ package final class StepExecutor {
         return sessions[key]?.exchange(request, timeout: timeout) ?? TargetExchange(failure: "no session with \(key)")
     }
 
-    /// The outcome of running every step of a case.
-    package struct Outcome {
-        var checks: [CheckResult] = []
-        /// Why the case ended before its checks said everything (`record` keeps the one that ranks highest).
-        private(set) var fault: CaseFault?
-        /// A fault of the request this worker sent before (a persistent handler's extra output).
-        var previousRequestFault: String?
-        package var evidence = Evidence()
-        /// What the target made of the configured client credentials, when a step sent them.
-        var configuredCredentials: ConfiguredCredentials?
-        /// Every authorization code a `code: fresh` check accepted, with that check's requirement.
-        var issuedCodes: [IssuedCode] = []
-        /// What the probes that may leave part of a request unread showed about the server's framing (TOK-GEN-008):
-        /// the suite's own checks, added to the case's after its steps (one, the worst, however many rounds).
-        var framing: CheckResult?
-        /// The first 5xx answer of the case (TOK-GEN-009), added to its checks after its steps.
-        var serverError: CheckResult?
-        /// A redirect that never reached the app (NAT-REDIR-004-S), added unless a check of the case said so already.
-        var undeliveredRedirect: CheckResult?
-        /// The reasons given to checks of steps not sent because an earlier answer the sources allow left nothing
-        /// for them (`when_captured`): a condition of the requirement that this target does not meet.
-        var unmetConditions: Set<String> = []
-        /// Hides every secret the case met (the configured ones, and the codes and tokens it saw): what the case's
-        /// result is redacted with, whole, before anything reads it (`Redactor.redact(_:CaseResult)`).
-        var redactor = Redactor()
-
-        /// Records a fault, keeping the one that says most about the run (`CaseFault.rank`).
-        package mutating func record(_ new: CaseFault) {
-            if let fault, fault.rank > new.rank { return }
-            fault = new
-        }
-    }
-
     func run(_ conformanceCase: ConformanceCase) -> Outcome {
         let generated = GeneratedValues(seed: configuration.seed, caseID: conformanceCase.id)
-        var state = CaseState(outcome: Outcome(), redactor: runRedactor)
+        var state = CaseState(redactor: runRedactor)
         // A case with `repeat: N` runs its whole sequence N times: ordinary checks must hold every time (the first
         // failure is kept); sample checks judge the values captured over every round, after the last.
         var merged: [CheckResult] = []
@@ -242,8 +209,6 @@ package final class StepExecutor {
     /// What a case accumulates from step to step.
     package struct CaseState {
         package var outcome: Outcome
-        /// Hides the secrets met so far: its excerpts are redacted whole before they are cut.
-        package var redactor: Redactor
         var captured: [String: String] = [:]
         var samples: [String: [String]] = [:]
         /// For each check result of the current round, whether it is a sample check.
@@ -252,10 +217,14 @@ package final class StepExecutor {
         /// authorization request and redirect).
         package var contractNotes: [AdapterContractKey: any Sendable] = [:]
 
-        /// The outcome, with the redactor that knows every secret the case met.
+        package init(redactor: Redactor) {
+            outcome = Outcome(redactor: redactor)
+        }
+
+        /// The outcome, its checks redacted (once, with every secret the case met: the evidence was redacted as it
+        /// was recorded).
         var finished: Outcome {
             var outcome = outcome
-            outcome.redactor = redactor
             if let framing = outcome.framing { outcome.checks.append(framing) }
             if let serverError = outcome.serverError { outcome.checks.append(serverError) }
             if let undelivered = outcome.undeliveredRedirect,
@@ -263,6 +232,7 @@ package final class StepExecutor {
             {
                 outcome.checks.append(undelivered)
             }
+            outcome.redactChecks()
             return outcome
         }
     }
@@ -287,7 +257,7 @@ package final class StepExecutor {
         if let request = step.action.httpRequest {
             sent = .http(sendHTTP(request, of: conformanceCase, context: context))
         } else {
-            var state = CaseState(outcome: Outcome(), redactor: runRedactor)
+            var state = CaseState(redactor: runRedactor)
             let adapterStep = AdapterStep(
                 conformanceCase: conformanceCase, action: step.action, label: "", generated: generated, stepIndex: 0,
                 repetition: 0, recordEvidence: true, context: context)

@@ -160,7 +160,7 @@ struct JudgingApartTests {
             func absorbed(readingAhead: Bool) -> (StepExecutor.CaseState, (Observation, [QueryParameter])?) {
                 let sent = LinkHandlerContract.SentLink(link: link, exchange: exchange, readingAhead: readingAhead)
                 #expect((sent.reading != nil) == readingAhead)
-                var state = StepExecutor.CaseState(outcome: StepExecutor.Outcome(), redactor: Redactor())
+                var state = StepExecutor.CaseState(redactor: Redactor())
                 let result = LinkHandlerContract.absorb(sent, label: "", logExcerptLimit: 4096, state: &state)
                 return (state, result)
             }
@@ -171,9 +171,9 @@ struct JudgingApartTests {
             #expect(aheadResult?.0 == inLineResult?.0 && aheadResult?.1 == inLineResult?.1)
             // The code the answer holds (whole or cut short) is hidden alike, wherever it was read.
             let text = "log: \(code) and %\(code.prefix(20))"
-            #expect(ahead.redactor.redact(text) == inLine.redactor.redact(text))
+            #expect(ahead.outcome.redactor.redact(text) == inLine.outcome.redactor.redact(text))
             if exchange.rawAnswer.contains(code) {
-                #expect(!ahead.redactor.redact(text).contains(code.prefix(12)))
+                #expect(!ahead.outcome.redactor.redact(text).contains(code.prefix(12)))
                 #expect(!ahead.outcome.evidence.stderr.contains(code) && !(ahead.outcome.previousRequestFault ?? "").contains(code))
             }
         }

@@ -41,7 +41,7 @@ struct RegisteredContractTests {
                 state.outcome.record(.target(step.label + (exchange.failure ?? "no answer")))
                 return .observed(nil)
             }
-            state.outcome.evidence.answer = exchange.rawAnswer
+            state.outcome.recordAnswer(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
             return .observed((observation, URLParts(url).parameters))
         }
     }

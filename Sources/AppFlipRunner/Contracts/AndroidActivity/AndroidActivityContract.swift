@@ -73,16 +73,16 @@ package struct AndroidActivityContract: AdapterContract {
             case .other(_, let json): secrets += [json] + SecretPositions.inAnswer(#"{"code":"# + json + "}")
             }
         }
-        state.redactor.add(secrets)
-        if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
-        state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: 16 * 1024)
-        state.outcome.evidence.answer = state.redactor.excerpt(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
+        state.outcome.learn(secrets)
+        if let fault = exchange.previousRequestFault { state.outcome.recordPreviousRequestFault(fault) }
+        state.outcome.recordStderr(exchange.log, limit: 16 * 1024)
+        state.outcome.recordAnswer(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
         // A crash while handling the request is what Google would receive, RESULT_CANCELED, and is judged as such.
         let delivered = exchange.activityResult ?? exchange.crash.map { ActivityResult.crashed($0) }
         let outcomeText = delivered.map { "  → " + $0.summary } ?? "  → " + (exchange.failure ?? "no answer")
-        let transcript = state.redactor.excerpt(
+        let transcript = state.outcome.redactor.excerpt(
             "\(label)started the activity for a result with:\n" + intentText + "\n" + outcomeText, limit: 8 * 1024)
-        state.outcome.evidence.exchanges.append(Evidence.Exchange(transcript, sentAt: sent.sentAt, milliseconds: sent.milliseconds))
+        state.outcome.record(Evidence.Exchange("", sentAt: sent.sentAt, milliseconds: sent.milliseconds), then: transcript)
         guard var result = delivered else {
             state.outcome.record(exchange.suiteFault ? .suite(exchange.failure ?? "no answer") : .target(label + (exchange.failure ?? "no answer")))
             return nil

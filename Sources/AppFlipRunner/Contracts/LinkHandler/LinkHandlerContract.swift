@@ -101,17 +101,17 @@ package struct LinkHandlerContract: AdapterContract {
             return nil
         }
         let reading = sent.reading ?? Reading(link: sent.link, exchange: exchange)
-        state.redactor.add(reading.secrets)
-        if let fault = exchange.previousRequestFault { state.outcome.previousRequestFault = state.redactor.redact(fault) }
-        state.outcome.evidence.link = state.redactor.excerpt(reading.redactedLink, limit: 1024)
-        state.outcome.evidence.stderr = state.redactor.excerpt(exchange.log, limit: logExcerptLimit)
+        state.outcome.learn(reading.secrets)
+        if let fault = exchange.previousRequestFault { state.outcome.recordPreviousRequestFault(fault) }
+        state.outcome.recordLink(reading.redactedLink, limit: 1024)
+        state.outcome.recordStderr(exchange.log, limit: logExcerptLimit)
         // A crash while handling the link is what Google's app would see, nothing opened, and is judged as such.
         guard let (observation, summary) = reading.observation else {
-            state.outcome.evidence.answer = state.redactor.excerpt(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
+            state.outcome.recordAnswer(exchange.rawAnswer, limit: TargetExchange.answerExcerptLimit)
             state.outcome.record(exchange.suiteFault ? .suite(exchange.failure ?? "no answer") : .target(label + (exchange.failure ?? "no answer")))
             return nil
         }
-        state.outcome.evidence.answer = summary
+        state.outcome.recordAnswer(summary, limit: nil)
         return (observation, reading.sentParameters)
     }
 }

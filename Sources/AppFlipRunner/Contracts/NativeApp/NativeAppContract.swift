@@ -135,12 +135,12 @@ extension StepExecutor {
             state.outcome.undeliveredRedirect = UndeliveredRedirect.check(undelivered)
         }
         // The server's own tokens and codes are secrets like any other: never shown.
-        state.redactor.add(
+        state.outcome.learn(
             SecretValues.inNativeTraffic(observation.requests, authorization: observation.answer?.authorization)
                 + server.handedOutSecrets)
-        state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
+        state.outcome.recordStderr(session.log, limit: logExcerptLimit)
         if recordEvidence {
-            state.outcome.evidence.exchanges.append(evidence(of: step, label: label, observation: observation, server: server, started: stepStarted))
+            state.outcome.record(evidence(of: step, label: label, observation: observation, server: server, started: stepStarted))
         }
         return .native(observation)
     }
@@ -292,14 +292,14 @@ extension StepExecutor {
 
     private func fail(_ failure: NativeFailure, label: String, session: NativeClientSession, state: inout CaseState) -> Observation? {
         // What the server handed out is secret even when the app failed before using it (it may have logged it).
-        if let server = nativeFlow?.server { state.redactor.add(server.handedOutSecrets) }
+        if let server = nativeFlow?.server { state.outcome.learn(server.handedOutSecrets) }
         // What the app did to the test server meanwhile is part of the story (a flood of requests, held connections).
         let refused = nativeFlow?.server.refusedTraffic.map { " (meanwhile the test server refused: \($0))" } ?? ""
         let explained = failure.message.contains("test authorization server")
         state.outcome.record(failure.suiteFault ? .suite(label + failure.message) : .target(label + failure.message + (explained ? "" : refused)))
-        state.redactor.add(failure.secrets + SecretPositions.inAnswer(failure.rawAnswer))
-        state.outcome.evidence.answer = state.redactor.excerpt(failure.rawAnswer, limit: TargetExchange.answerExcerptLimit)
-        state.outcome.evidence.stderr = state.redactor.excerpt(session.log, limit: logExcerptLimit)
+        state.outcome.learn(failure.secrets + SecretPositions.inAnswer(failure.rawAnswer))
+        state.outcome.recordAnswer(failure.rawAnswer, limit: TargetExchange.answerExcerptLimit)
+        state.outcome.recordStderr(session.log, limit: logExcerptLimit)
         return nil
     }
 

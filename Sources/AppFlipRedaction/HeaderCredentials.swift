@@ -1,5 +1,4 @@
 import AppFlipBase
-import Foundation
 
 /// What a report may show of an HTTP header's value, decided by the header's name. A list of credential headers is
 /// never complete (`X-Session`, `X-Refresh`, `Authentication-Info`'s `nextnonce`: each server names its own), so the
@@ -41,7 +40,7 @@ package enum HeaderCredentials {
 
     package static func hide(name: String, value: String) -> String {
         // Every header of every exchange passes here: the name lower-cased byte-wise.
-        let lower = String(decoding: name.utf8.map(\.asciiLowercased), as: UTF8.self)
+        let lower = asciiLowercased(name)
         switch lower {
         case "authorization", "proxy-authorization":
             let trimmed = value.drop { $0 == " " || $0 == "\t" }
@@ -86,7 +85,7 @@ package enum HeaderCredentials {
             let end = rest.firstIndex { $0 == ";" || $0 == "," } ?? rest.endIndex
             let piece = rest[..<end]
             let name = attributeName(piece)
-            let word = piece.trimmingCharacters(in: .whitespaces).lowercased()
+            let word = asciiLowercased(piece.trimmingSpaces())
             let kept =
                 word.isEmpty
                 || (afterComma && name == nil && previous == "expires")
@@ -107,7 +106,14 @@ package enum HeaderCredentials {
     /// The lower-cased name of a `name=value` piece, or nil without `=`.
     private static func attributeName(_ piece: Substring) -> String? {
         guard let equals = piece.firstIndex(of: "=") else { return nil }
-        return piece[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+        return asciiLowercased(piece[..<equals].trimmingSpaces())
+    }
+
+    /// `text` with its ASCII letters lower-cased, byte by byte: what every name here is compared with is ASCII, and
+    /// the one Unicode letter whose lower case is ASCII (the Kelvin sign's `k`) is in none of them.
+    private static func asciiLowercased(_ text: some StringProtocol) -> String {
+        guard text.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return String(text) }
+        return String(decoding: text.utf8.map(\.asciiLowercased), as: UTF8.self)
     }
 
     /// `name=value` with the value hidden (an empty value stays empty: nothing to hide); a piece without `=` is a value
@@ -119,7 +125,7 @@ package enum HeaderCredentials {
             return pair[..<value.startIndex] + Redaction.placeholder(for: Array(value.utf8))
         }
         let cookie = pair[pair.index(after: equals)...]
-        guard !cookie.trimmingCharacters(in: .whitespaces).isEmpty, !Redaction.isPlaceholder(cookie) else { return String(pair) }
+        guard !cookie.trimmingSpaces().isEmpty, !Redaction.isPlaceholder(cookie) else { return String(pair) }
         return pair[...equals] + Redaction.placeholder(for: Array(cookie.utf8))
     }
 }

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Citations as Markdown links to the catalog's source URLs: `RFC6749 §4.1.2.1` links to that section of the RFC
@@ -14,15 +15,27 @@ enum CitationLinks {
 
     /// `#section-4.1.2.1` (or `#appendix-B`) for an RFC section; nothing for other documents.
     static func anchor(_ section: String, url: String) -> String {
-        guard url.contains("rfc-editor.org/rfc/"), section.hasPrefix("§") else { return "" }
+        guard url.containsBytes("rfc-editor.org/rfc/"), section.hasPrefix("§") else { return "" }
         let number = section.dropFirst().prefix { $0.isNumber || $0 == "." || ($0.isUppercase && $0.isASCII) }
         guard let first = number.first, !number.hasSuffix(".") else { return "" }
         return first.isNumber ? "#section-\(number)" : "#appendix-\(number)"
     }
 
-    /// A URL that cannot end the link early or break out of it.
-    private static func escape(_ url: String) -> String {
-        let replacements: [Character: String] = ["(": "%28", ")": "%29", " ": "%20", "<": "%3C", ">": "%3E"]
-        return url.map { replacements[$0] ?? String($0) }.joined()
+    /// A URL that cannot end the link early or break out of it: `(`, `)`, a space, `<` and `>` percent-encoded,
+    /// byte by byte (every requirement row of the matrix links its sources).
+    static func escape(_ url: String) -> String {
+        guard url.utf8.contains(where: { $0 == 0x28 || $0 == 0x29 || $0 == 0x20 || $0 == 0x3C || $0 == 0x3E }) else { return url }
+        var bytes: [UInt8] = []
+        for byte in url.utf8 {
+            switch byte {
+            case 0x28, 0x29, 0x20, 0x3C, 0x3E:
+                bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            default:
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }

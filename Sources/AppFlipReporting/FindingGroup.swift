@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Findings that are the same failure: the same requirement, the same expectation and an observation of the same
@@ -99,7 +100,8 @@ package struct FindingGroup: Sendable {
     /// one group; the requirement and the expectation still tell groups apart. A URL runs to the first white space
     /// outside a `‹…›` (a redacted value, which may hold spaces), unless a `?` or `#` follows it at once.
     package static func maskingURLPaths(_ text: String) -> String {
-        guard text.contains("://") else { return text }
+        // A byte search first (most observations hold no URL): whatever Foundation finds, it finds.
+        guard text.containsBytes("://") else { return text }
         var result = ""
         var rest = Substring(text)
         while let scheme = rest.range(of: "://") {

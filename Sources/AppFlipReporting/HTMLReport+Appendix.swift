@@ -98,7 +98,7 @@ extension HTMLReport {
             row +=
                 "<td><code>\(HTMLText.text(conformanceCase.id))</code></td><td class=\"tag \(result.verdict.rawValue)\">"
                 + "\(Self.verdictIcons[result.verdict] ?? "") \(result.verdict.rawValue)\(result.isKnown ? " (known)" : "")</td>"
-                + "<td>\(HTMLText.text(ReportFormatting.requirementList(conformanceCase, outlines: outlines)))</td><td>\(HTMLText.text(HTMLText.cut(result.message ?? "", limit: 300)))</td>"
+                + "<td>\(HTMLText.text(ReportFormatting.requirementList(requirements)))</td><td>\(HTMLText.text(HTMLText.cut(result.message ?? "", limit: 300)))</td>"
                 + "<td class=\"n\">\(ReportFormatting.seconds(reproducible ? 0 : result.duration))</td></tr>\n"
             sink.append(row)
         }

@@ -112,7 +112,15 @@ package struct HTMLReport: Sendable {
             return values.filter { seen.insert($0).inserted }.joined(separator: " ")
         }
         return " data-f data-verdict=\"\(unique(verdicts.map(\.rawValue)))\" data-profile=\"\(HTMLText.text(unique(profiles)))\""
-            + " data-level=\"\(unique(levels.map(token)))\" data-search=\"\(HTMLText.text(unique(search).lowercased()))\""
+            + " data-level=\"\(unique(levels.map(token)))\" data-search=\"\(HTMLText.text(lowercased(unique(search))))\""
+    }
+
+    /// `text` lower-cased: byte by byte when it is ASCII (case IDs and requirement IDs, every row's), else as
+    /// `lowercased()` does it.
+    static func lowercased(_ text: String) -> String {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.lowercased() }
+        guard text.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return text }
+        return String(decoding: text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// Text symbols (no emoji: a page must read the same where no emoji font is installed), with the verdict's word.

@@ -133,18 +133,30 @@ package struct JUnitReport: Sendable {
         }
         xml += "    </properties>\n"
         sink.append(xml)
-        for result in results { sink.append(testcase(result)) }
+        var piece = ReportBytes()
+        for result in results {
+            testcase(result, into: &piece)
+            sink.take(&piece)
+        }
         sink.append("  </testsuite>\n")
     }
 
-    private func testcase(_ result: CaseResult) -> String {
+    /// One test case, written straight into bytes: a run's thousands of cases make no text in between.
+    private func testcase(_ result: CaseResult, into sink: inout ReportBytes) {
         let conformanceCase = result.conformanceCase
-        var xml = "    <testcase classname=\"\(XMLText.attribute(ReportFormatting.className(conformanceCase.group)))\""
-        xml += " name=\"\(XMLText.attribute(conformanceCase.id))\" time=\"\(time(result.duration))\""
+        sink.appendLiteral("    <testcase classname=\"")
+        sink.appendXMLAttribute(ReportFormatting.className(conformanceCase.group))
+        sink.appendLiteral("\" name=\"")
+        sink.appendXMLAttribute(conformanceCase.id)
+        sink.appendLiteral("\" time=\"")
+        sink.append(time(result.duration))
         if fileAttributes {
-            xml += " file=\"\(XMLText.attribute(conformanceCase.location.file))\" line=\"\(conformanceCase.location.line)\""
+            sink.appendLiteral("\" file=\"")
+            sink.appendXMLAttribute(conformanceCase.location.file)
+            sink.appendLiteral("\" line=\"")
+            sink.append(String(conformanceCase.location.line))
         }
-        xml += ">\n"
+        sink.appendLiteral("\">\n")
         let location = ReportFormatting.location(conformanceCase)
         // A recorded result's checks are unpacked on each read: read once for the whole test case.
         let checks = result.checks
@@ -154,58 +166,88 @@ package struct JUnitReport: Sendable {
         case .fail where result.isKnown, .error where result.isKnown:
             // Accepted by the baseline for now: not a failure of this run, and not a pass either.
             let entries = result.knownBy.map(\.summary).joined(separator: "; ")
-            xml += "      <skipped message=\"\(XMLText.attribute(bounded("known failure, accepted by the baseline: " + entries)))\"/>\n"
+            sink.appendLiteral("      <skipped message=\"")
+            sink.appendXMLAttribute(bounded("known failure, accepted by the baseline: " + entries))
+            sink.appendLiteral("\"/>\n")
         case .fail:
             let failures = findings.filter { $0.verdict == .fail }
             let first = failures.first
             let message = first.map { "\($0.requirement): expected \($0.expected); observed \($0.observed)" } ?? "failed"
-            let type = first.map { $0.requirement.description } ?? "conformance"
-            var body = ""
+            sink.appendLiteral("      <failure type=\"")
+            sink.appendXMLAttribute(first.map { $0.requirement.description } ?? "conformance")
+            sink.appendLiteral("\" message=\"")
+            sink.appendXMLAttribute(bounded(message))
+            sink.appendLiteral("\">")
             for finding in failures {
-                body += "\(location): \(finding.requirement) violated\n  expected: \(finding.expected)\n  observed: \(finding.observed)\n"
+                sink.appendXMLText(location)
+                sink.appendLiteral(": ")
+                sink.appendXMLText(finding.requirement.description)
+                sink.appendLiteral(" violated\n  expected: ")
+                sink.appendXMLText(finding.expected)
+                sink.appendLiteral("\n  observed: ")
+                sink.appendXMLText(finding.observed)
+                sink.appendLiteral("\n")
             }
-            xml += "      <failure type=\"\(XMLText.attribute(type))\" message=\"\(XMLText.attribute(bounded(message)))\">"
-            xml += XMLText.text(body) + "</failure>\n"
+            sink.appendLiteral("</failure>\n")
         case .error:
             let message = "target error: " + (result.message ?? "no answer")
-            xml += "      <error type=\"target-error\" message=\"\(XMLText.attribute(bounded(message)))\">"
-            xml += XMLText.text("\(location): \(message)\nrequirements this case checks: \(requirements)\n")
-            xml += "</error>\n"
+            sink.appendLiteral("      <error type=\"target-error\" message=\"")
+            sink.appendXMLAttribute(bounded(message))
+            sink.appendLiteral("\">")
+            sink.appendXMLText(location)
+            sink.appendLiteral(": ")
+            sink.appendXMLText(message)
+            sink.appendLiteral("\nrequirements this case checks: ")
+            sink.appendXMLText(requirements)
+            sink.appendLiteral("\n</error>\n")
         case .skip:
-            xml += "      <skipped message=\"\(XMLText.attribute(result.message ?? "skipped"))\"/>\n"
+            sink.appendLiteral("      <skipped message=\"")
+            sink.appendXMLAttribute(result.message ?? "skipped")
+            sink.appendLiteral("\"/>\n")
         case .pass, .warn, .info:
             break
         }
         let minor = findings.filter { $0.verdict == .warn || $0.verdict == .info }
-        xml += "      <system-out>" + XMLText.text(systemOut(result, requirements: requirements, minor: minor)) + "</system-out>\n"
+        sink.appendLiteral("      <system-out>")
+        systemOut(result, requirements: requirements, minor: minor, into: &sink)
+        sink.appendLiteral("</system-out>\n")
         if !minor.isEmpty {
-            let lines = minor.map {
-                "\($0.verdict == .warn ? "WARNING" : "NOTE") \($0.requirement): expected \($0.expected); observed \($0.observed)\n"
+            sink.appendLiteral("      <system-err>")
+            for finding in minor {
+                sink.appendLiteral(finding.verdict == .warn ? "WARNING " : "NOTE ")
+                sink.appendXMLText("\(finding.requirement): expected \(finding.expected); observed \(finding.observed)")
+                sink.appendLiteral("\n")
             }
-            xml += "      <system-err>" + XMLText.text(lines.joined()) + "</system-err>\n"
+            sink.appendLiteral("</system-err>\n")
         }
-        xml += "    </testcase>\n"
-        return xml
+        sink.appendLiteral("    </testcase>\n")
     }
 
     private func bounded(_ text: String) -> String {
         Excerpt.bounded(text, limit: 1024)
     }
 
-    private func systemOut(_ result: CaseResult, requirements: String, minor: [CheckResult]) -> String {
+    /// The case's title, file, verdict, requirements, minor findings and evidence, escaped as XML text.
+    private func systemOut(_ result: CaseResult, requirements: String, minor: [CheckResult], into sink: inout ReportBytes) {
         let conformanceCase = result.conformanceCase
-        var text = "title: \(conformanceCase.title)\n"
-        text += "case: \(ReportFormatting.location(conformanceCase))\n"
-        text += "verdict: \(result.verdict.rawValue)\n"
-        text += "scenario: \(conformanceCase.scenario.rawValue)\n"
-        text += "requirements: \(requirements)\n"
-        for finding in minor {
-            text += "\(finding.verdict.rawValue.uppercased()) \(finding.requirement): expected \(finding.expected); observed \(finding.observed)\n"
+        func line(_ label: StaticString, _ value: String) {
+            sink.appendLiteral(label)
+            sink.appendXMLText(value)
+            sink.appendLiteral("\n")
         }
-        if !result.evidence.link.isEmpty { text += "link: \(result.evidence.link)\n" }
-        if !result.evidence.answer.isEmpty { text += "answer: \(result.evidence.answer)\n" }
-        for exchange in result.evidence.exchanges { text += "request: \(exchange.rendered(times: !reproducible))\n" }
-        if !result.evidence.stderr.isEmpty { text += "stderr:\n\(result.evidence.stderr)\n" }
-        return text
+        line("title: ", conformanceCase.title)
+        line("case: ", ReportFormatting.location(conformanceCase))
+        line("verdict: ", result.verdict.rawValue)
+        line("scenario: ", conformanceCase.scenario.rawValue)
+        line("requirements: ", requirements)
+        for finding in minor {
+            sink.appendXMLText(
+                "\(finding.verdict.rawValue.uppercased()) \(finding.requirement): expected \(finding.expected); observed \(finding.observed)\n")
+        }
+        let evidence = result.evidence
+        if !evidence.link.isEmpty { line("link: ", evidence.link) }
+        if !evidence.answer.isEmpty { line("answer: ", evidence.answer) }
+        for exchange in evidence.exchanges { line("request: ", exchange.rendered(times: !reproducible)) }
+        if !evidence.stderr.isEmpty { line("stderr:\n", evidence.stderr) }
     }
 }

@@ -7,12 +7,23 @@ import AppFlipModel
 /// order it wants them: results.json's writer writes them sorted, as the schema's documents always were.
 package struct PrettyJSON {
     package let sink: ReportSink
+    /// What is written and not yet handed to the sink: the writer's own bytes, appended to without the exclusivity
+    /// check every access to a class's stored property takes (a sink's buffer), which cost more than the bytes.
+    private var output: [UInt8] = []
     private var depth = 0
     /// Whether the container being written has no member yet.
     private var empty = true
 
     package init(into sink: ReportSink) {
         self.sink = sink
+        output.reserveCapacity(1 << 14)
+    }
+
+    /// Hands what is written to the sink, which writes it out once it holds enough: after each case, and at the end.
+    package mutating func flush() {
+        sink.buffer.append(contentsOf: output)
+        output.removeAll(keepingCapacity: true)
+        sink.flushIfFull()
     }
 
     package mutating func openObject() { open(0x7B) }
@@ -20,47 +31,60 @@ package struct PrettyJSON {
     package mutating func openArray() { open(0x5B) }
     package mutating func closeArray() { close(0x5D) }
 
-    /// Starts a member of the object being written: `"key" : `.
-    package mutating func key(_ name: String) {
+    /// Starts a member of the object being written: `"key" : `. The suite's own keys need no escape.
+    package mutating func key(_ name: StaticString) {
         separate()
-        JSONText.appendString(name, to: &sink.buffer)
-        sink.buffer.append(contentsOf: [0x20, 0x3A, 0x20])
+        output.append(0x22)
+        name.withUTF8Buffer { output.append(contentsOf: $0) }
+        Self.keyEnd.withUTF8Buffer { output.append(contentsOf: $0) }
     }
+
+    /// Starts a member whose key is data (a verdict counted), escaped as a string is.
+    package mutating func key(escaping name: String) {
+        separate()
+        JSONText.appendString(name, to: &output)
+        output.append(contentsOf: [0x20, 0x3A, 0x20])
+    }
+
+    private static let keyEnd: StaticString = "\" : "
+
+    /// The line feed that ends the document.
+    package mutating func newline() { output.append(0x0A) }
 
     /// Starts an element of the array being written.
     package mutating func element() { separate() }
 
-    package func string(_ value: String) { JSONText.appendString(value, to: &sink.buffer) }
-    package func int<Number: BinaryInteger>(_ value: Number) { sink.buffer.append(contentsOf: String(value).utf8) }
-    package func bool(_ value: Bool) { sink.buffer.append(contentsOf: (value ? "true" : "false").utf8) }
+    package mutating func string(_ value: String) { JSONText.appendString(value, to: &output) }
+    package mutating func int<Number: BinaryInteger>(_ value: Number) { output.append(contentsOf: String(value).utf8) }
+    package mutating func bool(_ value: Bool) { (value ? "true" : "false" as StaticString).withUTF8Buffer { output.append(contentsOf: $0) } }
 
     /// A number as `JSONEncoder` writes a `Double`: its shortest form, without a trailing `.0`. A value JSON cannot
     /// hold (infinite or NaN; no duration is) is written as 0.
-    package func double(_ value: Double) {
-        guard value.isFinite else { return sink.buffer.append(0x30) }
+    package mutating func double(_ value: Double) {
+        guard value.isFinite else { return output.append(0x30) }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        sink.buffer.append(contentsOf: text.utf8)
+        output.append(contentsOf: text.utf8)
     }
 
     /// `"key" : "value"`, or nothing when `value` is nil (an absent optional member is left out).
-    package mutating func member(_ name: String, _ value: String?) {
+    package mutating func member(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
         string(value)
     }
 
-    package mutating func member(_ name: String, _ value: Bool) {
+    package mutating func member(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
 
-    package mutating func member(_ name: String, _ value: Int) {
+    package mutating func member(_ name: StaticString, _ value: Int) {
         key(name)
         int(value)
     }
 
-    package mutating func member(_ name: String, strings values: [String]) {
+    package mutating func member(_ name: StaticString, strings values: [String]) {
         key(name)
         openArray()
         for value in values {
@@ -71,27 +95,37 @@ package struct PrettyJSON {
     }
 
     private mutating func open(_ bracket: UInt8) {
-        sink.buffer.append(bracket)
-        sink.buffer.append(0x0A)
+        output.append(bracket)
+        output.append(0x0A)
         depth += 1
         empty = true
     }
 
     private mutating func close(_ bracket: UInt8) {
-        sink.buffer.append(0x0A)
+        output.append(0x0A)
         depth -= 1
         indent()
-        sink.buffer.append(bracket)
+        output.append(bracket)
         empty = false
     }
 
     private mutating func separate() {
-        if !empty { sink.buffer.append(contentsOf: [0x2C, 0x0A]) }
+        if !empty {
+            output.append(0x2C)
+            output.append(0x0A)
+        }
         empty = false
         indent()
     }
 
-    private func indent() {
-        sink.buffer.append(contentsOf: repeatElement(0x20, count: depth * 2))
+    private mutating func indent() {
+        let width = depth * 2
+        if width <= Self.spaces.utf8CodeUnitCount {
+            Self.spaces.withUTF8Buffer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(width))) }
+        } else {
+            output.append(contentsOf: repeatElement(0x20, count: width))
+        }
     }
+
+    private static let spaces: StaticString = "                                "
 }

@@ -47,16 +47,18 @@ enum ReportFormatting {
         requirementList(CaseResult.requirements(of: conformanceCase, outlines: outlines))
     }
 
-    private static func requirementList(_ references: [RequirementReference]) -> String {
-        // Written into one string (each case's list is written into junit.xml and report.md).
-        var text = ""
+    /// `requirementList` of requirements already worked out (`CaseResult.requirements`).
+    static func requirementList(_ references: [RequirementReference]) -> String {
+        // Written as bytes into one string (each case's list is written into junit.xml and report.md).
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(references.count * 24)
         for (index, reference) in references.enumerated() {
-            if index > 0 { text += ", " }
-            text += reference.id
-            text += " "
-            text += reference.level.rawValue
+            if index > 0 { bytes += [UInt8(ascii: ","), UInt8(ascii: " ")] }
+            bytes += reference.id.utf8
+            bytes.append(UInt8(ascii: " "))
+            bytes += reference.level.rawValue.utf8
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func location(_ conformanceCase: ConformanceCase) -> String {

@@ -29,6 +29,13 @@ package final class ReportSink {
         flushIfFull()
     }
 
+    /// Appends what `piece` holds and empties it (its capacity kept for the next piece).
+    package func take(_ piece: inout ReportBytes) {
+        buffer.append(contentsOf: piece.bytes)
+        piece.removeAll()
+        flushIfFull()
+    }
+
     /// Writes the buffer out once it holds 64 KiB (a sink in memory keeps it).
     package func flushIfFull() {
         if fd != nil && buffer.count >= Self.flushSize { flush() }

@@ -12,7 +12,7 @@ extension ResultsDocument {
             for result in run.results {
                 json.element()
                 CaseEntry(result, reproducible: reproducible).write(&json)
-                sink.flushIfFull()
+                json.flush()
             }
         }
     }
@@ -23,7 +23,7 @@ extension ResultsDocument {
             for entry in cases {
                 json.element()
                 entry.write(&json)
-                sink.flushIfFull()
+                json.flush()
             }
         }
     }
@@ -74,7 +74,8 @@ extension ResultsDocument {
         json.closeObject()
         json.member("version", version)
         json.closeObject()
-        sink.buffer.append(0x0A)
+        json.newline()
+        json.flush()
     }
 }
 
@@ -174,7 +175,7 @@ extension ResultsDocument.ExchangeEntry {
         json.closeObject()
     }
 
-    private static func write(headers: [ResultsDocument.HeaderEntry]?, as key: String, into json: inout PrettyJSON) {
+    private static func write(headers: [ResultsDocument.HeaderEntry]?, as key: StaticString, into json: inout PrettyJSON) {
         guard let headers, !headers.isEmpty else { return }
         json.key(key)
         json.openArray()
@@ -222,7 +223,8 @@ extension ResultsDocument.Outcome {
         json.key("counts")
         json.openObject()
         for (verdict, count) in counts.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            json.member(verdict, count)
+            json.key(escaping: verdict)
+            json.int(count)
         }
         json.closeObject()
         json.key("exit_code")

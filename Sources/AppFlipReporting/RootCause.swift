@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// One observed behaviour behind failures under several requirements: a handler that drops the state fails
@@ -85,13 +86,37 @@ package struct RootCause: Sendable {
     /// observations, each of which may be the shared one.
     static func elements(of observed: String) -> [String] {
         var parts: [String] = []
-        for piece in observed.components(separatedBy: "; ") {
-            var text = Substring(piece.trimmingCharacters(in: .whitespaces))
+        for piece in pieces(of: observed) {
+            var text = Substring(piece.trimmingSpaces())
             if text.hasPrefix("("), let close = text.firstIndex(of: ")"), text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber) {
                 text = text[text.index(after: close)...].drop { $0 == " " }
             }
             if !text.isEmpty, !parts.contains(String(text)) { parts.append(String(text)) }
         }
         return parts.isEmpty ? [observed] : parts
+    }
+
+    /// `observed` cut at each "; ", as Foundation's `components(separatedBy:)` cuts it, read as bytes (every failing
+    /// finding of a run is read here).
+    private static func pieces(of observed: String) -> [Substring] {
+        let utf8 = observed.utf8
+        var pieces: [Substring] = []
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            let next = utf8.index(after: index)
+            // A separator both of whose ends are between characters ("; " then a combining mark is no separator).
+            if utf8[index] == UInt8(ascii: ";"), next != utf8.endIndex, utf8[next] == UInt8(ascii: " "),
+                index.samePosition(in: observed) != nil, utf8.index(after: next).samePosition(in: observed) != nil
+            {
+                pieces.append(observed[start..<index])
+                index = utf8.index(after: next)
+                start = index
+            } else {
+                index = next
+            }
+        }
+        pieces.append(observed[start..<utf8.endIndex])
+        return pieces
     }
 }

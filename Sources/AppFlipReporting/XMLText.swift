@@ -11,6 +11,15 @@ package enum XMLText {
         escape(value, attribute: true)
     }
 
+    /// `value` escaped as `text` or `attribute` escapes it, appended to `output` (a report's buffer): nothing is made
+    /// in between.
+    package static func append(_ value: String, attribute: Bool, to output: inout [UInt8]) {
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if let escaped = escape(bytes: bytes, attribute: attribute) { output += escaped } else { output.append(contentsOf: bytes) }
+        }
+        if value.utf8.withContiguousStorageIfAvailable(write) == nil { Array(value.utf8).withUnsafeBufferPointer(write) }
+    }
+
     private static func escape(_ value: String, attribute: Bool) -> String {
         let escaped =
             value.utf8.withContiguousStorageIfAvailable { escape(bytes: $0, attribute: attribute) }

@@ -8,18 +8,27 @@ package enum JSONText {
     /// is optional).
     package static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(0x22)
-        var text = text
-        text.withUTF8 { bytes in
-            // Runs of bytes that need no escape (nearly all of them) are copied whole.
-            var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        // A native string's bytes are read where they are (a small one's from the stack), never copied first.
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &output) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &output) }
+        }
+        output.append(0x22)
+    }
+
+    /// `bytes` with JSON's escapes; runs of bytes that need none (nearly all of them) are copied whole.
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                if start < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
                 appendEscape(byte, to: &output)
                 start = index + 1
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            index += 1
         }
-        output.append(0x22)
+        if start < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
     }
 
     private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {

@@ -243,8 +243,11 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
     /// The requirements the case checks, in the order first named.
     package var requirements: [RequirementReference] {
         // A handful of requirements: a linear search beats hashing their IDs.
+        // Step by step, not through `checks`: no array of every group is made (every report reads this for every case).
         var list: [RequirementReference] = []
-        for check in checks where !list.contains(check.requirement) { list.append(check.requirement) }
+        for step in steps {
+            for check in step.checks where !list.contains(check.requirement) { list.append(check.requirement) }
+        }
         return list
     }
 }

@@ -52,17 +52,27 @@ extension Redactor {
         // more than the few bytes of one. Anything that does not split back into one line a text is redacted text by
         // text.
         let texts = headers.map(\.name) + named
-        var redacted: [Substring] = []
-        if !texts.contains(where: { $0.utf8.contains(0x0A) }) {
-            let joined = redact(texts.joined(separator: "\n"), acrossLines: false)
-            redacted = joined.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
+        let joined = texts.joined(separator: "\n")
+        var redacted: [String] = []
+        if Self.lineFeeds(in: joined) == texts.count - 1 {
+            let whole = redact(joined, acrossLines: false)
+            // Most header lines hold nothing more to hide (their credentials went by name): then each is as it was.
+            redacted =
+                whole == joined
+                ? texts : whole.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(Substring($0)) }
         }
-        if redacted.count != texts.count { redacted = texts.map { Substring(redact($0)) } }
+        if redacted.count != texts.count { redacted = texts.map { redact($0) } }
         return headers.indices.map { index in
             Evidence.Header(
-                Excerpt.bounded(String(redacted[index]), limit: Evidence.headerValueLimit),
-                Excerpt.bounded(String(redacted[headers.count + index]), limit: Evidence.headerValueLimit))
+                Excerpt.bounded(redacted[index], limit: Evidence.headerValueLimit),
+                Excerpt.bounded(redacted[headers.count + index], limit: Evidence.headerValueLimit))
         }
+    }
+
+    /// How many line feeds `text` holds.
+    private static func lineFeeds(in text: String) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
     }
 
     package func redact(_ check: CheckResult) -> CheckResult {

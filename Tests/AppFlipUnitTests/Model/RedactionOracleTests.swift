@@ -58,6 +58,79 @@ struct RedactionOracleTests {
         #expect(scrubbed.hasSuffix("›#\u{301}rest"), "\(scrubbed)")
     }
 
+    @Test("Cookie lines are hidden as the Foundation-based reading hid them, on 20,000 seeded lines")
+    func cookies() {
+        let pieces = [
+            "a=1", "SID=abc", " ", "\t", "\u{A0}", "\u{2003}", "\u{200B}", ";", ",", "=", "Path=/", "path=/x",
+            "EXPIRES=Wed, 09 Jun 2027 10:18:14 GMT",
+            "Expires", "Max-Age=3", "Secure", "SECURE", "HttpOnly", "Domain=.example", "SameSite=Lax", "Priority=High", "Partitioned",
+            "Version=1", "Port=\"80\"", "Discard", "x", "\u{212A}", "\u{130}", "é", "‹redacted›", "v=",
+        ]
+        var random = Mutator(seed: 20_261_205)
+        for _ in 0..<20_000 {
+            let line = Self.random(&random, pieces: 1 + random.below(8), from: pieces)
+            for name in ["Cookie", "Set-Cookie", "set-cookie2"] {
+                let (hidden, expected) = (HeaderCredentials.hide(name: name, value: line), CookieOracle.hide(name: name, value: line))
+                guard hidden == expected else {
+                    Issue.record("\(name): \(line.debugDescription): \(hidden.debugDescription), the oracle \(expected.debugDescription)")
+                    return
+                }
+            }
+        }
+    }
+
+    /// The cookie reading replaced, as it was: Foundation's trimming and Unicode lower-casing.
+    enum CookieOracle {
+        static func hide(name: String, value: String) -> String {
+            hideCookies(value, attributes: name.lowercased() != "cookie")
+        }
+
+        static let attributes: Set<String> = [
+            "expires", "max-age", "domain", "path", "samesite", "priority", "partitioned", "secure", "httponly", "comment", "commenturl",
+            "version", "port", "discard",
+        ]
+        static let flags: Set<String> = ["secure", "httponly", "partitioned", "discard"]
+
+        static func hideCookies(_ value: String, attributes: Bool) -> String {
+            var output = ""
+            var afterComma = true
+            var previous: String?
+            var rest = Substring(value)
+            while true {
+                let end = rest.firstIndex { $0 == ";" || $0 == "," } ?? rest.endIndex
+                let piece = rest[..<end]
+                let name = attributeName(piece)
+                let word = piece.trimmingCharacters(in: .whitespaces).lowercased()
+                let kept =
+                    word.isEmpty || (afterComma && name == nil && previous == "expires")
+                    || (attributes && !afterComma && (name.map(Self.attributes.contains) ?? flags.contains(word)))
+                output += kept ? String(piece) : hideCookieValue(piece)
+                previous = name
+                guard end < rest.endIndex else { break }
+                afterComma = rest[end] == ","
+                output.append(rest[end])
+                rest = rest[rest.index(after: end)...]
+            }
+            return output
+        }
+
+        static func attributeName(_ piece: Substring) -> String? {
+            guard let equals = piece.firstIndex(of: "=") else { return nil }
+            return piece[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+        }
+
+        static func hideCookieValue(_ pair: Substring) -> String {
+            guard let equals = pair.firstIndex(of: "=") else {
+                let value = pair.drop { $0 == " " || $0 == "\t" }
+                guard !value.isEmpty, !Redaction.isPlaceholder(value) else { return String(pair) }
+                return pair[..<value.startIndex] + Redaction.placeholder(for: Array(value.utf8))
+            }
+            let cookie = pair[pair.index(after: equals)...]
+            guard !cookie.trimmingCharacters(in: .whitespaces).isEmpty, !Redaction.isPlaceholder(cookie) else { return String(pair) }
+            return pair[...equals] + Redaction.placeholder(for: Array(cookie.utf8))
+        }
+    }
+
     /// The replaced code, as it was (its placeholders are the module's own).
     enum CharacterRedaction {
         static func isCredentialName(_ name: String) -> Bool {

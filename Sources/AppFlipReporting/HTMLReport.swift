@@ -101,18 +101,32 @@ package struct HTMLReport: Sendable {
 
     /// The attributes that make an element filterable: its verdicts, profiles, levels and what a search finds it by.
     static func filterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String]) -> String {
-        // Most lists are a few words (a case's row): kept in order, a repeat dropped by a look back, or by a set when long.
-        let unique = { (values: [String]) -> String in
-            guard values.count > 16 else {
-                var kept: [String] = []
-                for value in values where !kept.contains(value) { kept.append(value) }
-                return kept.joined(separator: " ")
-            }
+        // Every filterable row of the page (every case's) is given these: written into one string, each list's
+        // repeats dropped by a look back (a set when long), nothing joined in between.
+        var text = ""
+        text.reserveCapacity(64 + search.reduce(0) { $0 + $1.utf8.count + 1 })
+        func list(_ values: [String], escaped: Bool, lowercased lower: Bool = false) {
             var seen = Set<String>()
-            return values.filter { seen.insert($0).inserted }.joined(separator: " ")
+            var first = true
+            for (index, value) in values.enumerated() {
+                let repeated = values.count > 16 ? !seen.insert(value).inserted : values[..<index].contains(value)
+                if repeated { continue }
+                if !first { text += " " }
+                first = false
+                let shown = lower ? lowercased(value) : value
+                text += escaped ? HTMLText.text(shown) : shown
+            }
         }
-        return " data-f data-verdict=\"\(unique(verdicts.map(\.rawValue)))\" data-profile=\"\(HTMLText.text(unique(profiles)))\""
-            + " data-level=\"\(unique(levels.map(token)))\" data-search=\"\(HTMLText.text(lowercased(unique(search))))\""
+        text += " data-f data-verdict=\""
+        list(verdicts.map(\.rawValue), escaped: false)
+        text += "\" data-profile=\""
+        list(profiles, escaped: true)
+        text += "\" data-level=\""
+        list(levels.map(token), escaped: false)
+        text += "\" data-search=\""
+        list(search, escaped: true, lowercased: true)
+        text += "\""
+        return text
     }
 
     /// `text` lower-cased: byte by byte when it is ASCII (case IDs and requirement IDs, every row's), else as

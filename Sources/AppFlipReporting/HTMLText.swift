@@ -9,10 +9,9 @@ package enum HTMLText {
     package static func text(_ value: String) -> String {
         // Most text (IDs, requirement lists, the suite's words) has nothing to escape: returned as it is, read as bytes.
         // 0xC2 may begin a C1 control (U+0080–U+009F), which the scalar reading drops.
-        let plain = value.utf8.allSatisfy { byte in
-            byte >= 0x20 && byte != 0x7F && byte != 0xC2 && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
-                && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'")
-        }
+        let plain =
+            value.utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains { notPlain[Int($0)] } }
+            ?? !value.utf8.contains { notPlain[Int($0)] }
         if plain, !hasBidiControl(value) { return value }
         var result = ""
         result.reserveCapacity(value.utf8.count)
@@ -37,6 +36,15 @@ package enum HTMLText {
         }
         return result
     }
+
+    /// The bytes `text` does not pass as they are: controls, DEL, a C1 control's lead byte, and `& < > " '`. A table:
+    /// every cell of every row of report.html is read here.
+    private static let notPlain: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in 0..<0x20 { table[byte] = true }
+        for byte in [0x7F, 0xC2] + "&<>\"'".utf8.map(Int.init) { table[byte] = true }
+        return table
+    }()
 
     /// Whether `value` holds a bidirectional control (read as bytes: most text holds no byte that can begin one).
     private static func hasBidiControl(_ value: String) -> Bool {

@@ -20,6 +20,9 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         var repeatCount: Int
         var needs: [Need] = []
         var formerly: [String] = []
+        /// The requirements the steps' checks name, in the order first named: worked out whenever the steps are set,
+        /// not on each read (every report reads them for every case).
+        var requirements: [RequirementReference] = []
     }
 
     private var storage: CopyOnWrite<Members>
@@ -43,7 +46,10 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
     /// What the case does, in order. An app-link case written with `link` and checks is one link step.
     package var steps: [Step] {
         _read { yield storage.value.steps }
-        set { storage.value.steps = newValue }
+        set {
+            storage.value.steps = newValue
+            storage.value.requirements = Self.requirements(of: newValue)
+        }
     }
     /// When set, the case is reported as skipped with this reason and not sent.
     package var skipReason: String? {
@@ -159,7 +165,7 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         storage = CopyOnWrite(
             Members(
                 title: title, profile: profile, scenario: scenario, steps: steps, skipReason: skipReason, file: location.file,
-                group: group, repeatCount: repeatCount))
+                group: group, repeatCount: repeatCount, requirements: Self.requirements(of: steps)))
         self.id = id
         line = Int32(clamping: location.line)
         column = Int32(clamping: location.column)
@@ -241,9 +247,10 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
     }
 
     /// The requirements the case checks, in the order first named.
-    package var requirements: [RequirementReference] {
+    package var requirements: [RequirementReference] { storage.value.requirements }
+
+    private static func requirements(of steps: [Step]) -> [RequirementReference] {
         // A handful of requirements: a linear search beats hashing their IDs.
-        // Step by step, not through `checks`: no array of every group is made (every report reads this for every case).
         var list: [RequirementReference] = []
         for step in steps {
             for check in step.checks where !list.contains(check.requirement) { list.append(check.requirement) }

@@ -255,8 +255,7 @@ package struct CaseResult: Sendable, Hashable {
 
     private static func requirements(of conformanceCase: ConformanceCase, judged: some Sequence<RequirementReference>) -> [RequirementReference] {
         // A case names a handful of requirements: a linear search beats hashing their IDs.
-        var list: [RequirementReference] = []
-        for reference in conformanceCase.requirements where !list.contains(reference) { list.append(reference) }
+        var list = conformanceCase.requirements  // each once already
         for reference in judged where !list.contains(reference) { list.append(reference) }
         return list
     }

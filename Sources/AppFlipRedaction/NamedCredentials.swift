@@ -50,7 +50,15 @@ enum NamedCredentials {
     private static func stretches(in bytes: UnsafeBufferPointer<UInt8>, userinfoOnly: Bool) -> [Range<Int>] {
         var found: [Range<Int>] = []
         var index = 0
+        let startClasses = Self.startClasses
         while index < bytes.count {
+            // Most bytes start nothing: skipped without the look-ups below (a check's prose has a space every few bytes,
+            // and only a space after `basic` or `bearer` can start credentials).
+            let byte = bytes[index]
+            guard startClasses[Int(byte)] != 0, byte == UInt8(ascii: "@") || (!userinfoOnly && mayStart(byte, at: index, in: bytes)) else {
+                index += 1
+                continue
+            }
             let stretch: Range<Int>? =
                 switch bytes[index] {
                 case _ where userinfoOnly && bytes[index] != UInt8(ascii: "@"): nil
@@ -68,6 +76,23 @@ enum NamedCredentials {
             }
         }
         return found
+    }
+
+    /// 1 for the bytes a stretch may start at (`= " @` and a space), 0 for the rest: one look-up a byte.
+    private static let startClasses: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for byte in "=\"@ ".utf8 { table[Int(byte)] = 1 }
+        return table
+    }()
+
+    /// Whether a stretch may start at `index`: a `=` or a `"`, or a space after a word ending as `basic` or `bearer`
+    /// does (any case).
+    private static func mayStart(_ byte: UInt8, at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch byte {
+        case UInt8(ascii: "="), UInt8(ascii: "\""): true
+        case UInt8(ascii: " "): index >= 5 && (bytes[index - 1] | 0x20 == UInt8(ascii: "c") || bytes[index - 1] | 0x20 == UInt8(ascii: "r"))
+        default: false
+        }
     }
 
     /// The value after a sensitive `name=`.

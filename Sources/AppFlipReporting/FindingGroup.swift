@@ -42,15 +42,16 @@ package struct FindingGroup: Sendable {
     /// `known`: the failures a baseline accepts (their own section) rather than the ones that stand.
     package static func groups(of results: [CaseResult], verdicts: Set<Verdict>, known: Bool = false) -> [FindingGroup] {
         var groups: [FindingGroup] = []
-        var index: [String: Int] = [:]
+        // A group is its kind (a check's requirement and expectation), its verdict and its shape.
+        struct Key: Hashable {
+            var kind: Kind
+            var verdict: Verdict
+            var shape: String
+        }
+        var index: [Key: Int] = [:]
         func add(_ kind: Kind, _ verdict: Verdict, _ observed: String, _ result: CaseResult) {
             let shape = Self.shape(of: observed)
-            let key: String
-            switch kind {
-            case .check(let requirement, let expected): key = "\(verdict.rawValue)|\(requirement)|\(expected)|\(shape)"
-            case .targetError: key = "error|\(shape)"
-            case .suiteError: key = "suite|\(shape)"
-            }
+            let key = Key(kind: kind, verdict: verdict, shape: shape)
             if let position = index[key] {
                 groups[position].members.append(Member(result: result, observed: observed))
             } else {

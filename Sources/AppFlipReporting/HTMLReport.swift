@@ -101,32 +101,56 @@ package struct HTMLReport: Sendable {
 
     /// The attributes that make an element filterable: its verdicts, profiles, levels and what a search finds it by.
     static func filterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String]) -> String {
-        // Every filterable row of the page (every case's) is given these: written into one string, each list's
-        // repeats dropped by a look back (a set when long), nothing joined in between.
-        var text = ""
-        text.reserveCapacity(64 + search.reduce(0) { $0 + $1.utf8.count + 1 })
+        // Every filterable row of the page (every case's) is given these: written as bytes, each list's repeats
+        // dropped by a look back (a set when long), nothing joined in between. A printable ASCII value (IDs, titles,
+        // profiles: nearly every one) is lower-cased and escaped as it is copied; any other goes through
+        // `lowercased` and `HTMLText.text`, which give the same for ASCII.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(96 + search.reduce(0) { $0 + $1.utf8.count + 1 })
         func list(_ values: [String], escaped: Bool, lowercased lower: Bool = false) {
             var seen = Set<String>()
             var first = true
             for (index, value) in values.enumerated() {
                 let repeated = values.count > 16 ? !seen.insert(value).inserted : values[..<index].contains(value)
                 if repeated { continue }
-                if !first { text += " " }
+                if !first { bytes.append(UInt8(ascii: " ")) }
                 first = false
+                let copied = value.utf8.withContiguousStorageIfAvailable { appendPrintableASCII($0, to: &bytes, escaped: escaped, lowercased: lower) }
+                if copied == true { continue }
                 let shown = lower ? lowercased(value) : value
-                text += escaped ? HTMLText.text(shown) : shown
+                bytes += (escaped ? HTMLText.text(shown) : shown).utf8
             }
         }
-        text += " data-f data-verdict=\""
+        bytes += #" data-f data-verdict=""#.utf8
         list(verdicts.map(\.rawValue), escaped: false)
-        text += "\" data-profile=\""
+        bytes += #"" data-profile=""#.utf8
         list(profiles, escaped: true)
-        text += "\" data-level=\""
+        bytes += #"" data-level=""#.utf8
         list(levels.map(token), escaped: false)
-        text += "\" data-search=\""
+        bytes += #"" data-search=""#.utf8
         list(search, escaped: true, lowercased: true)
-        text += "\""
-        return text
+        bytes.append(UInt8(ascii: "\""))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `value` when every byte of it is printable ASCII (space to `~`), lower-cased and with HTML's escapes
+    /// as asked; false, with nothing appended, for any other value.
+    private static func appendPrintableASCII(
+        _ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8], escaped: Bool, lowercased lower: Bool
+    ) -> Bool {
+        guard value.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+        for byte in value {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z") where lower: bytes.append(byte | 0x20)
+            case UInt8(ascii: "&") where escaped: bytes += "&amp;".utf8
+            case UInt8(ascii: "<") where escaped: bytes += "&lt;".utf8
+            case UInt8(ascii: ">") where escaped: bytes += "&gt;".utf8
+            case UInt8(ascii: "\"") where escaped: bytes += "&quot;".utf8
+            case UInt8(ascii: "'") where escaped: bytes += "&#39;".utf8
+            default: bytes.append(byte)
+            }
+        }
+        return true
     }
 
     /// `text` lower-cased: byte by byte when it is ASCII (case IDs and requirement IDs, every row's), else as

@@ -9,10 +9,11 @@ package enum HTMLText {
     package static func text(_ value: String) -> String {
         // Most text (IDs, requirement lists, the suite's words) has nothing to escape: returned as it is, read as bytes.
         // 0xC2 may begin a C1 control (U+0080–U+009F), which the scalar reading drops.
-        let plain =
-            value.utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains { notPlain[Int($0)] } }
-            ?? !value.utf8.contains { notPlain[Int($0)] }
-        if plain, !hasBidiControl(value) { return value }
+        if value.utf8.withContiguousStorageIfAvailable(isPlain) ?? Array(value.utf8).withUnsafeBufferPointer(isPlain) {
+            return value
+        } else if let plain = value.utf8.withContiguousStorageIfAvailable(isPlainButForBidiLeads), plain, !hasBidiControl(value) {
+            return value
+        }
         var result = ""
         result.reserveCapacity(value.utf8.count)
         for scalar in value.unicodeScalars {
@@ -37,14 +38,29 @@ package enum HTMLText {
         return result
     }
 
-    /// The bytes `text` does not pass as they are: controls, DEL, a C1 control's lead byte, and `& < > " '`. A table:
-    /// every cell of every row of report.html is read here.
-    private static let notPlain: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in 0..<0x20 { table[byte] = true }
-        for byte in [0x7F, 0xC2] + "&<>\"'".utf8.map(Int.init) { table[byte] = true }
+    /// Whether `text` passes `bytes` as they are: no byte it changes (`notPlain`) and none that may begin a
+    /// bidirectional control (0xE2, 0xD8), read in one pass.
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        classes.withUnsafeBufferPointer { table in !bytes.contains { table[Int($0)] != 0 } }
+    }
+
+    /// Whether `bytes` hold none that `text` changes, bidirectional controls aside (those are looked for apart).
+    private static func isPlainButForBidiLeads(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        classes.withUnsafeBufferPointer { table in !bytes.contains { table[Int($0)] == notPlain } }
+    }
+
+    /// Each byte's class: 0 passes as it is; `notPlain` is one `text` changes (controls, DEL, a C1 control's lead
+    /// byte, and `& < > " '`); `bidiLead` may begin a bidirectional control. A table: every cell of every row of
+    /// report.html is read here.
+    private static let classes: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for byte in 0..<0x20 { table[byte] = notPlain }
+        for byte in [0x7F, 0xC2] + "&<>\"'".utf8.map(Int.init) { table[byte] = notPlain }
+        for byte in [0xE2, 0xD8] { table[byte] = bidiLead }
         return table
     }()
+    private static let notPlain: UInt8 = 1
+    private static let bidiLead: UInt8 = 2
 
     /// Whether `value` holds a bidirectional control (read as bytes: most text holds no byte that can begin one).
     private static func hasBidiControl(_ value: String) -> Bool {

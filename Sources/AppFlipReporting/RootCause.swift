@@ -16,53 +16,81 @@ package struct RootCause: Sendable {
     /// The root causes of the failing findings in `groups` (the run's failure groups, in report order), the most
     /// widespread first.
     package static func causes(of groups: [FindingGroup]) -> [RootCause] {
-        // Each failing case's elementary observations, shaped, with the group (and requirement) each came from.
+        // Each failing case's elementary observations, shaped, with the group (and requirement) each came from. Cases
+        // and shapes are numbered as first seen (cases in run order), so the rounds below count in arrays.
         struct Part {
-            var shape: String
+            var shape: Int
             var text: String
             var group: Int
             var reference: RequirementReference
         }
-        var parts: [String: [Part]] = [:]
-        var order: [String] = []
-        var results: [String: CaseResult] = [:]
+        var positions: [String: Int] = [:]
+        var parts: [[Part]] = []
+        var results: [CaseResult] = []
+        var shapeNumbers: [String: Int] = [:]
+        var shapes: [String] = []
         for (index, group) in groups.enumerated() {
             guard case .check(let reference, _) = group.kind, group.verdict == .fail else { continue }
             for member in group.members {
                 let id = member.result.conformanceCase.id
-                if parts[id] == nil { order.append(id) }
-                results[id] = member.result
+                let position: Int
+                if let known = positions[id] {
+                    position = known
+                    results[position] = member.result
+                } else {
+                    position = parts.count
+                    positions[id] = position
+                    parts.append([])
+                    results.append(member.result)
+                }
                 for text in elements(of: member.observed) {
-                    parts[id, default: []].append(Part(shape: FindingGroup.shape(of: text), text: text, group: index, reference: reference))
+                    let shape = FindingGroup.shape(of: text)
+                    let number: Int
+                    if let known = shapeNumbers[shape] {
+                        number = known
+                    } else {
+                        number = shapes.count
+                        shapeNumbers[shape] = number
+                        shapes.append(shape)
+                    }
+                    parts[position].append(Part(shape: number, text: text, group: index, reference: reference))
                 }
             }
         }
-        var remaining = Set(order)
+        var remaining = [Bool](repeating: true, count: parts.count)
+        var remainingCount = parts.count
         var causes: [RootCause] = []
-        while !remaining.isEmpty {
+        var counts = [Int](repeating: 0, count: shapes.count)
+        var first = [Int](repeating: 0, count: shapes.count)
+        var countedIn = [Int](repeating: -1, count: shapes.count)
+        while remainingCount > 0 {
             // The shape most of the remaining cases show (ties: the first seen in run order).
-            var counts: [String: Int] = [:]
-            var first: [String: Int] = [:]
-            for (position, id) in order.enumerated() where remaining.contains(id) {
-                for shape in Set((parts[id] ?? []).map(\.shape)) {
-                    counts[shape, default: 0] += 1
-                    if first[shape] == nil { first[shape] = position }
+            for shape in counts.indices {
+                counts[shape] = 0
+                countedIn[shape] = -1
+            }
+            for position in parts.indices where remaining[position] {
+                for part in parts[position] where countedIn[part.shape] != position {
+                    countedIn[part.shape] = position
+                    if counts[part.shape] == 0 { first[part.shape] = position }
+                    counts[part.shape] += 1
                 }
             }
             // Ties go to the shape seen first, then to the text's order: the same run reads the same every time.
             guard
-                let best = counts.keys.min(by: { lhs, rhs in
-                    let left = (-(counts[lhs] ?? 0), first[lhs] ?? 0)
-                    let right = (-(counts[rhs] ?? 0), first[rhs] ?? 0)
-                    return left != right ? left < right : lhs < rhs
+                let best = counts.indices.filter({ counts[$0] > 0 }).min(by: { lhs, rhs in
+                    let left = (-counts[lhs], first[lhs])
+                    let right = (-counts[rhs], first[rhs])
+                    return left != right ? left < right : shapes[lhs] < shapes[rhs]
                 })
             else { break }
             var cause = RootCause(observed: "", requirements: [], cases: [])
-            for id in order where remaining.contains(id) {
-                let matching = (parts[id] ?? []).filter { $0.shape == best }
-                guard !matching.isEmpty, let result = results[id] else { continue }
-                remaining.remove(id)
-                cause.cases.append(result)
+            for position in parts.indices where remaining[position] {
+                let matching = parts[position].filter { $0.shape == best }
+                guard !matching.isEmpty else { continue }
+                remaining[position] = false
+                remainingCount -= 1
+                cause.cases.append(results[position])
                 if cause.observed.isEmpty { cause.observed = matching[0].text }
                 // Each requirement once per case, with the first finding group it was seen in.
                 var counted: [RequirementReference] = []

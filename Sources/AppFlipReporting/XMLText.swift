@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// Escaping for XML 1.0 text and attributes that no input can break out of, and whose bidirectional controls are
 /// named (`<U+202E>`), never obeyed.
 package enum XMLText {
@@ -33,7 +35,16 @@ package enum XMLText {
     private static func escape(bytes: UnsafeBufferPointer<UInt8>, attribute: Bool) -> [UInt8]? {
         var result: [UInt8]?
         var (index, plainFrom) = (0, 0)
+        let raw = bytes.baseAddress.map(UnsafeRawPointer.init)
+        var plainUntil = 0
         while index < bytes.count {
+            // Eight bytes at a time while every one is printable ASCII other than `& < > "`: none of them is escaped
+            // or replaced. A word where one may be is read byte by byte.
+            if index >= plainUntil, let raw {
+                while bytes.count - index >= 8, !mayNeedEscape(ByteWords.word(raw, at: index)) { index += 8 }
+                plainUntil = index + 8
+                guard index < bytes.count else { break }
+            }
             let byte = bytes[index]
             if byte == 0xE2 || byte == 0xD8, let control = BidiControls.control(at: index, in: bytes) {
                 // Named, never written: a JUnit viewer would reorder the text around it.
@@ -79,6 +90,14 @@ package enum XMLText {
         }
         result?.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom...]))
         return result
+    }
+
+    /// Whether some byte of `word` is a control, `& < > "` or not ASCII (a bidirectional control, U+FFFE or U+FFFF
+    /// starts with such a byte).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        ByteWords.hasHighByte(word) || ByteWords.hasByte(below: 0x20, in: word) || ByteWords.hasByte(0x26, in: word)
+            || ByteWords.hasByte(0x3C, in: word) || ByteWords.hasByte(0x3E, in: word) || ByteWords.hasByte(0x22, in: word)
     }
 
     /// U+FFFD, in place of a character XML 1.0 forbids.

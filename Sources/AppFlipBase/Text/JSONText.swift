@@ -17,18 +17,34 @@ package enum JSONText {
 
     /// `bytes` with JSON's escapes; runs of bytes that need none (nearly all of them) are copied whole.
     private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        guard let base = bytes.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
         var start = 0
         var index = 0
         while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                if start < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
-                appendEscape(byte, to: &output)
-                start = index + 1
+            // Eight bytes at a time while none of them needs an escape (a control, `"` or `\`): a word's bit tests
+            // say whether any byte does; a word where one may is read byte by byte.
+            while bytes.count - index >= 8, !mayNeedEscape(ByteWords.word(raw, at: index)) {
+                index += 8
             }
-            index += 1
+            let end = min(bytes.count, index + 8)
+            while index < end {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                    if start < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+                    appendEscape(byte, to: &output)
+                    start = index + 1
+                }
+                index += 1
+            }
         }
         if start < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
+    }
+
+    /// Whether some byte of `word` is below 0x20, `"` or `\\`.
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        ByteWords.hasByte(below: 0x20, in: word) || ByteWords.hasByte(0x22, in: word) || ByteWords.hasByte(0x5C, in: word)
     }
 
     private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {

@@ -51,6 +51,13 @@ package struct CaseResult: Sendable, Hashable {
             }
         }
 
+        func checks(where include: (CheckOutline) -> Bool) -> [CheckResult] {
+            switch self {
+            case .plain(let checks, _), .checksReplaced(let checks, _): checks.filter { include(CheckOutline($0)) }
+            case .spooled(let texts): texts.checks(where: include)
+            }
+        }
+
         var outlines: [CheckOutline] {
             switch self {
             case .plain(let checks, _), .checksReplaced(let checks, _): checks.map(CheckOutline.init)
@@ -234,7 +241,7 @@ package struct CaseResult: Sendable, Hashable {
     }
 
     /// The checks that applied and did not hold.
-    package var findings: [CheckResult] { checks.filter(\.isFinding) }
+    package var findings: [CheckResult] { storage.value.texts.checks(where: \.isFinding) }
 
     /// The checks that did not apply to what the target did.
     package var notApplicable: [CheckResult] { checks.filter { !$0.isApplicable } }

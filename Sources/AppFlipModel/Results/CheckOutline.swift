@@ -12,6 +12,9 @@ package struct CheckOutline: Sendable, Hashable {
         self.isApplicable = isApplicable
     }
 
+    /// Applied and did not hold (`CheckResult.isFinding`).
+    package var isFinding: Bool { isApplicable && verdict != .pass }
+
     package init(_ check: CheckResult) {
         requirement = check.requirement
         verdict = check.verdict

@@ -54,6 +54,28 @@ struct SpooledTexts: Sendable {
         }
     }
 
+    /// The checks whose outlines `include` takes, as `checks` gives them; the texts of the others are skipped, not
+    /// decoded (a report's findings are a case's few failed checks of many).
+    func checks(where include: (CheckOutline) -> Bool) -> [CheckResult] {
+        let outlines = self.outlines
+        guard outlines.contains(where: include) else { return [] }
+        var reader = Reader(spool.read(at: offset, length: Int(checksLength)))
+        let count = reader.count()
+        var checks: [CheckResult] = []
+        for (index, outline) in outlines.enumerated() {
+            guard include(outline) else {
+                if index < count { reader.skipTexts(2) }
+                continue
+            }
+            let texts = index < count ? (reader.text(), reader.text()) : (nil, nil)
+            checks.append(
+                CheckResult(
+                    requirement: outline.requirement, verdict: outline.verdict, expected: texts.0 ?? Self.unreadable,
+                    seenText: texts.1 ?? Self.unreadable, applicable: outline.isApplicable))
+        }
+        return checks
+    }
+
     /// The evidence as recorded.
     var evidence: Evidence {
         var reader = Reader(spool.read(at: offset + Int(checksLength), length: Int(evidenceLength)))
@@ -150,6 +172,24 @@ struct SpooledTexts: Sendable {
             }
             defer { index += count }
             return String(decoding: bytes[index..<index + count], as: UTF8.self)
+        }
+
+        /// Moves past `count` texts without decoding them.
+        mutating func skipTexts(_ count: Int) {
+            for _ in 0..<count {
+                guard !failed, bytes.count - index >= 4 else {
+                    failed = true
+                    return
+                }
+                var length = 0
+                for shift in 0..<4 { length |= Int(bytes[index + shift]) << (8 * shift) }
+                index += 4
+                guard bytes.count - index >= length else {
+                    failed = true
+                    return
+                }
+                index += length
+            }
         }
 
         mutating func exchange() -> Evidence.Exchange? {

@@ -67,6 +67,9 @@ struct ResultSpoolTests {
             #expect(after.checks.map(\.observed) == before.checks.map(\.observed))
             #expect(after.checks.map(\.notApplicable) == before.checks.map(\.notApplicable))
             #expect(after.checkOutlines == before.checks.map(CheckOutline.init))
+            // The findings read only the failed checks' texts, skipping the others' by their lengths.
+            #expect(after.findings == before.checks.filter(\.isFinding))
+            #expect(after.findings.map(\.observed) == before.checks.filter(\.isFinding).map(\.observed))
             #expect(after.evidence == before.evidence)
             #expect(after.evidence.exchanges.map(\.sentAt) == before.evidence.exchanges.map(\.sentAt))
             #expect(after.requirements == before.requirements)

@@ -25,7 +25,10 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     /// Every value for `name`, in order.
     package func values(_ name: String) -> [String] {
-        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+        // Read in place (every response is asked for several fields): no filtered copy of the fields first.
+        var found: [String] = []
+        for field in fields where Self.sameName(field.name, name) { found.append(field.value) }
+        return found
     }
 
     /// Whether two names are the same but for case: ASCII folded byte by byte (field names are tokens, so nothing is

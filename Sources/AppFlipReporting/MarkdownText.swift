@@ -27,8 +27,14 @@ package enum MarkdownText {
             case "&":
                 result += startsEntity(characters[(position + 1)...].lazy.map { $0.asciiValue ?? 0 }) ? "&amp;" : "&"
             default:
+                let scalars = character.unicodeScalars
                 if let ascii = character.asciiValue, let escaped = escaped(ascii) {
                     result += escaped
+                } else if let first = scalars.first, first.isASCII, scalars.count > 1, let escaped = escaped(UInt8(first.value)) {
+                    // A mark with combining marks after it (`|` and U+0301) is one Character, but Markdown reads the
+                    // mark: escaped as it would be alone, the marks after it kept.
+                    result += escaped
+                    for scalar in scalars.dropFirst() { result.unicodeScalars.append(scalar) }
                 } else if let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
                     scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) || isBidiControl(scalar)
                 {
@@ -70,14 +76,31 @@ package enum MarkdownText {
         return false
     }
 
-    /// `inline` for ASCII text, or nil at the first byte outside ASCII.
+    /// `inline` read as bytes: for ASCII text, and for any text no longer in bytes than `limit` (never cut, so its
+    /// Characters need not be counted); nil for other text, at its first byte outside ASCII. Outside ASCII, a C1
+    /// control and a bidirectional control are named as the Character reading names them, and every other byte is
+    /// copied: they are Characters of their own (Unicode's grapheme rules break around controls), and whatever else
+    /// a Character holds is copied there too, its ASCII mark escaped as here.
     private static func asciiInline(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> String? {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count + 16)
         var (index, count) = (0, 0)
         while index < bytes.count {
             let byte = bytes[index]
-            guard byte < 0x80 else { return nil }
+            if byte >= 0x80 {
+                guard bytes.count <= limit else { return nil }
+                if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                    result += ("U+" + String(bytes[index + 1], radix: 16, uppercase: true)).utf8
+                    index += 2
+                } else if let control = BidiControls.control(at: index, in: bytes) {
+                    result += ("U+" + String(control.scalar, radix: 16, uppercase: true)).utf8
+                    index += control.width
+                } else {
+                    result.append(byte)
+                    index += 1
+                }
+                continue
+            }
             if count >= limit {
                 result += "… [truncated]".utf8
                 break

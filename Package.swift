@@ -47,7 +47,8 @@ let package = Package(
             name: "AppFlipSuiteFiles", path: "Conformance", exclude: ["FORMAT.md", "DETECTION.md", "results.schema.json", "examples"],
             plugins: ["EmbedSuite"]),
         .target(name: "AppFlipSuite", dependencies: ["AppFlipSyntax", "AppFlipDigest", "AppFlipModel", "AppFlipLoading", "AppFlipSuiteFiles"]),
-        .executableTarget(name: "suite-embedder", dependencies: ["AppFlipDigest"]),
+        // Parses the catalog while building (AppFlipLoading) so a run reads its parsed form (AppFlipModel.CatalogForm).
+        .executableTarget(name: "suite-embedder", dependencies: ["AppFlipDigest", "AppFlipModel", "AppFlipLoading"]),
         .plugin(name: "EmbedSuite", capability: .buildTool(), dependencies: ["suite-embedder"]),
         // Running cases against targets: the adapter contracts, subprocess and HTTP targets, the schedule.
         .target(

@@ -37,13 +37,22 @@ package enum BuiltInSuite {
         guard let file = EmbeddedSuiteFiles.all.first(where: { $0.path == catalogPath }) else {
             throw DiagnosticList([Diagnostic(at: SourceLocation(file: catalogPath, line: 1, column: 1), "this build carries no requirement catalog")])
         }
-        return try CatalogLoader.load(bytes: Array(file.text.utf8), file: catalogPath)
+        let bytes = Array(file.text.utf8)
+        // Parsed while building: read back, with the file's bytes, unless the form does not read (then parsed here).
+        if let form = EmbeddedSuiteFiles.catalogForm, var catalog = CatalogForm.decode(form) {
+            catalog.file = SuiteFile(path: catalogPath, bytes: bytes)
+            return catalog
+        }
+        return try CatalogLoader.load(bytes: bytes, file: catalogPath)
     }
 
     private static let builtInSuite = Result { () throws(DiagnosticList) -> (Catalog, CaseSuite) in
         let catalog = try builtInCatalog.get()
         return (catalog, try cases(catalog: catalog))
     }
+
+    /// The built-in catalog as parsed while building (`CatalogForm`); nil when it did not load then.
+    package static var catalogForm: String? { EmbeddedSuiteFiles.catalogForm }
 
     /// The SHA-256 of the built-in catalog's bytes, taken when the binary was built: what a run's catalog is compared
     /// with to say whether it is the suite's own.

@@ -1,9 +1,12 @@
 // suite-embedder CONFORMANCE_DIR OUTPUT: writes a Swift source file holding every case file under
-// CONFORMANCE_DIR/cases and CONFORMANCE_DIR/requirements.catalog, byte for byte, as string literals.
+// CONFORMANCE_DIR/cases and CONFORMANCE_DIR/requirements.catalog, byte for byte, as string literals, and the catalog
+// parsed (AppFlipModel.CatalogForm).
 // suite-embedder --source-commit PACKAGE_DIR OUTPUT: writes the commit PACKAGE_DIR's git checkout is at (nil when it
 // is not one), read from the repository's files (no git program is run).
 // Run by the EmbedSuite build-tool plugin; not a product.
 import AppFlipDigest
+import AppFlipLoading
+import AppFlipModel
 import Foundation
 
 let arguments = CommandLine.arguments
@@ -127,6 +130,7 @@ for relative in relativePaths.sorted() {
 
 var literals = ""
 var catalogDigest = ""
+var catalogForm: String?
 var caseFiles: [(relativePath: String, bytes: [UInt8])] = []
 for file in files {
     guard let data = FileManager.default.contents(atPath: file.url.path) else { fail(file.url.path, "cannot read the file") }
@@ -139,6 +143,9 @@ for file in files {
         caseFiles.append((String(file.path.dropFirst("Conformance/cases/".count)), bytes))
     } else {
         catalogDigest = SHA256.hexDigest(bytes)
+        // The catalog as a run loads it, parsed and checked now; a catalog with errors is embedded without a parsed
+        // form, so the run parses it and shows the errors as it always did.
+        catalogForm = (try? CatalogLoader.load(bytes: bytes, file: file.path)).map(CatalogForm.encode)
     }
 }
 write(
@@ -152,6 +159,9 @@ write(
 
         /// The SHA-256 of the catalog's bytes, taken when the suite was embedded.
         package static let catalogDigest = \(literal(catalogDigest))
+
+        /// The catalog parsed while embedding, in `CatalogForm` (nil when it did not load: the run parses it).
+        package static let catalogForm: String? = \(catalogForm.map(literal) ?? "nil")
 
         /// The case files' digest as a suite records it (`SuiteDigest`, paths relative to Conformance/cases), taken when
         /// the suite was embedded.

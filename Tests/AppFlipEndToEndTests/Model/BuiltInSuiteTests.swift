@@ -37,6 +37,24 @@ struct BuiltInSuiteTests {
         #expect(BuiltInSuite.digest(of: catalog) == BuiltInSuite.catalogDigest)
     }
 
+    @Test("the catalog parsed while building reads back as the checkout's catalog parses now, field for field")
+    func catalogParsedWhileBuilding() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: PackageRoot.catalog)))
+        let parsed = try CatalogLoader.load(bytes: bytes, file: "Conformance/requirements.catalog")
+        // The form is there (a build whose embedder could not parse the catalog would parse it at every run).
+        let form = try #require(BuiltInSuite.catalogForm)
+        let decoded = try #require(CatalogForm.decode(form))
+        let builtIn = try BuiltInSuite.catalog()
+        for catalog in [decoded, builtIn] {
+            #expect(catalog.requirements == parsed.requirements)
+            #expect(catalog.sources == parsed.sources)
+            #expect(catalog.programs == parsed.programs)
+            #expect(catalog.requirements.map { catalog[$0.id] } == parsed.requirements.map { parsed[$0.id] })
+        }
+        #expect(builtIn.file == parsed.file)
+        #expect(CatalogForm.encode(parsed) == form, "the form is the encoding of the checkout's catalog (a stale build differs)")
+    }
+
     @Test("the binary lints, runs and verifies with the built-in suite from a directory with no Conformance/")
     func binaryRunsAnywhere() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("anywhere-\(UUID().uuidString)").path

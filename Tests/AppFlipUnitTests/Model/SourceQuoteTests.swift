@@ -1,10 +1,11 @@
 import AppFlipLoading
-import AppFlipModel
 import AppFlipReporting
 import AppFlipSyntax
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipModel
 
 @Suite("Source quotes")
 struct SourceQuoteTests {
@@ -115,5 +116,21 @@ struct SourceQuoteTests {
                 automatically redirect the user-agent to the invalid redirection URI.”
                 """), "\(markdown)")
         #expect(markdown.components(separatedBy: " says:** “").count == 2)
+    }
+
+    @Test("Spaces collapse as the Character split collapsed them, on 20,000 seeded texts (ASCII read as bytes)")
+    func collapsingAgainstOracle() {
+        let pieces = [" ", "\n", "\t", "  ", "\r", "\r\n", "a", "MUST", ".", "é", " \u{301}", "\u{301}", "\u{600}", "’", "x y"]
+        var random = Mutator(seed: 20_261_205)
+        for _ in 0..<20_000 {
+            let text = (0..<random.below(12)).map { _ in random.below(3) == 0 ? pieces[random.below(4)] : pieces[random.below(pieces.count)] }
+                .joined()
+            let expected = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
+            guard Array(SourceQuote.collapsingSpaces(text).utf8) == Array(expected.utf8) else {
+                Issue.record(
+                    "\(text.debugDescription): \(SourceQuote.collapsingSpaces(text).debugDescription), the oracle \(expected.debugDescription)")
+                return
+            }
+        }
     }
 }

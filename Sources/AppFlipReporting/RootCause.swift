@@ -16,74 +16,12 @@ package struct RootCause: Sendable {
     /// The root causes of the failing findings in `groups` (the run's failure groups, in report order), the most
     /// widespread first.
     package static func causes(of groups: [FindingGroup]) -> [RootCause] {
-        // Each failing case's elementary observations, shaped, with the group (and requirement) each came from. Cases
-        // and shapes are numbered as first seen (cases in run order), so the rounds below count in arrays.
-        struct Part {
-            var shape: Int
-            var text: String
-            var group: Int
-            var reference: RequirementReference
-        }
-        var positions: [String: Int] = [:]
-        var parts: [[Part]] = []
-        var results: [CaseResult] = []
-        var shapeNumbers: [String: Int] = [:]
-        var shapes: [String] = []
-        for (index, group) in groups.enumerated() {
-            guard case .check(let reference, _) = group.kind, group.verdict == .fail else { continue }
-            for member in group.members {
-                let id = member.result.conformanceCase.id
-                let position: Int
-                if let known = positions[id] {
-                    position = known
-                    results[position] = member.result
-                } else {
-                    position = parts.count
-                    positions[id] = position
-                    parts.append([])
-                    results.append(member.result)
-                }
-                for text in elements(of: member.observed) {
-                    let shape = FindingGroup.shape(of: text)
-                    let number: Int
-                    if let known = shapeNumbers[shape] {
-                        number = known
-                    } else {
-                        number = shapes.count
-                        shapeNumbers[shape] = number
-                        shapes.append(shape)
-                    }
-                    parts[position].append(Part(shape: number, text: text, group: index, reference: reference))
-                }
-            }
-        }
+        let (parts, results, shapes) = numberedParts(of: groups)
         var remaining = [Bool](repeating: true, count: parts.count)
         var remainingCount = parts.count
         var causes: [RootCause] = []
-        var counts = [Int](repeating: 0, count: shapes.count)
-        var first = [Int](repeating: 0, count: shapes.count)
-        var countedIn = [Int](repeating: -1, count: shapes.count)
         while remainingCount > 0 {
-            // The shape most of the remaining cases show (ties: the first seen in run order).
-            for shape in counts.indices {
-                counts[shape] = 0
-                countedIn[shape] = -1
-            }
-            for position in parts.indices where remaining[position] {
-                for part in parts[position] where countedIn[part.shape] != position {
-                    countedIn[part.shape] = position
-                    if counts[part.shape] == 0 { first[part.shape] = position }
-                    counts[part.shape] += 1
-                }
-            }
-            // Ties go to the shape seen first, then to the text's order: the same run reads the same every time.
-            guard
-                let best = counts.indices.filter({ counts[$0] > 0 }).min(by: { lhs, rhs in
-                    let left = (-counts[lhs], first[lhs])
-                    let right = (-counts[rhs], first[rhs])
-                    return left != right ? left < right : shapes[lhs] < shapes[rhs]
-                })
-            else { break }
+            guard let best = mostShared(shapes: shapes, parts: parts, remaining: remaining) else { break }
             var cause = RootCause(observed: "", requirements: [], cases: [])
             for position in parts.indices where remaining[position] {
                 let matching = parts[position].filter { $0.shape == best }
@@ -108,6 +46,71 @@ package struct RootCause: Sendable {
             causes.append(cause)
         }
         return causes
+    }
+
+    /// An elementary observation of a failing case: its shape's number, its text, and the group (and requirement)
+    /// it came from.
+    private struct Part {
+        var shape: Int
+        var text: String
+        var group: Int
+        var reference: RequirementReference
+    }
+
+    /// Each failing case's elementary observations, shaped. Cases and shapes are numbered as first seen (cases in
+    /// run order), so the rounds of `causes` count in arrays: the parts by case, the case results, the shapes.
+    private static func numberedParts(of groups: [FindingGroup]) -> ([[Part]], [CaseResult], [String]) {
+        var positions: [String: Int] = [:]
+        var parts: [[Part]] = []
+        var results: [CaseResult] = []
+        var shapeNumbers: [String: Int] = [:]
+        var shapes: [String] = []
+        for (index, group) in groups.enumerated() {
+            guard case .check(let reference, _) = group.kind, group.verdict == .fail else { continue }
+            for member in group.members {
+                let id = member.result.conformanceCase.id
+                let position: Int
+                if let known = positions[id] {
+                    position = known
+                    results[position] = member.result
+                } else {
+                    position = parts.count
+                    positions[id] = position
+                    parts.append([])
+                    results.append(member.result)
+                }
+                for text in elements(of: member.observed) {
+                    let shape = FindingGroup.shape(of: text)
+                    let number = shapeNumbers[shape] ?? shapes.count
+                    if number == shapes.count {
+                        shapeNumbers[shape] = number
+                        shapes.append(shape)
+                    }
+                    parts[position].append(Part(shape: number, text: text, group: index, reference: reference))
+                }
+            }
+        }
+        return (parts, results, shapes)
+    }
+
+    /// The shape most of the remaining cases show; ties go to the shape seen first, then to the text's order, so the
+    /// same run reads the same every time. Nil when no remaining case has a part.
+    private static func mostShared(shapes: [String], parts: [[Part]], remaining: [Bool]) -> Int? {
+        var counts = [Int](repeating: 0, count: shapes.count)
+        var first = [Int](repeating: 0, count: shapes.count)
+        var countedIn = [Int](repeating: -1, count: shapes.count)
+        for position in parts.indices where remaining[position] {
+            for part in parts[position] where countedIn[part.shape] != position {
+                countedIn[part.shape] = position
+                if counts[part.shape] == 0 { first[part.shape] = position }
+                counts[part.shape] += 1
+            }
+        }
+        return counts.indices.filter { counts[$0] > 0 }.min { lhs, rhs in
+            let left = (-counts[lhs], first[lhs])
+            let right = (-counts[rhs], first[rhs])
+            return left != right ? left < right : shapes[lhs] < shapes[rhs]
+        }
     }
 
     /// The parts of an observed text: a `one_of`'s "(1) …; (2) …" and a list of problems "a; b" are several

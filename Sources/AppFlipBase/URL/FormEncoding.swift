@@ -42,7 +42,7 @@ package enum FormEncoding {
 
     /// Written straight into the array's storage (every parameter of every judged URL is decoded here): at most one
     /// byte out for each byte in.
-    private static func decode(buffer: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8]? {
+    static func decode(buffer: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool = true) -> [UInt8]? {
         var valid = true
         let decoded = [UInt8](unsafeUninitializedCapacity: buffer.count) { output, count in
             var (read, written) = (0, 0)

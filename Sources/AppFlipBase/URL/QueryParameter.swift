@@ -14,8 +14,10 @@ package struct QueryParameter: Sendable, Hashable {
     /// Splits a query on `&` (empty pieces are skipped, as browsers do) and decodes each pair once.
     package static func parse<Text: StringProtocol>(query: Text) -> [QueryParameter] where Text.SubSequence == Substring {
         // Read as one concrete type, so the byte searches below are specialized (a generic call from another module
-        // is not): every judged HTTP step parses what it sent.
-        Substring(query).pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: true).map { piece in
+        // is not): every judged HTTP step parses what it sent, and every link and answer is read for its parameters.
+        let query = Substring(query)
+        if let parsed = query.utf8.withContiguousStorageIfAvailable({ parse(query, bytes: $0) }) { return parsed }
+        return query.pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: true).map { piece in
             let name: Substring
             let value: Substring?
             if let equals = piece.firstIndex(ofByte: UInt8(ascii: "=")) {
@@ -28,6 +30,46 @@ package struct QueryParameter: Sendable, Hashable {
             let decodedValue: [UInt8]? = if let value { FormEncoding.decode(value) } else { [] }
             return QueryParameter(rawName: name, rawValue: value, name: FormEncoding.decode(name), value: decodedValue)
         }
+    }
+}
+
+extension QueryParameter {
+    /// `parse(query:)` in one pass over the query's bytes: each piece's `=` found on the way to its `&`, its name and
+    /// value cut from `query` at those offsets (both delimiters are ASCII, so every offset is a character boundary),
+    /// and decoded from the bytes in place; a part with neither `%` nor `+` is its own decoding.
+    fileprivate static func parse(_ query: Substring, bytes: UnsafeBufferPointer<UInt8>) -> [QueryParameter] {
+        var parameters: [QueryParameter] = []
+        let utf8 = query.utf8
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            var equals: Int?
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                if equals == nil, bytes[end] == UInt8(ascii: "=") { equals = end }
+                end += 1
+            }
+            if end > start {
+                let nameEnd = equals ?? end
+                let nameStart = utf8.index(utf8.startIndex, offsetBy: start)
+                let nameEndIndex = utf8.index(nameStart, offsetBy: nameEnd - start)
+                let rawValue = equals.map { equals in
+                    query[utf8.index(nameEndIndex, offsetBy: 1)..<utf8.index(nameEndIndex, offsetBy: end - equals)]
+                }
+                parameters.append(
+                    QueryParameter(
+                        rawName: query[nameStart..<nameEndIndex], rawValue: rawValue,
+                        name: decoded(UnsafeBufferPointer(rebasing: bytes[start..<nameEnd])),
+                        value: equals.map { decoded(UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end])) } ?? []))
+            }
+            start = end + 1
+        }
+        return parameters
+    }
+
+    /// The form decoding of `bytes` (nil for an invalid escape): the bytes themselves when they hold no `%` or `+`.
+    private static func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return Array(bytes) }
+        return FormEncoding.decode(buffer: bytes)
     }
 }
 

@@ -103,16 +103,27 @@ package enum Redaction {
 
     private static func redactWhole(url: String) -> String {
         let parts = URLParts(url)
-        var result = NamedCredentials.hideUserinfoPassword(in: String(parts.base))
-        if let query = parts.query { result += "?" + redact(query: query) }
-        if let fragment = parts.fragment { result += "#" + redact(query: fragment) }
+        // A URL with nothing to hide (every link as sent) comes back as it is, not rebuilt from its parts.
+        let hasUserinfo = url.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "@")) } ?? url.utf8.contains(UInt8(ascii: "@"))
+        let base = hasUserinfo ? NamedCredentials.hideUserinfoPassword(in: String(parts.base)) : nil
+        let query = parts.query.flatMap(redactedQuery)
+        let fragment = parts.fragment.flatMap(redactedQuery)
+        guard base.map({ $0 != parts.base }) == true || query != nil || fragment != nil else { return url }
+        var result = base ?? String(parts.base)
+        if let original = parts.query { result += "?" + (query ?? String(original)) }
+        if let original = parts.fragment { result += "#" + (fragment ?? String(original)) }
         return result
     }
 
     /// A query (or fragment in query form) with sensitive values replaced.
     package static func redact(query: Substring) -> String {
+        redactedQuery(query) ?? String(query)
+    }
+
+    /// `redact(query:)`, or nil when the query has nothing to hide.
+    private static func redactedQuery(_ query: Substring) -> String? {
         switch query.utf8.withContiguousStorageIfAvailable(redactPlain(query:)) ?? .notPlain {
-        case .unchanged: return String(query)
+        case .unchanged: return nil
         case .redacted(let text): return text
         case .notPlain: break
         }
@@ -125,7 +136,7 @@ package enum Redaction {
             pieces[index] = Substring(redacted)
             changed = true
         }
-        return changed ? pieces.joined(separator: "&") : String(query)
+        return changed ? pieces.joined(separator: "&") : nil
     }
 
     /// `redact(query:)` on the bytes for the common query, read in one pass with nothing allocated until a value is

@@ -81,6 +81,11 @@ package struct Redactor: Sendable {
 
     private mutating func insert(_ entry: Entry) {
         let number = Int32(entries.count)
+        if entries.isEmpty {
+            // A secret brings several forms (raw, encoded, escaped), each up to four keys: room for a few at once.
+            entries.reserveCapacity(16)
+            byPrefix.reserveCapacity(64)
+        }
         entries.append(entry)
         if filter.isEmpty {
             filter = [UInt64](repeating: 0, count: Self.filterWords)

@@ -109,23 +109,29 @@ package struct PrettyJSON {
         empty = false
     }
 
+    /// Ends the member before (`,` and a line feed) unless this is the container's first, and indents: one copy
+    /// from `separators`, which every member and element of results.json starts with.
     private mutating func separate() {
-        if !empty {
-            output.append(0x2C)
-            output.append(0x0A)
-        }
+        let width = depth * 2
+        let start = empty ? 2 : 0
         empty = false
-        indent()
+        if width <= Self.separators.utf8CodeUnitCount - 2 {
+            Self.separators.withUTF8Buffer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<(2 + width)])) }
+        } else {
+            if start == 0 { output.append(contentsOf: [0x2C, 0x0A]) }
+            output.append(contentsOf: repeatElement(0x20, count: width))
+        }
     }
 
     private mutating func indent() {
         let width = depth * 2
-        if width <= Self.spaces.utf8CodeUnitCount {
-            Self.spaces.withUTF8Buffer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(width))) }
+        if width <= Self.separators.utf8CodeUnitCount - 2 {
+            Self.separators.withUTF8Buffer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[2..<(2 + width)])) }
         } else {
             output.append(contentsOf: repeatElement(0x20, count: width))
         }
     }
 
-    private static let spaces: StaticString = "                                "
+    /// `,` and a line feed, then the spaces of the deepest indent written from here.
+    private static let separators: StaticString = ",\n                                "
 }

@@ -51,9 +51,12 @@ enum ReportFormatting {
     static func requirementList(_ references: [RequirementReference]) -> String {
         // Written as bytes into one string (each case's list is written into junit.xml and report.md).
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(references.count * 24)
+        bytes.reserveCapacity(references.reduce(0) { $0 + $1.id.utf8.count + 12 })
         for (index, reference) in references.enumerated() {
-            if index > 0 { bytes += [UInt8(ascii: ","), UInt8(ascii: " ")] }
+            if index > 0 {
+                bytes.append(UInt8(ascii: ","))
+                bytes.append(UInt8(ascii: " "))
+            }
             bytes += reference.id.utf8
             bytes.append(UInt8(ascii: " "))
             bytes += reference.level.rawValue.utf8

@@ -58,23 +58,23 @@ struct SecretNeedles {
         let first = (8 * alignment + 5) / 6
         let last = 8 * (alignment + bytes.count) / 6  // exclusive
         guard last > first else { return [] }
-        // Encoded after `alignment` zero bytes, three bytes to four characters: those from `first` on are the
-        // secret's bits alone.
-        // Every fresh code a case sees is encoded so: the alphabet read once, the bytes read in place.
-        let alphabet = Self.alphabet
-        let count = alignment + bytes.count
-        func byte(_ index: Int) -> UInt32 { index < alignment || index >= count ? 0 : UInt32(bytes[index - alignment]) }
+        // Encoded after `alignment` zero bytes: character `position` is bits 6·position to 6·position + 5 of that
+        // stream, read from the two bytes they fall in. Every fresh code a case sees is encoded so: the alphabet read
+        // once, the bytes read in place, nothing but the characters wanted computed.
         var encoded: [UInt8] = []
         encoded.reserveCapacity(last - first)
-        var index = 0
-        var position = 0
-        while index < count, position < last {
-            let group = byte(index) << 16 | byte(index + 1) << 8 | byte(index + 2)
-            for shift in stride(from: 18, through: 0, by: -6) {
-                if position >= first, position < last { encoded.append(alphabet[Int((group >> UInt32(shift)) & 0x3F)]) }
-                position += 1
+        Self.alphabet.withUnsafeBufferPointer { alphabet in
+            bytes.withUnsafeBufferPointer { source in
+                func byte(_ index: Int) -> UInt32 {
+                    let offset = index - alignment
+                    return offset >= 0 && offset < source.count ? UInt32(source[offset]) : 0
+                }
+                for position in first..<last {
+                    let bit = 6 * position
+                    let pair = byte(bit >> 3) << 8 | byte((bit >> 3) + 1)
+                    encoded.append(alphabet[Int((pair >> UInt32(10 - (bit & 7))) & 0x3F)])
+                }
             }
-            index += 3
         }
         return encoded
     }

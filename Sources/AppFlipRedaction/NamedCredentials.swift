@@ -61,7 +61,6 @@ enum NamedCredentials {
             }
             let stretch: Range<Int>? =
                 switch bytes[index] {
-                case _ where userinfoOnly && bytes[index] != UInt8(ascii: "@"): nil
                 case UInt8(ascii: "="): parameterValue(equals: index, in: bytes)
                 case UInt8(ascii: "\""): jsonValue(quote: index, in: bytes)
                 case UInt8(ascii: " "): schemeCredentials(space: index, in: bytes)

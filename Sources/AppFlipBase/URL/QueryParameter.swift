@@ -16,20 +16,8 @@ package struct QueryParameter: Sendable, Hashable {
         // Read as one concrete type, so the byte searches below are specialized (a generic call from another module
         // is not): every judged HTTP step parses what it sent, and every link and answer is read for its parameters.
         let query = Substring(query)
-        if let parsed = query.utf8.withContiguousStorageIfAvailable({ parse(query, bytes: $0) }) { return parsed }
-        return query.pieces(separatedBy: UInt8(ascii: "&"), omittingEmpty: true).map { piece in
-            let name: Substring
-            let value: Substring?
-            if let equals = piece.firstIndex(ofByte: UInt8(ascii: "=")) {
-                name = piece[..<equals]
-                value = piece[piece.utf8.index(after: equals)...]
-            } else {
-                name = piece
-                value = nil
-            }
-            let decodedValue: [UInt8]? = if let value { FormEncoding.decode(value) } else { [] }
-            return QueryParameter(rawName: name, rawValue: value, name: FormEncoding.decode(name), value: decodedValue)
-        }
+        return query.utf8.withContiguousStorageIfAvailable { parse(query, bytes: $0) }
+            ?? Array(query.utf8).withUnsafeBufferPointer { parse(query, bytes: $0) }
     }
 }
 

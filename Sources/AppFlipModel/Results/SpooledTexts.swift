@@ -42,17 +42,7 @@ struct SpooledTexts: Sendable {
 
     /// The checks as judged, from their outlines and their spooled texts; a text the spool cannot give back is said
     /// as such (the verdicts, kept in memory, stand).
-    var checks: [CheckResult] {
-        let outlines = self.outlines
-        var reader = Reader(spool.read(at: offset, length: Int(checksLength)))
-        let count = reader.count()
-        return outlines.enumerated().map { index, outline in
-            let texts = index < count ? (reader.text(), reader.text()) : (nil, nil)
-            return CheckResult(
-                requirement: outline.requirement, verdict: outline.verdict, expected: texts.0 ?? Self.unreadable,
-                seenText: texts.1 ?? Self.unreadable, applicable: outline.isApplicable)
-        }
-    }
+    var checks: [CheckResult] { checks(where: { _ in true }) }
 
     /// The checks whose outlines `include` takes, as `checks` gives them; the texts of the others are skipped, not
     /// decoded (a report's findings are a case's few failed checks of many).
@@ -159,6 +149,21 @@ struct SpooledTexts: Sendable {
         }
 
         mutating func text() -> String? {
+            guard let count = textLength() else { return nil }
+            defer { index += count }
+            return String(decoding: bytes[index..<index + count], as: UTF8.self)
+        }
+
+        /// Moves past `count` texts without decoding them.
+        mutating func skipTexts(_ count: Int) {
+            for _ in 0..<count {
+                guard let length = textLength() else { return }
+                index += length
+            }
+        }
+
+        /// A text's length, read past; nil (and every read after it failing) when it or its bytes run past the end.
+        private mutating func textLength() -> Int? {
             guard !failed, bytes.count - index >= 4 else {
                 failed = true
                 return nil
@@ -170,26 +175,7 @@ struct SpooledTexts: Sendable {
                 failed = true
                 return nil
             }
-            defer { index += count }
-            return String(decoding: bytes[index..<index + count], as: UTF8.self)
-        }
-
-        /// Moves past `count` texts without decoding them.
-        mutating func skipTexts(_ count: Int) {
-            for _ in 0..<count {
-                guard !failed, bytes.count - index >= 4 else {
-                    failed = true
-                    return
-                }
-                var length = 0
-                for shift in 0..<4 { length |= Int(bytes[index + shift]) << (8 * shift) }
-                index += 4
-                guard bytes.count - index >= length else {
-                    failed = true
-                    return
-                }
-                index += length
-            }
+            return count
         }
 
         mutating func exchange() -> Evidence.Exchange? {

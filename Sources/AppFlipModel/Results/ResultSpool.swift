@@ -89,22 +89,33 @@ package final class ResultSpool: Sendable {
         return bytes
     }
 
-    /// Keeps `outlines` here, one word each (the requirement's number in 24 bits, the verdict and whether the check
-    /// applied) in one array for the whole run, so a recorded result holds where its words start and not an array of
-    /// its own; nil when the run has judged more requirements than 24 bits number, or kept more words than 32 bits
-    /// count (the outlines then stay with the result).
-    func keep(_ outlines: [CheckOutline]) -> OutlineSpan? {
-        references.withLock { references -> OutlineSpan? in
-            guard references.list.count + outlines.count < 1 << 24, let start = UInt32(exactly: references.words.count),
-                let count = UInt32(exactly: outlines.count), UInt32.max - start >= count
+    /// Keeps what `checks` leave in memory: their outlines, one word each (the requirement's number in 24 bits, the
+    /// verdict and whether the check applied) in one array for the whole run, so a recorded result holds where its
+    /// words start and not an array of its own; and each check's expected and seen text, in that order, as the number
+    /// of a text the run's results share (`SharedTexts`), or nil for a text written out in full. Nil when the run has
+    /// judged more requirements than 24 bits number, or kept more words than 32 bits count (the checks then stay with
+    /// the result).
+    func keep(_ checks: [CheckResult]) -> (span: OutlineSpan, texts: [UInt32?])? {
+        references.withLock { references -> (span: OutlineSpan, texts: [UInt32?])? in
+            guard references.list.count + checks.count < 1 << 24, let start = UInt32(exactly: references.words.count),
+                let count = UInt32(exactly: checks.count), UInt32.max - start >= count
             else { return nil }
-            for outline in outlines {
+            var texts: [UInt32?] = []
+            texts.reserveCapacity(checks.count * 2)
+            for check in checks {
                 references.words.append(
-                    references.number(outline.requirement) | UInt32(Self.verdicts.firstIndex(of: outline.verdict) ?? 0) << 24
-                        | (outline.isApplicable ? 1 << 28 : 0))
+                    references.number(check.requirement) | UInt32(Self.verdicts.firstIndex(of: check.verdict) ?? 0) << 24
+                        | (check.isApplicable ? 1 << 28 : 0))
+                texts.append(references.shared.number(of: check.expected))
+                texts.append(references.shared.number(of: check.seenText))
             }
-            return OutlineSpan(start: start, count: count)
+            return (OutlineSpan(start: start, count: count), texts)
         }
+    }
+
+    /// `body` given the texts the run's results share, by number (`keep(_:)`).
+    func withSharedTexts<Value>(_ body: ([String]) -> Value) -> Value {
+        references.withLock { body($0.shared.texts) }
     }
 
     /// Where a result's outlines are among the words `keep(_:)` kept.
@@ -126,11 +137,13 @@ package final class ResultSpool: Sendable {
 
     private static let verdicts = Verdict.allCases
 
-    /// Requirements by number and numbers by requirement, and every recorded check's outline as a word.
+    /// Requirements by number and numbers by requirement, every recorded check's outline as a word, and the texts
+    /// the checks share.
     private struct References {
         var list: [RequirementReference] = []
         var numbers: [RequirementReference: UInt32] = [:]
         var words: [UInt32] = []
+        var shared = SharedTexts()
 
         mutating func number(_ reference: RequirementReference) -> UInt32 {
             if let number = numbers[reference] { return number }

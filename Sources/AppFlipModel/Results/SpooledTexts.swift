@@ -12,14 +12,15 @@ struct SpooledTexts: Sendable {
     /// The checks' outlines, among the spool's words.
     private let span: ResultSpool.OutlineSpan
 
-    /// Spools `checks` (their outlines as words, their texts in the file) and `evidence`; nil when the spool cannot
-    /// take them (the result keeps them in memory).
+    /// Spools `checks` (their outlines as words, a text the run's results share as its number, the other texts in
+    /// the file) and `evidence`; nil when the spool cannot take them (the result keeps them in memory).
     init?(checks: [CheckResult], evidence: Evidence, into spool: ResultSpool) {
+        guard let kept = spool.keep(checks) else { return nil }
         var writer = Writer()
         writer.number(checks.count)
-        for check in checks {
-            writer.text(check.expected)
-            writer.text(check.seenText)
+        for (index, check) in checks.enumerated() {
+            writer.text(check.expected, shared: kept.texts[2 * index])
+            writer.text(check.seenText, shared: kept.texts[2 * index + 1])
         }
         let checksLength = writer.bytes.count
         writer.text(evidence.link)
@@ -27,14 +28,14 @@ struct SpooledTexts: Sendable {
         writer.text(evidence.stderr)
         writer.number(evidence.exchanges.count)
         for exchange in evidence.exchanges { writer.exchange(exchange) }
-        guard let checksLength = UInt32(exactly: checksLength), let evidenceLength = UInt32(exactly: writer.bytes.count - Int(checksLength)),
-            let span = spool.keep(checks.map(CheckOutline.init)), let offset = spool.append(writer.bytes)
+        guard !writer.overlong, let checksLength = UInt32(exactly: checksLength),
+            let evidenceLength = UInt32(exactly: writer.bytes.count - Int(checksLength)), let offset = spool.append(writer.bytes)
         else { return nil }
         self.spool = spool
         self.offset = offset
         self.checksLength = checksLength
         self.evidenceLength = evidenceLength
-        self.span = span
+        self.span = kept.span
     }
 
     /// What each check judged, without its texts.
@@ -49,21 +50,25 @@ struct SpooledTexts: Sendable {
     func checks(where include: (CheckOutline) -> Bool) -> [CheckResult] {
         let outlines = self.outlines
         guard outlines.contains(where: include) else { return [] }
-        var reader = Reader(spool.read(at: offset, length: Int(checksLength)))
-        let count = reader.count()
-        var checks: [CheckResult] = []
-        for (index, outline) in outlines.enumerated() {
-            guard include(outline) else {
-                if index < count { reader.skipTexts(2) }
-                continue
+        let bytes = spool.read(at: offset, length: Int(checksLength))
+        return spool.withSharedTexts { shared in
+            var reader = Reader(bytes, shared: shared)
+            let count = reader.count()
+            var checks: [CheckResult] = []
+            checks.reserveCapacity(outlines.count)
+            for (index, outline) in outlines.enumerated() {
+                guard include(outline) else {
+                    if index < count { reader.skipTexts(2) }
+                    continue
+                }
+                let texts = index < count ? (reader.text(), reader.text()) : (nil, nil)
+                checks.append(
+                    CheckResult(
+                        requirement: outline.requirement, verdict: outline.verdict, expected: texts.0 ?? Self.unreadable,
+                        seenText: texts.1 ?? Self.unreadable, applicable: outline.isApplicable))
             }
-            let texts = index < count ? (reader.text(), reader.text()) : (nil, nil)
-            checks.append(
-                CheckResult(
-                    requirement: outline.requirement, verdict: outline.verdict, expected: texts.0 ?? Self.unreadable,
-                    seenText: texts.1 ?? Self.unreadable, applicable: outline.isApplicable))
+            return checks
         }
-        return checks
     }
 
     /// The evidence as recorded.
@@ -88,6 +93,8 @@ struct SpooledTexts: Sendable {
     /// Bytes written in the spool's form.
     private struct Writer {
         var bytes: [UInt8] = []
+        /// Whether a text written out was 2 GiB or longer: its length would read as a shared text's number.
+        var overlong = false
 
         mutating func number(_ value: Int) { bits(UInt64(truncatingIfNeeded: value)) }
 
@@ -95,13 +102,23 @@ struct SpooledTexts: Sendable {
             for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
         }
 
-        mutating func text(_ text: String) {
+        /// `text` as its length and its bytes, or, when the run's results share it, as its number with the top bit
+        /// of the length's 32 set.
+        mutating func text(_ text: String, shared: UInt32? = nil) {
+            if let shared {
+                word(Reader.sharedFlag | shared)
+                return
+            }
             var text = text
             text.withUTF8 { utf8 in
-                let count = UInt32(truncatingIfNeeded: utf8.count)
-                for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
+                if utf8.count >= Int(Reader.sharedFlag) { overlong = true }
+                word(UInt32(truncatingIfNeeded: utf8.count))
                 bytes.append(contentsOf: utf8)
             }
+        }
+
+        private mutating func word(_ value: UInt32) {
+            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
         }
 
         mutating func exchange(_ exchange: Evidence.Exchange) {
@@ -121,14 +138,20 @@ struct SpooledTexts: Sendable {
         }
     }
 
-    /// Bytes read in the spool's form; every read after a short one gives nil (or 0 for a count).
+    /// Bytes read in the spool's form; every read after a short one gives nil (or 0 for a count), as does a shared
+    /// text's number that `shared` does not have (evidence is never shared: its reader has none).
     private struct Reader {
         private let bytes: [UInt8]
+        private let shared: [String]
         private var index = 0
         private var failed: Bool
 
-        init(_ bytes: [UInt8]?) {
+        /// The top bit of a text's 32-bit length: set, the other 31 are the number of a shared text.
+        static let sharedFlag: UInt32 = 1 << 31
+
+        init(_ bytes: [UInt8]?, shared: [String] = []) {
             self.bytes = bytes ?? []
+            self.shared = shared
             failed = bytes == nil
         }
 
@@ -149,33 +172,52 @@ struct SpooledTexts: Sendable {
         }
 
         mutating func text() -> String? {
-            guard let count = textLength() else { return nil }
-            defer { index += count }
-            return String(decoding: bytes[index..<index + count], as: UTF8.self)
+            switch field() {
+            case .written(let count):
+                defer { index += count }
+                return String(decoding: bytes[index..<index + count], as: UTF8.self)
+            case .shared(let number):
+                guard number < shared.count else {
+                    failed = true
+                    return nil
+                }
+                return shared[number]
+            case nil:
+                return nil
+            }
         }
 
         /// Moves past `count` texts without decoding them.
         mutating func skipTexts(_ count: Int) {
             for _ in 0..<count {
-                guard let length = textLength() else { return }
+                guard case .written(let length)? = field() else { continue }
                 index += length
             }
         }
 
-        /// A text's length, read past; nil (and every read after it failing) when it or its bytes run past the end.
-        private mutating func textLength() -> Int? {
+        /// How a text is spooled: its bytes here, or the number of a shared text.
+        private enum Field {
+            case written(Int)
+            case shared(Int)
+        }
+
+        /// A text's length or number, read past; nil (and every read after it failing) when it or its bytes run past
+        /// the end.
+        private mutating func field() -> Field? {
             guard !failed, bytes.count - index >= 4 else {
                 failed = true
                 return nil
             }
-            var count = 0
-            for shift in 0..<4 { count |= Int(bytes[index + shift]) << (8 * shift) }
+            var word: UInt32 = 0
+            for shift in 0..<4 { word |= UInt32(bytes[index + shift]) << UInt32(8 * shift) }
             index += 4
+            if word & Self.sharedFlag != 0 { return .shared(Int(word & ~Self.sharedFlag)) }
+            let count = Int(word)
             guard bytes.count - index >= count else {
                 failed = true
                 return nil
             }
-            return count
+            return .written(count)
         }
 
         mutating func exchange() -> Evidence.Exchange? {

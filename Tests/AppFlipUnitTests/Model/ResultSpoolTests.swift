@@ -18,6 +18,8 @@ struct ResultSpoolTests {
         let texts = [
             "", "no error", "state echoed (24 bytes)", "opened https://flip.example/a/x?state=\u{00E9}t\u{00E9}&code=‹redacted›",
             "Unicode: \u{1F600} e\u{0301} \u{0000} tab\there", "declined (opened nothing)",
+            // Longer than a shared text may be: written out in full.
+            String(repeating: "a long observation ", count: 60),
         ]
         return (0..<count).map { index in
             let requirement = RequirementReference(id: ids[random.below(ids.count)], level: Level.allCases[random.below(Level.allCases.count)])
@@ -95,6 +97,38 @@ struct ResultSpoolTests {
         #expect(result.checks.map { Array($0.observed.utf8) } == [Array(decomposed.utf8)])
         #expect(Array(result.evidence.link.utf8) == Array(decomposed.utf8))
         #expect(Array(result.evidence.answer.utf8) == Array(composed.utf8))
+    }
+
+    @Test("Results in one spool share their repeated check texts by bytes: each reads back its own spelling")
+    func sharedTexts() throws {
+        let spool = try #require(ResultSpool.temporary())
+        let plain = (0..<200 as Range<UInt64>).map(Self.result)
+        let spooled = plain.map { result in
+            var result = result
+            result.spool(into: spool)
+            return result
+        }
+        let texts = plain.flatMap(\.checks).flatMap { [$0.expected, $0.notApplicable ?? $0.observed] }
+        let kept = spool.withSharedTexts { $0 }
+        #expect(kept.count > 1 && kept.count <= Set(texts).count, "each repeated text is kept once")
+        #expect(kept.allSatisfy { $0.utf8.count <= SharedTexts.longest })
+        #expect(spooled.map(\.checks) == plain.map(\.checks))
+
+        // The same text in two spellings, and a spelling met first in another result: each as it was judged.
+        let (composed, decomposed) = ("\u{00E9}tat", "e\u{0301}tat")
+        let reference = RequirementReference(id: "AF-LINK-010", level: .must)
+        var results = [composed, decomposed, composed, decomposed].enumerated().map { index, text in
+            CaseResult(
+                conformanceCase: Fixtures.conformanceCase("app-link/demo/shared-\(index)"), verdict: .pass,
+                checks: [CheckResult(requirement: reference, expected: text, observed: index < 2 ? decomposed : composed, verdict: .pass)],
+                evidence: Evidence(link: text), duration: 0)
+        }
+        for index in results.indices { results[index].spool(into: spool) }
+        for (index, result) in results.enumerated() {
+            let expected = index % 2 == 0 ? composed : decomposed
+            #expect(result.checks.map { Array($0.expected.utf8) } == [Array(expected.utf8)])
+            #expect(result.checks.map { Array($0.observed.utf8) } == [Array((index < 2 ? decomposed : composed).utf8)])
+        }
     }
 
     @Test("A spooled result takes later changes, and a copy spooled leaves the original as it was")

@@ -1,3 +1,5 @@
+import AppFlipBase
+
 /// Credentials recognisable in free text without knowing their values, found in one pass over the bytes:
 ///
 /// - `name=value` where the name is sensitive (`Redaction.sensitiveParameters`, without case; after `%26` or `%3F`,
@@ -9,8 +11,19 @@
 enum NamedCredentials {
     /// `text` with each such credential replaced by its placeholder; values already hidden stay as they are.
     static func hide(in text: String) -> String {
-        hide(in: text, userinfoOnly: false)
+        let remembered = text.utf8.count <= TextTable.longest
+        if remembered, clean.withLock({ $0.number(of: text) }) != nil { return text }
+        guard let hidden = hidden(in: text, userinfoOnly: false) else {
+            if remembered { clean.withLock { _ = $0.keep(text) } }
+            return text
+        }
+        return hidden
     }
+
+    /// Texts `hide(in:)` found no credential in, remembered for the next time: a check's expectations and many of its
+    /// observations are said again in every case (`TextTable` bounds how many are kept). What is hidden depends on the
+    /// text alone, so a remembered text needs no second look.
+    private static let clean = Locked(TextTable())
 
     /// `text` with a URL's userinfo password hidden (a URL's scheme and authority, where nothing else is looked for).
     static func hideUserinfoPassword(in text: String) -> String {
@@ -28,6 +41,11 @@ enum NamedCredentials {
     }
 
     private static func hide(in text: String, userinfoOnly: Bool) -> String {
+        hidden(in: text, userinfoOnly: userinfoOnly) ?? text
+    }
+
+    /// `text` with its credentials hidden, or nil when it has none.
+    private static func hidden(in text: String, userinfoOnly: Bool) -> String? {
         var copy = text
         let hidden: String? = copy.withUTF8 { bytes in
             let found = stretches(in: bytes, userinfoOnly: userinfoOnly)
@@ -43,7 +61,7 @@ enum NamedCredentials {
             output += bytes[copied...]
             return String(decoding: output, as: UTF8.self)
         }
-        return hidden ?? text
+        return hidden
     }
 
     /// The stretches of `bytes` that are credentials, in order.

@@ -92,7 +92,7 @@ package final class ResultSpool: Sendable {
     /// Keeps what `checks` leave in memory: their outlines, one word each (the requirement's number in 24 bits, the
     /// verdict and whether the check applied) in one array for the whole run, so a recorded result holds where its
     /// words start and not an array of its own; and each check's expected and seen text, in that order, as the number
-    /// of a text the run's results share (`SharedTexts`), or nil for a text written out in full. Nil when the run has
+    /// of a text the run's results share (`TextTable`), or nil for a text written out in full. Nil when the run has
     /// judged more requirements than 24 bits number, or kept more words than 32 bits count (the checks then stay with
     /// the result).
     func keep(_ checks: [CheckResult]) -> (span: OutlineSpan, texts: [UInt32?])? {
@@ -106,8 +106,8 @@ package final class ResultSpool: Sendable {
                 references.words.append(
                     references.number(check.requirement) | UInt32(Self.verdicts.firstIndex(of: check.verdict) ?? 0) << 24
                         | (check.isApplicable ? 1 << 28 : 0))
-                texts.append(references.shared.number(of: check.expected))
-                texts.append(references.shared.number(of: check.seenText))
+                texts.append(references.shared.keep(check.expected))
+                texts.append(references.shared.keep(check.seenText))
             }
             return (OutlineSpan(start: start, count: count), texts)
         }
@@ -143,7 +143,7 @@ package final class ResultSpool: Sendable {
         var list: [RequirementReference] = []
         var numbers: [RequirementReference: UInt32] = [:]
         var words: [UInt32] = []
-        var shared = SharedTexts()
+        var shared = TextTable()
 
         mutating func number(_ reference: RequirementReference) -> UInt32 {
             if let number = numbers[reference] { return number }

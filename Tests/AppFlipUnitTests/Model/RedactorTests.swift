@@ -257,6 +257,27 @@ struct RedactorTests {
         #expect(Redactor().redact("https://alice:pw123456@h.example/p").hasPrefix("https://alice:‹redacted hmac:"))
     }
 
+    @Test("A text found clean is remembered as clean by its bytes alone: the same text with a credential is still hidden")
+    func rememberedCleanTexts() {
+        // Each clean text twice (the second is answered from memory), then the same length with a credential: at the
+        // end (where the last word is read), in the middle, at the start, and in a short text.
+        let clean = [
+            "the adapter answered with a URL that Google's app cannot open: attempt 41 of 50",
+            "code:abc123def ok", "pwd+x",
+        ]
+        for text in clean {
+            #expect(Redactor().redact(text) == text)
+            #expect(Redactor().redact(text) == text)
+        }
+        let changed = [
+            clean[0].replacingOccurrences(of: " of 50", with: " pwd=5"), clean[0].replacingOccurrences(of: "URL that", with: "pwd=t0k3"),
+            clean[1].replacingOccurrences(of: "code:", with: "code="), "pwd=x",
+        ]
+        for text in changed { #expect(Redactor().redact(text) != text, "\(text) was taken for a clean text") }
+        // The memory is of clean texts only: a text with a credential is hidden every time.
+        for _ in 0..<2 { #expect(!Redactor().redact("then pwd=correct-horse-9 again").contains("correct-horse")) }
+    }
+
     @Test("Equal secrets correlate whatever encoding they were seen in; different secrets do not")
     func correlation() {
         let secret = "s3cr3t value/+é"

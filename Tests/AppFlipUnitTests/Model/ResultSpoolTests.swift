@@ -54,16 +54,21 @@ struct ResultSpoolTests {
             checks: checks(seed: seed, count: Int(seed % 13)), evidence: evidence(seed: seed), duration: 0.5)
     }
 
+    /// `results`, each spooled into `spool` in order.
+    static func spooled(_ results: [CaseResult], into spool: ResultSpool) -> [CaseResult] {
+        results.map { result in
+            var result = result
+            result.spool(into: spool)
+            return result
+        }
+    }
+
     @Test("Spooled results read back as judged: every check's field and kind, the evidence to the bit, the outlines")
     func roundTrip() throws {
         let spool = try #require(ResultSpool.temporary())
         // Enough records that most are read from the file and the last few from the buffer.
         let plain = (0..<300 as Range<UInt64>).map(Self.result)
-        let spooled = plain.map { result in
-            var result = result
-            result.spool(into: spool)
-            return result
-        }
+        let spooled = Self.spooled(plain, into: spool)
         for (before, after) in zip(plain, spooled) {
             #expect(after.checks == before.checks)
             #expect(after.checks.map(\.observed) == before.checks.map(\.observed))
@@ -103,15 +108,11 @@ struct ResultSpoolTests {
     func sharedTexts() throws {
         let spool = try #require(ResultSpool.temporary())
         let plain = (0..<200 as Range<UInt64>).map(Self.result)
-        let spooled = plain.map { result in
-            var result = result
-            result.spool(into: spool)
-            return result
-        }
+        let spooled = Self.spooled(plain, into: spool)
         let texts = plain.flatMap(\.checks).flatMap { [$0.expected, $0.notApplicable ?? $0.observed] }
         let kept = spool.withSharedTexts { $0 }
         #expect(kept.count > 1 && kept.count <= Set(texts).count, "each repeated text is kept once")
-        #expect(kept.allSatisfy { $0.utf8.count <= SharedTexts.longest })
+        #expect(kept.allSatisfy { $0.utf8.count <= TextTable.longest })
         #expect(spooled.map(\.checks) == plain.map(\.checks))
 
         // The same text in two spellings, and a spelling met first in another result: each as it was judged.

@@ -84,23 +84,39 @@ extension HTMLReport {
         sink.append(
             "<section id=\"cases\">\n<h2>Every case (\(run.results.count))</h2>\n<table>\n<thead><tr><th>Case</th><th>Verdict</th>"
                 + "<th>Requirements</th><th>Message</th><th>Time (s)</th></tr></thead>\n<tbody>\n")
-        var row = ""
+        // Written as bytes, one piece a row handed to the sink (a long run's page has thousands of these rows).
+        var row = ReportBytes()
         for result in run.results.prefix(Self.everyCaseRows) {
             let conformanceCase = result.conformanceCase
             let outlines = result.checkOutlines  // no texts: a recorded result's are in the spool
             let requirements = CaseResult.requirements(of: conformanceCase, outlines: outlines)
-            row.removeAll(keepingCapacity: true)
-            row +=
-                "<tr data-case=\"\(HTMLText.text(conformanceCase.id))\""
-                + Self.filterAttributes(
-                    verdicts: [result.verdict], profiles: [conformanceCase.profile.rawValue],
-                    levels: requirements.map(\.level), search: [conformanceCase.id] + requirements.map(\.id)) + ">"
-            row +=
-                "<td><code>\(HTMLText.text(conformanceCase.id))</code></td><td class=\"tag \(result.verdict.rawValue)\">"
-                + "\(Self.verdictIcons[result.verdict] ?? "") \(result.verdict.rawValue)\(result.isKnown ? " (known)" : "")</td>"
-                + "<td>\(HTMLText.text(ReportFormatting.requirementList(requirements)))</td><td>\(HTMLText.text(HTMLText.cut(result.message ?? "", limit: 300)))</td>"
-                + "<td class=\"n\">\(ReportFormatting.seconds(reproducible ? 0 : result.duration))</td></tr>\n"
-            sink.append(row)
+            let id = HTMLText.text(conformanceCase.id)
+            let verdict = result.verdict
+            row.appendLiteral("<tr data-case=\"")
+            row.append(id)
+            row.append("\"")
+            row.withBytes { bytes in
+                Self.appendFilterAttributes(
+                    verdicts: [verdict], profiles: [conformanceCase.profile.rawValue], levels: requirements.map(\.level),
+                    search: [conformanceCase.id] + requirements.map(\.id), to: &bytes)
+            }
+            row.appendLiteral("><td><code>")
+            row.append(id)
+            row.appendLiteral("</code></td><td class=\"tag ")
+            row.append(verdict.rawValue)
+            row.appendLiteral("\">")
+            row.append(Self.verdictIcons[verdict] ?? "")
+            row.appendLiteral(" ")
+            row.append(verdict.rawValue)
+            if result.isKnown { row.appendLiteral(" (known)") }
+            row.appendLiteral("</td><td>")
+            row.append(HTMLText.text(ReportFormatting.requirementList(requirements)))
+            row.appendLiteral("</td><td>")
+            if let message = result.message { row.append(HTMLText.text(HTMLText.cut(message, limit: 300))) }
+            row.appendLiteral("</td><td class=\"n\">")
+            row.append(ReportFormatting.seconds(reproducible ? 0 : result.duration))
+            row.appendLiteral("</td></tr>\n")
+            sink.take(&row)
         }
         var tail = "</tbody>\n</table>\n"
         if run.results.count > Self.everyCaseRows {

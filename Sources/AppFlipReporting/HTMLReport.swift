@@ -101,12 +101,18 @@ package struct HTMLReport: Sendable {
 
     /// The attributes that make an element filterable: its verdicts, profiles, levels and what a search finds it by.
     static func filterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(96 + search.reduce(0) { $0 + $1.utf8.count + 1 })
+        appendFilterAttributes(verdicts: verdicts, profiles: profiles, levels: levels, search: search, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `filterAttributes`, appended to `bytes`.
+    static func appendFilterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String], to bytes: inout [UInt8]) {
         // Every filterable row of the page (every case's) is given these: written as bytes, each list's repeats
         // dropped by a look back (a set when long), nothing joined in between. A printable ASCII value (IDs, titles,
         // profiles: nearly every one) is lower-cased and escaped as it is copied; any other goes through
         // `lowercased` and `HTMLText.text`, which give the same for ASCII.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(96 + search.reduce(0) { $0 + $1.utf8.count + 1 })
         func list(_ values: [String], escaped: Bool, lowercased lower: Bool = false) {
             var seen = Set<String>()
             var first = true
@@ -130,7 +136,6 @@ package struct HTMLReport: Sendable {
         bytes += #"" data-search=""#.utf8
         list(search, escaped: true, lowercased: true)
         bytes.append(UInt8(ascii: "\""))
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `value` when every byte of it is printable ASCII (space to `~`), lower-cased and with HTML's escapes
@@ -138,15 +143,35 @@ package struct HTMLReport: Sendable {
     private static func appendPrintableASCII(
         _ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8], escaped: Bool, lowercased lower: Bool
     ) -> Bool {
-        guard value.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
+        // One pass says what the value holds; a value with nothing to escape is copied whole and lower-cased where
+        // it lies (nearly every one: IDs and profiles), the others byte by byte.
+        var upper = false
+        var special = false
+        for byte in value {
+            guard byte >= 0x20 && byte < 0x7F else { return false }
+            upper = upper || (byte &- UInt8(ascii: "A")) < 26
+            special =
+                special || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"")
+                || byte == UInt8(ascii: "'")
+        }
+        guard special && escaped else {
+            let start = bytes.count
+            bytes.append(contentsOf: value)
+            if upper && lower {
+                bytes.withUnsafeMutableBufferPointer { copied in
+                    for index in start..<copied.count where (copied[index] &- UInt8(ascii: "A")) < 26 { copied[index] |= 0x20 }
+                }
+            }
+            return true
+        }
         for byte in value {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z") where lower: bytes.append(byte | 0x20)
-            case UInt8(ascii: "&") where escaped: bytes += "&amp;".utf8
-            case UInt8(ascii: "<") where escaped: bytes += "&lt;".utf8
-            case UInt8(ascii: ">") where escaped: bytes += "&gt;".utf8
-            case UInt8(ascii: "\"") where escaped: bytes += "&quot;".utf8
-            case UInt8(ascii: "'") where escaped: bytes += "&#39;".utf8
+            case UInt8(ascii: "&"): bytes += "&amp;".utf8
+            case UInt8(ascii: "<"): bytes += "&lt;".utf8
+            case UInt8(ascii: ">"): bytes += "&gt;".utf8
+            case UInt8(ascii: "\""): bytes += "&quot;".utf8
+            case UInt8(ascii: "'"): bytes += "&#39;".utf8
             default: bytes.append(byte)
             }
         }

@@ -25,6 +25,11 @@ package struct ReportBytes {
         XMLText.append(text, attribute: true, to: &bytes)
     }
 
+    /// Lets `body` append to the bytes directly (a writer that composes its own bytes).
+    mutating func withBytes(_ body: (inout [UInt8]) -> Void) {
+        body(&bytes)
+    }
+
     /// Empties it, keeping its capacity for the next piece.
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)

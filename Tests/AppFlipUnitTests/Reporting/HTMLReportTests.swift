@@ -1,5 +1,6 @@
 import AppFlipDigest
 import AppFlipModel
+import AppFlipSyntax
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -98,6 +99,39 @@ struct HTMLReportTests {
         #expect(page.contains("AF-iOS step 5") && !page.contains("javascript:"))
         #expect(HTMLText.href("JavaScript:alert(1)") == nil && HTMLText.href("data:text/html,x") == nil && HTMLText.href("//evil.example") == nil)
         #expect(HTMLText.href("#f1") == "#f1" && HTMLText.href("#x\" onclick=\"y") == nil)
+    }
+
+    @Test("Every case's row, written as bytes, reads as the row composed of strings: IDs and messages to escape, known")
+    func everyCaseRows() {
+        var run = Fixtures.mixedRun()
+        // A case ID and a message with characters to escape and upper-case letters, a known failure, a long message.
+        run.results[0].conformanceCase.id = "app-link/Demo/<b>&'quoted\"-Ä"
+        run.results[0].message = "failed: <script>alert('x')</script> & " + String(repeating: "more ", count: 80)
+        run.results[0].knownBy = [
+            Baseline.Entry(
+                subject: .conformanceCase(run.results[0].conformanceCase.id), reason: "accepted", expires: "2099-12-31",
+                location: SourceLocation(file: "b", line: 1, column: 1))
+        ]
+        run.results[1].message = nil
+        for reproducible in [true, false] {
+            let page = HTMLReport(run: run, profiles: ["app-link"], reproducible: reproducible).render()
+            for result in run.results {
+                let conformanceCase = result.conformanceCase
+                let requirements = CaseResult.requirements(of: conformanceCase, outlines: result.checkOutlines)
+                // The row as HTMLReport composed it before it wrote bytes.
+                let row =
+                    "<tr data-case=\"\(HTMLText.text(conformanceCase.id))\""
+                    + HTMLReport.filterAttributes(
+                        verdicts: [result.verdict], profiles: [conformanceCase.profile.rawValue],
+                        levels: requirements.map(\.level), search: [conformanceCase.id] + requirements.map(\.id)) + ">"
+                    + "<td><code>\(HTMLText.text(conformanceCase.id))</code></td><td class=\"tag \(result.verdict.rawValue)\">"
+                    + "\(HTMLReport.verdictIcons[result.verdict] ?? "") \(result.verdict.rawValue)\(result.isKnown ? " (known)" : "")</td>"
+                    + "<td>\(HTMLText.text(ReportFormatting.requirementList(requirements)))</td>"
+                    + "<td>\(HTMLText.text(HTMLText.cut(result.message ?? "", limit: 300)))</td>"
+                    + "<td class=\"n\">\(ReportFormatting.seconds(reproducible ? 0 : result.duration))</td></tr>\n"
+                #expect(page.contains(row), "\(conformanceCase.id)")
+            }
+        }
     }
 
     @Test("The same findings as report.md: each failure group, root cause and every case, with the verdict report.md gives")

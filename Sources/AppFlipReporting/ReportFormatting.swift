@@ -57,11 +57,25 @@ enum ReportFormatting {
                 bytes.append(UInt8(ascii: ","))
                 bytes.append(UInt8(ascii: " "))
             }
-            bytes += reference.id.utf8
+            // An ID is read where it is (most are small strings, whose UTF-8 view appends a byte at a time); a
+            // level's name is the suite's own text.
+            var id = reference.id
+            id.withUTF8 { bytes.append(contentsOf: $0) }
             bytes.append(UInt8(ascii: " "))
-            bytes += reference.level.rawValue.utf8
+            levelName(reference.level).withUTF8Buffer { bytes.append(contentsOf: $0) }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `level.rawValue`, as static text.
+    private static func levelName(_ level: Level) -> StaticString {
+        switch level {
+        case .must: "MUST"
+        case .mustNot: "MUST NOT"
+        case .should: "SHOULD"
+        case .shouldNot: "SHOULD NOT"
+        case .may: "MAY"
+        }
     }
 
     static func location(_ conformanceCase: ConformanceCase) -> String {

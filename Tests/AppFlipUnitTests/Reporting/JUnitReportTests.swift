@@ -1,8 +1,9 @@
 import AppFlipModel
-import AppFlipReporting
 import AppFlipTestSupport
 import Foundation
 import Testing
+
+@testable import AppFlipReporting
 
 @Suite("JUnit report")
 struct JUnitReportTests {
@@ -47,6 +48,11 @@ struct JUnitReportTests {
         run.results[0].checks = [first, second, first].map { CheckResult(requirement: $0, expected: "x", observed: "x", verdict: .pass) }
         let xml = JUnitReport(run: run).render()
         #expect(xml.contains("AF-TEST-001 MUST, AF-TEST-002 SHOULD\n"), "\(xml)")
+        // Every level by its name, and IDs long and short, non-ASCII too.
+        let references = Level.allCases.enumerated().map { index, level in
+            RequirementReference(id: index % 2 == 0 ? "AF-\(index)" : "AF-LONGER-THAN-A-SMALL-STRING-\(index)-é", level: level)
+        }
+        #expect(ReportFormatting.requirementList(references) == references.map { "\($0.id) \($0.level.rawValue)" }.joined(separator: ", "))
     }
 
     @Test("Text from a target cannot break out of the document or carry characters XML forbids")

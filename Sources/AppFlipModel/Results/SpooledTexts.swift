@@ -98,9 +98,7 @@ struct SpooledTexts: Sendable {
 
         mutating func number(_ value: Int) { bits(UInt64(truncatingIfNeeded: value)) }
 
-        mutating func bits(_ value: UInt64) {
-            for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-        }
+        mutating func bits(_ value: UInt64) { littleEndian(value, width: 8) }
 
         /// `text` as its length and its bytes, or, when the run's results share it, as its number with the top bit
         /// of the length's 32 set.
@@ -117,8 +115,11 @@ struct SpooledTexts: Sendable {
             }
         }
 
-        private mutating func word(_ value: UInt32) {
-            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        private mutating func word(_ value: UInt32) { littleEndian(UInt64(value), width: 4) }
+
+        /// `value`'s low `width` bytes, the lowest first.
+        private mutating func littleEndian(_ value: UInt64, width: Int) {
+            for shift in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(8 * shift))) }
         }
 
         mutating func exchange(_ exchange: Evidence.Exchange) {
@@ -160,14 +161,18 @@ struct SpooledTexts: Sendable {
         /// A count of what follows, never more than the bytes left could hold.
         mutating func count() -> Int { max(0, min(number(), bytes.count - index)) }
 
-        mutating func bits() -> UInt64? {
-            guard !failed, bytes.count - index >= 8 else {
+        mutating func bits() -> UInt64? { littleEndian(width: 8) }
+
+        /// The next `width` bytes as a little-endian number, read past; nil (and every read after it failing) when
+        /// fewer are left.
+        private mutating func littleEndian(width: Int) -> UInt64? {
+            guard !failed, bytes.count - index >= width else {
                 failed = true
                 return nil
             }
             var value: UInt64 = 0
-            for shift in 0..<8 { value |= UInt64(bytes[index + shift]) << UInt64(8 * shift) }
-            index += 8
+            for shift in 0..<width { value |= UInt64(bytes[index + shift]) << UInt64(8 * shift) }
+            index += width
             return value
         }
 
@@ -204,13 +209,7 @@ struct SpooledTexts: Sendable {
         /// A text's length or number, read past; nil (and every read after it failing) when it or its bytes run past
         /// the end.
         private mutating func field() -> Field? {
-            guard !failed, bytes.count - index >= 4 else {
-                failed = true
-                return nil
-            }
-            var word: UInt32 = 0
-            for shift in 0..<4 { word |= UInt32(bytes[index + shift]) << UInt32(8 * shift) }
-            index += 4
+            guard let word = littleEndian(width: 4).map(UInt32.init(truncatingIfNeeded:)) else { return nil }
             if word & Self.sharedFlag != 0 { return .shared(Int(word & ~Self.sharedFlag)) }
             let count = Int(word)
             guard bytes.count - index >= count else {

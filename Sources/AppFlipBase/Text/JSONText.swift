@@ -1,22 +1,23 @@
 /// JSON written directly as UTF-8 bytes (RFC 8259), for what the suite writes once per case (the adapter contract's
 /// request line): no Foundation on that path.
-package enum JSONText {
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+public enum JSONText {
+    @usableFromInline static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends `text` as a JSON string (RFC 8259 §7): `"` and `\` escaped, the control characters U+0000 to U+001F
     /// as `\b`, `\f`, `\n`, `\r`, `\t` or `\u00XX`, everything else as its own UTF-8 bytes (`/` included: escaping it
     /// is optional).
-    package static func appendString(_ text: String, to output: inout [UInt8]) {
+    @inlinable
+    public static func appendString<Output: ByteAppending & ~Copyable>(_ text: String, to output: inout Output) {
         output.append(0x22)
         // A native string's bytes are read where they are (a small one's from the stack), never copied first.
-        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &output) }) == nil {
-            Array(text.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &output) }
-        }
+        var text = text
+        text.withUTF8 { appendEscaped($0, to: &output) }
         output.append(0x22)
     }
 
     /// `bytes` with JSON's escapes; runs of bytes that need none (nearly all of them) are copied whole.
-    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    @inlinable
+    static func appendEscaped<Output: ByteAppending & ~Copyable>(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout Output) {
         guard let base = bytes.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         var start = 0
@@ -31,32 +32,40 @@ package enum JSONText {
             while index < end {
                 let byte = bytes[index]
                 if byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                    if start < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+                    if start < index { output.append(UnsafeBufferPointer(rebasing: bytes[start..<index])) }
                     appendEscape(byte, to: &output)
                     start = index + 1
                 }
                 index += 1
             }
         }
-        if start < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
+        if start < bytes.count { output.append(UnsafeBufferPointer(rebasing: bytes[start...])) }
     }
 
-    /// Whether some byte of `word` is below 0x20, `"` or `\\`.
-    @inline(__always)
-    private static func mayNeedEscape(_ word: UInt64) -> Bool {
-        ByteWords.hasByte(below: 0x20, in: word) || ByteWords.hasByte(0x22, in: word) || ByteWords.hasByte(0x5C, in: word)
+    /// Whether some byte of `word` is below 0x20, `"` or `\\`: the three exact tests of `ByteWords`, folded into one
+    /// branch (a borrow starts only at a byte of the kind, Hacker's Delight §6-1).
+    @inlinable @inline(__always)
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let found = ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        return found & (ones &* 0x80) != 0
     }
 
-    private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
+    @usableFromInline
+    static func appendEscape<Output: ByteAppending & ~Copyable>(_ byte: UInt8, to output: inout Output) {
+        output.append(0x5C)
         switch byte {
-        case 0x22: output.append(contentsOf: [0x5C, 0x22])
-        case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
-        case 0x08: output.append(contentsOf: [0x5C, 0x62])
-        case 0x0C: output.append(contentsOf: [0x5C, 0x66])
-        case 0x0A: output.append(contentsOf: [0x5C, 0x6E])
-        case 0x0D: output.append(contentsOf: [0x5C, 0x72])
-        case 0x09: output.append(contentsOf: [0x5C, 0x74])
-        default: output.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
+        case 0x22: output.append(0x22)
+        case 0x5C: output.append(0x5C)
+        case 0x08: output.append(0x62)
+        case 0x0C: output.append(0x66)
+        case 0x0A: output.append(0x6E)
+        case 0x0D: output.append(0x72)
+        case 0x09: output.append(0x74)
+        default:
+            for digit in [0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]] { output.append(digit) }
         }
     }
 

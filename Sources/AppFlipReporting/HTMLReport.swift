@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Writes a run as one self-contained web page for a certification reviewer, from the same findings as report.md
@@ -101,14 +102,13 @@ package struct HTMLReport: Sendable {
 
     /// The attributes that make an element filterable: its verdicts, profiles, levels and what a search finds it by.
     static func filterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(96 + search.reduce(0) { $0 + $1.utf8.count + 1 })
+        var bytes = ByteBuffer(capacity: 96 + search.reduce(0) { $0 + $1.utf8.count + 1 })
         appendFilterAttributes(verdicts: verdicts, profiles: profiles, levels: levels, search: search, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// `filterAttributes`, appended to `bytes`.
-    static func appendFilterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String], to bytes: inout [UInt8]) {
+    static func appendFilterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String], to bytes: inout ByteBuffer) {
         // Every filterable row of the page (every case's) is given these: written as bytes, each list's repeats
         // dropped by a look back (a set when long), nothing joined in between. A printable ASCII value (IDs, titles,
         // profiles: nearly every one) is lower-cased and escaped as it is copied; any other goes through
@@ -124,16 +124,16 @@ package struct HTMLReport: Sendable {
                 let copied = value.utf8.withContiguousStorageIfAvailable { appendPrintableASCII($0, to: &bytes, escaped: escaped, lowercased: lower) }
                 if copied == true { continue }
                 let shown = lower ? lowercased(value) : value
-                bytes += (escaped ? HTMLText.text(shown) : shown).utf8
+                bytes.append(utf8: escaped ? HTMLText.text(shown) : shown)
             }
         }
-        bytes += #" data-f data-verdict=""#.utf8
+        bytes.append(#" data-f data-verdict=""#)
         list(verdicts.map(\.rawValue), escaped: false)
-        bytes += #"" data-profile=""#.utf8
+        bytes.append(#"" data-profile=""#)
         list(profiles, escaped: true)
-        bytes += #"" data-level=""#.utf8
+        bytes.append(#"" data-level=""#)
         list(levels.map(token), escaped: false)
-        bytes += #"" data-search=""#.utf8
+        bytes.append(#"" data-search=""#)
         list(search, escaped: true, lowercased: true)
         bytes.append(UInt8(ascii: "\""))
     }
@@ -141,10 +141,10 @@ package struct HTMLReport: Sendable {
     /// Appends `value` when every byte of it is printable ASCII (space to `~`), lower-cased and with HTML's escapes
     /// as asked; false, with nothing appended, for any other value.
     private static func appendPrintableASCII(
-        _ value: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8], escaped: Bool, lowercased lower: Bool
+        _ value: UnsafeBufferPointer<UInt8>, to bytes: inout ByteBuffer, escaped: Bool, lowercased lower: Bool
     ) -> Bool {
-        // One pass says what the value holds; a value with nothing to escape is copied whole and lower-cased where
-        // it lies (nearly every one: IDs and profiles), the others byte by byte.
+        // One pass says what the value holds; a value with nothing to escape or lower-case is copied whole (nearly
+        // every one: IDs and profiles), the others byte by byte.
         var upper = false
         var special = false
         for byte in value {
@@ -155,23 +155,21 @@ package struct HTMLReport: Sendable {
                 || byte == UInt8(ascii: "'")
         }
         guard special && escaped else {
-            let start = bytes.count
-            bytes.append(contentsOf: value)
             if upper && lower {
-                bytes.withUnsafeMutableBufferPointer { copied in
-                    for index in start..<copied.count where (copied[index] &- UInt8(ascii: "A")) < 26 { copied[index] |= 0x20 }
-                }
+                for byte in value { bytes.append((byte &- UInt8(ascii: "A")) < 26 ? byte | 0x20 : byte) }
+            } else {
+                bytes.append(value)
             }
             return true
         }
         for byte in value {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z") where lower: bytes.append(byte | 0x20)
-            case UInt8(ascii: "&"): bytes += "&amp;".utf8
-            case UInt8(ascii: "<"): bytes += "&lt;".utf8
-            case UInt8(ascii: ">"): bytes += "&gt;".utf8
-            case UInt8(ascii: "\""): bytes += "&quot;".utf8
-            case UInt8(ascii: "'"): bytes += "&#39;".utf8
+            case UInt8(ascii: "&"): bytes.append("&amp;")
+            case UInt8(ascii: "<"): bytes.append("&lt;")
+            case UInt8(ascii: ">"): bytes.append("&gt;")
+            case UInt8(ascii: "\""): bytes.append("&quot;")
+            case UInt8(ascii: "'"): bytes.append("&#39;")
             default: bytes.append(byte)
             }
         }

@@ -5,24 +5,23 @@ import AppFlipModel
 /// output (two-space indent, `"key" : value`, an empty container as its brackets around a blank line), so
 /// results.json keeps its shape without building the document in memory first. The caller writes members in the
 /// order it wants them: results.json's writer writes them sorted, as the schema's documents always were.
-package struct PrettyJSON {
+package struct PrettyJSON: ~Copyable {
     package let sink: ReportSink
     /// What is written and not yet handed to the sink: the writer's own bytes, appended to without the exclusivity
     /// check every access to a class's stored property takes (a sink's buffer), which cost more than the bytes.
-    private var output: [UInt8] = []
+    private var output = ByteBuffer(capacity: 1 << 14)
     private var depth = 0
     /// Whether the container being written has no member yet.
     private var empty = true
 
     package init(into sink: ReportSink) {
         self.sink = sink
-        output.reserveCapacity(1 << 14)
     }
 
     /// Hands what is written to the sink, which writes it out once it holds enough: after each case, and at the end.
     package mutating func flush() {
-        sink.buffer.append(contentsOf: output)
-        output.removeAll(keepingCapacity: true)
+        output.withUnsafeBytes { sink.buffer.append(contentsOf: $0) }
+        output.removeAll()
         sink.flushIfFull()
     }
 
@@ -35,15 +34,15 @@ package struct PrettyJSON {
     package mutating func key(_ name: StaticString) {
         separate()
         output.append(0x22)
-        name.withUTF8Buffer { output.append(contentsOf: $0) }
-        Self.keyEnd.withUTF8Buffer { output.append(contentsOf: $0) }
+        output.append(name)
+        output.append(Self.keyEnd)
     }
 
     /// Starts a member whose key is data (a verdict counted), escaped as a string is.
     package mutating func key(escaping name: String) {
         separate()
         JSONText.appendString(name, to: &output)
-        output.append(contentsOf: [0x20, 0x3A, 0x20])
+        output.append(" : ")
     }
 
     private static let keyEnd: StaticString = "\" : "
@@ -55,8 +54,8 @@ package struct PrettyJSON {
     package mutating func element() { separate() }
 
     package mutating func string(_ value: String) { JSONText.appendString(value, to: &output) }
-    package mutating func int<Number: BinaryInteger>(_ value: Number) { output.append(contentsOf: String(value).utf8) }
-    package mutating func bool(_ value: Bool) { (value ? "true" : "false" as StaticString).withUTF8Buffer { output.append(contentsOf: $0) } }
+    package mutating func int<Number: BinaryInteger>(_ value: Number) { output.append(utf8: String(value)) }
+    package mutating func bool(_ value: Bool) { output.append(value ? "true" : "false") }
 
     /// A number as `JSONEncoder` writes a `Double`: its shortest form, without a trailing `.0`. A value JSON cannot
     /// hold (infinite or NaN; no duration is) is written as 0.
@@ -64,7 +63,7 @@ package struct PrettyJSON {
         guard value.isFinite else { return output.append(0x30) }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        output.append(contentsOf: text.utf8)
+        output.append(utf8: text)
     }
 
     /// `"key" : "value"`, or nothing when `value` is nil (an absent optional member is left out).
@@ -116,20 +115,24 @@ package struct PrettyJSON {
         let start = empty ? 2 : 0
         empty = false
         if width <= Self.separators.utf8CodeUnitCount - 2 {
-            Self.separators.withUTF8Buffer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<(2 + width)])) }
+            output.append(UnsafeBufferPointer(start: Self.separators.utf8Start + start, count: 2 + width - start))
         } else {
-            if start == 0 { output.append(contentsOf: [0x2C, 0x0A]) }
-            output.append(contentsOf: repeatElement(0x20, count: width))
+            if start == 0 { output.append(",\n") }
+            spaces(width)
         }
     }
 
     private mutating func indent() {
         let width = depth * 2
         if width <= Self.separators.utf8CodeUnitCount - 2 {
-            Self.separators.withUTF8Buffer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[2..<(2 + width)])) }
+            output.append(UnsafeBufferPointer(start: Self.separators.utf8Start + 2, count: width))
         } else {
-            output.append(contentsOf: repeatElement(0x20, count: width))
+            spaces(width)
         }
+    }
+
+    private mutating func spaces(_ width: Int) {
+        for _ in 0..<width { output.append(0x20) }
     }
 
     /// `,` and a line feed, then the spaces of the deepest indent written from here.

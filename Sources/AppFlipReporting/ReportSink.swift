@@ -31,7 +31,7 @@ package final class ReportSink {
 
     /// Appends what `piece` holds and empties it (its capacity kept for the next piece).
     package func take(_ piece: inout ReportBytes) {
-        buffer.append(contentsOf: piece.bytes)
+        piece.bytes.withUnsafeBytes { buffer.append(contentsOf: $0) }
         piece.removeAll()
         flushIfFull()
     }

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipReporting
 import AppFlipTestSupport
 import Testing
@@ -40,7 +41,12 @@ struct XMLTextTests {
             for attribute in [false, true] {
                 let escaped = attribute ? XMLText.attribute(text) : XMLText.text(text)
                 let expected = Self.byteByByte(text, attribute: attribute)
-                guard Array(escaped.utf8) == Array(expected.utf8) else {
+                // Appended to a report's buffer, after what it already holds.
+                var buffer = ByteBuffer()
+                buffer.append("<")
+                XMLText.append(text, attribute: attribute, to: &buffer)
+                let appended = buffer.array
+                guard Array(escaped.utf8) == Array(expected.utf8), appended == Array(("<" + expected).utf8) else {
                     Issue.record(
                         "\(text.debugDescription), attribute \(attribute): \(escaped.debugDescription), the oracle \(expected.debugDescription)")
                     return

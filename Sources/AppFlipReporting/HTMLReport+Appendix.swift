@@ -110,11 +110,16 @@ extension HTMLReport {
             row.append(verdict.rawValue)
             if result.isKnown { row.appendLiteral(" (known)") }
             row.appendLiteral("</td><td>")
-            row.append(HTMLText.text(ReportFormatting.requirementList(requirements)))
+            // IDs and level names: HTML's escapes are for the rare ID that is not plain.
+            if requirements.allSatisfy({ RequirementReference.isWellFormedID($0.id) }) {
+                row.withBytes { ReportFormatting.appendRequirementList(requirements, to: &$0) }
+            } else {
+                row.append(HTMLText.text(ReportFormatting.requirementList(requirements)))
+            }
             row.appendLiteral("</td><td>")
             if let message = result.message { row.append(HTMLText.text(HTMLText.cut(message, limit: 300))) }
             row.appendLiteral("</td><td class=\"n\">")
-            row.append(ReportFormatting.seconds(reproducible ? 0 : result.duration))
+            row.withBytes { ReportFormatting.appendSeconds(reproducible ? 0 : result.duration, to: &$0) }
             row.appendLiteral("</td></tr>\n")
             sink.take(&row)
         }

@@ -149,7 +149,7 @@ package struct JUnitReport: Sendable {
         sink.appendLiteral("\" name=\"")
         sink.appendXMLAttribute(conformanceCase.id)
         sink.appendLiteral("\" time=\"")
-        sink.append(time(result.duration))
+        sink.withBytes { ReportFormatting.appendSeconds(reproducible ? 0 : result.duration, to: &$0) }
         if fileAttributes {
             sink.appendLiteral("\" file=\"")
             sink.appendXMLAttribute(conformanceCase.location.file)
@@ -170,25 +170,7 @@ package struct JUnitReport: Sendable {
             sink.appendXMLAttribute(bounded("known failure, accepted by the baseline: " + entries))
             sink.appendLiteral("\"/>\n")
         case .fail:
-            let failures = findings.filter { $0.verdict == .fail }
-            let first = failures.first
-            let message = first.map { "\($0.requirement): expected \($0.expected); observed \($0.observed)" } ?? "failed"
-            sink.appendLiteral("      <failure type=\"")
-            sink.appendXMLAttribute(first.map { $0.requirement.description } ?? "conformance")
-            sink.appendLiteral("\" message=\"")
-            sink.appendXMLAttribute(bounded(message))
-            sink.appendLiteral("\">")
-            for finding in failures {
-                sink.appendXMLText(location)
-                sink.appendLiteral(": ")
-                sink.appendXMLText(finding.requirement.description)
-                sink.appendLiteral(" violated\n  expected: ")
-                sink.appendXMLText(finding.expected)
-                sink.appendLiteral("\n  observed: ")
-                sink.appendXMLText(finding.observed)
-                sink.appendLiteral("\n")
-            }
-            sink.appendLiteral("</failure>\n")
+            failure(findings.filter { $0.verdict == .fail }, at: location, into: &sink)
         case .error:
             let message = "target error: " + (result.message ?? "no answer")
             sink.appendLiteral("      <error type=\"target-error\" message=\"")
@@ -223,8 +205,52 @@ package struct JUnitReport: Sendable {
         sink.appendLiteral("    </testcase>\n")
     }
 
+    /// The `<failure>` element: its type and message say the first failed check; its text lists every one.
+    private func failure(_ failures: [CheckResult], at location: String, into sink: inout ReportBytes) {
+        sink.appendLiteral("      <failure type=\"")
+        if let first = failures.first {
+            sink.appendXMLRequirement(first.requirement, attribute: true)
+            sink.appendLiteral("\" message=\"")
+            appendFailureMessage(first, into: &sink)
+        } else {
+            sink.appendLiteral("conformance\" message=\"failed")
+        }
+        sink.appendLiteral("\">")
+        for finding in failures {
+            sink.appendXMLText(location)
+            sink.appendLiteral(": ")
+            sink.appendXMLRequirement(finding.requirement, attribute: false)
+            sink.appendLiteral(" violated\n  expected: ")
+            sink.appendXMLText(finding.expected)
+            sink.appendLiteral("\n  observed: ")
+            sink.appendXMLText(finding.observed)
+            sink.appendLiteral("\n")
+        }
+        sink.appendLiteral("</failure>\n")
+    }
+
     private func bounded(_ text: String) -> String {
-        Excerpt.bounded(text, limit: 1024)
+        Excerpt.bounded(text, limit: Self.messageLimit)
+    }
+
+    private static let messageLimit = 1024
+
+    /// The failure's message, `ID LEVEL: expected …; observed …`, as an attribute: its pieces escaped one after another
+    /// (escaping goes character by character, so the pieces escape as their joined text does) unless it is too long
+    /// to show whole, when it is joined and cut as `bounded` cuts it.
+    private func appendFailureMessage(_ check: CheckResult, into sink: inout ReportBytes) {
+        let requirement = check.requirement
+        let length =
+            requirement.id.utf8.count + 1 + requirement.level.rawValue.utf8.count + ": expected ; observed ".utf8.count
+            + check.expected.utf8.count + check.observed.utf8.count
+        guard length <= Self.messageLimit else {
+            return sink.appendXMLAttribute(bounded("\(requirement): expected \(check.expected); observed \(check.observed)"))
+        }
+        sink.appendXMLRequirement(requirement, attribute: true)
+        sink.appendLiteral(": expected ")
+        sink.appendXMLAttribute(check.expected)
+        sink.appendLiteral("; observed ")
+        sink.appendXMLAttribute(check.observed)
     }
 
     /// The case's title, file, verdict, requirements, minor findings and evidence, escaped as XML text.

@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 
 /// The folded appendix: the requirement matrix with what no case covers, the decisions where sources conflict,
@@ -109,13 +110,26 @@ extension MarkdownReport {
 
     /// The list of every case, or nil once it passes `limit` bytes (it is not rendered further).
     fileprivate func everyCase(limit: Int) -> String? {
-        var text = "<details><summary>D. Every case (\(run.results.count))</summary>\n\n"
-        text += "| Case | Verdict | Requirements | Time (s) |\n| --- | --- | --- | ---: |\n"
+        // Written as bytes, row by row (a long run lists thousands), and made text once.
+        var text = ByteBuffer(capacity: 1 << 16)
+        text.append(utf8: "<details><summary>D. Every case (\(run.results.count))</summary>\n\n")
+        text.append("| Case | Verdict | Requirements | Time (s) |\n| --- | --- | --- | ---: |\n")
         for result in run.results {
-            text += "| `\(result.conformanceCase.id)` | \(Self.icons[result.verdict] ?? "") \(result.verdict.rawValue) | "
-            text += "\(ReportFormatting.requirementList(result)) | \(ReportFormatting.seconds(reproducible ? 0 : result.duration)) |\n"
-            if text.utf8.count > limit { return nil }
+            let conformanceCase = result.conformanceCase
+            text.append("| `")
+            text.append(utf8: conformanceCase.id)
+            text.append("` | ")
+            text.append(utf8: Self.icons[result.verdict] ?? "")
+            text.append(" ")
+            text.append(utf8: result.verdict.rawValue)
+            text.append(" | ")
+            ReportFormatting.appendRequirementList(CaseResult.requirements(of: conformanceCase, outlines: result.checkOutlines), to: &text)
+            text.append(" | ")
+            ReportFormatting.appendSeconds(reproducible ? 0 : result.duration, to: &text)
+            text.append(" |\n")
+            if text.count > limit { return nil }
         }
-        return text + "\n</details>\n"
+        text.append("\n</details>\n")
+        return text.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 }

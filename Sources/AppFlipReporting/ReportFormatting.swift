@@ -1,13 +1,37 @@
+import AppFlipBase
 import AppFlipModel
 
 /// Small formatting helpers shared by the report writers.
 enum ReportFormatting {
     /// Seconds with at most three decimals and no grouping: `0.012`.
     static func seconds(_ value: Double) -> String {
-        let milliseconds = Int((max(0, value) * 1000).rounded())
-        let whole = milliseconds / 1000
+        var bytes = ByteBuffer(capacity: 24)
+        appendSeconds(value, to: &bytes)
+        return bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `seconds`, appended digit by digit (every case's time is written into three reports).
+    static func appendSeconds(_ value: Double, to bytes: inout ByteBuffer) {
+        // Rounded to whole milliseconds as `Int` rounds; a time too large for one (none is) is written as the largest.
+        let scaled = (max(0, value) * 1000).rounded()
+        let milliseconds = scaled < 9.2e18 ? Int(scaled) : Int.max
+        appendDecimal(milliseconds / 1000, to: &bytes)
         let fraction = milliseconds % 1000
-        return "\(whole).\(fraction < 10 ? "00" : fraction < 100 ? "0" : "")\(fraction)"
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+    }
+
+    /// A number that is not negative in decimal digits, as `String(number)` writes it.
+    static func appendDecimal(_ number: Int, to bytes: inout ByteBuffer) {
+        let number = max(0, number)
+        var divisor = 1
+        while number / divisor >= 10 { divisor *= 10 }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(number / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
     }
 
     /// The case's checks that could not be judged, one entry per requirement and reason with how many checks share it
@@ -49,22 +73,21 @@ enum ReportFormatting {
 
     /// `requirementList` of requirements already worked out (`CaseResult.requirements`).
     static func requirementList(_ references: [RequirementReference]) -> String {
-        // Written as bytes into one string (each case's list is written into junit.xml and report.md).
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(references.reduce(0) { $0 + $1.id.utf8.count + 12 })
+        var bytes = ByteBuffer(capacity: references.reduce(0) { $0 + $1.id.utf8.count + 12 })
+        appendRequirementList(references, to: &bytes)
+        return bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `requirementList`, appended as it is (no escapes: a writer that needs them escapes the string).
+    static func appendRequirementList(_ references: [RequirementReference], to bytes: inout ByteBuffer) {
+        // Written as bytes (each case's list is written into junit.xml, report.md and report.html): an ID is read
+        // where it is, a level's name is the suite's own text.
         for (index, reference) in references.enumerated() {
-            if index > 0 {
-                bytes.append(UInt8(ascii: ","))
-                bytes.append(UInt8(ascii: " "))
-            }
-            // An ID is read where it is (most are small strings, whose UTF-8 view appends a byte at a time); a
-            // level's name is the suite's own text.
-            var id = reference.id
-            id.withUTF8 { bytes.append(contentsOf: $0) }
+            if index > 0 { bytes.append(", ") }
+            bytes.append(utf8: reference.id)
             bytes.append(UInt8(ascii: " "))
-            levelName(reference.level).withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(levelName(reference.level))
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `level.rawValue`, as static text.

@@ -1,4 +1,5 @@
 import AppFlipModel
+import AppFlipRedaction
 import AppFlipTestSupport
 import Foundation
 import Testing
@@ -53,6 +54,47 @@ struct JUnitReportTests {
             RequirementReference(id: index % 2 == 0 ? "AF-\(index)" : "AF-LONGER-THAN-A-SMALL-STRING-\(index)-é", level: level)
         }
         #expect(ReportFormatting.requirementList(references) == references.map { "\($0.id) \($0.level.rawValue)" }.joined(separator: ", "))
+    }
+
+    @Test("A failure's type and message read as the requirement and its check joined, escaped, cut when too long")
+    func failureMessage() throws {
+        let base = Fixtures.mixedRun()
+        let index = try #require(base.results.firstIndex { $0.verdict == .fail })
+        let long = String(repeating: "x", count: 990)
+        for level in Level.allCases {
+            for (expected, observed) in [
+                ("opens a URL", "declined"), ("a & b < c", "\"q\"\n\t\u{1}\u{202E}\u{FFFE}é"), ("short", long),
+                // Exactly at the limit, and one byte over it.
+                ("e", String(repeating: "y", count: 1024 - "AF-JUNIT-001 \(level.rawValue): expected e; observed ".utf8.count)),
+                ("e", String(repeating: "y", count: 1025 - "AF-JUNIT-001 \(level.rawValue): expected e; observed ".utf8.count)),
+                ("‹" + long, "›"),
+            ] {
+                var run = base
+                let requirement = RequirementReference(id: "AF-JUNIT-001", level: level)
+                run.results[index].checks = [CheckResult(requirement: requirement, expected: expected, observed: observed, verdict: .fail)]
+                let xml = JUnitReport(run: run).render()
+                let message = Excerpt.bounded("\(requirement): expected \(expected); observed \(observed)", limit: 1024)
+                let line = "<failure type=\"\(XMLText.attribute(requirement.description))\" message=\"\(XMLText.attribute(message))\">"
+                #expect(xml.contains(line), "\(level) \(expected.prefix(20)) \(observed.prefix(20))")
+                #expect(xml.contains("demo.case:10: \(XMLText.text(requirement.description)) violated\n"))
+            }
+        }
+    }
+
+    @Test("A time reads as seconds with three decimals, rounded to the millisecond, as the string formula wrote it")
+    func seconds() {
+        let times: [Double] = [
+            0, 0.0004, 0.0005, 0.001, 0.0099, 0.012, 0.1, 0.9995, 1, 1.9995, 9.999, 10, 59.5, 123.456, 12_345.678_9, 1e9, -1, -0.0004,
+        ]
+        var random = Mutator(seed: 1206)
+        for time in times + (0..<2_000).map({ _ in Double(random.below(100_000_000)) / 1e4 }) {
+            let milliseconds = Int((max(0, time) * 1000).rounded())
+            let fraction = milliseconds % 1000
+            let expected = "\(milliseconds / 1000).\(fraction < 10 ? "00" : fraction < 100 ? "0" : "")\(fraction)"
+            #expect(ReportFormatting.seconds(time) == expected, "\(time)")
+        }
+        #expect(ReportFormatting.seconds(.infinity) == "\(Int.max / 1000).\(Int.max % 1000)")
+        #expect(ReportFormatting.seconds(.nan) == "0.000")
     }
 
     @Test("Text from a target cannot break out of the document or carry characters XML forbids")

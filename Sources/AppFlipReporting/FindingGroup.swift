@@ -49,8 +49,16 @@ package struct FindingGroup: Sendable {
             var shape: String
         }
         var index: [Key: Int] = [:]
+        // Many findings repeat an observation word for word (one bug, the same answer): each is shaped once.
+        var shapes: [String: String] = [:]
         func add(_ kind: Kind, _ verdict: Verdict, _ observed: String, _ result: CaseResult) {
-            let shape = Self.shape(of: observed)
+            let shape: String
+            if let known = shapes[observed] {
+                shape = known
+            } else {
+                shape = Self.shape(of: observed)
+                shapes[observed] = shape
+            }
             let key = Key(kind: kind, verdict: verdict, shape: shape)
             if let position = index[key] {
                 groups[position].members.append(Member(result: result, observed: observed))

@@ -65,6 +65,9 @@ package struct RootCause: Sendable {
         var results: [CaseResult] = []
         var shapeNumbers: [String: Int] = [:]
         var shapes: [String] = []
+        // Many cases fail with the same observation (one bug, the same words): each distinct one is split and
+        // shaped once.
+        var numbered: [String: [(text: String, shape: Int)]] = [:]
         for (index, group) in groups.enumerated() {
             guard case .check(let reference, _) = group.kind, group.verdict == .fail else { continue }
             for member in group.members {
@@ -79,13 +82,18 @@ package struct RootCause: Sendable {
                     parts.append([])
                     results.append(member.result)
                 }
-                for text in elements(of: member.observed) {
-                    let shape = FindingGroup.shape(of: text)
-                    let number = shapeNumbers[shape] ?? shapes.count
-                    if number == shapes.count {
-                        shapeNumbers[shape] = number
-                        shapes.append(shape)
+                if numbered[member.observed] == nil {
+                    numbered[member.observed] = elements(of: member.observed).map { text in
+                        let shape = FindingGroup.shape(of: text)
+                        let number = shapeNumbers[shape] ?? shapes.count
+                        if number == shapes.count {
+                            shapeNumbers[shape] = number
+                            shapes.append(shape)
+                        }
+                        return (text, number)
                     }
+                }
+                for (text, number) in numbered[member.observed] ?? [] {
                     parts[position].append(Part(shape: number, text: text, group: index, reference: reference))
                 }
             }

@@ -148,11 +148,10 @@ package struct HTMLReport: Sendable {
         var upper = false
         var special = false
         for byte in value {
-            guard byte >= 0x20 && byte < 0x7F else { return false }
+            guard byte &- 0x20 < 0x5F else { return false }  // space to `~`
             upper = upper || (byte &- UInt8(ascii: "A")) < 26
-            special =
-                special || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "\"")
-                || byte == UInt8(ascii: "'")
+            // `"`, `&`, `'`, `<` and `>` are all below 64: one bit each of `specials`.
+            special = special || (byte < 64 && Self.specials >> UInt64(byte) & 1 != 0)
         }
         guard special && escaped else {
             if upper && lower {
@@ -175,6 +174,9 @@ package struct HTMLReport: Sendable {
         }
         return true
     }
+
+    /// The bytes HTML escapes (`"`, `&`, `'`, `<`, `>`), one bit each.
+    private static let specials: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
 
     /// `text` lower-cased: byte by byte when it is ASCII (case IDs and requirement IDs, every row's), else as
     /// `lowercased()` does it.

@@ -41,7 +41,8 @@ extension CaseLoader {
                 values[entry.key.text] = scalar.text
             }
             let names = mapping.entries.map(\.key.text)
-            if let columns, Set(columns) != Set(names) {
+            // Rows nearly always name their columns in the first row's order: the sets are made only when not.
+            if let columns, columns != names, Set(columns) != Set(names) {
                 reader.error(
                     at: mapping.location,
                     "this row's columns (\(names.joined(separator: ", "))) differ from the first row's (\(columns.joined(separator: ", ")))")

@@ -250,11 +250,10 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
     package var requirements: [RequirementReference] { storage.value.requirements }
 
     private static func requirements(of steps: [Step]) -> [RequirementReference] {
-        // A handful of requirements: a linear search beats hashing their IDs.
-        var list: [RequirementReference] = []
+        var list = FirstNamedRequirements(capacity: steps.reduce(0) { $0 + $1.checks.count })
         for step in steps {
-            for check in step.checks where !list.contains(check.requirement) { list.append(check.requirement) }
+            for check in step.checks { list.add(check.requirement) }
         }
-        return list
+        return list.list
     }
 }

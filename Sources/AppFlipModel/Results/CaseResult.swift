@@ -261,10 +261,9 @@ package struct CaseResult: Sendable, Hashable {
     }
 
     private static func requirements(of conformanceCase: ConformanceCase, judged: some Sequence<RequirementReference>) -> [RequirementReference] {
-        // A case names a handful of requirements: a linear search beats hashing their IDs.
-        var list = conformanceCase.requirements  // each once already
-        for reference in judged where !list.contains(reference) { list.append(reference) }
-        return list
+        var list = FirstNamedRequirements(conformanceCase.requirements)  // each once already
+        for reference in judged { list.add(reference) }
+        return list.list
     }
 }
 

@@ -1,4 +1,6 @@
 import AppFlipModel
+import AppFlipSyntax
+import AppFlipTestSupport
 import Testing
 
 @Suite("Requirement references")
@@ -14,6 +16,33 @@ struct RequirementReferenceTests {
         #expect(RequirementReference.isWellFormedID(id) == expected)
     }
 
+    @Test("A case's requirements are each listed once, in the order first named, by its steps and then its checks")
+    func firstNamedOrder() {
+        let pool = ["AF-A-1", "AF-A-2", "AF-B-1", "AF-LONGER-THAN-SMALL-1"].flatMap { id in
+            [Level.must, .should].map { RequirementReference(id: id, level: $0) }
+        }
+        var random = Mutator(seed: 1206)
+        let location = SourceLocation(file: "x.case", line: 1, column: 1)
+        for _ in 0..<2_000 {
+            let named = (0..<random.below(12)).map { _ in pool[random.below(pool.count)] }
+            let judged = (0..<random.below(12)).map { _ in pool[random.below(pool.count)] }
+            // The oracle: each reference appended unless it is already listed.
+            func listed(_ references: [RequirementReference], after start: [RequirementReference] = []) -> [RequirementReference] {
+                references.reduce(into: start) { list, reference in if !list.contains(reference) { list.append(reference) } }
+            }
+            let steps = named.chunked(random.below(3) + 1).map { chunk in
+                Step(
+                    action: .link(.base), checks: chunk.map { CheckGroup(requirement: $0, expectation: .all([]), location: location) },
+                    location: location)
+            }
+            let conformanceCase = ConformanceCase(
+                id: "x/1", title: "x", profile: .appLink, scenario: .consent, steps: steps, location: location, group: "x")
+            #expect(conformanceCase.requirements == listed(named))
+            let checks = judged.map { CheckResult(requirement: $0, expected: "e", observed: "o", verdict: .pass) }
+            #expect(CaseResult.requirements(of: conformanceCase, checks: checks) == listed(judged, after: listed(named)))
+        }
+    }
+
     @Test("A reference is an ID and a level; anything else is refused")
     func parsing() {
         #expect(RequirementReference(parsing: "AF-LINK-005 MUST NOT")?.level == .mustNot)
@@ -21,5 +50,12 @@ struct RequirementReferenceTests {
         #expect(RequirementReference(parsing: "AF-LINK-005") == nil)
         #expect(RequirementReference(parsing: "af-link-005 MUST") == nil)
         #expect(RequirementReference(parsing: "AF-LINK-005 MUSTN'T") == nil)
+    }
+}
+
+extension Array {
+    /// The elements in runs of `size` (the last may be shorter).
+    fileprivate func chunked(_ size: Int) -> [[Element]] {
+        stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
     }
 }

@@ -7,13 +7,47 @@ package enum FramingPolicy {
     /// Whether these headers forbid framing by another origin, with what they said.
     package static func denies(_ xFrameOptions: [String], _ policies: [String]) -> (Bool, [String], String?) {
         let frameOptions = xFrameOptions.map { $0.trimmingSpaces().uppercased() }
-        let directives = policies.flatMap { $0.split(separator: ";") }.map { $0.trimmingSpaces().lowercased() }
-        let ancestors = directives.first { $0.hasPrefix("frame-ancestors") }
+        // The first directive that names `frame-ancestors`, lower-cased. Every page of a sign-in walk is asked this,
+        // and a policy has a dozen directives: only one whose first bytes may spell the name is lower-cased.
+        var ancestors: String?
+        search: for policy in policies {
+            for piece in policy.split(separator: ";") {
+                let directive = piece.trimmingSpaces()
+                guard mayName(directive) else { continue }
+                let lowered = directive.lowercased()
+                if lowered.hasPrefix(name) {
+                    ancestors = lowered
+                    break search
+                }
+            }
+        }
         let cspDenies =
             ancestors.map { directive in
                 let sources = directive.split(separator: " ").dropFirst().map(String.init)
                 return !sources.isEmpty && sources.allSatisfy { $0 == "'none'" || $0 == "'self'" }
             } ?? false
         return (cspDenies || frameOptions.contains("DENY") || frameOptions.contains("SAMEORIGIN"), frameOptions, ancestors)
+    }
+
+    private static let name = "frame-ancestors"
+
+    /// False only when `directive` lower-cased cannot start with `frame-ancestors`: its first bytes are ASCII and,
+    /// lower-cased, not the name. Any other byte among them may lower-case to more than itself, so such a directive
+    /// is lower-cased and compared as the rest of the policy once was (nothing outside ASCII lower-cases to these
+    /// letters: the Kelvin sign and İ are the only non-ASCII characters that lower-case to ASCII, to k and i).
+    private static func mayName(_ directive: String) -> Bool {
+        var directive = directive
+        return directive.withUTF8 { bytes in
+            var index = 0
+            for expected in name.utf8 {
+                guard index < bytes.count else { return false }
+                let byte = bytes[index]
+                if byte >= 0x80 { return true }
+                let lower = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                if lower != expected { return false }
+                index += 1
+            }
+            return true
+        }
     }
 }

@@ -120,15 +120,16 @@ extension StepExecutor {
             transcript: "\(label)\(prepared.request.method) \(Redaction.redact(url: prepared.origin.description + prepared.request.target))",
             requestHeaders: recordEvidence ? Evidence.headers(prepared.request.headerLines(host: prepared.origin.hostHeader)) : [],
             label: label)
+        // The walk's pages, made once: the observation judges them and the evidence lists them.
+        let pages = sent.walk?.pages ?? []
         let answer = sent.answer.map { response in
             HTTPObservation(
-                status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) }, body: response.body,
-                walk: sent.walk?.pages ?? [])
+                status: response.status, headers: response.headers.fields.map { ($0.name, $0.value) }, body: response.body, walk: pages)
         }
         // The answer's codes and tokens are looked for in all of the case's evidence: learnt before the walk's pages
         // are recorded (its last hop may show them), they are looked for once.
         if case .success(let http) = answer { state.outcome.learn(SecretValues.inAnswer(http)) }
-        if let walk = sent.walk, !absorb(walk, label: label, recordEvidence: recordEvidence, state: &state) { return nil }
+        if let walk = sent.walk, !absorb(walk, pages: pages, label: label, recordEvidence: recordEvidence, state: &state) { return nil }
         switch answer {
         case .failure(let problem):
             return absorb(noResponse: problem, sent: sent, prepared: prepared, exchange: exchange, state: &state)
@@ -146,10 +147,13 @@ extension StepExecutor {
         var label: String
     }
 
-    /// The sign-in walk before the request: its pages as evidence; false when it stopped before the request was sent.
-    private static func absorb(_ walk: SignInBrowser.Walk, label: String, recordEvidence: Bool, state: inout CaseState) -> Bool {
+    /// The sign-in walk before the request (`pages`: its pages, `walk.pages`): its pages as evidence; false when it
+    /// stopped before the request was sent.
+    private static func absorb(
+        _ walk: SignInBrowser.Walk, pages: [PageHop], label: String, recordEvidence: Bool, state: inout CaseState
+    ) -> Bool {
         if recordEvidence || walk.unfinished != nil {
-            state.outcome.record(Evidence.Exchange(label + "signed in through the pages:\n  " + walk.hops(of: walk.pages).joined(separator: "\n  ")))
+            state.outcome.record(Evidence.Exchange(label + "signed in through the pages:\n  " + walk.hops(of: pages).joined(separator: "\n  ")))
         }
         if let unfinished = walk.unfinished {
             // Nothing after the pages was reached: an absence seen here would prove nothing. The page it stopped

@@ -107,11 +107,24 @@ package struct HTTPRequest: Sendable, Hashable {
     }
 
     /// The path part of the target (before `?`).
-    package var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+    package var path: Substring { target[..<(questionMark ?? target.endIndex)] }
 
     /// The raw query (after the first `?`), or nil.
     package var query: Substring? {
-        guard let mark = target.firstIndex(of: "?") else { return nil }
+        guard let mark = questionMark else { return nil }
         return target[target.index(after: mark)...]
+    }
+
+    /// The first character of the target that is `?`. Found as a byte (every request's target is read for it, and a
+    /// character-by-character search of a long query costs thousands of instructions): a `?` byte with ASCII on both
+    /// sides is a character of its own, since only non-ASCII scalars join a character to the next (a prefix) or the
+    /// one before (a combining mark). Any other target is searched character by character.
+    private var questionMark: String.Index? {
+        let bytes = target.utf8
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        let after = bytes.index(after: mark)
+        let asciiBefore = mark == bytes.startIndex || bytes[bytes.index(before: mark)] < 0x80
+        let asciiAfter = after == bytes.endIndex || bytes[after] < 0x80
+        return asciiBefore && asciiAfter ? mark : target.firstIndex(of: "?")
     }
 }

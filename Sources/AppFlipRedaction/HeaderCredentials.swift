@@ -112,8 +112,15 @@ package enum HeaderCredentials {
     /// `text` with its ASCII letters lower-cased, byte by byte: what every name here is compared with is ASCII, and
     /// the one Unicode letter whose lower case is ASCII (the Kelvin sign's `k`) is in none of them.
     private static func asciiLowercased(_ text: some StringProtocol) -> String {
-        guard text.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return String(text) }
-        return String(decoding: text.utf8.map(\.asciiLowercased), as: UTF8.self)
+        // Written in place (every header name of every exchange is lower-cased here).
+        var text = String(text)
+        return text.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count) { lowered in
+                for index in bytes.indices { lowered[index] = bytes[index].asciiLowercased }
+                return bytes.count
+            }
+        } ?? text
     }
 
     /// `name=value` with the value hidden (an empty value stays empty: nothing to hide); a piece without `=` is a value

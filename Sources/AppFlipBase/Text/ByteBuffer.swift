@@ -63,6 +63,8 @@ public struct ByteBuffer: ~Copyable {
     /// The suite's own text, as it is.
     @inlinable @inline(__always)
     public mutating func append(_ text: StaticString) {
+        // A literal is stored as its UTF-8 bytes; one made from a single scalar may be stored as the scalar.
+        guard text.hasPointerRepresentation else { return text.withUTF8Buffer { append($0) } }
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 

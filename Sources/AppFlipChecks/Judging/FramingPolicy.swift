@@ -31,23 +31,12 @@ package enum FramingPolicy {
 
     private static let name = "frame-ancestors"
 
-    /// False only when `directive` lower-cased cannot start with `frame-ancestors`: its first bytes are ASCII and,
-    /// lower-cased, not the name. Any other byte among them may lower-case to more than itself, so such a directive
-    /// is lower-cased and compared as the rest of the policy once was (nothing outside ASCII lower-cases to these
-    /// letters: the Kelvin sign and İ are the only non-ASCII characters that lower-case to ASCII, to k and i).
+    /// False only when `directive` lower-cased cannot start with `frame-ancestors`: its first bytes, ASCII letters
+    /// compared without case, are not the name. A non-ASCII byte among them cannot start it either: a combining mark
+    /// changes the character it follows, and the Kelvin sign and İ, the only characters outside ASCII that lower-case to
+    /// ASCII (k, and i with a dot), are not in the name. A directive that passes is lower-cased and compared as the rest
+    /// of the policy once was.
     private static func mayName(_ directive: String) -> Bool {
-        var directive = directive
-        return directive.withUTF8 { bytes in
-            var index = 0
-            for expected in name.utf8 {
-                guard index < bytes.count else { return false }
-                let byte = bytes[index]
-                if byte >= 0x80 { return true }
-                let lower = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-                if lower != expected { return false }
-                index += 1
-            }
-            return true
-        }
+        directive.utf8.hasASCIIPrefixIgnoringCase("frame-ancestors")
     }
 }

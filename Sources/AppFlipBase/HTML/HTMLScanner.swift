@@ -20,19 +20,32 @@ package struct HTMLScanner {
         case text(String)
     }
 
-    /// Whether an element's content is raw text up to its end tag.
-    package static func isRawTextElement(_ name: String) -> Bool {
-        switch name {
-        case "script", "style", "textarea", "title": true
-        default: false
-        }
-    }
-
     /// Tokenizes `bytes` (decoded as UTF-8, invalid sequences replaced) within `limits`. Scanned as UTF-8 bytes: every
     /// delimiter is ASCII, and no byte of a multi-byte sequence is.
     package static func tokens(_ bytes: [UInt8], limits: Limits = Limits()) -> [Token] {
+        var list = TokenList()
+        read(bytes, limits: limits, into: &list)
+        return list.tokens
+    }
+
+    /// Hands the tokens of `bytes` to `reader` as `tokens(_:limits:)` finds them, without making the strings the
+    /// reader says it would ignore. Limits count every token, made or not.
+    package static func read<Reader: HTMLTokenReader>(_ bytes: [UInt8], limits: Limits = Limits(), into reader: inout Reader) {
         // Scanned in the decoded text's own memory: no bounds-checked array access and no reference counting per byte.
-        Array(String(decoding: bytes.prefix(limits.maximumBytes), as: UTF8.self).utf8).withUnsafeBufferPointer { scan($0, limits: limits) }
+        var text = String(decoding: bytes.prefix(limits.maximumBytes), as: UTF8.self)
+        text.withUTF8 { scan($0, limits: limits, into: &reader) }
+    }
+
+    /// A reader that keeps every token.
+    private struct TokenList: HTMLTokenReader {
+        var tokens: [Token] = []
+        var readsText: Bool { true }
+        func readsAttributes(of name: String) -> Bool { true }
+        mutating func start(_ name: String, _ attributes: [(name: String, value: String)]) {
+            tokens.append(.start(name: name, attributes: attributes))
+        }
+        mutating func end(_ name: String) { tokens.append(.end(name: name)) }
+        mutating func text(_ text: String) { tokens.append(.text(text)) }
     }
 
     private static func string(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
@@ -55,7 +68,10 @@ package struct HTMLScanner {
 
     /// A start tag's attributes, from `cursor` (just after its name) to its `>`, where `cursor` is left: names
     /// lower-cased, values quoted, unquoted or absent, character references replaced; at most `maximumAttributes`.
-    private static func attributes(_ text: UnsafeBufferPointer<UInt8>, cursor: inout Int, limits: Limits) -> [(name: String, value: String)] {
+    /// Unless `making`, the tag is only passed over and the list stays empty.
+    private static func attributes(
+        _ text: UnsafeBufferPointer<UInt8>, cursor: inout Int, limits: Limits, making: Bool
+    ) -> [(name: String, value: String)] {
         var attributes: [(name: String, value: String)] = []
         while cursor < text.count, text[cursor] != UInt8(ascii: ">") {
             if isSpace(text[cursor]) || text[cursor] == UInt8(ascii: "/") {
@@ -66,7 +82,7 @@ package struct HTMLScanner {
             while cursor < text.count, !isSpace(text[cursor]), text[cursor] != UInt8(ascii: "="), text[cursor] != UInt8(ascii: ">"),
                 text[cursor] != UInt8(ascii: "/")
             { cursor += 1 }
-            let attributeName = lowercasedName(text, attributeStart..<cursor)
+            let name = attributeStart..<cursor
             while cursor < text.count, isSpace(text[cursor]) { cursor += 1 }
             var value = cursor..<cursor
             if cursor < text.count, text[cursor] == UInt8(ascii: "=") {
@@ -85,21 +101,41 @@ package struct HTMLScanner {
                     value = valueStart..<cursor
                 }
             }
-            if !attributeName.isEmpty, attributes.count < limits.maximumAttributes {
-                attributes.append((attributeName, decoded(text, value)))
+            // A name is never empty once lower-cased unless it was empty (a lone `=`).
+            if making, !name.isEmpty, attributes.count < limits.maximumAttributes {
+                if attributes.isEmpty { attributes.reserveCapacity(4) }
+                attributes.append((lowercasedName(text, name), decoded(text, value)))
             }
         }
         return attributes
     }
 
-    private static func scan(_ text: UnsafeBufferPointer<UInt8>, limits: Limits) -> [Token] {
-        var tokens: [Token] = []
+    /// The elements whose content is raw text up to their end tag, and whether its character references are replaced.
+    private enum RawText {
+        case plain, decoded
+
+        /// What `name` (lower-cased) holds, nil for an element with ordinary content; looked at by length first.
+        init?(_ name: String) {
+            switch name.utf8.count {
+            case 5 where name == "title": self = .decoded
+            case 5 where name == "style": self = .plain
+            case 6 where name == "script": self = .plain
+            case 8 where name == "textarea": self = .decoded
+            default: return nil
+            }
+        }
+    }
+
+    private static func scan<Reader: HTMLTokenReader>(_ text: UnsafeBufferPointer<UInt8>, limits: Limits, into reader: inout Reader) {
+        var count = 0
         var index = 0
         var textStart = 0
         func flushText(upTo end: Int) {
-            if end > textStart { tokens.append(.text(decoded(text, textStart..<end))) }
+            guard end > textStart else { return }
+            count += 1
+            if reader.readsText { reader.text(decoded(text, textStart..<end)) }
         }
-        while index < text.count, tokens.count < limits.maximumTokens {
+        while index < text.count, count < limits.maximumTokens {
             guard text[index] == UInt8(ascii: "<") else {
                 index += 1
                 continue
@@ -129,26 +165,28 @@ package struct HTMLScanner {
             let name = lowercasedName(text, nameStart..<cursor)
             if isEnd {
                 index = find(text, ">", from: cursor).map { $0 + 1 } ?? text.count
-                tokens.append(.end(name: name))
+                count += 1
+                reader.end(name)
                 textStart = index
                 continue
             }
-            let attributes = Self.attributes(text, cursor: &cursor, limits: limits)
+            let attributes = Self.attributes(text, cursor: &cursor, limits: limits, making: reader.readsAttributes(of: name))
             index = min(cursor + 1, text.count)
-            tokens.append(.start(name: name, attributes: attributes))
+            count += 1
+            reader.start(name, attributes)
             textStart = index
-            if isRawTextElement(name) {
+            if let raw = RawText(name) {
                 // Raw text up to the matching end tag, whatever it contains.
                 let end = findEndTag(text, name, from: index) ?? text.count
                 if end > index {
-                    tokens.append(.text(name == "textarea" || name == "title" ? decoded(text, index..<end) : string(text, index..<end)))
+                    count += 1
+                    if reader.readsText { reader.text(raw == .decoded ? decoded(text, index..<end) : string(text, index..<end)) }
                 }
                 index = end
                 textStart = end
             }
         }
-        if tokens.count < limits.maximumTokens { flushText(upTo: text.count) }
-        return tokens
+        if count < limits.maximumTokens { flushText(upTo: text.count) }
     }
 
     /// Replaces the character references a page commonly uses: named basics and numeric forms. Read as UTF-8 bytes
@@ -159,48 +197,53 @@ package struct HTMLScanner {
         return Array(text.utf8).withUnsafeBufferPointer { decodeEntities(bytes: $0[...]) }
     }
 
-    /// `decodeEntities(_:)` of the text these bytes (valid UTF-8) spell.
+    /// `decodeEntities(_:)` of the text these bytes (valid UTF-8) spell. The text between references is copied a run
+    /// at a time.
     package static func decodeEntities(bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var index = bytes.startIndex
+        var run = index
         while index < bytes.endIndex {
             guard bytes[index] == UInt8(ascii: "&") else {
-                result.append(bytes[index])
                 index += 1
                 continue
             }
             let after = index + 1
             if let semicolon = bytes[after..<min(after + 12, bytes.endIndex)].firstIndex(of: UInt8(ascii: ";")),
-                let replacement = replacement(for: String(decoding: bytes[after..<semicolon], as: UTF8.self))
+                let replacement = replacement(for: bytes[after..<semicolon])
             {
-                result += replacement.utf8
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                result.append(contentsOf: replacement.utf8)
                 index = semicolon + 1
+                run = index
             } else {
-                result.append(UInt8(ascii: "&"))
                 index = after
             }
         }
+        result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.endIndex]))
         return String(decoding: result, as: UTF8.self)
     }
 
-    /// What a character reference's name or number (between `&` and `;`) stands for, or nil.
-    private static func replacement(for entity: String) -> String? {
-        switch entity {
-        case "amp": return "&"
-        case "lt": return "<"
-        case "gt": return ">"
-        case "quot": return "\""
-        case "apos": return "'"
-        case "nbsp": return "\u{A0}"
-        default:
-            if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let value = UInt32(entity.dropFirst(2), radix: 16) {
-                return Unicode.Scalar(value).map { String(Character($0)) }
-            } else if entity.hasPrefix("#"), let value = UInt32(entity.dropFirst()) {
-                return Unicode.Scalar(value).map { String(Character($0)) }
-            }
-            return nil
+    /// What a character reference's name or number (the bytes between `&` and `;`) stands for, or nil. The named
+    /// ones are told by their bytes; a number is read from its text.
+    private static func replacement(for entity: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        func spells(_ name: StaticString) -> Bool {
+            name.withUTF8Buffer { entity.elementsEqual($0) }
         }
+        switch entity.count {
+        case 2 where spells("lt"): return "<"
+        case 2 where spells("gt"): return ">"
+        case 3 where spells("amp"): return "&"
+        case 4 where spells("quot"): return "\""
+        case 4 where spells("apos"): return "'"
+        case 4 where spells("nbsp"): return "\u{A0}"
+        default: break
+        }
+        guard entity.first == UInt8(ascii: "#") else { return nil }
+        let number = String(decoding: entity.dropFirst(), as: UTF8.self)
+        let value = number.hasPrefix("x") || number.hasPrefix("X") ? UInt32(number.dropFirst(), radix: 16) : UInt32(number)
+        return value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

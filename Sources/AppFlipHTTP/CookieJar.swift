@@ -44,19 +44,29 @@ package final class CookieJar: Sendable {
     /// One `Set-Cookie` value (RFC 6265 §5.2), read on its bytes: the cookie, and whether it deletes the one it
     /// matches (it has expired already). Nil when it has no name or names a domain the responding host may not set.
     static func parse(_ header: String, host: String, defaultPath: String, now: Double) -> (Cookie, delete: Bool)? {
-        var parts = header.utf8.split(separator: 0x3B, omittingEmptySubsequences: false)[...]
-        guard let pair = parts.popFirst(), let equals = pair.firstIndex(of: 0x3D) else { return nil }
-        let name = Substring(pair[..<equals]).trimmingSpaces()
-        guard !name.isEmpty else { return nil }
-        let value = Substring(pair[pair.index(after: equals)...]).trimmingSpaces()
+        var header = header
+        return header.withUTF8 { parse(bytes: $0, host: host, defaultPath: defaultPath, now: now) }
+    }
+
+    /// `parse` on the header's bytes: split at each `;` and each piece at its first `=` where the bytes are, and only
+    /// the names and values made strings (each cookie of a sign-in walk is read here).
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, host: String, defaultPath: String, now: Double) -> (Cookie, delete: Bool)? {
+        var start = 0
+        /// The next piece, up to its `;` or the end: its name and value (nil without `=`), each trimmed.
+        func next() -> (name: String, value: String?)? {
+            guard start <= bytes.count else { return nil }
+            let end = bytes[start...].firstIndex(of: 0x3B) ?? bytes.count
+            defer { start = end + 1 }
+            guard let equals = bytes[start..<end].firstIndex(of: 0x3D) else { return (trimmed(bytes, start..<end), nil) }
+            return (trimmed(bytes, start..<equals), trimmed(bytes, (equals + 1)..<end))
+        }
+        guard let (name, pairValue) = next(), let value = pairValue, !name.isEmpty else { return nil }
         var cookie = Cookie(name: name, value: value, domain: host, domainMatch: false, path: defaultPath, secure: false, expires: nil)
         // The last Max-Age wins over every Expires (§5.3 step 3), in whatever order they came.
         var maxAge: Int?
         var expiresPassed: Bool?
-        for attribute in parts {
-            let equals = attribute.firstIndex(of: 0x3D)
-            let attributeName = Substring(attribute[..<(equals ?? attribute.endIndex)]).trimmingSpaces()
-            let attributeValue = equals.map { Substring(attribute[attribute.index(after: $0)...]).trimmingSpaces() } ?? ""
+        while let (attributeName, value) = next() {
+            let attributeValue = value ?? ""
             let hasValue = !attributeValue.isEmpty
             switch attributeName.utf8.count {
             case 4 where hasValue && attributeName.utf8.hasASCIIPrefixIgnoringCase("path") && attributeValue.utf8.first == 0x2F:
@@ -93,21 +103,43 @@ package final class CookieJar: Sendable {
         return (cookie, delete)
     }
 
+    /// The text of `range`, without the leading and trailing spaces `trimmingSpaces` drops: ASCII ones dropped as bytes,
+    /// and the piece read as a string only when a byte outside ASCII is left at an end.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        var (start, end) = (range.lowerBound, range.upperBound)
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while start < end, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        guard start == end || (bytes[start] < 0x80 && bytes[end - 1] < 0x80) else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self).trimmingSpaces()
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
     /// The `Cookie` header for a request for `target` at `origin`, or nil when no cookie applies.
     package func header(origin: HTTPOrigin, target: String, now: Double = Platform.monotonicSeconds()) -> String? {
         let matching: [Cookie] = cookies.withLock { cookies in
             guard !cookies.isEmpty else { return [] }
             let host = origin.host.lowercased()
             let path = Self.path(of: target)
-            cookies.removeAll { ($0.expires ?? .infinity) <= now }
+            if cookies.contains(where: { ($0.expires ?? .infinity) <= now }) { cookies.removeAll { ($0.expires ?? .infinity) <= now } }
+            // An IP address matches no domain by suffix (asked once, and only when a cookie has a Domain).
+            let hostIsAddress = cookies.contains(where: \.domainMatch) && Self.isIPAddress(host)
             return cookies.filter { cookie in
-                (cookie.domainMatch && !Self.isIPAddress(host) ? host == cookie.domain || host.hasSuffix("." + cookie.domain) : host == cookie.domain)
+                (cookie.domainMatch && !hostIsAddress ? host == cookie.domain || host.hasSuffix("." + cookie.domain) : host == cookie.domain)
                     && Self.pathMatches(path, cookie.path) && (!cookie.secure || origin.scheme == "https")
             }
         }
-        guard !matching.isEmpty else { return nil }
+        guard let first = matching.first else { return nil }
+        guard matching.count > 1 else { return first.name + "=" + first.value }
         // Longer paths first (RFC 6265 §5.4).
-        return matching.sorted { $0.path.utf8.count > $1.path.utf8.count }.map { $0.name + "=" + $0.value }.joined(separator: "; ")
+        var header = ""
+        for cookie in matching.sorted(by: { $0.path.utf8.count > $1.path.utf8.count }) {
+            if !header.isEmpty { header += "; " }
+            header += cookie.name
+            header += "="
+            header += cookie.value
+        }
+        return header
     }
 
     /// Whether `host` is an IP address (v4 dotted, or v6 in brackets or bare), which RFC 6265 §5.1.3 never

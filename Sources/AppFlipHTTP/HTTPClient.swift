@@ -320,7 +320,8 @@ package final class HTTPClient {
                     if reused { throw RetryableFailure(waited: Platform.monotonicSeconds() - started) }
                     throw HTTPError("the server closed the connection without a response")
                 }
-                let (status, reason, isHTTP11) = try parseStatusLine(head.startLine)
+                let statusLine = try HTTPStatusLine(parsing: head.startLine)
+                let (status, reason, isHTTP11) = (statusLine.status, statusLine.reason, statusLine.isHTTP11)
                 if (100...199).contains(status), status != 101 {
                     phase = .readingHead
                     continue
@@ -378,23 +379,5 @@ package final class HTTPClient {
     private func format(_ seconds: Double) -> String {
         let rounded = (seconds * 100).rounded() / 100
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
-
-    private func parseStatusLine(_ line: String) throws -> (Int, String, Bool) {
-        // Split at the first two spaces as bytes (read on every answer): version, code, the reason as sent.
-        guard let firstSpace = line.utf8.firstIndex(of: 0x20) else {
-            throw HTTPError("invalid status line: \(MessageReader.show(Substring(line)))")
-        }
-        let version = line[..<firstSpace]
-        let rest = line[line.utf8.index(after: firstSpace)...]
-        let secondSpace = rest.utf8.firstIndex(of: 0x20)
-        let code = rest[..<(secondSpace ?? rest.endIndex)]
-        // HTTP-version is "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3), read as bytes; only 1.x is spoken here.
-        guard version.utf8.count == 8, version.utf8.starts(with: "HTTP/1.".utf8), version.utf8.last.map({ (0x30...0x39).contains($0) }) == true,
-            code.utf8.count == 3, let status = Int(code), (100...999).contains(status)
-        else {
-            throw HTTPError("invalid status line: \(MessageReader.show(Substring(line)))")
-        }
-        return (status, secondSpace.map { String(rest[rest.utf8.index(after: $0)...]) } ?? "", version.utf8.elementsEqual("HTTP/1.1".utf8))
     }
 }

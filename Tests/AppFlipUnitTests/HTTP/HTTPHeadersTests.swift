@@ -1,3 +1,4 @@
+import AppFlipTestSupport
 import Testing
 
 @testable import AppFlipHTTP
@@ -22,6 +23,25 @@ struct HTTPHeadersTests {
         #expect(headers["Location"] == "/x")
         #expect(headers["x-é"] == "é")
         #expect(headers["Locatio"] == nil)
+        headers.fields[1].name = "Content-Location"
+        #expect(headers["location"] == nil && headers["CONTENT-location"] == "/x", "a renamed field is found by its new name")
+        #expect(headers["\u{212A}-é"] == nil && HTTPHeaders([("k", "1")])["\u{212A}"] == "1", "the Kelvin sign lower-cases to k")
+    }
+
+    @Test("Names match as lowercased() would on 20,000 seeded pairs, non-ASCII that lower-cases to ASCII included")
+    func sameNameSeeded() {
+        let pieces = [
+            "a", "A", "k", "K", "\u{212A}", "-", "x", "X", "\u{C9}", "\u{E9}", "\u{301}", "\u{130}", "i", "s", "S", "\u{DF}", "[", "{", "@", "`",
+        ]
+        var random = Mutator(seed: 0x4E41_4D45)
+        for _ in 0..<20_000 {
+            let one = (0..<random.below(5)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            let other = random.below(3) == 0 ? one.uppercased() : (0..<random.below(5)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            guard HTTPHeaders.sameName(one, other) == (one.lowercased() == other.lowercased()) else {
+                Issue.record("\(one.debugDescription) vs \(other.debugDescription)")
+                return
+            }
+        }
     }
 }
 

@@ -75,10 +75,20 @@ package struct HTTPOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// The `Host` header value: the port only when it is not the scheme's default.
     package var hostHeader: String {
-        let shownHost = host.utf8.contains(0x3A) ? "[\(host)]" : host
+        // Appended piece by piece: every request and every referrer of a sign-in walk spells its origin.
+        var header = host.utf8.contains(0x3A) ? "[" + host + "]" : host
         let isDefault = (scheme == "http" && port == 80) || (scheme == "https" && port == 443)
-        return isDefault ? shownHost : "\(shownHost):\(port)"
+        if !isDefault {
+            header += ":"
+            header += String(port)
+        }
+        return header
     }
 
-    package var description: String { "\(scheme)://\(hostHeader)" }
+    package var description: String {
+        var text = scheme
+        text += "://"
+        text += hostHeader
+        return text
+    }
 }

@@ -39,20 +39,24 @@ package enum ReferrerPolicy: String, Sendable, CaseIterable {
     /// The `Referer` a request to `current` carries when `referrer` (a page's URL, without fragment) sent it there
     /// (Referrer Policy §8.3, "determine request's referrer"); nil when the policy sends none.
     package func referer(from referrer: (origin: HTTPOrigin, target: String), to current: HTTPOrigin) -> String? {
-        let originOnly = referrer.origin.description + "/"
-        var full = referrer.origin.description + referrer.target
-        if full.utf8.count > Self.longestURL { full = originOnly }
+        // Each form made only when the policy sends it (every request of a sign-in walk asks).
+        func originOnly() -> String { referrer.origin.description + "/" }
+        func full() -> String {
+            let origin = referrer.origin.description
+            let url = origin + referrer.target
+            return url.utf8.count > Self.longestURL ? origin + "/" : url
+        }
+        func downgrade() -> Bool { Self.isPotentiallyTrustworthy(referrer.origin) && !Self.isPotentiallyTrustworthy(current) }
         let sameOrigin = referrer.origin == current
-        let downgrade = Self.isPotentiallyTrustworthy(referrer.origin) && !Self.isPotentiallyTrustworthy(current)
         switch self {
         case .noReferrer: return nil
-        case .origin: return originOnly
-        case .unsafeURL: return full
-        case .strictOrigin: return downgrade ? nil : originOnly
-        case .strictOriginWhenCrossOrigin: return sameOrigin ? full : (downgrade ? nil : originOnly)
-        case .sameOrigin: return sameOrigin ? full : nil
-        case .originWhenCrossOrigin: return sameOrigin ? full : originOnly
-        case .noReferrerWhenDowngrade: return downgrade ? nil : full
+        case .origin: return originOnly()
+        case .unsafeURL: return full()
+        case .strictOrigin: return downgrade() ? nil : originOnly()
+        case .strictOriginWhenCrossOrigin: return sameOrigin ? full() : (downgrade() ? nil : originOnly())
+        case .sameOrigin: return sameOrigin ? full() : nil
+        case .originWhenCrossOrigin: return sameOrigin ? full() : originOnly()
+        case .noReferrerWhenDowngrade: return downgrade() ? nil : full()
         }
     }
 

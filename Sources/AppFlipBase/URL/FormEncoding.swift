@@ -33,6 +33,19 @@ package enum FormEncoding {
 
     package static func encode(_ text: String) -> String { encode(text.utf8) }
 
+    /// `encode(_:)` of `text` appended to `output`: a form's pairs written into one body, no string made per pair.
+    package static func append(encoding text: String, to output: inout ByteBuffer) {
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigit(byte >> 4))
+                output.append(hexDigit(byte & 0x0F))
+            }
+        }
+    }
+
     /// Decodes once: `+` is a space, `%HH` a byte (either hex case). Nil when a `%` is not followed by two hex digits.
     /// With `plusIsSpace: false`, `+` stays a plus: how `URLComponents.queryItems` reads a query (RFC 3986 only).
     package static func decode<Text: StringProtocol>(_ text: Text, plusIsSpace: Bool = true) -> [UInt8]? {

@@ -378,15 +378,22 @@ struct SignInBrowser {
             pairs.append((name, value))
         }
         if let button { pairs += button.pairs.map { ($0.name, $0.value) } }
-        let encoded = pairs.map { FormEncoding.encode($0.0) + "=" + FormEncoding.encode($0.1) }.joined(separator: "&")
+        // Encoded into one buffer: `name=value` pairs joined by `&`.
+        var encoded = ByteBuffer(capacity: 512)
+        for (name, value) in pairs {
+            if !encoded.isEmpty { encoded.append(UInt8(ascii: "&")) }
+            FormEncoding.append(encoding: name, to: &encoded)
+            encoded.append(UInt8(ascii: "="))
+            FormEncoding.append(encoding: value, to: &encoded)
+        }
         let method = button?.formMethod.map { $0.uppercased() == "POST" ? "POST" : "GET" } ?? form.method
         if method == "POST" {
             let request = HTTPRequest(
                 method: "POST", target: split.target,
-                headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]), body: Array(encoded.utf8))
+                headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]), body: encoded.array)
             return (split.origin, request)
         }
         let path = split.target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(split.target[..<$0]) } ?? split.target
-        return (split.origin, HTTPRequest(method: "GET", target: path + "?" + encoded))
+        return (split.origin, HTTPRequest(method: "GET", target: path + "?" + encoded.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }))
     }
 }

@@ -50,6 +50,23 @@ struct BrowserNavigationTests {
         #expect(policy.referer(from: (Self.auth, "/p?q"), to: Self.login) == crossOrigin)
     }
 
+    @Test("A URL longer than 4,096 bytes is sent as its origin; an origin is spelled with its port only when it is not the default")
+    func longURLsAndOrigins() {
+        let long = "/" + String(repeating: "a", count: 4_096 - "https://auth.example/".utf8.count)
+        #expect(ReferrerPolicy.unsafeURL.referer(from: (Self.auth, long), to: Self.auth) == "https://auth.example" + long)
+        #expect(ReferrerPolicy.unsafeURL.referer(from: (Self.auth, long + "b"), to: Self.auth) == "https://auth.example/")
+        #expect(ReferrerPolicy.strictOriginWhenCrossOrigin.referer(from: (Self.auth, long + "b"), to: Self.auth) == "https://auth.example/")
+        let origins = [
+            (Self.auth, "https://auth.example", "auth.example"), (Self.plain, "http://auth.example", "auth.example"),
+            (HTTPOrigin(scheme: "http", host: "auth.example", port: 443), "http://auth.example:443", "auth.example:443"),
+            (HTTPOrigin(scheme: "https", host: "::1", port: 8443), "https://[::1]:8443", "[::1]:8443"),
+            (HTTPOrigin(scheme: "https", host: "::1", port: 443), "https://[::1]", "[::1]"),
+        ]
+        for (origin, description, hostHeader) in origins {
+            #expect(origin.description == description && origin.hostHeader == hostHeader)
+        }
+    }
+
     @Test("A Referrer-Policy header: the last token a browser knows wins; unknown ones change nothing")
     func parsing() {
         #expect(ReferrerPolicy.parse(["no-referrer, same-origin"]) == .sameOrigin)

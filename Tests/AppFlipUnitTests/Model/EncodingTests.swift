@@ -28,6 +28,16 @@ struct EncodingTests {
         #expect(FormEncoding.decode(expected) == all)
     }
 
+    @Test("Appending a text's encoding to a buffer writes what encoding it gives, after what the buffer holds")
+    func appendEncoding() {
+        let text = String(String.UnicodeScalarView((0...0x3FF).compactMap(Unicode.Scalar.init))) + "\u{1F600}\u{FFFD}"
+        var buffer = ByteBuffer(capacity: 1)
+        buffer.append("kept=")
+        FormEncoding.append(encoding: text, to: &buffer)
+        FormEncoding.append(encoding: "", to: &buffer)
+        #expect(buffer.array == Array(("kept=" + FormEncoding.encode(text)).utf8))
+    }
+
     @Test("Decoding takes '+' as space, either hex case, and rejects broken escapes")
     func decode() {
         #expect(FormEncoding.decode("a+b%2b%2Bc") == Array("a b++c".utf8))

@@ -96,9 +96,8 @@ extension HTMLReport {
             row.append(id)
             row.append("\"")
             row.withBytes { bytes in
-                Self.appendFilterAttributes(
-                    verdicts: [verdict], profiles: [conformanceCase.profile.rawValue], levels: requirements.map(\.level),
-                    search: [conformanceCase.id] + requirements.map(\.id), to: &bytes)
+                Self.appendCaseFilterAttributes(
+                    verdict: verdict, profile: conformanceCase.profile.rawValue, id: conformanceCase.id, requirements: requirements, to: &bytes)
             }
             row.appendLiteral("><td><code>")
             row.append(id)

@@ -4,6 +4,8 @@ import AppFlipModel
 /// suite errors, unusable targets, the baseline, attestations), then each profile's counts with a bar.
 extension HTMLReport {
     func verdictSection(_ headline: ReportHeadline, coverage: [ProfileCoverage]) -> String {
+        // The verdict and the exit code from one tally of the results.
+        let tally = run.tally
         var text = ""
         if let custom = ReportHeadline.customSuite(run.provenance) {
             text += "<p class=\"certification\"><strong>\(HTMLText.text(custom))</strong></p>\n"
@@ -19,7 +21,7 @@ extension HTMLReport {
                 + "blame nothing on the target; rerun with fewer <code>--jobs</code> or a higher <code>ulimit -n</code>. No verdict is given for this run.</p>\n"
         } else {
             text +=
-                "<p class=\"verdict v-\(run.overall.rawValue)\" id=\"verdict\"><strong>Verdict: \(headline.label.html)</strong>"
+                "<p class=\"verdict v-\(RunResult.overall(tally).rawValue)\" id=\"verdict\"><strong>Verdict: \(headline.label.html)</strong>"
                 + (headline.aside.map { " " + $0.html } ?? "") + " — " + headline.detail.html + "</p>\n"
         }
         text += "<div class=\"notes\">\n"
@@ -56,7 +58,7 @@ extension HTMLReport {
                         + HTMLText.text(failing.joined(separator: ", "))) + " (<a href=\"#attestations\">see</a>).</p>\n"
         }
         text +=
-            "<p>Exit code: \(run.exitStatus.rawValue). Target: \(HTMLText.text(run.provenance.target))"
+            "<p>Exit code: \(RunResult.exitStatus(tally).rawValue). Target: \(HTMLText.text(run.provenance.target))"
             + (run.provenance.targetLabel.map { " (\(HTMLText.text($0)))" } ?? "") + ".</p>\n</div>\n"
         return text
     }

@@ -109,33 +109,82 @@ package struct HTMLReport: Sendable {
 
     /// `filterAttributes`, appended to `bytes`.
     static func appendFilterAttributes(verdicts: [Verdict], profiles: [String], levels: [Level], search: [String], to bytes: inout ByteBuffer) {
-        // Every filterable row of the page (every case's) is given these: written as bytes, each list's repeats
-        // dropped by a look back (a set when long), nothing joined in between. A printable ASCII value (IDs, titles,
-        // profiles: nearly every one) is lower-cased and escaped as it is copied; any other goes through
-        // `lowercased` and `HTMLText.text`, which give the same for ASCII.
-        func list(_ values: [String], escaped: Bool, lowercased lower: Bool = false) {
-            var seen = Set<String>()
-            var first = true
-            for (index, value) in values.enumerated() {
-                let repeated = values.count > 16 ? !seen.insert(value).inserted : values[..<index].contains(value)
-                if repeated { continue }
-                if !first { bytes.append(UInt8(ascii: " ")) }
-                first = false
-                let copied = value.utf8.withContiguousStorageIfAvailable { appendPrintableASCII($0, to: &bytes, escaped: escaped, lowercased: lower) }
-                if copied == true { continue }
-                let shown = lower ? lowercased(value) : value
-                bytes.append(utf8: escaped ? HTMLText.text(shown) : shown)
-            }
-        }
+        // Written as bytes, each list's repeats dropped by a look back (a set when long), nothing joined in between.
         bytes.append(#" data-f data-verdict=""#)
-        list(verdicts.map(\.rawValue), escaped: false)
+        for (index, verdict) in verdicts.enumerated() where !verdicts[..<index].contains(verdict) {
+            appendListValue(verdict.rawValue, first: index == 0, escaped: false, to: &bytes)
+        }
         bytes.append(#"" data-profile=""#)
-        list(profiles, escaped: true)
+        appendDistinct(profiles, escaped: true, to: &bytes)
         bytes.append(#"" data-level=""#)
-        list(levels.map(token), escaped: false)
+        appendLevels(levels, to: &bytes)
         bytes.append(#"" data-search=""#)
-        list(search, escaped: true, lowercased: true)
+        appendDistinct(search, escaped: true, lowercased: true, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `appendFilterAttributes` for a case's row (every case has one): its verdict, its profile, its requirements'
+    /// levels, and its ID and its requirements' IDs to search by, with no list made for any of them.
+    static func appendCaseFilterAttributes(
+        verdict: Verdict, profile: String, id: String, requirements: [RequirementReference], to bytes: inout ByteBuffer
+    ) {
+        bytes.append(#" data-f data-verdict=""#)
+        appendListValue(verdict.rawValue, first: true, escaped: false, to: &bytes)
+        bytes.append(#"" data-profile=""#)
+        appendListValue(profile, first: true, escaped: true, to: &bytes)
+        bytes.append(#"" data-level=""#)
+        appendLevels(requirements.lazy.map(\.level), to: &bytes)
+        bytes.append(#"" data-search=""#)
+        appendListValue(id, first: true, escaped: true, lowercased: true, to: &bytes)
+        // A case lists each requirement once; only the case's own ID can repeat one.
+        var seen = requirements.count > 16 ? Set([id]) : []
+        for (index, requirement) in requirements.enumerated() {
+            let repeated =
+                seen.isEmpty
+                ? requirement.id == id || requirements[..<index].contains { $0.id == requirement.id } : !seen.insert(requirement.id).inserted
+            if !repeated { appendListValue(requirement.id, first: false, escaped: true, lowercased: true, to: &bytes) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Each level's token once, in the order first seen (tokens and levels are one to one): seen levels kept as bits,
+    /// and each token copied as it is, plain upper-case ASCII with nothing to escape.
+    private static func appendLevels(_ levels: some Collection<Level>, to bytes: inout ByteBuffer) {
+        var seen: UInt8 = 0
+        for level in levels {
+            let bit: UInt8 =
+                switch level {
+                case .must: 1
+                case .mustNot: 2
+                case .should: 4
+                case .shouldNot: 8
+                case .may: 16
+                }
+            guard seen & bit == 0 else { continue }
+            if seen != 0 { bytes.append(UInt8(ascii: " ")) }
+            seen |= bit
+            bytes.append(utf8: token(level))
+        }
+    }
+
+    /// Each value once, in the order first seen: a look back, or a set for a long list.
+    private static func appendDistinct(_ values: [String], escaped: Bool, lowercased lower: Bool = false, to bytes: inout ByteBuffer) {
+        var seen = Set<String>()
+        for (index, value) in values.enumerated() {
+            let repeated = values.count > 16 ? !seen.insert(value).inserted : values[..<index].contains(value)
+            if !repeated { appendListValue(value, first: index == 0, escaped: escaped, lowercased: lower, to: &bytes) }
+        }
+    }
+
+    /// One value of a list, after a space unless it is the first: a printable ASCII value (IDs, titles, profiles:
+    /// nearly every one) lower-cased and escaped as it is copied; any other through `lowercased` and
+    /// `HTMLText.text`, which give the same for ASCII.
+    private static func appendListValue(_ value: String, first: Bool, escaped: Bool, lowercased lower: Bool = false, to bytes: inout ByteBuffer) {
+        if !first { bytes.append(UInt8(ascii: " ")) }
+        let copied = value.utf8.withContiguousStorageIfAvailable { appendPrintableASCII($0, to: &bytes, escaped: escaped, lowercased: lower) }
+        if copied == true { return }
+        let shown = lower ? lowercased(value) : value
+        bytes.append(utf8: escaped ? HTMLText.text(shown) : shown)
     }
 
     /// Appends `value` when every byte of it is printable ASCII (space to `~`), lower-cased and with HTML's escapes

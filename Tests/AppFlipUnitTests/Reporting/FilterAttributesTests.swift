@@ -1,3 +1,4 @@
+import AppFlipBase
 import AppFlipModel
 import AppFlipTestSupport
 import Testing
@@ -40,5 +41,29 @@ struct FilterAttributesTests {
         #expect(
             HTMLReport.filterAttributes(verdicts: [.fail], profiles: ["app-link"], levels: [.must], search: ["AF-LINK-010", "A&B", "AF-LINK-010"])
                 == " data-f data-verdict=\"fail\" data-profile=\"app-link\" data-level=\"MUST\" data-search=\"af-link-010 a&amp;b\"")
+    }
+
+    @Test("A case's row writes what the general attributes write for its lists, on 10,000 seeded cases")
+    func caseRowAgainstGeneral() {
+        let ids = ["AF-LINK-010", "AF-LINK-011", "A&B", "Bench/Valid-Link/R000001", "\u{C9}tat", "K\u{212A}", "<x>", "e\u{301}", "\u{E9}"]
+        var random = Mutator(seed: 0x524F_5753)
+        for _ in 0..<10_000 {
+            let verdict = Verdict.allCases[random.below(Verdict.allCases.count)]
+            let profile = ["app-link", "A&B", "\u{C9}"][random.below(3)]
+            let id = ids[random.below(ids.count)]
+            // Over 16 requirements the repeats are found with a set: both ways are read.
+            let requirements = (0..<random.below(random.below(4) == 0 ? 24 : 6)).map { _ in
+                RequirementReference(id: ids[random.below(ids.count)], level: Level.allCases[random.below(Level.allCases.count)])
+            }
+            var bytes = ByteBuffer()
+            HTMLReport.appendCaseFilterAttributes(verdict: verdict, profile: profile, id: id, requirements: requirements, to: &bytes)
+            let written = bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+            let expected = HTMLReport.filterAttributes(
+                verdicts: [verdict], profiles: [profile], levels: requirements.map(\.level), search: [id] + requirements.map(\.id))
+            guard written == expected else {
+                Issue.record("\(id) \(requirements.map(\.id)): \(written.debugDescription), expected \(expected.debugDescription)")
+                return
+            }
+        }
     }
 }

@@ -44,9 +44,21 @@ package enum HTMLText {
         classes.withUnsafeBufferPointer { table in !bytes.contains { table[Int($0)] != 0 } }
     }
 
-    /// Whether `bytes` hold none that `text` changes, bidirectional controls aside (those are looked for apart).
+    /// Whether `bytes` hold none that `text` changes, bidirectional controls aside (those are looked for apart). A
+    /// 0xC2 lead passes when its character is U+00A0 or above (`§`, a no-break space, `©`: every catalog citation
+    /// has a `§`), not a C1 control.
     private static func isPlainButForBidiLeads(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        classes.withUnsafeBufferPointer { table in !bytes.contains { table[Int($0)] == notPlain } }
+        classes.withUnsafeBufferPointer { table in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if table[Int(byte)] == notPlain {
+                    guard byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] >= 0xA0 else { return false }
+                }
+                index += 1
+            }
+            return true
+        }
     }
 
     /// Each byte's class: 0 passes as it is; `notPlain` is one `text` changes (controls, DEL, a C1 control's lead

@@ -90,27 +90,25 @@ extension HTMLReport {
             let conformanceCase = result.conformanceCase
             let outlines = result.checkOutlines  // no texts: a recorded result's are in the spool
             let requirements = CaseResult.requirements(of: conformanceCase, outlines: outlines)
-            let id = HTMLText.text(conformanceCase.id)
+            let id = HTMLText.isPlainASCII(conformanceCase.id) ? conformanceCase.id : HTMLText.text(conformanceCase.id)
             let verdict = result.verdict
             row.appendLiteral("<tr data-case=\"")
             row.append(id)
             row.append("\"")
+            // IDs that are plain ASCII (nearly all) are written as they are and compared byte for byte.
+            let plainIDs = requirements.allSatisfy { HTMLText.isPlainASCII($0.id) }
             row.withBytes { bytes in
                 Self.appendCaseFilterAttributes(
-                    verdict: verdict, profile: conformanceCase.profile.rawValue, id: conformanceCase.id, requirements: requirements, to: &bytes)
+                    verdict: verdict, profile: conformanceCase.profile.rawValue, id: conformanceCase.id, requirements: requirements,
+                    plainIDs: plainIDs, to: &bytes)
             }
             row.appendLiteral("><td><code>")
             row.append(id)
-            row.appendLiteral("</code></td><td class=\"tag ")
-            row.append(verdict.rawValue)
-            row.appendLiteral("\">")
-            row.append(Self.verdictIcons[verdict] ?? "")
-            row.appendLiteral(" ")
-            row.append(verdict.rawValue)
+            row.appendLiteral(Self.verdictCell(verdict))
             if result.isKnown { row.appendLiteral(" (known)") }
             row.appendLiteral("</td><td>")
             // IDs and level names: HTML's escapes are for the rare ID that is not plain.
-            if requirements.allSatisfy({ RequirementReference.isWellFormedID($0.id) }) {
+            if plainIDs {
                 row.withBytes { ReportFormatting.appendRequirementList(requirements, to: &$0) }
             } else {
                 row.append(HTMLText.text(ReportFormatting.requirementList(requirements)))

@@ -63,13 +63,24 @@ extension HTMLReport {
     /// The requirement's citations, each linked to its source when the catalog gives an https URL.
     func sources(_ id: String) -> String {
         guard let requirement = run.catalog[id] else { return "" }
-        return requirement.citations.map { citation in
+        // Appended into one string (each requirement of the matrix links its sources).
+        var text = ""
+        for (index, citation) in requirement.citations.enumerated() {
+            if index > 0 { text += "; " }
             let label = HTMLText.text(citation.description)
             guard let url = run.catalog.sources[citation.sourceKey]?.url,
                 let href = HTMLText.href(url + CitationLinks.anchor(citation.section, url: url))
-            else { return label }
-            return "<a href=\"\(href)\" rel=\"noreferrer\">\(label)</a>"
-        }.joined(separator: "; ")
+            else {
+                text += label
+                continue
+            }
+            text += "<a href=\""
+            text += href
+            text += "\" rel=\"noreferrer\">"
+            text += label
+            text += "</a>"
+        }
+        return text
     }
 
     func groupsSection(_ title: String, id: String, _ groups: [FindingGroup], anchor: String) -> String {

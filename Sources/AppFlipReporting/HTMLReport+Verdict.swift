@@ -72,7 +72,12 @@ extension HTMLReport {
         for entry in coverage {
             let results = run.results.filter { $0.conformanceCase.profile.rawValue == entry.profile }
             let overall = RunResult(results: results, catalog: run.catalog, provenance: run.provenance).overall
-            let counts = shown.map { verdict in results.filter { $0.verdict == verdict && !$0.isKnown }.count }
+            // One pass: each result counted under its verdict, known failures not at all.
+            var counts = [Int](repeating: 0, count: shown.count)
+            for result in results {
+                let verdict = result.verdict
+                if let column = shown.firstIndex(of: verdict), !result.isKnown { counts[column] += 1 }
+            }
             let tested =
                 !entry.isTested
                 ? "not tested: " + HTMLText.text(HTMLText.cut(entry.reason, limit: 300))

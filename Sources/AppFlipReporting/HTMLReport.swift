@@ -125,8 +125,10 @@ package struct HTMLReport: Sendable {
 
     /// `appendFilterAttributes` for a case's row (every case has one): its verdict, its profile, its requirements'
     /// levels, and its ID and its requirements' IDs to search by, with no list made for any of them.
+    /// `plainIDs` says every requirement ID is plain ASCII (`HTMLText.isPlainASCII`): two such IDs are equal only byte
+    /// for byte, so their lengths are compared first.
     static func appendCaseFilterAttributes(
-        verdict: Verdict, profile: String, id: String, requirements: [RequirementReference], to bytes: inout ByteBuffer
+        verdict: Verdict, profile: String, id: String, requirements: [RequirementReference], plainIDs: Bool, to bytes: inout ByteBuffer
     ) {
         bytes.append(#" data-f data-verdict=""#)
         appendListValue(verdict.rawValue, first: true, escaped: false, to: &bytes)
@@ -135,14 +137,26 @@ package struct HTMLReport: Sendable {
         bytes.append(#"" data-level=""#)
         appendLevels(requirements.lazy.map(\.level), to: &bytes)
         bytes.append(#"" data-search=""#)
-        appendListValue(id, first: true, escaped: true, lowercased: true, to: &bytes)
-        // A case lists each requirement once; only the case's own ID can repeat one.
+        // Two ASCII strings are equal only byte for byte: their lengths are compared first.
+        let idIsASCII = appendListValue(id, first: true, escaped: true, lowercased: true, to: &bytes)
+        // A case lists each requirement once, an ID twice only with two levels, and its own ID may be one of them.
         var seen = requirements.count > 16 ? Set([id]) : []
         for (index, requirement) in requirements.enumerated() {
+            let count = requirement.id.utf8.count
             let repeated =
                 seen.isEmpty
-                ? requirement.id == id || requirements[..<index].contains { $0.id == requirement.id } : !seen.insert(requirement.id).inserted
-            if !repeated { appendListValue(requirement.id, first: false, escaped: true, lowercased: true, to: &bytes) }
+                ? (!(plainIDs && idIsASCII) || id.utf8.count == count) && requirement.id == id
+                    || requirements[..<index].contains { (!plainIDs || $0.id.utf8.count == count) && $0.id == requirement.id }
+                : !seen.insert(requirement.id).inserted
+            guard !repeated else { continue }
+            // A plain ASCII ID has nothing to escape: it is only lower-cased as it is copied.
+            let copied =
+                plainIDs
+                ? requirement.id.utf8.withContiguousStorageIfAvailable { (id: UnsafeBufferPointer<UInt8>) -> Void in
+                    bytes.append(UInt8(ascii: " "))
+                    for byte in id { bytes.append((byte &- UInt8(ascii: "A")) < 26 ? byte | 0x20 : byte) }
+                } != nil : false
+            if !copied { appendListValue(requirement.id, first: false, escaped: true, lowercased: true, to: &bytes) }
         }
         bytes.append(UInt8(ascii: "\""))
     }
@@ -179,12 +193,17 @@ package struct HTMLReport: Sendable {
     /// One value of a list, after a space unless it is the first: a printable ASCII value (IDs, titles, profiles:
     /// nearly every one) lower-cased and escaped as it is copied; any other through `lowercased` and
     /// `HTMLText.text`, which give the same for ASCII.
-    private static func appendListValue(_ value: String, first: Bool, escaped: Bool, lowercased lower: Bool = false, to bytes: inout ByteBuffer) {
+    /// Says whether the value was printable ASCII.
+    @discardableResult
+    private static func appendListValue(
+        _ value: String, first: Bool, escaped: Bool, lowercased lower: Bool = false, to bytes: inout ByteBuffer
+    ) -> Bool {
         if !first { bytes.append(UInt8(ascii: " ")) }
         let copied = value.utf8.withContiguousStorageIfAvailable { appendPrintableASCII($0, to: &bytes, escaped: escaped, lowercased: lower) }
-        if copied == true { return }
+        if copied == true { return true }
         let shown = lower ? lowercased(value) : value
         bytes.append(utf8: escaped ? HTMLText.text(shown) : shown)
+        return false
     }
 
     /// Appends `value` when every byte of it is printable ASCII (space to `~`), lower-cased and with HTML's escapes
@@ -236,5 +255,30 @@ package struct HTMLReport: Sendable {
     }
 
     /// Text symbols (no emoji: a page must read the same where no emoji font is installed), with the verdict's word.
-    static let verdictIcons: [Verdict: String] = [.pass: "✓", .info: "ℹ", .warn: "⚠", .skip: "»", .fail: "✗", .error: "‼"]
+    static func icon(_ verdict: Verdict) -> String {
+        switch verdict {
+        case .pass: "✓"
+        case .info: "ℹ"
+        case .warn: "⚠"
+        case .skip: "»"
+        case .fail: "✗"
+        case .error: "‼"
+        }
+    }
+
+    /// The end of a row's case cell and the start of its verdict cell, up to the verdict's icon and word: one piece of
+    /// the suite's own text for each verdict (`icon` and the raw value, as every other cell spells them).
+    static func verdictCell(_ verdict: Verdict) -> StaticString {
+        switch verdict {
+        case .pass: "</code></td><td class=\"tag pass\">✓ pass"
+        case .info: "</code></td><td class=\"tag info\">ℹ info"
+        case .warn: "</code></td><td class=\"tag warn\">⚠ warn"
+        case .skip: "</code></td><td class=\"tag skip\">» skip"
+        case .fail: "</code></td><td class=\"tag fail\">✗ fail"
+        case .error: "</code></td><td class=\"tag error\">‼ error"
+        }
+    }
+
+    /// `icon` of every verdict.
+    static let verdictIcons = Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, icon($0)) })
 }

@@ -44,6 +44,17 @@ package enum HTMLText {
         classes.withUnsafeBufferPointer { table in !bytes.contains { table[Int($0)] != 0 } }
     }
 
+    /// Whether `value` is printable ASCII (space to `~`) without `& < > " '`: what `text` returns as it is, and what
+    /// compares equal to another string only byte for byte.
+    package static func isPlainASCII(_ value: String) -> Bool {
+        value.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 &- 0x20 < 0x5F && !($0 < 64 && plainASCIIExceptions >> UInt64($0) & 1 != 0) }
+        } ?? value.utf8.allSatisfy { $0 &- 0x20 < 0x5F && !($0 < 64 && plainASCIIExceptions >> UInt64($0) & 1 != 0) }
+    }
+
+    /// `"`, `&`, `'`, `<` and `>`, one bit each: the printable ASCII `text` escapes.
+    private static let plainASCIIExceptions: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
+
     /// Whether `bytes` hold none that `text` changes, bidirectional controls aside (those are looked for apart). A
     /// 0xC2 lead passes when its character is U+00A0 or above (`§`, a no-break space, `©`: every catalog citation
     /// has a `§`), not a C1 control.

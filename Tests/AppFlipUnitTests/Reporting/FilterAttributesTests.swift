@@ -45,7 +45,10 @@ struct FilterAttributesTests {
 
     @Test("A case's row writes what the general attributes write for its lists, on 10,000 seeded cases")
     func caseRowAgainstGeneral() {
-        let ids = ["AF-LINK-010", "AF-LINK-011", "A&B", "Bench/Valid-Link/R000001", "\u{C9}tat", "K\u{212A}", "<x>", "e\u{301}", "\u{E9}"]
+        let ids = [
+            "AF-LINK-010", "AF-LINK-011", "AF-LINK-01", "af-link-010", "A&B", "Bench/Valid-Link/R000001", "\u{C9}tat", "K\u{212A}", "KK", "<x>",
+            "e\u{301}", "\u{E9}",
+        ]
         var random = Mutator(seed: 0x524F_5753)
         for _ in 0..<10_000 {
             let verdict = Verdict.allCases[random.below(Verdict.allCases.count)]
@@ -56,7 +59,9 @@ struct FilterAttributesTests {
                 RequirementReference(id: ids[random.below(ids.count)], level: Level.allCases[random.below(Level.allCases.count)])
             }
             var bytes = ByteBuffer()
-            HTMLReport.appendCaseFilterAttributes(verdict: verdict, profile: profile, id: id, requirements: requirements, to: &bytes)
+            let plainIDs = requirements.allSatisfy { HTMLText.isPlainASCII($0.id) }
+            HTMLReport.appendCaseFilterAttributes(
+                verdict: verdict, profile: profile, id: id, requirements: requirements, plainIDs: plainIDs, to: &bytes)
             let written = bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
             let expected = HTMLReport.filterAttributes(
                 verdicts: [verdict], profiles: [profile], levels: requirements.map(\.level), search: [id] + requirements.map(\.id))
@@ -65,5 +70,14 @@ struct FilterAttributesTests {
                 return
             }
         }
+    }
+
+    @Test("A row's verdict cell spells each verdict as its icon and raw value")
+    func verdictCells() {
+        for verdict in Verdict.allCases {
+            let cell = HTMLReport.verdictCell(verdict).withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+            #expect(cell == "</code></td><td class=\"tag \(verdict.rawValue)\">\(HTMLReport.icon(verdict)) \(verdict.rawValue)")
+        }
+        #expect(Set(Verdict.allCases.map(HTMLReport.icon)).count == Verdict.allCases.count)
     }
 }

@@ -56,4 +56,18 @@ struct HTMLTextTests {
         }
         #expect(HTMLText.text("RFC 6749 \u{A7}4.1.2 \u{85}") == "RFC 6749 \u{A7}4.1.2 ")
     }
+
+    @Test("Plain ASCII is printable ASCII without the five markup characters, and text() returns it as it is")
+    func plainASCII() {
+        let pieces = ["AF-LINK-010", " ", "~", "&", "<", ">", "\"", "'", "\t", "\u{7F}", "\u{1F}", "\u{E9}", "\u{212A}", "a", "Z", "-"]
+        var random = Mutator(seed: 0x504C_4149)
+        for _ in 0..<5_000 {
+            let value = (0..<random.below(5)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            let expected = value.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) && !"&<>\"'".unicodeScalars.contains($0) }
+            guard HTMLText.isPlainASCII(value) == expected, !expected || HTMLText.text(value) == value else {
+                Issue.record("\(value.debugDescription): \(HTMLText.isPlainASCII(value)), expected \(expected)")
+                return
+            }
+        }
+    }
 }

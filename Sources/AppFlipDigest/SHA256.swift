@@ -39,6 +39,18 @@ package struct SHA256: Sendable {
         return context.finalize()
     }
 
+    /// The digest of `bytes`, handed to `body` where it lies: a short input hashed once (a case's generated values)
+    /// with no array made for its digest.
+    package static func withDigest<Result>(of bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let context = Context()
+        context.update(bytes)
+        var digest: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &digest) { digest in
+            context.finish(into: digest)
+            return body(UnsafeRawBufferPointer(digest))
+        }
+    }
+
     package static func hash<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var hasher = SHA256()
         hasher.update(bytes)
@@ -85,6 +97,10 @@ extension SHA256 {
                 }
             }
 
+            /// Finished, and made ready for a new digest only when it is used again: most contexts are finished once
+            /// and freed (a one-shot hash, an HMAC's copied halves).
+            private var finished = false
+
             init() {
                 guard let pointer = EVP_MD_CTX_new(), EVP_DigestInit_ex(pointer, Self.algorithm.pointer, nil) == 1 else {
                     fatalError("libcrypto could not start a SHA-256 digest (out of memory, or no SHA-256 in this OpenSSL)")
@@ -97,26 +113,41 @@ extension SHA256 {
                     fatalError("libcrypto could not copy a SHA-256 digest (out of memory)")
                 }
                 self.pointer = pointer
+                finished = other.finished
             }
 
             deinit { EVP_MD_CTX_free(pointer) }
 
             func copy() -> Context { Context(copying: self) }
 
+            private func ready() {
+                guard finished else { return }
+                guard EVP_DigestInit_ex(pointer, Self.algorithm.pointer, nil) == 1 else { fatalError("libcrypto could not restart a SHA-256 digest") }
+                finished = false
+            }
+
             func update(_ bytes: UnsafeRawBufferPointer) {
                 guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+                ready()
                 guard EVP_DigestUpdate(pointer, base, bytes.count) == 1 else { fatalError("libcrypto refused a SHA-256 update") }
             }
 
             func finalize() -> [UInt8] {
                 var digest = [UInt8](repeating: 0, count: 32)
+                digest.withUnsafeMutableBytes { finish(into: $0) }
+                return digest
+            }
+
+            /// Writes the digest into `digest`'s first 32 bytes.
+            func finish(into digest: UnsafeMutableRawBufferPointer) {
+                ready()
                 var length: UInt32 = 0
-                guard EVP_DigestFinal_ex(pointer, &digest, &length) == 1, length == 32,
-                    EVP_DigestInit_ex(pointer, Self.algorithm.pointer, nil) == 1
+                guard digest.count >= 32, let base = digest.baseAddress,
+                    EVP_DigestFinal_ex(pointer, base.assumingMemoryBound(to: UInt8.self), &length) == 1, length == 32
                 else {
                     fatalError("libcrypto could not finish a SHA-256 digest")
                 }
-                return digest
+                finished = true
             }
         #elseif canImport(CommonCrypto)
             private var state = CC_SHA256_CTX()
@@ -140,9 +171,15 @@ extension SHA256 {
 
             func finalize() -> [UInt8] {
                 var digest = [UInt8](repeating: 0, count: 32)
-                CC_SHA256_Final(&digest, &state)
-                CC_SHA256_Init(&state)
+                digest.withUnsafeMutableBytes { finish(into: $0) }
                 return digest
+            }
+
+            /// Writes the digest into `digest`'s first 32 bytes, and starts a new one.
+            func finish(into digest: UnsafeMutableRawBufferPointer) {
+                guard digest.count >= 32, let base = digest.baseAddress else { fatalError("a SHA-256 digest needs 32 bytes") }
+                CC_SHA256_Final(base.assumingMemoryBound(to: UInt8.self), &state)
+                CC_SHA256_Init(&state)
             }
         #endif
     }

@@ -23,6 +23,9 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         /// The requirements the steps' checks name, in the order first named: worked out whenever the steps are set,
         /// not on each read (every report reads them for every case).
         var requirements: [RequirementReference] = []
+        /// The requirements the steps' checks name only as setup, worked out with `requirements` (every judged case
+        /// reads them).
+        var setupRequirements: Set<String> = []
     }
 
     private var storage: CopyOnWrite<Members>
@@ -49,6 +52,7 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         set {
             storage.value.steps = newValue
             storage.value.requirements = Self.requirements(of: newValue)
+            storage.value.setupRequirements = Self.setupRequirements(of: newValue)
         }
     }
     /// When set, the case is reported as skipped with this reason and not sent.
@@ -165,7 +169,8 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
         storage = CopyOnWrite(
             Members(
                 title: title, profile: profile, scenario: scenario, steps: steps, skipReason: skipReason, file: location.file,
-                group: group, repeatCount: repeatCount, requirements: Self.requirements(of: steps)))
+                group: group, repeatCount: repeatCount, requirements: Self.requirements(of: steps),
+                setupRequirements: Self.setupRequirements(of: steps)))
         self.id = id
         line = Int32(clamping: location.line)
         column = Int32(clamping: location.column)
@@ -239,8 +244,10 @@ package struct ConformanceCase: Sendable, Hashable, Identifiable {
     package var checks: [CheckGroup] { steps.flatMap(\.checks) }
 
     /// The requirements the case checks only as setup (`setup: true` on every group that names them).
-    package var setupRequirements: Set<String> {
-        let groups = checks
+    package var setupRequirements: Set<String> { storage.value.setupRequirements }
+
+    private static func setupRequirements(of steps: [Step]) -> Set<String> {
+        let groups = steps.flatMap(\.checks)
         guard groups.contains(where: \.isSetup) else { return [] }
         let tested = Set(groups.filter { !$0.isSetup }.map(\.requirement.id))
         return Set(groups.filter(\.isSetup).map(\.requirement.id)).subtracting(tested)

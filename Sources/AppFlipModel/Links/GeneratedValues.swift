@@ -26,29 +26,44 @@ package struct GeneratedValues: Sendable, Hashable {
     }
 
     /// 24 URL-safe characters (144 bits) from SHA-256 over the seed, the purpose and the case ID.
+    /// Written without an array (every case derives its state and a request ID): the input in a scratch buffer (on the
+    /// stack when small), the digest read where it lies, the characters straight into the string.
     static func derive(seed: UInt64, caseID: String, purpose: String) -> String {
-        var hasher = SHA256()
-        var input: [UInt8] = []
-        input.reserveCapacity(9 + purpose.utf8.count + caseID.utf8.count)
-        for shift in stride(from: 0, to: 64, by: 8) { input.append(UInt8(truncatingIfNeeded: seed >> UInt64(shift))) }
-        input.append(contentsOf: purpose.utf8)
-        input.append(0)
-        input.append(contentsOf: caseID.utf8)
-        hasher.update(input)
-        let digest = hasher.finalize()
-        var text: [UInt8] = []
-        text.reserveCapacity(24)
-        var bits = 0
-        var accumulator = 0
-        for byte in digest.prefix(18) {
-            accumulator = accumulator << 8 | Int(byte)
-            bits += 8
-            while bits >= 6 {
-                bits -= 6
-                text.append(alphabet[(accumulator >> bits) & 0x3F])
+        let count = 9 + purpose.utf8.count + caseID.utf8.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { input in
+            var written = 0
+            for shift in stride(from: 0, to: 64, by: 8) {
+                input[written] = UInt8(truncatingIfNeeded: seed >> UInt64(shift))
+                written += 1
+            }
+            for byte in purpose.utf8 {
+                input[written] = byte
+                written += 1
+            }
+            input[written] = 0
+            written += 1
+            for byte in caseID.utf8 {
+                input[written] = byte
+                written += 1
+            }
+            return SHA256.withDigest(of: UnsafeRawBufferPointer(start: input.baseAddress, count: written)) { digest in
+                String(unsafeUninitializedCapacity: 24) { text in
+                    var characters = 0
+                    var bits = 0
+                    var accumulator = 0
+                    for byte in digest.prefix(18) {
+                        accumulator = accumulator << 8 | Int(byte)
+                        bits += 8
+                        while bits >= 6 {
+                            bits -= 6
+                            text[characters] = alphabet[(accumulator >> bits) & 0x3F]
+                            characters += 1
+                        }
+                    }
+                    return characters
+                }
             }
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

@@ -4,9 +4,16 @@ extension LinkRecipe {
     /// Makes the exact link to send: the valid base link with the recipe's edits, or the raw text.
     package func build(in context: Template.Context) -> String {
         if let raw { return raw.resolve(in: context, encodingValues: true) }
-        var link = context.configuration.link + "?" + buildQuery(in: context)
-        if let fragment { link += "#" + fragment.resolve(in: context, encodingValues: true) }
-        return link
+        // Written into one buffer, then made a string once (every case builds its link): no string a pair.
+        var link = ByteBuffer(capacity: 256)
+        link.append(utf8: context.configuration.link)
+        link.append(UInt8(ascii: "?"))
+        appendQuery(in: context, to: &link)
+        if let fragment {
+            link.append(UInt8(ascii: "#"))
+            link.append(utf8: fragment.resolve(in: context, encodingValues: true))
+        }
+        return link.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The base pairs, values already form-encoded.
@@ -41,9 +48,15 @@ extension LinkRecipe {
 
     /// The query (or form body) alone: the base parameters with the edits, or the exact `query` text.
     package func buildQuery(in context: Template.Context) -> String {
-        let query: String
+        var query = ByteBuffer(capacity: 256)
+        appendQuery(in: context, to: &query)
+        return query.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `buildQuery`, appended to `output`.
+    private func appendQuery(in context: Template.Context, to output: inout ByteBuffer) {
         if let exact = self.query {
-            query = exact.resolve(in: context, encodingValues: true)
+            output.append(utf8: exact.resolve(in: context, encodingValues: true))
         } else {
             var pairs = basePairs(in: context)
             pairs.removeAll { remove.contains($0.name) }
@@ -62,13 +75,18 @@ extension LinkRecipe {
                 let listed = order.flatMap { name in pairs.filter { $0.name == name } }
                 pairs = listed + pairs.filter { !order.contains($0.name) }
             }
-            query = pairs.map { pair in
+            for (index, pair) in pairs.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: "&")) }
                 // A name is written as given when it is already URI-safe, so probes can use odd names.
-                let name = pair.name.utf8.allSatisfy { FormEncoding.isUnreserved($0) } ? pair.name : FormEncoding.encode(pair.name)
-                return name + "=" + pair.value
-            }.joined(separator: "&")
+                if pair.name.utf8.allSatisfy({ FormEncoding.isUnreserved($0) }) {
+                    output.append(utf8: pair.name)
+                } else {
+                    FormEncoding.append(encoding: pair.name, to: &output)
+                }
+                output.append(UInt8(ascii: "="))
+                output.append(utf8: pair.value)
+            }
         }
-        return query
     }
 
     private func encodedValue(_ parameter: Parameter, _ context: Template.Context) -> String {

@@ -209,8 +209,15 @@ package struct CaseResult: Sendable, Hashable {
         _ conformanceCase: ConformanceCase, checks: [CheckResult], evidence: Evidence, duration: Double,
         unmetConditions: Set<String> = []
     ) -> CaseResult {
-        let applicable = checks.filter(\.isApplicable)
-        guard let worst = applicable.map(\.verdict).max() else {
+        // Read in one pass, no array made (every judged case comes here): the worst applicable verdict, and whether
+        // an applicable check is a finding.
+        var worstApplicable: Verdict?
+        var applicableFinding = false
+        for check in checks where check.isApplicable {
+            worstApplicable = max(worstApplicable ?? check.verdict, check.verdict)
+            applicableFinding = applicableFinding || check.isFinding
+        }
+        guard let worst = worstApplicable else {
             return CaseResult(
                 conformanceCase: conformanceCase, verdict: .error, checks: checks,
                 message: "no check applied to what the target did, so nothing was judged", evidence: evidence, duration: duration)
@@ -219,12 +226,24 @@ package struct CaseResult: Sendable, Hashable {
         // its setup or of the suite's own, that finding is the verdict, and the case still says it judged nothing else.
         let setup = conformanceCase.setupRequirements
         let declared = conformanceCase.requirements
-        let tested = checks.filter { check in !setup.contains(check.requirement.id) && declared.contains { $0.id == check.requirement.id } }
-        if !tested.isEmpty, !tested.contains(where: \.isApplicable) {
+        func isTested(_ check: CheckResult) -> Bool {
+            !setup.contains(check.requirement.id) && declared.contains { $0.id == check.requirement.id }
+        }
+        // Usually a tested check applied, and the worst verdict stands; the list of tested checks is made only when not.
+        var testedButNotApplied = false
+        for check in checks where isTested(check) {
+            if check.isApplicable {
+                testedButNotApplied = false
+                break
+            }
+            testedButNotApplied = true
+        }
+        if testedButNotApplied {
+            let tested = checks.filter(isTested)
             var reasons: [String] = []
             for reason in tested.compactMap(\.notApplicable) where !reasons.contains(reason) { reasons.append(reason) }
             let why = "not judged: " + reasons.joined(separator: "; ")
-            guard applicable.contains(where: \.isFinding) else {
+            guard applicableFinding else {
                 let unmet = tested.allSatisfy { unmetConditions.contains($0.notApplicable ?? "") }
                 var result = CaseResult(
                     conformanceCase: conformanceCase, verdict: .skip, checks: checks,

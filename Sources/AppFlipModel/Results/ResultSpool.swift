@@ -102,10 +102,10 @@ package final class ResultSpool: Sendable {
             else { return nil }
             var texts: [UInt32?] = []
             texts.reserveCapacity(checks.count * 2)
-            for check in checks {
+            for (position, check) in checks.enumerated() {
                 references.words.append(
-                    references.number(check.requirement) | UInt32(Self.verdicts.firstIndex(of: check.verdict) ?? 0) << 24
-                        | (check.isApplicable ? 1 << 28 : 0))
+                    references.number(check.requirement, at: position)
+                        | UInt32(Self.verdicts.firstIndex(of: check.verdict) ?? 0) << 24 | (check.isApplicable ? 1 << 28 : 0))
                 texts.append(references.shared.keep(check.expected))
                 texts.append(references.shared.keep(check.seenText))
             }
@@ -144,6 +144,22 @@ package final class ResultSpool: Sendable {
         var numbers: [RequirementReference: UInt32] = [:]
         var words: [UInt32] = []
         var shared = TextTable()
+        /// The numbers of the last kept result's checks, by position: the next result of a case like it names the same
+        /// requirements in the same order, and a requirement found there is compared, not hashed (an ID is short
+        /// enough to be compared in place).
+        var lastNumbers: [UInt32] = []
+
+        /// The number of `reference`, the check at `position` of its result; numbered now if it is new.
+        mutating func number(_ reference: RequirementReference, at position: Int) -> UInt32 {
+            if position < lastNumbers.count, list[Int(lastNumbers[position])] == reference { return lastNumbers[position] }
+            let number = number(reference)
+            if position < lastNumbers.count {
+                lastNumbers[position] = number
+            } else if position == lastNumbers.count {
+                lastNumbers.append(number)
+            }
+            return number
+        }
 
         mutating func number(_ reference: RequirementReference) -> UInt32 {
             if let number = numbers[reference] { return number }

@@ -164,4 +164,70 @@ struct ApplicabilityTests {
         #expect(results.map(\.held) == [reading.held], "\(results.map(\.observed))")
         if reading.held { #expect(results[0].observed.contains(reading.reading), "\(results[0].observed)") }
     }
+
+    @Test("A case's verdict, message and not-judged note from its checks, against the definition on 20,000 seeded cases")
+    func judgedAgainstDefinition() {
+        let ids = ["AF-A-1", "AF-A-2", "AF-B-1", "AF-C-1", "AF-LONGER-THAN-SMALL-1"]
+        let reasons = ["nothing was opened", "no code", "the condition was not met"]
+        let verdicts: [Verdict] = [.pass, .warn, .fail, .error, .skip, .info]
+        var random = Mutator(seed: 1208)
+        var paths: Set<String> = []
+        for _ in 0..<20_000 {
+            // The case: groups naming some of the IDs, some as setup only.
+            let groups = (0..<random.below(5) + 1).map { _ in
+                CheckGroup(
+                    requirement: RequirementReference(id: ids[random.below(ids.count)], level: .must), expectation: .all([]),
+                    location: here, isSetup: random.below(3) == 0)
+            }
+            let conformanceCase = ConformanceCase(
+                id: "x/1", title: "x", profile: .appLink, scenario: .consent,
+                steps: [Step(action: .link(.base), checks: groups, location: here)], location: here, group: "x")
+            // The checks: any of the IDs (declared or not), applicable or not.
+            let checks = (0..<random.below(7)).map { _ in
+                let requirement = RequirementReference(id: ids[random.below(ids.count)], level: .must)
+                return random.below(3) == 0
+                    ? CheckResult.notApplicable(requirement, expected: "e", reason: reasons[random.below(reasons.count)])
+                    : CheckResult(requirement: requirement, expected: "e", observed: "o", verdict: verdicts[random.below(verdicts.count)])
+            }
+            let unmet: Set<String> = random.below(2) == 0 ? [reasons[2]] : []
+            let result = CaseResult.judged(conformanceCase, checks: checks, evidence: Evidence(), duration: 0, unmetConditions: unmet)
+            let expected = Self.judgedOracle(conformanceCase, checks, unmet)
+            #expect(result.verdict == expected.verdict)
+            #expect(result.message == expected.message)
+            #expect(result.notJudged == expected.notJudged)
+            #expect(result.conditionUnmet == expected.unmet)
+            paths.insert("\(expected.verdict) \(expected.notJudged != nil) \(expected.unmet)")
+        }
+        // Every way out was taken: no check applied, skipped (unmet or not), a finding with a note, the worst verdict.
+        #expect(paths.contains("error false false"))
+        #expect(paths.contains("skip false true"))
+        #expect(paths.contains("skip false false"))
+        #expect(paths.contains { $0.hasSuffix("true false") })
+        #expect(paths.contains("pass false false"))
+    }
+
+    /// `CaseResult.judged` as it was written with a list per question (before 2026-12-06), kept as the oracle.
+    private static func judgedOracle(
+        _ conformanceCase: ConformanceCase, _ checks: [CheckResult], _ unmetConditions: Set<String>
+    ) -> (verdict: Verdict, message: String?, notJudged: String?, unmet: Bool) {
+        let applicable = checks.filter(\.isApplicable)
+        guard let worst = applicable.map(\.verdict).max() else {
+            return (.error, "no check applied to what the target did, so nothing was judged", nil, false)
+        }
+        let setup = Set(conformanceCase.steps.flatMap(\.checks).filter(\.isSetup).map(\.requirement.id))
+            .subtracting(conformanceCase.steps.flatMap(\.checks).filter { !$0.isSetup }.map(\.requirement.id))
+        let declared = conformanceCase.requirements
+        let tested = checks.filter { check in !setup.contains(check.requirement.id) && declared.contains { $0.id == check.requirement.id } }
+        if !tested.isEmpty, !tested.contains(where: \.isApplicable) {
+            var reasons: [String] = []
+            for reason in tested.compactMap(\.notApplicable) where !reasons.contains(reason) { reasons.append(reason) }
+            let why = "not judged: " + reasons.joined(separator: "; ")
+            guard applicable.contains(where: \.isFinding) else {
+                let unmet = tested.allSatisfy { unmetConditions.contains($0.notApplicable ?? "") }
+                return (.skip, unmet ? "not applicable to this target: " + reasons.joined(separator: "; ") : why, nil, unmet)
+            }
+            return (worst, nil, why, false)
+        }
+        return (worst, nil, nil, false)
+    }
 }

@@ -192,6 +192,26 @@ struct SHA256Tests {
         #expect(SHA256.hexDigest(long) == "3421d9aa928a94decb191ab8e8b76c1d8434bf602c5b3ba10ad42f54c8199c34")  // Python hashlib
     }
 
+    @Test("A finished hasher, finished again or copied, starts empty; a one-shot digest equals the hasher's")
+    func finishedAndOneShot() {
+        var hasher = SHA256()
+        hasher.update(Array("abc".utf8))
+        #expect(hasher.finalize() == SHA256.hash(Array("abc".utf8)))
+        #expect(hasher.finalize() == SHA256.hash([UInt8]()))
+        hasher.update(Array("ab".utf8))
+        _ = hasher.finalize()
+        var copy = hasher
+        copy.update(Array("x".utf8))
+        #expect(copy.finalize() == SHA256.hash(Array("x".utf8)))
+        #expect(hasher.finalize() == SHA256.hash([UInt8]()))
+        let bytes = (0..<200).map { UInt8($0) }
+        for length in 0...bytes.count {
+            let message = Array(bytes.prefix(length))
+            let digest = message.withUnsafeBytes { input in SHA256.withDigest(of: input) { Array($0) } }
+            #expect(digest == SHA256.hash(message), "length \(length)")
+        }
+    }
+
     @Test("Every length around the block and padding boundaries: in blocks, byte by byte and split anywhere, the same digest")
     func blockBoundaries() {
         let vector = "1901da1c9f699b48f6b2636e65cbf73abf99d0441ef67f5c540a42f7051dec6f"  // bytes 0 to 199 (Python hashlib)

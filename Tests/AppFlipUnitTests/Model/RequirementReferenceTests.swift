@@ -43,6 +43,40 @@ struct RequirementReferenceTests {
         }
     }
 
+    @Test("A case's setup requirements are those only its setup groups name, also after its steps change")
+    func setupRequirements() {
+        let pool = ["AF-A-1", "AF-A-2", "AF-B-1", "AF-LONGER-THAN-SMALL-1"].map { RequirementReference(id: $0, level: .must) }
+        var random = Mutator(seed: 1207)
+        let location = SourceLocation(file: "x.case", line: 1, column: 1)
+        func steps(_ random: inout Mutator) -> [Step] {
+            (0..<random.below(3) + 1).map { _ in
+                let groups = (0..<random.below(6)).map { _ in
+                    CheckGroup(
+                        requirement: pool[random.below(pool.count)], expectation: .all([]), location: location,
+                        isSetup: random.below(2) == 0)
+                }
+                return Step(action: .link(.base), checks: groups, location: location)
+            }
+        }
+        // The oracle: named by a setup group and by no other group of any step.
+        func oracle(_ steps: [Step]) -> Set<String> {
+            let groups = steps.flatMap(\.checks)
+            return Set(groups.filter(\.isSetup).map(\.requirement.id)).subtracting(groups.filter { !$0.isSetup }.map(\.requirement.id))
+        }
+        var sawSetup = 0
+        for _ in 0..<2_000 {
+            let first = steps(&random)
+            var conformanceCase = ConformanceCase(
+                id: "x/1", title: "x", profile: .appLink, scenario: .consent, steps: first, location: location, group: "x")
+            #expect(conformanceCase.setupRequirements == oracle(first))
+            let second = steps(&random)
+            conformanceCase.steps = second
+            #expect(conformanceCase.setupRequirements == oracle(second))
+            if !oracle(second).isEmpty { sawSetup += 1 }
+        }
+        #expect(sawSetup > 100)
+    }
+
     @Test("A reference is an ID and a level; anything else is refused")
     func parsing() {
         #expect(RequirementReference(parsing: "AF-LINK-005 MUST NOT")?.level == .mustNot)
